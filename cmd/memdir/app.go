@@ -1,0 +1,226 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
+	"github.com/spf13/cobra"
+)
+
+// sys is everything memdir takes from the process: only main builds it from
+// the os package, so tests and quickstart can run memdir on other streams,
+// another environment and another working directory.
+type sys struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	cwd            string
+}
+
+// app is one invocation: the process's streams plus the global flags.
+type app struct {
+	sys
+	ctx     context.Context
+	home    string // --home
+	project string // --project
+	json    bool   // --json
+	cmdName string
+}
+
+// errSilent ends a command with exit status 1 when it has already said why.
+var errSilent = errors.New("silent failure")
+
+// hintError carries the next command to run along with the error.
+type hintError struct {
+	err  error
+	hint string
+}
+
+func (e *hintError) Error() string { return e.err.Error() }
+func (e *hintError) Unwrap() error { return e.err }
+
+func withHint(err error, format string, args ...any) error {
+	if err == nil {
+		return nil
+	}
+	return &hintError{err: err, hint: fmt.Sprintf(format, args...)}
+}
+
+// hintFor returns the hint attached to err, or one for a well-known error.
+func hintFor(err error) string {
+	var he *hintError
+	if errors.As(err, &he) {
+		return he.hint
+	}
+	var fe *memdir.FrontmatterError
+	switch {
+	case memdir.IsLocked(err):
+		return "another memdir is writing this folder; retry when it is done, or raise MEMDIR_LOCK_TIMEOUT (now " + lockTimeoutDefault.String() + " by default)"
+	case errors.Is(err, paths.ErrInvalidName):
+		return "memory names are plain words without '/', '\\', '..' or a leading dot; see 'memdir list'"
+	case errors.Is(err, paths.ErrInvalidOverride):
+		return "fix or unset the override; 'memdir where' shows where memories go"
+	case errors.As(err, &fe):
+		return "fix the file with 'memdir edit " + strings.TrimSuffix(fe.File, ".md") + "', then run 'memdir doctor'"
+	case errors.Is(err, memdir.ErrNotFound):
+		return "run 'memdir list' to see the memories of this project"
+	case errors.Is(err, memdir.ErrConflict):
+		return "another program changed the file meanwhile; run the command again"
+	case errors.Is(err, memdir.ErrSymlinkEscape):
+		return "memdir follows no link out of the memory folder; replace the link with a file"
+	}
+	return ""
+}
+
+const lockTimeoutDefault = 10 * time.Second
+
+// run is memdir's whole CLI over the given process parts.
+func run(ctx context.Context, args []string, s sys) error {
+	a := &app{sys: s, ctx: ctx}
+	root := a.rootCmd()
+	root.SetArgs(args)
+	root.SetIn(s.stdin)
+	root.SetOut(s.stdout)
+	root.SetErr(s.stderr)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err != nil && hintFor(err) == "" && cmd != nil && isUsageError(err) {
+		err = withHint(err, "see '%s --help'", cmd.CommandPath())
+	}
+	return err
+}
+
+// isUsageError reports the errors cobra itself returns for bad flags,
+// arguments and commands, which carry no hint of their own.
+func isUsageError(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"required flag", "unknown command", "unknown flag", "unknown shorthand", "invalid argument", "accepts ", "flag needs an argument"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *app) rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "memdir",
+		Short: "Long-term memory for AI coding agents, in plain markdown files",
+		Long: `memdir keeps what an AI coding agent should remember across sessions: who you
+are, how you like to work, project decisions, and where things live. Memories
+are markdown files with YAML frontmatter, in the same folder Claude Code uses
+(~/.claude/projects/<project>/memory/), indexed by MEMORY.md.
+
+Start with 'memdir quickstart' to see it work in a throwaway folder.
+
+EXIT STATUS
+  0    success
+  1    an error, a failed check, or bad usage
+  130  interrupted
+  memdir never exits 2, which an agent's hook runner reads as "block".
+
+ENVIRONMENT
+  MEMDIR_HOME, CLAUDE_CONFIG_DIR   agent home (default ~/.claude)
+  MEMDIR_MEMORY_DIR                memory folder override (absolute path)
+  MEMDIR_DISABLE=1                 turn automatic memory off
+  MEMDIR_LOCK_TIMEOUT              how long to wait for a busy folder (default 10s)`,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: true},
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+			a.cmdName = cmd.CommandPath()
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.home, "home", "", "agent home folder (default $MEMDIR_HOME, $CLAUDE_CONFIG_DIR or ~/.claude)")
+	pf.StringVar(&a.project, "project", "", "project folder (default: the git root of the working directory)")
+	pf.BoolVar(&a.json, "json", false, "print JSON on stdout")
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return withHint(err, "see '%s --help'", cmd.CommandPath())
+	})
+	root.AddCommand(
+		a.initCmd(), a.saveCmd(), a.listCmd(), a.showCmd(), a.editCmd(), a.forgetCmd(),
+		a.indexCmd(), a.whereCmd(), a.doctorCmd(), a.quickstartCmd(),
+	)
+	return root
+}
+
+// layout resolves where things live for this invocation.
+func (a *app) layout() (paths.Layout, error) {
+	home := a.getenv("HOME")
+	if runtime.GOOS == "windows" && home == "" {
+		home = a.getenv("USERPROFILE")
+	}
+	return paths.Resolve(paths.Env{
+		Getenv:      a.getenv,
+		Cwd:         a.cwd,
+		UserHome:    home,
+		HomeFlag:    a.home,
+		ProjectFlag: a.project,
+	})
+}
+
+// store opens the project's memory folder. With create unset, a folder that
+// does not exist yet is reported with a hint to save a first memory.
+func (a *app) store(create bool) (*memdir.Store, paths.Layout, error) {
+	l, err := a.layout()
+	if err != nil {
+		return nil, l, err
+	}
+	timeout := lockTimeoutDefault
+	if v := a.getenv("MEMDIR_LOCK_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return nil, l, withHint(fmt.Errorf("MEMDIR_LOCK_TIMEOUT=%q is not a duration", v), "use a value like 500ms or 30s")
+		}
+		timeout = d
+	}
+	st, err := memdir.Open(l.MemoryDir, memdir.Options{Create: create, LockTimeout: timeout, Holder: a.cmdName})
+	if errors.Is(err, memdir.ErrNotFound) {
+		err = withHint(err, "no memories for %s yet; save one with 'memdir save'", l.ProjectRoot)
+	}
+	return st, l, err
+}
+
+// printJSON writes v as indented JSON on stdout.
+func (a *app) printJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func (a *app) printf(format string, args ...any) {
+	fmt.Fprintf(a.stdout, format, args...)
+}
+
+func (a *app) warnf(format string, args ...any) {
+	fmt.Fprintf(a.stderr, "memdir: warning: "+format+"\n", args...)
+}
+
+// exactArgs is cobra.ExactArgs with an error that says what to type.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return withHint(fmt.Errorf("%s needs %s", cmd.CommandPath(), what), "see '%s --help'", cmd.CommandPath())
+		}
+		return nil
+	}
+}
+
+// isTerminal reports whether r is an interactive terminal.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

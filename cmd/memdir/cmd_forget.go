@@ -1,0 +1,44 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+func (a *app) forgetCmd() *cobra.Command {
+	var purge bool
+	cmd := &cobra.Command{
+		Use:   "forget NAME [--purge]",
+		Short: "Remove a memory and its index line",
+		Long: `Forget moves a memory out of the folder and drops its line from MEMORY.md.
+The file goes to .forgotten/ in the memory folder, renamed <file>.<UTC time>
+so that no agent loads it again; move it back to restore it. --purge deletes
+it instead.`,
+		Example: `  memdir forget prefer-tabs
+  memdir forget "Release freeze" --purge`,
+		Args: exactArgs(1, "a memory NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, _, err := a.store(false)
+			if err != nil {
+				return err
+			}
+			res, err := st.Forget(a.ctx, args[0], purge)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.printJSON(res)
+			}
+			switch {
+			case res.Removed && res.Purged:
+				a.printf("deleted %s\n", res.File)
+			case res.MovedTo != "":
+				a.printf("forgot %s (kept in %s)\n", res.File, res.MovedTo)
+			default:
+				a.printf("removed the index line of %s (the file was already gone)\n", res.File)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&purge, "purge", false, "delete the file instead of keeping it in .forgotten/")
+	return cmd
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) indexCmd() *cobra.Command {
+	var check, rebuild bool
+	cmd := &cobra.Command{
+		Use:   "index [--check | --rebuild]",
+		Short: "Print, check or rebuild MEMORY.md",
+		Long: `Index prints MEMORY.md as an agent loads it: at most 200 lines, then at most
+25,000 characters, with a warning line when anything was cut. A missing index
+is rebuilt from the files first.
+
+--check reports lines that point at missing files, memory files with no line,
+files listed twice, and how close the index is to each cap; it exits 1 when
+anything needs fixing.
+
+--rebuild regenerates the index from the files: one fresh line per memory,
+dangling lines dropped, headings and notes written by hand kept.`,
+		Example: `  memdir index
+  memdir index --check
+  memdir index --rebuild --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if check && rebuild {
+				return withHint(errors.New("--check and --rebuild go separately"), "run 'memdir index --rebuild', then 'memdir index --check'")
+			}
+			st, _, err := a.store(false)
+			if err != nil {
+				return err
+			}
+			switch {
+			case check:
+				return a.indexCheck(st)
+			case rebuild:
+				res, err := st.RebuildIndex(a.ctx)
+				if err != nil {
+					return err
+				}
+				for _, p := range res.Problems {
+					a.warnf("%v", p)
+				}
+				if a.json {
+					return a.printJSON(res)
+				}
+				if !res.Changed {
+					a.printf("MEMORY.md is up to date\n")
+					return nil
+				}
+				a.printf("rebuilt MEMORY.md: %d added, %d removed\n", len(res.Added), len(res.Removed))
+				return nil
+			}
+			l, err := st.LoadIndex(a.ctx)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.printJSON(l)
+			}
+			if l.Text != "" {
+				a.printf("%s\n", l.Text)
+			}
+			if l.Truncated {
+				a.warnf("%s", l.Warning)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&check, "check", false, "report problems and cap usage; exit 1 on problems")
+	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "regenerate the index from the memory files")
+	return cmd
+}
+
+func (a *app) indexCheck(st *memdir.Store) error {
+	r, err := st.CheckIndex()
+	if err != nil {
+		return err
+	}
+	if a.json {
+		if err := a.printJSON(r); err != nil {
+			return err
+		}
+	} else {
+		a.printf("MEMORY.md: %d/%d lines (%.0f%%), %d/%d characters (%.0f%%)\n",
+			r.Usage.Lines, memdir.MaxIndexLines, 100*r.Usage.LineRatio,
+			r.Usage.Chars, memdir.MaxIndexChars, 100*r.Usage.CharRatio)
+		if !r.Exists {
+			a.printf("  missing: it will be rebuilt from the files on the next save or 'memdir index'\n")
+		}
+		for _, f := range r.Dangling {
+			a.printf("  dangling: a line points at %s, which does not exist\n", f)
+		}
+		for _, f := range r.Orphans {
+			a.printf("  orphan: %s has no index line\n", f)
+		}
+		for _, f := range r.Duplicates {
+			a.printf("  duplicate: %s is listed more than once\n", f)
+		}
+		if r.Loaded.Truncated {
+			a.printf("  truncated: %s\n", r.Loaded.Warning)
+		} else if w := r.Usage.Warning(); w != "" {
+			a.printf("  near cap: %s\n", w)
+		}
+	}
+	if !r.OK() {
+		if !r.Exists && len(r.Orphans) == 0 {
+			return nil // an empty folder needs no index
+		}
+		return withHint(fmt.Errorf("the index needs attention"), "run 'memdir index --rebuild' to fix lines and files; consolidate memories to get under the caps")
+	}
+	return nil
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/spf13/cobra"
+)
+
+// memoryJSON is a memory as --json prints it.
+type memoryJSON struct {
+	File         string    `json:"file"`
+	Path         string    `json:"path"`
+	Name         string    `json:"name"`
+	Description  string    `json:"description"`
+	Type         string    `json:"type"`
+	Scope        string    `json:"scope,omitempty"`
+	Created      time.Time `json:"created,omitzero"`
+	Updated      time.Time `json:"updated,omitzero"`
+	Modified     time.Time `json:"modified"`
+	Source       string    `json:"source,omitempty"`
+	Trust        string    `json:"trust,omitempty"`
+	Refs         []string  `json:"refs,omitempty"`
+	SupersededBy string    `json:"superseded_by,omitempty"`
+	Pinned       bool      `json:"pinned,omitempty"`
+	Size         int64     `json:"size"`
+	Body         *string   `json:"body,omitempty"`
+}
+
+func toJSON(st *memdir.Store, m memdir.Memory, withBody bool) memoryJSON {
+	j := memoryJSON{
+		File: m.File, Path: st.Path(m.File), Name: m.Title(), Description: m.Summary(), Type: string(m.Type),
+		Scope: m.Scope, Created: m.Created, Updated: m.Updated, Modified: m.ModTime, Source: m.Source,
+		Trust: m.Trust, Refs: m.Refs, SupersededBy: m.SupersededBy, Pinned: m.Pinned, Size: m.Size,
+	}
+	if withBody {
+		j.Body = &m.Body
+	}
+	return j
+}
+
+// untyped is the --type filter value for memories without a type.
+const untyped = "untyped"
+
+func (a *app) listCmd() *cobra.Command {
+	var typ string
+	cmd := &cobra.Command{
+		Use:   "list [--type TYPE]",
+		Short: "List the project's memories",
+		Long: `List prints one line per memory: type, file, last update and description,
+grouped by type. Files that cannot be parsed are reported on stderr and make
+the exit status 1; the others are still listed.`,
+		Example: `  memdir list
+  memdir list --type feedback
+  memdir list --type untyped --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if typ != "" && typ != untyped {
+				if _, err := memdir.ParseType(typ); err != nil {
+					return withHint(err, "or use --type untyped for files without a type")
+				}
+			}
+			st, l, err := a.store(false)
+			if errors.Is(err, memdir.ErrNotFound) {
+				if a.json {
+					return a.printJSON([]memoryJSON{})
+				}
+				a.printf("no memories yet for %s\n", l.ProjectRoot)
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			mems, problems, err := st.List()
+			if err != nil {
+				return err
+			}
+			mems = slices.DeleteFunc(mems, func(m memdir.Memory) bool {
+				return typ != "" && string(m.Type) != strings.TrimPrefix(typ, untyped)
+			})
+			slices.SortStableFunc(mems, func(x, y memdir.Memory) int {
+				if c := typeRank(x.Type) - typeRank(y.Type); c != 0 {
+					return c
+				}
+				return strings.Compare(x.File, y.File)
+			})
+			for _, p := range problems {
+				a.warnf("%v", p)
+			}
+			if a.json {
+				out := make([]memoryJSON, 0, len(mems))
+				for _, m := range mems {
+					out = append(out, toJSON(st, m, false))
+				}
+				if err := a.printJSON(out); err != nil {
+					return err
+				}
+			} else {
+				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+				for _, m := range mems {
+					t := string(m.Type)
+					if t == "" {
+						t = untyped
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t, m.File, m.Stamp().Local().Format("2006-01-02"), m.Summary())
+				}
+				tw.Flush()
+				if len(mems) == 0 {
+					a.printf("no memories match\n")
+				}
+			}
+			if len(problems) > 0 {
+				return withHint(fmt.Errorf("%d memory files could not be read", len(problems)), "run 'memdir doctor' for details")
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&typ, "type", "", "only this type: user, feedback, project, reference or untyped")
+	return cmd
+}
+
+func typeRank(t memdir.Type) int {
+	if i := slices.Index(memdir.Types, t); i >= 0 {
+		return i
+	}
+	return len(memdir.Types)
+}
+
+func (a *app) showCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "show NAME",
+		Short: "Print one memory",
+		Long: `Show prints a memory file as it is on disk. NAME is the memory's name, its
+slug, or its file name.`,
+		Example: `  memdir show prefer-tabs
+  memdir show "Prefer tabs" --json`,
+		Args: exactArgs(1, "a memory NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, _, err := a.store(false)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				m, err := st.Get(args[0])
+				if err != nil {
+					return err
+				}
+				return a.printJSON(toJSON(st, m, true))
+			}
+			b, _, err := st.Raw(args[0])
+			if err != nil {
+				return err
+			}
+			_, err = a.stdout.Write(b)
+			return err
+		},
+	}
+}

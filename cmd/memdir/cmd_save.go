@@ -1,0 +1,121 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/spf13/cobra"
+)
+
+type saveOptions struct {
+	typ, name, description, scope, body, source, trust string
+	refs                                               []string
+	pinned                                             bool
+}
+
+func (a *app) saveCmd() *cobra.Command {
+	var o saveOptions
+	cmd := &cobra.Command{
+		Use:   "save --type TYPE --name NAME --description TEXT [--body TEXT | < body.md]",
+		Short: "Save a memory, or update the one with the same name",
+		Long: `Save writes one memory file and then its line in MEMORY.md.
+
+The file name is a slug of the name ("Prefer tabs" → prefer-tabs.md). Saving a
+name that exists updates that memory: the fields you pass replace the stored
+ones, the others are kept, and its updated date moves to now.
+
+Types:
+  user       who the user is: role, expertise, preferences
+  feedback   a correction or confirmation of how to work (add **Why:** and **How to apply:**)
+  project    a decision, deadline or freeze that the code does not show
+  reference  where something lives outside the repo (a tracker, a dashboard)
+
+The body comes from --body, or from standard input when it is not a terminal.
+Credentials (API keys, tokens, passwords, private keys) are replaced by
+[REDACTED:<kind>] before anything is written. Do not save what the repo already
+says (code structure, file lists, git history) or what only matters today.`,
+		Example: `  memdir save --type feedback --name "Prefer table-driven tests" \
+    --description "Write Go tests as tables with t.Run" \
+    --body $'Use table-driven tests.\n\n**Why:** the user asked for them in review.\n**How to apply:** every new _test.go file.'
+
+  git log -1 --format=%B | memdir save --type project --name "Release freeze" --description "No merges after Dec 1"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("body") && !isTerminal(a.stdin) && a.stdin != nil {
+				b, err := io.ReadAll(io.LimitReader(a.stdin, memdir.MaxFileSize+1))
+				if err != nil {
+					return fmt.Errorf("read body from stdin: %w", err)
+				}
+				if len(b) > memdir.MaxFileSize {
+					return withHint(fmt.Errorf("body on stdin is over %d bytes", memdir.MaxFileSize), "a memory is one fact; keep it under 4 KB")
+				}
+				o.body = string(b)
+			}
+			return a.runSave(o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.typ, "type", "", "user, feedback, project or reference (required)")
+	f.StringVar(&o.name, "name", "", "short name; the file name is its slug (required)")
+	f.StringVar(&o.description, "description", "", "one line saying what the memory is for; recall matches on it (required)")
+	f.StringVar(&o.scope, "scope", "", "private or team")
+	f.StringVar(&o.body, "body", "", "the memory itself, in markdown (default: standard input)")
+	f.StringSliceVar(&o.refs, "refs", nil, "paths or symbols the memory names, comma-separated (checked for staleness)")
+	f.StringVar(&o.source, "source", "manual", "where the memory came from")
+	f.StringVar(&o.trust, "trust", memdir.TrustUser, "user, agent or tool-output")
+	f.BoolVar(&o.pinned, "pinned", false, "never let consolidation drop this memory")
+	for _, req := range []string{"type", "name", "description"} {
+		cmd.MarkFlagRequired(req)
+	}
+	return cmd
+}
+
+func (a *app) runSave(o saveOptions) error {
+	typ, err := memdir.ParseType(o.typ)
+	if err != nil {
+		return withHint(err, "see 'memdir save --help' for what each type is for")
+	}
+	if strings.TrimSpace(o.name) == "" {
+		return withHint(fmt.Errorf("--name is empty"), "give the memory a short name, e.g. --name \"Prefer tabs\"")
+	}
+	if o.scope != "" && o.scope != memdir.ScopePrivate && o.scope != memdir.ScopeTeam {
+		return withHint(fmt.Errorf("invalid scope %q", o.scope), "use --scope private or --scope team")
+	}
+	switch o.trust {
+	case memdir.TrustUser, memdir.TrustAgent, memdir.TrustToolOutput:
+	default:
+		return withHint(fmt.Errorf("invalid trust %q", o.trust), "use --trust user, agent or tool-output")
+	}
+	body := o.body
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	st, _, err := a.store(true)
+	if err != nil {
+		return err
+	}
+	res, err := st.Save(a.ctx, memdir.Memory{
+		Name: o.name, Description: o.description, Type: typ, Scope: o.scope,
+		Source: o.source, Trust: o.trust, Refs: o.refs, Pinned: o.pinned, Body: body,
+	}, memdir.SaveOptions{})
+	if err != nil {
+		return err
+	}
+	for _, r := range res.Redactions {
+		a.warnf("redacted %d %s from %s", r.Count, r.Kind, res.File)
+	}
+	for _, w := range res.Warnings {
+		a.warnf("%s", w)
+	}
+	if a.json {
+		return a.printJSON(res)
+	}
+	verb := "updated"
+	if res.Created {
+		verb = "saved"
+	}
+	a.printf("%s %s\n  %s\n", verb, res.Path, res.IndexLine)
+	return nil
+}

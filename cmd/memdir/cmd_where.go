@@ -1,0 +1,78 @@
+package main
+
+import (
+	"os"
+	"text/tabwriter"
+
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/spf13/cobra"
+)
+
+type whereJSON struct {
+	Home         string `json:"home"`
+	HomeSource   string `json:"home_source"`
+	ProjectRoot  string `json:"project_root"`
+	ProjectVia   string `json:"project_via"`
+	ProjectKey   string `json:"project_key"`
+	MemoryDir    string `json:"memory_dir"`
+	MemorySource string `json:"memory_source"`
+	MemoryExists bool   `json:"memory_dir_exists"`
+	SynthesisDir string `json:"synthesis_dir"`
+	Disabled     bool   `json:"auto_memory_disabled"`
+	DisabledWhy  string `json:"disabled_by,omitempty"`
+}
+
+func (a *app) whereCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "where",
+		Short: "Print where memdir reads and writes for this project",
+		Long: `Where prints the agent home, the project root (the git root, shared by all
+worktrees of a repository), the memory folder and the synthesis folder, and
+where each came from. Nothing is created.
+
+The memory folder can be moved only from the environment (MEMDIR_MEMORY_DIR,
+CLAUDE_COWORK_MEMORY_PATH_OVERRIDE) or the user's settings.json
+(autoMemoryDirectory), never from a file inside the project.`,
+		Example: `  memdir where
+  memdir where --json --project ~/src/api`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			l, err := a.layout()
+			if err != nil {
+				return err
+			}
+			_, statErr := os.Stat(l.MemoryDir)
+			w := whereJSON{
+				Home: l.Home, HomeSource: l.HomeSource, ProjectRoot: l.ProjectRoot, ProjectVia: l.ProjectVia,
+				ProjectKey: l.ProjectKey, MemoryDir: l.MemoryDir, MemorySource: l.MemorySource,
+				MemoryExists: statErr == nil, SynthesisDir: l.SynthesisDir, Disabled: l.Disabled, DisabledWhy: l.DisabledWhy,
+			}
+			if a.json {
+				return a.printJSON(w)
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			a.row(tw, "home", w.Home, "from "+w.HomeSource)
+			a.row(tw, "project", w.ProjectRoot, "from "+w.ProjectVia)
+			exists := "exists"
+			if !w.MemoryExists {
+				exists = "not created yet"
+			}
+			a.row(tw, "memory", w.MemoryDir, "from "+w.MemorySource+", "+exists)
+			a.row(tw, "index", l.MemoryDir+string(os.PathSeparator)+memdir.IndexFile, "")
+			a.row(tw, "synthesis", w.SynthesisDir, "")
+			if w.Disabled {
+				a.row(tw, "auto memory", "off", "by "+w.DisabledWhy)
+			} else {
+				a.row(tw, "auto memory", "on", "")
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func (a *app) row(tw *tabwriter.Writer, k, v, note string) {
+	if note != "" {
+		note = "(" + note + ")"
+	}
+	tw.Write([]byte(k + "\t" + v + "\t" + note + "\n"))
+}

@@ -1,0 +1,52 @@
+// Command memdir is long-term memory for AI coding agents: plain markdown
+// files, file-compatible with Claude Code's own memory folders.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes. Never 2: a hook runner reads 2 as "block the agent".
+const (
+	exitOK          = 0
+	exitError       = 1
+	exitInterrupted = 130
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	cwd, _ := os.Getwd()
+	err := run(ctx, os.Args[1:], sys{
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
+		getenv: os.Getenv, cwd: cwd,
+	})
+	code := exitCode(ctx, err, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// exitCode reports err on stderr as "memdir: error: …" with its hint and maps
+// it to the exit code, in this one place.
+func exitCode(ctx context.Context, err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, errSilent) {
+		return exitError
+	}
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "memdir: interrupted")
+		return exitInterrupted
+	}
+	fmt.Fprintf(stderr, "memdir: error: %v\n", err)
+	if h := hintFor(err); h != "" {
+		fmt.Fprintf(stderr, "memdir: hint: %s\n", h)
+	}
+	return exitError
+}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected output in testdata scripts")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"memdir": main})
+}
+
+// TestScript runs every testdata/script/*.txtar end to end against the real
+// memdir binary (this test binary, re-executed as memdir), with HOME in the
+// script's work folder.
+func TestScript(t *testing.T) {
+	t.Parallel()
+	testscript.Run(t, testscript.Params{
+		Dir:           filepath.Join("testdata", "script"),
+		UpdateScripts: *update,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
+			env.Setenv("MEMDIR_LOCK_TIMEOUT", "5s")
+			env.Values[heldLock{}] = &lockSlot{}
+			return os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o700)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exitcode":    cmdExitcode,
+			"holdlock":    cmdHoldlock,
+			"releaselock": cmdReleaselock,
+			"genmemories": cmdGenmemories,
+			"genindex":    cmdGenindex,
+		},
+	})
+}
+
+// exitcode N prog args... runs prog and fails unless it exits with N.
+func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N prog [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		got = ee.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+type heldLock struct{}
+
+// lockSlot carries a held lock from holdlock to releaselock.
+type lockSlot struct{ unlock func() }
+
+// holdlock DIR takes DIR's memory lock from the test process, as another
+// memdir process would, until releaselock.
+func cmdHoldlock(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: holdlock DIR")
+	}
+	st, err := memdir.Open(ts.MkAbs(args[0]), memdir.Options{Create: true, Holder: "testscript holdlock"})
+	ts.Check(err)
+	unlock, err := st.Lock(context.Background())
+	ts.Check(err)
+	ts.Value(heldLock{}).(*lockSlot).unlock = unlock
+	ts.Defer(unlock)
+}
+
+func cmdReleaselock(ts *testscript.TestScript, neg bool, args []string) {
+	slot := ts.Value(heldLock{}).(*lockSlot)
+	if slot.unlock == nil {
+		ts.Fatalf("releaselock without holdlock")
+	}
+	slot.unlock()
+}
+
+// genmemories DIR N writes N valid memory files into DIR directly, standing
+// in for many earlier saves.
+func cmdGenmemories(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: genmemories DIR N")
+	}
+	dir := ts.MkAbs(args[0])
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	ts.Check(os.MkdirAll(dir, 0o700))
+	for i := range n {
+		body := fmt.Sprintf("---\nname: Memory %03d\ndescription: generated memory number %d\ntype: project\n---\nFact %d.\n", i, i, i)
+		ts.Check(os.WriteFile(filepath.Join(dir, fmt.Sprintf("memory-%03d.md", i)), []byte(body), 0o600))
+	}
+}
+
+// genindex FILE N WIDTH writes an index of N entry lines, each WIDTH
+// characters long, as a person or another tool might.
+func cmdGenindex(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: genindex FILE N WIDTH")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	width, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	var b strings.Builder
+	for i := range n {
+		line := fmt.Sprintf("- [Memory %03d](memory-%03d.md) — ", i, i)
+		b.WriteString(line + strings.Repeat("y", max(0, width-utf8.RuneCountInString(line))) + "\n")
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o600))
+}

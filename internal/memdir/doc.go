@@ -1,0 +1,36 @@
+// Package memdir is the memory store: the only code that writes memory
+// folders.
+//
+// # Layout
+//
+// A memory folder is Claude Code's own per-project folder,
+// <home>/projects/<sanitized project root>/memory/:
+//
+//	MEMORY.md        the index: one line per memory, loaded into every session
+//	<slug>.md        one memory per file: YAML frontmatter, then a markdown body
+//	.forgotten/      forgotten memories, renamed <file>.<UTC stamp> so no scan reads them
+//	.memdir.lock     the cross-process lock; its content names the holder
+//
+// # Memory files
+//
+// Frontmatter carries name, description and type (user, feedback, project or
+// reference), at top level or under Claude Code 2.1's metadata: block, plus
+// the fields memdir owns: scope, created, updated, source, trust, refs,
+// superseded_by and pinned. Fields memdir does not know survive a rewrite.
+//
+// # The index and its caps
+//
+// An index line is "- [Title](file.md) — hook", at most 150 characters.
+// Claude Code loads at most 200 lines, then at most 25,000 characters (UTF-16
+// code units), cut at a line boundary, and says so in a warning line; Load
+// reproduces that. Saves write the memory file first and its index line
+// second, and warn once the index passes 80% of either cap.
+//
+// # Safety
+//
+// Every write is atomic (package atomicfile). Read-modify-write runs under
+// one flock per folder with a timeout; a *LockedError names the holder.
+// Claude Code writes these files without that lock, so before replacing a
+// file the store re-reads it and re-applies its change when it moved.
+// Secrets are redacted (package redact) before anything reaches disk.
+package memdir

@@ -1,0 +1,501 @@
+package memdir
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/memdir/memdir/internal/atomicfile"
+	"github.com/memdir/memdir/internal/paths"
+)
+
+// File and folder permissions for everything memdir creates.
+const (
+	FilePerm = 0o600
+	DirPerm  = 0o700
+)
+
+// ForgottenDir holds forgotten memories. Files there are renamed so they no
+// longer end in .md: no memory scan, memdir's or Claude Code's, picks them up.
+const ForgottenDir = ".forgotten"
+
+// Options configure a Store.
+type Options struct {
+	// Create makes the folder (and its parents) when it does not exist.
+	Create bool
+	// LockTimeout bounds the wait for the folder's lock. Default 10s.
+	LockTimeout time.Duration
+	// Now is the clock. Default time.Now.
+	Now func() time.Time
+	// Holder describes this process in the lock file ("memdir save").
+	Holder string
+}
+
+// Store is a memory folder. It is the only writer of memory files and of
+// MEMORY.md: every write is atomic, and every read-modify-write runs under
+// the folder's cross-process lock. Readers take no lock. A Store is safe for
+// concurrent use by several goroutines and several processes.
+type Store struct {
+	dir  string // as given, cleaned
+	real string // dir with symlinks resolved, for escape checks
+	opt  Options
+}
+
+// Open opens the memory folder dir and sweeps temporary files left by
+// writers that died mid-write. It fails when dir does not exist, unless
+// opt.Create is set.
+func Open(dir string, opt Options) (*Store, error) {
+	if opt.LockTimeout <= 0 {
+		opt.LockTimeout = 10 * time.Second
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Holder == "" {
+		opt.Holder = "memdir"
+	}
+	dir = filepath.Clean(dir)
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && opt.Create:
+		if err := os.MkdirAll(dir, DirPerm); err != nil {
+			return nil, fmt.Errorf("create memory folder: %w", err)
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("memory folder %s does not exist: %w", dir, ErrNotFound)
+	case err != nil:
+		return nil, err
+	case !info.IsDir():
+		return nil, fmt.Errorf("memory folder %s is not a folder", dir)
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{dir: dir, real: real, opt: opt}
+	atomicfile.Sweep(dir, time.Minute, opt.Now())
+	return s, nil
+}
+
+// Dir returns the memory folder.
+func (s *Store) Dir() string { return s.dir }
+
+// Path returns the full path of a file in the memory folder.
+func (s *Store) Path(file string) string { return filepath.Join(s.dir, file) }
+
+// checkPath refuses a memory file that is a symlink leading out of the
+// folder, or that is not a regular file.
+func (s *Store) checkPath(file string) error {
+	p := s.Path(file)
+	info, err := os.Lstat(p)
+	if err != nil {
+		return nil // missing is fine; the caller sees it on read
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		ok, err := paths.Within(s.real, p)
+		if err != nil || !ok {
+			return fmt.Errorf("%s: %w", file, ErrSymlinkEscape)
+		}
+		info, err = os.Stat(p)
+		if err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", file)
+	}
+	return nil
+}
+
+// readFile reads a memory file, bounded by MaxFileSize. It returns nil and
+// no error when the file does not exist.
+func (s *Store) readFile(file string) ([]byte, fs.FileInfo, error) {
+	if err := s.checkPath(file); err != nil {
+		return nil, nil, err
+	}
+	f, err := os.Open(s.Path(file))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(b) > MaxFileSize {
+		return nil, nil, fmt.Errorf("%s is larger than %d bytes: not a memory file", file, MaxFileSize)
+	}
+	return b, info, nil
+}
+
+// Resolve maps what a user typed (a file name "x.md", a slug "x", or a
+// memory's name "Prefer tabs") to the file name of an existing memory.
+// Names with separators, "..", a leading dot or control characters are
+// refused with paths.ErrInvalidName; an unknown name is ErrNotFound.
+func (s *Store) Resolve(name string) (string, error) {
+	if err := paths.ValidateName(name); err != nil {
+		return "", err
+	}
+	cands := []string{name}
+	if !strings.HasSuffix(name, ".md") {
+		cands = []string{name + ".md", Slug(name) + ".md"}
+	}
+	for _, c := range cands {
+		if c == IndexFile {
+			continue
+		}
+		if _, err := os.Lstat(s.Path(c)); err == nil {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("%q: %w", name, ErrNotFound)
+}
+
+// Get reads the memory that name resolves to.
+func (s *Store) Get(name string) (Memory, error) {
+	file, err := s.Resolve(name)
+	if err != nil {
+		return Memory{}, err
+	}
+	m, _, err := s.read(file)
+	return m, err
+}
+
+// Raw returns the bytes of the memory that name resolves to, and its file name.
+func (s *Store) Raw(name string) ([]byte, string, error) {
+	file, err := s.Resolve(name)
+	if err != nil {
+		return nil, "", err
+	}
+	b, _, err := s.readFile(file)
+	if err == nil && b == nil {
+		err = fmt.Errorf("%q: %w", name, ErrNotFound)
+	}
+	return b, file, err
+}
+
+func (s *Store) read(file string) (Memory, []byte, error) {
+	b, info, err := s.readFile(file)
+	if err != nil {
+		return Memory{}, nil, err
+	}
+	if b == nil {
+		return Memory{}, nil, fmt.Errorf("%s: %w", file, ErrNotFound)
+	}
+	m, err := Parse(file, b)
+	m.ModTime, m.Size = info.ModTime(), info.Size()
+	return m, b, err
+}
+
+// Files lists the memory files in the folder: top-level *.md except
+// MEMORY.md and dot files, sorted by name.
+func (s *Store) Files() ([]string, error) {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasPrefix(n, ".") || n == IndexFile || !strings.HasSuffix(n, ".md") || e.IsDir() {
+			continue
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// List reads every memory in the folder, sorted by file name. A file that
+// cannot be read or parsed does not stop the listing: it is reported in
+// problems and left out of mems.
+func (s *Store) List() (mems []Memory, problems []error, err error) {
+	files, err := s.Files()
+	if err != nil {
+		return nil, nil, err
+	}
+	mems = make([]Memory, 0, len(files))
+	for _, f := range files {
+		m, _, err := s.read(f)
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		mems = append(mems, m)
+	}
+	return mems, problems, nil
+}
+
+// SaveOptions adjust one Save.
+type SaveOptions struct {
+	// IfMatch, when not nil, is the file content the caller read: the save
+	// fails with ErrConflict if the file now holds anything else.
+	IfMatch []byte
+}
+
+// SaveResult says what a Save did.
+type SaveResult struct {
+	File       string           `json:"file"`
+	Path       string           `json:"path"`
+	Created    bool             `json:"created"` // false when an existing memory was updated
+	Memory     Memory           `json:"-"`
+	Redactions []RedactionCount `json:"redactions,omitempty"`
+	Warnings   []string         `json:"warnings,omitempty"`
+	IndexLine  string           `json:"index_line"`
+}
+
+// RedactionCount is one kind of secret removed before writing.
+type RedactionCount struct {
+	Kind  string `json:"kind"`
+	Count int    `json:"count"`
+}
+
+// testOnlyBeforeReplace, when set by a test, runs between computing a
+// file's new content and the re-read that guards its replacement.
+var testOnlyBeforeReplace func(file string)
+
+// maxRetries bounds the re-reads when another writer (Claude Code, which
+// does not take our lock) changes a file between our read and our write.
+const maxRetries = 5
+
+// Save writes m and then upserts its index line, under the folder's lock.
+// The file is m.File, or the slug of m.Name plus ".md". When the file exists
+// the memory is updated: fields left empty in m keep their stored value,
+// unknown frontmatter fields are kept, created is kept and updated is set to
+// now. Secrets are redacted from every field and the body first. Save fails
+// with paths.ErrInvalidName, ErrInvalid, ErrConflict, ErrSymlinkEscape or a
+// *LockedError and then leaves every file as it was.
+func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult, error) {
+	m.Name = oneLine(m.Name)
+	m.Description = oneLine(m.Description)
+	if m.File == "" {
+		if m.Name == "" {
+			return SaveResult{}, fmt.Errorf("%w: a memory needs a name", ErrInvalid)
+		}
+		// A name is a title, not a path: refuse what would read as one,
+		// even though the slug alone would be safe.
+		if err := paths.ValidateName(m.Name); err != nil {
+			return SaveResult{}, err
+		}
+		m.File = Slug(m.Name) + ".md"
+	}
+	if err := paths.ValidateName(m.File); err != nil {
+		return SaveResult{}, err
+	}
+	if !strings.HasSuffix(m.File, ".md") || m.File == IndexFile {
+		return SaveResult{}, fmt.Errorf("%w: file name %q must end in .md and not be %s", ErrInvalid, m.File, IndexFile)
+	}
+	res := SaveResult{File: m.File, Path: s.Path(m.File)}
+	res.Redactions = redactMemory(&m)
+
+	unlock, err := s.Lock(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
+
+	now := s.opt.Now().UTC().Truncate(time.Second)
+	for try := 0; ; try++ {
+		old, _, err := s.readFile(m.File)
+		if err != nil {
+			return res, err
+		}
+		if opt.IfMatch != nil && !bytes.Equal(old, opt.IfMatch) {
+			return res, fmt.Errorf("%s: %w", m.File, ErrConflict)
+		}
+		merged := m
+		if old != nil {
+			cur, err := Parse(m.File, old)
+			if err != nil {
+				if m.front == nil {
+					return res, fmt.Errorf("existing file is invalid, fix it with 'memdir edit' first: %w", err)
+				}
+			} else {
+				merged = merge(cur, m)
+			}
+		}
+		res.Created = old == nil
+		if merged.Created.IsZero() {
+			merged.Created = now
+		}
+		merged.Updated = now
+		data := Format(merged)
+		if _, err := Parse(m.File, data); err != nil {
+			return res, err // never write what we could not read back
+		}
+		// Claude Code writes without our lock: re-read just before the
+		// rename, and re-apply on top of its version if it changed.
+		if testOnlyBeforeReplace != nil {
+			testOnlyBeforeReplace(m.File)
+		}
+		again, _, err := s.readFile(m.File)
+		if err != nil {
+			return res, err
+		}
+		if !bytes.Equal(again, old) {
+			if try == maxRetries {
+				return res, fmt.Errorf("%s keeps changing: %w", m.File, ErrConflict)
+			}
+			continue
+		}
+		if err := atomicfile.WriteFile(s.Path(m.File), data, FilePerm); err != nil {
+			return res, fmt.Errorf("write %s: %w", m.File, err)
+		}
+		res.Memory = merged
+		break
+	}
+	res.IndexLine = EntryLine(res.Memory)
+	usage, err := s.upsertIndex(func(ix *Index) bool { return ix.Upsert(res.File, res.IndexLine) })
+	if err != nil {
+		return res, fmt.Errorf("%s was saved, but its index line was not: %w (run 'memdir index --rebuild')", res.File, err)
+	}
+	res.Warnings = append(res.Warnings, memoryWarnings(res.Memory)...)
+	if w := usage.Warning(); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
+	return res, nil
+}
+
+// merge lays the fields set in m over the stored memory cur, keeping cur's
+// parsed frontmatter so unknown fields survive.
+func merge(cur, m Memory) Memory {
+	if m.front != nil {
+		return m // the caller parsed and edited the whole file
+	}
+	out := cur
+	set := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	set(&out.Name, m.Name)
+	set(&out.Description, m.Description)
+	if m.Type != "" {
+		out.Type = m.Type
+	}
+	set(&out.Scope, m.Scope)
+	set(&out.Source, m.Source)
+	set(&out.Trust, m.Trust)
+	set(&out.SupersededBy, m.SupersededBy)
+	if len(m.Refs) > 0 {
+		out.Refs = m.Refs
+	}
+	if m.Pinned {
+		out.Pinned = true
+	}
+	if !m.Created.IsZero() {
+		out.Created = m.Created
+	}
+	if m.Body != "" {
+		out.Body = m.Body
+	}
+	return out
+}
+
+func memoryWarnings(m Memory) []string {
+	var w []string
+	if m.Description == "" {
+		w = append(w, m.File+" has no description: recall matches on it first")
+	}
+	if n := jsLen(m.Description); n > 300 {
+		w = append(w, fmt.Sprintf("%s: description is %d characters; keep it near 150", m.File, n))
+	}
+	if n := len(Format(m)); n > 4096 {
+		w = append(w, fmt.Sprintf("%s is %d bytes: Claude Code shows only the first 4096; split or summarise it", m.File, n))
+	}
+	return w
+}
+
+// upsertIndex applies edit to MEMORY.md and writes it back if it changed,
+// re-applying when another writer changed the file meanwhile. The caller
+// holds the lock. A missing index is first rebuilt from the files.
+func (s *Store) upsertIndex(edit func(*Index) bool) (Usage, error) {
+	path := s.Path(IndexFile)
+	for try := 0; ; try++ {
+		old, err := readIndexFile(path)
+		if err != nil {
+			return Usage{}, err
+		}
+		var ix Index
+		if old == nil {
+			ix, err = s.freshIndex()
+			if err != nil {
+				return Usage{}, err
+			}
+		} else {
+			ix = ParseIndex(old)
+		}
+		changed := edit(&ix) || old == nil
+		data := ix.Bytes()
+		if !changed {
+			return IndexUsage(string(data)), nil
+		}
+		if testOnlyBeforeReplace != nil {
+			testOnlyBeforeReplace(IndexFile)
+		}
+		again, err := readIndexFile(path)
+		if err != nil {
+			return Usage{}, err
+		}
+		if !bytes.Equal(again, old) {
+			if try == maxRetries {
+				return Usage{}, fmt.Errorf("%s keeps changing: %w", IndexFile, ErrConflict)
+			}
+			continue
+		}
+		if err := atomicfile.WriteFile(path, data, FilePerm); err != nil {
+			return Usage{}, fmt.Errorf("write %s: %w", IndexFile, err)
+		}
+		return IndexUsage(string(data)), nil
+	}
+}
+
+// readIndexFile returns MEMORY.md's bytes, or nil when it does not exist.
+func readIndexFile(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return b, err
+}
+
+// freshIndex builds an index from the files alone: one entry per readable
+// memory, newest first, as Claude Code's backfill orders them.
+func (s *Store) freshIndex() (Index, error) {
+	mems, _, err := s.List()
+	if err != nil {
+		return Index{}, err
+	}
+	sortNewestFirst(mems)
+	var ix Index
+	for _, m := range mems {
+		ix.Lines = append(ix.Lines, IndexLine{Text: EntryLine(m), File: m.File})
+	}
+	if len(ix.Lines) > 0 {
+		ix.Lines = append(ix.Lines, IndexLine{})
+	}
+	return ix, nil
+}
+
+func sortNewestFirst(mems []Memory) {
+	slices.SortStableFunc(mems, func(a, b Memory) int {
+		if c := b.Stamp().Compare(a.Stamp()); c != 0 {
+			return c
+		}
+		return strings.Compare(a.File, b.File)
+	})
+}

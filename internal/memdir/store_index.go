@@ -1,0 +1,256 @@
+package memdir
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/memdir/memdir/internal/atomicfile"
+)
+
+// ForgetResult says what Forget did.
+type ForgetResult struct {
+	File         string `json:"file"`
+	Removed      bool   `json:"file_removed"`       // false when only a dangling index line was left
+	MovedTo      string `json:"moved_to,omitempty"` // empty when purged or when the file was already gone
+	Purged       bool   `json:"purged"`
+	IndexRemoved bool   `json:"index_line_removed"`
+}
+
+// Forget removes a memory and its index line under the folder's lock. The
+// file moves to ForgottenDir (renamed so it no longer ends in .md), or is
+// deleted when purge is set. A dangling index line for a file that no longer
+// exists is removed too. It fails with ErrNotFound when neither a file nor an
+// index line matches.
+func (s *Store) Forget(ctx context.Context, name string, purge bool) (ForgetResult, error) {
+	file, err := s.Resolve(name)
+	if errors.Is(err, ErrNotFound) && !strings.ContainsAny(name, `/\`) {
+		file = name // perhaps only a dangling index line is left
+		if !strings.HasSuffix(file, ".md") {
+			file = Slug(name) + ".md"
+		}
+	} else if err != nil {
+		return ForgetResult{}, err
+	}
+	res := ForgetResult{File: file, Purged: purge}
+	unlock, err := s.Lock(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
+	if err := s.checkPath(file); err != nil {
+		return res, err
+	}
+	src := s.Path(file)
+	_, statErr := os.Lstat(src)
+	exists := statErr == nil
+	res.Removed = exists
+	switch {
+	case exists && purge:
+		if err := os.Remove(src); err != nil {
+			return res, err
+		}
+	case exists:
+		dir := s.Path(ForgottenDir)
+		if err := os.MkdirAll(dir, DirPerm); err != nil {
+			return res, err
+		}
+		stamp := s.opt.Now().UTC().Format("20060102T150405Z")
+		dst := filepath.Join(dir, file+"."+stamp)
+		for i := 2; ; i++ {
+			if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
+				break
+			}
+			dst = filepath.Join(dir, fmt.Sprintf("%s.%s-%d", file, stamp, i))
+		}
+		if err := os.Rename(src, dst); err != nil {
+			return res, err
+		}
+		res.MovedTo = dst
+	}
+	if exists {
+		if err := atomicfile.SyncDir(s.dir); err != nil {
+			return res, err
+		}
+	}
+	if _, err := readIndexFile(s.Path(IndexFile)); err == nil {
+		_, err = s.upsertIndex(func(ix *Index) bool {
+			res.IndexRemoved = ix.Remove(file)
+			return res.IndexRemoved
+		})
+		if err != nil {
+			return res, err
+		}
+	}
+	if !exists && !res.IndexRemoved {
+		return res, fmt.Errorf("%q: %w", name, ErrNotFound)
+	}
+	return res, nil
+}
+
+// IndexReport is the health of MEMORY.md against the files.
+type IndexReport struct {
+	Exists     bool     `json:"exists"`
+	Dangling   []string `json:"dangling"`   // linked files that do not exist
+	Orphans    []string `json:"orphans"`    // memory files with no line
+	Duplicates []string `json:"duplicates"` // files linked more than once
+	Usage      Usage    `json:"usage"`
+	Loaded     Loaded   `json:"loaded"`
+}
+
+// OK reports whether the index has no problem that needs fixing.
+func (r IndexReport) OK() bool {
+	return r.Exists && len(r.Dangling) == 0 && len(r.Orphans) == 0 && len(r.Duplicates) == 0 &&
+		!r.Loaded.Truncated
+}
+
+// CheckIndex compares MEMORY.md with the memory files. It only reads.
+func (s *Store) CheckIndex() (IndexReport, error) {
+	var r IndexReport
+	b, err := readIndexFile(s.Path(IndexFile))
+	if err != nil {
+		return r, err
+	}
+	r.Exists = b != nil
+	files, err := s.Files()
+	if err != nil {
+		return r, err
+	}
+	ix := ParseIndex(b)
+	count := map[string]int{}
+	for _, l := range ix.Lines {
+		if l.File != "" {
+			count[l.File]++
+		}
+	}
+	for _, f := range ix.Files() {
+		if _, err := os.Lstat(s.Path(f)); err != nil {
+			r.Dangling = append(r.Dangling, f)
+		}
+		if count[f] > 1 {
+			r.Duplicates = append(r.Duplicates, f)
+		}
+	}
+	for _, f := range files {
+		if count[f] == 0 {
+			r.Orphans = append(r.Orphans, f)
+		}
+	}
+	r.Usage = IndexUsage(string(b))
+	r.Loaded = Load(string(b))
+	return r, nil
+}
+
+// RebuildResult says what RebuildIndex changed.
+type RebuildResult struct {
+	Added    []string `json:"added"`
+	Removed  []string `json:"removed"`
+	Skipped  []string `json:"skipped"` // files that could not be parsed: no line written
+	Changed  bool     `json:"changed"`
+	Problems []error  `json:"-"`
+}
+
+// RebuildIndex regenerates MEMORY.md from the files under the lock: every
+// readable memory gets exactly one up-to-date entry line (existing entries
+// keep their place, new ones are appended newest first), lines linking
+// missing files are dropped, and lines that are not entries (headings, notes
+// written by hand) are kept. Running it twice changes nothing the second time.
+func (s *Store) RebuildIndex(ctx context.Context) (RebuildResult, error) {
+	var res RebuildResult
+	unlock, err := s.Lock(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
+	mems, problems, err := s.List()
+	if err != nil {
+		return res, err
+	}
+	res.Problems = problems
+	byFile := map[string]Memory{}
+	for _, m := range mems {
+		byFile[m.File] = m
+	}
+	for _, p := range problems {
+		var fe *FrontmatterError
+		if errors.As(p, &fe) {
+			res.Skipped = append(res.Skipped, fe.File)
+		}
+	}
+	before, err := readIndexFile(s.Path(IndexFile))
+	if err != nil {
+		return res, err
+	}
+	_, err = s.upsertIndex(func(ix *Index) bool {
+		res = RebuildResult{Skipped: res.Skipped, Problems: res.Problems}
+		if before == nil {
+			res.Added, res.Changed = ix.Files(), true
+			return true
+		}
+		var out []IndexLine
+		seen := map[string]bool{}
+		for _, l := range ix.Lines {
+			if l.File == "" {
+				out = append(out, l)
+				continue
+			}
+			m, ok := byFile[l.File]
+			if slices.Contains(res.Skipped, l.File) {
+				ok, m = true, Memory{}
+			}
+			if !ok || seen[l.File] {
+				res.Removed = append(res.Removed, l.File)
+				continue
+			}
+			seen[l.File] = true
+			if m.File != "" {
+				l.Text = EntryLine(m)
+			}
+			out = append(out, l)
+		}
+		var missing []Memory
+		for _, m := range mems {
+			if !seen[m.File] {
+				missing = append(missing, m)
+			}
+		}
+		sortNewestFirst(missing)
+		rebuilt := Index{Lines: out}
+		for _, m := range missing {
+			rebuilt.Upsert(m.File, EntryLine(m))
+			res.Added = append(res.Added, m.File)
+		}
+		res.Changed = string(rebuilt.Bytes()) != string(ix.Bytes())
+		*ix = rebuilt
+		return res.Changed
+	})
+	return res, err
+}
+
+// LoadIndex returns MEMORY.md as an agent loads it (capped, with the warning
+// line when cut). When the index is missing it is first rebuilt from the
+// files, under the lock.
+func (s *Store) LoadIndex(ctx context.Context) (Loaded, error) {
+	b, err := readIndexFile(s.Path(IndexFile))
+	if err != nil {
+		return Loaded{}, err
+	}
+	if b == nil {
+		files, err := s.Files()
+		if err != nil || len(files) == 0 {
+			return Load(""), err
+		}
+		if _, err := s.RebuildIndex(ctx); err != nil {
+			return Loaded{}, err
+		}
+		if b, err = readIndexFile(s.Path(IndexFile)); err != nil {
+			return Loaded{}, err
+		}
+	}
+	return Load(string(b)), nil
+}
