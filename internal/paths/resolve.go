@@ -224,7 +224,7 @@ func absFrom(cwd, p string) string {
 // worktree maps to the main checkout), else dir itself. Symlinks in the
 // result are resolved when possible.
 func ProjectRoot(dir string) (root, via string) {
-	dir = filepath.Clean(dir)
+	dir = realpath(filepath.Clean(dir))
 	for d := dir; ; d = filepath.Dir(d) {
 		if r, ok := gitRoot(d); ok {
 			return realpath(r), "git"
@@ -293,12 +293,13 @@ func ValidateOverride(p string, allowedBases []string) (string, error) {
 		return bad("a drive root is not allowed")
 	case !filepath.IsAbs(p):
 		return bad("relative path; give an absolute one")
-	case len(p) < 3:
-		return bad("too short")
 	}
 	clean := filepath.Clean(p)
 	if clean == string(filepath.Separator) || filepath.Dir(clean) == clean {
 		return bad("the filesystem root is not allowed")
+	}
+	if len(clean) < 3 {
+		return bad("too short")
 	}
 	for _, base := range allowedBases {
 		if base == "" || !filepath.IsAbs(base) {
