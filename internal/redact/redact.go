@@ -28,6 +28,8 @@ type Finding struct {
 // replaced; check, when set, must accept the secret for it to count.
 type rule struct {
 	kind  string
+	need  []string // the rule runs only if s holds one of these
+	fold  bool     // match need against the lower-cased text
 	re    *regexp.Regexp
 	group int
 	check func(secret string) bool
@@ -36,32 +38,38 @@ type rule struct {
 // rules run in order; specific token formats come before generic ones so a
 // token is reported under its own kind.
 var rules = []rule{
-	{kind: "private-key", re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*$)`)},
-	{kind: "anthropic-key", re: regexp.MustCompile(`\bsk-ant-[a-z]+[0-9]*-[A-Za-z0-9_\-]{20,}`)},
-	{kind: "openai-key", re: regexp.MustCompile(`\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b|\bsk-[A-Za-z0-9]{48}\b`)},
-	{kind: "github-token", re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b|\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b`)},
-	{kind: "gitlab-token", re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}`)},
-	{kind: "slack-webhook", re: regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/_\-]{20,}`)},
-	{kind: "slack-token", re: regexp.MustCompile(`\bxox[bpars]-[A-Za-z0-9\-]{10,}`)},
-	{kind: "stripe-key", re: regexp.MustCompile(`\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}\b`)},
-	{kind: "aws-access-key", re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`)},
-	{kind: "aws-secret-key", re: regexp.MustCompile(`(?i)(aws_?secret_?(?:access_?)?key\s*["']?\s*[:=]\s*["']?)([A-Za-z0-9/+]{40})\b`), group: 2},
-	{kind: "gcp-api-key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`)},
-	{kind: "gcp-service-account", re: regexp.MustCompile(`("private_key_id"\s*:\s*")([0-9a-f]{40})"`), group: 2},
-	{kind: "azure-storage-key", re: regexp.MustCompile(`(AccountKey=)([A-Za-z0-9+/]{86,88}={0,2})`), group: 2},
-	{kind: "azure-client-secret", re: regexp.MustCompile(`(?i)((?:azure_)?client_?secret\s*["']?\s*[:=]\s*["']?)([A-Za-z0-9_~.\-]{34,40})`), group: 2},
-	{kind: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)},
-	{kind: "url-password", re: regexp.MustCompile(`\b([a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]+:)([^\s@/]+)@`), group: 2, check: notPlaceholder},
-	{kind: "password", re: regexp.MustCompile(`(?i)((?:^|[\s"'{,(])["']?(?:password|passwd|passphrase|pwd|pass)["']?\s*[:=]\s*)("[^"\n]+"|'[^'\n]+'|[^\s"',;)}]+)`), group: 2, check: literalPassword},
-	{kind: "generic-secret", re: regexp.MustCompile(`(?i)((?:^|[\s"'{,(])["']?[a-z0-9_.\-]*(?:secret|token|api_?key|access_?key|auth|credential|private)[a-z0-9_.\-]*["']?\s*[:=]\s*["']?)([A-Za-z0-9+/=_\-.~]{20,})`), group: 2, check: highEntropy},
+	{kind: "private-key", need: []string{"PRIVATE KEY"}, re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*$)`)},
+	{kind: "anthropic-key", need: []string{"sk-ant-"}, re: regexp.MustCompile(`\bsk-ant-[a-z]+[0-9]*-[A-Za-z0-9_\-]{20,}`)},
+	{kind: "openai-key", need: []string{"sk-"}, re: regexp.MustCompile(`\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b|\bsk-[A-Za-z0-9]{48}\b`)},
+	{kind: "github-token", need: []string{"gh", "github_pat_"}, re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b|\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b`)},
+	{kind: "gitlab-token", need: []string{"glpat-"}, re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}`)},
+	{kind: "slack-webhook", need: []string{"hooks.slack.com"}, re: regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/_\-]{20,}`)},
+	{kind: "slack-token", need: []string{"xox"}, re: regexp.MustCompile(`\bxox[bpars]-[A-Za-z0-9\-]{10,}`)},
+	{kind: "stripe-key", need: []string{"k_live_", "k_test_"}, re: regexp.MustCompile(`\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}\b`)},
+	{kind: "aws-access-key", need: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`)},
+	{kind: "aws-secret-key", need: []string{"secret"}, fold: true, re: regexp.MustCompile(`(?i)(aws_?secret_?(?:access_?)?key\s*["']?\s*[:=]\s*["']?)([A-Za-z0-9/+]{40})\b`), group: 2},
+	{kind: "gcp-api-key", need: []string{"AIza"}, re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`)},
+	{kind: "gcp-service-account", need: []string{"private_key_id"}, re: regexp.MustCompile(`("private_key_id"\s*:\s*")([0-9a-f]{40})"`), group: 2},
+	{kind: "azure-storage-key", need: []string{"AccountKey="}, re: regexp.MustCompile(`(AccountKey=)([A-Za-z0-9+/]{86,88}={0,2})`), group: 2},
+	{kind: "azure-client-secret", need: []string{"secret"}, fold: true, re: regexp.MustCompile(`(?i)((?:azure_)?client_?secret\s*["']?\s*[:=]\s*["']?)([A-Za-z0-9_~.\-]{34,40})`), group: 2},
+	{kind: "jwt", need: []string{"eyJ"}, re: regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)},
+	{kind: "url-password", need: []string{"://"}, re: regexp.MustCompile(`\b([a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]+:)([^\s@/]+)@`), group: 2, check: notPlaceholder},
+	{kind: "password", need: []string{"pass", "pwd"}, fold: true, re: regexp.MustCompile(`(?i)((?:^|[\s"'{,(])["']?(?:[a-z0-9_.\-]*(?:password|passwd|passphrase)|pwd|pass)["']?\s*[:=]\s*)("[^"\n]+"|'[^'\n]+'|[^\s"',;)}]+)`), group: 2, check: literalPassword},
+	{kind: "generic-secret", need: []string{"secret", "token", "key", "auth", "credential", "private"}, fold: true, re: regexp.MustCompile(`(?i)((?:^|[\s"'{,(])["']?[a-z0-9_.\-]*(?:secret|token|api_?key|access_?key|auth|credential|private)[a-z0-9_.\-]*["']?\s*[:=]\s*["']?)([A-Za-z0-9+/=_\-.~]{20,})`), group: 2, check: highEntropy},
 }
 
 // String redacts s and reports what was replaced, one Finding per kind,
 // sorted by kind. It is pure, safe for concurrent use and idempotent.
 func String(s string) (string, []Finding) {
 	counts := map[string]int{}
+	lower := strings.ToLower(s)
 	for _, r := range rules {
-		s = r.apply(s, counts)
+		if !r.wanted(s, lower) {
+			continue
+		}
+		if out := r.apply(s, counts); out != s {
+			s, lower = out, strings.ToLower(out)
+		}
 	}
 	var out []Finding
 	for k, n := range counts {
@@ -69,6 +77,20 @@ func String(s string) (string, []Finding) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Kind < out[j].Kind })
 	return s, out
+}
+
+// wanted is a cheap literal prefilter: Go's regexp engine has no DFA, so
+// running every rule over every text would cost milliseconds per file.
+func (r rule) wanted(s, lower string) bool {
+	if r.fold {
+		s = lower
+	}
+	for _, n := range r.need {
+		if strings.Contains(s, n) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r rule) apply(s string, counts map[string]int) string {
@@ -132,10 +154,15 @@ func literalPassword(v string) bool {
 	return len(v) >= 4
 }
 
+// codeRef matches values that name a secret rather than hold one: dotted
+// identifiers (process.env.API_KEY, settings.token) and environment
+// variable names (OPENAI_API_KEY).
+var codeRef = regexp.MustCompile(`^(?:[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$`)
+
 // highEntropy accepts values that look random: at least two character
 // classes and 3.5 bits of Shannon entropy per character.
 func highEntropy(v string) bool {
-	if !notPlaceholder(v) {
+	if !notPlaceholder(v) || codeRef.MatchString(v) {
 		return false
 	}
 	classes := 0
