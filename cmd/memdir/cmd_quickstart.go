@@ -117,7 +117,7 @@ func (a *app) runQuickstart(dir string) error {
 		say("   %s", line)
 	}
 	flags := fmt.Sprintf("--home %s --project %s", q.home, q.project)
-	say("\n\nNext, explore the throwaway folder:\n")
+	say("\n\nNext, explore the throwaway folder (type 'go run ./cmd/memdir' for 'memdir' if it is not installed):\n")
 	say("   memdir %s list\n", flags)
 	say("   memdir %s show prefer-table-driven-tests\n", flags)
 	say("   memdir %s doctor\n", flags)

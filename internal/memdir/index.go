@@ -2,7 +2,6 @@ package memdir
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf16"
 )
@@ -32,9 +31,6 @@ type IndexLine struct {
 	File string // the linked memory file for an entry, "" for any other line
 }
 
-// entryRe matches "- [Title](file.md) …" and "* [Title](./file.md) …".
-var entryRe = regexp.MustCompile(`^\s*[-*+]\s+\[[^\]\n]*\]\(\s*(?:\./)?([^)\s]+\.md)\s*\)`)
-
 // ParseIndex splits MEMORY.md into lines and finds the entries. It never
 // fails: any text is a valid index.
 func ParseIndex(b []byte) Index {
@@ -49,12 +45,35 @@ func ParseIndex(b []byte) Index {
 	return ix
 }
 
+// entryFile returns the file an index line links, or "" when the line is
+// not an entry. An entry is a list item whose text starts with a markdown
+// link to a .md file: "- [Title](file.md) …", "* [Title](./file.md)". It is
+// hand-written rather than a regexp because it runs on every index line at
+// every save.
 func entryFile(line string) string {
-	m := entryRe.FindStringSubmatch(line)
-	if m == nil {
+	s := strings.TrimLeft(line, " \t")
+	if len(s) < 2 || (s[0] != '-' && s[0] != '*' && s[0] != '+') || (s[1] != ' ' && s[1] != '\t') {
 		return ""
 	}
-	return m[1]
+	s = strings.TrimLeft(s[1:], " \t")
+	if !strings.HasPrefix(s, "[") {
+		return ""
+	}
+	end := strings.IndexByte(s, ']')
+	if end < 0 || strings.IndexByte(s[:end], '\n') >= 0 || !strings.HasPrefix(s[end+1:], "(") {
+		return ""
+	}
+	s = s[end+2:]
+	end = strings.IndexByte(s, ')')
+	if end < 0 {
+		return ""
+	}
+	target := strings.TrimSpace(s[:end])
+	target = strings.TrimPrefix(target, "./")
+	if len(target) <= len(".md") || !strings.HasSuffix(target, ".md") || strings.ContainsAny(target, " \t\r\n") {
+		return ""
+	}
+	return target
 }
 
 // Bytes returns the index as file content.

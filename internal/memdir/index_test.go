@@ -2,6 +2,8 @@ package memdir
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -176,6 +178,14 @@ func TestIndexUsage_Warning(t *testing.T) {
 // FuzzParseIndex checks that any bytes parse, round-trip exactly, and that
 // after an Upsert the file is listed exactly once.
 func FuzzParseIndex(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "index", "*.md"))
+	for _, p := range seeds {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
 	f.Add([]byte(handIndex))
 	f.Add([]byte(entries(5, 30)))
 	f.Add([]byte("\r\n- [x](x.md)\r\n"))
@@ -201,4 +211,30 @@ func FuzzParseIndex(f *testing.F) {
 		}
 		_ = Load(string(b))
 	})
+}
+
+func TestEntryFile(t *testing.T) {
+	t.Parallel()
+	tests := map[string]string{
+		"- [A](a.md) — hook":       "a.md",
+		"* [A](./a.md)":            "a.md",
+		"  + [A]( a.md ) x":        "a.md",
+		"-\t[A](a.md)":             "a.md",
+		"- [](a.md)":               "a.md",
+		"- [A](a.md\r":             "",
+		"- [A](https://x.com/a.md": "",
+		"- [A](a b.md)":            "",
+		"- [A](.md)":               "",
+		"- [A] (a.md)":             "",
+		"-[A](a.md)":               "",
+		"- text [A](a.md)":         "",
+		"# [A](a.md)":              "",
+		"- [A](a.txt)":             "",
+		"- [A](dir/a.md)":          "dir/a.md",
+	}
+	for in, want := range tests {
+		if got := entryFile(in); got != want {
+			t.Errorf("entryFile(%q)=%q, want %q", in, got, want)
+		}
+	}
 }
