@@ -47,18 +47,22 @@ func benchFolder(b *testing.B, n int) *memdir.Store {
 }
 
 // BenchmarkStore_Save measures one save (file, fsyncs, lock, index upsert)
-// into a folder that already holds 10,000 memories.
+// into an empty folder and into one that already holds 10,000 memories.
 func BenchmarkStore_Save(b *testing.B) {
-	st := benchFolder(b, 10_000)
-	ctx := context.Background()
-	for i := 0; b.Loop(); i++ {
-		_, err := st.Save(ctx, memdir.Memory{
-			Name: fmt.Sprintf("Bench memory %d", i), Description: "a new fact about deploys",
-			Type: memdir.TypeProject, Body: "Deploys go out on Tuesdays.\n",
-		}, memdir.SaveOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
+	for _, n := range []int{0, 10_000} {
+		b.Run(fmt.Sprintf("memories=%d", n), func(b *testing.B) {
+			st := benchFolder(b, n)
+			ctx := context.Background()
+			for i := 0; b.Loop(); i++ {
+				_, err := st.Save(ctx, memdir.Memory{
+					Name: fmt.Sprintf("Bench memory %d", i), Description: "a new fact about deploys",
+					Type: memdir.TypeProject, Body: "Deploys go out on Tuesdays.\n",
+				}, memdir.SaveOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
