@@ -94,17 +94,7 @@ func (a *app) runEdit(name string) error {
 		return withHint(err, "your edit is kept in %s", draftPath)
 	}
 	os.Remove(draftPath)
-	for _, r := range res.Redactions {
-		a.warnf("redacted %d %s from %s", r.Count, r.Kind, res.File)
-	}
-	for _, w := range res.Warnings {
-		a.warnf("%s", w)
-	}
-	if a.json {
-		return a.printJSON(res)
-	}
-	a.printf("updated %s\n  %s\n", res.Path, res.IndexLine)
-	return nil
+	return a.reportSave(res)
 }
 
 func readCapped(path string) ([]byte, error) {

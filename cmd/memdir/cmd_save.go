@@ -103,6 +103,12 @@ func (a *app) runSave(o saveOptions) error {
 	if err != nil {
 		return err
 	}
+	return a.reportSave(res)
+}
+
+// reportSave tells what a save did: redactions and warnings on stderr, then
+// the file and its index line (or the result as JSON) on stdout.
+func (a *app) reportSave(res memdir.SaveResult) error {
 	for _, r := range res.Redactions {
 		a.warnf("redacted %d %s from %s", r.Count, r.Kind, res.File)
 	}
