@@ -1,0 +1,303 @@
+package transcript
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// claudeTypes are the record types Claude Code 2.1 writes. Only user and
+// assistant carry conversation; attachment carries hook context and loaded
+// memory; the rest is bookkeeping, recognised and counted.
+var claudeTypes = map[string]bool{
+	"user": true, "assistant": true, "system": true, "attachment": true, "summary": true,
+	"custom-title": true, "ai-title": true, "last-prompt": true, "task-summary": true, "tag": true,
+	"agent-name": true, "agent-color": true, "agent-setting": true, "pr-link": true,
+	"file-history-snapshot": true, "file-history-delta": true, "attribution-snapshot": true,
+	"queue-operation": true, "speculation-accept": true, "mode": true, "permission-mode": true,
+	"worktree-state": true, "content-replacement": true, "marble-origami-commit": true,
+	"marble-origami-snapshot": true, "progress": true, "atis-latch": true, "cost-state": true,
+	"api-request-shape": true, "api-request-blob": true, "api-request": true, "ended-by-model": true,
+	"relocated": true, "history-suppression": true, "isolation-latch": true, "session-owner": true,
+	"dev-mods": true, "tools-used": true, "observer-ref": true, "derived-from": true,
+	"artifact-autoreact-ledger": true, "data-flow-records": true, "data-flow-incomplete": true,
+	"fork-context-ref": true, "frame-link": true, "artifact-comment-monitor": true, "memory-mode": true,
+	"continued-in": true, "resume-head-vouch": true, "bridge-session": true,
+}
+
+type ccRecord struct {
+	Type        string        `json:"type"`
+	UUID        string        `json:"uuid"`
+	SessionID   string        `json:"sessionId"`
+	Timestamp   string        `json:"timestamp"`
+	CWD         string        `json:"cwd"`
+	GitBranch   string        `json:"gitBranch"`
+	Version     string        `json:"version"`
+	IsSidechain bool          `json:"isSidechain"`
+	IsMeta      bool          `json:"isMeta"`
+	Message     *ccMessage    `json:"message"`
+	Attachment  *ccAttachment `json:"attachment"`
+}
+
+type ccMessage struct {
+	ID      string          `json:"id"`
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+type ccAttachment struct {
+	Type      string          `json:"type"`
+	HookEvent string          `json:"hookEvent"`
+	Content   json.RawMessage `json:"content"`
+	Files     []struct {
+		Path string `json:"path"`
+		Type string `json:"type"`
+	} `json:"files"`
+	Memories []struct {
+		Path string `json:"path"`
+	} `json:"memories"`
+}
+
+type ccBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+	ToolUseID string          `json:"tool_use_id"`
+}
+
+// ParseClaude reads a Claude Code JSONL transcript (2.1.x) from r.
+// Assistant responses split over several lines sharing message.id are
+// joined into one Message. It returns an error only when r fails.
+func ParseClaude(r io.Reader, opt Options) (*Session, error) {
+	s := &Session{Dialect: ClaudeCode, Types: map[string]int{}}
+	byID := map[string]int{} // assistant message.id → index in s.Messages
+	err := scan(r, opt, s, func(line []byte, no int, off int64) string {
+		var rec ccRecord
+		if err := json.Unmarshal(line, &rec); err != nil {
+			return "malformed JSON: " + shortErr(err)
+		}
+		if rec.Type == "" {
+			return "not a transcript record (no type)"
+		}
+		s.Records++
+		s.Types[rec.Type]++
+		if !claudeTypes[rec.Type] {
+			s.Unknown++
+			return ""
+		}
+		ts, _ := time.Parse(time.RFC3339Nano, rec.Timestamp)
+		s.note(rec.SessionID, rec.CWD, rec.GitBranch, rec.Version, ts)
+		if rec.UUID != "" {
+			s.LastUUID = rec.UUID
+		}
+		switch rec.Type {
+		case "user", "assistant":
+			if rec.Message == nil {
+				return ""
+			}
+			m := Message{Role: rec.Type, Timestamp: ts, UUID: rec.UUID, Line: no, Offset: off,
+				Sidechain: rec.IsSidechain, Meta: rec.IsMeta, CWD: rec.CWD}
+			m.Text, m.Tools = claudeContent(rec.Message.Content)
+			if m.Role == "user" && isSynthetic(m.Text) {
+				m.Meta = true
+			}
+			if id := rec.Message.ID; m.Role == "assistant" && id != "" {
+				if i, ok := byID[id]; ok {
+					prev := &s.Messages[i]
+					prev.Text = joinText(prev.Text, m.Text)
+					prev.Tools = append(prev.Tools, m.Tools...)
+					return ""
+				}
+				byID[id] = len(s.Messages)
+			}
+			s.Messages = append(s.Messages, m) // empty ones are dropped at the end
+
+		case "attachment":
+			s.attachment(rec.Attachment, ts, no)
+		}
+		return ""
+	})
+	s.dropEmpty()
+	return s, err
+}
+
+// dropEmpty removes messages with neither text nor tool calls (a thinking-
+// only response, an empty prompt).
+func (s *Session) dropEmpty() {
+	out := s.Messages[:0]
+	for _, m := range s.Messages {
+		if m.Text != "" || len(m.Tools) > 0 {
+			out = append(out, m)
+		}
+	}
+	s.Messages = out
+}
+
+// note records session-level facts from a record: the first id, cwd,
+// branch and version seen, and the time span.
+func (s *Session) note(id, cwd, branch, version string, ts time.Time) {
+	if s.ID == "" {
+		s.ID = id
+	}
+	if s.CWD == "" {
+		s.CWD = cwd
+	}
+	if s.GitBranch == "" {
+		s.GitBranch = branch
+	}
+	if s.Version == "" {
+		s.Version = version
+	}
+	if ts.IsZero() {
+		return
+	}
+	if s.Start.IsZero() || ts.Before(s.Start) {
+		s.Start = ts
+	}
+	if ts.After(s.End) {
+		s.End = ts
+	}
+}
+
+func (s *Session) attachment(a *ccAttachment, ts time.Time, no int) {
+	if a == nil {
+		return
+	}
+	switch a.Type {
+	case "hook_additional_context":
+		var parts []string
+		if json.Unmarshal(a.Content, &parts) != nil {
+			var one string
+			if json.Unmarshal(a.Content, &one) == nil {
+				parts = []string{one}
+			}
+		}
+		s.Injections = append(s.Injections, Injection{Event: a.HookEvent, Text: strings.Join(parts, "\n"), Timestamp: ts, Line: no})
+	case "instructions":
+		for _, f := range a.Files {
+			if f.Type == "AutoMem" {
+				s.MemoryFiles = append(s.MemoryFiles, f.Path)
+			}
+		}
+	case "relevant_memories":
+		var paths []string
+		for _, m := range a.Memories {
+			paths = append(paths, m.Path)
+		}
+		s.Injections = append(s.Injections, Injection{Event: "relevant_memories", Text: strings.Join(paths, "\n"), Timestamp: ts, Line: no})
+	}
+}
+
+// claudeContent turns message content (a string or a list of blocks) into
+// text and one-line tool calls. Thinking is left out.
+func claudeContent(raw json.RawMessage) (string, []ToolCall) {
+	if len(raw) == 0 {
+		return "", nil
+	}
+	if raw[0] == '"' {
+		var s string
+		json.Unmarshal(raw, &s)
+		return s, nil
+	}
+	var blocks []ccBlock
+	if json.Unmarshal(raw, &blocks) != nil {
+		return "", nil
+	}
+	var text string
+	var tools []ToolCall
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			text = joinText(text, b.Text)
+		case "tool_use":
+			tools = append(tools, ToolCall{Name: b.Name, Summary: summarizeInput(b.Input)})
+		case "tool_result":
+			t, _ := claudeContent(b.Content)
+			tools = append(tools, ToolCall{Name: "result", Summary: summarizeOutput(t), IsError: b.IsError})
+		case "image":
+			text = joinText(text, "[image]")
+		}
+	}
+	return text, tools
+}
+
+func joinText(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n\n" + b
+}
+
+// syntheticPrefixes start user texts that Claude Code writes itself.
+var syntheticPrefixes = []string{
+	"<command-name>", "<command-message>", "<local-command-stdout>", "<local-command-stderr>",
+	"<system-reminder>", "[Request interrupted by user", "Caveat: The messages below",
+	"Base directory for this skill:", "<bash-input>", "<bash-stdout>", "<bash-stderr>",
+}
+
+func isSynthetic(text string) bool {
+	t := strings.TrimSpace(text)
+	for _, p := range syntheticPrefixes {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// summarizeInput renders a tool input as one short line, preferring the
+// field that says what the call did.
+func summarizeInput(raw json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(raw, &m) == nil {
+		for _, k := range []string{"command", "cmd", "file_path", "path", "pattern", "url", "query", "description", "prompt"} {
+			switch v := m[k].(type) {
+			case string:
+				if v != "" {
+					return clip(k+": "+v, 160)
+				}
+			case nil:
+			default:
+				b, _ := json.Marshal(v)
+				return clip(k+": "+string(b), 160)
+			}
+		}
+	}
+	return clip(string(raw), 160)
+}
+
+// summarizeOutput renders tool output as its first line and its size.
+func summarizeOutput(text string) string {
+	lines := strings.Count(text, "\n") + 1
+	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	if lines > 1 {
+		return fmt.Sprintf("%s (%d lines)", clip(first, 120), lines)
+	}
+	return clip(first, 160)
+}
+
+// clip cuts s to n bytes on a rune boundary, on one line, ending in "…".
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+func shortErr(err error) string {
+	return clip(err.Error(), 100)
+}

@@ -1,0 +1,235 @@
+package transcript
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func open(tb testing.TB, name string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// The real transcript Claude Code 2.1.328 wrote without a login: hooks fired,
+// the prompt was recorded, and the API call failed.
+func TestParseClaude_RealFixture(t *testing.T) {
+	t.Parallel()
+	b := open(t, "claude-code-2.1.328-sample.jsonl")
+	s, err := ParseClaude(bytes.NewReader(b), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ID != "6892ea17-4446-49a1-a35a-ab017eb667ba" || s.CWD != "/home/user/project" || s.Version != "2.1.328" || s.GitBranch != "master" {
+		t.Errorf("session facts: id=%s cwd=%s version=%s branch=%s", s.ID, s.CWD, s.Version, s.GitBranch)
+	}
+	if s.Unknown != 0 || len(s.Skipped) != 0 || s.Records != 26 {
+		t.Errorf("records=%d unknown=%d skipped=%v; want 26 known records, none skipped (types %v)", s.Records, s.Unknown, s.Skipped, s.Types)
+	}
+	if s.NextOffset != int64(len(b)) || s.NextLine != 26 {
+		t.Errorf("NextOffset=%d NextLine=%d, want %d, 26", s.NextOffset, s.NextLine, len(b))
+	}
+	var got []string
+	for _, m := range s.Messages {
+		got = append(got, m.Role+": "+m.Text)
+	}
+	want := []string{"user: what indentation should I use here", "assistant: Not logged in · Please run /login"}
+	if !cmp.Equal(got, want) {
+		t.Errorf("messages:\n%s", cmp.Diff(want, got))
+	}
+	var inj []string
+	for _, i := range s.Injections {
+		inj = append(inj, i.Event+"="+i.Text)
+	}
+	if want := []string{"SessionStart=SS-CONTEXT-MARKER", "UserPromptSubmit=UPS-CONTEXT-MARKER"}; !cmp.Equal(inj, want) {
+		t.Errorf("injections=%v, want %v", inj, want)
+	}
+	if len(s.MemoryFiles) != 1 || !strings.HasSuffix(s.MemoryFiles[0], "/memory/MEMORY.md") {
+		t.Errorf("MemoryFiles=%v, want the AutoMem MEMORY.md", s.MemoryFiles)
+	}
+}
+
+func TestParseClaude_Records(t *testing.T) {
+	t.Parallel()
+	s, err := ParseClaude(bytes.NewReader(open(t, "claude-records.jsonl")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type msg struct {
+		Role, Text      string
+		Meta, Sidechain bool
+		Tools           []ToolCall
+	}
+	var got []msg
+	for _, m := range s.Messages {
+		got = append(got, msg{m.Role, m.Text, m.Meta, m.Sidechain, m.Tools})
+	}
+	want := []msg{
+		{Role: "user", Text: "We use tabs in this repo, never spaces. Please remember that."},
+		// Three lines sharing message.id are one response; thinking is left out.
+		{Role: "assistant", Text: "Understood: tabs everywhere.", Tools: []ToolCall{{Name: "Bash", Summary: "command: gofmt -l ."}}},
+		{Role: "user", Tools: []ToolCall{{Name: "result", Summary: "a.go (3 lines)"}}},
+		{Role: "user", Text: "<command-name>/memory</command-name>", Meta: true},
+		{Role: "user", Text: "[Request interrupted by user]", Meta: true},
+		{Role: "user", Text: "Search the repo for spaces.", Sidechain: true},
+	}
+	if !cmp.Equal(got, want) {
+		t.Errorf("messages (-want +got):\n%s", cmp.Diff(want, got))
+	}
+	if s.Unknown != 1 || s.Types["future-record-type"] != 1 || s.Types["summary"] != 1 || s.Types["file-history-snapshot"] != 1 {
+		t.Errorf("types=%v unknown=%d", s.Types, s.Unknown)
+	}
+	if len(s.Injections) != 1 || s.Injections[0].Event != "UserPromptSubmit" || s.Injections[0].Text != "memdir: 1 memory about tabs" {
+		t.Errorf("injections=%+v", s.Injections)
+	}
+	if s.LastUUID != "u10" || s.Start.Format("15:04:05") != "09:00:00" || s.End.Format("15:04:05") != "09:03:00" {
+		t.Errorf("LastUUID=%s Start=%v End=%v", s.LastUUID, s.Start, s.End)
+	}
+	if s.Messages[1].Line != 3 {
+		t.Errorf("joined assistant message starts at line %d, want 3", s.Messages[1].Line)
+	}
+}
+
+func TestParseClaude_BadLines(t *testing.T) {
+	t.Parallel()
+	b := open(t, "broken.jsonl")
+	s, err := ParseClaude(bytes.NewReader(b), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reasons []string
+	for _, sk := range s.Skipped {
+		reasons = append(reasons, strings.SplitN(sk.Reason, ":", 2)[0])
+	}
+	want := []string{"malformed JSON", "not a transcript record (no type)", "invalid UTF-8", "torn last line (still being written?)"}
+	if !cmp.Equal(reasons, want) {
+		t.Errorf("skip reasons (-want +got):\n%s", cmp.Diff(want, reasons))
+	}
+	if s.Skipped[0].Line != 2 || s.Skipped[2].Line != 4 || s.Skipped[3].Line != 6 {
+		t.Errorf("skip lines: %+v", s.Skipped)
+	}
+	if len(s.Messages) != 2 || s.Messages[0].Text != "first" || s.Messages[1].Text != "second" {
+		t.Errorf("messages=%+v, want first and second", s.Messages)
+	}
+	torn := bytes.LastIndexByte(b, '\n') + 1
+	if s.NextOffset != int64(torn) || s.NextLine != 5 {
+		t.Errorf("NextOffset=%d NextLine=%d, want %d and 5: a torn last line is not consumed", s.NextOffset, s.NextLine, torn)
+	}
+	if s.Skipped[3].Offset != int64(torn) {
+		t.Errorf("torn line offset=%d, want %d", s.Skipped[3].Offset, torn)
+	}
+}
+
+func TestParse_LineCap(t *testing.T) {
+	t.Parallel()
+	huge := `{"type":"user","message":{"role":"user","content":"` + strings.Repeat("x", 5000) + `"}}`
+	in := `{"type":"user","message":{"role":"user","content":"before"}}` + "\n" + huge + "\n" + `{"type":"user","message":{"role":"user","content":"after"}}` + "\n"
+	s, err := ParseClaude(strings.NewReader(in), Options{MaxLine: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Skipped) != 1 || s.Skipped[0].Line != 2 || !strings.Contains(s.Skipped[0].Reason, "over 1000 bytes") {
+		t.Errorf("skipped=%+v, want line 2 over the cap", s.Skipped)
+	}
+	if len(s.Messages) != 2 || s.Messages[1].Text != "after" || s.Messages[1].Line != 3 {
+		t.Errorf("messages=%+v", s.Messages)
+	}
+	if s.NextOffset != int64(len(in)) {
+		t.Errorf("NextOffset=%d, want %d", s.NextOffset, len(in))
+	}
+}
+
+// Incremental: a second parse from NextOffset sees only appended records,
+// with line numbers and offsets that continue the first parse's.
+func TestParse_Incremental(t *testing.T) {
+	t.Parallel()
+	first := string(open(t, "claude-records.jsonl"))
+	s1, err := ParseClaude(strings.NewReader(first), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	more := `{"type":"user","message":{"role":"user","content":"one more thing"},"uuid":"n1","timestamp":"2026-11-20T10:00:00Z","sessionId":"s-1"}` + "\n"
+	whole := first + more
+	s2, err := ParseClaude(strings.NewReader(whole[s1.NextOffset:]), Options{Offset: s1.NextOffset, Line: s1.NextLine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s2.Messages) != 1 || s2.Messages[0].Text != "one more thing" {
+		t.Fatalf("incremental messages=%+v", s2.Messages)
+	}
+	m := s2.Messages[0]
+	if m.Line != s1.NextLine+1 || m.Offset != s1.NextOffset || s2.NextOffset != int64(len(whole)) {
+		t.Errorf("line=%d offset=%d next=%d; want %d, %d, %d", m.Line, m.Offset, s2.NextOffset, s1.NextLine+1, s1.NextOffset, len(whole))
+	}
+}
+
+func TestParseCodex(t *testing.T) {
+	t.Parallel()
+	s, err := ParseCodex(bytes.NewReader(open(t, "codex-rollout.jsonl")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ID != "0199aaaa-1111-7222-8333-444455556666" || s.CWD != "/home/dev/web" || s.GitBranch != "feature/login" || s.Version != "0.60.0" {
+		t.Errorf("session facts: %s %s %s %s", s.ID, s.CWD, s.GitBranch, s.Version)
+	}
+	type msg struct {
+		Role, Text string
+		Meta       bool
+		Tools      []ToolCall
+	}
+	var got []msg
+	for _, m := range s.Messages {
+		got = append(got, msg{m.Role, m.Text, m.Meta, m.Tools})
+	}
+	want := []msg{
+		{Role: "user", Text: "<environment_context>\n  <cwd>/home/dev/web</cwd>\n</environment_context>", Meta: true},
+		{Role: "user", Text: "The login form must use pnpm scripts, not npm."},
+		{Role: "assistant", Tools: []ToolCall{{Name: "shell", Summary: `command: ["bash","-lc","cat package.json"]`}, {Name: "result", Summary: "{ (3 lines)"}}},
+		{Role: "assistant", Text: "Switched the scripts to pnpm."},
+	}
+	if !cmp.Equal(got, want) {
+		t.Errorf("messages (-want +got):\n%s", cmp.Diff(want, got))
+	}
+	if s.Unknown != 1 || s.Types["event_msg"] != 3 {
+		t.Errorf("types=%v unknown=%d", s.Types, s.Unknown)
+	}
+}
+
+// FuzzParseClaude: the parser never panics, never consumes past its input,
+// and reports positions inside it.
+func FuzzParseClaude(f *testing.F) {
+	for _, name := range []string{"claude-records.jsonl", "broken.jsonl", "codex-rollout.jsonl"} {
+		f.Add(open(f, name))
+	}
+	f.Add([]byte("{\"type\":\"assistant\",\"message\":{\"id\":\"x\",\"content\":[{\"type\":\"tool_result\",\"content\":[{\"type\":\"text\",\"text\":\"a\"}]}]}}\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, parse := range []func(*bytes.Reader) (*Session, error){
+			func(r *bytes.Reader) (*Session, error) { return ParseClaude(r, Options{MaxLine: 4096}) },
+			func(r *bytes.Reader) (*Session, error) { return ParseCodex(r, Options{MaxLine: 4096}) },
+		} {
+			s, err := parse(bytes.NewReader(b))
+			if err != nil {
+				t.Fatalf("error from an in-memory reader: %v", err)
+			}
+			if s.NextOffset < 0 || s.NextOffset > int64(len(b)) {
+				t.Fatalf("NextOffset=%d outside 0..%d", s.NextOffset, len(b))
+			}
+			if s.NextOffset > 0 && b[s.NextOffset-1] != '\n' {
+				t.Fatalf("NextOffset=%d is not just past a newline", s.NextOffset)
+			}
+			for _, m := range s.Messages {
+				if m.Offset < 0 || m.Offset >= s.NextOffset || m.Line < 1 || m.Line > s.NextLine {
+					t.Fatalf("message at line %d offset %d outside the parsed range", m.Line, m.Offset)
+				}
+			}
+		}
+	})
+}
