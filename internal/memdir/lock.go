@@ -63,6 +63,7 @@ func (s *Store) Lock(ctx context.Context) (unlock func(), err error) {
 	defer cancel()
 	ok, err := fl.TryLockContext(ctx, 10*time.Millisecond)
 	if !ok {
+		fl.Close() // release the file handle of the failed attempt
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 			if errors.Is(err, context.Canceled) {
 				return nil, err
