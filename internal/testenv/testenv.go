@@ -1,0 +1,92 @@
+// Package testenv gives end-to-end tests the real programs memdir works
+// with, installed on demand: the Claude Code CLI from npm, pinned.
+//
+// A test that needs a tool which cannot be had skips on a developer's
+// machine but fails under CI=true: a silent skip in CI would hide a hole.
+package testenv
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// ClaudeCodeVersion is the pinned npm version of @anthropic-ai/claude-code.
+// Its native binary runs under Node 20; without a login it still fires the
+// SessionStart, UserPromptSubmit and SessionEnd hooks and writes a transcript.
+const ClaudeCodeVersion = "2.1.328"
+
+// Unavailable skips the test, or fails it under CI=true.
+func Unavailable(tb testing.TB, format string, args ...any) {
+	tb.Helper()
+	if os.Getenv("CI") == "true" {
+		tb.Fatalf("required under CI=true: "+format, args...)
+	}
+	tb.Skipf(format, args...)
+}
+
+// Claude returns the path of the pinned claude CLI, installing it with npm
+// into a cache folder shared by all test processes (under a lock) the first
+// time.
+func Claude(tb testing.TB) string {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("end-to-end test with the real claude CLI")
+	}
+	for _, tool := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			Unavailable(tb, "%s is not installed: cannot run the real claude CLI", tool)
+		}
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil || cache == "" {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "memdir-e2e", "claude-code-"+ClaudeCodeVersion)
+	bin := filepath.Join(dir, "node_modules", ".bin", "claude")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	lock := flock.New(filepath.Join(dir, ".install.lock"))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if ok, err := lock.TryLockContext(ctx, 100*time.Millisecond); !ok {
+		tb.Fatalf("lock the npm cache %s: %v", dir, err)
+	}
+	defer lock.Unlock()
+	if _, err := os.Stat(bin); err == nil {
+		return bin
+	}
+	cmd := exec.CommandContext(ctx, "npm", "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error",
+		"@anthropic-ai/claude-code@"+ClaudeCodeVersion)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		Unavailable(tb, "npm install @anthropic-ai/claude-code@%s: %v\n%s", ClaudeCodeVersion, err, out)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		Unavailable(tb, "npm installed no %s", bin)
+	}
+	return bin
+}
+
+// ClaudeEnv is a minimal environment for running claude under a throwaway
+// HOME: no inherited Claude or memdir settings, no update checks.
+func ClaudeEnv(home string, extra ...string) []string {
+	env := []string{
+		"HOME=" + home,
+		"PATH=" + os.Getenv("PATH"),
+		"DISABLE_AUTOUPDATER=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+	}
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "TMPDIR=") || strings.HasPrefix(kv, "LANG=") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, extra...)
+}
