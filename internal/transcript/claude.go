@@ -27,6 +27,11 @@ var claudeTypes = map[string]bool{
 	"continued-in": true, "resume-head-vouch": true, "bridge-session": true,
 }
 
+// conversational are the record types decoded in full: they carry the
+// conversation, hook context, session facts or uuids. Every other known
+// type is only counted.
+var conversational = map[string]bool{"user": true, "assistant": true, "attachment": true, "system": true}
+
 type ccRecord struct {
 	Type        string        `json:"type"`
 	UUID        string        `json:"uuid"`
@@ -77,6 +82,11 @@ func ParseClaude(r io.Reader, opt Options) (*Session, error) {
 	s := &Session{Dialect: ClaudeCode, Types: map[string]int{}}
 	byID := map[string]int{} // assistant message.id → index in s.Messages
 	err := scan(r, opt, s, func(line []byte, no int, off int64) string {
+		if t, ok := sniffType(line); ok && claudeTypes[t] && !conversational[t] {
+			s.Records++
+			s.Types[t]++
+			return ""
+		}
 		var rec ccRecord
 		if err := json.Unmarshal(line, &rec); err != nil {
 			return "malformed JSON: " + shortErr(err)

@@ -233,3 +233,23 @@ func FuzzParseClaude(f *testing.F) {
 		}
 	})
 }
+
+func TestSniffType(t *testing.T) {
+	t.Parallel()
+	tests := map[string]string{
+		`{"type":"user"}`: "user",
+		`{"parentUuid":null,"isSidechain":false,"attachment":{"type":"hook_success","x":[1,{"type":"no"}]},"type":"attachment"}`: "attachment",
+		`{"a":"has \"type\":\"fake\" inside","b":[{"c":"]}"}],"type":"api-request-shape"}`:                                       "api-request-shape",
+		` { "n" : 12.5e3 , "t" : true , "type" : "summary" } `:                                                                   "summary",
+	}
+	for in, want := range tests {
+		if got, ok := sniffType([]byte(in)); !ok || got != want {
+			t.Errorf("sniffType(%s)=%q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, bad := range []string{`[1]`, `{"type":1}`, `{"a":1}`, `{"a":}`, `{"a":"x`, `{"type":"a\"b"}`, `not json`} {
+		if got, ok := sniffType([]byte(bad)); ok {
+			t.Errorf("sniffType(%s)=%q, want not ok", bad, got)
+		}
+	}
+}
