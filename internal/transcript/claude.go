@@ -83,8 +83,7 @@ func ParseClaude(r io.Reader, opt Options) (*Session, error) {
 	byID := map[string]int{} // assistant message.id → index in s.Messages
 	err := scan(r, opt, s, func(line []byte, no int, off int64) string {
 		if t, ok := sniffType(line); ok && claudeTypes[t] && !conversational[t] {
-			s.Records++
-			s.Types[t]++
+			s.count(t, claudeTypes)
 			return ""
 		}
 		var rec ccRecord
@@ -94,10 +93,7 @@ func ParseClaude(r io.Reader, opt Options) (*Session, error) {
 		if rec.Type == "" {
 			return "not a transcript record (no type)"
 		}
-		s.Records++
-		s.Types[rec.Type]++
-		if !claudeTypes[rec.Type] {
-			s.Unknown++
+		if !s.count(rec.Type, claudeTypes) {
 			return ""
 		}
 		ts, _ := time.Parse(time.RFC3339Nano, rec.Timestamp)
@@ -146,6 +142,18 @@ func (s *Session) dropEmpty() {
 		}
 	}
 	s.Messages = out
+}
+
+// count records one record of type t and reports whether the parser knows
+// the type; unknown ones are counted apart and otherwise skipped.
+func (s *Session) count(t string, known map[string]bool) bool {
+	s.Records++
+	s.Types[t]++
+	if !known[t] {
+		s.Unknown++
+		return false
+	}
+	return true
 }
 
 // note records session-level facts from a record: the first id, cwd,

@@ -53,10 +53,7 @@ func ParseCodex(r io.Reader, opt Options) (*Session, error) {
 		if l.Type == "" {
 			return "not a rollout line (no type)"
 		}
-		s.Records++
-		s.Types[l.Type]++
-		if !codexTypes[l.Type] {
-			s.Unknown++
+		if !s.count(l.Type, codexTypes) {
 			return ""
 		}
 		var p cxPayload
