@@ -1,190 +1,352 @@
 // Package redact finds credentials in text and replaces them with
-// [REDACTED:<kind>] markers, before anything is written to disk.
+// [REDACTED:<kind>] markers, so that no secret reaches a memory file.
 //
-// Kinds: aws-access-key, aws-secret-key, gcp-api-key, gcp-service-account,
-// azure-storage-key, azure-client-secret, github-token, gitlab-token,
-// slack-token, slack-webhook, stripe-key, openai-key, anthropic-key, jwt,
-// private-key, url-password, password and generic-secret.
+// Kinds, most specific first (a secret matched by an earlier kind is not
+// reported again under a later one):
 //
-// Rules for key=value forms keep the key and the separator and replace the
-// value only. The rules are tuned against false positives in ordinary code
-// and prose: commit hashes, UUIDs, `password := r.FormValue("password")`.
+//	private-key          a PEM/OpenSSH/PGP "-----BEGIN ... PRIVATE KEY-----" block up to its
+//	                     END line, or to the end of the text when the END line is missing
+//	anthropic-key        sk-ant-api03-..., sk-ant-admin01-... and other sk-ant- keys
+//	openai-key           sk-proj-, sk-svcacct-, sk-admin- keys; legacy sk-<48> and sk-...T3BlbkFJ...
+//	github-token         ghp_, gho_, ghu_, ghs_, ghr_ tokens; github_pat_ fine-grained tokens
+//	gitlab-token         glpat- personal access tokens
+//	slack-webhook        https://hooks.slack.com/services/T.../B.../... (and workflows/, triggers/)
+//	slack-token          xoxb-, xoxp-, xoxa-, xoxr-, xoxs- tokens
+//	stripe-key           sk_live_, rk_live_, sk_test_, rk_test_ keys
+//	aws-access-key       AKIA/ASIA/ABIA/ACCA key ids
+//	gcp-api-key          AIza... API keys
+//	jwt                  eyJ....eyJ....signature
+//	gcp-service-account  the "private_key_id" of a service-account JSON file
+//	azure-storage-key    AccountKey=... in a storage connection string
+//	aws-secret-key       aws_secret_access_key / SecretAccessKey = <40 characters>
+//	azure-client-secret  client_secret / AZURE_CLIENT_SECRET = <34-40 characters>, when the key
+//	                     names Azure or the value has the "~" of Azure's secret format
+//	url-password         the password in scheme://user:password@host
+//	password             the value assigned to a password key (see below)
+//	generic-secret       a random-looking value of 20 or more characters assigned to a key
+//	                     whose name contains secret, token, api_key, access_key, auth,
+//	                     credential or private
+//
+// Only the secret is replaced: a key = value rule keeps the key, the
+// separator and any quotes, so password=hunter22 becomes
+// password=[REDACTED:password] and "password": "x1y2" becomes
+// "password": "[REDACTED:password]". A private key block is replaced whole.
+//
+// # Password
+//
+// Keys: password, passwd, passphrase, and pass or pwd as a name of their
+// own or the last part of one (DB_PASS, dbPwd; not bypass, OLDPWD), in any
+// case, maybe quoted, followed by =, :, =>, := or a typed declaration
+// (password: str = "x"). Also --password value, <password>x</password> and
+// curl's -u user:password. The value must be a literal:
+//
+//   - A quoted value is one, unless it is a message ("Password is
+//     required") or the key sits in a string the quote closes ("PWD=" + dir).
+//   - A bare value is code, not a literal, after := or when it is a call,
+//     index, field or composite (os.Getenv("PW"), cfg.Password, pass{}), a
+//     camelCase or snake_case name (userPassword, new_password), a keyword
+//     or a common variable name (None, await, value), or a name followed by
+//     , ; or ) (password: hash,).
+//   - Stand-ins are never redacted: values shorter than four bytes; stand-in
+//     words (password, secret, changeme, example, string, null, ...); values
+//     starting with $ % < { [ ( ! or *, or with "your"; one character
+//     repeated (xxxx); values holding "example", "placeholder", "xxxx" or
+//     "..."; file paths; 0x numbers.
+//   - After a colon or a --flag, or after " = ", a bare word followed by more
+//     words on its line is prose ("Password: ask Bob") unless it holds
+//     letters and a digit or symbol. A bare pass, pwd or passwd key with a
+//     colon is never a password key ("--- PASS: TestX", "pwd: /src").
+//
+// So none of these is redacted:
+//
+//	password := r.FormValue("password")   password == x   password string
+//	password = os.Getenv("PW")            password: cfg.Password
+//	password = userPassword               password: string
+//	password: ${DB_PASSWORD}              password=<password>   password: "***"
+//	password: changeme                    pwd: /home/me
+//
+// # Generic secrets
+//
+// The value of a generic-secret (and of aws-secret-key and
+// azure-client-secret) must look random: at least two of lower case, upper
+// case and digits, 3.5 bits of Shannon entropy per byte, and not a name. A
+// value is a name if, split at . _ - and /, each part is letters with at
+// most two digits at the end (process.env.API_KEY, my-tls-secret-2), if 70%
+// of it is words of a camelCase name (getAuthTokenV2), or if it is a bare
+// word holding a key word (testRSA2048PrivateKey). A secret of letters only
+// is therefore not reported as generic-secret.
+//
+// # Idempotence
+//
+// Text inside a marker is never matched, so String(String(s)) == String(s).
 package redact
 
 import (
-	"math"
+	"cmp"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 )
 
-// Finding counts the secrets of one kind that were replaced.
+// Finding counts the secrets of one kind that String replaced.
 type Finding struct {
 	Kind  string `json:"kind"`
 	Count int    `json:"count"`
 }
 
-// rule replaces matches of re. When group > 0 only that submatch is
-// replaced; check, when set, must accept the secret for it to count.
-type rule struct {
-	kind  string
-	need  []string // the rule runs only if s holds one of these
-	fold  bool     // match need against the lower-cased text
-	re    *regexp.Regexp
-	group int
-	check func(secret string) bool
-}
+const markerPrefix = "[REDACTED:"
 
-// rules run in order; specific token formats come before generic ones so a
-// token is reported under its own kind.
-var rules = []rule{
-	{kind: "private-key", need: []string{"PRIVATE KEY"}, re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*$)`)},
-	{kind: "anthropic-key", need: []string{"sk-ant-"}, re: regexp.MustCompile(`\bsk-ant-[a-z]+[0-9]*-[A-Za-z0-9_\-]{20,}`)},
-	{kind: "openai-key", need: []string{"sk-"}, re: regexp.MustCompile(`\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b|\bsk-[A-Za-z0-9]{48}\b`)},
-	{kind: "github-token", need: []string{"gh", "github_pat_"}, re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b|\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b`)},
-	{kind: "gitlab-token", need: []string{"glpat-"}, re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}`)},
-	{kind: "slack-webhook", need: []string{"hooks.slack.com"}, re: regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/_\-]{20,}`)},
-	{kind: "slack-token", need: []string{"xox"}, re: regexp.MustCompile(`\bxox[bpars]-[A-Za-z0-9\-]{10,}`)},
-	{kind: "stripe-key", need: []string{"k_live_", "k_test_"}, re: regexp.MustCompile(`\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}\b`)},
-	{kind: "aws-access-key", need: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`)},
-	{kind: "aws-secret-key", need: []string{"secret"}, fold: true, re: regexp.MustCompile(`(?i)(aws_?secret_?(?:access_?)?key\s*["']?\s*[:=]\s*["']?)([A-Za-z0-9/+]{40})\b`), group: 2},
-	{kind: "gcp-api-key", need: []string{"AIza"}, re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`)},
-	{kind: "gcp-service-account", need: []string{"private_key_id"}, re: regexp.MustCompile(`("private_key_id"\s*:\s*")([0-9a-f]{40})"`), group: 2},
-	{kind: "azure-storage-key", need: []string{"AccountKey="}, re: regexp.MustCompile(`(AccountKey=)([A-Za-z0-9+/]{86,88}={0,2})`), group: 2},
-	{kind: "azure-client-secret", need: []string{"secret"}, fold: true, re: regexp.MustCompile(`(?i)((?:azure_)?client_?secret\s*["']?\s*[:=]\s*["']?)([A-Za-z0-9_~.\-]{34,40})`), group: 2},
-	{kind: "jwt", need: []string{"eyJ"}, re: regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)},
-	{kind: "url-password", need: []string{"://"}, re: regexp.MustCompile(`\b([a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]+:)([^\s@/]+)@`), group: 2, check: notPlaceholder},
-	{kind: "password", need: []string{"pass", "pwd"}, fold: true, re: regexp.MustCompile(`(?i)((?:^|[\s"'{,(])["']?(?:[a-z0-9_.\-]*(?:password|passwd|passphrase)|pwd|pass)["']?\s*[:=]\s*)("[^"\n]+"|'[^'\n]+'|[^\s"',;)}]+)`), group: 2, check: literalPassword},
-	{kind: "generic-secret", need: []string{"secret", "token", "key", "auth", "credential", "private"}, fold: true, re: regexp.MustCompile(`(?i)((?:^|[\s"'{,(])["']?[a-z0-9_.\-]*(?:secret|token|api_?key|access_?key|auth|credential|private)[a-z0-9_.\-]*["']?\s*[:=]\s*["']?)([A-Za-z0-9+/=_\-.~]{20,})`), group: 2, check: highEntropy},
-}
-
-// String redacts s and reports what was replaced, one Finding per kind,
-// sorted by kind. It is pure, safe for concurrent use and idempotent.
+// String redacts s and reports what was replaced, one Finding per kind in a
+// stable order (sorted by kind). Pure and safe for concurrent use.
+// Idempotent: String(String(s)) changes nothing more.
 func String(s string) (string, []Finding) {
 	counts := map[string]int{}
-	lower := strings.ToLower(s)
-	for _, r := range rules {
-		if !r.wanted(s, lower) {
-			continue
+	// A replacement by a later rule can change what an earlier rule would
+	// match, so run passes until one changes nothing. This ends: every
+	// replacement turns at least one byte outside markers into a marker, and
+	// no match overlaps a marker.
+	for {
+		out, changed := redactOnce(s, counts)
+		if !changed {
+			break
 		}
-		if out := r.apply(s, counts); out != s {
-			s, lower = out, strings.ToLower(out)
-		}
+		s = out
 	}
-	var out []Finding
+	if len(counts) == 0 {
+		return s, nil
+	}
+	found := make([]Finding, 0, len(counts))
 	for k, n := range counts {
-		out = append(out, Finding{Kind: k, Count: n})
+		found = append(found, Finding{Kind: k, Count: n})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Kind < out[j].Kind })
-	return s, out
+	slices.SortFunc(found, func(a, b Finding) int { return cmp.Compare(a.Kind, b.Kind) })
+	return s, found
 }
 
-// wanted is a cheap literal prefilter: Go's regexp engine has no DFA, so
-// running every rule over every text would cost milliseconds per file.
-func (r rule) wanted(s, lower string) bool {
-	if r.fold {
-		s = lower
-	}
-	for _, n := range r.need {
-		if strings.Contains(s, n) {
-			return true
-		}
-	}
-	return false
-}
-
-func (r rule) apply(s string, counts map[string]int) string {
-	locs := r.re.FindAllStringSubmatchIndex(s, -1)
-	if len(locs) == 0 {
-		return s
-	}
-	var b strings.Builder
-	last := 0
-	for _, loc := range locs {
-		start, end := loc[0], loc[1]
-		if r.group > 0 {
-			start, end = loc[2*r.group], loc[2*r.group+1]
-		}
-		secret := s[start:end]
-		if strings.HasPrefix(secret, "[REDACTED:") {
+// redactOnce applies every rule once, in order, and adds what it replaced
+// to counts.
+func redactOnce(s string, counts map[string]int) (string, bool) {
+	t := &text{s: s}
+	changed := false
+	for i := range rules {
+		r := &rules[i]
+		ms := r.find(t)
+		if len(ms) == 0 {
 			continue
 		}
-		if r.check != nil && !r.check(secret) {
+		t.replace(ms, markerPrefix+r.kind+"]")
+		counts[r.kind] += len(ms)
+		changed = true
+	}
+	return t.s, changed
+}
+
+// A rule finds one kind of secret.
+type rule struct {
+	kind string
+	// anchors are literals of which every match holds at least one; they
+	// match regardless of ASCII case when fold is set. A match starts at an
+	// anchor, or, if back is set, at the start of the run of back bytes that
+	// ends at the anchor (a key name around "password", a URL scheme before
+	// "://").
+	anchors []string
+	fold    bool
+	back    func(byte) bool
+	// key, if set, makes this a key = value rule: the match starts with the
+	// run of key name bytes around the anchor, key must accept that name,
+	// and pattern matches what follows it. back defaults to isNameByte and
+	// lead to isKeyByte.
+	key func(name string) bool
+	// near, if set, must accept an anchor at p whose match would start at
+	// lo before the regexp runs: a cheap test that rules most anchors out.
+	near func(s string, lo, p int) bool
+	// whole searches the whole text instead (for matches that span lines).
+	whole bool
+	// pattern is the regexp; unless whole is set it is matched only at
+	// the start found from an anchor (after the key name, for a key rule),
+	// and never across a line end.
+	pattern string
+	// secret names the groups that can hold the secret; the first that
+	// took part in the match is replaced. Empty: the whole match.
+	secret []string
+	// edge, if set, rejects a match that has such a byte just before or
+	// just after it: the match is part of a longer token.
+	edge func(byte) bool
+	// lead, if set, rejects a match that has such a byte just before it.
+	lead func(byte) bool
+	// valid, if set, must accept the match. It may shorten the secret.
+	valid func(*match) bool
+
+	re     *regexp.Regexp
+	groups []int // indices of the secret groups
+	index  int   // position in rules
+}
+
+// A match is a candidate secret: one match of a rule's regexp, with indices
+// into the whole text.
+type match struct {
+	s      string
+	re     *regexp.Regexp
+	loc    []int  // the regexp's match
+	start  int    // the start of the match, key name included
+	key    string // the key name, for a key rule
+	lo, hi int    // the secret is s[lo:hi]
+	group  string // the group holding the secret; "" for the whole match
+}
+
+func (m *match) text() string { return m.s[m.lo:m.hi] }
+
+// sub returns the named group, or "" if it did not take part.
+func (m *match) sub(name string) string {
+	i := m.re.SubexpIndex(name)
+	if i < 0 || m.loc[2*i] < 0 {
+		return ""
+	}
+	return m.s[m.loc[2*i]:m.loc[2*i+1]]
+}
+
+// tail returns the rest of the line after the match.
+func (m *match) tail() string {
+	rest := m.s[m.loc[1]:]
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest
+}
+
+// compile compiles the patterns of rs and resolves their secret group
+// names; it panics on a bad pattern or a name that the pattern lacks.
+func compile(rs []rule) []rule {
+	for i := range rs {
+		r := &rs[i]
+		if r.whole {
+			r.re = regexp.MustCompile(r.pattern)
+		} else {
+			r.re = regexp.MustCompile(`^(?:` + r.pattern + `)`)
+		}
+		if r.key != nil && r.back == nil {
+			r.back = isNameByte
+		}
+		if r.key != nil && r.lead == nil {
+			r.lead = isKeyByte
+		}
+		for _, name := range r.secret {
+			g := r.re.SubexpIndex(name)
+			if g < 0 {
+				panic("redact: rule " + r.kind + " has no group " + name)
+			}
+			r.groups = append(r.groups, g)
+		}
+	}
+	return rs
+}
+
+// find returns the accepted matches of r in t, in order and with secrets
+// that do not overlap.
+func (r *rule) find(t *text) []match {
+	hits := t.anchorHits(r)
+	if len(hits) == 0 {
+		return nil
+	}
+	var out []match
+	if r.whole {
+		for _, loc := range r.re.FindAllStringSubmatchIndex(t.s, -1) {
+			if m, ok := r.accept(t, loc[0], "", loc); ok {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	// As in a leftmost-first search, a candidate that starts inside an
+	// earlier match is not tried; with the other checks made before the
+	// regexp runs, this keeps the work linear.
+	done, last := 0, -1
+	prevP, prevStart := -1, 0
+	for _, h := range hits {
+		p, lo := h.lo, h.lo
+		if r.back != nil {
+			lo = runStart(t.s, p, r.back, prevP, prevStart)
+			prevP, prevStart = p, lo
+		}
+		if p-lo > lookBehind || lo < done || lo == last ||
+			r.edge != nil && byteIs(t.s, lo-1, r.edge) || r.lead != nil && byteIs(t.s, lo-1, r.lead) {
 			continue
 		}
-		b.WriteString(s[last:start])
-		b.WriteString("[REDACTED:" + r.kind + "]")
-		last = end
-		counts[r.kind]++
-	}
-	b.WriteString(s[last:])
-	return b.String()
-}
-
-// placeholders are values that stand for a secret without being one.
-var placeholders = map[string]bool{
-	"": true, "password": true, "passwd": true, "secret": true, "changeme": true, "example": true,
-	"xxx": true, "xxxx": true, "***": true, "****": true, "...": true, "null": true, "none": true, "true": true, "false": true,
-}
-
-func notPlaceholder(v string) bool {
-	v = strings.Trim(v, `"'`)
-	lv := strings.ToLower(v)
-	if placeholders[lv] || strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{") ||
-		strings.HasPrefix(v, "%") || strings.Trim(v, "*xX.") == "" || strings.HasPrefix(v, "[REDACTED:") {
-		return false
-	}
-	return true
-}
-
-// literalPassword accepts a password value that is a literal, not code:
-// quoted strings, or bare words that are not identifiers being assigned
-// from or compared with (password := r.FormValue(...), password == x).
-func literalPassword(v string) bool {
-	if !notPlaceholder(v) {
-		return false
-	}
-	if v[0] == '"' || v[0] == '\'' {
-		return len(v) > 4
-	}
-	// A bare value followed by code punctuation is an expression.
-	if strings.ContainsAny(v, "()[]") || v == "=" || strings.HasPrefix(v, "=") {
-		return false
-	}
-	return len(v) >= 4
-}
-
-// codeRef matches values that name a secret rather than hold one: dotted
-// identifiers (process.env.API_KEY, settings.token) and environment
-// variable names (OPENAI_API_KEY).
-var codeRef = regexp.MustCompile(`^(?:[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$`)
-
-// highEntropy accepts values that look random: at least two character
-// classes and 3.5 bits of Shannon entropy per character.
-func highEntropy(v string) bool {
-	if !notPlaceholder(v) || codeRef.MatchString(v) {
-		return false
-	}
-	classes := 0
-	for _, set := range []string{"abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789"} {
-		if strings.ContainsAny(v, set) {
-			classes++
+		last = lo
+		if r.near != nil && !r.near(t.s, lo, p) {
+			continue
+		}
+		hi := min(len(t.s), lo+lookAhead)
+		if j := strings.IndexByte(t.s[p:hi], '\n'); j >= 0 {
+			hi = p + j
+		}
+		at, key := lo, ""
+		if r.key != nil {
+			for at = p; at < hi && isNameByte(t.s[at]); at++ {
+			}
+			if key = t.s[lo:at]; !r.key(key) {
+				continue
+			}
+		}
+		loc := r.re.FindStringSubmatchIndex(t.s[at:hi])
+		if loc == nil {
+			continue
+		}
+		for i := range loc {
+			if loc[i] >= 0 {
+				loc[i] += at
+			}
+		}
+		done = loc[1]
+		if m, ok := r.accept(t, lo, key, loc); ok {
+			out = append(out, m)
 		}
 	}
-	return classes >= 2 && entropy(v) >= 3.5
+	return out
 }
 
-func entropy(s string) float64 {
-	freq := map[rune]float64{}
-	n := 0.0
-	for _, r := range s {
-		freq[r]++
-		n++
+// Limits of a candidate match: how far back from its anchor it may start,
+// and how far past its start it may end. A match never spans a line end.
+const (
+	lookBehind = 256
+	lookAhead  = 4096
+)
+
+// runStart returns the start of the run of back bytes that ends at p. If
+// the run reaches prevP, the previous anchor, it starts where that one's
+// did, prevStart; so each byte is looked at once.
+func runStart(s string, p int, back func(byte) bool, prevP, prevStart int) int {
+	lo := p
+	for lo > 0 && back(s[lo-1]) {
+		if lo--; lo == prevP {
+			return prevStart
+		}
 	}
-	h := 0.0
-	for _, c := range freq {
-		p := c / n
-		h -= p * math.Log2(p)
+	return lo
+}
+
+// accept checks one match of r that starts at start, with indices into t.s.
+func (r *rule) accept(t *text, start int, key string, loc []int) (match, bool) {
+	s := t.s
+	m := match{s: s, re: r.re, loc: loc, start: start, key: key, lo: loc[0], hi: loc[1]}
+	for j, g := range r.groups {
+		if loc[2*g] >= 0 {
+			m.lo, m.hi, m.group = loc[2*g], loc[2*g+1], r.secret[j]
+			break
+		}
 	}
-	return h
+	switch {
+	case m.hi <= m.lo || len(r.groups) > 0 && m.group == "":
+	case r.edge != nil && (byteIs(s, start-1, r.edge) || byteIs(s, loc[1], r.edge)):
+	case r.lead != nil && byteIs(s, start-1, r.lead):
+	case t.overlapsMarker(m.lo, m.hi):
+	case r.valid != nil && (!r.valid(&m) || m.hi <= m.lo):
+	default:
+		return m, true
+	}
+	return match{}, false
+}
+
+func byteIs(s string, i int, f func(byte) bool) bool {
+	return i >= 0 && i < len(s) && f(s[i])
 }

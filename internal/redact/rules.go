@@ -1,0 +1,310 @@
+package redact
+
+import "strings"
+
+// Building blocks of the key = value rules. The key may be quoted (also as
+// \" inside a JSON string) or set in markdown bold; the separator is =, :,
+// => or Go's :=. A value never starts with = or :, so comparisons (==, ===)
+// are never assignments; after := only a quoted value counts, since a bare
+// one is Go or Python code.
+const (
+	keyClose = `(?:\\?["'\x60])?(?:\*\*|__)?`
+	sep      = `[ \t]*(?P<sep>:=|=>|=|:)(?:\*\*|__)?[ \t]*`
+	openQ    = `(?P<q>\\?["'\x60])?`
+	// value is a quoted string (its content is the secret) or a bare word.
+	value = `(?:\\"(?P<esc>[^"\\\n]*)\\"` +
+		`|"(?P<dq>(?:[^"\\\n]|\\.)*)"` +
+		`|'(?P<sq>[^'\n]*)'` +
+		`|(?P<bare>[^\s"'\x60,;(){}\[\]<>&=:][^\s"'\x60,;)}\]<>]*))`
+)
+
+var valueGroups = []string{"esc", "dq", "sq", "bare"}
+
+// rules run in this order: specific token formats before the key = value
+// rules, so a token is reported under its own kind.
+var rules = compile([]rule{
+	{
+		kind:    "private-key",
+		anchors: []string{"PRIVATE KEY"},
+		whole:   true,
+		pattern: `-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----` +
+			`(?:[\s\S]*?-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----` +
+			// No END line: a truncated block, if key material follows.
+			`|(?:\s|\\[nr])*(?:[A-Za-z][A-Za-z-]*:[^\n]*\n\s*)*[A-Za-z0-9+/=]{16}[\s\S]*)`,
+	},
+	{
+		kind:    "anthropic-key",
+		anchors: []string{"sk-ant-"},
+		pattern: `sk-ant-[a-z]+[0-9]*-[A-Za-z0-9_-]{20,}`,
+		edge:    isTokenByte,
+	},
+	{
+		kind:    "openai-key",
+		anchors: []string{"sk-"},
+		pattern: `sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}` +
+			`|sk-[A-Za-z0-9_-]{10,}T3BlbkFJ[A-Za-z0-9_-]{10,}` +
+			`|sk-[A-Za-z0-9]{48}`,
+		edge:  isTokenByte,
+		valid: func(m *match) bool { return !strings.HasPrefix(m.text(), "sk-ant-") },
+	},
+	{
+		kind:    "github-token",
+		anchors: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
+		pattern: `gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}`,
+		edge:    isWordByte,
+	},
+	{
+		kind:    "gitlab-token",
+		anchors: []string{"glpat-"},
+		pattern: `glpat-[A-Za-z0-9_-]{20,}`,
+		edge:    isTokenByte,
+	},
+	{
+		kind:    "slack-webhook",
+		anchors: []string{"https://hooks.slack.com/"},
+		pattern: `https://hooks\.slack\.com/(?:services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]{8,}` +
+			`|(?:workflows|triggers)/[A-Za-z0-9_/-]{20,})`,
+		edge: isWordByte,
+	},
+	{
+		kind:    "slack-token",
+		anchors: []string{"xox"},
+		pattern: `xox[abeoprs]-[A-Za-z0-9-]{10,}`,
+		edge:    isTokenByte,
+		valid:   func(m *match) bool { return strings.ContainsAny(m.text(), "0123456789") },
+	},
+	{
+		kind:    "stripe-key",
+		anchors: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"},
+		pattern: `[rs]k_(?:live|test)_[A-Za-z0-9]{16,}`,
+		edge:    isWordByte,
+	},
+	{
+		kind:    "aws-access-key",
+		anchors: []string{"AKIA", "ASIA", "ABIA", "ACCA"},
+		pattern: `(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}`,
+		edge:    isWordByte,
+	},
+	{
+		kind:    "gcp-api-key",
+		anchors: []string{"AIza"},
+		pattern: `AIza[A-Za-z0-9_-]{35}`,
+		edge:    isTokenByte,
+	},
+	{
+		kind:    "jwt",
+		anchors: []string{"eyJ"},
+		pattern: `eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`,
+		edge:    isTokenByte,
+	},
+	{
+		kind:    "gcp-service-account",
+		anchors: []string{"private_key_id"},
+		pattern: `private_key_id\\?"[ \t]*:[ \t]*\\?"(?P<v>[0-9a-f]{40})\\?"`,
+		secret:  []string{"v"},
+	},
+	{
+		kind:    "azure-storage-key",
+		anchors: []string{"AccountKey="},
+		pattern: `AccountKey=(?P<v>[A-Za-z0-9+/]{86,88}={0,2})`,
+		secret:  []string{"v"},
+		edge:    isBase64Byte,
+	},
+	{
+		kind:    "aws-secret-key",
+		anchors: []string{"secret"},
+		fold:    true,
+		key:     suffixKey("awssecretaccesskey", "awssecretkey", "secretaccesskey"),
+		near:    assigned,
+		pattern: keyClose + sep + openQ + `(?P<v>[A-Za-z0-9/+]{40})`,
+		secret:  []string{"v"},
+		valid: func(m *match) bool {
+			return literal(m) && !byteIs(m.s, m.hi, isBase64Byte) && looksRandom(m.text(), 40)
+		},
+	},
+	{
+		kind:    "azure-client-secret",
+		anchors: []string{"secret"},
+		fold:    true,
+		key:     suffixKey("clientsecret"),
+		near:    assigned,
+		pattern: keyClose + sep + openQ + `(?P<v>[A-Za-z0-9_~.-]{34,40})`,
+		secret:  []string{"v"},
+		valid: func(m *match) bool {
+			v := m.text()
+			return literal(m) && !byteIs(m.s, m.hi, isAzureSecretByte) && looksRandom(v, 34) &&
+				(strings.Contains(v, "~") || strings.Contains(strings.ToLower(m.key), "azure"))
+		},
+	},
+	{
+		kind:    "url-password",
+		anchors: []string{"://"},
+		back:    func(c byte) bool { return isTokenByte(c) && c != '_' || c == '+' || c == '.' },
+		near:    userinfo,
+		pattern: `[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:(?P<v>[^\s/?#"'<>]+)@`,
+		secret:  []string{"v"},
+		valid:   func(m *match) bool { return !placeholder(m.text()) },
+	},
+	{
+		kind:    "password",
+		anchors: []string{"pass", "pwd"},
+		fold:    true,
+		key:     passwordKey,
+		near:    assigned,
+		pattern: keyClose +
+			// A typed declaration: password: str = "x".
+			`(?:[ \t]*:[ \t]*(?i:str|string|bytes|secretstr|optional\[str\])(?:[ \t]*\|[ \t]*(?i:none))?[ \t]*=[ \t]*` +
+			`|` + sep + `)` + value,
+		secret: valueGroups,
+		valid:  validPassword,
+	},
+	{
+		kind:    "password",
+		anchors: []string{"pass"},
+		fold:    true,
+		key:     func(name string) bool { return strings.HasPrefix(name, "--") && passwordKey(name) },
+		pattern: `[ \t]+` + value,
+		secret:  valueGroups,
+		valid:   validPassword,
+	},
+	{
+		// <password>x</password>, as in Maven's settings.xml
+		kind:    "password",
+		anchors: []string{"pass", "pwd"},
+		fold:    true,
+		key:     passwordKey,
+		near:    func(s string, lo, _ int) bool { return lo > 0 && s[lo-1] == '<' },
+		pattern: `>(?P<xml>[^<>\n]+)</`,
+		secret:  []string{"xml"},
+		valid:   validPassword,
+	},
+	{
+		// curl -u user:password, curl --user user:password
+		kind:    "password",
+		anchors: []string{"-u"},
+		back:    func(c byte) bool { return c == '-' },
+		pattern: `(?:-u|--user)(?:[ \t]+|=)["']?(?P<user>[^\s:"'@/\\$]+):(?P<v>[^\s"'\\]+)`,
+		secret:  []string{"v"},
+		lead:    isKeyByte,
+		valid: func(m *match) bool {
+			v := m.text()
+			return !placeholder(v) && !(isDigits(m.sub("user")) && isDigits(v)) // docker -u 1000:1000
+		},
+	},
+	{
+		kind:    "generic-secret",
+		anchors: []string{"secret", "token", "api_key", "apikey", "api-key", "access_key", "accesskey", "access-key", "auth", "credential", "private"},
+		fold:    true,
+		key:     containsKey("secret", "token", "apikey", "accesskey", "auth", "credential", "private"),
+		near:    assigned,
+		pattern: keyClose + sep + openQ + `(?:(?i:bearer|basic|token|bot)[ \t]+)?` +
+			`(?P<v>[A-Za-z0-9+/_.~-][A-Za-z0-9+/=_.~-]{19,})`,
+		secret: []string{"v"},
+		valid: func(m *match) bool {
+			v := m.text()
+			return literal(m) && !byteIs(m.s, m.hi, func(c byte) bool { return c == '(' || c == '[' }) &&
+				!(m.sub("q") == "" && identifierChars(v) && namesSecret(v)) &&
+				!pathLike(v) && looksRandom(v, 20)
+		},
+	},
+})
+
+// namesSecret reports whether v, a bare word, holds a word that secret keys
+// hold: it is then a variable such as testRSA2048PrivateKey, not a value.
+var namesSecret = containsKey("secret", "token", "key", "auth", "credential", "private", "pass")
+
+// squash lower-cases a key name and drops its separators, so that
+// AWS_SECRET_ACCESS_KEY, aws-secret-access-key and awsSecretAccessKey are
+// all awssecretaccesskey.
+func squash(name string) string {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c != '_' && c != '-' && c != '.' {
+			b.WriteByte(lowerByte(c))
+		}
+	}
+	return b.String()
+}
+
+// suffixKey accepts key names that end in one of the squashed suffixes.
+func suffixKey(suffixes ...string) func(string) bool {
+	return func(name string) bool {
+		n := squash(name)
+		for _, x := range suffixes {
+			if strings.HasSuffix(n, x) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// containsKey accepts key names that contain one of the squashed words.
+func containsKey(words ...string) func(string) bool {
+	return func(name string) bool {
+		n := squash(name)
+		for _, w := range words {
+			if strings.Contains(n, w) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+func isTokenByte(c byte) bool       { return isWordByte(c) || c == '-' }
+func isBase64Byte(c byte) bool      { return isWordByte(c) && c != '_' || c == '+' || c == '/' || c == '=' }
+func isAzureSecretByte(c byte) bool { return isTokenByte(c) || c == '~' || c == '.' }
+
+// assigned reports whether the key name around the anchor at p is
+// followed by = or :, maybe after a closing quote, markdown bold or blanks;
+// not by ==, nor by := and an unquoted value.
+func assigned(s string, _, p int) bool {
+	i, end := p, min(len(s), p+lookAhead)
+	for i < end && isNameByte(s[i]) {
+		i++
+	}
+	for i < end && strings.IndexByte("\\\"'`*_ \t", s[i]) >= 0 {
+		i++
+	}
+	if i+1 >= len(s) || s[i] != '=' && s[i] != ':' || s[i] == '=' && s[i+1] == '=' {
+		return false // no separator, or ==
+	}
+	if s[i] == ':' && s[i+1] == '=' {
+		// := takes only a quoted value.
+		rest := strings.TrimLeft(s[i+2:], " \t")
+		return rest != "" && strings.IndexByte("\"'`", rest[0]) >= 0
+	}
+	return true
+}
+
+// userinfo reports whether the URL whose "://" is at p has a user:password@
+// part.
+func userinfo(s string, _, p int) bool {
+	colon := false
+	for i := p + 3; i < min(len(s), p+lookAhead); i++ {
+		switch s[i] {
+		case ':':
+			colon = true
+		case '@':
+			return colon
+		case '/', '?', '#', '"', '\'', '<', '>', ' ', '\t', '\n', '\r':
+			return false
+		}
+	}
+	return false
+}
+
+// isNameByte reports whether c can be part of a key name.
+func isNameByte(c byte) bool { return isTokenByte(c) || c == '.' }
+
+// isKeyByte reports whether c can be part of a key name or a path, so that a
+// key = value match cannot start after it.
+func isKeyByte(c byte) bool { return isNameByte(c) || c == '/' || c == '\\' }
+
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}

@@ -1,0 +1,170 @@
+package redact
+
+import "strings"
+
+// A text is the string being redacted with what the rules derive from it.
+type text struct {
+	s      string
+	hits   [][]span // per rule, its anchors in s, in order; set on demand
+	marks  []span   // the markers in s
+	marked bool     // marks is set
+}
+
+type span struct{ lo, hi int }
+
+// anchorHits returns r's anchors in t.s, in order.
+func (t *text) anchorHits(r *rule) []span {
+	if t.hits == nil {
+		t.hits = scanAnchors(t.s)
+	}
+	return t.hits[r.index]
+}
+
+// replace replaces the secrets of ms, which are in order and do not
+// overlap, with marker. It keeps the anchors found outside the secrets
+// (moved to their new offsets) and drops those that overlapped one: a
+// marker holds no anchor that can start a match, so no rescan is needed.
+func (t *text) replace(ms []match, marker string) {
+	var b strings.Builder
+	b.Grow(len(t.s) + len(ms)*len(marker))
+	last := 0
+	for _, m := range ms {
+		b.WriteString(t.s[last:m.lo])
+		b.WriteString(marker)
+		last = m.hi
+	}
+	b.WriteString(t.s[last:])
+	if t.hits != nil {
+		for r, hs := range t.hits {
+			kept, k, shift := hs[:0], 0, 0
+			for _, h := range hs {
+				for k < len(ms) && ms[k].hi <= h.lo {
+					shift += len(marker) - (ms[k].hi - ms[k].lo)
+					k++
+				}
+				if k < len(ms) && ms[k].lo < h.hi {
+					continue // overlaps the secret ms[k]
+				}
+				kept = append(kept, span{h.lo + shift, h.hi + shift})
+			}
+			t.hits[r] = kept
+		}
+	}
+	t.s, t.marks, t.marked = b.String(), nil, false
+}
+
+// An anchor is one anchor of the rule with the given index.
+type anchor struct {
+	rule int
+	lit  string
+	fold bool
+}
+
+// The anchors of all rules, found in one pass over the text. second[b0]
+// is the set of second bytes that follow the first byte b0 in an anchor,
+// and bigrams[b0<<8|b1] indexes groups, the anchors starting with b0 b1;
+// bytes lower-cased.
+var (
+	second  [256][4]uint64
+	bigrams [1 << 16]uint8
+	groups  = [][]anchor{nil}
+	lower   [256]byte
+)
+
+func init() {
+	for c := range lower {
+		lower[c] = byte(c)
+		if 'A' <= c && c <= 'Z' {
+			lower[c] += 'a' - 'A'
+		}
+	}
+	for i := range rules {
+		r := &rules[i]
+		r.index = i
+		for _, a := range r.anchors {
+			b0, b1 := lower[a[0]], lower[a[1]]
+			k := int(b0)<<8 | int(b1)
+			if bigrams[k] == 0 {
+				if len(groups) > 255 {
+					panic("redact: too many anchor bigrams")
+				}
+				bigrams[k] = uint8(len(groups))
+				groups = append(groups, nil)
+			}
+			groups[bigrams[k]] = append(groups[bigrams[k]], anchor{i, a, r.fold})
+			second[b0][b1>>6] |= 1 << (b1 & 63)
+		}
+	}
+}
+
+// scanAnchors returns, per rule, its anchors in s, in order.
+func scanAnchors(s string) [][]span {
+	hits := make([][]span, len(rules))
+	for i := 0; i+1 < len(s); i++ {
+		b0, b1 := lower[s[i]], lower[s[i+1]]
+		if second[b0][b1>>6]&(1<<(b1&63)) == 0 {
+			continue
+		}
+		for _, a := range groups[bigrams[int(b0)<<8|int(b1)]] {
+			rest := s[i:]
+			if a.fold && hasPrefixFold(rest, a.lit) || !a.fold && strings.HasPrefix(rest, a.lit) {
+				// Skip a repeat for the same rule at the same offset.
+				if h := hits[a.rule]; len(h) == 0 || h[len(h)-1].lo != i {
+					hits[a.rule] = append(hits[a.rule], span{i, i + len(a.lit)})
+				}
+			}
+		}
+	}
+	return hits
+}
+
+func lowerByte(c byte) byte { return lower[c] }
+
+// hasPrefixFold reports whether s starts with prefix, which is lower case,
+// ignoring ASCII case.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if lowerByte(s[i]) != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// overlapsMarker reports whether s[lo:hi] overlaps a [REDACTED:kind] marker.
+func (t *text) overlapsMarker(lo, hi int) bool {
+	if !t.marked {
+		t.marks, t.marked = markers(t.s), true
+	}
+	for _, m := range t.marks {
+		if m.lo < hi && lo < m.hi {
+			return true
+		}
+	}
+	return false
+}
+
+// markers returns the spans of the markers in s.
+func markers(s string) []span {
+	var out []span
+	for from := 0; ; {
+		i := strings.Index(s[from:], markerPrefix)
+		if i < 0 {
+			return out
+		}
+		lo := from + i
+		j := lo + len(markerPrefix)
+		for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] == '-') {
+			j++
+		}
+		if j > lo+len(markerPrefix) && j < len(s) && s[j] == ']' {
+			out = append(out, span{lo, j + 1})
+			from = j + 1
+		} else {
+			from = lo + 1
+		}
+	}
+}
