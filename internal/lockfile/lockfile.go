@@ -1,0 +1,127 @@
+// Package lockfile is memdir's cross-process lock on a folder: one flock on
+// a dot file in it, taken with a timeout, whose holder (PID, host, time,
+// command) is written into the file so a waiting process can say who holds
+// it.
+package lockfile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// Name is the lock file's name in a locked folder. It is a dot file so
+// neither memdir nor Claude Code takes it for a memory.
+const Name = ".memdir.lock"
+
+// LockedError is returned when the folder's lock could not be taken before
+// the timeout. Holder fields come from the lock file and may be empty.
+type LockedError struct {
+	Dir   string
+	PID   int
+	Host  string
+	Since time.Time
+	Cmd   string
+}
+
+func (e *LockedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "memory folder %s is locked", e.Dir)
+	if e.PID > 0 {
+		fmt.Fprintf(&b, " by PID %d", e.PID)
+	}
+	if e.Host != "" {
+		fmt.Fprintf(&b, " on %s", e.Host)
+	}
+	if !e.Since.IsZero() {
+		fmt.Fprintf(&b, " since %s", e.Since.Local().Format("2006-01-02 15:04:05"))
+	}
+	if e.Cmd != "" {
+		fmt.Fprintf(&b, " (%s)", e.Cmd)
+	}
+	return b.String()
+}
+
+// IsLocked reports whether err says a folder was locked by another process.
+func IsLocked(err error) bool {
+	var le *LockedError
+	return errors.As(err, &le)
+}
+
+// Options say how long to wait and who is asking.
+type Options struct {
+	Timeout time.Duration    // default 10s
+	Holder  string           // the command, recorded for waiters
+	Now     func() time.Time // default time.Now
+}
+
+// Lock takes dir's lock, waiting up to opt.Timeout, and records who holds
+// it. The returned func releases it. A second Lock waits even within one
+// process.
+func Lock(ctx context.Context, dir string, opt Options) (unlock func(), err error) {
+	if opt.Timeout <= 0 {
+		opt.Timeout = 10 * time.Second
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	path := filepath.Join(dir, Name)
+	fl := flock.New(path, flock.SetPermissions(0o600))
+	ctx, cancel := context.WithTimeout(ctx, opt.Timeout)
+	defer cancel()
+	ok, err := fl.TryLockContext(ctx, 10*time.Millisecond)
+	if !ok {
+		fl.Close() // release the file handle of the failed attempt
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			if errors.Is(err, context.Canceled) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		return nil, readHolder(dir, path)
+	}
+	// The holder line is written through a second handle on the same inode:
+	// replacing the file by rename would give later lockers a new inode and
+	// so a second, unrelated lock. Only the holder writes it.
+	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0o600); err == nil {
+		host, _ := os.Hostname()
+		fmt.Fprintf(f, "pid=%d host=%s since=%s cmd=%s\n", os.Getpid(), host,
+			opt.Now().UTC().Format(time.RFC3339), opt.Holder)
+		f.Close()
+	}
+	return func() { fl.Unlock() }, nil
+}
+
+func readHolder(dir, path string) error {
+	e := &LockedError{Dir: dir}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return e
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	rest := line
+	for rest != "" {
+		var field string
+		field, rest, _ = strings.Cut(rest, " ")
+		k, v, _ := strings.Cut(field, "=")
+		switch k {
+		case "pid":
+			e.PID, _ = strconv.Atoi(v)
+		case "host":
+			e.Host = v
+		case "since":
+			e.Since, _ = time.Parse(time.RFC3339, v)
+		case "cmd":
+			e.Cmd = strings.TrimSpace(v + " " + rest)
+			rest = ""
+		}
+	}
+	return e
+}
