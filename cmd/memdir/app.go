@@ -148,7 +148,7 @@ ENVIRONMENT
 	})
 	root.AddCommand(
 		a.initCmd(), a.saveCmd(), a.listCmd(), a.showCmd(), a.editCmd(), a.forgetCmd(),
-		a.indexCmd(), a.whereCmd(), a.doctorCmd(), a.quickstartCmd(),
+		a.indexCmd(), a.whereCmd(), a.doctorCmd(), a.quickstartCmd(), a.transcriptsCmd(), a.contextCmd(),
 	)
 	return root
 }
@@ -191,8 +191,11 @@ func (a *app) store(create bool) (*memdir.Store, paths.Layout, error) {
 }
 
 // printJSON writes v as indented JSON on stdout.
-func (a *app) printJSON(v any) error {
-	enc := json.NewEncoder(a.stdout)
+func (a *app) printJSON(v any) error { return printJSONTo(a.stdout, v) }
+
+// printJSONTo writes v as indented JSON on w.
+func printJSONTo(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }

@@ -1,0 +1,133 @@
+// Package synthesis is the only writer of the synthesis folder,
+// <home>/memory: the transcripts' processing state, the projects index and,
+// later, daily summaries and long-term memory files. Every write is atomic;
+// read-modify-write runs under the folder's lock.
+package synthesis
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/memdir/memdir/internal/atomicfile"
+	"github.com/memdir/memdir/internal/lockfile"
+)
+
+// Folder is the synthesis folder. Opening it creates nothing: the first
+// write or lock does.
+type Folder struct {
+	dir string
+	opt lockfile.Options
+}
+
+// Open returns the folder at dir (absolute).
+func Open(dir string, opt lockfile.Options) *Folder {
+	return &Folder{dir: dir, opt: opt}
+}
+
+// Dir returns the folder's path.
+func (f *Folder) Dir() string { return f.dir }
+
+// Path returns the path of rel inside the folder, refusing one that would
+// leave it.
+func (f *Folder) Path(rel string) (string, error) {
+	clean := filepath.Clean(filepath.FromSlash(rel))
+	if rel == "" || filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) || strings.ContainsRune(rel, 0) {
+		return "", fmt.Errorf("%q is not a path inside the synthesis folder", rel)
+	}
+	return filepath.Join(f.dir, clean), nil
+}
+
+// Lock takes the folder's lock, creating the folder if needed.
+func (f *Folder) Lock(ctx context.Context) (unlock func(), err error) {
+	if err := os.MkdirAll(f.dir, 0o700); err != nil {
+		return nil, err
+	}
+	return lockfile.Lock(ctx, f.dir, f.opt)
+}
+
+// ReadFile reads rel. A missing file is fs.ErrNotExist.
+func (f *Folder) ReadFile(rel string) ([]byte, error) {
+	p, err := f.Path(rel)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(p)
+}
+
+// ReadJSON decodes rel into v. It reports found=false, and no error, when
+// the file does not exist; a file that is not valid JSON is an error naming
+// it, and is left as it is.
+func (f *Folder) ReadJSON(rel string, v any) (found bool, err error) {
+	b, err := f.ReadFile(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		p, _ := f.Path(rel)
+		return true, &CorruptError{Path: p, Err: err}
+	}
+	return true, nil
+}
+
+// WriteJSON writes v to rel atomically, indented, creating folders. The
+// caller holds the lock when the write depends on what it read.
+func (f *Folder) WriteJSON(rel string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return f.WriteFile(rel, append(b, '\n'))
+}
+
+// WriteFile writes data to rel atomically, creating folders.
+func (f *Folder) WriteFile(rel string, data []byte) error {
+	p, err := f.Path(rel)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(p, data, 0o600)
+}
+
+// CorruptError is a file of the synthesis folder that cannot be decoded.
+type CorruptError struct {
+	Path string
+	Err  error
+}
+
+func (e *CorruptError) Error() string { return fmt.Sprintf("%s is not valid JSON: %v", e.Path, e.Err) }
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+// LongTermFile is the name of a project's long-term memory file, as the
+// synthesize skill names it: the project name lower-cased, spaces as
+// hyphens, only [a-z0-9-] kept, runs of hyphens collapsed and trimmed, then
+// "-long-term-memory.md".
+func LongTermFile(project string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(project) {
+		switch {
+		case r == ' ' || r == '-':
+			if !strings.HasSuffix(b.String(), "-") {
+				b.WriteByte('-')
+			}
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+		}
+	}
+	name := strings.Trim(b.String(), "-")
+	if name == "" {
+		name = "project"
+	}
+	return name + "-long-term-memory.md"
+}
