@@ -148,7 +148,7 @@ ENVIRONMENT
 	})
 	root.AddCommand(
 		a.initCmd(), a.saveCmd(), a.listCmd(), a.showCmd(), a.editCmd(), a.forgetCmd(),
-		a.indexCmd(), a.whereCmd(), a.doctorCmd(), a.quickstartCmd(), a.transcriptsCmd(), a.contextCmd(),
+		a.indexCmd(), a.whereCmd(), a.doctorCmd(), a.quickstartCmd(), a.transcriptsCmd(), a.contextCmd(), a.searchCmd(),
 	)
 	return root
 }
@@ -219,7 +219,7 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 }
 
 // isTerminal reports whether r is an interactive terminal.
-func isTerminal(r io.Reader) bool {
+func isTerminal(r any) bool {
 	f, ok := r.(*os.File)
 	if !ok {
 		return false
