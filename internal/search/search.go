@@ -82,10 +82,10 @@ func (m *Matcher) Match(text string) bool { return m.m.match(text) }
 // line must contain to be worth decoding.
 type matcher struct {
 	re     *regexp.Regexp
-	lit    string // the literal, when not a regexp and case-sensitive
-	lower  string // the lower-cased ASCII literal, for case-insensitive search
-	needle []byte // raw prefilter; nil: decode every conversation line
-	fold   bool   // the prefilter runs on an ASCII-lower-cased copy
+	lit    string  // the literal, when not a regexp and case-sensitive
+	lower  string  // the lower-cased ASCII literal, for case-insensitive search
+	needle *finder // raw prefilter; nil: decode every conversation line
+	fold   bool    // the prefilter runs on an ASCII-lower-cased copy
 }
 
 func newMatcher(o Options) (*matcher, error) {
@@ -107,7 +107,7 @@ func newMatcher(o Options) (*matcher, error) {
 	case o.IgnoreCase && isASCII(o.Pattern):
 		m.lower = strings.ToLower(o.Pattern)
 		if !needsEscape(m.lower) {
-			m.needle, m.fold = []byte(m.lower), true
+			m.needle, m.fold = newFinder([]byte(m.lower)), true
 		}
 	case o.IgnoreCase:
 		m.re = regexp.MustCompile("(?i)" + regexp.QuoteMeta(o.Pattern))
@@ -115,9 +115,8 @@ func newMatcher(o Options) (*matcher, error) {
 		m.lit = o.Pattern
 		// The pattern as it appears inside a JSON string.
 		b, _ := json.Marshal(o.Pattern)
-		m.needle = bytes.Trim(b, `"`)
-		if bytes.Contains(m.needle, []byte(`\u`)) {
-			m.needle = nil // escapes writers spell differently
+		if b = bytes.Trim(b, `"`); !bytes.Contains(b, []byte(`\u`)) { // \u escapes are spelled differently by writers
+			m.needle = newFinder(b)
 		}
 	}
 	return m, nil
@@ -240,6 +239,8 @@ func Run(ctx context.Context, files []sessions.File, opt Options, emit func(Resu
 // chunkSize is how much of a file is read at a time.
 const chunkSize = 1 << 20
 
+var bufPool = sync.Pool{New: func() any { b := make([]byte, chunkSize); return &b }}
+
 // searchFile streams one file. Lines are found around prefilter hits, so
 // most of the file is only ever scanned by bytes.Index.
 func searchFile(ctx context.Context, f sessions.File, m *matcher, opt Options) (res []Result, n int64, decoded int, err error) {
@@ -258,7 +259,9 @@ func searchFile(ctx context.Context, f sessions.File, m *matcher, opt Options) (
 			return nil, 0, 0, err
 		}
 	}
-	buf := make([]byte, chunkSize)
+	bp := bufPool.Get().(*[]byte)
+	buf := *bp
+	defer func() { *bp = buf[:chunkSize:chunkSize]; bufPool.Put(bp) }()
 	var fold []byte
 	start, end := 0, 0 // unprocessed data is buf[start:end]
 	line := 0          // lines before buf[start]
@@ -318,7 +321,7 @@ func searchFile(ctx context.Context, f sessions.File, m *matcher, opt Options) (
 		for pos < len(region) {
 			var ls, le int
 			if m.needle != nil {
-				i := bytes.Index(hay[pos:], m.needle)
+				i := m.needle.index(hay[pos:])
 				if i < 0 {
 					break
 				}
@@ -331,7 +334,7 @@ func searchFile(ctx context.Context, f sessions.File, m *matcher, opt Options) (
 			}
 			line += bytes.Count(region[counted:ls], []byte{'\n'})
 			counted = ls
-			if r, ok := info.lineResults(region[ls:le], line+1, m, opt, &decoded); ok {
+			if r, ok := info.lineResults(region[ls:le], hay[ls:le], line+1, m, opt, &decoded); ok {
 				res = append(res, r...)
 			}
 			pos = le + 1
@@ -376,11 +379,30 @@ func (fi *fileInfo) readCodexMeta(r io.Reader) {
 
 // lineResults decodes one candidate line and returns a result per matching
 // line of its message text.
-func (fi *fileInfo) lineResults(raw []byte, lineNo int, m *matcher, opt Options, decoded *int) ([]Result, bool) {
+func (fi *fileInfo) lineResults(raw, hay []byte, lineNo int, m *matcher, opt Options, decoded *int) ([]Result, bool) {
 	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
 		raw = raw[:len(raw)-1]
 	}
-	if len(raw) == 0 || !utf8.Valid(raw) {
+	if len(raw) == 0 {
+		return nil, false
+	}
+	if m.needle != nil {
+		// Decode only when a hit lies in conversation text, not in tool
+		// output, thinking or bookkeeping.
+		var offs []int
+		for i := 0; i < len(hay); {
+			j := m.needle.index(hay[i:])
+			if j < 0 {
+				break
+			}
+			offs = append(offs, i+j)
+			i += j + 1
+		}
+		if !transcript.TextHit(raw, offs) {
+			return nil, false
+		}
+	}
+	if !utf8.Valid(raw) {
 		return nil, false
 	}
 	*decoded++

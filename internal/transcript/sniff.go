@@ -63,19 +63,22 @@ func skipSpace(b []byte, i int) int {
 }
 
 // skipString returns the index just past the string starting at b[i] == '"',
-// or -1.
+// or -1. It jumps from quote to quote (IndexByte is vectorised) and counts
+// the backslashes before each: an even number means the quote ends it.
 func skipString(b []byte, i int) int {
-	for j := i + 1; j < len(b); {
-		k := bytes.IndexAny(b[j:], `"\`)
+	for j := i + 1; j < len(b); j++ {
+		k := bytes.IndexByte(b[j:], '"')
 		if k < 0 {
 			return -1
 		}
 		j += k
-		if b[j] == '\\' {
-			j += 2
-			continue
+		n := 0
+		for p := j - 1; p > i && b[p] == '\\'; p-- {
+			n++
 		}
-		return j + 1
+		if n%2 == 0 {
+			return j + 1
+		}
 	}
 	return -1
 }

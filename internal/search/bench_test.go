@@ -1,0 +1,89 @@
+package search_test
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/memdir/memdir/internal/corpus"
+	"github.com/memdir/memdir/internal/search"
+	"github.com/memdir/memdir/internal/sessions"
+)
+
+// corpusHome generates (once, cached in the user cache folder) a seeded
+// corpus of MEMDIR_BENCH_CORPUS_MB megabytes (default 64).
+func corpusHome(b *testing.B) (string, corpus.Stats) {
+	b.Helper()
+	mb := 64
+	if v := os.Getenv("MEMDIR_BENCH_CORPUS_MB"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			b.Fatalf("MEMDIR_BENCH_CORPUS_MB=%q: %v", v, err)
+		}
+		mb = n
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	home := filepath.Join(cache, "memdir-bench", "corpus-seed1-"+strconv.Itoa(mb)+"MB")
+	stamp := filepath.Join(home, ".complete")
+	var st corpus.Stats
+	if _, err := os.Stat(stamp); err != nil {
+		os.RemoveAll(home)
+		st, err = corpus.Generate(home, corpus.Options{Seed: 1, Bytes: int64(mb) * 1e6})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(stamp, nil, 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return home, st
+}
+
+// BenchmarkSearch searches the corpus for a rare phrase, in process, and
+// runs ripgrep on the same files and pattern for comparison (skipped when
+// rg is not installed). Compare the ns/op of the two sub-benchmarks.
+func BenchmarkSearch(b *testing.B) {
+	home, _ := corpusHome(b)
+	files, errs := sessions.Discover(sessions.Roots{Claude: home})
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	var total int64
+	for _, f := range files {
+		total += f.Size
+	}
+	for _, pattern := range []string{corpus.Needle, "rollback"} {
+		b.Run("memdir/"+pattern, func(b *testing.B) {
+			b.SetBytes(total)
+			for b.Loop() {
+				st, err := search.Run(context.Background(), files, search.Options{Pattern: pattern}, func(search.Result) error { return nil })
+				if err != nil || st.Files != len(files) {
+					b.Fatal(err, st)
+				}
+			}
+		})
+		b.Run("ripgrep/"+pattern, func(b *testing.B) {
+			rg, err := exec.LookPath("rg")
+			if err != nil {
+				b.Skip("ripgrep is not installed (Debian package ripgrep)")
+			}
+			b.SetBytes(total)
+			for b.Loop() {
+				// Output goes to a pipe: ripgrep stops at the first match
+				// of each file when its output is /dev/null.
+				cmd := exec.Command(rg, "-n", "--no-heading", pattern, filepath.Join(home, "projects"))
+				cmd.Stdout = io.Discard
+				if err := cmd.Run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
