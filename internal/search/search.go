@@ -383,7 +383,7 @@ func (fi *fileInfo) lineResults(raw, hay []byte, lineNo int, m *matcher, opt Opt
 	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
 		raw = raw[:len(raw)-1]
 	}
-	if len(raw) == 0 {
+	if len(raw) == 0 || len(raw) > opt.MaxLine {
 		return nil, false
 	}
 	if m.needle != nil {

@@ -44,7 +44,8 @@ func (w *textWalker) value(i int, key, parent []byte, depth int) int {
 		if end < 0 {
 			return -1
 		}
-		if bytes.Equal(key, keyText) || bytes.Equal(key, keyContent) && bytes.Equal(parent, keyMessage) {
+		// Keys compare like encoding/json matches them: without case.
+		if bytes.EqualFold(key, keyText) || bytes.EqualFold(key, keyContent) && bytes.EqualFold(parent, keyMessage) {
 			for _, o := range w.offs {
 				if o > i && o < end-1 {
 					w.found = true
@@ -66,6 +67,10 @@ func (w *textWalker) value(i int, key, parent []byte, depth int) int {
 				return -1
 			}
 			k := b[i+1 : end-1]
+			if bytes.IndexByte(k, '\\') >= 0 {
+				w.found = true // an escaped key: too clever to follow, decode it
+				return len(b)
+			}
 			i = skipSpace(b, end)
 			if i >= len(b) || b[i] != ':' {
 				return -1

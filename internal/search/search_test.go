@@ -1,0 +1,195 @@
+package search_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/memdir/memdir/internal/corpus"
+	"github.com/memdir/memdir/internal/search"
+	"github.com/memdir/memdir/internal/sessions"
+	"github.com/memdir/memdir/internal/transcript"
+)
+
+// reference searches the slow, obvious way: decode every line, match every
+// line of its text.
+func reference(t *testing.T, files []sessions.File, opt search.Options) []search.Result {
+	t.Helper()
+	m, err := search.NewMatcher(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []search.Result
+	for _, f := range files {
+		fh, err := os.Open(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(nil, 64<<20)
+		no := 0
+		for sc.Scan() {
+			no++
+			msg, ok := transcript.LineMessage(f.Dialect, sc.Bytes())
+			if !ok || (opt.Role != "" && msg.Role != opt.Role) || (!opt.Since.IsZero() && msg.Timestamp.Before(opt.Since)) {
+				continue
+			}
+			if opt.Project != "" && msg.CWD != opt.Project && !strings.HasPrefix(msg.CWD, opt.Project+"/") {
+				continue
+			}
+			for i, l := range strings.Split(msg.Text, "\n") {
+				if m.Match(l) {
+					out = append(out, search.Result{Path: f.Path, Dialect: f.Dialect, SessionID: f.SessionID, Project: msg.CWD,
+						Role: msg.Role, Time: msg.Timestamp, Line: no, TextLine: i + 1, Text: l, Sidechain: msg.Sidechain})
+				}
+			}
+		}
+		fh.Close()
+	}
+	return out
+}
+
+func run(t *testing.T, files []sessions.File, opt search.Options) ([]search.Result, search.Stats) {
+	t.Helper()
+	var got []search.Result
+	st, err := search.Run(context.Background(), files, opt, func(r search.Result) error {
+		got = append(got, r)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, st
+}
+
+// TestRun_MatchesReference checks the fast path (rare-byte finder, chunked
+// reads, structural prefilter, parallel files) against the obvious search
+// on a generated corpus of 6 MB.
+func TestRun_MatchesReference(t *testing.T) {
+	home := t.TempDir()
+	cs, err := corpus.Generate(home, corpus.Options{Seed: 7, Bytes: 6e6, Projects: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, errs := sessions.Discover(sessions.Roots{Claude: home})
+	if len(errs) > 0 || len(files) != cs.Files {
+		t.Fatalf("discovered %d files (%v), generated %d", len(files), errs, cs.Files)
+	}
+	anyCWD := ""
+	for _, r := range reference(t, files, search.Options{Pattern: "the"}) {
+		anyCWD = r.Project
+		break
+	}
+	for _, opt := range []search.Options{
+		{Pattern: corpus.Needle},
+		{Pattern: "rollback"},
+		{Pattern: "Rollback", IgnoreCase: true},
+		{Pattern: "ROLLBACK commit", IgnoreCase: true},
+		{Pattern: `roll(back|out)\b`, Regex: true},
+		{Pattern: "the", Role: "user"},
+		{Pattern: "cache", Project: anyCWD},
+		{Pattern: "error", Since: time.Date(2026, 9, 3, 0, 0, 0, 0, time.UTC)},
+		{Pattern: "x", Workers: 1},
+		{Pattern: "never appears anywhere"},
+	} {
+		t.Run(fmt.Sprintf("%+v", opt), func(t *testing.T) {
+			want := reference(t, files, opt)
+			got, st := run(t, files, opt)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("results differ from the reference (-want +got):\n%s", diff)
+			}
+			if st.Results != len(want) || st.Files != len(files) {
+				t.Errorf("stats %+v for %d results in %d files", st, len(want), len(files))
+			}
+		})
+	}
+	// The needle planted in tool output is not a result; the one in prompts is.
+	got, _ := run(t, files, search.Options{Pattern: corpus.Needle})
+	if len(got) != cs.Needles {
+		t.Errorf("%d results for the needle, %d planted in prompts", len(got), cs.Needles)
+	}
+}
+
+func TestRun_LongLinesAndBadInput(t *testing.T) {
+	dir := t.TempDir()
+	big := strings.Repeat("word ", 600_000) // 3 MB of text: past the first read
+	rec := func(text string) string {
+		return fmt.Sprintf(`{"type":"user","uuid":"u","timestamp":"2026-11-20T10:00:00Z","cwd":"/p","sessionId":"s","message":{"role":"user","content":%q}}`, text)
+	}
+	lines := []string{
+		rec("first needle here"),
+		rec(big + "needle at the end of a long line"),
+		"{torn json needle",
+		rec("bad utf8 \xff needle"),
+		rec(strings.Repeat("y", 200_000) + " needle past the cap"),
+		rec("last needle"),
+		rec("torn needle"),
+	}
+	body := strings.Join(lines[:6], "\n") + "\n" + lines[6][:40] // the last line is torn
+	path := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := sessions.File{Path: path, Dialect: transcript.ClaudeCode, SessionID: "s", Size: int64(len(body)), ModTime: time.Now()}
+	got, _ := run(t, []sessions.File{f}, search.Options{Pattern: "needle", MaxLine: 4 << 20})
+	var at []int
+	for _, r := range got {
+		at = append(at, r.Line)
+	}
+	// Line 5 is under the 4 MiB cap here; run again with a smaller cap.
+	if diff := cmp.Diff([]int{1, 2, 5, 6}, at); diff != "" {
+		t.Errorf("lines with results (-want +got):\n%s", diff)
+	}
+	got, _ = run(t, []sessions.File{f}, search.Options{Pattern: "needle", MaxLine: 100_000})
+	at = nil
+	for _, r := range got {
+		at = append(at, r.Line)
+	}
+	// Lines 2 and 5 are over a 100 kB cap: skipped, and numbering goes on.
+	if diff := cmp.Diff([]int{1, 6}, at); diff != "" {
+		t.Errorf("with a 100 kB cap, lines with results (-want +got):\n%s", diff)
+	}
+}
+
+func TestRun_LimitAndErrors(t *testing.T) {
+	home := t.TempDir()
+	if _, err := corpus.Generate(home, corpus.Options{Seed: 3, Bytes: 2e6, Projects: 2}); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := sessions.Discover(sessions.Roots{Claude: home})
+	got, st := run(t, files, search.Options{Pattern: "the", Limit: 5})
+	if len(got) != 5 || st.Results != 5 {
+		t.Errorf("--limit 5 gave %d results (%+v)", len(got), st)
+	}
+	if _, err := search.Run(context.Background(), files, search.Options{Pattern: "(", Regex: true}, nil); err == nil {
+		t.Error("a bad regular expression was accepted")
+	}
+	if _, err := search.Run(context.Background(), files, search.Options{}, nil); err == nil {
+		t.Error("an empty pattern was accepted")
+	}
+	gone := append([]sessions.File{{Path: filepath.Join(home, "missing.jsonl")}}, files...)
+	_, err := search.Run(context.Background(), gone, search.Options{Pattern: "the"}, func(r search.Result) error { return nil })
+	if err == nil || !os.IsNotExist(errUnwrap(err)) {
+		t.Errorf("a vanished file: err=%v, want not-exist", err)
+	}
+	if !regexp.MustCompile(`missing\.jsonl`).MatchString(fmt.Sprint(err)) {
+		t.Errorf("the error does not name the file: %v", err)
+	}
+}
+
+func errUnwrap(err error) error {
+	for {
+		u, ok := err.(interface{ Unwrap() error })
+		if !ok {
+			return err
+		}
+		err = u.Unwrap()
+	}
+}
