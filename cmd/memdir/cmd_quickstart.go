@@ -2,10 +2,14 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/memdir/memdir/internal/atomicfile"
 
 	"github.com/memdir/memdir/internal/examples"
 	"github.com/memdir/memdir/internal/memdir"
@@ -13,11 +17,14 @@ import (
 )
 
 type quickstartJSON struct {
-	Home      string        `json:"home"`
-	Project   string        `json:"project"`
-	MemoryDir string        `json:"memory_dir"`
-	Saved     []string      `json:"saved"`
-	Index     memdir.Loaded `json:"index"`
+	Home        string           `json:"home"`
+	Project     string           `json:"project"`
+	MemoryDir   string           `json:"memory_dir"`
+	Saved       []string         `json:"saved"`
+	Index       memdir.Loaded    `json:"index"`
+	Transcripts []string         `json:"transcripts"`
+	Pending     []pendingDayJSON `json:"pending"`
+	Extracted   string           `json:"extracted_day"`
 }
 
 func (a *app) quickstartCmd() *cobra.Command {
@@ -57,9 +64,13 @@ func (a *app) runQuickstart(dir string) error {
 	}
 	// The throwaway run ignores the caller's own overrides and settings.
 	q := &app{sys: a.sys, ctx: a.ctx, home: filepath.Join(dir, "home"), project: filepath.Join(dir, "project"), cmdName: a.cmdName}
+	codexHome := filepath.Join(dir, "codex")
 	q.getenv = func(k string) string {
-		if k == "HOME" {
+		switch k {
+		case "HOME":
 			return dir
+		case "CODEX_HOME":
+			return codexHome
 		}
 		return ""
 	}
@@ -107,21 +118,86 @@ func (a *app) runQuickstart(dir string) error {
 		return err
 	}
 	out.Index = loaded
-	if a.json {
-		return a.printJSON(out)
-	}
 	u := memdir.IndexUsage(loaded.Text)
 	say("\n2. MEMORY.md as the agent loads it at session start (%d/%d lines, %d/%d characters):\n\n",
 		u.Lines, memdir.MaxIndexLines, u.Chars, memdir.MaxIndexChars)
 	for line := range strings.Lines(loaded.Text) {
 		say("   %s", line)
 	}
+
+	// Two example sessions, yesterday with Claude Code and the day before
+	// with Codex, written where those agents write them.
+	env, err := q.transcriptsEnv()
+	if err != nil {
+		return err
+	}
+	y := time.Now().AddDate(0, 0, -1)
+	claudeAt := time.Date(y.Year(), y.Month(), y.Day(), 10, 0, 0, 0, time.Local)
+	say("\n\n3. Two example session transcripts, as the agents write them:\n")
+	for _, tr := range examples.Transcripts(q.project, claudeAt, claudeAt.AddDate(0, 0, -1).Add(4*time.Hour)) {
+		path := filepath.Join(l.Home, "projects", l.ProjectKey, tr.Session+".jsonl")
+		if tr.Agent == "codex" {
+			d := claudeAt.AddDate(0, 0, -1)
+			path = filepath.Join(env.roots.Codex, "sessions", d.Format("2006/01/02"), "rollout-"+d.Format("2006-01-02")+"T14-00-00-"+tr.Session+".jsonl")
+		}
+		if err := os.MkdirAll(filepath.Dir(path), memdir.DirPerm); err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(path, tr.Data, 0o600); err != nil {
+			return err
+		}
+		out.Transcripts = append(out.Transcripts, path)
+		say("   %-11s %s\n", tr.Agent, path)
+	}
+	if out.Pending, err = q.pendingDays(env); err != nil {
+		return err
+	}
+	say("\n4. memdir transcripts list-pending — days not yet processed:\n\n")
+	if !a.json {
+		a.printPending(out.Pending, "   ")
+	}
+	out.Extracted = claudeAt.Format(time.DateOnly)
+	say("\n5. memdir transcripts extract %s — that day's conversation, tool calls on one line,\n   the hook's injected context left out:\n\n", out.Extracted)
+	q.stdout = &indentWriter{w: a.stdout, indent: "   ", bol: true}
+	if a.json {
+		q.stdout = io.Discard
+	}
+	if err := q.extract(env, []string{out.Extracted}, ""); err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(out)
+	}
 	flags := fmt.Sprintf("--home %s --project %s", q.home, q.project)
 	say("\n\nNext, explore the throwaway folder (type 'go run ./cmd/memdir' for 'memdir' if it is not installed):\n")
 	say("   memdir %s list\n", flags)
 	say("   memdir %s show prefer-table-driven-tests\n", flags)
 	say("   memdir %s doctor\n", flags)
+	say("   CODEX_HOME=%s memdir %s search --transcripts context\n", codexHome, flags)
+	say("   CODEX_HOME=%s memdir %s transcripts done %s\n", codexHome, flags, out.Extracted)
 	say("Then, in your own project:\n")
 	say("   memdir init && memdir save --type user --name \"My role\" --description \"...\" --body \"...\"\n")
 	return nil
+}
+
+// indentWriter prefixes every line written through it.
+type indentWriter struct {
+	w      io.Writer
+	indent string
+	bol    bool // at the beginning of a line
+}
+
+func (iw *indentWriter) Write(p []byte) (int, error) {
+	var b []byte
+	for _, c := range p {
+		if iw.bol && c != '\n' {
+			b = append(b, iw.indent...)
+		}
+		b = append(b, c)
+		iw.bol = c == '\n'
+	}
+	if _, err := iw.w.Write(b); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

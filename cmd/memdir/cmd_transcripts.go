@@ -27,7 +27,8 @@ func (a *app) transcriptsCmd() *cobra.Command {
 		Short: "Find, extract and track the agents' session transcripts",
 		Long: `Transcripts reads the session logs agents write: Claude Code's
 <home>/projects/<project>/*.jsonl (with subagents' files) and, when present,
-Codex CLI's $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl (default ~/.codex).
+Codex CLI's $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl (CODEX_HOME
+defaults to ~/.codex, unless --home is given).
 
 memdir keeps a processing state in <home>/memory/transcripts-state.json: per
 transcript, the byte offset and last record uuid already processed, so each
@@ -61,8 +62,10 @@ func (a *app) transcriptsEnv() (transcriptsEnv, error) {
 	if err != nil {
 		return transcriptsEnv{}, err
 	}
+	// Codex's home: CODEX_HOME, else ~/.codex, except when --home points
+	// at another agent home: then only an explicit CODEX_HOME.
 	codex := a.getenv("CODEX_HOME")
-	if codex == "" && a.getenv("HOME") != "" {
+	if codex == "" && a.home == "" && a.getenv("HOME") != "" {
 		codex = filepath.Join(a.getenv("HOME"), ".codex")
 	}
 	timeout := lockTimeoutDefault
@@ -155,38 +158,52 @@ text (command expansions, system reminders, hook context) does not count.`,
 			if err != nil {
 				return err
 			}
-			st, err := env.loadState()
+			days, err := a.pendingDays(env)
 			if err != nil {
 				return err
 			}
-			days := sessions.Pending(a.readPending(env, st), env.loc)
-			out := make([]pendingDayJSON, 0, len(days))
-			for _, d := range days {
-				j := pendingDayJSON{Date: d.Date, Sessions: len(d.Sessions), Messages: d.Messages, Projects: []string{}}
-				for _, s := range d.Sessions {
-					if p := filepath.Base(s.CWD); s.CWD != "" && !slices.Contains(j.Projects, p) {
-						j.Projects = append(j.Projects, p)
-					}
-				}
-				out = append(out, j)
-			}
 			if a.json {
-				return a.printJSON(map[string]any{"days": out})
+				return a.printJSON(map[string]any{"days": days})
 			}
-			if len(out) == 0 {
-				a.printf("No pending transcripts.\n")
-				return nil
-			}
-			a.printf("Pending transcript days:\n")
-			for _, d := range out {
-				a.printf("  %s  %s, %s", d.Date, sessions.Plural(d.Sessions, "session"), sessions.Plural(d.Messages, "message"))
-				if len(d.Projects) > 0 {
-					a.printf("  (%s)", strings.Join(d.Projects, ", "))
-				}
-				a.printf("\n")
-			}
+			a.printPending(days, "")
 			return nil
 		},
+	}
+}
+
+// pendingDays summarises the days with pending content.
+func (a *app) pendingDays(env transcriptsEnv) ([]pendingDayJSON, error) {
+	st, err := env.loadState()
+	if err != nil {
+		return nil, err
+	}
+	days := sessions.Pending(a.readPending(env, st), env.loc)
+	out := make([]pendingDayJSON, 0, len(days))
+	for _, d := range days {
+		j := pendingDayJSON{Date: d.Date, Sessions: len(d.Sessions), Messages: d.Messages, Projects: []string{}}
+		for _, s := range d.Sessions {
+			if p := filepath.Base(s.CWD); s.CWD != "" && !slices.Contains(j.Projects, p) {
+				j.Projects = append(j.Projects, p)
+			}
+		}
+		out = append(out, j)
+	}
+	return out, nil
+}
+
+// printPending prints days as list-pending does, each line after indent.
+func (a *app) printPending(days []pendingDayJSON, indent string) {
+	if len(days) == 0 {
+		a.printf("%sNo pending transcripts.\n", indent)
+		return
+	}
+	a.printf("%sPending transcript days:\n", indent)
+	for _, d := range days {
+		a.printf("%s  %s  %s, %s", indent, d.Date, sessions.Plural(d.Sessions, "session"), sessions.Plural(d.Messages, "message"))
+		if len(d.Projects) > 0 {
+			a.printf("  (%s)", strings.Join(d.Projects, ", "))
+		}
+		a.printf("\n")
 	}
 }
 
@@ -260,48 +277,54 @@ arrives in between stays pending.`,
 				}
 				want = []string{d}
 			}
-			unlock, err := env.folder.Lock(a.ctx)
-			if err != nil {
-				return err
-			}
-			defer unlock()
-			st, err := env.loadState()
-			if err != nil {
-				return err
-			}
-			scans := a.readPending(env, st)
-			days := sessions.Pending(scans, env.loc, want...)
-			if len(days) == 0 {
-				what := "any day"
-				if len(want) == 1 {
-					what = want[0]
-				}
-				return withHint(fmt.Errorf("no pending transcript content for %s", what), "run 'memdir transcripts list-pending' to see the pending days")
-			}
-			var buf bytes.Buffer
-			if a.json {
-				err = printJSONTo(&buf, extractJSON(days))
-			} else {
-				err = sessions.WriteText(&buf, days, env.loc)
-			}
-			if err != nil {
-				return err
-			}
-			if output != "" {
-				if err := atomicfile.WriteFile(output, buf.Bytes(), 0o600); err != nil {
-					return err
-				}
-				fmt.Fprintf(a.stderr, "Output written to: %s\n", output)
-			} else if _, err := io.Copy(a.stdout, &buf); err != nil {
-				return err
-			}
-			// The output is out: only now record what it showed.
-			sessions.MarkExtracted(st, scans, days)
-			return env.folder.WriteJSON(sessions.StateFile, st)
+			return a.extract(env, want, output)
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
 	return cmd
+}
+
+// extract writes the pending content of the wanted days (all without
+// any) to output or stdout, then records in the state what it showed.
+func (a *app) extract(env transcriptsEnv, want []string, output string) error {
+	unlock, err := env.folder.Lock(a.ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	st, err := env.loadState()
+	if err != nil {
+		return err
+	}
+	scans := a.readPending(env, st)
+	days := sessions.Pending(scans, env.loc, want...)
+	if len(days) == 0 {
+		what := "any day"
+		if len(want) == 1 {
+			what = want[0]
+		}
+		return withHint(fmt.Errorf("no pending transcript content for %s", what), "run 'memdir transcripts list-pending' to see the pending days")
+	}
+	var buf bytes.Buffer
+	if a.json {
+		err = printJSONTo(&buf, extractJSON(days))
+	} else {
+		err = sessions.WriteText(&buf, days, env.loc)
+	}
+	if err != nil {
+		return err
+	}
+	if output != "" {
+		if err := atomicfile.WriteFile(output, buf.Bytes(), 0o600); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stderr, "Output written to: %s\n", output)
+	} else if _, err := io.Copy(a.stdout, &buf); err != nil {
+		return err
+	}
+	// The output is out: only now record what it showed.
+	sessions.MarkExtracted(st, scans, days)
+	return env.folder.WriteJSON(sessions.StateFile, st)
 }
 
 func extractJSON(days []sessions.Day) map[string][]extractSessionJSON {
