@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -255,4 +256,38 @@ func (s *session) turn() {
 	if s.rng.IntN(3) == 0 {
 		s.emit(map[string]any{"type": "api-request-blob", "sessionId": s.id, "blob": s.paragraph(20 + s.rng.IntN(60))})
 	}
+}
+
+// Cached returns the home of a corpus of mb megabytes made with seed 1,
+// generating it the first time into the user's cache folder
+// (memdir-bench/). Benchmarks share it across runs.
+func Cached(mb int) (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	home := filepath.Join(cache, "memdir-bench", fmt.Sprintf("corpus-seed1-%dMB", mb))
+	stamp := filepath.Join(home, ".complete")
+	if _, err := os.Stat(stamp); err == nil {
+		return home, nil
+	}
+	os.RemoveAll(home)
+	if _, err := Generate(home, Options{Seed: 1, Bytes: int64(mb) * 1e6}); err != nil {
+		return "", err
+	}
+	return home, os.WriteFile(stamp, nil, 0o600)
+}
+
+// BenchSizeMB is the corpus size benchmarks use: MEMDIR_BENCH_CORPUS_MB, or
+// 64.
+func BenchSizeMB() (int, error) {
+	v := os.Getenv("MEMDIR_BENCH_CORPUS_MB")
+	if v == "" {
+		return 64, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("MEMDIR_BENCH_CORPUS_MB=%q is not a positive number", v)
+	}
+	return n, nil
 }

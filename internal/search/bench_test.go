@@ -3,10 +3,8 @@ package search_test
 import (
 	"context"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/memdir/memdir/internal/corpus"
@@ -14,43 +12,24 @@ import (
 	"github.com/memdir/memdir/internal/sessions"
 )
 
-// corpusHome generates (once, cached in the user cache folder) a seeded
-// corpus of MEMDIR_BENCH_CORPUS_MB megabytes (default 64).
-func corpusHome(b *testing.B) (string, corpus.Stats) {
+func corpusHome(b *testing.B) string {
 	b.Helper()
-	mb := 64
-	if v := os.Getenv("MEMDIR_BENCH_CORPUS_MB"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			b.Fatalf("MEMDIR_BENCH_CORPUS_MB=%q: %v", v, err)
-		}
-		mb = n
-	}
-	cache, err := os.UserCacheDir()
+	mb, err := corpus.BenchSizeMB()
 	if err != nil {
-		cache = os.TempDir()
+		b.Fatal(err)
 	}
-	home := filepath.Join(cache, "memdir-bench", "corpus-seed1-"+strconv.Itoa(mb)+"MB")
-	stamp := filepath.Join(home, ".complete")
-	var st corpus.Stats
-	if _, err := os.Stat(stamp); err != nil {
-		os.RemoveAll(home)
-		st, err = corpus.Generate(home, corpus.Options{Seed: 1, Bytes: int64(mb) * 1e6})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(stamp, nil, 0o600); err != nil {
-			b.Fatal(err)
-		}
+	home, err := corpus.Cached(mb)
+	if err != nil {
+		b.Fatal(err)
 	}
-	return home, st
+	return home
 }
 
 // BenchmarkSearch searches the corpus for a rare phrase, in process, and
 // runs ripgrep on the same files and pattern for comparison (skipped when
 // rg is not installed). Compare the ns/op of the two sub-benchmarks.
 func BenchmarkSearch(b *testing.B) {
-	home, _ := corpusHome(b)
+	home := corpusHome(b)
 	files, errs := sessions.Discover(sessions.Roots{Claude: home})
 	if len(errs) > 0 {
 		b.Fatal(errs)

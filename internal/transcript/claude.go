@@ -87,7 +87,7 @@ func ParseClaude(r io.Reader, opt Options) (*Session, error) {
 			return ""
 		}
 		var rec ccRecord
-		if err := json.Unmarshal(line, &rec); err != nil {
+		if err := decodeRecord(line, &rec); err != nil {
 			return "malformed JSON: " + shortErr(err)
 		}
 		if rec.Type == "" {
@@ -222,9 +222,12 @@ func claudeContent(raw json.RawMessage) (string, []ToolCall) {
 		json.Unmarshal(raw, &s)
 		return s, nil
 	}
-	var blocks []ccBlock
-	if json.Unmarshal(raw, &blocks) != nil {
-		return "", nil
+	blocks, ok := lazyBlocks(raw)
+	if lazyOff || !ok {
+		blocks = nil
+		if json.Unmarshal(raw, &blocks) != nil {
+			return "", nil
+		}
 	}
 	var text string
 	var tools []ToolCall
@@ -235,8 +238,15 @@ func claudeContent(raw json.RawMessage) (string, []ToolCall) {
 		case "tool_use":
 			tools = append(tools, ToolCall{Name: b.Name, Summary: summarizeInput(b.Input)})
 		case "tool_result":
-			t, _ := claudeContent(b.Content)
-			tools = append(tools, ToolCall{Name: "result", Summary: summarizeOutput(t), IsError: b.IsError})
+			sum, ok := "", false
+			if !lazyOff {
+				sum, ok = summarizeRawString(b.Content)
+			}
+			if !ok {
+				t, _ := claudeContent(b.Content)
+				sum = summarizeOutput(t)
+			}
+			tools = append(tools, ToolCall{Name: "result", Summary: sum, IsError: b.IsError})
 		case "image":
 			text = joinText(text, "[image]")
 		}
@@ -271,12 +281,20 @@ func isSynthetic(text string) bool {
 	return false
 }
 
+// inputKeys are the tool input fields that say what a call did, best first.
+var inputKeys = []string{"command", "cmd", "file_path", "path", "pattern", "url", "query", "description", "prompt"}
+
 // summarizeInput renders a tool input as one short line, preferring the
 // field that says what the call did.
 func summarizeInput(raw json.RawMessage) string {
+	if !lazyOff {
+		if s, ok := lazySummarizeInput(raw); ok {
+			return s
+		}
+	}
 	var m map[string]any
 	if json.Unmarshal(raw, &m) == nil {
-		for _, k := range []string{"command", "cmd", "file_path", "path", "pattern", "url", "query", "description", "prompt"} {
+		for _, k := range inputKeys {
 			switch v := m[k].(type) {
 			case string:
 				if v != "" {
@@ -290,6 +308,44 @@ func summarizeInput(raw json.RawMessage) string {
 		}
 	}
 	return clip(string(raw), 160)
+}
+
+// lazySummarizeInput does what summarizeInput does without decoding the
+// whole input (a Write call's input holds a whole file). It takes the
+// values of the wanted keys only, and gives up on anything unusual.
+func lazySummarizeInput(raw []byte) (string, bool) {
+	vals := map[string][]byte{}
+	ok := true
+	end := eachMember(raw, 0, func(k, v []byte) bool {
+		for _, want := range inputKeys {
+			if string(k) == want {
+				vals[want] = v
+				return true
+			}
+		}
+		ok = !foldsTo(k, inputKeys)
+		return ok
+	})
+	if !ok || end != len(raw) {
+		return "", false
+	}
+	for _, k := range inputKeys {
+		v, found := vals[k]
+		if !found || string(v) == "null" {
+			continue
+		}
+		if v[0] != '"' {
+			return "", false // a number, list or object: let encoding/json render it
+		}
+		s, ok := lazyString(v)
+		if !ok {
+			return "", false
+		}
+		if s != "" {
+			return clip(k+": "+s, 160), true
+		}
+	}
+	return clip(string(raw), 160), true
 }
 
 // summarizeOutput renders tool output as its first line and its size.

@@ -33,7 +33,7 @@ func LineMessage(d Dialect, line []byte) (m Message, ok bool) {
 			return m, false
 		}
 		var rec ccRecord
-		if json.Unmarshal(line, &rec) != nil || rec.Message == nil || (rec.Type != "user" && rec.Type != "assistant") {
+		if decodeRecord(line, &rec) != nil || rec.Message == nil || (rec.Type != "user" && rec.Type != "assistant") {
 			return m, false
 		}
 		ts, _ := time.Parse(time.RFC3339Nano, rec.Timestamp)

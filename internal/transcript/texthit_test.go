@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestTextHit(t *testing.T) {
@@ -101,4 +102,25 @@ func TestTextHit_KeysAsTheDecoderReadsThem(t *testing.T) {
 			t.Errorf("LineMessage(%s)=%+v,%v: the decoder does read it", line, m, ok)
 		}
 	}
+}
+
+// FuzzUnquote: wherever encoding/json decodes a string body, unquote
+// decodes it the same.
+func FuzzUnquote(f *testing.F) {
+	for _, s := range []string{`plain`, `a\nb\t\"c\"\\`, `\u00e9\ud83d\ude00`, `\ud800\u0041`, `\udc00x`, `\u12`, `\x`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if !utf8.Valid(body) {
+			return // lines are checked for UTF-8 before they are decoded
+		}
+		var want string
+		if json.Unmarshal(append(append([]byte{'"'}, body...), '"'), &want) != nil {
+			return
+		}
+		got, ok := unquote(body)
+		if !ok || got != want {
+			t.Fatalf("unquote(%q) = %q, %v; encoding/json gives %q", body, got, ok, want)
+		}
+	})
 }

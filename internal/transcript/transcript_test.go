@@ -2,12 +2,14 @@ package transcript
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/memdir/memdir/internal/corpus"
 )
 
 func open(tb testing.TB, name string) []byte {
@@ -252,4 +254,94 @@ func TestSniffType(t *testing.T) {
 			t.Errorf("sniffType(%s)=%q, want not ok", bad, got)
 		}
 	}
+}
+
+// FuzzLazyDecoder: on input whose every line is valid JSON, the lazy
+// decoder gives exactly what decoding with encoding/json gives.
+func FuzzLazyDecoder(f *testing.F) {
+	for _, name := range []string{"claude-records.jsonl", "claude-code-2.1.328-sample.jsonl"} {
+		f.Add(open(f, name))
+	}
+	f.Add([]byte(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"\n\n  first \\n line\nsecond\n"}]}}` + "\n"))
+	f.Add([]byte(`{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","name":"Write","input":{"file_path":"/a","content":"x"}}]}}` + "\n"))
+	f.Add([]byte(`{"TYPE":"user","Message":{"content":"x"},"uuid":5}` + "\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			if len(bytes.TrimSpace(line)) > 0 && !json.Valid(line) {
+				return // lenient where it does not look: not compared
+			}
+		}
+		lazy, _ := ParseClaude(bytes.NewReader(b), Options{})
+		lazyOff = true
+		strict, _ := ParseClaude(bytes.NewReader(b), Options{})
+		lazyOff = false
+		if diff := cmp.Diff(strict, lazy); diff != "" {
+			t.Fatalf("lazy and strict decoding differ (-strict +lazy):\n%s", diff)
+		}
+	})
+}
+
+// TestLazyDecoder_Corpus compares both decoders on the generated corpus,
+// whose tool output is most of its bytes.
+func TestLazyDecoder_Corpus(t *testing.T) {
+	home := t.TempDir()
+	if _, err := corpus.Generate(home, corpus.Options{Seed: 9, Bytes: 3e6, Projects: 2}); err != nil {
+		t.Fatal(err)
+	}
+	paths, _ := filepath.Glob(filepath.Join(home, "projects", "*", "*.jsonl"))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lazy, _ := ParseClaude(bytes.NewReader(b), Options{})
+		lazyOff = true
+		strict, _ := ParseClaude(bytes.NewReader(b), Options{})
+		lazyOff = false
+		if diff := cmp.Diff(strict, lazy); diff != "" {
+			t.Fatalf("%s: lazy and strict decoding differ (-strict +lazy):\n%s", p, diff)
+		}
+	}
+}
+
+// FuzzLazyDecoderFields builds valid records around fuzzed strings (text,
+// tool output with escapes and long lines, odd keys) and compares both
+// decoders on them.
+func FuzzLazyDecoderFields(f *testing.F) {
+	f.Add("use tabs", "a.go\n\tb.go\n", "command", "extra", 3)
+	f.Add("", "\n\n   \n", "Command", "TEXT", 5000)
+	f.Add("é\u2028\"q\"\\", strings.Repeat("x", 5000)+"\nend", "file_path", "Type", 1)
+	f.Fuzz(func(t *testing.T, text, out, inputKey, extraKey string, repeat int) {
+		if repeat < 0 || repeat > 3000 {
+			return
+		}
+		out = strings.Repeat(out, max(repeat, 1)%50+1)
+		recs := []map[string]any{
+			{"type": "user", "uuid": "u1", "message": map[string]any{"role": "user", "content": text}, extraKey: text},
+			{"type": "assistant", "uuid": "u2", "message": map[string]any{"id": "m1", "role": "assistant", "content": []any{
+				map[string]any{"type": "text", "text": text},
+				map[string]any{"type": "tool_use", "name": "Bash", "input": map[string]any{inputKey: text, "other": out}},
+			}}},
+			{"type": "user", "uuid": "u3", "message": map[string]any{"role": "user", "content": []any{
+				map[string]any{"type": "tool_result", "content": out, "is_error": repeat%2 == 0},
+				map[string]any{"type": "tool_result", "content": []any{map[string]any{"type": "text", "text": out}}},
+			}}},
+		}
+		var b bytes.Buffer
+		for _, r := range recs {
+			line, err := json.Marshal(r)
+			if err != nil {
+				return
+			}
+			b.Write(line)
+			b.WriteByte('\n')
+		}
+		lazy, _ := ParseClaude(bytes.NewReader(b.Bytes()), Options{})
+		lazyOff = true
+		strict, _ := ParseClaude(bytes.NewReader(b.Bytes()), Options{})
+		lazyOff = false
+		if diff := cmp.Diff(strict, lazy); diff != "" {
+			t.Fatalf("lazy and strict decoding differ (-strict +lazy):\n%s", diff)
+		}
+	})
 }
