@@ -21,6 +21,31 @@ func newFinder(needle []byte) *finder {
 	return f
 }
 
+// adapt returns a finder whose rare byte is the needle's byte least
+// frequent in sample (the start of the file about to be searched), ties
+// going to the static ranking.
+func (f *finder) adapt(sample []byte) *finder {
+	if len(sample) < 4096 {
+		return f
+	}
+	best, bestN := f.rare, bytes.Count(sample, f.needle[f.rare:f.rare+1])
+	var seen [256]bool
+	seen[f.needle[f.rare]] = true
+	for i, c := range f.needle {
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		if n := bytes.Count(sample, f.needle[i:i+1]); n < bestN {
+			best, bestN = i, n
+		}
+	}
+	if best == f.rare {
+		return f
+	}
+	return &finder{needle: f.needle, rare: best}
+}
+
 // index returns the first offset of the needle in h, or -1.
 func (f *finder) index(h []byte) int {
 	n, c := len(f.needle), f.needle[f.rare]

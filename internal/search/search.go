@@ -237,7 +237,7 @@ func Run(ctx context.Context, files []sessions.File, opt Options, emit func(Resu
 }
 
 // chunkSize is how much of a file is read at a time.
-const chunkSize = 1 << 20
+const chunkSize = 256 << 10
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, chunkSize); return &b }}
 
@@ -264,9 +264,15 @@ func searchFile(ctx context.Context, f sessions.File, m *matcher, opt Options) (
 	defer func() { *bp = buf[:chunkSize:chunkSize]; bufPool.Put(bp) }()
 	var fold []byte
 	start, end := 0, 0 // unprocessed data is buf[start:end]
-	line := 0          // lines before buf[start]
-	skipping := false  // inside a line over the cap
+	off := int64(0)    // file offset of buf[start]
+	// Lines are counted only from a file's first hit on: a file without
+	// one is never counted, and at the first hit the lines before it are
+	// counted once from the file (which is in the page cache by then).
+	line := 0 // lines before the region's counted position, once counting
+	counting := false
+	skipping := false // inside a line over the cap
 	eof := false
+	fnd := m.needle
 	for !eof || start < end {
 		if ctx.Err() != nil {
 			return res, n, decoded, nil
@@ -281,6 +287,7 @@ func searchFile(ctx context.Context, f sessions.File, m *matcher, opt Options) (
 			if end == len(buf) {
 				if len(buf) >= opt.MaxLine+1 {
 					// One line fills the whole buffer: skip it.
+					off += int64(end)
 					skipping, start, end = true, 0, 0
 				} else {
 					nb := make([]byte, min(2*len(buf), opt.MaxLine+1))
@@ -289,6 +296,9 @@ func searchFile(ctx context.Context, f sessions.File, m *matcher, opt Options) (
 				}
 			}
 			k, rerr := io.ReadFull(fh, buf[end:])
+			if n == 0 && fnd != nil {
+				fnd = fnd.adapt(buf[:min(k, 64<<10)])
+			}
 			end += k
 			n += int64(k)
 			if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
@@ -309,8 +319,11 @@ func searchFile(ctx context.Context, f sessions.File, m *matcher, opt Options) (
 		if skipping {
 			i := bytes.IndexByte(region, '\n')
 			region, skipping = region[i+1:], false
-			line++
+			if counting {
+				line++
+			}
 			start += i + 1
+			off += int64(i + 1)
 		}
 		hay := region
 		if m.fold {
@@ -320,8 +333,8 @@ func searchFile(ctx context.Context, f sessions.File, m *matcher, opt Options) (
 		pos, counted := 0, 0
 		for pos < len(region) {
 			var ls, le int
-			if m.needle != nil {
-				i := m.needle.index(hay[pos:])
+			if fnd != nil {
+				i := fnd.index(hay[pos:])
 				if i < 0 {
 					break
 				}
@@ -332,17 +345,41 @@ func searchFile(ctx context.Context, f sessions.File, m *matcher, opt Options) (
 				ls = pos
 				le = pos + bytes.IndexByte(region[pos:], '\n')
 			}
+			if !counting {
+				if line, err = countLines(fh, off); err != nil {
+					return res, n, decoded, err
+				}
+				counting = true
+			}
 			line += bytes.Count(region[counted:ls], []byte{'\n'})
 			counted = ls
-			if r, ok := info.lineResults(region[ls:le], hay[ls:le], line+1, m, opt, &decoded); ok {
+			if r, ok := info.lineResults(region[ls:le], hay[ls:le], line+1, fnd, m, opt, &decoded); ok {
 				res = append(res, r...)
 			}
 			pos = le + 1
 		}
-		line += bytes.Count(region[counted:], []byte{'\n'})
+		if counting {
+			line += bytes.Count(region[counted:], []byte{'\n'})
+		}
 		start += len(region)
+		off += int64(len(region))
 	}
 	return res, n, decoded, nil
+}
+
+// countLines counts the newlines in the first n bytes of f.
+func countLines(f *os.File, n int64) (int, error) {
+	buf := make([]byte, min(n, 256<<10))
+	lines := 0
+	for at := int64(0); at < n; {
+		k, err := f.ReadAt(buf[:min(int64(len(buf)), n-at)], at)
+		lines += bytes.Count(buf[:k], []byte{'\n'})
+		at += int64(k)
+		if err != nil && at < n {
+			return lines, err
+		}
+	}
+	return lines, nil
 }
 
 func lowerASCII(dst, src []byte) []byte {
@@ -379,19 +416,19 @@ func (fi *fileInfo) readCodexMeta(r io.Reader) {
 
 // lineResults decodes one candidate line and returns a result per matching
 // line of its message text.
-func (fi *fileInfo) lineResults(raw, hay []byte, lineNo int, m *matcher, opt Options, decoded *int) ([]Result, bool) {
+func (fi *fileInfo) lineResults(raw, hay []byte, lineNo int, fnd *finder, m *matcher, opt Options, decoded *int) ([]Result, bool) {
 	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
 		raw = raw[:len(raw)-1]
 	}
 	if len(raw) == 0 || len(raw) > opt.MaxLine {
 		return nil, false
 	}
-	if m.needle != nil {
+	if fnd != nil {
 		// Decode only when a hit lies in conversation text, not in tool
 		// output, thinking or bookkeeping.
 		var offs []int
 		for i := 0; i < len(hay); {
-			j := m.needle.index(hay[i:])
+			j := fnd.index(hay[i:])
 			if j < 0 {
 				break
 			}
