@@ -1,34 +1,65 @@
 package search
 
-import "bytes"
+import (
+	"bytes"
+	"regexp/syntax"
+)
 
 // finder looks for a needle by its rarest byte, as ripgrep does: IndexByte
 // (vectorised) for that byte, then a comparison around it. With a byte that
 // is rare in transcripts, most of the haystack is skipped at memory speed;
-// when the byte proves common, it falls back to bytes.Index.
+// when the byte proves common, it falls back to bytes.Index. A folding
+// finder matches ASCII letters in either case: it looks for both cases of
+// its rare byte, without copying the haystack.
 type finder struct {
-	needle []byte
-	rare   int // index in needle of its rarest byte
+	needle []byte // lower-cased when fold
+	rare   int    // index in needle of its rarest byte
+	fold   bool
 }
 
-func newFinder(needle []byte) *finder {
-	f := &finder{needle: needle}
+func newFinder(needle []byte, fold bool) *finder {
+	if fold {
+		needle = bytes.ToLower(needle)
+	}
+	f := &finder{needle: needle, fold: fold}
 	for i, c := range needle {
-		if byteRank[c] < byteRank[needle[f.rare]] {
+		if f.rank(c) < f.rank(needle[f.rare]) {
 			f.rare = i
 		}
 	}
 	return f
 }
 
+// rank is how common c is; a folding finder counts both cases.
+func (f *finder) rank(c byte) int {
+	r := int(byteRank[c])
+	if u := upper(c); f.fold && u != c {
+		r += int(byteRank[u])
+	}
+	return r
+}
+
+func upper(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}
+
 // adapt returns a finder whose rare byte is the needle's byte least
-// frequent in sample (the start of the file about to be searched), ties
-// going to the static ranking.
+// frequent in sample (the start of the file about to be searched).
 func (f *finder) adapt(sample []byte) *finder {
 	if len(sample) < 4096 {
 		return f
 	}
-	best, bestN := f.rare, bytes.Count(sample, f.needle[f.rare:f.rare+1])
+	count := func(c byte) int {
+		n := bytes.Count(sample, []byte{c})
+		if u := upper(c); f.fold && u != c {
+			n += bytes.Count(sample, []byte{u})
+		}
+		return n
+	}
+	best, bestN := f.rare, count(f.needle[f.rare])
 	var seen [256]bool
 	seen[f.needle[f.rare]] = true
 	for i, c := range f.needle {
@@ -36,20 +67,23 @@ func (f *finder) adapt(sample []byte) *finder {
 			continue
 		}
 		seen[c] = true
-		if n := bytes.Count(sample, f.needle[i:i+1]); n < bestN {
+		if n := count(c); n < bestN {
 			best, bestN = i, n
 		}
 	}
 	if best == f.rare {
 		return f
 	}
-	return &finder{needle: f.needle, rare: best}
+	return &finder{needle: f.needle, rare: best, fold: f.fold}
 }
 
 // index returns the first offset of the needle in h, or -1.
 func (f *finder) index(h []byte) int {
 	n, c := len(f.needle), f.needle[f.rare]
-	if n == 1 {
+	if u := upper(c); f.fold && u != c {
+		return f.indexFold(h, c, u)
+	}
+	if n == 1 && !f.fold {
 		return bytes.IndexByte(h, c)
 	}
 	fails := 0
@@ -63,12 +97,12 @@ func (f *finder) index(h []byte) int {
 		if start+n > len(h) {
 			return -1
 		}
-		if bytes.Equal(h[start:start+n], f.needle) {
+		if f.equal(h[start : start+n]) {
 			return start
 		}
 		i++
 		// A byte that is not rare here after all: let bytes.Index do it.
-		if fails++; fails > 64 && fails > (i>>6) {
+		if fails++; !f.fold && fails > 64 && fails > (i>>6) {
 			if j := bytes.Index(h[i-f.rare:], f.needle); j >= 0 {
 				return i - f.rare + j
 			}
@@ -76,6 +110,93 @@ func (f *finder) index(h []byte) int {
 		}
 	}
 	return -1
+}
+
+// indexFold finds the needle looking for its rare letter in both cases.
+func (f *finder) indexFold(h []byte, lc, uc byte) int {
+	n := len(f.needle)
+	nextL, nextU := -2, -2 // next position of each case at or after i; -1: none
+	for i := f.rare; i < len(h); {
+		if nextL != -1 && nextL < i {
+			if nextL = bytes.IndexByte(h[i:], lc); nextL >= 0 {
+				nextL += i
+			}
+		}
+		if nextU != -1 && nextU < i {
+			if nextU = bytes.IndexByte(h[i:], uc); nextU >= 0 {
+				nextU += i
+			}
+		}
+		switch {
+		case nextL < 0 && nextU < 0:
+			return -1
+		case nextL < 0 || (nextU >= 0 && nextU < nextL):
+			i = nextU
+		default:
+			i = nextL
+		}
+		start := i - f.rare
+		if start+n > len(h) {
+			return -1
+		}
+		if f.equal(h[start : start+n]) {
+			return start
+		}
+		i++
+	}
+	return -1
+}
+
+// equal compares a window of the haystack with the needle.
+func (f *finder) equal(w []byte) bool {
+	if !f.fold {
+		return bytes.Equal(w, f.needle)
+	}
+	for i, c := range w {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != f.needle[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// requiredLiteral returns the longest literal every match of the regular
+// expression re must contain, and whether it matches without case (then
+// it is ASCII). It returns nil when it finds none worth looking for.
+func requiredLiteral(re *syntax.Regexp) (lit []byte, fold bool) {
+	var best []rune
+	bestFold := false
+	var walk func(re *syntax.Regexp)
+	walk = func(re *syntax.Regexp) {
+		switch re.Op {
+		case syntax.OpLiteral:
+			if len(re.Rune) > len(best) {
+				best, bestFold = re.Rune, re.Flags&syntax.FoldCase != 0
+			}
+		case syntax.OpConcat:
+			for _, sub := range re.Sub {
+				walk(sub)
+			}
+		case syntax.OpCapture, syntax.OpPlus:
+			walk(re.Sub[0]) // x+ holds at least one x
+		case syntax.OpRepeat:
+			if re.Min >= 1 {
+				walk(re.Sub[0])
+			}
+		}
+	}
+	walk(re)
+	if len(best) < 2 {
+		return nil, false
+	}
+	s := string(best)
+	if bestFold && !isASCII(s) {
+		return nil, false
+	}
+	return []byte(s), bestFold
 }
 
 // byteRank orders bytes by how common they are in a real Claude Code

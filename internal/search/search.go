@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"regexp/syntax"
 	"runtime"
 	"strings"
 	"sync"
@@ -85,7 +86,6 @@ type matcher struct {
 	lit    string  // the literal, when not a regexp and case-sensitive
 	lower  string  // the lower-cased ASCII literal, for case-insensitive search
 	needle *finder // raw prefilter; nil: decode every conversation line
-	fold   bool    // the prefilter runs on an ASCII-lower-cased copy
 }
 
 func newMatcher(o Options) (*matcher, error) {
@@ -93,30 +93,42 @@ func newMatcher(o Options) (*matcher, error) {
 		return nil, fmt.Errorf("empty pattern")
 	}
 	m := &matcher{}
+	expr := ""
 	switch {
 	case o.Regex:
-		expr := o.Pattern
-		if o.IgnoreCase {
-			expr = "(?i)" + expr
-		}
-		re, err := regexp.Compile(expr)
-		if err != nil {
-			return nil, fmt.Errorf("bad regular expression: %w", err)
-		}
-		m.re = re
+		expr = o.Pattern
 	case o.IgnoreCase && isASCII(o.Pattern):
-		m.lower = strings.ToLower(o.Pattern)
-		if !needsEscape(m.lower) {
-			m.needle, m.fold = newFinder([]byte(m.lower)), true
+		// ASCII letters match either case; the raw bytes are searched
+		// the same way, so the prefilter never misses.
+		m.lower = string(lowerASCII(nil, []byte(o.Pattern)))
+		if rawSafe(m.lower) {
+			m.needle = newFinder([]byte(m.lower), true)
 		}
+		return m, nil
 	case o.IgnoreCase:
-		m.re = regexp.MustCompile("(?i)" + regexp.QuoteMeta(o.Pattern))
+		expr = regexp.QuoteMeta(o.Pattern)
 	default:
 		m.lit = o.Pattern
-		// The pattern as it appears inside a JSON string.
-		b, _ := json.Marshal(o.Pattern)
-		if b = bytes.Trim(b, `"`); !bytes.Contains(b, []byte(`\u`)) { // \u escapes are spelled differently by writers
-			m.needle = newFinder(b)
+		if rawSafe(m.lit) {
+			m.needle = newFinder([]byte(m.lit), false)
+		}
+		return m, nil
+	}
+	if o.IgnoreCase {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, fmt.Errorf("bad regular expression: %w", err)
+	}
+	m.re = re
+	// A literal every match contains is looked for in the raw bytes first.
+	// Unicode folding matches k and s to non-ASCII letters (K, ſ), which
+	// an ASCII prefilter would miss: such literals are not used.
+	if parsed, err := syntax.Parse(expr, syntax.Perl); err == nil {
+		lit, fold := requiredLiteral(parsed.Simplify())
+		if lit != nil && rawSafe(string(lit)) && !(fold && bytes.ContainsAny(lit, "kKsS")) {
+			m.needle = newFinder(lit, fold)
 		}
 	}
 	return m, nil
@@ -131,8 +143,11 @@ func isASCII(s string) bool {
 	return true
 }
 
-func needsEscape(s string) bool {
-	return strings.ContainsAny(s, "\"\\") || strings.IndexFunc(s, func(r rune) bool { return r < 0x20 }) >= 0
+// rawSafe reports whether s appears in a JSON line spelled as it is: JSON
+// writers escape none of its characters.
+func rawSafe(s string) bool {
+	b, err := json.Marshal(s)
+	return err == nil && string(b[1:len(b)-1]) == s
 }
 
 // match reports whether text holds the pattern.
@@ -141,7 +156,7 @@ func (m *matcher) match(text string) bool {
 	case m.re != nil:
 		return m.re.MatchString(text)
 	case m.lower != "":
-		return strings.Contains(strings.ToLower(text), m.lower)
+		return strings.Contains(string(lowerASCII(nil, []byte(text))), m.lower)
 	}
 	return strings.Contains(text, m.lit)
 }
@@ -262,7 +277,6 @@ func searchFile(ctx context.Context, f sessions.File, m *matcher, opt Options) (
 	bp := bufPool.Get().(*[]byte)
 	buf := *bp
 	defer func() { *bp = buf[:chunkSize:chunkSize]; bufPool.Put(bp) }()
-	var fold []byte
 	start, end := 0, 0 // unprocessed data is buf[start:end]
 	off := int64(0)    // file offset of buf[start]
 	// Lines are counted only from a file's first hit on: a file without
@@ -325,16 +339,11 @@ func searchFile(ctx context.Context, f sessions.File, m *matcher, opt Options) (
 			start += i + 1
 			off += int64(i + 1)
 		}
-		hay := region
-		if m.fold {
-			fold = lowerASCII(fold[:0], region)
-			hay = fold
-		}
 		pos, counted := 0, 0
 		for pos < len(region) {
 			var ls, le int
 			if fnd != nil {
-				i := fnd.index(hay[pos:])
+				i := fnd.index(region[pos:])
 				if i < 0 {
 					break
 				}
@@ -353,7 +362,7 @@ func searchFile(ctx context.Context, f sessions.File, m *matcher, opt Options) (
 			}
 			line += bytes.Count(region[counted:ls], []byte{'\n'})
 			counted = ls
-			if r, ok := info.lineResults(region[ls:le], hay[ls:le], line+1, fnd, m, opt, &decoded); ok {
+			if r, ok := info.lineResults(region[ls:le], line+1, fnd, m, opt, &decoded); ok {
 				res = append(res, r...)
 			}
 			pos = le + 1
@@ -416,7 +425,7 @@ func (fi *fileInfo) readCodexMeta(r io.Reader) {
 
 // lineResults decodes one candidate line and returns a result per matching
 // line of its message text.
-func (fi *fileInfo) lineResults(raw, hay []byte, lineNo int, fnd *finder, m *matcher, opt Options, decoded *int) ([]Result, bool) {
+func (fi *fileInfo) lineResults(raw []byte, lineNo int, fnd *finder, m *matcher, opt Options, decoded *int) ([]Result, bool) {
 	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
 		raw = raw[:len(raw)-1]
 	}
@@ -427,8 +436,8 @@ func (fi *fileInfo) lineResults(raw, hay []byte, lineNo int, fnd *finder, m *mat
 		// Decode only when a hit lies in conversation text, not in tool
 		// output, thinking or bookkeeping.
 		var offs []int
-		for i := 0; i < len(hay); {
-			j := fnd.index(hay[i:])
+		for i := 0; i < len(raw); {
+			j := fnd.index(raw[i:])
 			if j < 0 {
 				break
 			}

@@ -93,6 +93,12 @@ func TestRun_MatchesReference(t *testing.T) {
 		{Pattern: "Rollback", IgnoreCase: true},
 		{Pattern: "ROLLBACK commit", IgnoreCase: true},
 		{Pattern: `roll(back|out)\b`, Regex: true},
+		{Pattern: `pool (exhausted|drained)`, Regex: true},
+		{Pattern: `(?i)ROLLBACK`, Regex: true},
+		{Pattern: `CONNECTION POOL`, Regex: true, IgnoreCase: true},
+		{Pattern: `worker\s+logs`, Regex: true},
+		{Pattern: "Connection Pool", IgnoreCase: true},
+		{Pattern: "The", IgnoreCase: true, Role: "assistant"},
 		{Pattern: "the", Role: "user"},
 		{Pattern: "cache", Project: anyCWD},
 		{Pattern: "error", Since: time.Date(2026, 9, 3, 0, 0, 0, 0, time.UTC)},
@@ -191,5 +197,33 @@ func errUnwrap(err error) error {
 			return err
 		}
 		err = u.Unwrap()
+	}
+}
+
+// TestRun_Folding: a regexp folds case as Go's regexp does (ſ is s, K is
+// k), so its raw prefilter must not lose such lines; --ignore-case on an
+// ASCII pattern folds ASCII letters only.
+func TestRun_Folding(t *testing.T) {
+	dir := t.TempDir()
+	line := `{"type":"user","uuid":"u","timestamp":"2026-11-20T10:00:00Z","cwd":"/p","sessionId":"s","message":{"role":"user","content":"We loſt the \u212aey and the LOST key"}}` + "\n"
+	path := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(path, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	files := []sessions.File{{Path: path, Dialect: transcript.ClaudeCode, SessionID: "s", ModTime: time.Now()}}
+	for _, tc := range []struct {
+		opt  search.Options
+		want int
+	}{
+		{search.Options{Pattern: "(?i)lost the key", Regex: true}, 1},
+		{search.Options{Pattern: "lost the key", Regex: true, IgnoreCase: true}, 1},
+		{search.Options{Pattern: "LOST KEY", IgnoreCase: true}, 1},
+		{search.Options{Pattern: "lost the key", IgnoreCase: true}, 0}, // ASCII folding: ſ is not s
+		{search.Options{Pattern: "loſt", IgnoreCase: true}, 1},
+	} {
+		got, _ := run(t, files, tc.opt)
+		if len(got) != tc.want {
+			t.Errorf("%+v: %d results, want %d", tc.opt, len(got), tc.want)
+		}
 	}
 }
