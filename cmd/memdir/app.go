@@ -131,7 +131,9 @@ ENVIRONMENT
   MEMDIR_HOME, CLAUDE_CONFIG_DIR   agent home (default ~/.claude)
   MEMDIR_MEMORY_DIR                memory folder override (absolute path)
   MEMDIR_DISABLE=1                 turn automatic memory off
-  MEMDIR_LOCK_TIMEOUT              how long to wait for a busy folder (default 10s)`,
+  MEMDIR_LOCK_TIMEOUT              how long to wait for a busy folder (default 10s)
+  CODEX_HOME                       Codex CLI's home, for its transcripts (default ~/.codex)
+  TZ                               the time zone transcript days are counted in`,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: true},
@@ -225,5 +227,10 @@ func isTerminal(r any) bool {
 		return false
 	}
 	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	if err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	// /dev/null is a character device too, but nobody reads it.
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(info, null)
 }

@@ -42,6 +42,9 @@ The usual cycle, as the synthesize skill runs it:
   memdir transcripts done DATE        mark the day processed
 
 memdir never changes, moves or deletes an agent's transcripts.`,
+		Example: `  memdir transcripts list-pending
+  memdir transcripts extract yesterday --output /tmp/day.txt
+  memdir transcripts done yesterday`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
