@@ -111,6 +111,20 @@ func (e transcriptsEnv) loadState() (*sessions.State, error) {
 	return st, nil
 }
 
+// lockState takes the synthesis folder's lock and loads the processing
+// state for a read-modify-write; the caller calls unlock when done.
+func (a *app) lockState(env transcriptsEnv) (st *sessions.State, unlock func(), err error) {
+	unlock, err = env.folder.Lock(a.ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st, err = env.loadState(); err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return st, unlock, nil
+}
+
 // readPending discovers the transcripts and reads each from its cursor,
 // warning about unreadable files and skipped lines.
 func (a *app) readPending(e transcriptsEnv, st *sessions.State) []sessions.Scan {
@@ -290,15 +304,11 @@ arrives in between stays pending.`,
 // extract writes the pending content of the wanted days (all without
 // any) to output or stdout, then records in the state what it showed.
 func (a *app) extract(env transcriptsEnv, want []string, output string) error {
-	unlock, err := env.folder.Lock(a.ctx)
+	st, unlock, err := a.lockState(env)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	st, err := env.loadState()
-	if err != nil {
-		return err
-	}
 	scans := a.readPending(env, st)
 	days := sessions.Pending(scans, env.loc, want...)
 	if len(days) == 0 {
@@ -386,15 +396,11 @@ Running done again for the same day changes nothing.`,
 			if archive != "" && !filepath.IsAbs(archive) {
 				archive = filepath.Join(a.cwd, archive)
 			}
-			unlock, err := env.folder.Lock(a.ctx)
+			st, unlock, err := a.lockState(env)
 			if err != nil {
 				return err
 			}
 			defer unlock()
-			st, err := env.loadState()
-			if err != nil {
-				return err
-			}
 			scans := a.readPending(env, st)
 			type result struct {
 				Date     string   `json:"date"`
@@ -501,15 +507,11 @@ with the projects worked on that day from this file.`,
 			if err != nil {
 				return err
 			}
-			unlock, err := env.folder.Lock(a.ctx)
+			st, unlock, err := a.lockState(env)
 			if err != nil {
 				return err
 			}
 			defer unlock()
-			st, err := env.loadState()
-			if err != nil {
-				return err
-			}
 			ix, unplaced := a.projectsIndex(env, st)
 			if err := env.folder.WriteJSON(sessions.StateFile, st); err != nil {
 				return err

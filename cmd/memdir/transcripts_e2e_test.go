@@ -1,10 +1,7 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,27 +16,8 @@ import (
 // the prompt under the repo's path, find it by search, and mark it done.
 func TestTranscripts_RealClaude(t *testing.T) {
 	claude := testenv.Claude(t)
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	home, repo := filepath.Join(root, "home"), filepath.Join(root, "repo")
-	for _, d := range []string{home, repo} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
 	const prompt = "remember that deploys happen on tuesdays only"
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, claude, "-p", prompt)
-	cmd.Dir = repo
-	cmd.Env = testenv.ClaudeEnv(home)
-	out, _ := cmd.CombinedOutput() // exits 1: not logged in
-	t.Logf("claude -p: %s", out)
+	home, repo := testenv.RunClaude(t, claude, "repo", prompt)
 
 	agentHome := filepath.Join(home, ".claude")
 	today := time.Now().UTC().Format(time.DateOnly)

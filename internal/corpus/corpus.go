@@ -278,16 +278,16 @@ func Cached(mb int) (string, error) {
 	return home, os.WriteFile(stamp, nil, 0o600)
 }
 
-// BenchSizeMB is the corpus size benchmarks use: MEMDIR_BENCH_CORPUS_MB, or
-// 64.
-func BenchSizeMB() (int, error) {
-	v := os.Getenv("MEMDIR_BENCH_CORPUS_MB")
-	if v == "" {
-		return 64, nil
+// BenchHome returns the home of the corpus benchmarks use, generating it
+// on first use: MEMDIR_BENCH_CORPUS_MB megabytes (default 64), seed 1.
+func BenchHome() (string, error) {
+	mb := 64
+	if v := os.Getenv("MEMDIR_BENCH_CORPUS_MB"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return "", fmt.Errorf("MEMDIR_BENCH_CORPUS_MB=%q is not a positive number", v)
+		}
+		mb = n
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("MEMDIR_BENCH_CORPUS_MB=%q is not a positive number", v)
-	}
-	return n, nil
+	return Cached(mb)
 }

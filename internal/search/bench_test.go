@@ -12,24 +12,14 @@ import (
 	"github.com/memdir/memdir/internal/sessions"
 )
 
-func corpusHome(b *testing.B) string {
-	b.Helper()
-	mb, err := corpus.BenchSizeMB()
-	if err != nil {
-		b.Fatal(err)
-	}
-	home, err := corpus.Cached(mb)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return home
-}
-
 // BenchmarkSearch searches the corpus for a rare phrase, in process, and
 // runs ripgrep on the same files and pattern for comparison (skipped when
 // rg is not installed). Compare the ns/op of the two sub-benchmarks.
 func BenchmarkSearch(b *testing.B) {
-	home := corpusHome(b)
+	home, err := corpus.BenchHome()
+	if err != nil {
+		b.Fatal(err)
+	}
 	files, errs := sessions.Discover(sessions.Roots{Claude: home})
 	if len(errs) > 0 {
 		b.Fatal(errs)

@@ -90,3 +90,32 @@ func ClaudeEnv(home string, extra ...string) []string {
 	}
 	return append(env, extra...)
 }
+
+// RunClaude makes a temporary root holding a home folder and a git repo at
+// root/rel, runs the claude CLI there with prompt under that HOME (without
+// a login it exits 1 after writing its transcript), and returns the home
+// and the repo. Paths are free of symlinks, as Claude Code records them.
+func RunClaude(tb testing.TB, claude, rel, prompt string) (home, repo string) {
+	tb.Helper()
+	root, err := filepath.EvalSymlinks(tb.TempDir())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	home, repo = filepath.Join(root, "home"), filepath.Join(root, rel)
+	for _, d := range []string{home, repo} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+		tb.Fatalf("git init: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claude, "-p", prompt)
+	cmd.Dir = repo
+	cmd.Env = ClaudeEnv(home)
+	out, _ := cmd.CombinedOutput() // exits 1: not logged in
+	tb.Logf("claude -p: %s", out)
+	return home, repo
+}

@@ -27,11 +27,7 @@ func BenchmarkParseClaude(b *testing.B) {
 // by MEMDIR_BENCH_CORPUS_MB, default 64) file by file on one goroutine:
 // MB/s is per core.
 func BenchmarkParseCorpus(b *testing.B) {
-	mb, err := corpus.BenchSizeMB()
-	if err != nil {
-		b.Fatal(err)
-	}
-	home, err := corpus.Cached(mb)
+	home, err := corpus.BenchHome()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,13 +1,10 @@
 package transcript_test
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/testenv"
@@ -30,28 +27,8 @@ func TestClaudeCLI_Transcript(t *testing.T) {
 }
 
 func runClaude(t *testing.T, claude, rel string) {
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	home := filepath.Join(root, "home")
-	repo := filepath.Join(root, rel)
-	for _, d := range []string{home, repo} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
 	const prompt = "we always use tabs for indentation in this repo"
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, claude, "-p", prompt)
-	cmd.Dir = repo
-	cmd.Env = testenv.ClaudeEnv(home)
-	out, _ := cmd.CombinedOutput() // exits 1: not logged in
-	t.Logf("claude -p: %s", out)
+	home, repo := testenv.RunClaude(t, claude, rel, prompt)
 
 	if rel != "repo" && len(repo) <= 200 {
 		t.Fatalf("the long path is only %d characters", len(repo))

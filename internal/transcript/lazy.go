@@ -217,11 +217,12 @@ func lazyBool(v []byte) (bool, bool) {
 	return false, false
 }
 
-// eachMember calls fn with each key (raw, without quotes) and value (raw)
-// of the object at b[i], stopping when fn returns false. It returns the
-// index past the object, or -1 when it is not an object it can walk or a
-// key holds an escape.
-func eachMember(b []byte, i int, fn func(k, v []byte) bool) int {
+// members walks the object at b[i]. For each member it calls fn with the
+// key (raw, without quotes) and the index of its value; fn returns the
+// index past the value, or -1 to stop. members returns the index past the
+// object, or -1 when fn stopped, the object cannot be walked, or a key holds
+// an escape (which encoding/json would decode and this walk does not).
+func members(b []byte, i int, fn func(k []byte, v int) int) int {
 	if i >= len(b) || b[i] != '{' {
 		return -1
 	}
@@ -245,18 +246,13 @@ func eachMember(b []byte, i int, fn func(k, v []byte) bool) int {
 		if i >= len(b) || b[i] != ':' {
 			return -1
 		}
-		i = skipSpace(b, i+1)
-		if i >= len(b) {
+		if i = skipSpace(b, i+1); i >= len(b) {
 			return -1
 		}
-		vend := skipValue(b, i)
-		if vend < 0 {
+		if i = fn(k, i); i < 0 {
 			return -1
 		}
-		if !fn(k, b[i:vend]) {
-			return -1
-		}
-		i = skipSpace(b, vend)
+		i = skipSpace(b, i)
 		if i < len(b) && b[i] == '}' {
 			return i + 1
 		}
@@ -267,33 +263,56 @@ func eachMember(b []byte, i int, fn func(k, v []byte) bool) int {
 	}
 }
 
-// eachElement calls fn with each element (raw) of the array v, stopping
-// when fn returns false. It reports whether it walked the whole array.
-func eachElement(v []byte, fn func(e []byte) bool) bool {
-	if len(v) == 0 || v[0] != '[' {
-		return false
+// elements walks the array at b[i] like members walks an object.
+func elements(b []byte, i int, fn func(v int) int) int {
+	if i >= len(b) || b[i] != '[' {
+		return -1
 	}
-	i := skipSpace(v, 1)
-	if i < len(v) && v[i] == ']' {
-		return i+1 == len(v)
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1
 	}
 	for {
-		if i >= len(v) {
-			return false
+		if i >= len(b) {
+			return -1
 		}
+		if i = fn(i); i < 0 {
+			return -1
+		}
+		i = skipSpace(b, i)
+		if i < len(b) && b[i] == ']' {
+			return i + 1
+		}
+		if i >= len(b) || b[i] != ',' {
+			return -1
+		}
+		i = skipSpace(b, i+1)
+	}
+}
+
+// eachMember calls fn with each key and raw value of the object at b[i],
+// stopping when fn returns false; it returns what members returns.
+func eachMember(b []byte, i int, fn func(k, v []byte) bool) int {
+	return members(b, i, func(k []byte, v int) int {
+		end := skipValue(b, v)
+		if end < 0 || !fn(k, b[v:end]) {
+			return -1
+		}
+		return end
+	})
+}
+
+// eachElement calls fn with each raw element of the array v, stopping when
+// fn returns false. It reports whether it walked the whole array.
+func eachElement(v []byte, fn func(e []byte) bool) bool {
+	end := elements(v, 0, func(i int) int {
 		end := skipValue(v, i)
 		if end < 0 || !fn(v[i:end]) {
-			return false
+			return -1
 		}
-		i = skipSpace(v, end)
-		if i < len(v) && v[i] == ']' {
-			return i+1 == len(v)
-		}
-		if i >= len(v) || v[i] != ',' {
-			return false
-		}
-		i = skipSpace(v, i+1)
-	}
+		return end
+	})
+	return end == len(v)
 }
 
 var blockKeys = []string{"type", "text", "name", "input", "content", "is_error", "tool_use_id"}

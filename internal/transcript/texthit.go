@@ -19,16 +19,13 @@ var (
 func TextHit(line []byte, offs []int) bool {
 	w := textWalker{line: line, offs: offs}
 	i := skipSpace(line, 0)
-	if i >= len(line) || w.value(i, nil, nil, 0) < 0 {
-		return true
-	}
-	return w.found
+	return i >= len(line) || w.value(i, nil, nil, 0) < 0 || w.found
 }
 
 type textWalker struct {
 	line  []byte
 	offs  []int
-	found bool
+	found bool // stops the walk: value returns -1 from then on
 }
 
 // value walks the value at i, the value of key in an object that is itself
@@ -49,63 +46,16 @@ func (w *textWalker) value(i int, key, parent []byte, depth int) int {
 			for _, o := range w.offs {
 				if o > i && o < end-1 {
 					w.found = true
+					return -1
 				}
 			}
 		}
 		return end
 	case '{':
-		i = skipSpace(b, i+1)
-		if i < len(b) && b[i] == '}' {
-			return i + 1
-		}
-		for {
-			if i >= len(b) || b[i] != '"' {
-				return -1
-			}
-			end := skipString(b, i)
-			if end < 0 {
-				return -1
-			}
-			k := b[i+1 : end-1]
-			if bytes.IndexByte(k, '\\') >= 0 {
-				w.found = true // an escaped key: too clever to follow, decode it
-				return len(b)
-			}
-			i = skipSpace(b, end)
-			if i >= len(b) || b[i] != ':' {
-				return -1
-			}
-			if i = w.value(skipSpace(b, i+1), k, key, depth+1); i < 0 || w.found {
-				return i
-			}
-			i = skipSpace(b, i)
-			if i < len(b) && b[i] == '}' {
-				return i + 1
-			}
-			if i >= len(b) || b[i] != ',' {
-				return -1
-			}
-			i = skipSpace(b, i+1)
-		}
+		return members(b, i, func(k []byte, v int) int { return w.value(v, k, key, depth+1) })
 	case '[':
-		i = skipSpace(b, i+1)
-		if i < len(b) && b[i] == ']' {
-			return i + 1
-		}
-		for {
-			// An element's keys belong to the array's key: content[i].text.
-			if i = w.value(i, key, parent, depth+1); i < 0 || w.found {
-				return i
-			}
-			i = skipSpace(b, i)
-			if i < len(b) && b[i] == ']' {
-				return i + 1
-			}
-			if i >= len(b) || b[i] != ',' {
-				return -1
-			}
-			i = skipSpace(b, i+1)
-		}
+		// An element's keys belong to the array's key: content[i].text.
+		return elements(b, i, func(v int) int { return w.value(v, key, parent, depth+1) })
 	}
 	return skipValue(b, i)
 }
