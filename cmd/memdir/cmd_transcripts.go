@@ -132,7 +132,9 @@ func (a *app) readPending(e transcriptsEnv, st *sessions.State) []sessions.Scan 
 	for _, err := range errs {
 		a.warnf("%v", err)
 	}
-	scans := sessions.ReadPending(a.ctx, files, st, 0)
+	done := a.progress("reading transcripts", files)
+	scans := sessions.ReadPending(a.ctx, files, st, sessions.ReadOptions{Progress: done.add})
+	done.stop()
 	a.reportScans(scans)
 	return scans
 }
@@ -540,7 +542,10 @@ func (a *app) projectsIndex(env transcriptsEnv, st *sessions.State) (sessions.Pr
 	for _, err := range errs {
 		a.warnf("%v", err)
 	}
-	for _, err := range sessions.UpdateSummaries(a.ctx, files, st, env.loc, 0) {
+	done := a.progress("indexing transcripts", files)
+	errs = sessions.UpdateSummaries(a.ctx, files, st, env.loc, sessions.ReadOptions{Progress: done.add})
+	done.stop()
+	for _, err := range errs {
 		a.warnf("%v", err)
 	}
 	return sessions.BuildIndex(st, time.Now())

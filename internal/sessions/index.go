@@ -19,9 +19,9 @@ const IndexFile = "projects-index.json"
 
 // UpdateSummaries brings every file's cached Summary in st up to date,
 // reading only what was appended since it was last taken (the whole file
-// when it shrank or was replaced), workers at a time. Entries of files that
+// when it shrank or was replaced). Entries of files that
 // no longer exist are dropped. It returns the read errors, one per failing file.
-func UpdateSummaries(ctx context.Context, files []File, st *State, loc *time.Location, workers int) []error {
+func UpdateSummaries(ctx context.Context, files []File, st *State, loc *time.Location, opt ReadOptions) []error {
 	entries := make([]*Entry, len(files))
 	for i, f := range files {
 		entries[i] = st.entry(f)
@@ -36,7 +36,7 @@ func UpdateSummaries(ctx context.Context, files []File, st *State, loc *time.Loc
 		}
 	}
 	errs := make([]error, len(files))
-	parallel(ctx, len(files), workers, func(i int) {
+	parallel(ctx, len(files), opt, files, func(i int) {
 		f, e := files[i], entries[i]
 		sum := e.Summary
 		if sum == nil {

@@ -30,12 +30,20 @@ type Scan struct {
 	Err   error
 }
 
-// ReadPending reads every file from its cursor in st, workers at a time
-// (0: one per CPU). The state itself is not changed: entries that must be
-// reset are returned fresh in Scan.Entry. Results are in the order of files.
-func ReadPending(ctx context.Context, files []File, st *State, workers int) []Scan {
+// ReadOptions tune how files are read.
+type ReadOptions struct {
+	Workers int // files read at once; 0: one per CPU
+	// Progress, when set, is called after each file with its size; it
+	// must be safe for concurrent use.
+	Progress func(size int64)
+}
+
+// ReadPending reads every file from its cursor in st. The state itself is
+// not changed: entries that must be reset are returned fresh in
+// Scan.Entry. Results are in the order of files.
+func ReadPending(ctx context.Context, files []File, st *State, opt ReadOptions) []Scan {
 	scans := make([]Scan, len(files))
-	parallel(ctx, len(files), workers, func(i int) {
+	parallel(ctx, len(files), opt, files, func(i int) {
 		f := files[i]
 		e := &Entry{Dialect: f.Dialect, SessionID: f.SessionID, Agent: f.Agent}
 		if old := st.Transcripts[f.Path]; old != nil {
@@ -150,8 +158,10 @@ func digest(b []byte) string {
 	return hex.EncodeToString(sum[:12])
 }
 
-// parallel calls fn(0..n-1), workers at a time, until ctx is done.
-func parallel(ctx context.Context, n, workers int, fn func(i int)) {
+// parallel calls fn(0..n-1), opt.Workers at a time, until ctx is done,
+// reporting progress in the sizes of files.
+func parallel(ctx context.Context, n int, opt ReadOptions, files []File, fn func(i int)) {
+	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -163,6 +173,9 @@ func parallel(ctx context.Context, n, workers int, fn func(i int)) {
 			defer wg.Done()
 			for i := range next {
 				fn(i)
+				if opt.Progress != nil {
+					opt.Progress(files[i].Size)
+				}
 			}
 		}()
 	}

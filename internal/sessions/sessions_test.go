@@ -63,7 +63,7 @@ func (f *fixture) read() []sessions.Scan {
 	if len(errs) > 0 {
 		f.t.Fatal(errs)
 	}
-	scans := sessions.ReadPending(context.Background(), files, f.st, 0)
+	scans := sessions.ReadPending(context.Background(), files, f.st, sessions.ReadOptions{})
 	for _, sc := range scans {
 		if sc.Err != nil {
 			f.t.Fatal(sc.Err)
@@ -268,12 +268,12 @@ func TestSummariesAndIndex_Incremental(t *testing.T) {
 	sub := filepath.Join(filepath.Dir(f.path), "s1", "subagents", "agent-x.jsonl")
 	write(t, sub, strings.ReplaceAll(rec("user", "v1", "sub task", day(21, 9)), `"type":"user"`, `"type":"user","isSidechain":true`))
 	files, _ := sessions.Discover(sessions.Roots{Claude: f.home})
-	if errs := sessions.UpdateSummaries(context.Background(), files, f.st, utc, 0); len(errs) > 0 {
+	if errs := sessions.UpdateSummaries(context.Background(), files, f.st, utc, sessions.ReadOptions{}); len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	f.append(rec("assistant", "a1", "hi", day(22, 9)))
 	files, _ = sessions.Discover(sessions.Roots{Claude: f.home})
-	sessions.UpdateSummaries(context.Background(), files, f.st, utc, 0)
+	sessions.UpdateSummaries(context.Background(), files, f.st, utc, sessions.ReadOptions{})
 	sum := f.st.Transcripts[f.path].Summary
 	fi, _ := os.Stat(f.path)
 	if sum.Scanned.Offset != fi.Size() || sum.Messages != 2 || !slices.Equal(sum.Days, []string{"2026-11-20", "2026-11-22"}) {
@@ -293,7 +293,7 @@ func TestSummariesAndIndex_Incremental(t *testing.T) {
 	// Gone files leave the state.
 	os.Remove(sub)
 	files, _ = sessions.Discover(sessions.Roots{Claude: f.home})
-	sessions.UpdateSummaries(context.Background(), files, f.st, utc, 0)
+	sessions.UpdateSummaries(context.Background(), files, f.st, utc, sessions.ReadOptions{})
 	if _, ok := f.st.Transcripts[sub]; ok {
 		t.Error("a deleted transcript is still in the state")
 	}
