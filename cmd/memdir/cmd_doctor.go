@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/memdir/memdir/internal/atomicfile"
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/sessions"
 	"github.com/spf13/cobra"
 )
 
@@ -84,6 +87,68 @@ exits 1 when it finds a problem.`,
 }
 
 func (a *app) doctor() []check {
+	out := a.doctorMemory()
+	if len(out) > 0 && out[0].Name == "layout" {
+		return out
+	}
+	return append(out, a.doctorTranscripts()...)
+}
+
+// retentionWarnAge is when an unprocessed transcript is near Claude Code's
+// default cleanup (cleanupPeriodDays, 30 days).
+const retentionWarnAge = 25 * 24 * time.Hour
+
+// doctorTranscripts checks the processing state and warns about
+// transcripts Claude Code will soon delete with content not processed.
+func (a *app) doctorTranscripts() []check {
+	var out []check
+	add := func(status, format string, args ...any) {
+		out = append(out, check{Name: "transcripts", Status: status, Detail: fmt.Sprintf(format, args...)})
+	}
+	env, err := a.transcriptsEnv()
+	if err != nil {
+		add("fail", "%v", err)
+		return out
+	}
+	st, err := env.loadState()
+	if err != nil {
+		add("fail", "%v; %s", err, hintFor(err))
+		return out
+	}
+	files, errs := sessions.Discover(env.roots)
+	for _, err := range errs {
+		add("warn", "%v", err)
+	}
+	unread, old, reset := 0, 0, 0
+	for _, f := range files {
+		e := st.Transcripts[f.Path]
+		if e != nil && e.Reset != "" {
+			reset++
+		}
+		if e != nil && e.Cursor.Offset >= f.Size {
+			continue
+		}
+		unread++
+		if time.Since(f.ModTime) > retentionWarnAge {
+			old++
+		}
+	}
+	switch {
+	case len(files) == 0:
+		add("info", "no transcripts under %s", filepath.Join(env.roots.Claude, "projects"))
+	default:
+		add("ok", "%s found, %d with content not yet processed ('memdir transcripts list-pending')", sessions.Plural(len(files), "transcript"), unread)
+	}
+	if old > 0 {
+		add("warn", "over 25 days old with content not processed: %s; Claude Code deletes transcripts after 30 days (cleanupPeriodDays); run 'memdir transcripts extract' and 'done', or raise cleanupPeriodDays", sessions.Plural(old, "transcript"))
+	}
+	if reset > 0 {
+		add("info", "read again from the start after they shrank or were replaced: %s", sessions.Plural(reset, "transcript"))
+	}
+	return out
+}
+
+func (a *app) doctorMemory() []check {
 	var out []check
 	add := func(name, status, format string, args ...any) {
 		out = append(out, check{Name: name, Status: status, Detail: fmt.Sprintf(format, args...)})
