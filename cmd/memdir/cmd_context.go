@@ -61,8 +61,9 @@ build-index'); parts that do not exist yet are named, not invented.
 --list prints every project seen in the transcripts, with its number of work
 days and the latest one.
 
-Context only reads: projects-index.json is used when present, and otherwise
-computed from the transcripts without being written.`,
+Context only reads. Work days are computed from the transcripts each time,
+so they are never stale; 'memdir transcripts build-index' caches what it
+read, which makes this fast.`,
 		Example: `  memdir context
   memdir context ~/src/api --days 3
   memdir context --list --json`,
@@ -90,6 +91,9 @@ computed from the transcripts without being written.`,
 				if !filepath.IsAbs(a.project) {
 					a.project = filepath.Join(a.cwd, a.project)
 				}
+				if _, err := os.Stat(a.project); err != nil {
+					a.warnf("%s does not exist here; showing what memdir has recorded for that path", a.project)
+				}
 				if env, err = a.transcriptsEnv(); err != nil {
 					return err
 				}
@@ -102,23 +106,15 @@ computed from the transcripts without being written.`,
 	return cmd
 }
 
-// loadProjectsIndex reads projects-index.json, or computes the index from
-// the transcripts when there is none (without writing anything).
+// loadProjectsIndex computes the projects index from the transcripts, up
+// to date, without writing anything: the cached summaries in the state make
+// this read only what is new since 'memdir transcripts build-index' ran.
 func (a *app) loadProjectsIndex(env transcriptsEnv) (sessions.ProjectsIndex, error) {
-	var ix sessions.ProjectsIndex
-	found, err := env.folder.ReadJSON(sessions.IndexFile, &ix)
-	var ce *synthesis.CorruptError
-	if errors.As(err, &ce) {
-		return ix, withHint(err, "rebuild it with 'memdir transcripts build-index'")
-	}
-	if err != nil || found {
-		return ix, err
-	}
 	st, err := env.loadState()
 	if err != nil {
-		return ix, err
+		return sessions.ProjectsIndex{}, err
 	}
-	ix, _ = a.projectsIndex(env, st)
+	ix, _ := a.projectsIndex(env, st)
 	return ix, nil
 }
 
