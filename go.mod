@@ -3,6 +3,7 @@ module github.com/memdir/memdir
 go 1.26
 
 require (
+	github.com/blevesearch/snowballstem v0.9.0
 	github.com/gofrs/flock v0.13.1
 	github.com/google/go-cmp v0.7.0
 	github.com/rogpeppe/go-internal v1.16.0

@@ -1,0 +1,218 @@
+package recall
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Field is a part of a memory that is scored on its own.
+type Field int
+
+const (
+	Name Field = iota
+	Description
+	Body
+	NumFields
+)
+
+var fieldNames = [NumFields]string{"name", "description", "body"}
+
+func (f Field) String() string { return fieldNames[f] }
+
+// Params are BM25F's parameters.
+type Params struct {
+	K1 float64
+	B  [NumFields]float64 // length normalisation per field, 0..1
+	W  [NumFields]float64 // field weights
+}
+
+// DefaultParams are the shipped ranker's parameters (see the package doc).
+var DefaultParams = Params{K1: 1.2, B: [NumFields]float64{0.75, 0.75, 0.75}, W: [NumFields]float64{3, 2, 1}}
+
+// Doc is an analysed memory: the terms of each field, in order.
+type Doc struct {
+	Terms [NumFields][]string
+}
+
+type posting struct {
+	doc int32
+	tf  [NumFields]uint16
+}
+
+// Index ranks a fixed set of documents. Build it with NewIndex; it is
+// safe for concurrent searches.
+type Index struct {
+	p        Params
+	n        int
+	avglen   [NumFields]float64
+	lens     [][NumFields]int32
+	postings map[string][]posting
+}
+
+// NewIndex indexes docs; a document's number is its position.
+func NewIndex(docs []Doc, p Params) *Index {
+	ix := &Index{p: p, n: len(docs), lens: make([][NumFields]int32, len(docs)), postings: map[string][]posting{}}
+	var total [NumFields]float64
+	tf := map[string]*[NumFields]uint16{}
+	for d, doc := range docs {
+		clear(tf)
+		var order []string
+		for f := range NumFields {
+			ix.lens[d][f] = int32(len(doc.Terms[f]))
+			total[f] += float64(len(doc.Terms[f]))
+			for _, t := range doc.Terms[f] {
+				c := tf[t]
+				if c == nil {
+					c = new([NumFields]uint16)
+					tf[t] = c
+					order = append(order, t)
+				}
+				if c[f] < math.MaxUint16 {
+					c[f]++
+				}
+			}
+		}
+		for _, t := range order {
+			ix.postings[t] = append(ix.postings[t], posting{doc: int32(d), tf: *tf[t]})
+		}
+	}
+	for f := range NumFields {
+		if ix.n > 0 {
+			ix.avglen[f] = total[f] / float64(ix.n)
+		}
+	}
+	return ix
+}
+
+// Len returns the number of documents.
+func (ix *Index) Len() int { return ix.n }
+
+// IDF returns the inverse document frequency of term t.
+func (ix *Index) IDF(t string) float64 { return idf(ix.n, len(ix.postings[t])) }
+
+func idf(n, df int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// Scored is one document's score for a query.
+type Scored struct {
+	Doc      int
+	Score    float64
+	Coverage float64 // share of the query's information the document matches
+	Matched  []string
+}
+
+// queryTerm is a distinct query term with its count, in order of first
+// appearance.
+type queryTerm struct {
+	t   string
+	qtf float64
+}
+
+func distinct(query []string) []queryTerm {
+	var qs []queryTerm
+	for _, t := range query {
+		if i := slices.IndexFunc(qs, func(q queryTerm) bool { return q.t == t }); i >= 0 {
+			qs[i].qtf++
+			continue
+		}
+		qs = append(qs, queryTerm{t: t, qtf: 1})
+	}
+	return qs
+}
+
+// coverageTerms is how many of the query's most informative terms the
+// coverage is measured against.
+const coverageTerms = 8
+
+// Search scores every document holding a query term and returns them by
+// score, highest first; ties go to the lower document number.
+func (ix *Index) Search(query []string) []Scored {
+	qs := distinct(query)
+	if len(qs) == 0 || ix.n == 0 {
+		return nil
+	}
+	score := map[int32]float64{}
+	matched := map[int32][]string{}
+	covered := map[int32]float64{}
+	var known []float64 // idf of each query term, unseen ones as df=1
+	for _, q := range qs {
+		ps := ix.postings[q.t]
+		w := idf(ix.n, max(len(ps), 1))
+		known = append(known, w)
+		if len(ps) == 0 {
+			continue
+		}
+		termIDF := idf(ix.n, len(ps))
+		for _, p := range ps {
+			score[p.doc] += q.qtf * termIDF * ix.saturate(p)
+			matched[p.doc] = append(matched[p.doc], q.t)
+			covered[p.doc] += w
+		}
+	}
+	slices.SortFunc(known, func(a, b float64) int { return cmp.Compare(b, a) })
+	var denom float64
+	for _, w := range known[:min(len(known), coverageTerms)] {
+		denom += w
+	}
+	out := make([]Scored, 0, len(score))
+	for d, s := range score {
+		out = append(out, Scored{Doc: int(d), Score: s, Coverage: min(1, covered[d]/denom), Matched: matched[d]})
+	}
+	slices.SortFunc(out, func(a, b Scored) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Doc, b.Doc)
+	})
+	return out
+}
+
+// saturate is BM25F's tf'·(k1+1)/(tf'+k1) for one posting.
+func (ix *Index) saturate(p posting) float64 {
+	tfp := ix.pseudoTF(p)
+	return tfp * (ix.p.K1 + 1) / (tfp + ix.p.K1)
+}
+
+func (ix *Index) pseudoTF(p posting) float64 {
+	var tfp float64
+	for f := range NumFields {
+		if p.tf[f] == 0 || ix.p.W[f] == 0 {
+			continue
+		}
+		norm := 1 - ix.p.B[f]
+		if ix.avglen[f] > 0 {
+			norm += ix.p.B[f] * float64(ix.lens[p.doc][f]) / ix.avglen[f]
+		}
+		tfp += ix.p.W[f] * float64(p.tf[f]) / norm
+	}
+	return tfp
+}
+
+// Explain splits doc's score for query by field: each term's part of the
+// score is shared among the fields in proportion to what each adds to the
+// term's pseudo-frequency.
+func (ix *Index) Explain(doc int, query []string) (byField [NumFields]float64) {
+	for _, q := range distinct(query) {
+		ps := ix.postings[q.t]
+		i := slices.IndexFunc(ps, func(p posting) bool { return int(p.doc) == doc })
+		if i < 0 {
+			continue
+		}
+		p := ps[i]
+		part := q.qtf * idf(ix.n, len(ps)) * ix.saturate(p)
+		tfp := ix.pseudoTF(p)
+		for f := range NumFields {
+			if p.tf[f] == 0 || ix.p.W[f] == 0 {
+				continue
+			}
+			norm := 1 - ix.p.B[f]
+			if ix.avglen[f] > 0 {
+				norm += ix.p.B[f] * float64(ix.lens[p.doc][f]) / ix.avglen[f]
+			}
+			byField[f] += part * (ix.p.W[f] * float64(p.tf[f]) / norm) / tfp
+		}
+	}
+	return byField
+}
