@@ -40,14 +40,22 @@ type posting struct {
 	tf  [NumFields]uint16
 }
 
-// Index ranks a fixed set of documents. Build it with NewIndex; it is
-// safe for concurrent searches.
+// Index ranks a fixed set of documents. Build it with NewIndex or load it
+// from a Snapshot; it is safe for concurrent searches.
 type Index struct {
 	p        Params
 	n        int
 	avglen   [NumFields]float64
 	lens     [][NumFields]int32
 	postings map[string][]posting
+	lookup   func(term string) []posting // instead of postings, for a snapshot
+}
+
+func (ix *Index) postingsOf(t string) []posting {
+	if ix.lookup != nil {
+		return ix.lookup(t)
+	}
+	return ix.postings[t]
 }
 
 // NewIndex indexes docs; a document's number is its position.
@@ -89,7 +97,7 @@ func NewIndex(docs []Doc, p Params) *Index {
 func (ix *Index) Len() int { return ix.n }
 
 // IDF returns the inverse document frequency of term t.
-func (ix *Index) IDF(t string) float64 { return idf(ix.n, len(ix.postings[t])) }
+func (ix *Index) IDF(t string) float64 { return idf(ix.n, len(ix.postingsOf(t))) }
 
 func idf(n, df int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
@@ -100,7 +108,6 @@ type Scored struct {
 	Doc      int
 	Score    float64
 	Coverage float64 // share of the query's information the document matches
-	Matched  []string
 }
 
 // queryTerm is a distinct query term with its count, in order of first
@@ -133,12 +140,12 @@ func (ix *Index) Search(query []string) []Scored {
 	if len(qs) == 0 || ix.n == 0 {
 		return nil
 	}
-	score := map[int32]float64{}
-	matched := map[int32][]string{}
-	covered := map[int32]float64{}
+	score := make([]float64, ix.n)
+	covered := make([]float64, ix.n)
+	var hit []int32     // documents with a score, in order of first hit
 	var known []float64 // idf of each query term, unseen ones as df=1
 	for _, q := range qs {
-		ps := ix.postings[q.t]
+		ps := ix.postingsOf(q.t)
 		w := idf(ix.n, max(len(ps), 1))
 		known = append(known, w)
 		if len(ps) == 0 {
@@ -146,8 +153,10 @@ func (ix *Index) Search(query []string) []Scored {
 		}
 		termIDF := idf(ix.n, len(ps))
 		for _, p := range ps {
+			if covered[p.doc] == 0 {
+				hit = append(hit, p.doc)
+			}
 			score[p.doc] += q.qtf * termIDF * ix.saturate(p)
-			matched[p.doc] = append(matched[p.doc], q.t)
 			covered[p.doc] += w
 		}
 	}
@@ -156,9 +165,9 @@ func (ix *Index) Search(query []string) []Scored {
 	for _, w := range known[:min(len(known), coverageTerms)] {
 		denom += w
 	}
-	out := make([]Scored, 0, len(score))
-	for d, s := range score {
-		out = append(out, Scored{Doc: int(d), Score: s, Coverage: min(1, covered[d]/denom), Matched: matched[d]})
+	out := make([]Scored, 0, len(hit))
+	for _, d := range hit {
+		out = append(out, Scored{Doc: int(d), Score: score[d], Coverage: min(1, covered[d]/denom)})
 	}
 	slices.SortFunc(out, func(a, b Scored) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
@@ -166,6 +175,17 @@ func (ix *Index) Search(query []string) []Scored {
 		}
 		return cmp.Compare(a.Doc, b.Doc)
 	})
+	return out
+}
+
+// Matched lists the query terms doc contains, in query order.
+func (ix *Index) Matched(doc int, query []string) []string {
+	var out []string
+	for _, q := range distinct(query) {
+		if slices.ContainsFunc(ix.postingsOf(q.t), func(p posting) bool { return int(p.doc) == doc }) {
+			out = append(out, q.t)
+		}
+	}
 	return out
 }
 
@@ -195,7 +215,7 @@ func (ix *Index) pseudoTF(p posting) float64 {
 // term's pseudo-frequency.
 func (ix *Index) Explain(doc int, query []string) (byField [NumFields]float64) {
 	for _, q := range distinct(query) {
-		ps := ix.postings[q.t]
+		ps := ix.postingsOf(q.t)
 		i := slices.IndexFunc(ps, func(p posting) bool { return int(p.doc) == doc })
 		if i < 0 {
 			continue

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/recall"
+	"github.com/spf13/cobra"
+)
+
+type recallCandidateJSON struct {
+	File     string             `json:"file"`
+	Type     string             `json:"type,omitempty"`
+	Score    float64            `json:"score"`
+	Coverage float64            `json:"coverage"`
+	Kept     bool               `json:"kept"`
+	Why      string             `json:"why"`
+	ByField  map[string]float64 `json:"by_field,omitempty"`
+	Matched  []string           `json:"matched,omitempty"`
+	Stale    []string           `json:"stale_refs,omitempty"`
+}
+
+type recallJSON struct {
+	Query      string                `json:"query"`
+	Terms      []string              `json:"terms"`
+	Injected   string                `json:"injected"`
+	Tokens     int                   `json:"tokens"`
+	Memories   int                   `json:"memories"`
+	Candidates []recallCandidateJSON `json:"candidates"`
+}
+
+func (a *app) recallCmd() *cobra.Command {
+	p := recall.DefaultPolicy
+	var tools string
+	var explain bool
+	cmd := &cobra.Command{
+		Use:   "recall QUERY",
+		Short: "Print the memories worth injecting for a prompt, or nothing",
+		Long: `Recall ranks the project's memories against QUERY (usually the user's prompt)
+and prints what an agent should be given: at most --k memories, within
+--budget tokens, each with its type, file, age and a caveat that memories are
+point-in-time notes to verify. When no memory covers enough of the query
+(--threshold), it prints nothing: abstaining is a feature.
+
+Ranking is BM25F over each memory's name, description and body, with code
+identifiers split and English words stemmed (see 'go doc
+github.com/memdir/memdir/internal/recall'). Memories marked superseded_by are
+never returned. With --tools, reference and usage notes about those tools (the
+agent is already using them) are left out, while warnings about them stay.
+Memories whose refs name files missing from the project are marked possibly
+stale.
+
+--explain adds, on stderr, each candidate's score by field and why it was kept
+or dropped.`,
+		Example: `  memdir recall "why does the API return 500 on a cold cache?"
+  memdir recall "run the integration tests" --tools docker,psql
+  memdir recall "deploy on friday" --explain
+  memdir recall "table tests" --json --k 3 --budget 800`,
+		Args: exactArgs(1, "a QUERY"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if p.K < 1 || p.Budget < 1 || p.Threshold < 0 || p.Threshold > 1 {
+				return withHint(errors.New("--k and --budget must be positive and --threshold between 0 and 1"), "see 'memdir recall --help'")
+			}
+			for _, t := range strings.Split(tools, ",") {
+				if t = strings.TrimSpace(t); t != "" {
+					p.Tools = append(p.Tools, t)
+				}
+			}
+			return a.runRecall(args[0], p, explain)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&p.K, "k", p.K, "at most this many memories")
+	f.IntVar(&p.Budget, "budget", p.Budget, "token budget for the whole output (tokens counted as bytes/3, rounded up)")
+	f.Float64Var(&p.Threshold, "threshold", p.Threshold, "least share of the query a memory must cover (0..1)")
+	f.StringVar(&tools, "tools", "", "tools in use, comma-separated: usage notes about them are skipped")
+	f.BoolVar(&explain, "explain", false, "show every candidate's score by field and the decision, on stderr")
+	return cmd
+}
+
+// recallSource reads what selection needs: metadata from the snapshot,
+// the body and the refs' existence from disk for the few that may be
+// rendered.
+type recallSource struct {
+	st   *memdir.Store
+	snap *recall.Snapshot
+	root string
+	warn func(string, ...any)
+}
+
+func (r recallSource) Memory(doc int, full bool) recall.Memory {
+	m, refs, err := r.snap.Memory(doc)
+	if err != nil || !full {
+		return m
+	}
+	if got, err := r.st.Get(m.File); err == nil {
+		m.Body = got.Body
+	} else {
+		r.warn("%v", err)
+	}
+	for _, ref := range refs {
+		if looksLikePath(ref) {
+			if _, err := os.Stat(filepath.Join(r.root, filepath.FromSlash(ref))); errors.Is(err, os.ErrNotExist) {
+				m.MissingRefs = append(m.MissingRefs, ref)
+			}
+		}
+	}
+	return m
+}
+
+// looksLikePath tells a file reference from a symbol: it has a separator
+// or an extension, and no spaces.
+func looksLikePath(ref string) bool {
+	if ref == "" || strings.ContainsAny(ref, " \t") || filepath.IsAbs(ref) {
+		return false
+	}
+	return strings.Contains(ref, "/") || filepath.Ext(ref) != ""
+}
+
+func (a *app) runRecall(query string, p recall.Policy, explain bool) error {
+	out := recallJSON{Query: query, Terms: recall.Default.Terms(query, nil), Candidates: []recallCandidateJSON{}}
+	st, l, err := a.store(false)
+	if errors.Is(err, memdir.ErrNotFound) {
+		return a.printRecall(out, nil, nil, explain)
+	}
+	if err != nil {
+		return err
+	}
+	snap, problems, err := st.RecallIndex(a.ctx)
+	if err != nil {
+		return err
+	}
+	for _, pr := range problems {
+		a.warnf("%v", pr)
+	}
+	ix := snap.Index(recall.DefaultParams)
+	ranked := ix.Search(out.Terms)
+	src := recallSource{st: st, snap: snap, root: l.ProjectRoot, warn: a.warnf}
+	cands := recall.Select(src, ranked, p, time.Now())
+	out.Injected = recall.Render(cands)
+	out.Tokens = recall.Tokens(out.Injected)
+	for i, c := range cands {
+		if c.Kept {
+			out.Memories++
+		}
+		if i >= 20 && !c.Kept {
+			continue
+		}
+		j := recallCandidateJSON{File: c.File, Type: c.Type, Score: c.Score, Coverage: c.Coverage, Kept: c.Kept, Why: c.Why, Stale: c.MissingRefs}
+		if explain || a.json {
+			by := ix.Explain(c.Doc, out.Terms)
+			j.ByField = map[string]float64{}
+			for f := range recall.NumFields {
+				if by[f] != 0 {
+					j.ByField[f.String()] = by[f]
+				}
+			}
+			j.Matched = ix.Matched(c.Doc, out.Terms)
+		}
+		out.Candidates = append(out.Candidates, j)
+	}
+	return a.printRecall(out, cands, ix, explain)
+}
+
+func (a *app) printRecall(out recallJSON, cands []recall.Candidate, ix *recall.Index, explain bool) error {
+	if a.json {
+		return a.printJSON(out)
+	}
+	a.printf("%s", out.Injected)
+	if !explain {
+		return nil
+	}
+	fmt.Fprintf(a.stderr, "query terms: %s\n", strings.Join(out.Terms, " "))
+	if len(out.Candidates) == 0 {
+		fmt.Fprintf(a.stderr, "no memory holds any of them\n")
+		return nil
+	}
+	tw := tabwriter.NewWriter(a.stderr, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "file\tscore\tname\tdescription\tbody\tcoverage\tdecision\n")
+	for _, c := range out.Candidates {
+		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.2f\t%s\n", c.File, c.Score,
+			c.ByField["name"], c.ByField["description"], c.ByField["body"], c.Coverage, c.Why)
+	}
+	tw.Flush()
+	fmt.Fprintf(a.stderr, "%d of %d candidates kept, %d tokens\n", out.Memories, len(cands), out.Tokens)
+	return nil
+}

@@ -1,0 +1,391 @@
+package recall
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math"
+	"slices"
+	"sort"
+	"time"
+)
+
+// A snapshot is the ranking index in one byte slice, laid out so that a
+// new process can answer a query without decoding it: fixed-width tables
+// it reads in place, a sorted term dictionary it binary-searches, and the
+// postings of only the query's terms decoded. Little-endian throughout:
+//
+//	header   "MDRI", version u32, dir mtime i64, n u32, terms u32,
+//	         avglen [3]f64, then the offsets of the sections (u32 each):
+//	files    n × {size i64, mtime i64, meta u32}
+//	lens     n × [3]u32
+//	dict     terms × {term u32, termLen u32, post u32, df u32}, sorted by term
+//	blob     term bytes
+//	postings per term, df × {doc u32, tf [3]u16}
+//	meta     per document: strings as uvarint length + bytes, times as i64
+//	forward  per document: its terms as dictionary indexes with their tf,
+//	         to rebuild the snapshot when files change
+
+const (
+	snapMagic   = "MDRI"
+	snapVersion = 1
+	headerLen   = 4 + 4 + 8 + 4 + 4 + 3*8 + 6*4
+	fileRecLen  = 20
+	lenRecLen   = 12
+	dictRecLen  = 16
+	postRecLen  = 10
+)
+
+// Entry is one memory file in a snapshot.
+type Entry struct {
+	Memory           // Body is not stored: read the file to render it
+	Refs    []string // the paths the memory names
+	Size    int64
+	ModTime int64 // nanoseconds
+	Terms   [NumFields]map[string]uint16
+}
+
+// NewEntry analyses m (with its body) into an entry.
+func NewEntry(m Memory, refs []string, size, modTime int64) Entry {
+	e := Entry{Memory: m, Refs: refs, Size: size, ModTime: modTime}
+	e.Body = ""
+	d := Analyse(m)
+	for f := range NumFields {
+		e.Terms[f] = map[string]uint16{}
+		for _, t := range d.Terms[f] {
+			if e.Terms[f][t] < math.MaxUint16 {
+				e.Terms[f][t]++
+			}
+		}
+	}
+	return e
+}
+
+// Encode lays entries out as a snapshot. dirMtime is the folder's mtime
+// when the entries were read.
+func Encode(entries []Entry, dirMtime int64) []byte {
+	n := len(entries)
+	// Dictionary and postings.
+	post := map[string][]posting{}
+	var lens [][NumFields]uint32
+	var total [NumFields]float64
+	for d, e := range entries {
+		var l [NumFields]uint32
+		for f := range NumFields {
+			for t, c := range e.Terms[f] {
+				l[f] += uint32(c)
+				ps := post[t]
+				if len(ps) == 0 || ps[len(ps)-1].doc != int32(d) {
+					ps = append(ps, posting{doc: int32(d)})
+				}
+				ps[len(ps)-1].tf[f] = c
+				post[t] = ps
+			}
+			total[f] += float64(l[f])
+		}
+		lens = append(lens, l)
+	}
+	terms := make([]string, 0, len(post))
+	for t := range post {
+		terms = append(terms, t)
+	}
+	sort.Strings(terms)
+	termID := make(map[string]uint32, len(terms))
+	for i, t := range terms {
+		termID[t] = uint32(i)
+	}
+
+	var b []byte
+	b = append(b, snapMagic...)
+	b = binary.LittleEndian.AppendUint32(b, snapVersion)
+	b = binary.LittleEndian.AppendUint64(b, uint64(dirMtime))
+	b = binary.LittleEndian.AppendUint32(b, uint32(n))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(terms)))
+	for f := range NumFields {
+		avg := 0.0
+		if n > 0 {
+			avg = total[f] / float64(n)
+		}
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(avg))
+	}
+	offsAt := len(b)
+	b = append(b, make([]byte, 6*4)...)
+	setOff := func(i int) { binary.LittleEndian.PutUint32(b[offsAt+4*i:], uint32(len(b))) }
+
+	setOff(0) // files: meta offsets are patched below
+	filesAt := len(b)
+	for _, e := range entries {
+		b = binary.LittleEndian.AppendUint64(b, uint64(e.Size))
+		b = binary.LittleEndian.AppendUint64(b, uint64(e.ModTime))
+		b = binary.LittleEndian.AppendUint32(b, 0)
+	}
+	setOff(1)
+	for _, l := range lens {
+		for f := range NumFields {
+			b = binary.LittleEndian.AppendUint32(b, l[f])
+		}
+	}
+	setOff(2)
+	dictAt := len(b)
+	b = append(b, make([]byte, len(terms)*dictRecLen)...)
+	setOff(3)
+	for i, t := range terms {
+		rec := b[dictAt+i*dictRecLen:]
+		binary.LittleEndian.PutUint32(rec, uint32(len(b)))
+		binary.LittleEndian.PutUint32(rec[4:], uint32(len(t)))
+		b = append(b, t...)
+	}
+	setOff(4)
+	for i, t := range terms {
+		rec := b[dictAt+i*dictRecLen:]
+		binary.LittleEndian.PutUint32(rec[8:], uint32(len(b)))
+		binary.LittleEndian.PutUint32(rec[12:], uint32(len(post[t])))
+		for _, p := range post[t] {
+			b = binary.LittleEndian.AppendUint32(b, uint32(p.doc))
+			for f := range NumFields {
+				b = binary.LittleEndian.AppendUint16(b, p.tf[f])
+			}
+		}
+	}
+	setOff(5)
+	for d, e := range entries {
+		binary.LittleEndian.PutUint32(b[filesAt+d*fileRecLen+16:], uint32(len(b)))
+		for _, s := range []string{e.File, e.Name, e.Description, e.Type, e.SupersededBy} {
+			b = appendString(b, s)
+		}
+		b = binary.LittleEndian.AppendUint64(b, uint64(e.Saved.UnixNano()))
+		b = binary.AppendUvarint(b, uint64(len(e.Refs)))
+		for _, r := range e.Refs {
+			b = appendString(b, r)
+		}
+		for f := range NumFields {
+			ids := make([]uint32, 0, len(e.Terms[f]))
+			for t := range e.Terms[f] {
+				ids = append(ids, termID[t])
+			}
+			slices.Sort(ids)
+			b = binary.AppendUvarint(b, uint64(len(ids)))
+			for _, id := range ids {
+				b = binary.AppendUvarint(b, uint64(id))
+				b = binary.AppendUvarint(b, uint64(e.Terms[f][terms[id]]))
+			}
+		}
+	}
+	return b
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// Snapshot is an encoded index opened for reading.
+type Snapshot struct {
+	data     []byte
+	n, terms int
+	dirMtime int64
+	avglen   [NumFields]float64
+	off      [6]uint32
+}
+
+// ErrCorrupt says a snapshot's bytes do not hold together.
+var ErrCorrupt = errors.New("recall index is corrupt")
+
+// Open checks data's layout and opens it. Nothing is decoded yet.
+func Open(data []byte) (*Snapshot, error) {
+	if len(data) < headerLen || string(data[:4]) != snapMagic || binary.LittleEndian.Uint32(data[4:]) != snapVersion {
+		return nil, ErrCorrupt
+	}
+	s := &Snapshot{data: data}
+	s.dirMtime = int64(binary.LittleEndian.Uint64(data[8:]))
+	s.n = int(binary.LittleEndian.Uint32(data[16:]))
+	s.terms = int(binary.LittleEndian.Uint32(data[20:]))
+	for f := range NumFields {
+		s.avglen[f] = math.Float64frombits(binary.LittleEndian.Uint64(data[24+8*int(f):]))
+	}
+	for i := range s.off {
+		s.off[i] = binary.LittleEndian.Uint32(data[48+4*i:])
+	}
+	need := []int{s.n * fileRecLen, s.n * lenRecLen, s.terms * dictRecLen}
+	for i, l := range need {
+		if int(s.off[i]) < headerLen || int(s.off[i])+l > len(data) {
+			return nil, ErrCorrupt
+		}
+	}
+	for i := 1; i < len(s.off); i++ {
+		if s.off[i] < s.off[i-1] || int(s.off[i]) > len(data) {
+			return nil, ErrCorrupt
+		}
+	}
+	return s, nil
+}
+
+// Len returns the number of memories.
+func (s *Snapshot) Len() int { return s.n }
+
+// DirMtime returns the folder mtime the snapshot was taken at.
+func (s *Snapshot) DirMtime() int64 { return s.dirMtime }
+
+// Stat returns the size and mtime recorded for memory i.
+func (s *Snapshot) Stat(i int) (size, mtime int64) {
+	rec := s.data[int(s.off[0])+i*fileRecLen:]
+	return int64(binary.LittleEndian.Uint64(rec)), int64(binary.LittleEndian.Uint64(rec[8:]))
+}
+
+// reader decodes the meta section without panicking on bad bytes.
+type reader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *reader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) str() string {
+	l := r.uvarint()
+	if l > uint64(len(r.b)) {
+		r.bad, r.b = true, nil
+		return ""
+	}
+	s := string(r.b[:l])
+	r.b = r.b[l:]
+	return s
+}
+
+func (r *reader) i64() int64 {
+	if len(r.b) < 8 {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	v := int64(binary.LittleEndian.Uint64(r.b))
+	r.b = r.b[8:]
+	return v
+}
+
+func (s *Snapshot) meta(i int) *reader {
+	at := binary.LittleEndian.Uint32(s.data[int(s.off[0])+i*fileRecLen+16:])
+	if at < s.off[5] || int(at) > len(s.data) {
+		return &reader{bad: true}
+	}
+	return &reader{b: s.data[at:]}
+}
+
+// File returns the file name of memory i.
+func (s *Snapshot) File(i int) string { return s.meta(i).str() }
+
+// Entry decodes memory i in full (metadata and terms).
+func (s *Snapshot) Entry(i int) (Entry, error) {
+	r := s.meta(i)
+	var e Entry
+	e.File, e.Name, e.Description, e.Type, e.SupersededBy = r.str(), r.str(), r.str(), r.str(), r.str()
+	if ns := r.i64(); ns != zeroTime && ns != 0 {
+		e.Saved = time.Unix(0, ns).UTC()
+	}
+	for range min(r.uvarint(), 1<<16) {
+		e.Refs = append(e.Refs, r.str())
+	}
+	e.Size, e.ModTime = s.Stat(i)
+	for f := range NumFields {
+		cnt := r.uvarint()
+		e.Terms[f] = make(map[string]uint16, min(cnt, 1<<12))
+		for range min(cnt, 1<<20) {
+			id, tf := r.uvarint(), r.uvarint()
+			t, ok := s.term(int(id))
+			if !ok || r.bad {
+				return e, ErrCorrupt
+			}
+			e.Terms[f][t] = uint16(min(tf, math.MaxUint16))
+		}
+	}
+	if r.bad {
+		return e, ErrCorrupt
+	}
+	return e, nil
+}
+
+// Memory decodes what selection needs of memory i.
+func (s *Snapshot) Memory(i int) (Memory, []string, error) {
+	r := s.meta(i)
+	var m Memory
+	m.File, m.Name, m.Description, m.Type, m.SupersededBy = r.str(), r.str(), r.str(), r.str(), r.str()
+	if ns := r.i64(); ns != zeroTime && ns != 0 {
+		m.Saved = time.Unix(0, ns).UTC()
+	}
+	var refs []string
+	for range min(r.uvarint(), 1<<16) {
+		refs = append(refs, r.str())
+	}
+	if r.bad {
+		return m, nil, ErrCorrupt
+	}
+	return m, refs, nil
+}
+
+func (s *Snapshot) dictRec(i int) []byte { return s.data[int(s.off[2])+i*dictRecLen:] }
+
+func (s *Snapshot) term(i int) (string, bool) {
+	if i < 0 || i >= s.terms {
+		return "", false
+	}
+	rec := s.dictRec(i)
+	at, l := binary.LittleEndian.Uint32(rec), binary.LittleEndian.Uint32(rec[4:])
+	if uint64(at)+uint64(l) > uint64(len(s.data)) {
+		return "", false
+	}
+	return string(s.data[at : at+l]), true
+}
+
+// postings decodes the postings of term t, or nil.
+func (s *Snapshot) postings(t string) []posting {
+	i := sort.Search(s.terms, func(i int) bool {
+		rec := s.dictRec(i)
+		at, l := binary.LittleEndian.Uint32(rec), binary.LittleEndian.Uint32(rec[4:])
+		if uint64(at)+uint64(l) > uint64(len(s.data)) {
+			return true
+		}
+		return bytes.Compare(s.data[at:at+l], []byte(t)) >= 0
+	})
+	if got, ok := s.term(i); !ok || got != t {
+		return nil
+	}
+	rec := s.dictRec(i)
+	at, df := binary.LittleEndian.Uint32(rec[8:]), binary.LittleEndian.Uint32(rec[12:])
+	if uint64(at)+uint64(df)*postRecLen > uint64(len(s.data)) {
+		return nil
+	}
+	out := make([]posting, df)
+	for j := range out {
+		p := s.data[int(at)+j*postRecLen:]
+		doc := binary.LittleEndian.Uint32(p)
+		if int(doc) >= s.n {
+			return nil
+		}
+		out[j].doc = int32(doc)
+		for f := range NumFields {
+			out[j].tf[f] = binary.LittleEndian.Uint16(p[4+2*int(f):])
+		}
+	}
+	return out
+}
+
+// Index returns an Index over the snapshot that decodes postings on demand.
+func (s *Snapshot) Index(p Params) *Index {
+	ix := &Index{p: p, n: s.n, avglen: s.avglen, lens: make([][NumFields]int32, s.n), lookup: s.postings}
+	base := int(s.off[1])
+	for d := range s.n {
+		for f := range NumFields {
+			ix.lens[d][f] = int32(binary.LittleEndian.Uint32(s.data[base+d*lenRecLen+4*int(f):]))
+		}
+	}
+	return ix
+}
+
+// zeroTime is how Encode stores an unknown time.
+var zeroTime = time.Time{}.UnixNano()
