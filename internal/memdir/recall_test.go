@@ -1,0 +1,123 @@
+package memdir_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/recall"
+)
+
+func save(t *testing.T, st *memdir.Store, name, desc, body string) string {
+	t.Helper()
+	res, err := st.Save(context.Background(), memdir.Memory{Name: name, Description: desc, Type: memdir.TypeProject, Body: body}, memdir.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.File
+}
+
+func search(t *testing.T, st *memdir.Store, q string) []string {
+	t.Helper()
+	snap, problems, err := st.RecallIndex(context.Background())
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("RecallIndex: %v %v", err, problems)
+	}
+	var files []string
+	for _, s := range snap.Index(recall.DefaultParams).Search(recall.Default.Terms(q, nil)) {
+		files = append(files, snap.File(s.Doc))
+	}
+	return files
+}
+
+// TestRecallIndex_FollowsTheFiles: the snapshot follows saves, in-place
+// edits by another program, deletions and a corrupt snapshot file.
+func TestRecallIndex_FollowsTheFiles(t *testing.T) {
+	st := MustOpen(t, t0)
+	a := save(t, st, "Deploy freeze", "No deploys on Fridays", "Ask the release manager.")
+	b := save(t, st, "Table tests", "Write table-driven tests", "Use t.Run.")
+	if got := search(t, st, "deploy friday"); !slices.Equal(got, []string{a}) {
+		t.Fatalf("search = %v", got)
+	}
+	if _, err := os.Stat(st.Path(memdir.RecallIndexFile)); err != nil {
+		t.Fatalf("no snapshot written: %v", err)
+	}
+	// Another program rewrites b in place (no rename, same folder mtime).
+	raw, _ := os.ReadFile(st.Path(b))
+	time.Sleep(10 * time.Millisecond)
+	if err := os.WriteFile(st.Path(b), append(raw, []byte("\nAlso on fridays, deploy nothing.\n")...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := search(t, st, "deploy friday"); !slices.Contains(got, b) || !slices.Contains(got, a) {
+		t.Fatalf("after an in-place edit, search = %v", got)
+	}
+	// Deleted.
+	os.Remove(st.Path(a))
+	if got := search(t, st, "deploy friday"); slices.Contains(got, a) {
+		t.Fatalf("a deleted file is still found: %v", got)
+	}
+	// A corrupt snapshot is rebuilt.
+	os.WriteFile(st.Path(memdir.RecallIndexFile), []byte("garbage"), 0o600)
+	if got := search(t, st, "table tests"); !slices.Equal(got, []string{b}) {
+		t.Fatalf("after corruption, search = %v", got)
+	}
+	// A file that does not parse is reported, the rest still found.
+	os.WriteFile(st.Path("broken.md"), []byte("---\nname: [unclosed\n---\nbody"), 0o600)
+	snap, problems, err := st.RecallIndex(context.Background())
+	if err != nil || len(problems) != 1 || snap.Len() != 1 {
+		t.Fatalf("with a broken file: len=%d problems=%v err=%v", snap.Len(), problems, err)
+	}
+}
+
+// TestRecallIndex_Concurrent: readers rebuilding and reading the snapshot
+// while writers save never fail and never see a torn snapshot.
+func TestRecallIndex_Concurrent(t *testing.T) {
+	st := MustOpen(t, t0)
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	for w := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 30 {
+				if _, err := st.Save(context.Background(), memdir.Memory{Name: fmt.Sprintf("note %d %d", w, i), Description: "deploy notes", Type: memdir.TypeProject, Body: "x"}, memdir.SaveOptions{}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 60 {
+				snap, _, err := st.RecallIndex(context.Background())
+				if err != nil {
+					errs <- err
+					return
+				}
+				snap.Index(recall.DefaultParams).Search([]string{"deploy"})
+				if b, err := os.ReadFile(st.Path(memdir.RecallIndexFile)); err == nil {
+					if _, err := recall.Open(b); err != nil {
+						errs <- fmt.Errorf("torn snapshot file: %w", err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if got := search(t, st, "deploy notes"); len(got) != 90 {
+		t.Errorf("found %d of 90 notes", len(got))
+	}
+}
