@@ -152,6 +152,9 @@ func (a *app) runRecall(query string, p recall.Policy, explain bool) error {
 		if i >= 20 && !c.Kept {
 			continue
 		}
+		if c.File == "" {
+			c.File = snap.File(c.Doc) // decided without reading it
+		}
 		j := recallCandidateJSON{File: c.File, Type: c.Type, Score: c.Score, Coverage: c.Coverage, Kept: c.Kept, Why: c.Why, Stale: c.MissingRefs}
 		if explain || a.json {
 			by := ix.Explain(c.Doc, out.Terms)

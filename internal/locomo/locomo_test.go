@@ -102,7 +102,6 @@ func TestReference_MatchesScript(t *testing.T) {
 	}
 }
 
-
 func TestNormEvidence(t *testing.T) {
 	valid := map[string]bool{"D8:6": true, "D9:17": true, "D9:1": true, "D4:4": true, "D11:26": true, "D30:5": true}
 	got := locomo.NormEvidence([]string{"D8:6; D9:17", "D9:1 D4:4 D4:6", "D:11:26", "(D30:05)", "D", "D8:6"}, valid)

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"runtime"
-	"sync"
 
 	"github.com/memdir/memdir/internal/atomicfile"
 	"github.com/memdir/memdir/internal/recall"
@@ -53,11 +51,7 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 		return nil, nil, err
 	}
 	dirMtime := dirInfo.ModTime().UnixNano()
-	if b, err := os.ReadFile(s.Path(RecallIndexFile)); err == nil {
-		if old, err := recall.Open(b); err == nil {
-			snap = old
-		}
-	}
+	snap = readSnapshot(s.Path(RecallIndexFile))
 	// The files, as the snapshot knows them or as the folder lists them.
 	var files []string
 	if snap != nil && snap.DirMtime() == dirMtime {
@@ -68,27 +62,27 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 	} else if files, err = s.Files(); err != nil {
 		return nil, nil, err
 	}
+	stats := statAll(s.dir, files)
+	// When the folder's mtime has not moved, files are the snapshot's, in
+	// its order: compare record by record.
+	if snap != nil && snap.DirMtime() == dirMtime && len(files) == snap.Len() {
+		same := true
+		for i := range files {
+			size, mtime := snap.Stat(i)
+			if stats[i].err != nil || size != stats[i].size || mtime != stats[i].mtime {
+				same = false
+				break
+			}
+		}
+		if same {
+			return snap, nil, nil
+		}
+	}
 	known := map[string]int{}
 	if snap != nil {
 		for i := range snap.Len() {
 			known[snap.File(i)] = i
 		}
-	}
-	stats := statAll(s.dir, files)
-	changed := snap == nil || len(files) != snap.Len()
-	for i, f := range files {
-		j, ok := known[f]
-		if !ok || stats[i].err != nil {
-			changed = true
-			continue
-		}
-		size, mtime := snap.Stat(j)
-		if size != stats[i].size || mtime != stats[i].mtime {
-			changed = true
-		}
-	}
-	if !changed {
-		return snap, nil, nil
 	}
 	entries := make([]recall.Entry, 0, len(files))
 	for i, f := range files {
@@ -128,29 +122,4 @@ type fileStat struct {
 	err         error
 }
 
-// statAll stats files in dir, a few at a time: on a cold start the stats
-// are most of recall's time.
-func statAll(dir string, files []string) []fileStat {
-	out := make([]fileStat, len(files))
-	workers := min(runtime.GOMAXPROCS(0), 4, max(1, len(files)/256))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(files); i += workers {
-				fi, err := os.Stat(dir + string(os.PathSeparator) + files[i])
-				switch {
-				case err != nil:
-					out[i].err = err
-				case !fi.Mode().IsRegular():
-					out[i].err = &fs.PathError{Op: "recall", Path: files[i], Err: errors.New("not a regular file")}
-				default:
-					out[i] = fileStat{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return out
-}
+var errNotRegular = errors.New("not a regular file")

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/memdir/memdir/internal/atomicfile"
@@ -44,14 +45,16 @@ type Options struct {
 // the folder's cross-process lock. Readers take no lock. A Store is safe for
 // concurrent use by several goroutines and several processes.
 type Store struct {
-	dir  string // as given, cleaned
-	real string // dir with symlinks resolved, for escape checks
-	opt  Options
+	dir   string // as given, cleaned
+	real  string // dir with symlinks resolved, for escape checks
+	opt   Options
+	swept sync.Once
 }
 
-// Open opens the memory folder dir and sweeps temporary files left by
-// writers that died mid-write. It fails when dir does not exist, unless
-// opt.Create is set.
+// Open opens the memory folder dir. It fails when dir does not exist,
+// unless opt.Create is set. Temporary files left by writers that died
+// mid-write are swept by the store's first write: readers (recall, in a
+// hook on every prompt) do not pay for listing the folder.
 func Open(dir string, opt Options) (*Store, error) {
 	if opt.LockTimeout <= 0 {
 		opt.LockTimeout = 10 * time.Second
@@ -80,9 +83,13 @@ func Open(dir string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{dir: dir, real: real, opt: opt}
-	atomicfile.Sweep(dir, time.Minute, opt.Now())
-	return s, nil
+	return &Store{dir: dir, real: real, opt: opt}, nil
+}
+
+// sweep removes stale temporary files, once per Store, before its first
+// write.
+func (s *Store) sweep() {
+	s.swept.Do(func() { atomicfile.Sweep(s.dir, time.Minute, s.opt.Now()) })
 }
 
 // Dir returns the memory folder.
@@ -352,6 +359,7 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 			}
 			continue
 		}
+		s.sweep()
 		if err := atomicfile.WriteFile(s.Path(m.File), data, FilePerm); err != nil {
 			return res, fmt.Errorf("write %s: %w", m.File, err)
 		}
@@ -457,6 +465,7 @@ func (s *Store) upsertIndex(edit func(*Index) bool) (Usage, error) {
 			}
 			continue
 		}
+		s.sweep()
 		if err := atomicfile.WriteFile(path, data, FilePerm); err != nil {
 			return Usage{}, fmt.Errorf("write %s: %w", IndexFile, err)
 		}

@@ -82,14 +82,23 @@ func Select(src Source, ranked []Scored, p Policy, now time.Time) []Candidate {
 	kept := 0
 	out := make([]Candidate, 0, len(ranked))
 	for _, s := range ranked {
-		c := Candidate{Memory: src.Memory(s.Doc, false), Scored: s}
+		// Most candidates fall below the threshold or beyond k: they are
+		// decided without reading their memory (Memory.File stays empty).
+		c := Candidate{Scored: s}
+		switch {
+		case c.Coverage < p.Threshold:
+			c.Why = "below the threshold"
+		case kept >= p.K:
+			c.Why = "beyond the k best"
+		}
+		if c.Why != "" {
+			out = append(out, c)
+			continue
+		}
+		c.Memory = src.Memory(s.Doc, false)
 		switch {
 		case c.SupersededBy != "":
 			c.Why = "superseded by " + c.SupersededBy
-		case c.Coverage < p.Threshold:
-			c.Why = fmt.Sprintf("below the threshold (coverage %.2f < %.2f)", c.Coverage, p.Threshold)
-		case kept >= p.K:
-			c.Why = fmt.Sprintf("beyond the %d best", p.K)
 		default:
 			c.Memory = src.Memory(s.Doc, true)
 			if tool := usageOfToolInUse(c.Memory, p.Tools); tool != "" {

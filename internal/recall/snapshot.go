@@ -17,7 +17,7 @@ import (
 //
 //	header   "MDRI", version u32, dir mtime i64, n u32, terms u32,
 //	         avglen [3]f64, then the offsets of the sections (u32 each):
-//	files    n × {size i64, mtime i64, meta u32}
+//	files    n × {size i64, mtime i64, meta u32, name u32}
 //	lens     n × [3]u32
 //	dict     terms × {term u32, termLen u32, post u32, df u32}, sorted by term
 //	blob     term bytes
@@ -25,12 +25,15 @@ import (
 //	meta     per document: strings as uvarint length + bytes, times as i64
 //	forward  per document: its terms as dictionary indexes with their tf,
 //	         to rebuild the snapshot when files change
+//	names    the file names, together: checking the files against the
+//	         folder reads this section and the file table, nothing else
 
 const (
 	snapMagic   = "MDRI"
-	snapVersion = 1
-	headerLen   = 4 + 4 + 8 + 4 + 4 + 3*8 + 6*4
-	fileRecLen  = 20
+	snapVersion = 2
+	numSections = 7
+	headerLen   = 4 + 4 + 8 + 4 + 4 + 3*8 + numSections*4
+	fileRecLen  = 24
 	lenRecLen   = 12
 	dictRecLen  = 16
 	postRecLen  = 10
@@ -109,7 +112,7 @@ func Encode(entries []Entry, dirMtime int64) []byte {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(avg))
 	}
 	offsAt := len(b)
-	b = append(b, make([]byte, 6*4)...)
+	b = append(b, make([]byte, numSections*4)...)
 	setOff := func(i int) { binary.LittleEndian.PutUint32(b[offsAt+4*i:], uint32(len(b))) }
 
 	setOff(0) // files: meta offsets are patched below
@@ -117,6 +120,7 @@ func Encode(entries []Entry, dirMtime int64) []byte {
 	for _, e := range entries {
 		b = binary.LittleEndian.AppendUint64(b, uint64(e.Size))
 		b = binary.LittleEndian.AppendUint64(b, uint64(e.ModTime))
+		b = binary.LittleEndian.AppendUint32(b, 0)
 		b = binary.LittleEndian.AppendUint32(b, 0)
 	}
 	setOff(1)
@@ -150,7 +154,7 @@ func Encode(entries []Entry, dirMtime int64) []byte {
 	setOff(5)
 	for d, e := range entries {
 		binary.LittleEndian.PutUint32(b[filesAt+d*fileRecLen+16:], uint32(len(b)))
-		for _, s := range []string{e.File, e.Name, e.Description, e.Type, e.SupersededBy} {
+		for _, s := range []string{e.Name, e.Description, e.Type, e.SupersededBy} {
 			b = appendString(b, s)
 		}
 		b = binary.LittleEndian.AppendUint64(b, uint64(e.Saved.UnixNano()))
@@ -171,6 +175,11 @@ func Encode(entries []Entry, dirMtime int64) []byte {
 			}
 		}
 	}
+	setOff(6)
+	for d, e := range entries {
+		binary.LittleEndian.PutUint32(b[filesAt+d*fileRecLen+20:], uint32(len(b)))
+		b = appendString(b, e.File)
+	}
 	return b
 }
 
@@ -185,7 +194,7 @@ type Snapshot struct {
 	n, terms int
 	dirMtime int64
 	avglen   [NumFields]float64
-	off      [6]uint32
+	off      [numSections]uint32
 }
 
 // ErrCorrupt says a snapshot's bytes do not hold together.
@@ -271,20 +280,28 @@ func (r *reader) i64() int64 {
 
 func (s *Snapshot) meta(i int) *reader {
 	at := binary.LittleEndian.Uint32(s.data[int(s.off[0])+i*fileRecLen+16:])
-	if at < s.off[5] || int(at) > len(s.data) {
+	if at < s.off[5] || at > s.off[6] {
 		return &reader{bad: true}
 	}
 	return &reader{b: s.data[at:]}
 }
 
 // File returns the file name of memory i.
-func (s *Snapshot) File(i int) string { return s.meta(i).str() }
+func (s *Snapshot) File(i int) string {
+	at := binary.LittleEndian.Uint32(s.data[int(s.off[0])+i*fileRecLen+20:])
+	if at < s.off[6] || int(at) > len(s.data) {
+		return ""
+	}
+	r := reader{b: s.data[at:]}
+	return r.str()
+}
 
 // Entry decodes memory i in full (metadata and terms).
 func (s *Snapshot) Entry(i int) (Entry, error) {
 	r := s.meta(i)
 	var e Entry
-	e.File, e.Name, e.Description, e.Type, e.SupersededBy = r.str(), r.str(), r.str(), r.str(), r.str()
+	e.File = s.File(i)
+	e.Name, e.Description, e.Type, e.SupersededBy = r.str(), r.str(), r.str(), r.str()
 	if ns := r.i64(); ns != zeroTime && ns != 0 {
 		e.Saved = time.Unix(0, ns).UTC()
 	}
@@ -314,7 +331,8 @@ func (s *Snapshot) Entry(i int) (Entry, error) {
 func (s *Snapshot) Memory(i int) (Memory, []string, error) {
 	r := s.meta(i)
 	var m Memory
-	m.File, m.Name, m.Description, m.Type, m.SupersededBy = r.str(), r.str(), r.str(), r.str(), r.str()
+	m.File = s.File(i)
+	m.Name, m.Description, m.Type, m.SupersededBy = r.str(), r.str(), r.str(), r.str()
 	if ns := r.i64(); ns != zeroTime && ns != 0 {
 		m.Saved = time.Unix(0, ns).UTC()
 	}

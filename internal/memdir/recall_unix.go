@@ -1,0 +1,79 @@
+//go:build unix
+
+package memdir
+
+import (
+	"os"
+	"runtime"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/memdir/memdir/internal/recall"
+)
+
+// readSnapshot maps the snapshot file instead of reading it: a query
+// touches a few pages of it, not all. The mapping lives as long as the
+// snapshot does. The file is only ever replaced by rename, so the mapped
+// inode never changes under it.
+func readSnapshot(path string) *recall.Snapshot {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 || fi.Size() > 1<<31 {
+		return nil
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil
+	}
+	snap, err := recall.Open(data)
+	if err != nil {
+		syscall.Munmap(data)
+		return nil
+	}
+	runtime.AddCleanup(snap, func(b []byte) { syscall.Munmap(b) }, data)
+	return snap
+}
+
+// statAll stats files in dir relative to an open handle of dir (no path
+// walk per file), a few at a time: on a cold start the stats are most of
+// recall's time.
+func statAll(dir string, files []string) []fileStat {
+	out := make([]fileStat, len(files))
+	d, err := os.Open(dir)
+	if err != nil {
+		for i := range out {
+			out[i].err = err
+		}
+		return out
+	}
+	defer d.Close()
+	fd := int(d.Fd())
+	workers := min(runtime.GOMAXPROCS(0), 4, max(1, len(files)/256))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var st unix.Stat_t
+			for i := w; i < len(files); i += workers {
+				if err := unix.Fstatat(fd, files[i], &st, 0); err != nil {
+					out[i].err = &os.PathError{Op: "stat", Path: files[i], Err: err}
+					continue
+				}
+				if st.Mode&unix.S_IFMT != unix.S_IFREG {
+					out[i].err = &os.PathError{Op: "recall", Path: files[i], Err: errNotRegular}
+					continue
+				}
+				out[i] = fileStat{size: st.Size, mtime: st.Mtim.Nano()}
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
