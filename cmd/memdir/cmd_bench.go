@@ -231,7 +231,8 @@ func (a *app) latency(root string, n, queries, coldRuns int, exe string) (latenc
 	for i := range queries {
 		query := memgen.Query(1, n, i)
 		t := time.Now()
-		cands := recall.Select(src, ix.Search(recall.Default.Terms(query, nil)), recall.DefaultPolicy, time.Now())
+		terms, groups := recall.Default.Prompt(query)
+		cands := recall.Select(src, ix.SearchGroups(terms, groups), recall.DefaultPolicy, time.Now())
 		out := recall.Render(cands)
 		times = append(times, time.Since(t))
 		if out != "" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/memdir/memdir/internal/examples"
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/recall"
 	"github.com/spf13/cobra"
 )
 
@@ -25,6 +26,7 @@ type quickstartJSON struct {
 	Transcripts []string         `json:"transcripts"`
 	Pending     []pendingDayJSON `json:"pending"`
 	Extracted   string           `json:"extracted_day"`
+	Recalls     []recallJSON     `json:"recalls"`
 }
 
 func (a *app) quickstartCmd() *cobra.Command {
@@ -165,6 +167,24 @@ func (a *app) runQuickstart(dir string) error {
 	if err := q.extract(env, []string{out.Extracted}, ""); err != nil {
 		return err
 	}
+
+	// Recall for two prompts: one a memory answers, one none does.
+	q.stdout = a.stdout
+	for i, prompt := range []string{"should the integration tests mock PostgreSQL?", "what's a good name for a cat?"} {
+		say("\n%d. memdir recall %q — what a hook would inject:\n\n", 6+i, prompt)
+		r, err := q.recallFor(prompt, recall.DefaultPolicy)
+		if err != nil {
+			return err
+		}
+		out.Recalls = append(out.Recalls, r)
+		if r.Injected == "" {
+			say("   (nothing: no memory covers enough of this prompt, so nothing is injected)\n")
+			continue
+		}
+		for line := range strings.Lines(r.Injected) {
+			say("   %s", line)
+		}
+	}
 	if a.json {
 		return a.printJSON(out)
 	}
@@ -173,6 +193,7 @@ func (a *app) runQuickstart(dir string) error {
 	say("   memdir %s list\n", flags)
 	say("   memdir %s show prefer-table-driven-tests\n", flags)
 	say("   memdir %s doctor\n", flags)
+	say("   memdir %s recall \"integration tests against the database\" --explain\n", flags)
 	say("   CODEX_HOME=%s memdir %s search --transcripts context\n", codexHome, flags)
 	say("   CODEX_HOME=%s memdir %s transcripts done %s\n", codexHome, flags, out.Extracted)
 	say("Then, in your own project:\n")

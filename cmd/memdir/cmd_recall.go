@@ -124,23 +124,40 @@ func looksLikePath(ref string) bool {
 }
 
 func (a *app) runRecall(query string, p recall.Policy, explain bool) error {
+	out, cands, err := a.recall(query, p, explain || a.json)
+	if err != nil {
+		return err
+	}
+	return a.printRecall(out, cands, explain)
+}
+
+// recallFor runs recall for query and returns what it would print.
+func (a *app) recallFor(query string, p recall.Policy) (recallJSON, error) {
+	out, _, err := a.recall(query, p, false)
+	return out, err
+}
+
+// recall ranks and selects the project's memories for query; with detail,
+// each shown candidate carries its score by field and matched terms.
+func (a *app) recall(query string, p recall.Policy, detail bool) (recallJSON, []recall.Candidate, error) {
 	out := recallJSON{Query: query, Terms: recall.Default.Terms(query, nil), Candidates: []recallCandidateJSON{}}
 	st, l, err := a.store(false)
 	if errors.Is(err, memdir.ErrNotFound) {
-		return a.printRecall(out, nil, nil, explain)
+		return out, nil, nil
 	}
 	if err != nil {
-		return err
+		return out, nil, err
 	}
 	snap, problems, err := st.RecallIndex(a.ctx)
 	if err != nil {
-		return err
+		return out, nil, err
 	}
 	for _, pr := range problems {
 		a.warnf("%v", pr)
 	}
 	ix := snap.Index(recall.DefaultParams)
-	ranked := ix.Search(out.Terms)
+	terms, groups := recall.Default.Prompt(query)
+	ranked := ix.SearchGroups(terms, groups)
 	src := recallSource{st: st, snap: snap, root: l.ProjectRoot, warn: a.warnf}
 	cands := recall.Select(src, ranked, p, time.Now())
 	out.Injected = recall.Render(cands)
@@ -156,7 +173,7 @@ func (a *app) runRecall(query string, p recall.Policy, explain bool) error {
 			c.File = snap.File(c.Doc) // decided without reading it
 		}
 		j := recallCandidateJSON{File: c.File, Type: c.Type, Score: c.Score, Coverage: c.Coverage, Kept: c.Kept, Why: c.Why, Stale: c.MissingRefs}
-		if explain || a.json {
+		if detail {
 			by := ix.Explain(c.Doc, out.Terms)
 			j.ByField = map[string]float64{}
 			for f := range recall.NumFields {
@@ -168,10 +185,10 @@ func (a *app) runRecall(query string, p recall.Policy, explain bool) error {
 		}
 		out.Candidates = append(out.Candidates, j)
 	}
-	return a.printRecall(out, cands, ix, explain)
+	return out, cands, nil
 }
 
-func (a *app) printRecall(out recallJSON, cands []recall.Candidate, ix *recall.Index, explain bool) error {
+func (a *app) printRecall(out recallJSON, cands []recall.Candidate, explain bool) error {
 	if a.json {
 		return a.printJSON(out)
 	}

@@ -46,8 +46,11 @@
 // coverage: the share of the query's information a memory matches,
 // Σ idf(t) over the query terms it contains divided by Σ idf(t) over the
 // query's 8 most informative terms (a term no memory has counts as df = 1).
-// d0 above covers 1.0. Below the threshold (default 0.25) a memory is never
-// injected, however it ranks; when no memory passes, recall returns nothing.
+// d0 above covers 1.0. Below the threshold (default 0.4) a memory is never
+// injected, however it ranks; nor is one that matches a single word of a
+// prompt of three or more terms ("what's a good name for a cat?" must not
+// bring back a memory because it says "name"). When no memory passes,
+// recall returns nothing.
 //
 // # Selection
 //

@@ -108,6 +108,8 @@ type Scored struct {
 	Doc      int
 	Score    float64
 	Coverage float64 // share of the query's information the document matches
+	Matched  int     // query words the document holds (a part of one counts)
+	Of       int     // query words
 }
 
 // queryTerm is a distinct query term with its count, in order of first
@@ -134,31 +136,75 @@ func distinct(query []string) []queryTerm {
 const coverageTerms = 8
 
 // Search scores every document holding a query term and returns them by
-// score, highest first; ties go to the lower document number.
+// score, highest first; ties go to the lower document number. Each term
+// counts as a word of its own for coverage; see SearchGroups.
 func (ix *Index) Search(query []string) []Scored {
+	return ix.SearchGroups(query, nil)
+}
+
+// SearchGroups is Search where groups[i] numbers the word query[i] came
+// from (see Analyzer.Prompt): coverage and Matched count words, each worth
+// the idf of its most informative part, so that the parts of one
+// identifier do not count as several matches.
+func (ix *Index) SearchGroups(query []string, groups []int) []Scored {
 	qs := distinct(query)
 	if len(qs) == 0 || ix.n == 0 {
 		return nil
 	}
+	// The word each distinct term belongs to (its first occurrence's).
+	word := make([]int, len(qs))
+	for i, q := range qs {
+		word[i] = i
+		if groups != nil {
+			word[i] = groups[slices.Index(query, q.t)]
+		}
+	}
+	// Terms by word, words in order of first appearance.
+	var words []int
+	byWord := map[int][]int{}
+	for i := range qs {
+		if _, ok := byWord[word[i]]; !ok {
+			words = append(words, word[i])
+		}
+		byWord[word[i]] = append(byWord[word[i]], i)
+	}
 	score := make([]float64, ix.n)
 	covered := make([]float64, ix.n)
-	var hit []int32     // documents with a score, in order of first hit
-	var known []float64 // idf of each query term, unseen ones as df=1
-	for _, q := range qs {
-		ps := ix.postingsOf(q.t)
-		w := idf(ix.n, max(len(ps), 1))
-		known = append(known, w)
-		if len(ps) == 0 {
-			continue
-		}
-		termIDF := idf(ix.n, len(ps))
-		for _, p := range ps {
-			if covered[p.doc] == 0 {
-				hit = append(hit, p.doc)
+	matched := make([]uint16, ix.n)
+	best := make([]float64, ix.n) // per document, the current word's best part
+	seen := make([]bool, ix.n)
+	var hit, touched []int32
+	var known []float64 // per word, the idf of its most informative part
+	for _, wd := range words {
+		wordIDF := 0.0
+		touched = touched[:0]
+		for _, i := range byWord[wd] {
+			q := qs[i]
+			ps := ix.postingsOf(q.t)
+			w := idf(ix.n, max(len(ps), 1)) // an unseen part counts as df=1
+			wordIDF = max(wordIDF, w)
+			if len(ps) == 0 {
+				continue
 			}
-			score[p.doc] += q.qtf * termIDF * ix.saturate(p)
-			covered[p.doc] += w
+			termIDF := idf(ix.n, len(ps))
+			for _, p := range ps {
+				if !seen[p.doc] {
+					seen[p.doc] = true
+					hit = append(hit, p.doc)
+				}
+				score[p.doc] += q.qtf * termIDF * ix.saturate(p)
+				if best[p.doc] == 0 {
+					touched = append(touched, p.doc)
+				}
+				best[p.doc] = max(best[p.doc], w)
+			}
 		}
+		for _, d := range touched {
+			covered[d] += best[d]
+			matched[d]++
+			best[d] = 0
+		}
+		known = append(known, wordIDF)
 	}
 	slices.SortFunc(known, func(a, b float64) int { return cmp.Compare(b, a) })
 	var denom float64
@@ -167,7 +213,7 @@ func (ix *Index) Search(query []string) []Scored {
 	}
 	out := make([]Scored, 0, len(hit))
 	for _, d := range hit {
-		out = append(out, Scored{Doc: int(d), Score: score[d], Coverage: min(1, covered[d]/denom)})
+		out = append(out, Scored{Doc: int(d), Score: score[d], Coverage: min(1, covered[d]/denom), Matched: int(matched[d]), Of: len(words)})
 	}
 	slices.SortFunc(out, func(a, b Scored) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {

@@ -35,12 +35,12 @@ func Analyse(m Memory) Doc {
 type Policy struct {
 	K         int      // at most this many (default 5)
 	Budget    int      // tokens for the whole rendering (default 1,500)
-	Threshold float64  // minimum coverage (default 0.25)
+	Threshold float64  // minimum coverage (default 0.4)
 	Tools     []string // tools the agent is using now
 }
 
 // DefaultPolicy is recall's default.
-var DefaultPolicy = Policy{K: 5, Budget: 1500, Threshold: 0.25}
+var DefaultPolicy = Policy{K: 5, Budget: 1500, Threshold: 0.4}
 
 // Candidate is a ranked memory and what selection decided about it.
 type Candidate struct {
@@ -88,6 +88,8 @@ func Select(src Source, ranked []Scored, p Policy, now time.Time) []Candidate {
 		switch {
 		case c.Coverage < p.Threshold:
 			c.Why = "below the threshold"
+		case c.Of >= 3 && c.Matched < 2:
+			c.Why = "matches one word of the prompt"
 		case kept >= p.K:
 			c.Why = "beyond the k best"
 		}

@@ -275,3 +275,29 @@ func FuzzSnapshot(f *testing.F) {
 		}
 	})
 }
+
+// TestSearchGroups_WordsNotParts: the parts of one identifier in a prompt
+// count as one word, for coverage and for the one-word rule.
+func TestSearchGroups_WordsNotParts(t *testing.T) {
+	ms := []Memory{
+		{File: "db.md", Name: "Integration tests hit a real database", Description: "Never mock PostgreSQL in integration tests", Type: "feedback"},
+		{File: "user.md", Name: "Backend engineer", Description: "Senior engineer, Go and PostgreSQL", Type: "user"},
+		{File: "a.md", Name: "A", Description: "alpha", Type: "user"},
+		{File: "b.md", Name: "B", Description: "beta", Type: "user"},
+	}
+	docs := make([]Doc, len(ms))
+	for i, m := range ms {
+		docs[i] = Analyse(m)
+	}
+	terms, groups := Default.Prompt("should the integration tests mock PostgreSQL?")
+	ranked := NewIndex(docs, DefaultParams).SearchGroups(terms, groups)
+	cands := Select(Memories(ms), ranked, DefaultPolicy, now)
+	if got := kept(cands); strings.Join(got, ",") != "db.md" {
+		t.Fatalf("kept %v, want db.md only", got)
+	}
+	for _, s := range ranked {
+		if ms[s.Doc].File == "user.md" && (s.Matched != 1 || s.Of != 4) {
+			t.Errorf("user.md matched %d of %d words, want 1 of 4 (postgresql is one word)", s.Matched, s.Of)
+		}
+	}
+}

@@ -17,7 +17,7 @@ type Analyzer interface {
 
 // Default is the analyzer memories and prompts go through: identifiers
 // split, stop words dropped, Snowball English stems.
-var Default Analyzer = &analyzer{}
+var Default = &analyzer{}
 
 type analyzer struct {
 	mu   sync.Mutex
@@ -28,6 +28,23 @@ type analyzer struct {
 // Tokenize splits text into lower-cased words, code identifiers into their
 // parts (keeping the whole identifier too), without stemming or stop words.
 func Tokenize(text string) []string { return appendWords(nil, text) }
+
+// Prompt analyses a prompt: its terms, and for each the number of the
+// word it came from (the parts of PostgreSQL — postgr, sql, postgresql —
+// share one), so that relevance counts words, not parts.
+func (a *analyzer) Prompt(text string) (terms []string, groups []int) {
+	words, gs := appendWordsGroups(nil, []int{}, text)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i, w := range words {
+		if stopWords[w] {
+			continue
+		}
+		terms = append(terms, a.stem(w))
+		groups = append(groups, gs[i])
+	}
+	return terms, groups
+}
 
 // Terms appends the analysed terms of text to out.
 func (a *analyzer) Terms(text string, out []string) []string {
@@ -86,6 +103,14 @@ func isLetters(w string) bool {
 // http, config, parsehttpconfig), so both a search for a word and one for
 // the exact identifier find it.
 func appendWords(out []string, text string) []string {
+	out, _ = appendWordsGroups(out, nil, text)
+	return out
+}
+
+// appendWordsGroups is appendWords that also appends, for each word, the
+// number of the run (identifier) it came from, when groups is not nil.
+func appendWordsGroups(out []string, groups []int, text string) ([]string, []int) {
+	run := 0
 	i := 0
 	for i < len(text) {
 		r, size := utf8.DecodeRuneInString(text[i:])
@@ -102,9 +127,16 @@ func appendWords(out []string, text string) []string {
 			}
 			i += size
 		}
+		before := len(out)
 		out = appendCompound(out, text[start:i])
+		if groups != nil {
+			for range len(out) - before {
+				groups = append(groups, run)
+			}
+		}
+		run++
 	}
-	return out
+	return out, groups
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
