@@ -244,16 +244,22 @@ func (ix *Index) saturate(p posting) float64 {
 func (ix *Index) pseudoTF(p posting) float64 {
 	var tfp float64
 	for f := range NumFields {
-		if p.tf[f] == 0 || ix.p.W[f] == 0 {
-			continue
-		}
-		norm := 1 - ix.p.B[f]
-		if ix.avglen[f] > 0 {
-			norm += ix.p.B[f] * float64(ix.lens[p.doc][f]) / ix.avglen[f]
-		}
-		tfp += ix.p.W[f] * float64(p.tf[f]) / norm
+		tfp += ix.fieldTF(p, f)
 	}
 	return tfp
+}
+
+// fieldTF is field f's part of a posting's pseudo-frequency:
+// w(f)·tf/B(f,d).
+func (ix *Index) fieldTF(p posting, f Field) float64 {
+	if p.tf[f] == 0 || ix.p.W[f] == 0 {
+		return 0
+	}
+	norm := 1 - ix.p.B[f]
+	if ix.avglen[f] > 0 {
+		norm += ix.p.B[f] * float64(ix.lens[p.doc][f]) / ix.avglen[f]
+	}
+	return ix.p.W[f] * float64(p.tf[f]) / norm
 }
 
 // Explain splits doc's score for query by field: each term's part of the
@@ -270,14 +276,7 @@ func (ix *Index) Explain(doc int, query []string) (byField [NumFields]float64) {
 		part := q.qtf * idf(ix.n, len(ps)) * ix.saturate(p)
 		tfp := ix.pseudoTF(p)
 		for f := range NumFields {
-			if p.tf[f] == 0 || ix.p.W[f] == 0 {
-				continue
-			}
-			norm := 1 - ix.p.B[f]
-			if ix.avglen[f] > 0 {
-				norm += ix.p.B[f] * float64(ix.lens[p.doc][f]) / ix.avglen[f]
-			}
-			byField[f] += part * (ix.p.W[f] * float64(p.tf[f]) / norm) / tfp
+			byField[f] += part * ix.fieldTF(p, f) / tfp
 		}
 	}
 	return byField

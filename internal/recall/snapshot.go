@@ -298,16 +298,8 @@ func (s *Snapshot) File(i int) string {
 
 // Entry decodes memory i in full (metadata and terms).
 func (s *Snapshot) Entry(i int) (Entry, error) {
-	r := s.meta(i)
-	var e Entry
-	e.File = s.File(i)
-	e.Name, e.Description, e.Type, e.SupersededBy = r.str(), r.str(), r.str(), r.str()
-	if ns := r.i64(); ns != zeroTime && ns != 0 {
-		e.Saved = time.Unix(0, ns).UTC()
-	}
-	for range min(r.uvarint(), 1<<16) {
-		e.Refs = append(e.Refs, r.str())
-	}
+	m, refs, r := s.decodeMeta(i)
+	e := Entry{Memory: m, Refs: refs}
 	e.Size, e.ModTime = s.Stat(i)
 	for f := range NumFields {
 		cnt := r.uvarint()
@@ -327,11 +319,20 @@ func (s *Snapshot) Entry(i int) (Entry, error) {
 	return e, nil
 }
 
-// Memory decodes what selection needs of memory i.
+// Memory decodes what selection needs of memory i, and the refs it names.
 func (s *Snapshot) Memory(i int) (Memory, []string, error) {
+	m, refs, r := s.decodeMeta(i)
+	if r.bad {
+		return m, nil, ErrCorrupt
+	}
+	return m, refs, nil
+}
+
+// decodeMeta reads memory i's metadata and returns the reader positioned
+// at its terms.
+func (s *Snapshot) decodeMeta(i int) (Memory, []string, *reader) {
 	r := s.meta(i)
-	var m Memory
-	m.File = s.File(i)
+	m := Memory{File: s.File(i)}
 	m.Name, m.Description, m.Type, m.SupersededBy = r.str(), r.str(), r.str(), r.str()
 	if ns := r.i64(); ns != zeroTime && ns != 0 {
 		m.Saved = time.Unix(0, ns).UTC()
@@ -340,10 +341,7 @@ func (s *Snapshot) Memory(i int) (Memory, []string, error) {
 	for range min(r.uvarint(), 1<<16) {
 		refs = append(refs, r.str())
 	}
-	if r.bad {
-		return m, nil, ErrCorrupt
-	}
-	return m, refs, nil
+	return m, refs, r
 }
 
 func (s *Snapshot) dictRec(i int) []byte { return s.data[int(s.off[2])+i*dictRecLen:] }
