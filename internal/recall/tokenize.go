@@ -10,16 +10,13 @@ import (
 	"github.com/blevesearch/snowballstem/english"
 )
 
-// Analyzer turns text into terms.
-type Analyzer interface {
-	Terms(text string, out []string) []string
-}
-
 // Default is the analyzer memories and prompts go through: identifiers
 // split, stop words dropped, Snowball English stems.
-var Default = &analyzer{}
+var Default = &Analyzer{}
 
-type analyzer struct {
+// Analyzer turns text into terms. Its stem memo makes it a value to share;
+// it is safe for concurrent use.
+type Analyzer struct {
 	mu   sync.Mutex
 	memo map[string]string
 	env  *snowballstem.Env
@@ -32,7 +29,7 @@ func Tokenize(text string) []string { return appendWords(nil, text) }
 // Prompt analyses a prompt: its terms, and for each the number of the
 // word it came from (the parts of PostgreSQL — postgr, sql, postgresql —
 // share one), so that relevance counts words, not parts.
-func (a *analyzer) Prompt(text string) (terms []string, groups []int) {
+func (a *Analyzer) Prompt(text string) (terms []string, groups []int) {
 	words, gs := appendWordsGroups(nil, []int{}, text)
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -47,7 +44,7 @@ func (a *analyzer) Prompt(text string) (terms []string, groups []int) {
 }
 
 // Terms appends the analysed terms of text to out.
-func (a *analyzer) Terms(text string, out []string) []string {
+func (a *Analyzer) Terms(text string, out []string) []string {
 	start := len(out)
 	out = appendWords(out, text)
 	n := start
@@ -65,7 +62,7 @@ func (a *analyzer) Terms(text string, out []string) []string {
 
 // stem returns the Snowball English stem of w, memoised: a store's
 // vocabulary is small and stemming dominates indexing otherwise.
-func (a *analyzer) stem(w string) string {
+func (a *Analyzer) stem(w string) string {
 	if s, ok := a.memo[w]; ok {
 		return s
 	}
