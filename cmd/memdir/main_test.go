@@ -2,18 +2,21 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -35,6 +38,9 @@ func TestScript(t *testing.T) {
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("MEMDIR_LOCK_TIMEOUT", "5s")
 			env.Values[heldLock{}] = &lockSlot{}
+			// Claude Code's folder names of the projects scripts use.
+			env.Setenv("PROJKEY", paths.Sanitize(filepath.Join(env.WorkDir, "proj")))
+			env.Setenv("OTHERKEY", paths.Sanitize(filepath.Join(env.WorkDir, "other")))
 			return os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o700)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -43,6 +49,7 @@ func TestScript(t *testing.T) {
 			"releaselock": cmdReleaselock,
 			"genmemories": cmdGenmemories,
 			"genindex":    cmdGenindex,
+			"jsonequal":   cmdJSONEqual,
 		},
 	})
 }
@@ -126,4 +133,18 @@ func cmdGenindex(ts *testscript.TestScript, neg bool, args []string) {
 		b.WriteString(line + strings.Repeat("y", max(0, width-utf8.RuneCountInString(line))) + "\n")
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o600))
+}
+
+// jsonequal a b fails unless files a and b hold the same JSON value (key
+// order and formatting aside).
+func cmdJSONEqual(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: jsonequal a b")
+	}
+	var va, vb any
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &va))
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[1])), &vb))
+	if eq := reflect.DeepEqual(va, vb); eq == neg {
+		ts.Fatalf("%s and %s: same JSON = %v", args[0], args[1], eq)
+	}
 }

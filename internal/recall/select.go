@@ -37,6 +37,7 @@ type Policy struct {
 	Budget    int      // tokens for the whole rendering (default 1,500)
 	Threshold float64  // minimum coverage (default 0.4)
 	Tools     []string // tools the agent is using now
+	Exclude   []string // memory files not to return (already injected in this session)
 }
 
 // DefaultPolicy is recall's default.
@@ -101,6 +102,8 @@ func Select(src Source, ranked []Scored, p Policy, now time.Time) []Candidate {
 		switch {
 		case c.SupersededBy != "":
 			c.Why = "superseded by " + c.SupersededBy
+		case slices.Contains(p.Exclude, c.File):
+			c.Why = "already given in this session"
 		default:
 			c.Memory = src.Memory(s.Doc, true)
 			if tool := usageOfToolInUse(c.Memory, p.Tools); tool != "" {

@@ -100,6 +100,29 @@ func (f *Folder) WriteFile(rel string, data []byte) error {
 	return atomicfile.WriteFile(p, data, 0o600)
 }
 
+// AppendLine appends one line (a newline is added) to rel with a single
+// write on a file opened for appending, so concurrent writers never
+// interleave within a line. A crash can leave the last line torn; readers
+// of these logs skip such a line.
+func (f *Folder) AppendLine(rel string, line []byte) error {
+	p, err := f.Path(rel)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return err
+	}
+	fh, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = fh.Write(append(line[:len(line):len(line)], '\n'))
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // CorruptError is a file of the synthesis folder that cannot be decoded.
 type CorruptError struct {
 	Path string

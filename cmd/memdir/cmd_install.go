@@ -1,0 +1,238 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memdir/memdir/internal/atomicfile"
+	"github.com/memdir/memdir/internal/claudeinstall"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) installCmd() *cobra.Command {
+	var scope string
+	var dryRun bool
+	cmd := &cobra.Command{
+		Use:   "install claude [--scope user|project|local] [--dry-run]",
+		Short: "Wire memdir into Claude Code's hooks",
+		Long: `Install claude adds memdir's hooks to a Claude Code settings file, so that from
+the next session on the agent gets the right memories with every prompt and
+its sessions are queued for extraction (see 'memdir hook --help').
+
+  --scope user     <home>/settings.json: every project (default)
+  --scope project  <project>/.claude/settings.json, shared with the repo
+  --scope local    <project>/.claude/settings.local.json, this machine only
+
+The file is backed up first (<file>.memdir-backup-<time>); every other key
+and every other hook is kept; the hooks call this memdir binary by its
+absolute path. Running install again changes nothing; after moving the
+binary it updates the path. --dry-run prints the change and writes nothing.
+'memdir uninstall claude' takes out exactly what install put in.
+
+To turn the hooks off for a while without uninstalling: MEMDIR_DISABLE=1.`,
+		Example: `  memdir install claude
+  memdir install claude --scope project --dry-run`,
+		Args: a.agentArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.editSettings(scope, dryRun, true)
+		},
+	}
+	cmd.Flags().StringVar(&scope, "scope", "user", "which settings file: user, project or local")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the change, write nothing")
+	return cmd
+}
+
+func (a *app) uninstallCmd() *cobra.Command {
+	var scope string
+	var dryRun bool
+	cmd := &cobra.Command{
+		Use:   "uninstall claude [--scope user|project|local] [--dry-run]",
+		Short: "Take memdir's hooks out of Claude Code's settings",
+		Long: `Uninstall claude removes every memdir hook from the settings file of the scope
+(see 'memdir install --help'), and the hook lists that held only memdir's,
+after backing the file up. Everything else in it is kept. Memories,
+transcripts and logs are not touched.`,
+		Example: `  memdir uninstall claude
+  memdir uninstall claude --scope local --dry-run`,
+		Args: a.agentArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.editSettings(scope, dryRun, false)
+		},
+	}
+	cmd.Flags().StringVar(&scope, "scope", "user", "which settings file: user, project or local")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the change, write nothing")
+	return cmd
+}
+
+func (a *app) agentArg(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 || args[0] != "claude" {
+		return withHint(fmt.Errorf("%s needs the agent: claude", cmd.CommandPath()), "run '%s claude'", cmd.CommandPath())
+	}
+	return nil
+}
+
+// settingsPath is the settings file of a scope.
+func (a *app) settingsPath(scope string) (string, error) {
+	l, err := a.layout()
+	if err != nil {
+		return "", err
+	}
+	switch scope {
+	case "user":
+		return filepath.Join(l.Home, "settings.json"), nil
+	case "project":
+		return filepath.Join(l.ProjectRoot, ".claude", "settings.json"), nil
+	case "local":
+		return filepath.Join(l.ProjectRoot, ".claude", "settings.local.json"), nil
+	}
+	return "", withHint(fmt.Errorf("--scope %q is not user, project or local", scope), "see 'memdir install --help'")
+}
+
+type installJSON struct {
+	File    string   `json:"file"`
+	Changed bool     `json:"changed"`
+	DryRun  bool     `json:"dry_run"`
+	Backup  string   `json:"backup,omitempty"`
+	Hooks   []string `json:"hooks"` // events memdir handles in the file afterwards
+	Diff    string   `json:"diff,omitempty"`
+	Binary  string   `json:"binary,omitempty"`
+}
+
+func (a *app) editSettings(scope string, dryRun, install bool) error {
+	path, err := a.settingsPath(scope)
+	if err != nil {
+		return err
+	}
+	old, err := os.ReadFile(path)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	doc, err := claudeinstall.Parse(old)
+	if err != nil {
+		return withHint(fmt.Errorf("%s: %w", path, err), "fix the file (it must be one JSON object), then run the command again")
+	}
+	out := installJSON{File: path, DryRun: dryRun}
+	if install {
+		bin, err := memdirBinary()
+		if err != nil {
+			return err
+		}
+		out.Binary = bin
+		out.Changed, err = claudeinstall.Install(doc, bin)
+		if err != nil {
+			return withHint(fmt.Errorf("%s: %w", path, err), "fix the file's hooks by hand, then run the command again")
+		}
+	} else {
+		out.Changed = claudeinstall.Uninstall(doc)
+	}
+	out.Hooks = claudeinstall.Installed(doc)
+	if out.Hooks == nil {
+		out.Hooks = []string{}
+	}
+	updated := claudeinstall.Encode(doc)
+	if out.Changed {
+		out.Diff = claudeinstall.Diff(strings.TrimSuffix(string(claudeinstall.Encode(mustParse(old))), "\n"), strings.TrimSuffix(string(updated), "\n"), 3)
+	}
+	if out.Changed && !dryRun {
+		if exists {
+			if err := writable(path); err != nil {
+				return withHint(err, "make it writable (chmod u+w %s) or choose another --scope", path)
+			}
+			out.Backup = backupName(path, time.Now())
+			if err := atomicfile.WriteFile(out.Backup, old, 0o600); err != nil {
+				return fmt.Errorf("back up %s: %w", path, err)
+			}
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return err
+		}
+		mode := fs.FileMode(0o600)
+		if fi, err := os.Stat(path); err == nil {
+			mode = fi.Mode().Perm()
+		}
+		if err := atomicfile.WriteFile(path, updated, mode); err != nil {
+			return err
+		}
+	}
+	if a.json {
+		return a.printJSON(out)
+	}
+	verb := map[bool]string{true: "install", false: "uninstall"}[install]
+	switch {
+	case !out.Changed:
+		a.printf("%s: nothing to %s (memdir hooks: %s)\n", path, verb, listOrNone(out.Hooks))
+	case dryRun:
+		a.printf("%s would change (--dry-run: nothing written):\n%s", path, out.Diff)
+	default:
+		a.printf("%s: memdir hooks %sed (%s)\n", path, verb, listOrNone(out.Hooks))
+		if out.Backup != "" {
+			a.printf("backup: %s\n", out.Backup)
+		}
+		if install {
+			a.printf("next: start a new Claude Code session; 'memdir uninstall claude --scope %s' undoes this\n", scope)
+		}
+	}
+	return nil
+}
+
+func mustParse(b []byte) *claudeinstall.Object {
+	o, err := claudeinstall.Parse(b)
+	if err != nil {
+		return claudeinstall.NewObject()
+	}
+	return o
+}
+
+func listOrNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
+
+// writable checks that path may be written by this user: a read-only
+// settings file is somebody's decision, and an atomic replace would
+// silently override it.
+func writable(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o222 == 0 {
+		return fmt.Errorf("%s is read-only: nothing changed", path) // even for root
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrPermission) {
+			return fmt.Errorf("%s is read-only: nothing changed", path)
+		}
+		return err
+	}
+	return f.Close()
+}
+
+// memdirBinary is the absolute path of the running memdir.
+func memdirBinary() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find the memdir binary: %w", err)
+	}
+	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
+		return "", withHint(errors.New("memdir is running from 'go run', whose binary is deleted after the run"), "install it first: go install ./cmd/memdir, then run 'memdir install claude'")
+	}
+	return exe, nil
+}
+
+// backupName is a backup path for path that does not exist yet.
+func backupName(path string, now time.Time) string {
+	base := path + ".memdir-backup-" + now.UTC().Format("20060102T150405Z")
+	name := base
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) {
+			return name
+		}
+		name = fmt.Sprintf("%s-%d", base, i)
+	}
+}

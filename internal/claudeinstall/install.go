@@ -1,0 +1,216 @@
+// Package claudeinstall merges memdir's hooks into a Claude Code settings
+// document and takes them out again. It works on the parsed document (see
+// Parse and Encode); reading, backing up and writing the file is the
+// caller's.
+//
+// memdir's handlers are recognised by their command: the memdir binary,
+// then "hook <Event>". Everything else in the document — other keys, other
+// hooks, other handlers in the same matcher group — is left as it was.
+package claudeinstall
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/memdir/memdir/internal/hooks"
+)
+
+// Handler is the hook memdir registers for one event.
+type Handler struct {
+	Event   string
+	Matcher string // "" for events that take none
+	Timeout int    // seconds
+}
+
+// Handlers are memdir's hooks. SessionEnd's short timeout keeps Claude
+// Code's shared 1.5 s SessionEnd budget from growing much: the hook only
+// appends a line.
+var Handlers = []Handler{
+	{Event: hooks.SessionStart, Matcher: "startup|resume|clear|compact", Timeout: 10},
+	{Event: hooks.UserPromptSubmit, Timeout: 10},
+	{Event: hooks.Stop, Timeout: 10},
+	{Event: hooks.SubagentStop, Timeout: 10},
+	{Event: hooks.PreCompact, Timeout: 10},
+	{Event: hooks.SessionEnd, Timeout: 2},
+}
+
+// Command is the command line of memdir's hook for event, with the binary
+// quoted for the shell Claude Code runs it with.
+func Command(bin, event string) string {
+	return shellQuote(bin) + " hook " + event
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:@", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// isMemdir reports whether a command is memdir's hook for event: its first
+// word (quoted or not) is a binary whose name starts with memdir, then
+// "hook <event>".
+func isMemdir(command, event string) bool {
+	rest, ok := strings.CutSuffix(strings.TrimSpace(command), " hook "+event)
+	if !ok {
+		return false
+	}
+	bin := strings.Trim(strings.TrimSpace(rest), `'"`)
+	return strings.HasPrefix(filepath.Base(bin), "memdir") // memdir, memdir.exe, memdir-linux-amd64
+}
+
+// ErrHooksNotObject says a settings file's "hooks" is not an object:
+// memdir will not replace what it cannot read.
+var ErrHooksNotObject = errors.New(`"hooks" is not a JSON object`)
+
+// Install adds memdir's handlers to doc, or updates their command when the
+// binary moved. It reports whether doc changed: installing twice changes
+// nothing the second time.
+func Install(doc *Object, bin string) (bool, error) {
+	hooksObj := NewObject()
+	if v, ok := doc.Get("hooks"); ok {
+		o, isObj := v.(*Object)
+		if !isObj {
+			return false, ErrHooksNotObject
+		}
+		hooksObj = o
+	}
+	changed := false
+	for _, h := range Handlers {
+		groups, present := hooksObj.Get(h.Event)
+		list, isList := groups.([]any)
+		if present && !isList {
+			return false, fmt.Errorf("hooks.%s is not a list", h.Event)
+		}
+		cmd := Command(bin, h.Event)
+		found := false
+		for _, g := range list {
+			for _, handler := range handlersOf(g) {
+				c, _ := handler.Get("command")
+				if s, _ := c.(string); isMemdir(s, h.Event) {
+					found = true
+					if s != cmd {
+						handler.Set("command", cmd)
+						changed = true
+					}
+				}
+			}
+		}
+		if found {
+			continue
+		}
+		handler := NewObject()
+		handler.Set("type", "command")
+		handler.Set("command", cmd)
+		handler.Set("timeout", json.Number(itoa(h.Timeout)))
+		group := NewObject()
+		if h.Matcher != "" {
+			group.Set("matcher", h.Matcher)
+		}
+		group.Set("hooks", []any{handler})
+		hooksObj.Set(h.Event, append(list, group))
+		changed = true
+	}
+	if changed {
+		doc.Set("hooks", hooksObj)
+	}
+	return changed, nil
+}
+
+// Uninstall removes every memdir handler from doc, then the matcher
+// groups, event lists and hooks object that removal left empty. It reports
+// whether doc changed.
+func Uninstall(doc *Object) bool {
+	v, ok := doc.Get("hooks")
+	hooksObj, isObj := v.(*Object)
+	if !ok || !isObj {
+		return false
+	}
+	changed := false
+	for _, event := range append([]string(nil), hooksObj.Keys...) {
+		list, ok := hooksObj.Vals[event].([]any)
+		if !ok {
+			continue
+		}
+		var keep []any
+		for _, g := range list {
+			group, ok := g.(*Object)
+			hs, _ := group.Vals["hooks"].([]any)
+			if !ok || hs == nil {
+				keep = append(keep, g)
+				continue
+			}
+			var rest []any
+			for _, h := range hs {
+				handler, ok := h.(*Object)
+				if ok {
+					if c, _ := handler.Vals["command"].(string); isMemdir(c, event) {
+						changed = true
+						continue
+					}
+				}
+				rest = append(rest, h)
+			}
+			if len(rest) == 0 && len(hs) > 0 {
+				continue // the group held only memdir
+			}
+			group.Vals["hooks"] = rest
+			keep = append(keep, g)
+		}
+		if len(keep) == 0 {
+			hooksObj.Delete(event)
+		} else {
+			hooksObj.Vals[event] = keep
+		}
+	}
+	if changed && len(hooksObj.Keys) == 0 {
+		doc.Delete("hooks")
+	}
+	return changed
+}
+
+// Installed lists the events doc has a memdir handler for.
+func Installed(doc *Object) []string {
+	v, _ := doc.Get("hooks")
+	hooksObj, ok := v.(*Object)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, event := range hooksObj.Keys {
+		list, _ := hooksObj.Vals[event].([]any)
+		for _, g := range list {
+			for _, handler := range handlersOf(g) {
+				if c, _ := handler.Vals["command"].(string); isMemdir(c, event) {
+					out = append(out, event)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func handlersOf(g any) []*Object {
+	group, ok := g.(*Object)
+	if !ok {
+		return nil
+	}
+	hs, _ := group.Vals["hooks"].([]any)
+	var out []*Object
+	for _, h := range hs {
+		if o, ok := h.(*Object); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}

@@ -1,0 +1,155 @@
+// Package hooks holds the decisions memdir's Claude Code hooks make: how an
+// event's JSON reads, what a prompt may still inject given what the session
+// already got, and the JSON to answer with. It does no I/O; cmd/memdir reads
+// stdin, the memory folder and the session state, and writes the answer.
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Events memdir handles.
+const (
+	SessionStart     = "SessionStart"
+	UserPromptSubmit = "UserPromptSubmit"
+	Stop             = "Stop"
+	SubagentStop     = "SubagentStop"
+	PreCompact       = "PreCompact"
+	SessionEnd       = "SessionEnd"
+	StopFailure      = "StopFailure"
+)
+
+// Handled lists the events 'memdir install claude' registers, in order.
+var Handled = []string{SessionStart, UserPromptSubmit, Stop, SubagentStop, PreCompact, SessionEnd}
+
+// Queues reports whether event records the session's transcript as
+// pending for extraction.
+func Queues(event string) bool {
+	return slices.Contains([]string{Stop, SubagentStop, PreCompact, SessionEnd, StopFailure}, event)
+}
+
+// Input is the JSON Claude Code sends a hook on stdin (the fields memdir
+// reads).
+type Input struct {
+	SessionID           string `json:"session_id"`
+	TranscriptPath      string `json:"transcript_path"`
+	CWD                 string `json:"cwd"`
+	Event               string `json:"hook_event_name"`
+	PromptID            string `json:"prompt_id"`
+	Prompt              string `json:"prompt"`
+	Source              string `json:"source"`
+	Reason              string `json:"reason"`
+	Trigger             string `json:"trigger"`
+	AgentID             string `json:"agent_id"`
+	AgentTranscriptPath string `json:"agent_transcript_path"`
+}
+
+// MaxInput bounds what a hook reads from stdin.
+const MaxInput = 8 << 20
+
+// ParseInput decodes a hook's stdin for event (the command-line event wins
+// over a missing hook_event_name).
+func ParseInput(b []byte, event string) (Input, error) {
+	var in Input
+	if err := json.Unmarshal(b, &in); err != nil {
+		return in, fmt.Errorf("hook input is not JSON: %w", err)
+	}
+	if in.Event == "" {
+		in.Event = event
+	}
+	if in.Event != event {
+		return in, fmt.Errorf("hook input is for %s, not %s", in.Event, event)
+	}
+	if in.SessionID == "" {
+		return in, fmt.Errorf("hook input has no session_id")
+	}
+	return in, nil
+}
+
+// ContextCap is Claude Code's cap on additionalContext, in characters
+// (UTF-16 code units, as JavaScript counts them).
+const ContextCap = 10000
+
+// SessionBudget is the tokens of memories one session may be given in all
+// (about Claude Code's own 60 KB recall budget, at 3 bytes a token).
+const SessionBudget = 20000
+
+// Session is what a session has been given so far.
+type Session struct {
+	Injected []string `json:"injected"` // memory files, in order
+	Tokens   int      `json:"tokens"`
+	Turns    int      `json:"turns"`
+}
+
+// Remaining is the session's budget left.
+func (s Session) Remaining() int { return max(0, SessionBudget-s.Tokens) }
+
+// Output is a hook's answer on stdout.
+type Output struct {
+	HookSpecificOutput *Specific `json:"hookSpecificOutput,omitempty"`
+}
+
+// Specific carries the injected context.
+type Specific struct {
+	HookEventName     string `json:"hookEventName"`
+	AdditionalContext string `json:"additionalContext"`
+}
+
+// Answer returns the JSON that injects text for event, cut to Claude
+// Code's cap, or nil when there is nothing to inject.
+func Answer(event, text string) []byte {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // the context is read by a model, and by people in logs
+	enc.Encode(Output{&Specific{HookEventName: event, AdditionalContext: Cap(text, ContextCap)}})
+	return b.Bytes()
+}
+
+// Cap cuts s to at most n UTF-16 code units, at a line end when it can,
+// marking the cut.
+func Cap(s string, n int) string {
+	if utf16Len(s) <= n {
+		return s
+	}
+	const mark = "\n[… cut by memdir to Claude Code's context limit]"
+	limit := n - len(mark)
+	units, cut := 0, 0
+	for i, r := range s {
+		u := 1
+		if r >= 0x10000 {
+			u = 2
+		}
+		if units+u > limit {
+			break
+		}
+		units += u
+		cut = i + utf8.RuneLen(r)
+	}
+	if nl := strings.LastIndexByte(s[:cut], '\n'); nl > cut/2 {
+		cut = nl
+	}
+	return s[:cut] + mark
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += len(utf16.AppendRune(nil, r))
+	}
+	return n
+}
+
+// Primer is SessionStart's short note when Claude Code already loads
+// MEMORY.md itself.
+func Primer(memories int) string {
+	return fmt.Sprintf("memdir: %d memories for this project; the ones relevant to each prompt arrive with it. `memdir recall \"<topic>\"` searches them.", memories)
+}
