@@ -91,11 +91,18 @@ func ClaudeEnv(home string, extra ...string) []string {
 	return append(env, extra...)
 }
 
-// RunClaude makes a temporary root holding a home folder and a git repo at
-// root/rel, runs the claude CLI there with prompt under that HOME (without
-// a login it exits 1 after writing its transcript), and returns the home
-// and the repo. Paths are free of symlinks, as Claude Code records them.
+// RunClaude makes a temporary home and git repo (see TempRepo), runs the
+// claude CLI there with prompt (see RunClaudeIn), and returns both.
 func RunClaude(tb testing.TB, claude, rel, prompt string) (home, repo string) {
+	tb.Helper()
+	home, repo = TempRepo(tb, rel)
+	RunClaudeIn(tb, claude, home, repo, prompt)
+	return home, repo
+}
+
+// TempRepo makes a temporary root holding a home folder and a git repo at
+// root/rel. Paths are free of symlinks, as Claude Code records them.
+func TempRepo(tb testing.TB, rel string) (home, repo string) {
 	tb.Helper()
 	root, err := filepath.EvalSymlinks(tb.TempDir())
 	if err != nil {
@@ -110,12 +117,18 @@ func RunClaude(tb testing.TB, claude, rel, prompt string) (home, repo string) {
 	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
 		tb.Fatalf("git init: %v\n%s", err, out)
 	}
+	return home, repo
+}
+
+// RunClaudeIn runs claude -p prompt in repo under HOME=home. Without a
+// login it exits 1, after firing the hooks and writing its transcript.
+func RunClaudeIn(tb testing.TB, claude, home, repo, prompt string) {
+	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, claude, "-p", prompt)
 	cmd.Dir = repo
 	cmd.Env = ClaudeEnv(home)
 	out, _ := cmd.CombinedOutput() // exits 1: not logged in
-	tb.Logf("claude -p: %s", out)
-	return home, repo
+	tb.Logf("claude -p %q: %s", prompt, out)
 }
