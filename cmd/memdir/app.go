@@ -34,6 +34,10 @@ type app struct {
 	project string // --project
 	json    bool   // --json
 	cmdName string
+
+	memo     paths.Layout // the last layout resolved, for memoKey
+	memoKey  string
+	memoDone bool
 }
 
 // errSilent ends a command with exit status 1 when it has already said why.
@@ -155,8 +159,21 @@ ENVIRONMENT
 	return root
 }
 
-// layout resolves where things live for this invocation.
+// layout resolves where things live for this invocation, once per
+// working directory, project and home (a hook resolves it several times).
 func (a *app) layout() (paths.Layout, error) {
+	key := a.cwd + "\x00" + a.project + "\x00" + a.home
+	if a.memoDone && a.memoKey == key {
+		return a.memo, nil
+	}
+	l, err := a.resolveLayout()
+	if err == nil {
+		a.memo, a.memoKey, a.memoDone = l, key, true
+	}
+	return l, err
+}
+
+func (a *app) resolveLayout() (paths.Layout, error) {
 	home := a.getenv("HOME")
 	if runtime.GOOS == "windows" && home == "" {
 		home = a.getenv("USERPROFILE")

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -122,6 +124,8 @@ type latencyJSON struct {
 	ColdP50MS     float64 `json:"cold_process_p50_ms,omitempty"`
 	ColdP95MS     float64 `json:"cold_process_p95_ms,omitempty"`
 	ColdRuns      int     `json:"cold_runs,omitempty"`
+	HookP50MS     float64 `json:"hook_p50_ms,omitempty"`
+	HookP95MS     float64 `json:"hook_p95_ms,omitempty"`
 	InjectedShare float64 `json:"queries_with_injection"`
 }
 
@@ -176,7 +180,8 @@ It prints p50 and p95 per folder size.`,
 				if !a.json {
 					a.printf("%7d memories: build %.0f ms; in-process p50 %.3f ms, p95 %.3f ms", n, r.BuildMS, r.InProcP50MS, r.InProcP95MS)
 					if r.ColdRuns > 0 {
-						a.printf("; cold process p50 %.1f ms, p95 %.1f ms (%d runs)", r.ColdP50MS, r.ColdP95MS, r.ColdRuns)
+						a.printf("; cold process p50 %.1f ms, p95 %.1f ms; UserPromptSubmit hook p50 %.1f ms, p95 %.1f ms (%d runs each)",
+							r.ColdP50MS, r.ColdP95MS, r.HookP50MS, r.HookP95MS, r.ColdRuns)
 					}
 					a.printf("; %.0f%% of prompts got memories\n", 100*r.InjectedShare)
 				}
@@ -254,6 +259,22 @@ func (a *app) latency(root string, n, queries, coldRuns int, exe string) (latenc
 		}
 		r.ColdRuns = coldRuns
 		r.ColdP50MS, r.ColdP95MS = percentiles(times)
+		// The UserPromptSubmit hook as Claude Code runs it: event JSON on
+		// stdin, a new session each time (so no prompt is deduplicated).
+		times = times[:0]
+		for i := range coldRuns {
+			in, _ := json.Marshal(map[string]string{"session_id": fmt.Sprintf("bench-%d-%d", n, i), "hook_event_name": "UserPromptSubmit",
+				"cwd": project, "prompt": memgen.Query(1, n, i)})
+			cmd := exec.Command(exe, "--home", home, "hook", "UserPromptSubmit")
+			cmd.Env = []string{"HOME=" + root, "PATH=" + os.Getenv("PATH")}
+			cmd.Stdin = bytes.NewReader(in)
+			t := time.Now()
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return r, fmt.Errorf("memdir hook: %v\n%s", err, out)
+			}
+			times = append(times, time.Since(t))
+		}
+		r.HookP50MS, r.HookP95MS = percentiles(times)
 	}
 	return r, nil
 }

@@ -209,7 +209,7 @@ func (a *app) hookPrompt(in hooks.Input, start time.Time) error {
 	sess.Turns++
 	line.Budget = sess.Remaining()
 	line.MS = float64(time.Since(start).Microseconds()) / 1000
-	if err := env.folder.WriteJSON(rel, sess); err != nil {
+	if err := env.folder.WriteStateJSON(rel, sess); err != nil {
 		return err
 	}
 	b, _ := json.Marshal(line)

@@ -177,4 +177,3 @@ func deref(p *int) int {
 	}
 	return *p
 }
-

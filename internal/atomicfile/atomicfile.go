@@ -26,6 +26,19 @@ const TempMarker = ".tmp-"
 // It is safe for concurrent use: concurrent writers to one name each write
 // a whole file, and the last rename wins.
 func WriteFile(name string, data []byte, perm fs.FileMode) (err error) {
+	return write(name, data, perm, true)
+}
+
+// WriteFileNoSync is WriteFile without the fsyncs: still all or nothing for
+// readers and after a crash of the writer, but a crash of the machine may
+// bring back the old content. For derived state on a hot path (a hook's
+// per-session bookkeeping), where losing the last update is harmless and
+// two fsyncs are most of the time.
+func WriteFileNoSync(name string, data []byte, perm fs.FileMode) error {
+	return write(name, data, perm, false)
+}
+
+func write(name string, data []byte, perm fs.FileMode, sync bool) (err error) {
 	dir, base := filepath.Split(name)
 	if dir == "" {
 		dir = "."
@@ -47,14 +60,19 @@ func WriteFile(name string, data []byte, perm fs.FileMode) (err error) {
 	if _, err = f.Write(data); err != nil {
 		return err
 	}
-	if err = f.Sync(); err != nil {
-		return err
+	if sync {
+		if err = f.Sync(); err != nil {
+			return err
+		}
 	}
 	if err = f.Close(); err != nil {
 		return err
 	}
 	if err = rename(tmp, name); err != nil {
 		return err
+	}
+	if !sync {
+		return nil
 	}
 	return SyncDir(dir)
 }

@@ -54,7 +54,7 @@ func statAll(dir string, files []string) []fileStat {
 	}
 	defer d.Close()
 	fd := int(d.Fd())
-	workers := min(runtime.GOMAXPROCS(0), 4, max(1, len(files)/256))
+	workers := min(2*runtime.GOMAXPROCS(0), 8, max(1, len(files)/256)) // stat waits in the kernel: a few more than CPUs
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)

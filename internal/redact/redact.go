@@ -86,6 +86,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Finding counts the secrets of one kind that String replaced.
@@ -100,6 +101,7 @@ const markerPrefix = "[REDACTED:"
 // stable order (sorted by kind). Pure and safe for concurrent use.
 // Idempotent: String(String(s)) changes nothing more.
 func String(s string) (string, []Finding) {
+	compileRules()
 	counts := map[string]int{}
 	// A replacement by a later rule can change what an earlier rule would
 	// match, so run passes until one changes nothing. This ends: every
@@ -213,6 +215,10 @@ func (m *match) tail() string {
 	}
 	return rest
 }
+
+// compileRules compiles the rules' patterns on first use, not at start-up:
+// most memdir commands never redact, and compiling takes over a millisecond.
+var compileRules = sync.OnceFunc(func() { compile(rules) })
 
 // compile compiles the patterns of rs and resolves their secret group
 // names; it panics on a bad pattern or a name that the pattern lacks.

@@ -22,7 +22,7 @@ var valueGroups = []string{"esc", "dq", "sq", "bare"}
 
 // rules run in this order: specific token formats before the key = value
 // rules, so a token is reported under its own kind.
-var rules = compile([]rule{
+var rules = []rule{
 	{
 		kind:    "private-key",
 		anchors: []string{"PRIVATE KEY"},
@@ -207,7 +207,7 @@ var rules = compile([]rule{
 				!pathLike(v) && looksRandom(v, 20)
 		},
 	},
-})
+}
 
 // namesSecret reports whether v, a bare word, holds a word that secret keys
 // hold: it is then a variable such as testRSA2048PrivateKey, not a value.

@@ -88,6 +88,24 @@ func (f *Folder) WriteJSON(rel string, v any) error {
 	return f.WriteFile(rel, append(b, '\n'))
 }
 
+// WriteStateJSON is WriteJSON without fsync (see
+// atomicfile.WriteFileNoSync): for bookkeeping a hook rewrites on every
+// prompt.
+func (f *Folder) WriteStateJSON(rel string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	p, err := f.Path(rel)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return err
+	}
+	return atomicfile.WriteFileNoSync(p, append(b, '\n'), 0o600)
+}
+
 // WriteFile writes data to rel atomically, creating folders.
 func (f *Folder) WriteFile(rel string, data []byte) error {
 	p, err := f.Path(rel)
