@@ -127,6 +127,7 @@ type latencyJSON struct {
 	HookP50MS     float64 `json:"hook_p50_ms,omitempty"`
 	HookP95MS     float64 `json:"hook_p95_ms,omitempty"`
 	InjectedShare float64 `json:"queries_with_injection"`
+	MeanTokens    float64 `json:"mean_tokens_when_injected"`
 }
 
 func (a *app) benchLatencyCmd() *cobra.Command {
@@ -183,7 +184,7 @@ It prints p50 and p95 per folder size.`,
 						a.printf("; cold process p50 %.1f ms, p95 %.1f ms; UserPromptSubmit hook p50 %.1f ms, p95 %.1f ms (%d runs each)",
 							r.ColdP50MS, r.ColdP95MS, r.HookP50MS, r.HookP95MS, r.ColdRuns)
 					}
-					a.printf("; %.0f%% of prompts got memories\n", 100*r.InjectedShare)
+					a.printf("; %.0f%% of prompts got memories, %.0f tokens on average\n", 100*r.InjectedShare, r.MeanTokens)
 				}
 			}
 			if a.json {
@@ -242,10 +243,12 @@ func (a *app) latency(root string, n, queries, coldRuns int, exe string) (latenc
 		times = append(times, time.Since(t))
 		if out != "" {
 			injected++
+			r.MeanTokens += float64(recall.Tokens(out))
 		}
 	}
 	r.InProcP50MS, r.InProcP95MS = percentiles(times)
 	r.InjectedShare = float64(injected) / float64(max(queries, 1))
+	r.MeanTokens /= float64(max(injected, 1))
 	if coldRuns > 0 {
 		times = times[:0]
 		for i := range coldRuns {
