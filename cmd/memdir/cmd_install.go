@@ -15,9 +15,7 @@ import (
 )
 
 func (a *app) installCmd() *cobra.Command {
-	var scope string
-	var dryRun bool
-	cmd := &cobra.Command{
+	return a.settingsCmd(true, &cobra.Command{
 		Use:   "install claude [--scope user|project|local] [--dry-run]",
 		Short: "Wire memdir into Claude Code's hooks",
 		Long: `Install claude adds memdir's hooks to a Claude Code settings file, so that from
@@ -37,20 +35,11 @@ binary it updates the path. --dry-run prints the change and writes nothing.
 To turn the hooks off for a while without uninstalling: MEMDIR_DISABLE=1.`,
 		Example: `  memdir install claude
   memdir install claude --scope project --dry-run`,
-		Args: a.agentArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.editSettings(scope, dryRun, true)
-		},
-	}
-	cmd.Flags().StringVar(&scope, "scope", "user", "which settings file: user, project or local")
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the change, write nothing")
-	return cmd
+	})
 }
 
 func (a *app) uninstallCmd() *cobra.Command {
-	var scope string
-	var dryRun bool
-	cmd := &cobra.Command{
+	return a.settingsCmd(false, &cobra.Command{
 		Use:   "uninstall claude [--scope user|project|local] [--dry-run]",
 		Short: "Take memdir's hooks out of Claude Code's settings",
 		Long: `Uninstall claude removes every memdir hook from the settings file of the scope
@@ -59,10 +48,17 @@ after backing the file up. Everything else in it is kept. Memories,
 transcripts and logs are not touched.`,
 		Example: `  memdir uninstall claude
   memdir uninstall claude --scope local --dry-run`,
-		Args: a.agentArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.editSettings(scope, dryRun, false)
-		},
+	})
+}
+
+// settingsCmd completes install's or uninstall's command with their
+// common arguments, flags and action.
+func (a *app) settingsCmd(install bool, cmd *cobra.Command) *cobra.Command {
+	var scope string
+	var dryRun bool
+	cmd.Args = a.agentArg
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		return a.editSettings(scope, dryRun, install)
 	}
 	cmd.Flags().StringVar(&scope, "scope", "user", "which settings file: user, project or local")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the change, write nothing")

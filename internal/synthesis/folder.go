@@ -96,18 +96,15 @@ func (f *Folder) WriteStateJSON(rel string, v any) error {
 	if err != nil {
 		return err
 	}
-	p, err := f.Path(rel)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return err
-	}
-	return atomicfile.WriteFileNoSync(p, append(b, '\n'), 0o600)
+	return f.write(rel, append(b, '\n'), atomicfile.WriteFileNoSync)
 }
 
 // WriteFile writes data to rel atomically, creating folders.
 func (f *Folder) WriteFile(rel string, data []byte) error {
+	return f.write(rel, data, atomicfile.WriteFile)
+}
+
+func (f *Folder) write(rel string, data []byte, write func(string, []byte, os.FileMode) error) error {
 	p, err := f.Path(rel)
 	if err != nil {
 		return err
@@ -115,7 +112,7 @@ func (f *Folder) WriteFile(rel string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(p, data, 0o600)
+	return write(p, data, 0o600)
 }
 
 // AppendLine appends one line (a newline is added) to rel with a single
