@@ -230,16 +230,13 @@ func (a *app) latency(root string, n, queries, coldRuns int, exe string) (latenc
 		return r, err
 	}
 	r.BuildMS = ms(time.Since(start))
-	ix := snap.Index(recall.DefaultParams)
-	src := recallSource{st: st, snap: snap, root: project, warn: a.warnf}
 	var times []time.Duration
 	injected := 0
 	for i := range queries {
 		query := memgen.Query(1, n, i)
 		t := time.Now()
-		terms, groups := recall.Default.Prompt(query)
-		cands := recall.Select(src, ix.SearchGroups(terms, groups), recall.DefaultPolicy, time.Now())
-		out := recall.Render(cands)
+		rec, _ := st.RecallFrom(snap, project, query, recall.DefaultPolicy, time.Now())
+		out := rec.Text
 		times = append(times, time.Since(t))
 		if out != "" {
 			injected++

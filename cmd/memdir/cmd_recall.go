@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -84,45 +82,6 @@ or dropped.`,
 	return cmd
 }
 
-// recallSource reads what selection needs: metadata from the snapshot,
-// the body and the refs' existence from disk for the few that may be
-// rendered.
-type recallSource struct {
-	st   *memdir.Store
-	snap *recall.Snapshot
-	root string
-	warn func(string, ...any)
-}
-
-func (r recallSource) Memory(doc int, full bool) recall.Memory {
-	m, refs, err := r.snap.Memory(doc)
-	if err != nil || !full {
-		return m
-	}
-	if got, err := r.st.Get(m.File); err == nil {
-		m.Body = got.Body
-	} else {
-		r.warn("%v", err)
-	}
-	for _, ref := range refs {
-		if looksLikePath(ref) {
-			if _, err := os.Stat(filepath.Join(r.root, filepath.FromSlash(ref))); errors.Is(err, os.ErrNotExist) {
-				m.MissingRefs = append(m.MissingRefs, ref)
-			}
-		}
-	}
-	return m
-}
-
-// looksLikePath tells a file reference from a symbol: it has a separator
-// or an extension, and no spaces.
-func looksLikePath(ref string) bool {
-	if ref == "" || strings.ContainsAny(ref, " \t") || filepath.IsAbs(ref) {
-		return false
-	}
-	return strings.Contains(ref, "/") || filepath.Ext(ref) != ""
-}
-
 func (a *app) runRecall(query string, p recall.Policy, explain bool) error {
 	out, cands, err := a.recall(query, p, explain || a.json)
 	if err != nil {
@@ -148,19 +107,15 @@ func (a *app) recall(query string, p recall.Policy, detail bool) (recallJSON, []
 	if err != nil {
 		return out, nil, err
 	}
-	snap, problems, err := st.RecallIndex(a.ctx)
-	if err != nil {
-		return out, nil, err
-	}
+	rec, problems, err := st.Recall(a.ctx, l.ProjectRoot, query, p, time.Now())
 	for _, pr := range problems {
 		a.warnf("%v", pr)
 	}
-	ix := snap.Index(recall.DefaultParams)
-	terms, groups := recall.Default.Prompt(query)
-	ranked := ix.SearchGroups(terms, groups)
-	src := recallSource{st: st, snap: snap, root: l.ProjectRoot, warn: a.warnf}
-	cands := recall.Select(src, ranked, p, time.Now())
-	out.Injected = recall.Render(cands)
+	if err != nil {
+		return out, nil, err
+	}
+	ix, cands := rec.Index, rec.Candidates
+	out.Injected = rec.Text
 	out.Tokens = recall.Tokens(out.Injected)
 	for i, c := range cands {
 		if c.Kept {
@@ -168,9 +123,6 @@ func (a *app) recall(query string, p recall.Policy, detail bool) (recallJSON, []
 		}
 		if i >= 20 && !c.Kept {
 			continue
-		}
-		if c.File == "" {
-			c.File = snap.File(c.Doc) // decided without reading it
 		}
 		j := recallCandidateJSON{File: c.File, Type: c.Type, Score: c.Score, Coverage: c.Coverage, Kept: c.Kept, Why: c.Why, Stale: c.MissingRefs}
 		if detail {

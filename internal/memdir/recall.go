@@ -5,6 +5,9 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/memdir/memdir/internal/atomicfile"
 	"github.com/memdir/memdir/internal/recall"
@@ -123,3 +126,91 @@ type fileStat struct {
 }
 
 var errNotRegular = errors.New("not a regular file")
+
+// Recalled is what Store.Recall chose for a query.
+type Recalled struct {
+	Candidates []recall.Candidate // every ranked memory, with its decision
+	Text       string             // the rendering to inject, "" when none was kept
+	Index      *recall.Index      // for explaining scores
+	Snapshot   *recall.Snapshot
+}
+
+// Kept lists the files of the kept memories.
+func (r Recalled) Kept() []string {
+	var out []string
+	for _, c := range r.Candidates {
+		if c.Kept {
+			out = append(out, c.File)
+		}
+	}
+	return out
+}
+
+// Recall ranks the folder's memories for query and selects what to inject
+// under p: the one path the CLI, the hooks and the MCP server share.
+// projectRoot is where the memories' refs are looked up for staleness.
+// Files that cannot be parsed are reported in problems and left out.
+func (s *Store) Recall(ctx context.Context, projectRoot, query string, p recall.Policy, now time.Time) (Recalled, []error, error) {
+	snap, problems, err := s.RecallIndex(ctx)
+	if err != nil {
+		return Recalled{}, problems, err
+	}
+	rec, more := s.RecallFrom(snap, projectRoot, query, p, now)
+	return rec, append(problems, more...), nil
+}
+
+// RecallFrom is Recall on a snapshot the caller already holds (a server
+// that checks freshness on its own schedule, a benchmark).
+func (s *Store) RecallFrom(snap *recall.Snapshot, projectRoot, query string, p recall.Policy, now time.Time) (Recalled, []error) {
+	var problems []error
+	ix := snap.Index(recall.DefaultParams)
+	terms, groups := recall.Default.Prompt(query)
+	src := recallSource{st: s, snap: snap, root: projectRoot}
+	cands := recall.Select(&src, ix.SearchGroups(terms, groups), p, now)
+	problems = append(problems, src.problems...)
+	for i := range cands {
+		if cands[i].File == "" {
+			cands[i].File = snap.File(cands[i].Doc) // decided without reading it
+		}
+	}
+	return Recalled{Candidates: cands, Text: recall.Render(cands), Index: ix, Snapshot: snap}, problems
+}
+
+// recallSource reads what selection needs: metadata from the snapshot,
+// the body and the refs' existence from disk for the few that may be
+// rendered.
+type recallSource struct {
+	st       *Store
+	snap     *recall.Snapshot
+	root     string
+	problems []error
+}
+
+func (r *recallSource) Memory(doc int, full bool) recall.Memory {
+	m, refs, err := r.snap.Memory(doc)
+	if err != nil || !full {
+		return m
+	}
+	if got, err := r.st.Get(m.File); err == nil {
+		m.Body = got.Body
+	} else {
+		r.problems = append(r.problems, err)
+	}
+	for _, ref := range refs {
+		if looksLikePath(ref) {
+			if _, err := os.Stat(filepath.Join(r.root, filepath.FromSlash(ref))); errors.Is(err, os.ErrNotExist) {
+				m.MissingRefs = append(m.MissingRefs, ref)
+			}
+		}
+	}
+	return m
+}
+
+// looksLikePath tells a file reference from a symbol: it has a separator
+// or an extension, and no spaces.
+func looksLikePath(ref string) bool {
+	if ref == "" || strings.ContainsAny(ref, " \t") || filepath.IsAbs(ref) {
+		return false
+	}
+	return strings.Contains(ref, "/") || filepath.Ext(ref) != ""
+}
