@@ -163,7 +163,7 @@ func (s *Store) Recall(ctx context.Context, projectRoot, query string, p recall.
 // that checks freshness on its own schedule, a benchmark).
 func (s *Store) RecallFrom(snap *recall.Snapshot, projectRoot, query string, p recall.Policy, now time.Time) (Recalled, []error) {
 	var problems []error
-	ix := snap.Index(recall.DefaultParams)
+	ix := snap.DefaultIndex()
 	terms, groups := recall.Default.Prompt(query)
 	src := recallSource{st: s, snap: snap, root: projectRoot}
 	cands := recall.Select(&src, ix.SearchGroups(terms, groups), p, now)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -190,7 +191,8 @@ func appendString(b []byte, s string) []byte {
 
 // Snapshot is an encoded index opened for reading.
 type Snapshot struct {
-	data     []byte
+	defaultIx func() *Index // Index(DefaultParams), built once
+	data      []byte
 	n, terms int
 	dirMtime int64
 	avglen   [NumFields]float64
@@ -206,6 +208,7 @@ func Open(data []byte) (*Snapshot, error) {
 		return nil, ErrCorrupt
 	}
 	s := &Snapshot{data: data}
+	s.defaultIx = sync.OnceValue(func() *Index { return s.Index(DefaultParams) })
 	s.dirMtime = int64(binary.LittleEndian.Uint64(data[8:]))
 	s.n = int(binary.LittleEndian.Uint32(data[16:]))
 	s.terms = int(binary.LittleEndian.Uint32(data[20:]))
@@ -390,6 +393,9 @@ func (s *Snapshot) postings(t string) []posting {
 	}
 	return out
 }
+
+// DefaultIndex is Index(DefaultParams), built on first use and kept.
+func (s *Snapshot) DefaultIndex() *Index { return s.defaultIx() }
 
 // Index returns an Index over the snapshot that decodes postings on demand.
 func (s *Snapshot) Index(p Params) *Index {
