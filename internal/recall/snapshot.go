@@ -193,10 +193,10 @@ func appendString(b []byte, s string) []byte {
 type Snapshot struct {
 	defaultIx func() *Index // Index(DefaultParams), built once
 	data      []byte
-	n, terms int
-	dirMtime int64
-	avglen   [NumFields]float64
-	off      [numSections]uint32
+	n, terms  int
+	dirMtime  int64
+	avglen    [NumFields]float64
+	off       [numSections]uint32
 }
 
 // ErrCorrupt says a snapshot's bytes do not hold together.
