@@ -1,0 +1,439 @@
+// Package mcpserver serves memdir's memory over the Model Context
+// Protocol: tools to save, recall, read, list, update and forget memories
+// and to search transcripts, and resources for MEMORY.md and each memory
+// file. Its handlers call the same store, recall and search functions as
+// the CLI.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/search"
+	"github.com/memdir/memdir/internal/sessions"
+)
+
+// Projects opens the memory store of a project: "" is the server's own
+// project (its working directory), anything else an absolute path, under
+// the same rules as the CLI's --project.
+type Projects interface {
+	Store(project string, create bool) (*memdir.Store, paths.Layout, error)
+	// Transcripts are where transcript_search looks.
+	Transcripts() sessions.Roots
+}
+
+// New builds the server.
+func New(p Projects, version string) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "memdir", Title: "memdir — long-term memory in markdown", Version: version}, &mcp.ServerOptions{
+		Instructions: instructions,
+	})
+	h := &handlers{p: p}
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_save", Description: saveDescription}, h.save)
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_recall", Description: recallDescription}, h.recall)
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_get", Description: "Read one memory in full (frontmatter fields and body), by its name or file. Call it when a recalled or listed memory looks relevant and you need all of it."}, h.get)
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_list", Description: "List the project's memories as a manifest — type, file, name, description, last update — without bodies, optionally of one type. Call it to see what is remembered before saving something that may already be there."}, h.list)
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_update", Description: "Change an existing memory: its description, body or type. Fields you leave empty keep their value. Call it when a remembered fact changed or a correction refines an earlier one, instead of saving a duplicate."}, h.update)
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_forget", Description: "Remove a memory that is wrong or no longer true. It is moved aside (recoverable) unless purge is set. Call it when the user says to forget something, or a memory is contradicted and should not be updated."}, h.forget)
+	mcp.AddTool(s, &mcp.Tool{Name: "transcript_search", Description: "Search what was said in past agent sessions (the user's and the assistant's words, not tool output) for a literal string or a regular expression. Call it when the user refers to an earlier conversation, or memory does not hold the answer."}, h.searchTranscripts)
+	s.AddResource(&mcp.Resource{URI: "memdir://index", Name: "MEMORY.md", Title: "Memory index", MIMEType: "text/markdown",
+		Description: "The project's MEMORY.md as an agent loads it: one line per memory, capped at 200 lines and 25,000 characters."}, h.index)
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "memdir://memory/{file}", Name: "memory", Title: "A memory file", MIMEType: "text/markdown",
+		Description: "One memory file of the project, frontmatter and body."}, h.memoryFile)
+	return s
+}
+
+const instructions = `memdir keeps long-term memory for this project in markdown files: who the user is, how they want you to work (feedback), project decisions and deadlines, and where things live (reference). Recall before answering questions about past decisions or preferences; save when you learn something that will matter in a later session. Memories are point-in-time notes: verify files, functions and flags they name before acting; what you observe now wins.`
+
+const saveDescription = `Save a memory for later sessions. Call it when the user states a preference or corrects you (type feedback), tells you about themselves (user), shares a decision, deadline or context not visible in the code (project), or points to where something lives outside the repo (reference). Saving with the name of an existing memory updates it.
+
+Write the rule or fact first; for feedback and project add a "**Why:**" line and a "**How to apply:**" line. Write dates as absolute dates (2026-11-20, not "next Thursday").
+
+Never save: what the code, git history or CLAUDE.md/AGENTS.md already say (file lists, code structure, commit history), debugging steps, the state of the current task, or secrets (keys, tokens, passwords are redacted anyway).`
+
+const recallDescription = `Find the memories that bear on a question or task, ranked offline, with their age and a caveat. Call it at the start of a task, or when the user asks what was decided, preferred or learned before. Returns nothing when no memory is relevant enough; that is an answer too.`
+
+type handlers struct{ p Projects }
+
+// Common is the argument every tool takes.
+type Common struct {
+	Project string `json:"project,omitempty" jsonschema:"absolute path of the project whose memory to use; default: the server's working directory"`
+}
+
+func text(format string, args ...any) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf(format, args...)}}}
+}
+
+// SaveIn is memory_save's input.
+type SaveIn struct {
+	Common
+	Type        string   `json:"type" jsonschema:"user, feedback, project or reference"`
+	Name        string   `json:"name" jsonschema:"a short title; the file name is its slug"`
+	Description string   `json:"description" jsonschema:"one line saying what the memory is for; recall matches on it"`
+	Body        string   `json:"body" jsonschema:"the memory in markdown"`
+	Scope       string   `json:"scope,omitempty" jsonschema:"private (default) or team"`
+	Refs        []string `json:"refs,omitempty" jsonschema:"files or symbols the memory names, checked later for staleness"`
+}
+
+// SaveOut is memory_save's result.
+type SaveOut struct {
+	File      string   `json:"file"`
+	Path      string   `json:"path"`
+	Created   bool     `json:"created"`
+	Redacted  []string `json:"redacted,omitempty"`
+	Warnings  []string `json:"warnings,omitempty"`
+	IndexLine string   `json:"index_line"`
+}
+
+func (h *handlers) save(ctx context.Context, _ *mcp.CallToolRequest, in SaveIn) (*mcp.CallToolResult, SaveOut, error) {
+	typ, err := memdir.ParseType(in.Type)
+	if err != nil {
+		return nil, SaveOut{}, err
+	}
+	if strings.TrimSpace(in.Name) == "" || strings.TrimSpace(in.Description) == "" {
+		return nil, SaveOut{}, errors.New("name and description are required")
+	}
+	if in.Scope != "" && in.Scope != memdir.ScopePrivate && in.Scope != memdir.ScopeTeam {
+		return nil, SaveOut{}, fmt.Errorf("scope %q is neither private nor team", in.Scope)
+	}
+	st, _, err := h.p.Store(in.Project, true)
+	if err != nil {
+		return nil, SaveOut{}, err
+	}
+	body := in.Body
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	res, err := st.Save(ctx, memdir.Memory{Name: in.Name, Description: in.Description, Type: typ, Scope: in.Scope,
+		Body: body, Refs: in.Refs, Source: "mcp", Trust: memdir.TrustAgent}, memdir.SaveOptions{})
+	if err != nil {
+		return nil, SaveOut{}, err
+	}
+	out := SaveOut{File: res.File, Path: res.Path, Created: res.Created, Warnings: res.Warnings, IndexLine: res.IndexLine}
+	for _, r := range res.Redactions {
+		out.Redacted = append(out.Redacted, fmt.Sprintf("%d %s", r.Count, r.Kind))
+	}
+	verb := map[bool]string{true: "saved", false: "updated"}[res.Created]
+	msg := fmt.Sprintf("%s %s memory %s\n%s", verb, typ, res.File, res.IndexLine)
+	if len(out.Redacted) > 0 {
+		msg += "\nredacted before writing: " + strings.Join(out.Redacted, ", ")
+	}
+	return text("%s", msg), out, nil
+}
+
+// RecallIn is memory_recall's input.
+type RecallIn struct {
+	Common
+	Query  string `json:"query" jsonschema:"the question or task, in the user's words"`
+	K      int    `json:"k,omitempty" jsonschema:"at most this many memories (default 5)"`
+	Budget int    `json:"budget,omitempty" jsonschema:"token budget for the result (default 1500)"`
+}
+
+// RecallOut is memory_recall's result.
+type RecallOut struct {
+	Text   string   `json:"text"`
+	Files  []string `json:"files"`
+	Tokens int      `json:"tokens"`
+}
+
+func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn) (*mcp.CallToolResult, RecallOut, error) {
+	if strings.TrimSpace(in.Query) == "" {
+		return nil, RecallOut{}, errors.New("query is required")
+	}
+	p := recall.DefaultPolicy
+	if in.K < 0 || in.Budget < 0 {
+		return nil, RecallOut{}, errors.New("k and budget must not be negative")
+	}
+	if in.K > 0 {
+		p.K = in.K
+	}
+	if in.Budget > 0 {
+		p.Budget = in.Budget
+	}
+	out := RecallOut{Files: []string{}}
+	st, l, err := h.p.Store(in.Project, false)
+	if errors.Is(err, memdir.ErrNotFound) {
+		return text("No memories for this project yet."), out, nil
+	}
+	if err != nil {
+		return nil, out, err
+	}
+	rec, _, err := st.Recall(ctx, l.ProjectRoot, in.Query, p, time.Now())
+	if err != nil {
+		return nil, out, err
+	}
+	out.Text, out.Tokens = rec.Text, recall.Tokens(rec.Text)
+	if files := rec.Kept(); files != nil {
+		out.Files = files
+	}
+	if out.Text == "" {
+		return text("No memory is relevant enough to this query."), out, nil
+	}
+	return text("%s", out.Text), out, nil
+}
+
+// NameIn names one memory.
+type NameIn struct {
+	Common
+	Name string `json:"name" jsonschema:"the memory's name or file (as memory_list shows it)"`
+}
+
+// MemoryOut is one memory in full.
+type MemoryOut struct {
+	File         string    `json:"file"`
+	Name         string    `json:"name"`
+	Description  string    `json:"description"`
+	Type         string    `json:"type"`
+	Scope        string    `json:"scope,omitempty"`
+	Created      time.Time `json:"created,omitzero"`
+	Updated      time.Time `json:"updated,omitzero"`
+	Source       string    `json:"source,omitempty"`
+	Trust        string    `json:"trust,omitempty"`
+	Refs         []string  `json:"refs,omitempty"`
+	SupersededBy string    `json:"superseded_by,omitempty"`
+	Body         string    `json:"body"`
+}
+
+func memoryOut(m memdir.Memory) MemoryOut {
+	return MemoryOut{File: m.File, Name: m.Title(), Description: m.Summary(), Type: string(m.Type), Scope: m.Scope,
+		Created: m.Created, Updated: m.Updated, Source: m.Source, Trust: m.Trust, Refs: m.Refs, SupersededBy: m.SupersededBy, Body: m.Body}
+}
+
+func (h *handlers) get(ctx context.Context, _ *mcp.CallToolRequest, in NameIn) (*mcp.CallToolResult, MemoryOut, error) {
+	st, _, err := h.p.Store(in.Project, false)
+	if err != nil {
+		return nil, MemoryOut{}, err
+	}
+	m, err := st.Get(in.Name)
+	if err != nil {
+		return nil, MemoryOut{}, err
+	}
+	o := memoryOut(m)
+	return text("[%s] %s — %s\n\n%s", o.Type, o.File, o.Description, o.Body), o, nil
+}
+
+// ListIn filters memory_list.
+type ListIn struct {
+	Common
+	Type string `json:"type,omitempty" jsonschema:"only this type: user, feedback, project or reference"`
+}
+
+// ManifestEntry is one line of the manifest.
+type ManifestEntry struct {
+	File        string    `json:"file"`
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	Type        string    `json:"type"`
+	Updated     time.Time `json:"updated"`
+}
+
+// ListOut is memory_list's result.
+type ListOut struct {
+	Memories []ManifestEntry `json:"memories"`
+	Problems []string        `json:"problems,omitempty"`
+}
+
+func (h *handlers) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp.CallToolResult, ListOut, error) {
+	out := ListOut{Memories: []ManifestEntry{}}
+	if in.Type != "" {
+		if _, err := memdir.ParseType(in.Type); err != nil {
+			return nil, out, err
+		}
+	}
+	st, _, err := h.p.Store(in.Project, false)
+	if errors.Is(err, memdir.ErrNotFound) {
+		return text("No memories for this project yet."), out, nil
+	}
+	if err != nil {
+		return nil, out, err
+	}
+	mems, problems, err := st.List()
+	if err != nil {
+		return nil, out, err
+	}
+	var b strings.Builder
+	for _, m := range mems {
+		if in.Type != "" && string(m.Type) != in.Type {
+			continue
+		}
+		updated := m.Updated
+		if updated.IsZero() {
+			updated = m.ModTime
+		}
+		out.Memories = append(out.Memories, ManifestEntry{File: m.File, Name: m.Title(), Description: m.Summary(), Type: string(m.Type), Updated: updated.UTC()})
+		fmt.Fprintf(&b, "- [%s] %s (%s): %s\n", m.Type, m.File, updated.UTC().Format(time.DateOnly), m.Summary())
+	}
+	for _, p := range problems {
+		out.Problems = append(out.Problems, p.Error())
+	}
+	if b.Len() == 0 {
+		b.WriteString("No memories match.\n")
+	}
+	return text("%s", b.String()), out, nil
+}
+
+// UpdateIn changes a memory.
+type UpdateIn struct {
+	Common
+	Name        string `json:"name" jsonschema:"the memory's name or file"`
+	Description string `json:"description,omitempty" jsonschema:"a new one-line description"`
+	Body        string `json:"body,omitempty" jsonschema:"a new body, replacing the old one"`
+	Type        string `json:"type,omitempty" jsonschema:"a new type"`
+}
+
+func (h *handlers) update(ctx context.Context, _ *mcp.CallToolRequest, in UpdateIn) (*mcp.CallToolResult, SaveOut, error) {
+	if in.Description == "" && in.Body == "" && in.Type == "" {
+		return nil, SaveOut{}, errors.New("nothing to change: give a description, body or type")
+	}
+	var typ memdir.Type
+	if in.Type != "" {
+		t, err := memdir.ParseType(in.Type)
+		if err != nil {
+			return nil, SaveOut{}, err
+		}
+		typ = t
+	}
+	st, _, err := h.p.Store(in.Project, false)
+	if err != nil {
+		return nil, SaveOut{}, err
+	}
+	file, err := st.Resolve(in.Name)
+	if err != nil {
+		return nil, SaveOut{}, err
+	}
+	body := in.Body
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	res, err := st.Save(ctx, memdir.Memory{File: file, Description: in.Description, Body: body, Type: typ}, memdir.SaveOptions{})
+	if err != nil {
+		return nil, SaveOut{}, err
+	}
+	out := SaveOut{File: res.File, Path: res.Path, Created: res.Created, Warnings: res.Warnings, IndexLine: res.IndexLine}
+	return text("updated %s\n%s", res.File, res.IndexLine), out, nil
+}
+
+// ForgetIn removes a memory.
+type ForgetIn struct {
+	Common
+	Name  string `json:"name" jsonschema:"the memory's name or file"`
+	Purge bool   `json:"purge,omitempty" jsonschema:"delete the file instead of moving it aside"`
+}
+
+func (h *handlers) forget(ctx context.Context, _ *mcp.CallToolRequest, in ForgetIn) (*mcp.CallToolResult, memdir.ForgetResult, error) {
+	st, _, err := h.p.Store(in.Project, false)
+	if err != nil {
+		return nil, memdir.ForgetResult{}, err
+	}
+	res, err := st.Forget(ctx, in.Name, in.Purge)
+	if err != nil {
+		return nil, res, err
+	}
+	if res.MovedTo != "" {
+		return text("forgot %s (moved to %s)", res.File, res.MovedTo), res, nil
+	}
+	return text("forgot %s", res.File), res, nil
+}
+
+// SearchIn is transcript_search's input.
+type SearchIn struct {
+	Project    string `json:"project,omitempty" jsonschema:"only sessions run in this project (absolute path); default: every project"`
+	Pattern    string `json:"pattern" jsonschema:"a literal string, or a regular expression with regex"`
+	Regex      bool   `json:"regex,omitempty" jsonschema:"pattern is a regular expression (RE2)"`
+	IgnoreCase bool   `json:"ignore_case,omitempty"`
+	Role       string `json:"role,omitempty" jsonschema:"only user or only assistant messages"`
+	Since      string `json:"since,omitempty" jsonschema:"only messages from this date on, YYYY-MM-DD"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"at most this many results (default 20)"`
+}
+
+// SearchOut is transcript_search's result.
+type SearchOut struct {
+	Results []search.Result `json:"results"`
+	Stats   search.Stats    `json:"stats"`
+}
+
+func (h *handlers) searchTranscripts(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
+	out := SearchOut{Results: []search.Result{}}
+	opt := search.Options{Pattern: in.Pattern, Regex: in.Regex, IgnoreCase: in.IgnoreCase, Role: in.Role, Limit: in.Limit}
+	if opt.Limit <= 0 {
+		opt.Limit = 20
+	}
+	if in.Role != "" && in.Role != "user" && in.Role != "assistant" {
+		return nil, out, fmt.Errorf("role %q is neither user nor assistant", in.Role)
+	}
+	if in.Since != "" {
+		t, err := time.ParseInLocation(time.DateOnly, in.Since, time.Local)
+		if err != nil {
+			return nil, out, fmt.Errorf("since %q is not a date (YYYY-MM-DD)", in.Since)
+		}
+		opt.Since = t
+	}
+	if in.Project != "" {
+		_, l, err := h.p.Store(in.Project, false)
+		if err != nil && !errors.Is(err, memdir.ErrNotFound) {
+			return nil, out, err
+		}
+		opt.Project = l.ProjectRoot
+	}
+	files, _ := sessions.Discover(h.p.Transcripts())
+	var b strings.Builder
+	st, err := search.Run(ctx, files, opt, func(r search.Result) error {
+		out.Results = append(out.Results, r)
+		fmt.Fprintf(&b, "%s %s %s (session %s, line %d): %s\n", r.Time.Local().Format("2006-01-02 15:04"), r.Role, r.Project, r.SessionID, r.Line, strings.TrimSpace(r.Text))
+		return nil
+	})
+	out.Stats = st
+	if err != nil && st.Files == 0 {
+		return nil, out, err
+	}
+	if b.Len() == 0 {
+		fmt.Fprintf(&b, "No matches in %d transcripts.\n", st.Files)
+	}
+	return text("%s", b.String()), out, nil
+}
+
+func (h *handlers) index(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	st, _, err := h.p.Store("", false)
+	if errors.Is(err, memdir.ErrNotFound) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/markdown", Text: ""}}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(st.Path(memdir.IndexFile))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	ld := memdir.Load(string(b))
+	body := ld.Text
+	if ld.Warning != "" {
+		body += "\n\n" + ld.Warning
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/markdown", Text: body}}}, nil
+}
+
+func (h *handlers) memoryFile(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	u, err := url.Parse(req.Params.URI)
+	if err != nil || u.Host != "memory" {
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	file := strings.TrimPrefix(u.Path, "/")
+	st, _, err := h.p.Store("", false)
+	if err != nil {
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	raw, _, err := st.Raw(file)
+	if err != nil {
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/markdown", Text: string(raw)}}}, nil
+}
