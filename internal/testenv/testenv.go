@@ -132,3 +132,48 @@ func RunClaudeIn(tb testing.TB, claude, home, repo, prompt string) {
 	out, _ := cmd.CombinedOutput() // exits 1: not logged in
 	tb.Logf("claude -p %q: %s", prompt, out)
 }
+
+// MCPSDKVersion is the pinned npm version of @modelcontextprotocol/sdk.
+const MCPSDKVersion = "1.32.2"
+
+// NodeModules returns a node_modules folder holding the npm package spec
+// (name@version), installed on first use into the shared cache (under a
+// lock). Tests run node with NODE_PATH set to it, or from a folder beside it.
+func NodeModules(tb testing.TB, spec string) string {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("end-to-end test with Node")
+	}
+	for _, tool := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			Unavailable(tb, "%s is not installed", tool)
+		}
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil || cache == "" {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "memdir-e2e", strings.NewReplacer("/", "_", "@", "-").Replace(spec))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	lock := flock.New(filepath.Join(dir, ".install.lock"))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if ok, err := lock.TryLockContext(ctx, 100*time.Millisecond); !ok {
+		tb.Fatalf("lock the npm cache %s: %v", dir, err)
+	}
+	defer lock.Unlock()
+	done := filepath.Join(dir, ".installed")
+	if _, err := os.Stat(done); err == nil {
+		return filepath.Join(dir, "node_modules")
+	}
+	cmd := exec.CommandContext(ctx, "npm", "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", spec)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		Unavailable(tb, "npm install %s: %v\n%s", spec, err, out)
+	}
+	if err := os.WriteFile(done, nil, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return filepath.Join(dir, "node_modules")
+}

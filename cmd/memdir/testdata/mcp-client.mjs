@@ -1,0 +1,91 @@
+// Conformance run of memdir's MCP server with the official TypeScript SDK
+// client. Usage: node mcp-client.mjs stdio|http; the server is described by
+// MEMDIR_BIN, MEMDIR_PROJECT, MEMDIR_HOME (stdio) or MEMDIR_URL and
+// MEMDIR_TOKEN (http). Prints "ok" or exits 1 naming the failed check.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const mode = process.argv[2];
+const fail = (what, got) => {
+  console.error(`FAIL ${mode}: ${what}\n${JSON.stringify(got, null, 2)}`);
+  process.exit(1);
+};
+const check = (ok, what, got) => { if (!ok) fail(what, got); };
+const text = (r) => (r.content || []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
+
+let transport;
+if (mode === "stdio") {
+  transport = new StdioClientTransport({
+    command: process.env.MEMDIR_BIN, args: ["mcp"], cwd: process.env.MEMDIR_PROJECT,
+    env: { HOME: process.env.MEMDIR_HOME, PATH: process.env.PATH }, stderr: "inherit",
+  });
+} else {
+  transport = new StreamableHTTPClientTransport(new URL(process.env.MEMDIR_URL), {
+    requestInit: { headers: { Authorization: `Bearer ${process.env.MEMDIR_TOKEN}` } },
+  });
+}
+const client = new Client({ name: "memdir-conformance", version: "1.0.0" });
+await client.connect(transport);
+
+const info = client.getServerVersion();
+check(info && info.name === "memdir", "server name", info);
+check(client.getServerCapabilities()?.tools, "tools capability", client.getServerCapabilities());
+
+const tools = (await client.listTools()).tools.map((t) => t.name).sort();
+const want = ["memory_forget", "memory_get", "memory_list", "memory_recall", "memory_save", "memory_update", "transcript_search"];
+check(JSON.stringify(tools) === JSON.stringify(want), "tool list", tools);
+for (const t of (await client.listTools()).tools) {
+  check(t.inputSchema?.type === "object" && t.description.length > 40, `schema and description of ${t.name}`, t);
+}
+const resources = (await client.listResources()).resources.map((r) => r.uri);
+check(resources.includes("memdir://index"), "resource list", resources);
+const templates = (await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate);
+check(templates.includes("memdir://memory/{file}"), "resource templates", templates);
+
+const suffix = mode; // one run per transport, each on its own memories
+const saves = [
+  { type: "feedback", name: `Tabs not spaces ${suffix}`, description: "Indent Go code with tabs, never spaces", body: "gofmt decides." },
+  { type: "project", name: `Deploy freeze ${suffix}`, description: "No deploys on Fridays before the mobile release", body: "Ask the release manager." },
+  { type: "reference", name: `Latency dashboard ${suffix}`, description: "grafana/d/api-latency is what on-call watches", body: "Check it after touching handlers." },
+];
+const files = [];
+for (const s of saves) {
+  const r = await client.callTool({ name: "memory_save", arguments: s });
+  check(!r.isError && r.structuredContent?.created === true && r.structuredContent.file.endsWith(".md"), `save ${s.name}`, r);
+  files.push(r.structuredContent.file);
+}
+const bad = await client.callTool({ name: "memory_save", arguments: { type: "nope", name: "x", description: "y", body: "z" } });
+check(bad.isError === true, "a bad type is a tool error", bad);
+
+const rec = await client.callTool({ name: "memory_recall", arguments: { query: "can we deploy on friday?" } });
+check(!rec.isError && rec.structuredContent.files.length === 1 && rec.structuredContent.files[0] === files[1], "recall picks the deploy freeze", rec);
+check(text(rec).includes("verify the files") && text(rec).includes("No deploys on Fridays"), "recall text has the memory and the caveat", rec);
+const none = await client.callTool({ name: "memory_recall", arguments: { query: "write a haiku about autumn leaves" } });
+check(!none.isError && none.structuredContent.files.length === 0, "recall abstains", none);
+
+const upd = await client.callTool({ name: "memory_update", arguments: { name: files[0], description: "Indent Go with tabs; YAML with two spaces" } });
+check(!upd.isError, "update", upd);
+const got = await client.callTool({ name: "memory_get", arguments: { name: files[0] } });
+check(got.structuredContent.description === "Indent Go with tabs; YAML with two spaces" && got.structuredContent.body.includes("gofmt decides"), "get after update", got);
+
+const list = await client.callTool({ name: "memory_list", arguments: {} });
+for (const f of files) check(list.structuredContent.memories.some((m) => m.file === f), `list has ${f}`, list);
+
+const idx = await client.readResource({ uri: "memdir://index" });
+check(idx.contents[0].text.includes(`(${files[2]})`), "index resource lists the memories", idx);
+const file = await client.readResource({ uri: `memdir://memory/${files[1]}` });
+check(file.contents[0].text.includes("type: project"), "memory resource", file);
+
+const fg = await client.callTool({ name: "memory_forget", arguments: { name: files[2] } });
+check(!fg.isError && fg.structuredContent.file === files[2], "forget", fg);
+const after = await client.callTool({ name: "memory_get", arguments: { name: files[2] } });
+check(after.isError === true, "a forgotten memory is not found", after);
+
+const ts = await client.callTool({ name: "transcript_search", arguments: { pattern: "connection pool exhausted" } });
+check(!ts.isError && ts.structuredContent.results.length === 1 && ts.structuredContent.results[0].role === "user", "transcript search", ts);
+const badre = await client.callTool({ name: "transcript_search", arguments: { pattern: "(", regex: true } });
+check(badre.isError === true, "a bad regexp is a tool error", badre);
+
+await client.close();
+console.log("ok");
