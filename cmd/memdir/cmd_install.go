@@ -28,8 +28,11 @@ its sessions are queued for extraction (see 'memdir hook --help').
 
 The file is backed up first (<file>.memdir-backup-<time>); every other key
 and every other hook is kept; the hooks call this memdir binary by its
-absolute path. Running install again changes nothing; after moving the
-binary it updates the path. --dry-run prints the change and writes nothing.
+absolute path. It also registers memdir's MCP server ('memdir mcp') where
+'claude mcp add --scope' would (~/.claude.json, or <project>/.mcp.json for
+--scope project); --no-mcp skips that. Running install again changes
+nothing; after moving the binary it updates the path. --dry-run prints the
+change and writes nothing.
 'memdir uninstall claude' takes out exactly what install put in.
 
 To turn the hooks off for a while without uninstalling: MEMDIR_DISABLE=1.`,
@@ -55,11 +58,12 @@ transcripts and logs are not touched.`,
 // common arguments, flags and action.
 func (a *app) settingsCmd(install bool, cmd *cobra.Command) *cobra.Command {
 	var scope string
-	var dryRun bool
+	var dryRun, noMCP bool
 	cmd.Args = a.agentArg
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		return a.editSettings(scope, dryRun, install)
+		return a.editSettings(scope, dryRun, install, noMCP)
 	}
+	cmd.Flags().BoolVar(&noMCP, "no-mcp", false, "leave the MCP server registration alone")
 	cmd.Flags().StringVar(&scope, "scope", "user", "which settings file: user, project or local")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the change, write nothing")
 	return cmd
@@ -89,92 +93,160 @@ func (a *app) settingsPath(scope string) (string, error) {
 	return "", withHint(fmt.Errorf("--scope %q is not user, project or local", scope), "see 'memdir install --help'")
 }
 
-type installJSON struct {
-	File    string   `json:"file"`
-	Changed bool     `json:"changed"`
-	DryRun  bool     `json:"dry_run"`
-	Backup  string   `json:"backup,omitempty"`
-	Hooks   []string `json:"hooks"` // events memdir handles in the file afterwards
-	Diff    string   `json:"diff,omitempty"`
-	Binary  string   `json:"binary,omitempty"`
+// fileEdit is what an install or uninstall did to one file.
+type fileEdit struct {
+	File    string `json:"file"`
+	Changed bool   `json:"changed"`
+	Backup  string `json:"backup,omitempty"`
+	Diff    string `json:"diff,omitempty"`
 }
 
-func (a *app) editSettings(scope string, dryRun, install bool) error {
+type installJSON struct {
+	fileEdit
+	DryRun bool      `json:"dry_run"`
+	Hooks  []string  `json:"hooks"` // events memdir handles in the file afterwards
+	Binary string    `json:"binary,omitempty"`
+	MCP    *fileEdit `json:"mcp,omitempty"` // the MCP server's registration
+}
+
+// mcpConfig is where a scope registers MCP servers, as 'claude mcp add
+// --scope' does: Claude Code's global config for user (beside an agent
+// home named .claude, as ~/.claude.json is beside ~/.claude; inside any
+// other, as with $CLAUDE_CONFIG_DIR), under projects.<root> there for
+// local, and <root>/.mcp.json for project.
+func (a *app) mcpConfig(scope string) (path string, at []string, err error) {
+	l, err := a.layout()
+	if err != nil {
+		return "", nil, err
+	}
+	global := filepath.Join(l.Home, ".claude.json")
+	if filepath.Base(l.Home) == ".claude" && l.HomeSource != "CLAUDE_CONFIG_DIR" {
+		global = filepath.Join(filepath.Dir(l.Home), ".claude.json")
+	}
+	switch scope {
+	case "project":
+		return filepath.Join(l.ProjectRoot, ".mcp.json"), nil, nil
+	case "local":
+		return global, []string{"projects", l.ProjectRoot}, nil
+	}
+	return global, nil, nil
+}
+
+func (a *app) editSettings(scope string, dryRun, install, noMCP bool) error {
 	path, err := a.settingsPath(scope)
 	if err != nil {
 		return err
 	}
-	old, err := os.ReadFile(path)
-	exists := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	doc, err := claudeinstall.Parse(old)
-	if err != nil {
-		return withHint(fmt.Errorf("%s: %w", path, err), "fix the file (it must be one JSON object), then run the command again")
-	}
-	out := installJSON{File: path, DryRun: dryRun}
+	out := installJSON{DryRun: dryRun, Hooks: []string{}}
+	var bin string
 	if install {
-		bin, err := memdirBinary()
-		if err != nil {
+		if bin, err = memdirBinary(); err != nil {
 			return err
 		}
 		out.Binary = bin
-		out.Changed, err = claudeinstall.Install(doc, bin)
+	}
+	out.fileEdit, err = editJSONFile(path, dryRun, func(doc *claudeinstall.Object) (bool, error) {
+		defer func() {
+			if h := claudeinstall.Installed(doc); h != nil {
+				out.Hooks = h
+			}
+		}()
+		if install {
+			return claudeinstall.Install(doc, bin)
+		}
+		return claudeinstall.Uninstall(doc), nil
+	})
+	if err != nil {
+		return err
+	}
+	if !noMCP {
+		mpath, at, err := a.mcpConfig(scope)
 		if err != nil {
-			return withHint(fmt.Errorf("%s: %w", path, err), "fix the file's hooks by hand, then run the command again")
-		}
-	} else {
-		out.Changed = claudeinstall.Uninstall(doc)
-	}
-	out.Hooks = claudeinstall.Installed(doc)
-	if out.Hooks == nil {
-		out.Hooks = []string{}
-	}
-	updated := claudeinstall.Encode(doc)
-	if out.Changed {
-		out.Diff = claudeinstall.Diff(strings.TrimSuffix(string(claudeinstall.Encode(mustParse(old))), "\n"), strings.TrimSuffix(string(updated), "\n"), 3)
-	}
-	if out.Changed && !dryRun {
-		if exists {
-			if err := writable(path); err != nil {
-				return withHint(err, "make it writable (chmod u+w %s) or choose another --scope", path)
-			}
-			out.Backup = backupName(path, time.Now())
-			if err := atomicfile.WriteFile(out.Backup, old, 0o600); err != nil {
-				return fmt.Errorf("back up %s: %w", path, err)
-			}
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return err
 		}
-		mode := fs.FileMode(0o600)
-		if fi, err := os.Stat(path); err == nil {
-			mode = fi.Mode().Perm()
-		}
-		if err := atomicfile.WriteFile(path, updated, mode); err != nil {
+		m, err := editJSONFile(mpath, dryRun, func(doc *claudeinstall.Object) (bool, error) {
+			if install {
+				return claudeinstall.InstallMCP(doc, at, bin)
+			}
+			return claudeinstall.UninstallMCP(doc, at), nil
+		})
+		if err != nil {
 			return err
 		}
+		out.MCP = &m
 	}
 	if a.json {
 		return a.printJSON(out)
 	}
 	verb := map[bool]string{true: "install", false: "uninstall"}[install]
-	switch {
-	case !out.Changed:
-		a.printf("%s: nothing to %s (memdir hooks: %s)\n", path, verb, listOrNone(out.Hooks))
-	case dryRun:
-		a.printf("%s would change (--dry-run: nothing written):\n%s", path, out.Diff)
-	default:
-		a.printf("%s: memdir hooks %sed (%s)\n", path, verb, listOrNone(out.Hooks))
-		if out.Backup != "" {
-			a.printf("backup: %s\n", out.Backup)
+	for _, e := range []*fileEdit{&out.fileEdit, out.MCP} {
+		if e == nil {
+			continue
 		}
-		if install {
-			a.printf("next: start a new Claude Code session; 'memdir uninstall claude --scope %s' undoes this\n", scope)
+		what := "memdir hooks: " + listOrNone(out.Hooks)
+		if e == out.MCP {
+			what = "memdir MCP server"
+		}
+		switch {
+		case !e.Changed:
+			a.printf("%s: nothing to %s (%s)\n", e.File, verb, what)
+		case dryRun:
+			a.printf("%s would change (--dry-run: nothing written):\n%s", e.File, e.Diff)
+		default:
+			a.printf("%s: %sed (%s)\n", e.File, verb, what)
+			if e.Backup != "" {
+				a.printf("backup: %s\n", e.Backup)
+			}
 		}
 	}
+	if install && !dryRun && (out.Changed || out.MCP != nil && out.MCP.Changed) {
+		a.printf("next: start a new Claude Code session; 'memdir uninstall claude --scope %s' undoes this\n", scope)
+	}
 	return nil
+}
+
+// editJSONFile applies edit to the JSON object in path (missing: empty)
+// and, when it changed and this is no dry run, backs the file up and
+// replaces it atomically, keeping its mode. A read-only file is refused.
+func editJSONFile(path string, dryRun bool, edit func(*claudeinstall.Object) (bool, error)) (fileEdit, error) {
+	e := fileEdit{File: path}
+	old, err := os.ReadFile(path)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return e, err
+	}
+	doc, err := claudeinstall.Parse(old)
+	if err != nil {
+		return e, withHint(fmt.Errorf("%s: %w", path, err), "fix the file (it must be one JSON object), then run the command again")
+	}
+	if e.Changed, err = edit(doc); err != nil {
+		return e, withHint(fmt.Errorf("%s: %w", path, err), "fix that part of the file by hand, then run the command again")
+	}
+	if !e.Changed {
+		return e, nil
+	}
+	updated := claudeinstall.Encode(doc)
+	e.Diff = claudeinstall.Diff(strings.TrimSuffix(string(claudeinstall.Encode(mustParse(old))), "\n"), strings.TrimSuffix(string(updated), "\n"), 3)
+	if dryRun {
+		return e, nil
+	}
+	if exists {
+		if err := writable(path); err != nil {
+			return e, withHint(err, "make it writable (chmod u+w %s) or choose another --scope", path)
+		}
+		e.Backup = backupName(path, time.Now())
+		if err := atomicfile.WriteFile(e.Backup, old, 0o600); err != nil {
+			return e, fmt.Errorf("back up %s: %w", path, err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return e, err
+	}
+	mode := fs.FileMode(0o600)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	return e, atomicfile.WriteFile(path, updated, mode)
 }
 
 func mustParse(b []byte) *claudeinstall.Object {

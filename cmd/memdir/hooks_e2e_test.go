@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -40,6 +41,13 @@ func TestHooks_RealClaude(t *testing.T) {
 	out := run("install", "claude", "--json")
 	if !strings.Contains(out, `"changed": true`) {
 		t.Fatalf("install: %s", out)
+	}
+
+	// install also registered the MCP server: claude sees it connected.
+	mcpList := exec.Command(claude, "mcp", "list")
+	mcpList.Dir, mcpList.Env = repo, testenv.ClaudeEnv(home)
+	if b, err := mcpList.CombinedOutput(); err != nil || !strings.Contains(string(b), "mcp - ✔ Connected") {
+		t.Errorf("claude mcp list after install: %v\n%s", err, b)
 	}
 
 	const match = "should the integration tests mock PostgreSQL or use a real database?"
@@ -108,7 +116,7 @@ func TestHooks_RealClaude(t *testing.T) {
 		t.Errorf("hooks logged failures:\n%s", b)
 	}
 	out = run("uninstall", "claude")
-	if !strings.Contains(out, "uninstalled (none)") {
+	if !strings.Contains(out, "uninstalled (memdir hooks: none)") || !strings.Contains(out, "uninstalled (memdir MCP server)") {
 		t.Errorf("uninstall: %s", out)
 	}
 }
