@@ -1,0 +1,108 @@
+package extract
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+var weekdays = map[string]time.Weekday{"sunday": time.Sunday, "monday": time.Monday, "tuesday": time.Tuesday,
+	"wednesday": time.Wednesday, "thursday": time.Thursday, "friday": time.Friday, "saturday": time.Saturday}
+
+var months = map[string]time.Month{"jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
+	"may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9, "september": 9,
+	"oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12}
+
+var (
+	reRelDay   = regexp.MustCompile(`(?i)\b(today|tonight|tomorrow|yesterday)\b`)
+	reWeekday  = regexp.MustCompile(`(?i)\b(?:(next|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
+	reInN      = regexp.MustCompile(`(?i)\bin\s+(\d+|one|two|three|four|five|six)\s+(day|week)s?\b`)
+	reNextWeek = regexp.MustCompile(`(?i)\bnext\s+week\b`)
+	reEndMonth = regexp.MustCompile(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`)
+	reMonthDay = regexp.MustCompile(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
+	reDayMonth = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`)
+	reISODate  = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
+)
+
+var smallNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+// AbsoluteDates rewrites the relative dates in s as absolute ones, counted
+// from at (the message's own time): "next Friday" becomes "Friday
+// 2026-11-27", "tomorrow" "2026-11-21", "Dec 3" "2026-12-03". It reports
+// whether s names a date at all.
+func AbsoluteDates(s string, at time.Time) (string, bool) {
+	day := func(t time.Time) string { return t.Format(time.DateOnly) }
+	found := reISODate.MatchString(s)
+	s = reRelDay.ReplaceAllStringFunc(s, func(m string) string {
+		found = true
+		switch strings.ToLower(m) {
+		case "tomorrow":
+			return day(at.AddDate(0, 0, 1))
+		case "yesterday":
+			return day(at.AddDate(0, 0, -1))
+		}
+		return day(at)
+	})
+	s = reNextWeek.ReplaceAllStringFunc(s, func(string) string {
+		found = true
+		d := (8 - int(at.Weekday())) % 7 // the coming Monday
+		if d == 0 {
+			d = 7
+		}
+		return "the week of " + day(at.AddDate(0, 0, d))
+	})
+	s = reEndMonth.ReplaceAllStringFunc(s, func(string) string {
+		found = true
+		end := time.Date(at.Year(), at.Month()+1, 0, 0, 0, 0, 0, at.Location())
+		return day(end)
+	})
+	s = reInN.ReplaceAllStringFunc(s, func(m string) string {
+		found = true
+		g := reInN.FindStringSubmatch(m)
+		n, err := strconv.Atoi(g[1])
+		if err != nil {
+			n = smallNumbers[strings.ToLower(g[1])]
+		}
+		if strings.EqualFold(g[2], "week") {
+			n *= 7
+		}
+		return "by " + day(at.AddDate(0, 0, n))
+	})
+	s = reWeekday.ReplaceAllStringFunc(s, func(m string) string {
+		found = true
+		g := reWeekday.FindStringSubmatch(m)
+		wd := weekdays[strings.ToLower(g[2])]
+		d := (int(wd) - int(at.Weekday()) + 7) % 7
+		if d == 0 && strings.EqualFold(g[1], "next") {
+			d = 7 // "next Friday" said on a Friday is a week away; "Friday" is today
+		}
+		prefix := ""
+		if g[1] != "" && !strings.EqualFold(g[1], "next") && !strings.EqualFold(g[1], "this") {
+			prefix = g[1] + " "
+		}
+		return fmt.Sprintf("%s%s %s", prefix, g[2], day(at.AddDate(0, 0, d)))
+	})
+	monthDay := func(mon time.Month, d int) string {
+		y := at.Year()
+		t := time.Date(y, mon, d, 0, 0, 0, 0, at.Location())
+		if t.Before(at.AddDate(0, 0, -60)) { // "Jan 5" said in December is next year's
+			t = t.AddDate(1, 0, 0)
+		}
+		return day(t)
+	}
+	s = reMonthDay.ReplaceAllStringFunc(s, func(m string) string {
+		found = true
+		g := reMonthDay.FindStringSubmatch(m)
+		d, _ := strconv.Atoi(g[2])
+		return monthDay(months[strings.ToLower(g[1])], d)
+	})
+	s = reDayMonth.ReplaceAllStringFunc(s, func(m string) string {
+		found = true
+		g := reDayMonth.FindStringSubmatch(m)
+		d, _ := strconv.Atoi(g[1])
+		return monthDay(months[strings.ToLower(g[2])], d)
+	})
+	return s, found
+}

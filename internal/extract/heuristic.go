@@ -1,0 +1,278 @@
+// Package extract turns session messages into memory candidates. The
+// heuristic engine here is offline and deterministic: it reads only what
+// the user typed (never tool output or the assistant), one sentence at a
+// time, and keeps only sentences that say something durable — a rule or a
+// correction (feedback), who the user is (user), a decision, deadline or
+// freeze (project, with relative dates made absolute), or where something
+// lives outside the repo (reference). It is pure: no I/O, no clock.
+package extract
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/memdir/memdir/internal/redact"
+)
+
+// Message is one turn of a conversation.
+type Message struct {
+	Role string    // "user", "assistant" or "tool"
+	Text string    // what was said (for a tool, its output)
+	Time time.Time // when
+	ID   string    // the record's uuid, for the source field
+	Meta bool      // harness text, not typed by the user
+}
+
+// Candidate is a memory the engine proposes.
+type Candidate struct {
+	Type        string `json:"type"` // user, feedback, project, reference
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Body        string `json:"body"`
+	Source      string `json:"source"` // session id and record
+	Trust       string `json:"trust"`  // "user": the user said it
+}
+
+// Skipped counts sentences left out on purpose, by reason.
+type Skipped struct {
+	Secrets int `json:"secrets"`
+}
+
+var (
+	reURL     = regexp.MustCompile(`https?://[^\s)>\]"']+`)
+	reChannel = regexp.MustCompile(`(?:^|\s)#[a-z0-9][a-z0-9_-]{2,}`)
+	reSystems = regexp.MustCompile(`(?i)\b(linear|jira|grafana|datadog|sentry|pagerduty|notion|confluence|slack|github (?:project|issues|discussions)|asana|trello|opsgenie|kibana|honeycomb|statuspage|1password|vault|figma)\b`)
+	rePointer = regexp.MustCompile(`(?i)\b(tracked in|track(?:ed)? (?:them |it )?in|lives? in|live at|is at|are at|filed in|file (?:\w+ ){1,2}in|goes? in|go to|show(?:s)? up in|managed in|kept in|dashboard|runbook|board|channel|docs? (?:are|is) (?:at|in)|wiki|on-?call (?:watches|uses|looks at)|look at)\b`)
+
+	reUser    = regexp.MustCompile(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am)\s+(?:a|an|the)\s+|^(?:i'?ve|i have) been (?:a |an )?\w+ing\b.*\bfor\b|^i (?:work|worked) (?:as|on|in|at)\b|^my (?:role|job|background|team)\b|^i'?m (?:new|fairly new|brand new) to\b|^i (?:have|got) \d+ years\b|^(?:i'?m|i am) (?:more of )?(?:a |an )?(?:senior|junior|staff|principal|lead|backend|frontend|full[- ]stack|data|ml|devops|sre|mobile|security)\b`)
+	reUserNot = regexp.MustCompile(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|currently working on|working on (?:this|the|a|it))\b`)
+
+	reProject = regexp.MustCompile(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freeze|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset))\b`)
+
+	reFeedback   = regexp.MustCompile(`(?i)^(?:(?:also|and|ok|so|please)[,]?\s+)*(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using))\b|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`)
+	reOneOff     = regexp.MustCompile(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`)
+	reGeneral    = regexp.MustCompile(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`)
+	reReason     = regexp.MustCompile(`(?i)\s*(?:[,;—–-]+\s*|\s)(?:because|since|as|so that|otherwise)\s+(.+)$`)
+	reBurned     = regexp.MustCompile(`(?i)^(?:we got burned|last (?:time|quarter|month|year|week)|it (?:broke|caused|took down)|that (?:broke|caused)|the reason is)\b`)
+	reQuestion   = regexp.MustCompile(`\?\s*$`)
+	reDerivable  = regexp.MustCompile(`(?i)\b(?:the (?:repo|project|codebase) (?:has|contains|is organi[sz]ed)|is (?:defined|declared|implemented) in|lives in (?:internal|cmd|src|pkg|lib)/|git log|last commit|was (?:added|changed|committed) in)\b`)
+	reCodeFences = regexp.MustCompile("(?s)```.*?```")
+)
+
+// Heuristic proposes memories from the user's messages of a session.
+// Only user messages that are not harness text are read; assistant text
+// and tool output are never mined, so injected instructions in a web page
+// or a file cannot become rules.
+func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
+	var out []Candidate
+	var sk Skipped
+	for mi, m := range msgs {
+		if m.Role != "user" || m.Meta {
+			continue
+		}
+		text := reCodeFences.ReplaceAllString(m.Text, " ")
+		sents := sentences(text)
+		for si, s := range sents {
+			next := ""
+			if si+1 < len(sents) {
+				next = sents[si+1]
+			}
+			c, ok := classify(s, next, m.Time)
+			if !ok {
+				continue
+			}
+			if _, found := redact.String(s + " " + c.Body); len(found) > 0 {
+				sk.Secrets++ // a memory about a secret is not saved, even redacted
+				continue
+			}
+			c.Source = source(session, m.ID, mi)
+			c.Trust = "user"
+			out = append(out, c)
+		}
+	}
+	return dedupe(out), sk
+}
+
+func source(session, id string, i int) string {
+	switch {
+	case id != "":
+		return session + "#" + id
+	case session != "":
+		return fmt.Sprintf("%s#%d", session, i)
+	}
+	return fmt.Sprintf("message %d", i)
+}
+
+// sentences splits text into sentences, keeping URLs whole.
+func sentences(text string) []string {
+	// Protect the dots of URLs and of file names from the splitter.
+	urls := reURL.FindAllString(text, -1)
+	for i, u := range urls {
+		text = strings.Replace(text, u, fmt.Sprintf("\x00%d\x00", i), 1)
+	}
+	var out []string
+	for _, s := range splitSentences(text) {
+		for i, u := range urls {
+			s = strings.ReplaceAll(s, fmt.Sprintf("\x00%d\x00", i), u)
+		}
+		if s = strings.TrimSpace(s); len(strings.Fields(s)) >= 3 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// splitSentences cuts text after . ! or ? followed by a space or the end,
+// and at line ends: "2.0" and ".sql" stay whole.
+func splitSentences(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		end := -1
+		switch {
+		case c == '\n':
+			end = i
+		case c == '.' || c == '!' || c == '?':
+			j := i
+			for j+1 < len(text) && strings.IndexByte(".!?", text[j+1]) >= 0 {
+				j++
+			}
+			if j+1 == len(text) || text[j+1] == ' ' || text[j+1] == '\t' || text[j+1] == '\n' {
+				end = j + 1
+				i = j
+			}
+		}
+		if end >= 0 {
+			out = append(out, text[start:end])
+			start = end
+		}
+	}
+	return append(out, text[start:])
+}
+
+// classify decides what one sentence is, if anything worth keeping.
+func classify(s, next string, at time.Time) (Candidate, bool) {
+	lower := strings.ToLower(s)
+	if reQuestion.MatchString(s) || reDerivable.MatchString(s) {
+		return Candidate{}, false
+	}
+	hasPointer := reURL.MatchString(s) || reChannel.MatchString(lower) || reSystems.MatchString(s) && rePointer.MatchString(s)
+	switch {
+	case hasPointer && (rePointer.MatchString(s) || reSystems.MatchString(s)):
+		return build("reference", s, "", at), true
+	case reProject.MatchString(s):
+		if _, dated := AbsoluteDates(s, at); dated || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
+			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") {
+			return build("project", s, reasonOf(s, next), at), true
+		}
+	case reUser.MatchString(s) && !reUserNot.MatchString(s):
+		return build("user", s, "", at), true
+	case reFeedback.MatchString(s):
+		bare := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "also, "), "please "), " ")
+		general := reGeneral.MatchString(s)
+		for _, p := range []string{"don", "do not", "never", "avoid", "prefer", "always", "stop ", "remember"} {
+			general = general || strings.HasPrefix(bare, p)
+		}
+		if !general || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
+			return Candidate{}, false
+		}
+		return build("feedback", s, reasonOf(s, next), at), true
+	}
+	return Candidate{}, false
+}
+
+// reasonOf finds the reason the user gave: a because/since clause in the
+// sentence, or a next sentence that tells what went wrong.
+func reasonOf(s, next string) string {
+	if m := reReason.FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) >= 3 {
+		return strings.TrimRight(m[1], ".!")
+	}
+	if reBurned.MatchString(strings.TrimSpace(next)) {
+		return strings.TrimRight(strings.TrimSpace(next), ".!")
+	}
+	return ""
+}
+
+// build makes the candidate: dates absolute, a short name, the sentence as
+// description, the body with Why and How to apply when a reason was given.
+func build(typ, s, reason string, at time.Time) Candidate {
+	s, _ = AbsoluteDates(strings.TrimSpace(s), at)
+	rule := s
+	if reason != "" {
+		if i := strings.Index(strings.ToLower(rule), strings.ToLower(reason)); i > 0 {
+			rule = strings.TrimRight(strings.TrimSpace(rule[:i]), " ,;—–-")
+			rule = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(rule, " because"), " since"), " so that")
+		}
+		reason, _ = AbsoluteDates(reason, at)
+	}
+	rule = strings.TrimRight(rule, " .!")
+	c := Candidate{Type: typ, Name: title(rule), Description: oneLine(rule, 140)}
+	body := capitalize(rule) + "."
+	if reason != "" {
+		body += "\n\n**Why:** " + capitalize(reason) + ".\n**How to apply:** " + howTo(typ)
+	}
+	c.Body = body + "\n"
+	return c
+}
+
+func howTo(typ string) string {
+	if typ == "project" {
+		return "take it into account when planning or suggesting work on this project."
+	}
+	return "follow it in this project from now on, unless the user says otherwise."
+}
+
+// title makes a memory name from a rule: its first words, up to 7.
+func title(rule string) string {
+	words := strings.Fields(rule)
+	for len(words) > 0 && (strings.EqualFold(words[0], "please") || strings.EqualFold(words[0], "so") || strings.EqualFold(words[0], "ok")) {
+		words = words[1:]
+	}
+	if len(words) > 7 {
+		words = words[:7]
+	}
+	t := strings.Trim(strings.Join(words, " "), " ,;:—–-")
+	t = strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, t)
+	return capitalize(strings.TrimLeft(t, "."))
+}
+
+func capitalize(s string) string {
+	for i, r := range s {
+		return string(unicode.ToUpper(r)) + s[i+len(string(r)):]
+	}
+	return s
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return strings.TrimSpace(s[:n]) + "…"
+}
+
+// dedupe drops candidates whose description repeats an earlier one's.
+func dedupe(cs []Candidate) []Candidate {
+	seen := map[string]bool{}
+	var out []Candidate
+	for _, c := range cs {
+		k := c.Type + "\x00" + strings.ToLower(c.Description)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}

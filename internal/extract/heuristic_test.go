@@ -1,0 +1,120 @@
+package extract
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+type labelled struct {
+	ID       string `json:"id"`
+	Note     string `json:"note"`
+	Messages []struct {
+		Role string    `json:"role"`
+		Time time.Time `json:"time"`
+		Text string    `json:"text"`
+	} `json:"messages"`
+	Expect []struct {
+		Type     string `json:"type"`
+		Contains string `json:"contains"`
+	} `json:"expect"`
+}
+
+// Score runs the heuristic engine over the labelled set and counts, per
+// type, predicted memories, expected ones and matches (same type, and the
+// description holds the expected words).
+type Score struct {
+	Predicted, Expected, Matched map[string]int
+	Secrets, Injected            int
+	Misses, Extra                []string
+}
+
+func scoreLabelled(t *testing.T, file string) Score {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []labelled
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	sc := Score{Predicted: map[string]int{}, Expected: map[string]int{}, Matched: map[string]int{}}
+	for _, c := range cases {
+		var msgs []Message
+		for _, m := range c.Messages {
+			msgs = append(msgs, Message{Role: m.Role, Text: m.Text, Time: m.Time})
+		}
+		got, _ := Heuristic(msgs, c.ID)
+		used := make([]bool, len(got))
+		for _, e := range c.Expect {
+			sc.Expected[e.Type]++
+			found := false
+			for i, g := range got {
+				if !used[i] && g.Type == e.Type && strings.Contains(strings.ToLower(g.Description), e.Contains) {
+					used[i], found = true, true
+					sc.Matched[e.Type]++
+					break
+				}
+			}
+			if !found {
+				sc.Misses = append(sc.Misses, fmt.Sprintf("%s: missed %s %q", c.ID, e.Type, e.Contains))
+			}
+		}
+		for i, g := range got {
+			sc.Predicted[g.Type]++
+			if !used[i] {
+				sc.Extra = append(sc.Extra, fmt.Sprintf("%s: extra %s %q", c.ID, g.Type, g.Description))
+			}
+			switch c.Note {
+			case "secret":
+				sc.Secrets++
+			case "injection":
+				sc.Injected++
+			}
+		}
+	}
+	return sc
+}
+
+// TestHeuristic_LabelledSet holds the engine to its targets on the
+// labelled set: precision of at least 0.9 for every type, no secret and
+// no rule injected through tool output saved.
+func TestHeuristic_LabelledSet(t *testing.T) {
+	sc := scoreLabelled(t, "testdata/labelled.json")
+	types := []string{"feedback", "user", "project", "reference"}
+	sort.Strings(sc.Misses)
+	for _, typ := range types {
+		p := float64(sc.Matched[typ]) / float64(max(1, sc.Predicted[typ]))
+		r := float64(sc.Matched[typ]) / float64(max(1, sc.Expected[typ]))
+		t.Logf("%-9s precision %.3f (%d/%d)  recall %.3f (%d/%d)", typ, p, sc.Matched[typ], sc.Predicted[typ], r, sc.Matched[typ], sc.Expected[typ])
+		if p < 0.9 {
+			t.Errorf("%s precision %.3f < 0.9", typ, p)
+		}
+	}
+	for _, m := range append(sc.Misses, sc.Extra...) {
+		t.Log(m)
+	}
+	if sc.Secrets != 0 || sc.Injected != 0 {
+		t.Errorf("saved %d secrets and %d injected rules", sc.Secrets, sc.Injected)
+	}
+}
+
+// TestHeuristic_HeldOut reports the engine on cases written after its
+// rules were settled (testdata/heldout.json): the honest figure. Only the
+// safety targets are enforced here.
+func TestHeuristic_HeldOut(t *testing.T) {
+	sc := scoreLabelled(t, "testdata/heldout.json")
+	for _, typ := range []string{"feedback", "user", "project", "reference"} {
+		t.Logf("%-9s precision %d/%d  recall %d/%d", typ, sc.Matched[typ], sc.Predicted[typ], sc.Matched[typ], sc.Expected[typ])
+	}
+	for _, m := range append(sc.Misses, sc.Extra...) {
+		t.Log(m)
+	}
+	if sc.Secrets != 0 || sc.Injected != 0 {
+		t.Errorf("saved %d secrets and %d injected rules", sc.Secrets, sc.Injected)
+	}
+}
