@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
@@ -235,7 +236,30 @@ func (a *app) hookQueue(in hooks.Input) error {
 	}
 	b, _ := json.Marshal(queueLine{Time: time.Now().UTC(), Event: in.Event, SessionID: in.SessionID,
 		TranscriptPath: in.TranscriptPath, AgentPath: in.AgentTranscriptPath, CWD: in.CWD})
-	return env.folder.AppendLine(extractQueue, b)
+	if err := env.folder.AppendLine(extractQueue, b); err != nil {
+		return err
+	}
+	if strings.EqualFold(a.getenv(extractSwitch), "off") || in.TranscriptPath == "" || !filepath.IsAbs(in.TranscriptPath) {
+		return nil
+	}
+	return a.startExtraction(env, in.TranscriptPath)
+}
+
+// startExtraction runs 'memdir extract --transcript path' detached: the
+// hook returns at once and the agent never waits for it.
+func (a *app) startExtraction(env transcriptsEnv, path string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(exe, "--home", env.layout.Home, "extract", "--transcript", path)
+	cmd.Dir = a.cwd
+	cmd.Env = os.Environ()
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return cmd.Process.Release()
 }
 
 // hookLog writes one line about a failed hook; if even that fails, the

@@ -24,6 +24,9 @@ type Message struct {
 	Time time.Time // when
 	ID   string    // the record's uuid, for the source field
 	Meta bool      // harness text, not typed by the user
+	// Wrote lists the files the message's tool calls wrote (Write, Edit):
+	// the mutex with an agent that keeps its own memory.
+	Wrote []string
 }
 
 // Candidate is a memory the engine proposes.
@@ -228,6 +231,11 @@ func howTo(typ string) string {
 
 // title makes a memory name from a rule: its first words, up to 7.
 func title(rule string) string {
+	for _, lead := range []string{"from now on", "going forward", "in general", "also", "ok", "so", "heads up:", "fyi", "btw", "remember that", "remember to"} {
+		if len(rule) > len(lead) && strings.EqualFold(rule[:len(lead)], lead) {
+			rule = strings.TrimLeft(rule[len(lead):], " ,:;")
+		}
+	}
 	words := strings.Fields(rule)
 	for len(words) > 0 && (strings.EqualFold(words[0], "please") || strings.EqualFold(words[0], "so") || strings.EqualFold(words[0], "ok")) {
 		words = words[1:]

@@ -82,6 +82,9 @@ func ClaudeEnv(home string, extra ...string) []string {
 		"PATH=" + os.Getenv("PATH"),
 		"DISABLE_AUTOUPDATER=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		// memdir's hooks would start a detached extraction that can outlive
+		// the test and race its temporary folder's removal.
+		"MEMDIR_EXTRACT=off",
 	}
 	for _, kv := range os.Environ() {
 		if strings.HasPrefix(kv, "TMPDIR=") || strings.HasPrefix(kv, "LANG=") {
