@@ -412,17 +412,18 @@ func (a *app) saveCandidate(st *memdir.Store, root string, c extract.Candidate, 
 	return nil
 }
 
-// similarMemory finds an existing memory of the same type that covers most
-// of what the candidate says, in other words too (stems, identifier
-// parts): recall with a high threshold.
+// similarMemory finds an existing memory of the same type that is about
+// the same thing: recall proposes the closest (stems and identifier parts
+// make "in other words" count), and their content words must mostly agree
+// (Jaccard ≥ 0.6, negations left out: polarity is contradicts' business).
 func (a *app) similarMemory(st *memdir.Store, root string, c extract.Candidate) (memdir.Memory, bool) {
-	p := recall.Policy{K: 1, Budget: 100000, Threshold: 0.6}
+	p := recall.Policy{K: 3, Budget: 100000, Threshold: 0.3}
 	rec, _, err := st.Recall(context.Background(), root, c.Description, p, time.Now())
 	if err != nil {
 		return memdir.Memory{}, false
 	}
 	for _, k := range rec.Candidates {
-		if !k.Kept || k.Type != c.Type || k.SupersededBy != "" {
+		if !k.Kept || k.Type != c.Type || k.SupersededBy != "" || jaccard(k.Description, c.Description) < 0.6 {
 			continue
 		}
 		m, err := st.Get(k.File)
@@ -432,6 +433,33 @@ func (a *app) similarMemory(st *memdir.Store, root string, c extract.Candidate) 
 		return m, true
 	}
 	return memdir.Memory{}, false
+}
+
+// jaccard compares the content words of two statements, negations aside.
+func jaccard(a, b string) float64 {
+	words := func(s string) map[string]bool {
+		m := map[string]bool{}
+		neg, aff := polarity(s)
+		for w := range neg {
+			m[w] = true
+		}
+		for w := range aff {
+			m[w] = true
+		}
+		return m
+	}
+	wa, wb := words(a), words(b)
+	inter := 0
+	for w := range wa {
+		if wb[w] {
+			inter++
+		}
+	}
+	union := len(wa) + len(wb) - inter
+	if union == 0 {
+		return 0
+	}
+	return float64(inter) / float64(union)
 }
 
 // contradicts reports whether two statements about the same thing

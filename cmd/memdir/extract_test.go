@@ -1,0 +1,241 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/memdir/memdir/internal/lockfile"
+	"github.com/memdir/memdir/internal/paths"
+)
+
+// extractHome is an agent home with a project and its transcript folder.
+type extractHome struct {
+	t                      *testing.T
+	root, home, proj, tdir string
+}
+
+func newExtractHome(t *testing.T) *extractHome {
+	root := t.TempDir()
+	h := &extractHome{t: t, root: root, home: filepath.Join(root, ".claude"), proj: filepath.Join(root, "proj")}
+	h.tdir = filepath.Join(h.home, "projects", paths.Sanitize(h.proj))
+	for _, d := range []string{h.proj, h.tdir} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return h
+}
+
+// transcript writes a session whose user turns each state one rule.
+func (h *extractHome) transcript(session string, rules []string) string {
+	var b bytes.Buffer
+	for i, r := range rules {
+		rec := map[string]any{"type": "user", "uuid": fmt.Sprintf("%s-u%d", session, i), "timestamp": "2026-11-20T10:00:00Z",
+			"cwd": h.proj, "sessionId": session, "message": map[string]any{"role": "user", "content": r}}
+		line, _ := json.Marshal(rec)
+		b.Write(append(line, '\n'))
+	}
+	p := filepath.Join(h.tdir, session+".jsonl")
+	if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
+		h.t.Fatal(err)
+	}
+	return p
+}
+
+func (h *extractHome) cmd(args ...string) *exec.Cmd {
+	bin, err := exec.LookPath("memdir")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	c := exec.Command(bin, append([]string{"--home", h.home}, args...)...)
+	c.Dir = h.proj
+	c.Env = []string{"HOME=" + h.root, "PATH=" + os.Getenv("PATH"), "TZ=UTC"}
+	return c
+}
+
+func (h *extractHome) run(args ...string) string {
+	h.t.Helper()
+	out, err := h.cmd(args...).CombinedOutput()
+	if err != nil {
+		h.t.Fatalf("memdir %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// memories lists the memory files (and fails on files listed twice in
+// MEMORY.md).
+func (h *extractHome) memories() []string {
+	h.t.Helper()
+	dir := filepath.Join(h.tdir, "memory")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
+	idx, _ := os.ReadFile(filepath.Join(dir, "MEMORY.md"))
+	var out []string
+	for _, f := range files {
+		base := filepath.Base(f)
+		if base == "MEMORY.md" {
+			continue
+		}
+		if n := strings.Count(string(idx), "("+base+")"); n != 1 {
+			h.t.Errorf("%s is listed %d times in MEMORY.md", base, n)
+		}
+		out = append(out, base)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// rules makes n distinct rules for a session: each names its own tool and
+// its own component, as real rules do.
+func rules(session string, n int) []string {
+	var out []string
+	for i := range n {
+		out = append(out, fmt.Sprintf("We always use gizmo%s%d for the widget%s%d pipeline in this repo.", session, i, session, i))
+	}
+	return out
+}
+
+// TestExtract_StagedWorkRunsAfterTheHolder: work arriving while another
+// extraction holds the lock is staged, and the next run processes it as a
+// trailing run; nothing is lost, nothing written twice.
+func TestExtract_StagedWorkRunsAfterTheHolder(t *testing.T) {
+	h := newExtractHome(t)
+	t1 := h.transcript("s1", rules("s1", 3))
+	t2 := h.transcript("s2", rules("s2", 3))
+	lockDir := filepath.Join(h.home, "memory", "extract")
+	os.MkdirAll(lockDir, 0o700)
+	unlock, err := lockfile.Lock(t.Context(), lockDir, lockfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := h.run("extract", "--transcript", t2); !strings.Contains(out, "staged 1 transcript") {
+		t.Fatalf("with the lock held: %s", out)
+	}
+	if got := h.memories(); len(got) != 0 {
+		t.Fatalf("a staged run wrote %v", got)
+	}
+	unlock()
+	out := h.run("extract", "--transcript", t1)
+	if got := h.memories(); len(got) != 6 {
+		t.Fatalf("after the next run: %d memories %v\n%s", len(got), got, out)
+	}
+	h.run("extract", "--pending")
+	if got := h.memories(); len(got) != 6 {
+		t.Fatalf("a third run changed the memories: %v", got)
+	}
+}
+
+// TestExtract_Racing: six extractions at once over three transcripts
+// save every memory exactly once.
+func TestExtract_Racing(t *testing.T) {
+	h := newExtractHome(t)
+	var paths []string
+	for _, s := range []string{"r1", "r2", "r3"} {
+		paths = append(paths, h.transcript(s, rules(s, 8)))
+	}
+	var cmds []*exec.Cmd
+	for i := range 6 {
+		c := h.cmd("extract", "--transcript", paths[i%3])
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, c)
+	}
+	for _, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.run("extract", "--pending") // whatever a lost race left staged
+	if got := h.memories(); len(got) != 24 {
+		t.Fatalf("%d memories, want 24: %v", len(got), got)
+	}
+}
+
+// TestExtract_KillNine: extraction killed at random moments, then run to
+// the end, leaves the same memories as an uninterrupted run: none lost,
+// none twice.
+func TestExtract_KillNine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills processes")
+	}
+	ref, h := newExtractHome(t), newExtractHome(t)
+	for _, x := range []*extractHome{ref, h} {
+		for _, s := range []string{"k1", "k2", "k3"} {
+			x.transcript(s, rules(s, 15))
+		}
+	}
+	ref.run("extract", "--pending")
+	want := ref.memories()
+	if len(want) != 45 {
+		t.Fatalf("the reference run saved %d memories", len(want))
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 12 {
+		c := h.cmd("extract", "--pending")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(5+rng.IntN(150)) * time.Millisecond)
+		c.Process.Signal(syscall.SIGKILL)
+		c.Wait()
+	}
+	h.run("extract", "--pending")
+	if got := h.memories(); !slices.Equal(got, want) {
+		t.Fatalf("after the kills: %d memories, want %d\nmissing or extra: %v", len(got), len(want), symmetricDiff(got, want))
+	}
+}
+
+func symmetricDiff(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			out = append(out, "+"+x)
+		}
+	}
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			out = append(out, "-"+x)
+		}
+	}
+	return out
+}
+
+// TestExtract_HookDoesNotWait: the Stop hook returns while the extraction
+// it started runs on in the background.
+func TestExtract_HookDoesNotWait(t *testing.T) {
+	h := newExtractHome(t)
+	path := h.transcript("big", rules("big", 150))
+	in, _ := json.Marshal(map[string]string{"session_id": "big", "hook_event_name": "Stop", "transcript_path": path, "cwd": h.proj})
+	c := h.cmd("hook", "Stop")
+	c.Stdin = bytes.NewReader(in)
+	start := time.Now()
+	if out, err := c.CombinedOutput(); err != nil || len(out) != 0 {
+		t.Fatalf("hook: %v %q", err, out)
+	}
+	hookTook := time.Since(start)
+	deadline := time.Now().Add(60 * time.Second)
+	for len(h.memories()) < 150 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	extractTook := time.Since(start)
+	if n := len(h.memories()); n != 150 {
+		t.Fatalf("the detached extraction saved %d of 150 memories", n)
+	}
+	t.Logf("hook returned after %v; the extraction it started finished after %v", hookTook.Round(time.Millisecond), extractTook.Round(time.Millisecond))
+	if hookTook*3 > extractTook {
+		t.Errorf("the hook took %v of the extraction's %v: it waited", hookTook, extractTook)
+	}
+	// Let the detached process finish its last write before the temp
+	// folder goes.
+	time.Sleep(200 * time.Millisecond)
+}
