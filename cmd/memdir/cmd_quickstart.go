@@ -18,15 +18,16 @@ import (
 )
 
 type quickstartJSON struct {
-	Home        string           `json:"home"`
-	Project     string           `json:"project"`
-	MemoryDir   string           `json:"memory_dir"`
-	Saved       []string         `json:"saved"`
-	Index       memdir.Loaded    `json:"index"`
-	Transcripts []string         `json:"transcripts"`
-	Pending     []pendingDayJSON `json:"pending"`
-	Extracted   string           `json:"extracted_day"`
-	Recalls     []recallJSON     `json:"recalls"`
+	Home              string           `json:"home"`
+	Project           string           `json:"project"`
+	MemoryDir         string           `json:"memory_dir"`
+	Saved             []string         `json:"saved"`
+	Index             memdir.Loaded    `json:"index"`
+	Transcripts       []string         `json:"transcripts"`
+	Pending           []pendingDayJSON `json:"pending"`
+	Extracted         string           `json:"extracted_day"`
+	Recalls           []recallJSON     `json:"recalls"`
+	ExtractedMemories []string         `json:"extracted_memories"`
 }
 
 func (a *app) quickstartCmd() *cobra.Command {
@@ -184,6 +185,39 @@ func (a *app) runQuickstart(dir string) error {
 		for line := range strings.Lines(r.Injected) {
 			say("   %s", line)
 		}
+	}
+	// Extraction: the example sessions' durable statements become memories.
+	say("\n8. memdir extract — the heuristic engine reads what the user said in the example sessions:\n\n")
+	reports, _, err := q.extractLocked(env, out.Transcripts, false)
+	if err != nil {
+		return err
+	}
+	for _, r := range reports {
+		out.ExtractedMemories = append(out.ExtractedMemories, r.Saved...)
+	}
+	if out.ExtractedMemories == nil {
+		out.ExtractedMemories = []string{}
+	}
+	say("   Saved %d memories: %s\n", len(out.ExtractedMemories), strings.Join(out.ExtractedMemories, ", "))
+	if idx, err := st.LoadIndex(a.ctx); err == nil {
+		say("   Their lines in MEMORY.md:\n")
+		for line := range strings.Lines(idx.Text) {
+			for _, f := range out.ExtractedMemories {
+				if strings.Contains(line, "("+f+")") {
+					say("     %s", line)
+				}
+			}
+		}
+	}
+	prompt := "does the cache loader need a context on every call?"
+	r, err := q.recallFor(prompt, recall.DefaultPolicy)
+	if err != nil {
+		return err
+	}
+	out.Recalls = append(out.Recalls, r)
+	say("\n9. memdir recall %q — the extracted memory comes back:\n\n", prompt)
+	for line := range strings.Lines(r.Injected) {
+		say("   %s", line)
 	}
 	if a.json {
 		return a.printJSON(out)

@@ -37,6 +37,8 @@ func TestScript(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("MEMDIR_LOCK_TIMEOUT", "5s")
+			// Under -race a process sleeps a second at exit by default.
+			env.Setenv("GORACE", "atexit_sleep_ms=0")
 			env.Values[heldLock{}] = &lockSlot{}
 			// Claude Code's folder names of the projects scripts use.
 			env.Setenv("PROJKEY", paths.Sanitize(filepath.Join(env.WorkDir, "proj")))

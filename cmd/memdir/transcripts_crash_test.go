@@ -25,7 +25,7 @@ func memdirCmd(t *testing.T, home string, args ...string) *exec.Cmd {
 		t.Fatalf("memdir is not on PATH: %v", err)
 	}
 	cmd := exec.Command(bin, append([]string{"--home", home}, args...)...)
-	cmd.Env = append(os.Environ(), "TZ=UTC", "CODEX_HOME="+filepath.Join(home, "no-codex"), "MEMDIR_LOCK_TIMEOUT=20s")
+	cmd.Env = append(os.Environ(), "TZ=UTC", "CODEX_HOME="+filepath.Join(home, "no-codex"), "MEMDIR_LOCK_TIMEOUT=20s", "GORACE=atexit_sleep_ms=0")
 	cmd.Dir = home
 	return cmd
 }

@@ -58,7 +58,7 @@ func bodyFor(name string) string {
 func startWriter(tb testing.TB, dir, prefix string, count int) *exec.Cmd {
 	tb.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("MEMDIR_TEST_WRITER=%s %s %d", dir, prefix, count))
+	cmd.Env = append(os.Environ(), fmt.Sprintf("MEMDIR_TEST_WRITER=%s %s %d", dir, prefix, count), "GORACE=atexit_sleep_ms=0")
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
