@@ -35,6 +35,8 @@ type app struct {
 	json    bool   // --json
 	cmdName string
 
+	engine string // memdir extract --engine
+
 	memo     paths.Layout // the last layout resolved, for memoKey
 	memoKey  string
 	memoDone bool

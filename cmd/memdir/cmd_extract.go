@@ -56,6 +56,7 @@ type extractReport struct {
 func (a *app) extractMemoriesCmd() *cobra.Command {
 	var file, session string
 	var pending, dryRun, trailing bool
+	var engine string
 	cmd := &cobra.Command{
 		Use:   "extract [--transcript FILE | --session ID | --pending]",
 		Short: "Turn new session turns into memories (offline heuristic engine)",
@@ -75,7 +76,18 @@ that says what an existing one says updates it; one that contradicts it
 supersedes it (superseded_by), keeping the history.
 
 The Claude Code hooks start 'memdir extract --transcript FILE' detached when
-a session stops; MEMDIR_EXTRACT=off turns that off.`,
+a session stops; MEMDIR_EXTRACT=off turns that off.
+
+LLM ENGINES
+  --engine anthropic  the Messages API; ANTHROPIC_API_KEY
+  --engine openai     any OpenAI-compatible endpoint: OPENAI_API_KEY and/or
+                      MEMDIR_LLM_BASE_URL (e.g. http://localhost:11434/v1 for Ollama)
+  --engine claude     the claude CLI in print mode, without hooks, with tools
+                      limited to reading and to writing in the memory folder
+  MEMDIR_LLM_MODEL, MEMDIR_LLM_TIMEOUT (default 60s) tune them. The model sees
+  the manifest of existing memories and the new turns, and answers with
+  create/update/supersede operations, validated strictly before anything is
+  written; an invalid answer is retried once, then skipped and logged.`,
 		Example: `  memdir extract --pending
   memdir extract --transcript ~/.claude/projects/-home-me-api/5f0c….jsonl --dry-run --json`,
 		Args: cobra.NoArgs,
@@ -83,6 +95,15 @@ a session stops; MEMDIR_EXTRACT=off turns that off.`,
 			if (file != "") && (session != "") {
 				return withHint(errors.New("--transcript and --session go separately"), "see 'memdir extract --help'")
 			}
+			if engine == "" {
+				engine = cmpOr(a.getenv("MEMDIR_EXTRACT_ENGINE"), "heuristic")
+			}
+			switch engine {
+			case "heuristic", "anthropic", "openai", "claude":
+			default:
+				return withHint(fmt.Errorf("unknown engine %q", engine), "use --engine heuristic, anthropic, openai or claude")
+			}
+			a.engine = engine
 			return a.runExtract(file, session, dryRun, trailing)
 		},
 	}
@@ -91,6 +112,7 @@ a session stops; MEMDIR_EXTRACT=off turns that off.`,
 	f.StringVar(&session, "session", "", "extract from the transcript of this session id")
 	f.BoolVar(&pending, "pending", true, "extract from every transcript with new turns (the default)")
 	f.BoolVar(&dryRun, "dry-run", false, "show what would be saved; write nothing, move no cursor")
+	f.StringVar(&engine, "engine", "", "heuristic (offline, default; or $MEMDIR_EXTRACT_ENGINE), anthropic, openai or claude")
 	f.BoolVar(&trailing, "trailing", false, "bypass the throttle (used for staged work)")
 	f.MarkHidden("trailing")
 	return cmd
@@ -286,7 +308,11 @@ func (a *app) extractOne(env transcriptsEnv, st *extractStateFile, path string, 
 	}
 	d := extract.Decide(msgs, l.MemoryDir, 0, every, trailing)
 	rep.Ran, rep.Why = d.Run, d.Why
-	if d.Run {
+	if d.Run && a.engine != "" && a.engine != "heuristic" {
+		if err := a.extractWithLLM(env, st2, l, msgs, cmpOr(sess.ID, e.Session), dryRun, &rep); err != nil {
+			return rep, err
+		}
+	} else if d.Run {
 		cands, sk := extract.Heuristic(msgs, cmpOr(sess.ID, e.Session))
 		rep.Candidates, rep.Secrets = cands, sk.Secrets
 		if !dryRun {

@@ -1,0 +1,71 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// claudeCLI runs the claude CLI in print mode as the model: no hooks (so
+// memdir's own hooks do not run inside it), no session saved, no MCP
+// servers, and tools limited to reading and to writing inside one folder.
+type claudeCLI struct{ cfg Config }
+
+// Args is the command line the claude engine runs (the prompt goes on
+// stdin, so its length is not bounded by argv).
+func (c *claudeCLI) Args(r Request) []string {
+	args := []string{"-p", "--bare", "--no-session-persistence", "--output-format", "json", "--strict-mcp-config",
+		"--permission-mode", "dontAsk", "--tools", "Read,Glob,Grep,Write,Edit"}
+	allowed := []string{"Read", "Glob", "Grep"}
+	if c.cfg.WriteDir != "" {
+		dir := filepath.ToSlash(c.cfg.WriteDir)
+		allowed = append(allowed, "Write("+dir+"/**)", "Edit("+dir+"/**)")
+		args = append(args, "--add-dir", c.cfg.WriteDir)
+	}
+	args = append(args, "--allowedTools", strings.Join(allowed, ","))
+	if c.cfg.Model != "" {
+		args = append(args, "--model", c.cfg.Model)
+	}
+	if r.System != "" {
+		args = append(args, "--system-prompt", r.System)
+	}
+	return args
+}
+
+func (c *claudeCLI) Complete(ctx context.Context, r Request) (Response, error) {
+	bin := c.cfg.ClaudeBin
+	if bin == "" {
+		bin = "claude"
+	}
+	var prompt strings.Builder
+	for _, m := range r.Messages {
+		prompt.WriteString(m.Content)
+		prompt.WriteString("\n\n")
+	}
+	return withRetries(ctx, c.cfg, func(ctx context.Context) (Response, error) {
+		cmd := exec.CommandContext(ctx, bin, c.Args(r)...)
+		cmd.Stdin = strings.NewReader(prompt.String())
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		var out struct {
+			Result  string `json:"result"`
+			IsError bool   `json:"is_error"`
+			Usage   Usage  `json:"usage"`
+		}
+		if jerr := json.Unmarshal(stdout.Bytes(), &out); jerr != nil {
+			if err == nil {
+				err = jerr
+			}
+			return Response{}, fmt.Errorf("claude: %v: %s%s", err, strings.TrimSpace(stdout.String()), strings.TrimSpace(stderr.String()))
+		}
+		if out.IsError || err != nil {
+			return Response{}, fmt.Errorf("claude: %s", strings.TrimSpace(out.Result))
+		}
+		return Response{Text: out.Result, Usage: out.Usage}, nil
+	})
+}
