@@ -35,7 +35,7 @@ type recallJSON struct {
 
 func (a *app) recallCmd() *cobra.Command {
 	p := recall.DefaultPolicy
-	var tools string
+	var tools, engine string
 	var explain bool
 	cmd := &cobra.Command{
 		Use:   "recall QUERY",
@@ -55,7 +55,16 @@ Memories whose refs name files missing from the project are marked possibly
 stale.
 
 --explain adds, on stderr, each candidate's score by field and why it was kept
-or dropped.`,
+or dropped.
+
+OPTIONAL ENGINES (the default, lexical, needs no model)
+  --engine llm     a model picks up to --k files from the memories' manifest
+                   (provider $MEMDIR_LLM_PROVIDER: anthropic, openai or claude;
+                   see 'memdir extract --help' for their variables)
+  --engine hybrid  lexical ranking fused with embeddings from an
+                   OpenAI-compatible or Ollama endpoint ($MEMDIR_EMBED_BASE_URL,
+                   $MEMDIR_EMBED_MODEL, $OPENAI_API_KEY); vectors are cached
+  When the model or the endpoint fails, recall falls back to lexical.`,
 		Example: `  memdir recall "why does the API return 500 on a cold cache?"
   memdir recall "run the integration tests" --tools docker,psql
   memdir recall "deploy on friday" --explain
@@ -70,6 +79,12 @@ or dropped.`,
 					p.Tools = append(p.Tools, t)
 				}
 			}
+			a.engine = cmpOr(engine, cmpOr(a.getenv("MEMDIR_RECALL_ENGINE"), "lexical"))
+			switch a.engine {
+			case "lexical", "llm", "hybrid":
+			default:
+				return withHint(fmt.Errorf("unknown engine %q", a.engine), "use --engine lexical, llm or hybrid")
+			}
 			return a.runRecall(args[0], p, explain)
 		},
 	}
@@ -79,6 +94,7 @@ or dropped.`,
 	f.Float64Var(&p.Threshold, "threshold", p.Threshold, "least share of the query a memory must cover (0..1)")
 	f.StringVar(&tools, "tools", "", "tools in use, comma-separated: usage notes about them are skipped")
 	f.BoolVar(&explain, "explain", false, "show every candidate's score by field and the decision, on stderr")
+	f.StringVar(&engine, "engine", "", "lexical (offline, default; or $MEMDIR_RECALL_ENGINE), llm (a model picks from the manifest) or hybrid (lexical fused with embeddings)")
 	return cmd
 }
 
@@ -107,12 +123,17 @@ func (a *app) recall(query string, p recall.Policy, detail bool) (recallJSON, []
 	if err != nil {
 		return out, nil, err
 	}
-	rec, problems, err := st.Recall(a.ctx, l.ProjectRoot, query, p, time.Now())
+	snap, problems, err := st.RecallIndex(a.ctx)
 	for _, pr := range problems {
 		a.warnf("%v", pr)
 	}
 	if err != nil {
 		return out, nil, err
+	}
+	ranked := a.rankFor(st, snap, query, p)
+	rec, problems := st.RecallRanked(snap, l.ProjectRoot, ranked, p, time.Now())
+	for _, pr := range problems {
+		a.warnf("%v", pr)
 	}
 	ix, cands := rec.Index, rec.Candidates
 	out.Injected = rec.Text

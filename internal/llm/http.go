@@ -141,3 +141,69 @@ func maxTokens(r Request) int {
 	}
 	return 2048
 }
+
+// Embedder turns texts into vectors.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// NewEmbedder returns an OpenAI-compatible embeddings client (OpenAI,
+// Ollama's /v1, vLLM, LM Studio): POST {base}/embeddings.
+func NewEmbedder(cfg Config) Embedder {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 30 * time.Second
+	}
+	if cfg.MaxRetries <= 0 {
+		cfg.MaxRetries = 2
+	}
+	if cfg.HTTP == nil {
+		cfg.HTTP = &http.Client{}
+	}
+	if cfg.Log == nil {
+		cfg.Log = func(string, ...any) {}
+	}
+	if cfg.Model == "" {
+		cfg.Model = "text-embedding-3-small"
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = "https://api.openai.com/v1"
+	}
+	return &embedder{cfg}
+}
+
+type embedder struct{ cfg Config }
+
+func (e *embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	headers := map[string]string{}
+	if e.cfg.APIKey != "" {
+		headers["Authorization"] = "Bearer " + e.cfg.APIKey
+	}
+	var vecs [][]float32
+	_, err := withRetries(ctx, e.cfg, func(ctx context.Context) (Response, error) {
+		var out struct {
+			Data []struct {
+				Index     int       `json:"index"`
+				Embedding []float32 `json:"embedding"`
+			} `json:"data"`
+			Usage struct {
+				Prompt int `json:"prompt_tokens"`
+			} `json:"usage"`
+		}
+		body := map[string]any{"model": e.cfg.Model, "input": texts}
+		if err := post(ctx, e.cfg.HTTP, strings.TrimRight(e.cfg.BaseURL, "/")+"/embeddings", headers, body, &out); err != nil {
+			return Response{}, err
+		}
+		if len(out.Data) != len(texts) {
+			return Response{}, fmt.Errorf("%d embeddings for %d texts", len(out.Data), len(texts))
+		}
+		vecs = make([][]float32, len(texts))
+		for _, d := range out.Data {
+			if d.Index < 0 || d.Index >= len(texts) || len(d.Embedding) == 0 {
+				return Response{}, fmt.Errorf("embedding index %d out of range", d.Index)
+			}
+			vecs[d.Index] = d.Embedding
+		}
+		return Response{Usage: Usage{InputTokens: out.Usage.Prompt}}, nil
+	})
+	return vecs, err
+}

@@ -162,11 +162,19 @@ func (s *Store) Recall(ctx context.Context, projectRoot, query string, p recall.
 // RecallFrom is Recall on a snapshot the caller already holds (a server
 // that checks freshness on its own schedule, a benchmark).
 func (s *Store) RecallFrom(snap *recall.Snapshot, projectRoot, query string, p recall.Policy, now time.Time) (Recalled, []error) {
-	var problems []error
 	ix := snap.DefaultIndex()
 	terms, groups := recall.Default.Prompt(query)
+	return s.RecallRanked(snap, projectRoot, ix.SearchGroups(terms, groups), p, now)
+}
+
+// RecallRanked selects and renders from a ranking made elsewhere (an LLM's
+// selection, a fusion with embeddings): the same policy, the same
+// rendering.
+func (s *Store) RecallRanked(snap *recall.Snapshot, projectRoot string, ranked []recall.Scored, p recall.Policy, now time.Time) (Recalled, []error) {
+	var problems []error
+	ix := snap.DefaultIndex()
 	src := recallSource{st: s, snap: snap, root: projectRoot}
-	cands := recall.Select(&src, ix.SearchGroups(terms, groups), p, now)
+	cands := recall.Select(&src, ranked, p, now)
 	problems = append(problems, src.problems...)
 	for i := range cands {
 		if cands[i].File == "" {
