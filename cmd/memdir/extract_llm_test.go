@@ -18,7 +18,7 @@ import (
 // and then skipped; an answer that would write outside the memory folder
 // is refused whole.
 func TestExtract_LLMEngine(t *testing.T) {
-	var answers []string
+	var answers atomic.Value // []string, set by the test, read by the handler
 	var calls atomic.Int32
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
@@ -29,7 +29,8 @@ func TestExtract_LLMEngine(t *testing.T) {
 			t.Errorf("the prompt lacks its parts: %+v", body.Messages)
 		}
 		n := int(calls.Add(1)) - 1
-		content, _ := json.Marshal(answers[min(n, len(answers)-1)])
+		ans := answers.Load().([]string)
+		content, _ := json.Marshal(ans[min(n, len(ans)-1)])
 		io.WriteString(w, `{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":`+string(content)+`},"finish_reason":"stop"}],"usage":{"prompt_tokens":100,"completion_tokens":20}}`)
 	}))
 	defer ts.Close()
@@ -37,7 +38,8 @@ func TestExtract_LLMEngine(t *testing.T) {
 	h := newExtractHome(t)
 	run := func(ans ...string) string {
 		t.Helper()
-		answers, calls = ans, atomic.Int32{}
+		answers.Store(ans)
+		calls.Store(0)
 		c := h.cmd("extract", "--engine", "openai", "--json")
 		c.Env = append(c.Env, "MEMDIR_LLM_BASE_URL="+ts.URL+"/v1", "OPENAI_API_KEY=test")
 		out, err := c.CombinedOutput()
