@@ -430,12 +430,17 @@ func (a *app) saveCandidate(st *memdir.Store, root string, c extract.Candidate, 
 	if err != nil {
 		return err
 	}
+	rep.record(res)
+	return nil
+}
+
+// record notes a save as a new memory or an update.
+func (rep *extractReport) record(res memdir.SaveResult) {
 	if res.Created {
 		rep.Saved = append(rep.Saved, res.File)
 	} else {
 		rep.Updated = append(rep.Updated, res.File)
 	}
-	return nil
 }
 
 // similarMemory finds an existing memory of the same type that is about

@@ -112,11 +112,7 @@ func applyOp(ctx context.Context, st *memdir.Store, op extract.Op, session strin
 		if err != nil {
 			return err
 		}
-		if res.Created {
-			rep.Saved = append(rep.Saved, res.File)
-		} else {
-			rep.Updated = append(rep.Updated, res.File)
-		}
+		rep.record(res)
 	}
 	return nil
 }

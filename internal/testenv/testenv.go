@@ -36,38 +36,8 @@ func Unavailable(tb testing.TB, format string, args ...any) {
 // time.
 func Claude(tb testing.TB) string {
 	tb.Helper()
-	if testing.Short() {
-		tb.Skip("end-to-end test with the real claude CLI")
-	}
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			Unavailable(tb, "%s is not installed: cannot run the real claude CLI", tool)
-		}
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil || cache == "" {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "memdir-e2e", "claude-code-"+ClaudeCodeVersion)
-	bin := filepath.Join(dir, "node_modules", ".bin", "claude")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	lock := flock.New(filepath.Join(dir, ".install.lock"))
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	if ok, err := lock.TryLockContext(ctx, 100*time.Millisecond); !ok {
-		tb.Fatalf("lock the npm cache %s: %v", dir, err)
-	}
-	defer lock.Unlock()
-	if _, err := os.Stat(bin); err == nil {
-		return bin
-	}
-	cmd := exec.CommandContext(ctx, "npm", "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error",
-		"@anthropic-ai/claude-code@"+ClaudeCodeVersion)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		Unavailable(tb, "npm install @anthropic-ai/claude-code@%s: %v\n%s", ClaudeCodeVersion, err, out)
-	}
+	modules := NodeModules(tb, "@anthropic-ai/claude-code@"+ClaudeCodeVersion, "claude-code-"+ClaudeCodeVersion)
+	bin := filepath.Join(modules, ".bin", "claude")
 	if _, err := os.Stat(bin); err != nil {
 		Unavailable(tb, "npm installed no %s", bin)
 	}
@@ -140,23 +110,29 @@ func RunClaudeIn(tb testing.TB, claude, home, repo, prompt string) {
 const MCPSDKVersion = "1.32.2"
 
 // NodeModules returns a node_modules folder holding the npm package spec
-// (name@version), installed on first use into the shared cache (under a
-// lock). Tests run node with NODE_PATH set to it, or from a folder beside it.
-func NodeModules(tb testing.TB, spec string) string {
+// (name@version), installed on first use into the shared cache folder
+// memdir-e2e/<folder> (default: the spec), under a lock so that parallel
+// test processes install it once. Without Node and npm it skips, or fails
+// under CI=true.
+func NodeModules(tb testing.TB, spec string, folder ...string) string {
 	tb.Helper()
 	if testing.Short() {
 		tb.Skip("end-to-end test with Node")
 	}
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			Unavailable(tb, "%s is not installed", tool)
+			Unavailable(tb, "%s is not installed: cannot install %s", tool, spec)
 		}
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil || cache == "" {
 		cache = os.TempDir()
 	}
-	dir := filepath.Join(cache, "memdir-e2e", strings.NewReplacer("/", "_", "@", "-").Replace(spec))
+	name := strings.NewReplacer("/", "_", "@", "-").Replace(spec)
+	if len(folder) > 0 {
+		name = folder[0]
+	}
+	dir := filepath.Join(cache, "memdir-e2e", name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		tb.Fatal(err)
 	}
@@ -167,16 +143,14 @@ func NodeModules(tb testing.TB, spec string) string {
 		tb.Fatalf("lock the npm cache %s: %v", dir, err)
 	}
 	defer lock.Unlock()
-	done := filepath.Join(dir, ".installed")
-	if _, err := os.Stat(done); err == nil {
-		return filepath.Join(dir, "node_modules")
+	modules := filepath.Join(dir, "node_modules")
+	pkg := spec[:strings.LastIndex(spec, "@")]
+	if _, err := os.Stat(filepath.Join(modules, filepath.FromSlash(pkg), "package.json")); err == nil {
+		return modules
 	}
 	cmd := exec.CommandContext(ctx, "npm", "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", spec)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		Unavailable(tb, "npm install %s: %v\n%s", spec, err, out)
 	}
-	if err := os.WriteFile(done, nil, 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	return filepath.Join(dir, "node_modules")
+	return modules
 }
