@@ -232,6 +232,7 @@ func (a *app) runQuickstart(dir string) error {
 	say("   CODEX_HOME=%s memdir %s transcripts done %s\n", codexHome, flags, out.Extracted)
 	say("Then, in your own project:\n")
 	say("   memdir init && memdir save --type user --name \"My role\" --description \"...\" --body \"...\"\n")
+	say("   memdir install claude    # Claude Code gets recall with every prompt, and its sessions are extracted\n")
 	return nil
 }
 
