@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/atomicfile"
+	"github.com/memdir/memdir/internal/claudeinstall"
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/sessions"
 	"github.com/spf13/cobra"
@@ -91,7 +92,53 @@ func (a *app) doctor() []check {
 	if len(out) > 0 && out[0].Name == "layout" {
 		return out
 	}
-	return append(out, a.doctorTranscripts()...)
+	out = append(out, a.doctorTranscripts()...)
+	return append(out, a.doctorClaude()...)
+}
+
+// doctorClaude checks the Claude Code integration: where memdir's hooks
+// are installed, that the binary they call exists, and the hooks' log.
+func (a *app) doctorClaude() []check {
+	var out []check
+	add := func(status, format string, args ...any) {
+		out = append(out, check{Name: "claude hooks", Status: status, Detail: fmt.Sprintf(format, args...)})
+	}
+	var where []string
+	for _, scope := range []string{"user", "project", "local"} {
+		path, err := a.settingsPath(scope)
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		doc, err := claudeinstall.Parse(b)
+		if err != nil {
+			add("warn", "%s is not valid JSON: %v", path, err)
+			continue
+		}
+		if events := claudeinstall.Installed(doc); len(events) > 0 {
+			where = append(where, scope)
+			for _, bin := range claudeinstall.Binaries(doc) {
+				if _, err := os.Stat(bin); err != nil {
+					add("fail", "%s calls %s, which is gone; run 'memdir install claude --scope %s' again", path, bin, scope)
+				}
+			}
+		}
+	}
+	if len(where) == 0 {
+		add("info", "not installed; 'memdir install claude' wires recall and extraction into Claude Code")
+	} else {
+		add("ok", "installed (%s)", strings.Join(where, ", "))
+	}
+	if env, err := a.transcriptsEnv(); err == nil {
+		if b, err := env.folder.ReadFile(hooksLog); err == nil && len(b) > 0 {
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+			add("warn", "%d hook failures logged in %s; the last: %s", len(lines), filepath.Join(env.folder.Dir(), hooksLog), lines[len(lines)-1])
+		}
+	}
+	return out
 }
 
 // retentionWarnAge is when an unprocessed transcript is near Claude Code's

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/memdir/memdir/internal/hooks"
@@ -213,4 +214,30 @@ func handlersOf(g any) []*Object {
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// Binaries lists the memdir binaries doc's hooks call.
+func Binaries(doc *Object) []string {
+	v, _ := doc.Get("hooks")
+	hooksObj, ok := v.(*Object)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, event := range hooksObj.Keys {
+		list, _ := hooksObj.Vals[event].([]any)
+		for _, g := range list {
+			for _, handler := range handlersOf(g) {
+				c, _ := handler.Vals["command"].(string)
+				if !isMemdir(c, event) {
+					continue
+				}
+				bin := strings.Trim(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c), " hook "+event)), `'"`)
+				if !slices.Contains(out, bin) {
+					out = append(out, bin)
+				}
+			}
+		}
+	}
+	return out
 }
