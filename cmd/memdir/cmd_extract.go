@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/extract"
+	"github.com/memdir/memdir/internal/llm"
 	"github.com/memdir/memdir/internal/lockfile"
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/recall"
 	"github.com/memdir/memdir/internal/sessions"
 	"github.com/memdir/memdir/internal/transcript"
@@ -123,6 +125,11 @@ func (a *app) runExtract(file, session string, dryRun, trailing bool) error {
 	if err != nil {
 		return err
 	}
+	if a.engine != "" && a.engine != "heuristic" {
+		if _, err := llm.FromEnv(a.engine, a.getenv); err != nil {
+			return withHint(err, "see 'memdir extract --help' (LLM ENGINES)")
+		}
+	}
 	targets, err := a.extractTargets(env, file, session)
 	if err != nil {
 		return err
@@ -197,11 +204,8 @@ func (a *app) extractLocked(env transcriptsEnv, targets []string, trailing bool)
 	}
 	unlock, err := lock()
 	if lockfile.IsLocked(err) {
-		for _, t := range targets {
-			b, _ := json.Marshal(map[string]string{"transcript": t})
-			if err := env.folder.AppendLine(extractStaged, b); err != nil {
-				return nil, false, err
-			}
+		if err := a.stage(env, targets); err != nil {
+			return nil, false, err
 		}
 		// The holder may have looked for staged work just before we wrote
 		// it: if the lock is free now, take the work ourselves.
@@ -217,14 +221,16 @@ func (a *app) extractLocked(env transcriptsEnv, targets []string, trailing bool)
 		for _, t := range targets {
 			r, err := a.extractOne(env, st, t, false, trailing)
 			if err != nil {
+				// One transcript's failure neither stops the others nor
+				// moves its cursor: its turns are tried again next time.
+				a.warnf("%s: %v", t, err)
+				r.Why = err.Error()
+			}
+			reports = append(reports, r)
+			if err := env.folder.WriteJSON(extractState, st); err != nil {
 				unlock()
 				return reports, false, err
 			}
-			reports = append(reports, r)
-		}
-		if err := env.folder.WriteJSON(extractState, st); err != nil {
-			unlock()
-			return reports, false, err
 		}
 		// Trailing run: what was staged while we held the lock.
 		targets, trailing = a.takeStaged(env), true
@@ -247,8 +253,44 @@ func (a *app) stagedWaiting(env transcriptsEnv) bool {
 	return err == nil && len(strings.TrimSpace(string(b))) > 0
 }
 
-// takeStaged reads and clears the staged work (the caller holds the lock).
+// stageLock guards the staged-work file: appends and takes never overlap,
+// so no staged line is lost between a read and the clearing write.
+func (a *app) stageLock(env transcriptsEnv) (func(), error) {
+	dir, err := env.folder.Path(extractDir + "/stage")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	return lockfile.Lock(a.ctx, dir, lockfile.Options{Timeout: 5 * time.Second, Holder: "memdir extract (staging)"})
+}
+
+// stage records targets for the extraction that holds the lock.
+func (a *app) stage(env transcriptsEnv, targets []string) error {
+	unlock, err := a.stageLock(env)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	for _, t := range targets {
+		b, _ := json.Marshal(map[string]string{"transcript": t})
+		if err := env.folder.AppendLine(extractStaged, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// takeStaged reads and clears the staged work (the caller holds the
+// extraction lock).
 func (a *app) takeStaged(env transcriptsEnv) []string {
+	unlock, err := a.stageLock(env)
+	if err != nil {
+		a.warnf("%v", err)
+		return nil
+	}
+	defer unlock()
 	b, err := env.folder.ReadFile(extractStaged)
 	if err != nil || len(b) == 0 {
 		return nil
@@ -318,7 +360,10 @@ func (a *app) extractOne(env transcriptsEnv, st *extractStateFile, path string, 
 		if !dryRun {
 			for _, c := range cands {
 				if err := a.saveCandidate(st2, l.ProjectRoot, c, &rep); err != nil {
-					return rep, err
+					if !errors.Is(err, paths.ErrInvalidName) && !errors.Is(err, memdir.ErrInvalid) {
+						return rep, err // the folder is busy or failing: retry these turns next time
+					}
+					a.warnf("%s: skipped a memory: %v", path, err)
 				}
 			}
 		}
@@ -394,6 +439,20 @@ func toExtractMessages(s *transcript.Session) []extract.Message {
 	return out
 }
 
+// freeFile is a file name for a new memory called name that no existing
+// memory has: a new memory never overwrites another that merely shares
+// its slug (the other was not found to be about the same thing).
+func freeFile(st *memdir.Store, name string) string {
+	base := memdir.Slug(name)
+	file := base + ".md"
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(st.Path(file)); errors.Is(err, os.ErrNotExist) {
+			return file
+		}
+		file = fmt.Sprintf("%s-%d.md", base, i)
+	}
+}
+
 // saveCandidate writes one candidate through the store: an existing memory
 // that says the same thing is updated; one it contradicts is superseded.
 func (a *app) saveCandidate(st *memdir.Store, root string, c extract.Candidate, rep *extractReport) error {
@@ -404,6 +463,7 @@ func (a *app) saveCandidate(st *memdir.Store, root string, c extract.Candidate, 
 	m := memdir.Memory{Name: c.Name, Description: c.Description, Type: typ, Body: c.Body, Source: c.Source, Trust: c.Trust}
 	if same, ok := a.similarMemory(st, root, c); ok {
 		if contradicts(same.Summary(), c.Description) {
+			m.File = freeFile(st, c.Name)
 			res, err := st.Save(a.ctx, m, memdir.SaveOptions{})
 			if err != nil {
 				return err
@@ -426,6 +486,7 @@ func (a *app) saveCandidate(st *memdir.Store, root string, c extract.Candidate, 
 		rep.Updated = append(rep.Updated, res.File)
 		return nil
 	}
+	m.File = freeFile(st, c.Name)
 	res, err := st.Save(a.ctx, m, memdir.SaveOptions{})
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -96,18 +95,17 @@ func applyOp(ctx context.Context, st *memdir.Store, op extract.Op, session strin
 		}
 		rep.Updated = append(rep.Updated, res.File)
 	case "supersede":
+		m.File = freeFile(st, op.Name) // never the target itself
 		res, err := st.Save(ctx, m, memdir.SaveOptions{})
 		if err != nil {
 			return err
-		}
-		if res.File == op.Target {
-			return errors.New("a memory cannot supersede itself")
 		}
 		if _, err := st.Save(ctx, memdir.Memory{File: op.Target, SupersededBy: res.File}, memdir.SaveOptions{}); err != nil {
 			return err
 		}
 		rep.Superseded = append(rep.Superseded, op.Target+" → "+res.File)
 	default:
+		m.File = freeFile(st, op.Name)
 		res, err := st.Save(ctx, m, memdir.SaveOptions{})
 		if err != nil {
 			return err

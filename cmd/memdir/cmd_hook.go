@@ -197,24 +197,23 @@ func (a *app) hookPrompt(in hooks.Input, start time.Time) error {
 			}
 		}
 	}
-	out := hooks.Answer(hooks.UserPromptSubmit, text)
-	if out != nil {
-		if _, err := a.stdout.Write(out); err != nil {
-			return err
-		}
-	}
 	line.Tokens = recall.Tokens(text)
 	line.Abstained = text == ""
 	sess.Injected = append(sess.Injected, line.Files...)
 	sess.Tokens += line.Tokens
 	sess.Turns++
 	line.Budget = sess.Remaining()
-	line.MS = float64(time.Since(start).Microseconds()) / 1000
-	if err := env.folder.WriteStateJSON(rel, sess); err != nil {
-		return err
+	// The session's bookkeeping first: if it cannot be saved, the answer
+	// is still right, but it is logged (the next turn may repeat it).
+	stateErr := env.folder.WriteStateJSON(rel, sess)
+	if out := hooks.Answer(hooks.UserPromptSubmit, text); out != nil {
+		if _, err := a.stdout.Write(out); err != nil {
+			return err
+		}
 	}
+	line.MS = float64(time.Since(start).Microseconds()) / 1000
 	b, _ := json.Marshal(line)
-	return env.folder.AppendLine(recallLog, b)
+	return errors.Join(stateErr, env.folder.AppendLine(recallLog, b))
 }
 
 type queueLine struct {
@@ -236,6 +235,13 @@ func (a *app) hookQueue(in hooks.Input) error {
 	}
 	b, _ := json.Marshal(queueLine{Time: time.Now().UTC(), Event: in.Event, SessionID: in.SessionID,
 		TranscriptPath: in.TranscriptPath, AgentPath: in.AgentTranscriptPath, CWD: in.CWD})
+	// The queue is a hint (the transcripts are the source of truth): keep
+	// it bounded by rotating it past 1 MB.
+	if p, err := env.folder.Path(extractQueue); err == nil {
+		if fi, err := os.Stat(p); err == nil && fi.Size() > 1<<20 {
+			os.Rename(p, p+".1")
+		}
+	}
 	if err := env.folder.AppendLine(extractQueue, b); err != nil {
 		return err
 	}

@@ -84,9 +84,12 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return fmt.Sprintf("%s%s %s", prefix, g[2], day(at.AddDate(0, 0, d)))
 	})
-	monthDay := func(mon time.Month, d int) string {
+	monthDay := func(m string, mon time.Month, d int) string {
 		y := at.Year()
 		t := time.Date(y, mon, d, 0, 0, 0, 0, at.Location())
+		if t.Day() != d {
+			return m // "Feb 30" is no date: leave it as written
+		}
 		if t.Before(at.AddDate(0, 0, -60)) { // "Jan 5" said in December is next year's
 			t = t.AddDate(1, 0, 0)
 		}
@@ -96,13 +99,13 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 		found = true
 		g := reMonthDay.FindStringSubmatch(m)
 		d, _ := strconv.Atoi(g[2])
-		return monthDay(months[strings.ToLower(g[1])], d)
+		return monthDay(m, months[strings.ToLower(g[1])], d)
 	})
 	s = reDayMonth.ReplaceAllStringFunc(s, func(m string) string {
 		found = true
 		g := reDayMonth.FindStringSubmatch(m)
 		d, _ := strconv.Atoi(g[1])
-		return monthDay(months[strings.ToLower(g[2])], d)
+		return monthDay(m, months[strings.ToLower(g[2])], d)
 	})
 	return s, found
 }

@@ -83,7 +83,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			if si+1 < len(sents) {
 				next = sents[si+1]
 			}
-			c, ok := classify(s, next, m.Time)
+			c, ok := classify(s, next, m.Time.In(time.Local)) // days as the user lives them
 			if !ok {
 				continue
 			}
@@ -250,7 +250,15 @@ func title(rule string) string {
 		}
 		return r
 	}, t)
-	return capitalize(strings.TrimLeft(t, "."))
+	// A name is a title, never a path: no "..", no leading dot.
+	for strings.Contains(t, "..") {
+		t = strings.ReplaceAll(t, "..", ".")
+	}
+	t = strings.Join(strings.Fields(strings.TrimLeft(t, ". ")), " ")
+	if t == "" {
+		t = "Note"
+	}
+	return capitalize(t)
 }
 
 func capitalize(s string) string {

@@ -34,6 +34,10 @@ type Score struct {
 }
 
 func scoreLabelled(t *testing.T, file string) Score {
+	// The sets' expected dates are UTC days.
+	saved := time.Local
+	time.Local = time.UTC
+	t.Cleanup(func() { time.Local = saved })
 	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -116,5 +120,28 @@ func TestHeuristic_HeldOut(t *testing.T) {
 	}
 	if sc.Secrets != 0 || sc.Injected != 0 {
 		t.Errorf("saved %d secrets and %d injected rules", sc.Secrets, sc.Injected)
+	}
+}
+
+func TestHeuristic_Edges(t *testing.T) {
+	la, err := time.LoadLocation("America/Los_Angeles")
+	if err != nil {
+		t.Skip("no tz database")
+	}
+	saved := time.Local
+	time.Local = la
+	defer func() { time.Local = saved }()
+	at := time.Date(2026, 11, 20, 1, 30, 0, 0, time.UTC) // 17:30 on Nov 19 in Los Angeles
+	got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "We decided the code freeze starts tomorrow."}}, "s")
+	if len(got) != 1 || !strings.Contains(got[0].Description, "2026-11-20") {
+		t.Errorf("tomorrow, said on Nov 19 local time: %+v", got)
+	}
+	time.Local = time.UTC
+	got, _ = Heuristic([]Message{{Role: "user", Time: at, Text: "Never import from ../internal packages of other modules."}}, "s")
+	if len(got) != 1 || strings.Contains(got[0].Name, "..") || strings.HasPrefix(got[0].Name, ".") {
+		t.Errorf("a path in the rule made the name %+v", got)
+	}
+	if s, _ := AbsoluteDates("The deadline is Feb 30 for the migration.", at); !strings.Contains(s, "Feb 30") {
+		t.Errorf("an impossible date was rewritten: %q", s)
 	}
 }

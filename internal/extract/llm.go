@@ -73,7 +73,7 @@ func UserPrompt(manifest []ManifestEntry, msgs []Message) string {
 		if role == "tool" {
 			role = "tool output (untrusted)"
 		}
-		fmt.Fprintf(&b, "\n[%s %s]\n%s\n", role, m.Time.UTC().Format("2006-01-02 15:04"), strings.TrimSpace(m.Text))
+		fmt.Fprintf(&b, "\n[%s %s]\n%s\n", role, m.Time.Local().Format("2006-01-02 15:04 MST"), strings.TrimSpace(m.Text))
 	}
 	return b.String()
 }

@@ -8,25 +8,28 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // claudeCLI runs the claude CLI in print mode as the model: no hooks (so
 // memdir's own hooks do not run inside it), no session saved, no MCP
-// servers, and tools limited to reading and to writing inside one folder.
+// servers, and one tool: Read, allowed inside the memory folder only.
+// memdir applies the model's operations itself, through the store
+// (validated, locked, redacted, indexed), so the model never writes, and
+// text injected into a transcript cannot make it read files elsewhere.
 type claudeCLI struct{ cfg Config }
 
 // Args is the command line the claude engine runs (the prompt goes on
 // stdin, so its length is not bounded by argv).
 func (c *claudeCLI) Args(r Request) []string {
 	args := []string{"-p", "--bare", "--no-session-persistence", "--output-format", "json", "--strict-mcp-config",
-		"--permission-mode", "dontAsk", "--tools", "Read,Glob,Grep,Write,Edit"}
-	allowed := []string{"Read", "Glob", "Grep"}
+		"--permission-mode", "dontAsk"}
 	if c.cfg.WriteDir != "" {
 		dir := filepath.ToSlash(c.cfg.WriteDir)
-		allowed = append(allowed, "Write("+dir+"/**)", "Edit("+dir+"/**)")
-		args = append(args, "--add-dir", c.cfg.WriteDir)
+		args = append(args, "--tools", "Read", "--add-dir", c.cfg.WriteDir, "--allowedTools", "Read("+dir+"/**)")
+	} else {
+		args = append(args, "--tools", "")
 	}
-	args = append(args, "--allowedTools", strings.Join(allowed, ","))
 	if c.cfg.Model != "" {
 		args = append(args, "--model", c.cfg.Model)
 	}
@@ -49,6 +52,7 @@ func (c *claudeCLI) Complete(ctx context.Context, r Request) (Response, error) {
 	return withRetries(ctx, c.cfg, func(ctx context.Context) (Response, error) {
 		cmd := exec.CommandContext(ctx, bin, c.Args(r)...)
 		cmd.Stdin = strings.NewReader(prompt.String())
+		cmd.WaitDelay = 5 * time.Second // a child holding stdout open cannot keep us past the timeout
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err := cmd.Run()

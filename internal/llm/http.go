@@ -198,8 +198,8 @@ func (e *embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 		}
 		vecs = make([][]float32, len(texts))
 		for _, d := range out.Data {
-			if d.Index < 0 || d.Index >= len(texts) || len(d.Embedding) == 0 {
-				return Response{}, fmt.Errorf("embedding index %d out of range", d.Index)
+			if d.Index < 0 || d.Index >= len(texts) || len(d.Embedding) == 0 || vecs[d.Index] != nil {
+				return Response{}, fmt.Errorf("embedding index %d out of range, empty or repeated", d.Index)
 			}
 			vecs[d.Index] = d.Embedding
 		}

@@ -159,15 +159,14 @@ func TestFromEnv(t *testing.T) {
 }
 
 // TestClaudeCLI_Args checks the command line the claude engine builds: no
-// hooks, no saved session, no MCP, and tools limited to reading and to
-// writing in the memory folder.
+// hooks, no saved session, no MCP, and one tool, Read, in the memory
+// folder only.
 func TestClaudeCLI_Args(t *testing.T) {
 	c := &claudeCLI{Config{Provider: "claude", WriteDir: "/home/u/.claude/projects/-p/memory", Model: "sonnet"}}
 	got := c.Args(Request{System: "be brief"})
 	want := []string{"-p", "--bare", "--no-session-persistence", "--output-format", "json", "--strict-mcp-config",
-		"--permission-mode", "dontAsk", "--tools", "Read,Glob,Grep,Write,Edit",
-		"--add-dir", "/home/u/.claude/projects/-p/memory",
-		"--allowedTools", "Read,Glob,Grep,Write(/home/u/.claude/projects/-p/memory/**),Edit(/home/u/.claude/projects/-p/memory/**)",
+		"--permission-mode", "dontAsk", "--tools", "Read", "--add-dir", "/home/u/.claude/projects/-p/memory",
+		"--allowedTools", "Read(/home/u/.claude/projects/-p/memory/**)",
 		"--model", "sonnet", "--system-prompt", "be brief"}
 	if !slices.Equal(got, want) {
 		t.Errorf("args\n got %q\nwant %q", got, want)
@@ -194,5 +193,16 @@ func TestClaudeCLI_Real(t *testing.T) {
 	out, _ := exec.Command(bin, "-p", "--no-such-flag").CombinedOutput()
 	if !strings.Contains(string(out), "unknown option") {
 		t.Fatalf("an unknown flag is not reported as such, so this test proves nothing: %s", out)
+	}
+}
+
+func TestEmbeddings_RepeatedIndexRefused(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"object":"list","data":[{"object":"embedding","index":0,"embedding":[1,0]},{"object":"embedding","index":0,"embedding":[0,1]}],"usage":{"prompt_tokens":2}}`)
+	}))
+	defer ts.Close()
+	e := NewEmbedder(Config{BaseURL: ts.URL, MaxRetries: 1})
+	if _, err := e.Embed(context.Background(), []string{"a", "b"}); err == nil || !strings.Contains(err.Error(), "repeated") {
+		t.Errorf("a reply filling one slot twice: %v", err)
 	}
 }
