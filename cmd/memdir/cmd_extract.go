@@ -84,8 +84,8 @@ LLM ENGINES
   --engine anthropic  the Messages API; ANTHROPIC_API_KEY
   --engine openai     any OpenAI-compatible endpoint: OPENAI_API_KEY and/or
                       MEMDIR_LLM_BASE_URL (e.g. http://localhost:11434/v1 for Ollama)
-  --engine claude     the claude CLI in print mode, without hooks, with tools
-                      limited to reading and to writing in the memory folder
+  --engine claude     the claude CLI in print mode, without hooks, with one
+                      tool: Read, in the memory folder only
   MEMDIR_LLM_MODEL, MEMDIR_LLM_TIMEOUT (default 60s) tune them. The model sees
   the manifest of existing memories and the new turns, and answers with
   create/update/supersede operations, validated strictly before anything is
