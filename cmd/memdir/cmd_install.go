@@ -209,6 +209,11 @@ func (a *app) editSettings(scope string, dryRun, install, noMCP bool) error {
 // and, when it changed and this is no dry run, backs the file up and
 // replaces it atomically, keeping its mode. A read-only file is refused.
 func editJSONFile(path string, dryRun bool, edit func(*claudeinstall.Object) (bool, error)) (fileEdit, error) {
+	// A settings file linked from a dotfiles repo is edited where it lives:
+	// replacing the link with a file would fork the user's settings.
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	e := fileEdit{File: path}
 	old, err := os.ReadFile(path)
 	exists := err == nil

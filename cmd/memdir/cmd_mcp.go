@@ -72,6 +72,9 @@ func (a *app) serveMCP(srv *mcp.Server, addr, token string) error {
 	if !strings.Contains(addr, ":") {
 		addr = "127.0.0.1:" + addr
 	}
+	if strings.HasPrefix(addr, ":") {
+		addr = "127.0.0.1" + addr // ":7777" is this machine only, as the help says; name a host to listen wider
+	}
 	if token == "" {
 		b := make([]byte, 24)
 		rand.Read(b)

@@ -116,6 +116,14 @@ func TestMCP_ToolsInMemory(t *testing.T) {
 	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "memdir://memory/../../etc/passwd"}); err == nil {
 		t.Error("a path outside the folder was served")
 	}
+	for _, name := range []string{"MEMORY.md", "../MEMORY.md", ".memdir-cache"} {
+		if r := call(t, cs, "memory_forget", map[string]any{"name": name, "purge": true}); !r.IsError {
+			t.Errorf("forget %q was accepted: %s", name, textOf(r))
+		}
+	}
+	if res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "memdir://index"}); err != nil || !strings.Contains(res.Contents[0].Text, "(tabs-not-spaces.md)") {
+		t.Fatalf("MEMORY.md after refused forgets: %+v %v", res, err)
+	}
 	r = call(t, cs, "memory_forget", map[string]any{"name": "Tabs not spaces", "project": project})
 	if r.IsError || !strings.Contains(textOf(r), "forgot tabs-not-spaces.md") {
 		t.Errorf("forget: %s", textOf(r))

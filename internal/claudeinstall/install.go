@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -61,8 +60,24 @@ func isMemdir(command, event string) bool {
 	if !ok {
 		return false
 	}
-	bin := strings.Trim(strings.TrimSpace(rest), `'"`)
-	return strings.HasPrefix(filepath.Base(bin), "memdir") // memdir, memdir.exe, memdir-linux-amd64
+	return isMemdirBinary(strings.TrimSpace(rest))
+}
+
+// isMemdirBinary reports whether word is one shell word naming a binary
+// called memdir (or memdir.exe): quoted whole, or without anything a shell
+// would read as more than a path. "notify-send; memdir" and memdir-notify
+// are not memdir.
+func isMemdirBinary(word string) bool {
+	if len(word) >= 2 && word[0] == '\'' && word[len(word)-1] == '\'' {
+		word = word[1 : len(word)-1]
+		if strings.Contains(word, "'") {
+			return false
+		}
+	} else if strings.ContainsAny(word, " \t;&|<>()$`\"'*?") {
+		return false
+	}
+	base := word[strings.LastIndexAny(word, `/\`)+1:] // either separator: settings may come from Windows
+	return base == "memdir" || base == "memdir.exe"
 }
 
 // ErrHooksNotObject says a settings file's "hooks" is not an object:
@@ -141,8 +156,12 @@ func Uninstall(doc *Object) bool {
 		var keep []any
 		for _, g := range list {
 			group, ok := g.(*Object)
+			if !ok {
+				keep = append(keep, g) // not a matcher group: not ours, kept as it is
+				continue
+			}
 			hs, _ := group.Vals["hooks"].([]any)
-			if !ok || hs == nil {
+			if hs == nil {
 				keep = append(keep, g)
 				continue
 			}
@@ -232,7 +251,7 @@ func Binaries(doc *Object) []string {
 				if !isMemdir(c, event) {
 					continue
 				}
-				bin := strings.Trim(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c), " hook "+event)), `'"`)
+				bin := strings.Trim(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c), " hook "+event)), "'")
 				if !slices.Contains(out, bin) {
 					out = append(out, bin)
 				}

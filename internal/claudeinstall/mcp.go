@@ -2,7 +2,6 @@ package claudeinstall
 
 import (
 	"path/filepath"
-	"strings"
 )
 
 // MCPName is the name memdir's MCP server is registered under.
@@ -82,7 +81,8 @@ func MCPInstalled(doc *Object, at []string) bool {
 func isMemdirServer(o *Object) bool {
 	c, _ := o.Get("command")
 	s, _ := c.(string)
-	return strings.HasPrefix(filepath.Base(s), "memdir")
+	base := filepath.Base(s)
+	return base == "memdir" || base == "memdir.exe"
 }
 
 var errMCPTaken = errorString(`an MCP server named "memdir" that is not memdir's is already registered`)

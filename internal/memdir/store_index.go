@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memdir/memdir/internal/paths"
+
 	"github.com/memdir/memdir/internal/atomicfile"
 )
 
@@ -29,11 +31,16 @@ type ForgetResult struct {
 // index line matches.
 func (s *Store) Forget(ctx context.Context, name string, purge bool) (ForgetResult, error) {
 	file, err := s.Resolve(name)
+	dangling := false
 	if errors.Is(err, ErrNotFound) && !strings.ContainsAny(name, `/\`) {
 		file = name // perhaps only a dangling index line is left
 		if !strings.HasSuffix(file, ".md") {
 			file = Slug(name) + ".md"
 		}
+		if file == IndexFile || paths.ValidateName(file) != nil {
+			return ForgetResult{}, fmt.Errorf("%s: %w", name, ErrNotFound) // MEMORY.md is no memory
+		}
+		dangling = true
 	} else if err != nil {
 		return ForgetResult{}, err
 	}
@@ -48,7 +55,9 @@ func (s *Store) Forget(ctx context.Context, name string, purge bool) (ForgetResu
 	}
 	src := s.Path(file)
 	_, statErr := os.Lstat(src)
-	exists := statErr == nil
+	// A name that did not resolve only ever removes an index line: a file
+	// that appeared meanwhile is left alone.
+	exists := statErr == nil && !dangling
 	res.Removed = exists
 	switch {
 	case exists && purge:
