@@ -21,6 +21,11 @@ import (
 // missing, corrupt or out of date.
 const RecallIndexFile = CacheDir + "/recall.idx"
 
+// racyWindow is how close to the snapshot's writing a file time must be
+// for the file to be read again rather than trusted (some file systems
+// keep times to the second, or two).
+const racyWindow = int64(2 * time.Second)
+
 // CacheDir holds what memdir derives from a memory folder.
 const CacheDir = ".memdir-cache"
 
@@ -54,10 +59,14 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 		return nil, nil, err
 	}
 	dirMtime := dirInfo.ModTime().UnixNano()
-	snap = readSnapshot(s.Path(RecallIndexFile))
+	snap, builtAt := readSnapshot(s.Path(RecallIndexFile))
+	// A time within racyWindow of the snapshot's own may hide a change made
+	// in the same timestamp tick (coarse file systems): such a folder or
+	// file is not trusted, as git treats its racily clean index entries.
+	racy := func(t int64) bool { d := t - builtAt; return d > -racyWindow && d < racyWindow }
 	// The files, as the snapshot knows them or as the folder lists them.
 	var files []string
-	if snap != nil && snap.DirMtime() == dirMtime {
+	if snap != nil && snap.DirMtime() == dirMtime && !racy(dirMtime) {
 		files = make([]string, snap.Len())
 		for i := range files {
 			files[i] = snap.File(i)
@@ -72,7 +81,7 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 		same := true
 		for i := range files {
 			size, mtime := snap.Stat(i)
-			if stats[i].err != nil || size != stats[i].size || mtime != stats[i].mtime {
+			if stats[i].err != nil || size != stats[i].size || mtime != stats[i].mtime || racy(mtime) {
 				same = false
 				break
 			}
@@ -99,7 +108,7 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 			continue
 		}
 		if j, ok := known[f]; ok {
-			if size, mtime := snap.Stat(j); size == stats[i].size && mtime == stats[i].mtime {
+			if size, mtime := snap.Stat(j); size == stats[i].size && mtime == stats[i].mtime && !racy(mtime) {
 				if e, err := snap.Entry(j); err == nil {
 					entries = append(entries, e)
 					continue

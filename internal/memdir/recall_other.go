@@ -9,16 +9,20 @@ import (
 	"github.com/memdir/memdir/internal/recall"
 )
 
-func readSnapshot(path string) *recall.Snapshot {
+func readSnapshot(path string) (*recall.Snapshot, int64) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, 0
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil
+		return nil, 0
 	}
 	snap, err := recall.Open(b)
 	if err != nil {
-		return nil
+		return nil, 0
 	}
-	return snap
+	return snap, fi.ModTime().UnixNano()
 }
 
 func statAll(dir string, files []string) []fileStat {

@@ -13,31 +13,32 @@ import (
 	"github.com/memdir/memdir/internal/recall"
 )
 
-// readSnapshot maps the snapshot file instead of reading it: a query
+// readSnapshot maps the snapshot file instead of reading it, and returns
+// the time it was written: a query
 // touches a few pages of it, not all. The mapping lives as long as the
 // snapshot does. The file is only ever replaced by rename, so the mapped
 // inode never changes under it.
-func readSnapshot(path string) *recall.Snapshot {
+func readSnapshot(path string) (*recall.Snapshot, int64) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil
+		return nil, 0
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || fi.Size() == 0 || fi.Size() > 1<<31 {
-		return nil
+		return nil, 0
 	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		return nil
+		return nil, 0
 	}
 	snap, err := recall.Open(data)
 	if err != nil {
 		syscall.Munmap(data)
-		return nil
+		return nil, 0
 	}
 	runtime.AddCleanup(snap, func(b []byte) { syscall.Munmap(b) }, data)
-	return snap
+	return snap, fi.ModTime().UnixNano()
 }
 
 // statAll stats files in dir relative to an open handle of dir (no path
