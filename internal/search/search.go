@@ -364,6 +364,9 @@ func searchFile(ctx context.Context, f sessions.File, m *matcher, opt Options) (
 			counted = ls
 			if r, ok := info.lineResults(region[ls:le], line+1, fnd, m, opt, &decoded); ok {
 				res = append(res, r...)
+				if opt.Limit > 0 && len(res) >= opt.Limit {
+					return res, n, decoded, nil // Run stops here anyway
+				}
 			}
 			pos = le + 1
 		}

@@ -174,6 +174,19 @@ func TestRun_LimitAndErrors(t *testing.T) {
 	if len(got) != 5 || st.Results != 5 {
 		t.Errorf("--limit 5 gave %d results (%+v)", len(got), st)
 	}
+	// The limit stops the search inside a file, not only between files:
+	// the first file's first five results, with fewer lines decoded.
+	all, stAll := run(t, files[:1], search.Options{Pattern: "the"})
+	first, stFirst := run(t, files[:1], search.Options{Pattern: "the", Limit: 5})
+	if len(all) <= 10 {
+		t.Fatalf("the first file has only %d results: the test needs more", len(all))
+	}
+	if diff := cmp.Diff(all[:5], first); diff != "" {
+		t.Errorf("limited results are not the first ones (-want +got):\n%s", diff)
+	}
+	if stFirst.Decoded >= stAll.Decoded {
+		t.Errorf("a limit of 5 decoded %d lines, the whole file %d", stFirst.Decoded, stAll.Decoded)
+	}
 	if _, err := search.Run(context.Background(), files, search.Options{Pattern: "(", Regex: true}, nil); err == nil {
 		t.Error("a bad regular expression was accepted")
 	}
