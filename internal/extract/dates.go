@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -16,14 +17,14 @@ var months = map[string]time.Month{"jan": 1, "january": 1, "feb": 2, "february":
 	"oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12}
 
 var (
-	reRelDay   = regexp.MustCompile(`(?i)\b(today|tonight|tomorrow|yesterday)\b`)
-	reWeekday  = regexp.MustCompile(`(?i)\b(?:(next|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
-	reInN      = regexp.MustCompile(`(?i)\bin\s+(\d+|one|two|three|four|five|six)\s+(day|week)s?\b`)
-	reNextWeek = regexp.MustCompile(`(?i)\bnext\s+week\b`)
-	reEndMonth = regexp.MustCompile(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`)
-	reMonthDay = regexp.MustCompile(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
-	reDayMonth = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`)
-	reISODate  = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
+	reRelDay   = lazyRE(`(?i)\b(today|tonight|tomorrow|yesterday)\b`)
+	reWeekday  = lazyRE(`(?i)\b(?:(next|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
+	reInN      = lazyRE(`(?i)\bin\s+(\d+|one|two|three|four|five|six)\s+(day|week)s?\b`)
+	reNextWeek = lazyRE(`(?i)\bnext\s+week\b`)
+	reEndMonth = lazyRE(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`)
+	reMonthDay = lazyRE(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
+	reDayMonth = lazyRE(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`)
+	reISODate  = lazyRE(`\b\d{4}-\d{2}-\d{2}\b`)
 )
 
 var smallNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -34,8 +35,8 @@ var smallNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "fi
 // whether s names a date at all.
 func AbsoluteDates(s string, at time.Time) (string, bool) {
 	day := func(t time.Time) string { return t.Format(time.DateOnly) }
-	found := reISODate.MatchString(s)
-	s = reRelDay.ReplaceAllStringFunc(s, func(m string) string {
+	found := reISODate().MatchString(s)
+	s = reRelDay().ReplaceAllStringFunc(s, func(m string) string {
 		found = true
 		switch strings.ToLower(m) {
 		case "tomorrow":
@@ -45,7 +46,7 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return day(at)
 	})
-	s = reNextWeek.ReplaceAllStringFunc(s, func(string) string {
+	s = reNextWeek().ReplaceAllStringFunc(s, func(string) string {
 		found = true
 		d := (8 - int(at.Weekday())) % 7 // the coming Monday
 		if d == 0 {
@@ -53,14 +54,14 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return "the week of " + day(at.AddDate(0, 0, d))
 	})
-	s = reEndMonth.ReplaceAllStringFunc(s, func(string) string {
+	s = reEndMonth().ReplaceAllStringFunc(s, func(string) string {
 		found = true
 		end := time.Date(at.Year(), at.Month()+1, 0, 0, 0, 0, 0, at.Location())
 		return day(end)
 	})
-	s = reInN.ReplaceAllStringFunc(s, func(m string) string {
+	s = reInN().ReplaceAllStringFunc(s, func(m string) string {
 		found = true
-		g := reInN.FindStringSubmatch(m)
+		g := reInN().FindStringSubmatch(m)
 		n, err := strconv.Atoi(g[1])
 		if err != nil {
 			n = smallNumbers[strings.ToLower(g[1])]
@@ -70,9 +71,9 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return "by " + day(at.AddDate(0, 0, n))
 	})
-	s = reWeekday.ReplaceAllStringFunc(s, func(m string) string {
+	s = reWeekday().ReplaceAllStringFunc(s, func(m string) string {
 		found = true
-		g := reWeekday.FindStringSubmatch(m)
+		g := reWeekday().FindStringSubmatch(m)
 		wd := weekdays[strings.ToLower(g[2])]
 		d := (int(wd) - int(at.Weekday()) + 7) % 7
 		if d == 0 && strings.EqualFold(g[1], "next") {
@@ -95,17 +96,23 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return day(t)
 	}
-	s = reMonthDay.ReplaceAllStringFunc(s, func(m string) string {
+	s = reMonthDay().ReplaceAllStringFunc(s, func(m string) string {
 		found = true
-		g := reMonthDay.FindStringSubmatch(m)
+		g := reMonthDay().FindStringSubmatch(m)
 		d, _ := strconv.Atoi(g[2])
 		return monthDay(m, months[strings.ToLower(g[1])], d)
 	})
-	s = reDayMonth.ReplaceAllStringFunc(s, func(m string) string {
+	s = reDayMonth().ReplaceAllStringFunc(s, func(m string) string {
 		found = true
-		g := reDayMonth.FindStringSubmatch(m)
+		g := reDayMonth().FindStringSubmatch(m)
 		d, _ := strconv.Atoi(g[1])
 		return monthDay(m, months[strings.ToLower(g[2])], d)
 	})
 	return s, found
+}
+
+// lazyRE compiles a pattern on first use: memdir's hooks start a process
+// per prompt that never extracts, and should not pay for these at start.
+func lazyRE(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }

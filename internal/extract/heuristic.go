@@ -9,7 +9,6 @@ package extract
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -45,24 +44,24 @@ type Skipped struct {
 }
 
 var (
-	reURL     = regexp.MustCompile(`https?://[^\s)>\]"']+`)
-	reChannel = regexp.MustCompile(`(?:^|\s)#[a-z0-9][a-z0-9_-]{2,}`)
-	reSystems = regexp.MustCompile(`(?i)\b(linear|jira|grafana|datadog|sentry|pagerduty|notion|confluence|slack|github (?:project|issues|discussions)|asana|trello|opsgenie|kibana|honeycomb|statuspage|1password|vault|figma)\b`)
-	rePointer = regexp.MustCompile(`(?i)\b(tracked in|track(?:ed)? (?:them |it )?in|lives? in|live at|is at|are at|filed in|file (?:\w+ ){1,2}in|goes? in|go to|show(?:s)? up in|managed in|kept in|dashboard|runbook|board|channel|docs? (?:are|is) (?:at|in)|wiki|on-?call (?:watches|uses|looks at)|look at)\b`)
+	reURL     = lazyRE(`https?://[^\s)>\]"']+`)
+	reChannel = lazyRE(`(?:^|\s)#[a-z0-9][a-z0-9_-]{2,}`)
+	reSystems = lazyRE(`(?i)\b(linear|jira|grafana|datadog|sentry|pagerduty|notion|confluence|slack|github (?:project|issues|discussions)|asana|trello|opsgenie|kibana|honeycomb|statuspage|1password|vault|figma)\b`)
+	rePointer = lazyRE(`(?i)\b(tracked in|track(?:ed)? (?:them |it )?in|lives? in|live at|is at|are at|filed in|file (?:\w+ ){1,2}in|goes? in|go to|show(?:s)? up in|managed in|kept in|dashboard|runbook|board|channel|docs? (?:are|is) (?:at|in)|wiki|on-?call (?:watches|uses|looks at)|look at)\b`)
 
-	reUser    = regexp.MustCompile(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am)\s+(?:a|an|the)\s+|^(?:i'?ve|i have) been (?:a |an )?\w+ing\b.*\bfor\b|^i (?:work|worked) (?:as|on|in|at)\b|^my (?:role|job|background|team)\b|^i'?m (?:new|fairly new|brand new) to\b|^i (?:have|got) \d+ years\b|^(?:i'?m|i am) (?:more of )?(?:a |an )?(?:senior|junior|staff|principal|lead|backend|frontend|full[- ]stack|data|ml|devops|sre|mobile|security)\b`)
-	reUserNot = regexp.MustCompile(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|currently working on|working on (?:this|the|a|it))\b`)
+	reUser    = lazyRE(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am)\s+(?:a|an|the)\s+|^(?:i'?ve|i have) been (?:a |an )?\w+ing\b.*\bfor\b|^i (?:work|worked) (?:as|on|in|at)\b|^my (?:role|job|background|team)\b|^i'?m (?:new|fairly new|brand new) to\b|^i (?:have|got) \d+ years\b|^(?:i'?m|i am) (?:more of )?(?:a |an )?(?:senior|junior|staff|principal|lead|backend|frontend|full[- ]stack|data|ml|devops|sre|mobile|security)\b`)
+	reUserNot = lazyRE(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|currently working on|working on (?:this|the|a|it))\b`)
 
-	reProject = regexp.MustCompile(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freeze|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset))\b`)
+	reProject = lazyRE(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freeze|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset))\b`)
 
-	reFeedback   = regexp.MustCompile(`(?i)^(?:(?:also|and|ok|so|please)[,]?\s+)*(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using))\b|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`)
-	reOneOff     = regexp.MustCompile(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`)
-	reGeneral    = regexp.MustCompile(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`)
-	reReason     = regexp.MustCompile(`(?i)\s*(?:[,;—–-]+\s*|\s)(?:because|since|as|so that|otherwise)\s+(.+)$`)
-	reBurned     = regexp.MustCompile(`(?i)^(?:we got burned|last (?:time|quarter|month|year|week)|it (?:broke|caused|took down)|that (?:broke|caused)|the reason is)\b`)
-	reQuestion   = regexp.MustCompile(`\?\s*$`)
-	reDerivable  = regexp.MustCompile(`(?i)\b(?:the (?:repo|project|codebase) (?:has|contains|is organi[sz]ed)|is (?:defined|declared|implemented) in|lives in (?:internal|cmd|src|pkg|lib)/|git log|last commit|was (?:added|changed|committed) in)\b`)
-	reCodeFences = regexp.MustCompile("(?s)```.*?```")
+	reFeedback   = lazyRE(`(?i)^(?:(?:also|and|ok|so|please)[,]?\s+)*(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using))\b|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`)
+	reOneOff     = lazyRE(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`)
+	reGeneral    = lazyRE(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`)
+	reReason     = lazyRE(`(?i)\s*(?:[,;—–-]+\s*|\s)(?:because|since|as|so that|otherwise)\s+(.+)$`)
+	reBurned     = lazyRE(`(?i)^(?:we got burned|last (?:time|quarter|month|year|week)|it (?:broke|caused|took down)|that (?:broke|caused)|the reason is)\b`)
+	reQuestion   = lazyRE(`\?\s*$`)
+	reDerivable  = lazyRE(`(?i)\b(?:the (?:repo|project|codebase) (?:has|contains|is organi[sz]ed)|is (?:defined|declared|implemented) in|lives in (?:internal|cmd|src|pkg|lib)/|git log|last commit|was (?:added|changed|committed) in)\b`)
+	reCodeFences = lazyRE("(?s)```.*?```")
 )
 
 // Heuristic proposes memories from the user's messages of a session.
@@ -76,7 +75,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 		if m.Role != "user" || m.Meta {
 			continue
 		}
-		text := reCodeFences.ReplaceAllString(m.Text, " ")
+		text := reCodeFences().ReplaceAllString(m.Text, " ")
 		sents := sentences(text)
 		for si, s := range sents {
 			next := ""
@@ -112,7 +111,7 @@ func source(session, id string, i int) string {
 // sentences splits text into sentences, keeping URLs whole.
 func sentences(text string) []string {
 	// Protect the dots of URLs and of file names from the splitter.
-	urls := reURL.FindAllString(text, -1)
+	urls := reURL().FindAllString(text, -1)
 	for i, u := range urls {
 		text = strings.Replace(text, u, fmt.Sprintf("\x00%d\x00", i), 1)
 	}
@@ -160,27 +159,27 @@ func splitSentences(text string) []string {
 // classify decides what one sentence is, if anything worth keeping.
 func classify(s, next string, at time.Time) (Candidate, bool) {
 	lower := strings.ToLower(s)
-	if reQuestion.MatchString(s) || reDerivable.MatchString(s) {
+	if reQuestion().MatchString(s) || reDerivable().MatchString(s) {
 		return Candidate{}, false
 	}
-	hasPointer := reURL.MatchString(s) || reChannel.MatchString(lower) || reSystems.MatchString(s) && rePointer.MatchString(s)
+	hasPointer := reURL().MatchString(s) || reChannel().MatchString(lower) || reSystems().MatchString(s) && rePointer().MatchString(s)
 	switch {
-	case hasPointer && (rePointer.MatchString(s) || reSystems.MatchString(s)):
+	case hasPointer && (rePointer().MatchString(s) || reSystems().MatchString(s)):
 		return build("reference", s, "", at), true
-	case reProject.MatchString(s):
+	case reProject().MatchString(s):
 		if _, dated := AbsoluteDates(s, at); dated || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") {
 			return build("project", s, reasonOf(s, next), at), true
 		}
-	case reUser.MatchString(s) && !reUserNot.MatchString(s):
+	case reUser().MatchString(s) && !reUserNot().MatchString(s):
 		return build("user", s, "", at), true
-	case reFeedback.MatchString(s):
+	case reFeedback().MatchString(s):
 		bare := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "also, "), "please "), " ")
-		general := reGeneral.MatchString(s)
+		general := reGeneral().MatchString(s)
 		for _, p := range []string{"don", "do not", "never", "avoid", "prefer", "always", "stop ", "remember"} {
 			general = general || strings.HasPrefix(bare, p)
 		}
-		if !general || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
+		if !general || reOneOff().MatchString(s) && !reGeneral().MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
 			return Candidate{}, false
 		}
 		return build("feedback", s, reasonOf(s, next), at), true
@@ -191,10 +190,10 @@ func classify(s, next string, at time.Time) (Candidate, bool) {
 // reasonOf finds the reason the user gave: a because/since clause in the
 // sentence, or a next sentence that tells what went wrong.
 func reasonOf(s, next string) string {
-	if m := reReason.FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) >= 3 {
+	if m := reReason().FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) >= 3 {
 		return strings.TrimRight(m[1], ".!")
 	}
-	if reBurned.MatchString(strings.TrimSpace(next)) {
+	if reBurned().MatchString(strings.TrimSpace(next)) {
 		return strings.TrimRight(strings.TrimSpace(next), ".!")
 	}
 	return ""

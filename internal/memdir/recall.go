@@ -66,6 +66,7 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 	racy := func(t int64) bool { d := t - builtAt; return d > -racyWindow && d < racyWindow }
 	// The files, as the snapshot knows them or as the folder lists them.
 	var files []string
+	listed := false
 	if snap != nil && snap.DirMtime() == dirMtime && !racy(dirMtime) {
 		files = make([]string, snap.Len())
 		for i := range files {
@@ -73,6 +74,8 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 		}
 	} else if files, err = s.Files(); err != nil {
 		return nil, nil, err
+	} else {
+		listed = true
 	}
 	stats := statAll(s.dir, files)
 	// When the folder's mtime has not moved, files are the snapshot's, in
@@ -86,7 +89,11 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 				break
 			}
 		}
-		if same {
+		// A folder listed only because its time was racy is written again
+		// once that time is safely past, so later calls trust it without
+		// listing; until then every call lists it.
+		settled := listed && time.Now().UnixNano()-dirMtime >= racyWindow
+		if same && !settled {
 			return snap, nil, nil
 		}
 	}

@@ -157,3 +157,30 @@ func TestRecallIndex_RacilyClean(t *testing.T) {
 		t.Fatalf("a racily clean edit is not seen: search = %v", got)
 	}
 }
+
+// TestRecallIndex_RacyFolderSettles: a folder whose time was too close to
+// the snapshot's to be trusted is listed, and once that time is safely
+// past the snapshot is written again, so later calls stop listing it.
+func TestRecallIndex_RacyFolderSettles(t *testing.T) {
+	st := MustOpen(t, t0)
+	save(t, st, "Deploy freeze", "No deploys on Fridays", "Ask the release manager.")
+	search(t, st, "deploy")
+	old := time.Now().Add(-10 * time.Second).Truncate(time.Second)
+	if err := os.Chtimes(st.Path("."), old, old); err != nil {
+		t.Fatal(err)
+	}
+	search(t, st, "deploy") // the folder's time moved: listed, written
+	idx := st.Path(memdir.RecallIndexFile)
+	racy := old.Add(time.Second)
+	if err := os.Chtimes(idx, racy, racy); err != nil {
+		t.Fatal(err)
+	}
+	search(t, st, "deploy")
+	info, err := os.Stat(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !info.ModTime().After(old.Add(5 * time.Second)) {
+		t.Errorf("the snapshot was not written again once the folder's time was past: %v (folder %v)", info.ModTime(), old)
+	}
+}

@@ -83,7 +83,8 @@ func Query(seed uint64, n, i int) string {
 }
 
 // Write writes n memories into dir (created) as files, with no index: a
-// benchmark fixture, not a user's folder.
+// benchmark fixture, not a user's folder. Each file's time is the day its
+// memory was saved, as in a folder filled over months.
 func Write(dir string, seed uint64, n int) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -91,7 +92,11 @@ func Write(dir string, seed uint64, n int) error {
 	for i := range n {
 		m := Memory(seed, i)
 		m.File = fmt.Sprintf("m%06d.md", i)
-		if err := os.WriteFile(filepath.Join(dir, m.File), memdir.Format(m), 0o600); err != nil {
+		path := filepath.Join(dir, m.File)
+		if err := os.WriteFile(path, memdir.Format(m), 0o600); err != nil {
+			return err
+		}
+		if err := os.Chtimes(path, m.Created, m.Created); err != nil {
 			return err
 		}
 	}
