@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -147,6 +148,8 @@ ENVIRONMENT
 			a.cmdName = cmd.CommandPath()
 		},
 	}
+	root.Version = versionLine()
+	root.SetVersionTemplate("memdir {{.Version}}\n")
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.home, "home", "", "agent home folder (default $MEMDIR_HOME, $CLAUDE_CONFIG_DIR or ~/.claude)")
 	pf.StringVar(&a.project, "project", "", "project folder (default: the git root of the working directory)")
@@ -252,4 +255,34 @@ func isTerminal(r any) bool {
 	// /dev/null is a character device too, but nobody reads it.
 	null, err := os.Stat(os.DevNull)
 	return err != nil || !os.SameFile(info, null)
+}
+
+// version is memdir's release; MCP clients see it too.
+const version = "0.1.0"
+
+// versionLine is the release with the commit and Go it was built from,
+// when the build recorded them.
+func versionLine() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return version
+	}
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = ", modified"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev == "" {
+		return fmt.Sprintf("%s (%s)", version, bi.GoVersion)
+	}
+	return fmt.Sprintf("%s (commit %s%s, %s)", version, rev, modified, bi.GoVersion)
 }

@@ -22,7 +22,6 @@ import (
 )
 
 // version is memdir's version as the MCP server reports it.
-const version = "0.1.0"
 
 // maxMCPRequest bounds one HTTP request to the MCP server.
 const maxMCPRequest = 4 << 20

