@@ -73,7 +73,7 @@ func hintFor(err error) string {
 	case memdir.IsLocked(err):
 		return "another memdir is writing this folder; retry when it is done, or raise MEMDIR_LOCK_TIMEOUT (now " + lockTimeoutDefault.String() + " by default)"
 	case errors.Is(err, paths.ErrInvalidName):
-		return "memory names are plain words without '/', '\\', '..' or a leading dot; see 'memdir list'"
+		return "a memory's name is a title on one line without control characters; a file name is a plain name ending in .md, without '/', '\\', '..' or a leading dot; see 'memdir list'"
 	case errors.Is(err, paths.ErrInvalidOverride):
 		return "fix or unset the override; 'memdir where' shows where memories go"
 	case errors.As(err, &fe):

@@ -108,9 +108,11 @@ func mcpHandler(srv *mcp.Server, token string) http.Handler {
 
 // bearer lets through only requests carrying the token.
 func bearer(token string, next http.Handler) http.Handler {
-	want := []byte("Bearer " + token)
+	want := []byte(token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+		// The scheme is case-insensitive (RFC 9110 §11.1); the token is not.
+		scheme, got, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimLeft(got, " ")), want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="memdir"`)
 			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
 			return

@@ -158,9 +158,14 @@ func TestMCP_HTTP(t *testing.T) {
 		return resp.StatusCode
 	}
 	init := []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	for _, auth := range []string{"", "Bearer wrong", "s3cret"} {
+	for _, auth := range []string{"", "Bearer wrong", "s3cret", "Bearer s3cre", "Bearer s3cret2", "Basic s3cret", "Bearer S3CRET"} {
 		if code := post(auth, init); code != http.StatusUnauthorized {
 			t.Errorf("Authorization %q: status %d, want 401", auth, code)
+		}
+	}
+	for _, auth := range []string{"bearer s3cret", "BEARER s3cret"} { // the scheme is case-insensitive
+		if code := post(auth, init); code != http.StatusOK {
+			t.Errorf("Authorization %q: status %d, want 200", auth, code)
 		}
 	}
 	if code := post("Bearer s3cret", init); code != http.StatusOK {
@@ -221,4 +226,52 @@ func (a authRT) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+a.token)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestMCP_NamesAndProblems: titles with punctuation are names, not paths;
+// an update says what it redacted; list shows broken files in its text;
+// a MEMORY.md that links out of the folder is not served.
+func TestMCP_NamesAndProblems(t *testing.T) {
+	a, _ := testApp(t)
+	srv := mcpserver.New(mcpProjects{a: a}, version)
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	if _, err := srv.Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for _, name := range []string{"CI/CD secrets location", ".env files are never committed", "Wait... why Go 1.22"} {
+		if r := call(t, cs, "memory_save", map[string]any{"type": "project", "name": name, "description": "d " + name, "body": "b"}); r.IsError {
+			t.Errorf("save %q: %s", name, textOf(r))
+		}
+		if r := call(t, cs, "memory_get", map[string]any{"name": name}); r.IsError || !strings.Contains(textOf(r), "d "+name) {
+			t.Errorf("get %q: %s", name, textOf(r))
+		}
+	}
+	r := call(t, cs, "memory_update", map[string]any{"name": "CI/CD secrets location", "body": "token ghp_" + strings.Repeat("a1B2", 9)})
+	if r.IsError || !strings.Contains(textOf(r), "redacted before writing: 1 github-token") {
+		t.Errorf("update with a secret: %s", textOf(r))
+	}
+	l, err := a.layout()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(l.MemoryDir, "broken.md"), []byte("---\nname: [unclosed\n---\nbody"), 0o600)
+	if r := call(t, cs, "memory_list", nil); !strings.Contains(textOf(r), "problem: broken.md") {
+		t.Errorf("list does not show the broken file: %s", textOf(r))
+	}
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	os.WriteFile(outside, []byte("TOP SECRET"), 0o600)
+	ix := filepath.Join(l.MemoryDir, "MEMORY.md")
+	os.Remove(ix)
+	if err := os.Symlink(outside, ix); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "memdir://index"}); err == nil && strings.Contains(res.Contents[0].Text, "TOP SECRET") {
+		t.Error("MEMORY.md linking out of the folder was served")
+	}
 }

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
@@ -118,16 +117,26 @@ func (h *handlers) save(ctx context.Context, _ *mcp.CallToolRequest, in SaveIn) 
 	if err != nil {
 		return nil, SaveOut{}, err
 	}
+	verb := map[bool]string{true: "saved", false: "updated"}[res.Created]
+	out, msg := saveReport(res, fmt.Sprintf("%s %s memory %s", verb, typ, res.File))
+	return text("%s", msg), out, nil
+}
+
+// saveReport is what a save or an update tells the client: the file, its
+// index line, what was redacted and any warnings.
+func saveReport(res memdir.SaveResult, head string) (SaveOut, string) {
 	out := SaveOut{File: res.File, Path: res.Path, Created: res.Created, Warnings: res.Warnings, IndexLine: res.IndexLine}
 	for _, r := range res.Redactions {
 		out.Redacted = append(out.Redacted, fmt.Sprintf("%d %s", r.Count, r.Kind))
 	}
-	verb := map[bool]string{true: "saved", false: "updated"}[res.Created]
-	msg := fmt.Sprintf("%s %s memory %s\n%s", verb, typ, res.File, res.IndexLine)
+	msg := head + "\n" + res.IndexLine
 	if len(out.Redacted) > 0 {
 		msg += "\nredacted before writing: " + strings.Join(out.Redacted, ", ")
 	}
-	return text("%s", msg), out, nil
+	for _, w := range res.Warnings {
+		msg += "\nwarning: " + w
+	}
+	return out, msg
 }
 
 // RecallIn is memory_recall's input.
@@ -272,11 +281,12 @@ func (h *handlers) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) 
 		out.Memories = append(out.Memories, ManifestEntry{File: m.File, Name: m.Title(), Description: m.Summary(), Type: string(m.Type), Updated: updated.UTC()})
 		fmt.Fprintf(&b, "- [%s] %s (%s): %s\n", m.Type, m.File, updated.UTC().Format(time.DateOnly), m.Summary())
 	}
-	for _, p := range problems {
-		out.Problems = append(out.Problems, p.Error())
-	}
 	if b.Len() == 0 {
 		b.WriteString("No memories match.\n")
+	}
+	for _, p := range problems {
+		out.Problems = append(out.Problems, p.Error())
+		fmt.Fprintf(&b, "problem: %v\n", p)
 	}
 	return text("%s", b.String()), out, nil
 }
@@ -314,12 +324,13 @@ func (h *handlers) update(ctx context.Context, _ *mcp.CallToolRequest, in Update
 	if body != "" && !strings.HasSuffix(body, "\n") {
 		body += "\n"
 	}
-	res, err := st.Save(ctx, memdir.Memory{File: file, Description: in.Description, Body: body, Type: typ}, memdir.SaveOptions{})
+	// MustExist: a memory forgotten since Resolve is not brought back.
+	res, err := st.Save(ctx, memdir.Memory{File: file, Description: in.Description, Body: body, Type: typ}, memdir.SaveOptions{MustExist: true})
 	if err != nil {
 		return nil, SaveOut{}, err
 	}
-	out := SaveOut{File: res.File, Path: res.Path, Created: res.Created, Warnings: res.Warnings, IndexLine: res.IndexLine}
-	return text("updated %s\n%s", res.File, res.IndexLine), out, nil
+	out, msg := saveReport(res, "updated "+res.File)
+	return text("%s", msg), out, nil
 }
 
 // ForgetIn removes a memory.
@@ -409,8 +420,8 @@ func (h *handlers) index(ctx context.Context, req *mcp.ReadResourceRequest) (*mc
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(st.Path(memdir.IndexFile))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	b, err := st.ReadIndex()
+	if err != nil {
 		return nil, err
 	}
 	ld := memdir.Load(string(b))

@@ -53,6 +53,9 @@ func Format(m Memory) []byte {
 	}
 	setTime(keyCreated, m.Created, orig.Created)
 	setTime(keyUpdated, m.Updated, orig.Updated)
+	if m.orig != nil && !m.Updated.Equal(orig.Updated) && !m.Updated.IsZero() {
+		touchModified(root, m.Updated)
+	}
 	setStr(keySource, m.Source, orig.Source)
 	setStr(keyTrust, m.Trust, orig.Trust)
 	if m.orig == nil || !slices.Equal(m.Refs, orig.Refs) {
@@ -156,4 +159,24 @@ func (m Memory) fieldsEqual(o Memory) bool {
 		m.Scope == o.Scope && m.Created.Equal(o.Created) && m.Updated.Equal(o.Updated) &&
 		m.Source == o.Source && m.Trust == o.Trust && slices.Equal(m.Refs, o.Refs) &&
 		m.SupersededBy == o.SupersededBy && m.Pinned == o.Pinned
+}
+
+// touchModified moves Claude Code's metadata.modified, where the file has
+// one, to t: Claude Code reads that date before the file's mtime for a
+// memory's age, so a stale one would make an update look months old. The
+// value keeps its layout (a date, or a full time).
+func touchModified(root *yaml.Node, t time.Time) {
+	meta := lookup(root, keyMetadata)
+	if meta == nil || meta.Kind != yaml.MappingNode {
+		return
+	}
+	v := lookup(meta, keyModified)
+	if v == nil || v.Kind != yaml.ScalarNode {
+		return
+	}
+	layout := TimeLayout
+	if len(v.Value) == len(time.DateOnly) {
+		layout = time.DateOnly
+	}
+	v.Value, v.Tag, v.Style = t.UTC().Format(layout), "", 0
 }

@@ -52,6 +52,7 @@ var (
 	ErrInvalid       = errors.New("invalid memory")
 	ErrConflict      = errors.New("memory file changed since it was read")
 	ErrSymlinkEscape = errors.New("symlink leads out of the memory folder")
+	ErrAmbiguous     = errors.New("more than one memory has that name")
 )
 
 // Memory is one memory file: its frontmatter fields and its body.

@@ -150,29 +150,6 @@ func (s *Store) readFile(file string) ([]byte, fs.FileInfo, error) {
 	return b, info, nil
 }
 
-// Resolve maps what a user typed (a file name "x.md", a slug "x", or a
-// memory's name "Prefer tabs") to the file name of an existing memory.
-// Names with separators, "..", a leading dot or control characters are
-// refused with paths.ErrInvalidName; an unknown name is ErrNotFound.
-func (s *Store) Resolve(name string) (string, error) {
-	if err := paths.ValidateName(name); err != nil {
-		return "", err
-	}
-	cands := []string{name}
-	if !strings.HasSuffix(name, ".md") {
-		cands = []string{name + ".md", Slug(name) + ".md"}
-	}
-	for _, c := range cands {
-		if c == IndexFile {
-			continue
-		}
-		if _, err := os.Lstat(s.Path(c)); err == nil {
-			return c, nil
-		}
-	}
-	return "", fmt.Errorf("%q: %w", name, ErrNotFound)
-}
-
 // Get reads the memory that name resolves to.
 func (s *Store) Get(name string) (Memory, error) {
 	file, err := s.Resolve(name)
@@ -252,6 +229,9 @@ type SaveOptions struct {
 	// IfMatch, when not nil, is the file content the caller read: the save
 	// fails with ErrConflict if the file now holds anything else.
 	IfMatch []byte
+	// MustExist makes a save that would create the file fail with
+	// ErrNotFound instead: an update of a memory forgotten meanwhile.
+	MustExist bool
 }
 
 // SaveResult says what a Save did.
@@ -289,24 +269,24 @@ const maxRetries = 5
 func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult, error) {
 	m.Name = oneLine(m.Name)
 	m.Description = oneLine(m.Description)
-	if m.File == "" {
+	byName := m.File == ""
+	if byName {
 		if m.Name == "" {
 			return SaveResult{}, fmt.Errorf("%w: a memory needs a name", ErrInvalid)
 		}
-		// A name is a title, not a path: refuse what would read as one,
-		// even though the slug alone would be safe.
-		if err := paths.ValidateName(m.Name); err != nil {
+		// Any title will do: the file name is its slug, never the title.
+		if err := validTitle(m.Name); err != nil {
 			return SaveResult{}, err
 		}
-		m.File = Slug(m.Name) + ".md"
+	} else {
+		if err := paths.ValidateName(m.File); err != nil {
+			return SaveResult{}, err
+		}
+		if !strings.HasSuffix(m.File, ".md") || m.File == IndexFile {
+			return SaveResult{}, fmt.Errorf("%w: file name %q must end in .md and not be %s", ErrInvalid, m.File, IndexFile)
+		}
 	}
-	if err := paths.ValidateName(m.File); err != nil {
-		return SaveResult{}, err
-	}
-	if !strings.HasSuffix(m.File, ".md") || m.File == IndexFile {
-		return SaveResult{}, fmt.Errorf("%w: file name %q must end in .md and not be %s", ErrInvalid, m.File, IndexFile)
-	}
-	res := SaveResult{File: m.File, Path: s.Path(m.File)}
+	var res SaveResult
 	res.Redactions = redactMemory(&m)
 
 	unlock, err := s.Lock(ctx)
@@ -314,6 +294,15 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 		return res, err
 	}
 	defer unlock()
+	if byName {
+		// The memory of that name, wherever it lives (Claude Code names
+		// files its own way), or a file of its own: never another memory
+		// that only shares the slug.
+		if m.File, err = s.fileForName(ctx, m.Name); err != nil {
+			return res, err
+		}
+	}
+	res.File, res.Path = m.File, s.Path(m.File)
 
 	now := s.opt.Now().UTC().Truncate(time.Second)
 	for try := 0; ; try++ {
@@ -323,6 +312,9 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 		}
 		if opt.IfMatch != nil && !bytes.Equal(old, opt.IfMatch) {
 			return res, fmt.Errorf("%s: %w", m.File, ErrConflict)
+		}
+		if opt.MustExist && old == nil {
+			return res, fmt.Errorf("%s: %w", m.File, ErrNotFound)
 		}
 		merged := m
 		if old != nil {
@@ -341,6 +333,9 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 		}
 		merged.Updated = now
 		data := Format(merged)
+		if len(data) > MaxFileSize {
+			return res, fmt.Errorf("%w: %s would be %d bytes, over the %d-byte limit of a memory file; keep one fact per memory", ErrInvalid, m.File, len(data), MaxFileSize)
+		}
 		if _, err := Parse(m.File, data); err != nil {
 			return res, err // never write what we could not read back
 		}
@@ -434,7 +429,7 @@ func memoryWarnings(m Memory) []string {
 func (s *Store) upsertIndex(edit func(*Index) bool) (Usage, error) {
 	path := s.Path(IndexFile)
 	for try := 0; ; try++ {
-		old, err := readIndexFile(path)
+		old, err := s.readIndex()
 		if err != nil {
 			return Usage{}, err
 		}
@@ -455,7 +450,7 @@ func (s *Store) upsertIndex(edit func(*Index) bool) (Usage, error) {
 		if testOnlyBeforeReplace != nil {
 			testOnlyBeforeReplace(IndexFile)
 		}
-		again, err := readIndexFile(path)
+		again, err := s.readIndex()
 		if err != nil {
 			return Usage{}, err
 		}
@@ -473,14 +468,36 @@ func (s *Store) upsertIndex(edit func(*Index) bool) (Usage, error) {
 	}
 }
 
-// readIndexFile returns MEMORY.md's bytes, or nil when it does not exist.
-func readIndexFile(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+// readIndex returns MEMORY.md's bytes, or nil when it does not exist.
+func (s *Store) readIndex() ([]byte, error) {
+	if err := s.checkPath(IndexFile); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(s.Path(IndexFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	return b, err
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxIndexSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxIndexSize {
+		return nil, fmt.Errorf("%s is larger than %d bytes; rebuild it with 'memdir index --rebuild'", IndexFile, maxIndexSize)
+	}
+	return b, nil
 }
+
+// maxIndexSize bounds what is read of MEMORY.md (Claude Code loads its
+// first 25 KB).
+const maxIndexSize = 8 << 20
+
+// ReadIndex returns MEMORY.md's bytes, nil when there is none. Like a
+// memory file, it must not be a link out of the folder.
+func (s *Store) ReadIndex() ([]byte, error) { return s.readIndex() }
 
 // freshIndex builds an index from the files alone: one entry per readable
 // memory, newest first, as Claude Code's backfill orders them.

@@ -87,7 +87,7 @@ func (s *Store) Forget(ctx context.Context, name string, purge bool) (ForgetResu
 			return res, err
 		}
 	}
-	if _, err := readIndexFile(s.Path(IndexFile)); err == nil {
+	if _, err := s.readIndex(); err == nil {
 		_, err = s.upsertIndex(func(ix *Index) bool {
 			res.IndexRemoved = ix.Remove(file)
 			return res.IndexRemoved
@@ -121,7 +121,7 @@ func (r IndexReport) OK() bool {
 // CheckIndex compares MEMORY.md with the memory files. It only reads.
 func (s *Store) CheckIndex() (IndexReport, error) {
 	var r IndexReport
-	b, err := readIndexFile(s.Path(IndexFile))
+	b, err := s.readIndex()
 	if err != nil {
 		return r, err
 	}
@@ -191,7 +191,7 @@ func (s *Store) RebuildIndex(ctx context.Context) (RebuildResult, error) {
 			res.Skipped = append(res.Skipped, fe.File)
 		}
 	}
-	before, err := readIndexFile(s.Path(IndexFile))
+	before, err := s.readIndex()
 	if err != nil {
 		return res, err
 	}
@@ -245,7 +245,7 @@ func (s *Store) RebuildIndex(ctx context.Context) (RebuildResult, error) {
 // line when cut). When the index is missing it is first rebuilt from the
 // files, under the lock.
 func (s *Store) LoadIndex(ctx context.Context) (Loaded, error) {
-	b, err := readIndexFile(s.Path(IndexFile))
+	b, err := s.readIndex()
 	if err != nil {
 		return Loaded{}, err
 	}
@@ -257,7 +257,7 @@ func (s *Store) LoadIndex(ctx context.Context) (Loaded, error) {
 		if _, err := s.RebuildIndex(ctx); err != nil {
 			return Loaded{}, err
 		}
-		if b, err = readIndexFile(s.Path(IndexFile)); err != nil {
+		if b, err = s.readIndex(); err != nil {
 			return Loaded{}, err
 		}
 	}

@@ -118,20 +118,44 @@ func TestStore_HostileNames(t *testing.T) {
 	t.Parallel()
 	st := MustOpen(t, t0)
 	ctx := context.Background()
+	// A decoy beside the memory folder, where "../x" would lead.
+	if err := os.WriteFile(filepath.Join(filepath.Dir(st.Dir()), "x.md"), []byte("outside"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, name := range []string{"../x", "a/b", "a\x00b", `a\b`, ".hidden", "..", "x/../../y.md"} {
 		if _, err := st.Save(ctx, memdir.Memory{File: name, Name: "n", Type: memdir.TypeUser}, memdir.SaveOptions{}); !errors.Is(err, paths.ErrInvalidName) {
 			t.Errorf("Save(File=%q)=%v, want ErrInvalidName", name, err)
 		}
-		if _, err := st.Get(name); !errors.Is(err, paths.ErrInvalidName) {
-			t.Errorf("Get(%q)=%v, want ErrInvalidName", name, err)
+		// As names they are titles, looked up among the memories and
+		// never as paths: not found (or refused), whatever lies outside.
+		notFound := func(err error) bool {
+			return errors.Is(err, memdir.ErrNotFound) || errors.Is(err, paths.ErrInvalidName)
 		}
-		if _, err := st.Forget(ctx, name, true); !errors.Is(err, paths.ErrInvalidName) {
-			t.Errorf("Forget(%q)=%v, want ErrInvalidName", name, err)
+		if _, err := st.Get(name); !notFound(err) {
+			t.Errorf("Get(%q)=%v, want ErrNotFound or ErrInvalidName", name, err)
+		}
+		if _, err := st.Forget(ctx, name, true); !notFound(err) {
+			t.Errorf("Forget(%q)=%v, want ErrNotFound or ErrInvalidName", name, err)
 		}
 	}
+	if _, err := st.Get("a\x00b"); !errors.Is(err, paths.ErrInvalidName) {
+		t.Errorf("Get(NUL)=%v, want ErrInvalidName", err)
+	}
 	entries, _ := os.ReadDir(filepath.Dir(st.Dir()))
-	if len(entries) != 1 {
-		t.Errorf("something was written next to the memory folder: %v", entries)
+	if len(entries) != 2 { // the memory folder and the decoy
+		t.Errorf("something was written or removed next to the memory folder: %v", entries)
+	}
+	// A title that reads like a path is a title: saved under its slug
+	// inside the folder and found by that title.
+	res, err := st.Save(ctx, memdir.Memory{Name: "../x", Type: memdir.TypeUser, Description: "d"}, memdir.SaveOptions{})
+	if err != nil || res.File != "x.md" {
+		t.Fatalf("Save(Name=../x) = %+v, %v", res, err)
+	}
+	if m, err := st.Get("../x"); err != nil || m.File != "x.md" {
+		t.Errorf("Get(../x) = %v, %v", m.File, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(filepath.Dir(st.Dir()), "x.md")); string(b) != "outside" {
+		t.Errorf("the file outside the folder changed: %q", b)
 	}
 }
 

@@ -1,0 +1,127 @@
+package memdir_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/memdir/memdir/internal/memdir"
+)
+
+// TestSave_SlugCollision: two memories whose names share a slug are two
+// files; neither overwrites the other, and each is found by its name.
+func TestSave_SlugCollision(t *testing.T) {
+	st := MustOpen(t, t0)
+	ctx := context.Background()
+	for _, pair := range [][2]string{{"API ключи", "API токены"}, {"C++ style", "C# style"}} {
+		a, err := st.Save(ctx, memdir.Memory{Name: pair[0], Type: memdir.TypeProject, Description: "first", Body: "first body\n"}, memdir.SaveOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := st.Save(ctx, memdir.Memory{Name: pair[1], Type: memdir.TypeProject, Description: "second", Body: "second body\n"}, memdir.SaveOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.File == b.File || !b.Created {
+			t.Fatalf("%q and %q: files %s and %s, second created=%v", pair[0], pair[1], a.File, b.File, b.Created)
+		}
+		for i, name := range pair {
+			m, err := st.Get(name)
+			if err != nil {
+				t.Fatalf("Get(%q): %v", name, err)
+			}
+			if want := []string{"first body\n", "second body\n"}[i]; m.Body != want {
+				t.Errorf("Get(%q).Body = %q, want %q", name, m.Body, want)
+			}
+		}
+		// Saving by the first name again updates the first, not a third.
+		again, err := st.Save(ctx, memdir.Memory{Name: strings.ToUpper(pair[0]), Body: "first, again\n"}, memdir.SaveOptions{})
+		if err != nil || again.File != a.File || again.Created {
+			t.Errorf("re-save of %q: %+v %v", pair[0], again, err)
+		}
+	}
+}
+
+// TestSave_ClaudeCodeFileByName: a memory Claude Code wrote under a file
+// name of its own is found, and updated, by the name memdir list shows.
+func TestSave_ClaudeCodeFileByName(t *testing.T) {
+	st := MustOpen(t, t0)
+	ctx := context.Background()
+	raw := "---\nname: Testing approach\ndescription: integration tests hit a real database\nmetadata:\n  type: feedback\n  modified: 2026-01-02\n---\nNo mocks for the database.\n"
+	if err := os.WriteFile(st.Path("feedback_testing.md"), []byte(raw), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, err := st.Get("testing  APPROACH")
+	if err != nil || m.File != "feedback_testing.md" {
+		t.Fatalf("Get by name = %q, %v", m.File, err)
+	}
+	res, err := st.Save(ctx, memdir.Memory{Name: "Testing approach", Body: "No mocks, ever.\n"}, memdir.SaveOptions{})
+	if err != nil || res.File != "feedback_testing.md" || res.Created {
+		t.Fatalf("Save by name = %+v, %v", res, err)
+	}
+	if _, err := os.Stat(st.Path("testing-approach.md")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("a duplicate testing-approach.md was created")
+	}
+	// Claude Code dates a memory by metadata.modified: it moves with the update.
+	b, _ := os.ReadFile(st.Path("feedback_testing.md"))
+	if !strings.Contains(string(b), "modified: 2026-11-22\n") || !strings.Contains(string(b), "  type: feedback\n") {
+		t.Errorf("metadata block after the update:\n%s", b)
+	}
+	// A name that looks like a file name is still a name.
+	if _, err := st.Save(ctx, memdir.Memory{Name: "notes.md", Type: memdir.TypeUser, Description: "d"}, memdir.SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := st.Get("notes.md"); err != nil || m.Title() != "notes.md" {
+		t.Errorf("Get(notes.md) = %q, %v", m.File, err)
+	}
+}
+
+// TestResolve_Ambiguous: a name two memories share is refused, not
+// guessed, so forget never removes the wrong one.
+func TestResolve_Ambiguous(t *testing.T) {
+	st := MustOpen(t, t0)
+	for _, f := range []string{"one.md", "two.md"} {
+		if err := os.WriteFile(st.Path(f), []byte("---\nname: Same name\ndescription: d\ntype: user\n---\nbody\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := st.Forget(context.Background(), "Same name", true); !errors.Is(err, memdir.ErrAmbiguous) {
+		t.Errorf("Forget of a shared name: %v, want ErrAmbiguous", err)
+	}
+	for _, f := range []string{"one.md", "two.md"} {
+		if _, err := os.Stat(st.Path(f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+// TestSave_MustExist: an update of a memory that was forgotten meanwhile
+// fails instead of bringing back a memory without a name or type.
+func TestSave_MustExist(t *testing.T) {
+	st := MustOpen(t, t0)
+	_, err := st.Save(context.Background(), memdir.Memory{File: "gone.md", Description: "new"}, memdir.SaveOptions{MustExist: true})
+	if !errors.Is(err, memdir.ErrNotFound) {
+		t.Errorf("err = %v, want ErrNotFound", err)
+	}
+	if _, err := os.Stat(st.Path("gone.md")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("gone.md was created")
+	}
+}
+
+// TestSave_TooBig: a memory over the file size limit is refused, since
+// it could not be read back.
+func TestSave_TooBig(t *testing.T) {
+	st := MustOpen(t, t0)
+	_, err := st.Save(context.Background(), memdir.Memory{Name: "big", Type: memdir.TypeProject, Body: strings.Repeat("x", memdir.MaxFileSize)}, memdir.SaveOptions{})
+	if !errors.Is(err, memdir.ErrInvalid) || !strings.Contains(err.Error(), "limit") {
+		t.Errorf("err = %v, want ErrInvalid naming the limit", err)
+	}
+	if _, err := os.Stat(st.Path("big.md")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("big.md was written")
+	}
+	if ix, _ := os.ReadFile(st.Path(memdir.IndexFile)); strings.Contains(string(ix), "big.md") {
+		t.Error("MEMORY.md lists big.md")
+	}
+}
