@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 )
 
@@ -20,6 +21,16 @@ const (
 )
 
 func main() {
+	// A panic, or a fault on a mapped file cut short under us, would end
+	// the process with status 2, which a hook runner reads as "block":
+	// report it and exit 1 instead.
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "memdir: internal error: %v\n%s", r, debug.Stack())
+			os.Exit(exitError)
+		}
+	}()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	cwd, _ := os.Getwd()
 	err := run(ctx, os.Args[1:], sys{

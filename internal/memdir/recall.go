@@ -3,9 +3,12 @@ package memdir
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -166,7 +169,13 @@ func (r Recalled) Kept() []string {
 // under p: the one path the CLI, the hooks and the MCP server share.
 // projectRoot is where the memories' refs are looked up for staleness.
 // Files that cannot be parsed are reported in problems and left out.
-func (s *Store) Recall(ctx context.Context, projectRoot, query string, p recall.Policy, now time.Time) (Recalled, []error, error) {
+func (s *Store) Recall(ctx context.Context, projectRoot, query string, p recall.Policy, now time.Time) (rec Recalled, problems []error, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			rec, err = Recalled{}, faultError(r)
+		}
+	}()
 	snap, problems, err := s.RecallIndex(ctx)
 	if err != nil {
 		return Recalled{}, problems, err
@@ -175,9 +184,29 @@ func (s *Store) Recall(ctx context.Context, projectRoot, query string, p recall.
 	return rec, append(problems, more...), nil
 }
 
+// faultError is the error for a fault while reading the mapped snapshot:
+// a file cut short in place (cp over it, rsync --inplace, a restore) makes
+// the pages past its new end fault, which without SetPanicOnFault would
+// kill the process — and a hook that dies exits 2, which blocks the agent.
+// Any other panic goes on.
+func faultError(r any) error {
+	if re, ok := r.(runtime.Error); ok {
+		if _, ok := re.(interface{ Addr() uintptr }); ok {
+			return fmt.Errorf("%s changed while it was read (cut short in place?): %v", RecallIndexFile, re)
+		}
+	}
+	panic(r)
+}
+
 // RecallFrom is Recall on a snapshot the caller already holds (a server
 // that checks freshness on its own schedule, a benchmark).
-func (s *Store) RecallFrom(snap *recall.Snapshot, projectRoot, query string, p recall.Policy, now time.Time) (Recalled, []error) {
+func (s *Store) RecallFrom(snap *recall.Snapshot, projectRoot, query string, p recall.Policy, now time.Time) (rec Recalled, problems []error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			rec, problems = Recalled{}, append(problems, faultError(r))
+		}
+	}()
 	ix := snap.DefaultIndex()
 	terms, groups := recall.Default.Prompt(query)
 	return s.RecallRanked(snap, projectRoot, ix.SearchGroups(terms, groups), p, now)
@@ -186,8 +215,13 @@ func (s *Store) RecallFrom(snap *recall.Snapshot, projectRoot, query string, p r
 // RecallRanked selects and renders from a ranking made elsewhere (an LLM's
 // selection, a fusion with embeddings): the same policy, the same
 // rendering.
-func (s *Store) RecallRanked(snap *recall.Snapshot, projectRoot string, ranked []recall.Scored, p recall.Policy, now time.Time) (Recalled, []error) {
-	var problems []error
+func (s *Store) RecallRanked(snap *recall.Snapshot, projectRoot string, ranked []recall.Scored, p recall.Policy, now time.Time) (rec Recalled, problems []error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			rec, problems = Recalled{}, append(problems, faultError(r))
+		}
+	}()
 	ix := snap.DefaultIndex()
 	src := recallSource{st: s, snap: snap, root: projectRoot}
 	cands := recall.Select(&src, ranked, p, now)
