@@ -105,7 +105,7 @@ func Select(src Source, ranked []Scored, p Policy, now time.Time) []Candidate {
 		case slices.Contains(p.Exclude, c.File):
 			c.Why = "already given in this session"
 		default:
-			c.Memory = src.Memory(s.Doc, true)
+			c.Memory = defang(src.Memory(s.Doc, true))
 			if tool := usageOfToolInUse(c.Memory, p.Tools); tool != "" {
 				c.Why = "usage note about " + tool + ", already in use"
 				break
@@ -132,6 +132,46 @@ func Select(src Source, ranked []Scored, p Policy, now time.Time) []Candidate {
 }
 
 const cutMark = " […]"
+
+// harnessTags are the tags that frame what an agent is told: memdir's own
+// and those Claude Code uses for system text. A memory's text comes from
+// people, transcripts and tool output, so it must not be able to close
+// memdir's frame and open one of its own.
+var harnessTags = []string{"memdir-", "system-reminder", "system>", "user-prompt-submit-hook", "command-", "local-command-", "function_calls", "function_results", "antml:"}
+
+// defang turns the '<' of any harness tag in a memory's text into '‹', so
+// the memory reads the same but can only ever be text inside the frame.
+func defang(m Memory) Memory {
+	m.File, m.Name, m.Description, m.Body = defangText(m.File), defangText(m.Name), defangText(m.Description), defangText(m.Body)
+	return m
+}
+
+func defangText(s string) string {
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '<' && isHarnessTag(s[i+1:]) {
+			b.WriteString("‹")
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isHarnessTag(rest string) bool {
+	rest = strings.TrimLeft(rest, " \t/")
+	rest = strings.TrimLeft(rest, " \t")
+	rest = strings.ToLower(rest[:min(len(rest), 32)])
+	for _, t := range harnessTags {
+		if strings.HasPrefix(rest, t) {
+			return true
+		}
+	}
+	return false
+}
 
 // cut shortens s to at most n bytes at a rune boundary, preferring a
 // word boundary.
