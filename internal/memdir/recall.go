@@ -53,6 +53,10 @@ func RecallMemory(m Memory) recall.Memory {
 // problems. A folder that cannot be written still gets its snapshot, in
 // memory.
 func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problems []error, err error) {
+	// The snapshot is dated when its look at the folder began, not when it
+	// was written: a change in the same clock tick as that look must stay
+	// racy however long the build takes.
+	start := time.Now()
 	// The cache folder first: making it moves the folder's mtime.
 	if err := os.Mkdir(s.Path(CacheDir), 0o700); err != nil && !errors.Is(err, fs.ErrExist) && !errors.Is(err, fs.ErrPermission) {
 		return nil, nil, err
@@ -134,7 +138,12 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 	}
 	data := recall.Encode(entries, dirMtime)
 	// A snapshot that fails to write is still used; the next call retries.
-	_ = atomicfile.WriteFile(s.Path(RecallIndexFile), data, 0o600)
+	if testOnlyBeforeReplace != nil {
+		testOnlyBeforeReplace(RecallIndexFile)
+	}
+	if atomicfile.WriteFile(s.Path(RecallIndexFile), data, 0o600) == nil {
+		_ = os.Chtimes(s.Path(RecallIndexFile), start, start)
+	}
 	snap, err = recall.Open(data)
 	return snap, problems, err
 }

@@ -184,3 +184,30 @@ func TestRecallIndex_RacyFolderSettles(t *testing.T) {
 		t.Errorf("the snapshot was not written again once the folder's time was past: %v (folder %v)", info.ModTime(), old)
 	}
 }
+
+// TestRecallIndex_SlowBuild: a file that arrives in the same clock tick as
+// the build's look at the folder is found later, however long the build
+// took (the snapshot is dated when it looked, not when it was written).
+func TestRecallIndex_SlowBuild(t *testing.T) {
+	st := MustOpen(t, t0)
+	save(t, st, "Deploy freeze", "No deploys on Fridays", "Ask the release manager.")
+	var late string
+	memdir.BeforeReplaceForTest(t, func(file string) {
+		if file != memdir.RecallIndexFile || late != "" {
+			return
+		}
+		// After the listing, in the folder's clock tick (a coarse clock
+		// gives the folder the same time), then a build of over 2 s.
+		info, _ := os.Stat(st.Path("."))
+		tick := info.ModTime()
+		late = "kafka-retention.md"
+		os.WriteFile(st.Path(late), []byte("---\nname: Kafka retention\ndescription: topics keep 7 days\ntype: project\n---\nbody\n"), 0o600)
+		os.Chtimes(st.Path(late), tick, tick)
+		os.Chtimes(st.Path("."), tick, tick)
+		time.Sleep(2500 * time.Millisecond)
+	})
+	search(t, st, "deploy")
+	if got := search(t, st, "kafka retention"); !slices.Equal(got, []string{late}) {
+		t.Fatalf("a file from the build's tick is never found: %v", got)
+	}
+}
