@@ -46,8 +46,8 @@ func RecallMemory(m Memory) recall.Memory {
 }
 
 // RecallIndex returns the folder's ranking snapshot, up to date with the
-// files. It reads the snapshot file, checks every file's size and mtime
-// against it (listing the folder only when its mtime moved), re-reads the
+// files. It reads the snapshot file, checks every file's size and change
+// stamp against it (listing the folder only when its mtime moved), re-reads the
 // files that changed, and replaces the snapshot file atomically when
 // anything did. Files that cannot be parsed are left out and reported in
 // problems. A folder that cannot be written still gets its snapshot, in
@@ -90,8 +90,8 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 	if snap != nil && snap.DirMtime() == dirMtime && len(files) == snap.Len() {
 		same := true
 		for i := range files {
-			size, mtime := snap.Stat(i)
-			if stats[i].err != nil || size != stats[i].size || mtime != stats[i].mtime || racy(mtime) {
+			size, stamp := snap.Stat(i)
+			if stats[i].err != nil || size != stats[i].size || stamp != stats[i].stamp || racy(stamp) {
 				same = false
 				break
 			}
@@ -122,7 +122,7 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 			continue
 		}
 		if j, ok := known[f]; ok {
-			if size, mtime := snap.Stat(j); size == stats[i].size && mtime == stats[i].mtime && !racy(mtime) {
+			if size, stamp := snap.Stat(j); size == stats[i].size && stamp == stats[i].stamp && !racy(stamp) {
 				if e, err := snap.Entry(j); err == nil {
 					entries = append(entries, e)
 					continue
@@ -134,7 +134,8 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 			problems = append(problems, err)
 			continue
 		}
-		entries = append(entries, recall.NewEntry(RecallMemory(m), m.Refs, m.Size, m.ModTime.UnixNano()))
+		// The stat from before the read: a change after it shows next time.
+		entries = append(entries, recall.NewEntry(RecallMemory(m), m.Refs, stats[i].size, stats[i].stamp))
 	}
 	data := recall.Encode(entries, dirMtime)
 	// A snapshot that fails to write is still used; the next call retries.
@@ -148,8 +149,12 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 	return snap, problems, err
 }
 
+// fileStat is what tells a file changed: its size and its stamp, the
+// later of its modification and change times where the system keeps both
+// (a copy that keeps the mtime — cp -p, rsync -a, touch -r — still moves
+// the change time).
 type fileStat struct {
-	size, mtime int64
+	size, stamp int64
 	err         error
 }
 

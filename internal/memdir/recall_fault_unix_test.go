@@ -46,3 +46,36 @@ func TestRecall_SnapshotCutShort(t *testing.T) {
 		t.Fatalf("after the rebuild: %v %q", err, rec.Text)
 	}
 }
+
+// TestRecallIndex_CopyKeepsMtime: a same-size file moved into place with
+// its old mtime kept (cp -p, rsync -a, touch -r) is seen by its change
+// time, long after the snapshot.
+func TestRecallIndex_CopyKeepsMtime(t *testing.T) {
+	st := MustOpen(t, t0)
+	a := save(t, st, "Deploy window", "Deploys happen on Tuesdays at noon", "Ask the release manager.")
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(st.Path(a), old, old)
+	os.Chtimes(st.Path("."), old, old)
+	if got := search(t, st, "tuesdays noon"); len(got) != 1 {
+		t.Fatalf("search = %v", got)
+	}
+	// The snapshot is from long after the file: nothing is racy.
+	later := old.Add(30 * time.Minute)
+	os.Chtimes(st.Path(memdir.RecallIndexFile), later, later)
+	raw, _ := os.ReadFile(st.Path(a))
+	edited := strings.Replace(string(raw), "Deploys happen on Tuesdays at noon", "Deploys are FROZEN; never deploy!!", 1)
+	if len(edited) != len(raw) {
+		t.Fatal("the edit must keep the size")
+	}
+	tmp := st.Path(".tmp-copy")
+	os.WriteFile(tmp, []byte(edited), 0o600)
+	info, _ := os.Stat(st.Path(a))
+	os.Chtimes(tmp, info.ModTime(), info.ModTime())
+	if err := os.Rename(tmp, st.Path(a)); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(st.Path("."), old, old) // and the folder's time as it was
+	if got := search(t, st, "frozen"); len(got) != 1 {
+		t.Fatalf("the copied-in edit is not seen: %v", got)
+	}
+}

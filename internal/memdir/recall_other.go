@@ -35,7 +35,7 @@ func statAll(dir string, files []string) []fileStat {
 		case !fi.Mode().IsRegular():
 			out[i].err = &os.PathError{Op: "recall", Path: f, Err: errNotRegular}
 		default:
-			out[i] = fileStat{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+			out[i] = fileStat{size: fi.Size(), stamp: fi.ModTime().UnixNano()}
 		}
 	}
 	return out

@@ -71,7 +71,7 @@ func statAll(dir string, files []string) []fileStat {
 					out[i].err = &os.PathError{Op: "recall", Path: files[i], Err: errNotRegular}
 					continue
 				}
-				out[i] = fileStat{size: st.Size, mtime: st.Mtim.Nano()}
+				out[i] = fileStat{size: st.Size, stamp: max(st.Mtim.Nano(), st.Ctim.Nano())}
 			}
 		}()
 	}
