@@ -142,6 +142,8 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 	if testOnlyBeforeReplace != nil {
 		testOnlyBeforeReplace(RecallIndexFile)
 	}
+	// Snapshots are megabytes: clear those a killed writer left behind.
+	_, _ = atomicfile.Sweep(s.Path(CacheDir), time.Minute, time.Now())
 	if atomicfile.WriteFile(s.Path(RecallIndexFile), data, 0o600) == nil {
 		_ = os.Chtimes(s.Path(RecallIndexFile), start, start)
 	}
@@ -269,8 +271,8 @@ func (r *recallSource) Memory(doc int, full bool) recall.Memory {
 		r.problems = append(r.problems, err)
 	}
 	for _, ref := range refs {
-		if looksLikePath(ref) {
-			if _, err := os.Stat(filepath.Join(r.root, filepath.FromSlash(ref))); errors.Is(err, os.ErrNotExist) {
+		if p, ok := refPath(ref); ok {
+			if _, err := os.Stat(filepath.Join(r.root, filepath.FromSlash(p))); errors.Is(err, os.ErrNotExist) {
 				m.MissingRefs = append(m.MissingRefs, ref)
 			}
 		}
@@ -278,11 +280,44 @@ func (r *recallSource) Memory(doc int, full bool) recall.Memory {
 	return m
 }
 
-// looksLikePath tells a file reference from a symbol: it has a separator
-// or an extension, and no spaces.
-func looksLikePath(ref string) bool {
-	if ref == "" || strings.ContainsAny(ref, " \t") || filepath.IsAbs(ref) {
-		return false
+// refPath tells a file reference from a symbol and returns the file's
+// path without a ":12", ":12:3" or "#L12-L20" position. A path has a known
+// file extension, or a separator and no dot in its last element
+// ("internal/recall", "scripts/deploy"); "recall.Select", "os.Getenv" and
+// "internal/recall.Select" are symbols, left to the agent to verify.
+func refPath(ref string) (string, bool) {
+	if ref == "" || strings.ContainsAny(ref, " \t()") || filepath.IsAbs(ref) {
+		return "", false
 	}
-	return strings.Contains(ref, "/") || filepath.Ext(ref) != ""
+	if i := strings.Index(ref, "#L"); i > 0 {
+		ref = ref[:i]
+	}
+	for {
+		i := strings.LastIndexByte(ref, ':')
+		if i <= 0 || i == len(ref)-1 || strings.Trim(ref[i+1:], "0123456789") != "" {
+			break
+		}
+		ref = ref[:i]
+	}
+	base := ref[strings.LastIndexByte(ref, '/')+1:]
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(base), "."))
+	switch {
+	case fileExts[ext]:
+		return ref, true
+	case strings.Contains(ref, "/") && !strings.Contains(base, "."):
+		return ref, true
+	}
+	return "", false
 }
+
+// fileExts are the extensions that make a reference a file.
+var fileExts = func() map[string]bool {
+	m := map[string]bool{}
+	for _, e := range strings.Fields(`go mod sum py pyi ipynb js mjs cjs jsx ts tsx vue svelte rs java kt kts scala groovy gradle
+		c h cc cpp cxx hpp hh m mm swift rb php cs fs ex exs erl hrl hs ml mli clj cljs dart r jl lua pl pm sh bash zsh fish
+		ps1 bat sql graphql proto thrift avsc tf hcl nix md mdx rst txt adoc json jsonl yaml yml toml ini cfg conf env
+		lock xml html htm css scss sass less svg png jpg jpeg gif csv tsv parquet zig nim cue star bzl dockerfile makefile`) {
+		m[e] = true
+	}
+	return m
+}()

@@ -211,3 +211,47 @@ func TestRecallIndex_SlowBuild(t *testing.T) {
 		t.Fatalf("a file from the build's tick is never found: %v", got)
 	}
 }
+
+// TestRecallIndex_SweepsDeadSnapshots: temporary snapshots a killed
+// writer left in the cache folder are removed by the next write; a young
+// one, perhaps still being written, is kept.
+func TestRecallIndex_SweepsDeadSnapshots(t *testing.T) {
+	st := MustOpen(t, t0)
+	save(t, st, "Deploy freeze", "No deploys on Fridays", "Ask the release manager.")
+	search(t, st, "deploy")
+	dead, young := st.Path(memdir.CacheDir+"/.recall.idx.tmp-123"), st.Path(memdir.CacheDir+"/.recall.idx.tmp-456")
+	os.WriteFile(dead, make([]byte, 1<<20), 0o600)
+	os.WriteFile(young, nil, 0o600)
+	old := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(dead, old, old)
+	save(t, st, "Table tests", "Write table-driven tests", "Use t.Run.")
+	search(t, st, "table tests")
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Errorf("a dead temporary snapshot is still there: %v", err)
+	}
+	if _, err := os.Stat(young); err != nil {
+		t.Errorf("a young temporary snapshot was removed: %v", err)
+	}
+}
+
+// TestRecall_StaleRefs: only file references are checked against the
+// project, positions aside; symbols never count as missing files.
+func TestRecall_StaleRefs(t *testing.T) {
+	st := MustOpen(t, t0)
+	root := t.TempDir()
+	os.MkdirAll(root+"/internal/recall", 0o700)
+	os.WriteFile(root+"/internal/recall/select.go", nil, 0o600)
+	refs := []string{"recall.Select", "internal/recall/select.go", "internal/recall/select.go:75", "internal/recall/select.go:75:3",
+		"internal/recall/select.go#L10-L20", "os.Getenv", "internal/recall.Select", "internal/recall", "gone/file.go", "docs/guide.md#L10", "scripts/deploy"}
+	_, err := st.Save(t.Context(), memdir.Memory{Name: "Selection rules", Description: "how recall selects memories", Type: memdir.TypeProject, Body: "See the code.", Refs: refs}, memdir.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _, err := st.Recall(t.Context(), root, "how does recall select memories", recall.DefaultPolicy, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "possibly stale: gone/file.go, docs/guide.md#L10, scripts/deploy no longer exist"; !strings.Contains(rec.Text, want) {
+		t.Errorf("want %q in:\n%s", want, rec.Text)
+	}
+}
