@@ -16,8 +16,11 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/hooks"
+	"github.com/memdir/memdir/internal/lockfile"
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/synthesis"
 	"github.com/spf13/cobra"
 )
 
@@ -72,7 +75,7 @@ func (a *app) runHook(args []string) {
 			a.hookLog(event, in, fmt.Errorf("panic: %v\n%s", r, debug.Stack()))
 		}
 	}()
-	if v := a.getenv("MEMDIR_DISABLE"); v != "" && v != "0" && !strings.EqualFold(v, "false") {
+	if paths.Truthy(a.getenv("MEMDIR_DISABLE")) { // read as 'memdir where' reads it
 		return
 	}
 	if len(args) != 1 {
@@ -271,13 +274,19 @@ func (a *app) startExtraction(env transcriptsEnv, path string) error {
 // hookLog writes one line about a failed hook; if even that fails, the
 // hook stays silent.
 func (a *app) hookLog(event string, in hooks.Input, err error) {
-	env, lerr := a.transcriptsEnv()
-	if lerr != nil {
+	var folder *synthesis.Folder
+	if env, lerr := a.transcriptsEnv(); lerr == nil {
+		folder = env.folder
+	} else if l, _ := a.resolveLayout(); l.SynthesisDir != "" {
+		// A layout that failed (a malformed settings.json) still knows
+		// its home: the failure is logged there, not lost.
+		folder = synthesis.Open(l.SynthesisDir, lockfile.Options{Timeout: lockTimeoutDefault, Holder: a.cmdName})
+	} else {
 		return
 	}
 	msg := strings.ReplaceAll(err.Error(), "\n", " | ")
 	line := fmt.Sprintf("%s %s session=%s %s", time.Now().UTC().Format(time.RFC3339), event, in.SessionID, msg)
-	_ = env.folder.AppendLine(hooksLog, []byte(line))
+	_ = folder.AppendLine(hooksLog, []byte(line))
 }
 
 var safeSession = regexp.MustCompile(`^[A-Za-z0-9_-]{1,100}$`)

@@ -163,6 +163,10 @@ func readUserSettings(path string) (userSettings, error) {
 }
 
 // truthy is how Claude Code reads boolean environment variables.
+// Truthy reads an on/off environment value as memdir does everywhere:
+// 1, true, yes and on (any case) are on; anything else is off.
+func Truthy(v string) bool { return truthy(v) }
+
 func truthy(v string) bool {
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "1", "true", "yes", "on":
