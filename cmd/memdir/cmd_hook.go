@@ -128,17 +128,16 @@ func (a *app) hookSessionStart(in hooks.Input) error {
 	if l.Disabled {
 		// Claude Code's own auto memory is off, so it will not load
 		// MEMORY.md: give it as Claude Code would.
-		b, err := os.ReadFile(st.Path(memdir.IndexFile))
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return nil
-			}
+		b, err := st.ReadIndex()
+		if err != nil || b == nil {
 			return err
 		}
 		ld := memdir.Load(string(b))
 		text = "Contents of " + st.Path(memdir.IndexFile) + " (the user's memory index, kept by memdir):\n\n" + ld.Text
 		if ld.Warning != "" {
-			text += "\n\n" + ld.Warning
+			// First: the answer is cut to Claude Code's context limit
+			// from the end, and the warning must survive it.
+			text = ld.Warning + "\n\n" + text
 		}
 	} else {
 		files, err := st.Files()

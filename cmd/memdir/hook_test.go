@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/memdir/memdir/internal/hooks"
+)
+
+// TestHook_SessionStartOverCap: with Claude Code's auto memory off, an
+// index over Claude Code's caps is given with its warning kept, within the
+// hook's context limit.
+func TestHook_SessionStartOverCap(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, "proj")
+	mem := filepath.Join(root, "mem")
+	os.MkdirAll(project, 0o700)
+	os.MkdirAll(mem, 0o700)
+	var ix strings.Builder
+	for i := range 301 {
+		fmt.Fprintf(&ix, "- [Note %03d](note-%03d.md) — %s\n", i, i, strings.Repeat("a fact worth keeping ", 4))
+	}
+	os.WriteFile(filepath.Join(mem, "MEMORY.md"), []byte(ix.String()), 0o600)
+	env := map[string]string{"HOME": root, "MEMDIR_MEMORY_DIR": mem, "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}
+	var out, errb bytes.Buffer
+	in := `{"session_id":"s1","hook_event_name":"SessionStart","source":"startup","cwd":"` + project + `"}`
+	err := run(context.Background(), []string{"--home", filepath.Join(root, ".claude"), "hook", "SessionStart"},
+		sys{stdin: strings.NewReader(in), stdout: &out, stderr: &errb, getenv: func(k string) string { return env[k] }, cwd: project})
+	if err != nil {
+		t.Fatal(err, errb.String())
+	}
+	var ans struct {
+		HookSpecificOutput struct {
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &ans); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	text := ans.HookSpecificOutput.AdditionalContext
+	if n := len(utf16.Encode([]rune(text))); n > hooks.ContextCap {
+		t.Errorf("%d UTF-16 units, over the %d cap", n, hooks.ContextCap)
+	}
+	if !strings.Contains(text, "WARNING") || !strings.Contains(text, "Note 000") {
+		t.Errorf("the warning or the index is missing:\n%s", text)
+	}
+}
