@@ -28,6 +28,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -38,6 +39,21 @@ type Env struct {
 	UserHome    string              // the user's home directory, "" if unknown
 	HomeFlag    string              // --home, "" if unset
 	ProjectFlag string              // --project, "" if unset; relative to Cwd
+	// PolicySettings is Claude Code's managed settings file; "" for the
+	// system's own (ManagedSettingsPath).
+	PolicySettings string
+}
+
+// ManagedSettingsPath is where Claude Code reads managed (policy) settings
+// on this system.
+func ManagedSettingsPath() string {
+	switch runtime.GOOS {
+	case "darwin":
+		return "/Library/Application Support/ClaudeCode/managed-settings.json"
+	case "windows":
+		return `C:\Program Files\ClaudeCode\managed-settings.json`
+	}
+	return "/etc/claude-code/managed-settings.json"
 }
 
 // Layout is where things live for one project.
@@ -121,8 +137,36 @@ func Resolve(env Env) (Layout, error) {
 	if err != nil {
 		return l, err
 	}
-	l.Disabled, l.DisabledWhy = disabled(env.Getenv, settings)
+	enabled, from := settings.AutoMemoryEnabled, settingsPath
+	if e, f := scopedAutoMemory(env, l.ProjectRoot); e != nil {
+		enabled, from = e, f
+	}
+	l.Disabled, l.DisabledWhy = disabled(env.Getenv, enabled, from)
 	return l, nil
+}
+
+// scopedAutoMemory reads autoMemoryEnabled from the settings Claude Code
+// ranks above the user's — managed, then the project's local and shared
+// files — and returns the first set, with its file. Only this switch is
+// read there: a project cannot move where memories are written. A file
+// that is missing or does not parse is passed over (Claude Code reports
+// those itself).
+func scopedAutoMemory(env Env, projectRoot string) (*bool, string) {
+	policy := env.PolicySettings
+	if policy == "" {
+		policy = ManagedSettingsPath()
+	}
+	for _, f := range []string{policy, filepath.Join(projectRoot, ".claude", "settings.local.json"), filepath.Join(projectRoot, ".claude", "settings.json")} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var s userSettings
+		if json.Unmarshal(b, &s) == nil && s.AutoMemoryEnabled != nil {
+			return s.AutoMemoryEnabled, f
+		}
+	}
+	return nil, ""
 }
 
 func resolveHome(env Env) (home, source string, err error) {
@@ -183,7 +227,7 @@ func falsy(v string) bool {
 	return false
 }
 
-func disabled(getenv func(string) string, s userSettings) (bool, string) {
+func disabled(getenv func(string) string, enabled *bool, from string) (bool, string) {
 	if v := getenv("MEMDIR_DISABLE"); truthy(v) {
 		return true, "MEMDIR_DISABLE=" + v
 	}
@@ -194,11 +238,16 @@ func disabled(getenv func(string) string, s userSettings) (bool, string) {
 	if falsy(cc) {
 		return false, "" // Claude Code: an explicit falsy value forces it on
 	}
-	if v := getenv("CLAUDE_CODE_SIMPLE"); truthy(v) {
-		return true, "CLAUDE_CODE_SIMPLE=" + v
+	for _, k := range []string{"CLAUDE_CODE_SAFE_MODE", "CLAUDE_CODE_SIMPLE"} {
+		if v := getenv(k); truthy(v) {
+			return true, k + "=" + v
+		}
 	}
-	if s.AutoMemoryEnabled != nil && !*s.AutoMemoryEnabled {
-		return true, "settings autoMemoryEnabled=false"
+	if getenv("CLAUDE_CODE_REMOTE") != "" && getenv("CLAUDE_CODE_REMOTE_MEMORY_DIR") == "" && getenv("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE") == "" {
+		return true, "CLAUDE_CODE_REMOTE without CLAUDE_CODE_REMOTE_MEMORY_DIR"
+	}
+	if enabled != nil && !*enabled {
+		return true, "autoMemoryEnabled=false in " + from
 	}
 	return false, ""
 }

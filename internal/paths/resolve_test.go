@@ -21,7 +21,7 @@ func envOf(t *testing.T, vars map[string]string) (Env, string) {
 			t.Fatal(err)
 		}
 	}
-	return Env{Getenv: func(k string) string { return vars[k] }, Cwd: cwd, UserHome: home}, root
+	return Env{Getenv: func(k string) string { return vars[k] }, Cwd: cwd, UserHome: home, PolicySettings: filepath.Join(root, "managed-settings.json")}, root
 }
 
 // realTemp is t.TempDir with symlinks resolved (macOS /var → /private/var).
@@ -305,7 +305,10 @@ func TestResolve_Disabled(t *testing.T) {
 		{map[string]string{"MEMDIR_DISABLE": "0"}, "", false, ""},
 		{map[string]string{"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "true"}, "", true, "CLAUDE_CODE_DISABLE_AUTO_MEMORY=true"},
 		{map[string]string{"CLAUDE_CODE_SIMPLE": "1"}, "", true, "CLAUDE_CODE_SIMPLE=1"},
-		{nil, `{"autoMemoryEnabled": false}`, true, "settings autoMemoryEnabled=false"},
+		{nil, `{"autoMemoryEnabled": false}`, true, "autoMemoryEnabled=false in {root}/home/.claude/settings.json"},
+		{map[string]string{"CLAUDE_CODE_SAFE_MODE": "1"}, "", true, "CLAUDE_CODE_SAFE_MODE=1"},
+		{map[string]string{"CLAUDE_CODE_REMOTE": "1"}, "", true, "CLAUDE_CODE_REMOTE without CLAUDE_CODE_REMOTE_MEMORY_DIR"},
+		{map[string]string{"CLAUDE_CODE_REMOTE": "1", "CLAUDE_CODE_REMOTE_MEMORY_DIR": "/srv/mem"}, "", false, ""},
 		// Claude Code: an explicit falsy disable variable forces memory on.
 		{map[string]string{"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}, `{"autoMemoryEnabled": false}`, false, ""},
 		// MEMDIR_DISABLE still wins.
@@ -318,8 +321,58 @@ func TestResolve_Disabled(t *testing.T) {
 			os.WriteFile(filepath.Join(root, "home", ".claude", "settings.json"), []byte(tt.settings), 0o600)
 		}
 		l, err := Resolve(env)
+		tt.why = strings.ReplaceAll(tt.why, "{root}", root)
 		if err != nil || l.Disabled != tt.want || l.DisabledWhy != tt.why {
 			t.Errorf("vars %v settings %q: Disabled=%v (%q), %v; want %v (%q)", tt.vars, tt.settings, l.Disabled, l.DisabledWhy, err, tt.want, tt.why)
+		}
+	}
+}
+
+// TestResolve_AutoMemoryScopes: autoMemoryEnabled is read from every scope
+// Claude Code reads it from, the higher scope winning: managed, then the
+// project's local file, its shared file, then the user's.
+func TestResolve_AutoMemoryScopes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name                         string
+		policy, local, project, user string
+		want                         bool
+		from                         string
+	}{
+		{"user off", "", "", "", `{"autoMemoryEnabled": false}`, true, "home/.claude/settings.json"},
+		{"project on over user off", "", "", `{"autoMemoryEnabled": true}`, `{"autoMemoryEnabled": false}`, false, ""},
+		{"local off", "", `{"autoMemoryEnabled": false}`, "", "", true, "work/.claude/settings.local.json"},
+		{"local on over project off", "", `{"autoMemoryEnabled": true}`, `{"autoMemoryEnabled": false}`, "", false, ""},
+		{"managed off over local on", `{"autoMemoryEnabled": false}`, `{"autoMemoryEnabled": true}`, "", "", true, "managed-settings.json"},
+		{"a broken project file is passed over", "", "", `{bad`, `{"autoMemoryEnabled": false}`, true, "home/.claude/settings.json"},
+		{"project files never move the folder", "", "", `{"autoMemoryDirectory": "/tmp/evil"}`, "", false, ""},
+	}
+	for _, tt := range tests {
+		env, root := envOf(t, nil)
+		write := func(rel, body string) {
+			if body == "" {
+				return
+			}
+			os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o700)
+			os.WriteFile(filepath.Join(root, rel), []byte(body), 0o600)
+		}
+		write("managed-settings.json", tt.policy)
+		write("work/.claude/settings.local.json", tt.local)
+		write("work/.claude/settings.json", tt.project)
+		write("home/.claude/settings.json", tt.user)
+		l, err := Resolve(env)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		why := ""
+		if tt.from != "" {
+			why = "autoMemoryEnabled=false in " + filepath.Join(root, tt.from)
+		}
+		if l.Disabled != tt.want || l.DisabledWhy != why {
+			t.Errorf("%s: Disabled=%v (%q), want %v (%q)", tt.name, l.Disabled, l.DisabledWhy, tt.want, why)
+		}
+		if strings.HasPrefix(l.MemoryDir, "/tmp/evil") {
+			t.Errorf("%s: a project file moved the memory folder to %s", tt.name, l.MemoryDir)
 		}
 	}
 }
