@@ -42,12 +42,13 @@ func messageDay(m transcript.Message, sc Scan, loc *time.Location) string {
 }
 
 // isPending reports whether message m of a scan is still to be processed:
-// it is conversation (not harness text) and its day is not done up to it.
+// it is conversation (not harness text) and its day is not done up to its
+// last line (a response that grew after its day was marked is pending).
 func isPending(m transcript.Message, day string, e *Entry) bool {
 	if !isContent(m) || m.Offset < e.Cursor.Offset {
 		return false
 	}
-	return m.Offset >= e.Done[day]
+	return m.LastOffset >= e.Done[day]
 }
 
 // isContent reports whether m is conversation worth reading: not harness
@@ -165,8 +166,8 @@ func MarkDone(st *State, scans []Scan, date string, loc *time.Location) (marked 
 						upto = x
 					}
 				}
-				if m.Offset < upto {
-					marked++
+				if m.LastOffset < upto {
+					marked++ // shown whole: a part that arrived later keeps it pending
 				}
 			}
 		}

@@ -298,3 +298,72 @@ func TestSummariesAndIndex_Incremental(t *testing.T) {
 		t.Error("a deleted transcript is still in the state")
 	}
 }
+
+// part is one line of an assistant response split over several lines that
+// share message.id mid.
+func part(uuid, mid, block string, ts time.Time) string {
+	return fmt.Sprintf(`{"type":"assistant","uuid":%q,"timestamp":%q,"cwd":"/src/api","sessionId":"s1","message":{"id":%q,"role":"assistant","content":[%s]}}`+"\n",
+		uuid, ts.Format(time.RFC3339), mid, block)
+}
+
+// A response that grew after the extract (a line sharing its message.id
+// joined onto it) was not shown whole: done leaves it pending.
+func TestIncremental_MessageGrownAfterExtractStaysPending(t *testing.T) {
+	f := newFixture(t)
+	f.append(rec("user", "u1", "fix the build", day(20, 9)), part("a1", "msg_1", `{"type":"text","text":"part one"}`, day(20, 9)))
+	f.extract("2026-11-20")
+	f.append(part("a2", "msg_1", `{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"rm -rf build"}}`, day(20, 9)),
+		part("a3", "msg_1", `{"type":"text","text":"part two"}`, day(20, 9)))
+	if n := f.done("2026-11-20"); n != 1 {
+		t.Fatalf("done marked %d messages, want only the user's 1: the response grew after the extract", n)
+	}
+	f.want(map[string][]string{"2026-11-20": {"part one\n\npart two"}})
+	f.extract("2026-11-20")
+	if n := f.done("2026-11-20"); n != 1 {
+		t.Fatalf("done after a new extract marked %d messages, want 1", n)
+	}
+	f.want(map[string][]string{})
+}
+
+// A Codex tool call joins the assistant message before it; one that
+// arrived after the extract keeps that message pending.
+func TestIncremental_CodexToolCallAfterExtractStaysPending(t *testing.T) {
+	codex := t.TempDir()
+	path := filepath.Join(codex, "sessions/2026/11/21/rollout-2026-11-21T08-00-00-abc.jsonl")
+	line := func(ts, payload string) string {
+		return fmt.Sprintf(`{"timestamp":"2026-11-21T08:%s.000Z","type":"response_item","payload":%s}`+"\n", ts, payload)
+	}
+	write(t, path, `{"timestamp":"2026-11-21T08:00:00.000Z","type":"session_meta","payload":{"id":"abc","cwd":"/src/web"}}`+"\n"+
+		line("00:01", `{"type":"message","role":"user","content":[{"type":"input_text","text":"use pnpm"}]}`)+
+		line("00:05", `{"type":"message","role":"assistant","content":[{"type":"output_text","text":"switching to pnpm"}]}`))
+	st := sessions.NewState("UTC")
+	read := func() []sessions.Scan {
+		files, _ := sessions.Discover(sessions.Roots{Codex: codex})
+		return sessions.ReadPending(context.Background(), files, st, sessions.ReadOptions{})
+	}
+	scans := read()
+	sessions.MarkExtracted(st, scans, sessions.Pending(scans, utc, "2026-11-21"))
+	fh, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh.WriteString(line("01:00", `{"type":"function_call","name":"shell","arguments":"{\"command\":\"git push --force\"}","call_id":"c9"}`))
+	fh.Close()
+	n, moved := sessions.MarkDone(st, read(), "2026-11-21", utc)
+	if n != 1 {
+		t.Fatalf("done marked %d messages, want only the user's 1", n)
+	}
+	for _, mv := range moved {
+		if st.Transcripts[mv.Path].Cursor, err = sessions.MarkAt(mv.Path, mv.Offset, mv.Line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	days := sessions.Pending(read(), utc)
+	if len(days) != 1 || days[0].Messages != 1 {
+		t.Fatalf("pending after done = %+v, want the assistant message that grew", days)
+	}
+	m := days[0].Sessions[0].Messages[0]
+	if m.Text != "switching to pnpm" || len(m.Tools) != 1 || !strings.Contains(m.Tools[0].Summary, "git push --force") {
+		t.Fatalf("pending message = %+v, want the response with its new tool call", m)
+	}
+}

@@ -49,7 +49,8 @@ type Entry struct {
 	// Cursor: everything before it is processed.
 	Cursor Mark `json:"cursor"`
 	// Done holds days marked done whose content lies after the cursor: a
-	// message of that day before the offset is processed. (A transcript
+	// message of that day whose last line starts before the offset is
+	// processed. (A transcript
 	// spanning two days keeps the later day pending while the earlier one
 	// is done, and the other way round.)
 	Done map[string]int64 `json:"done,omitempty"`

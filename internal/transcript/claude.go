@@ -106,7 +106,7 @@ func ParseClaude(r io.Reader, opt Options) (*Session, error) {
 			if rec.Message == nil {
 				return ""
 			}
-			m := Message{Role: rec.Type, Timestamp: ts, UUID: rec.UUID, Line: no, Offset: off,
+			m := Message{Role: rec.Type, Timestamp: ts, UUID: rec.UUID, Line: no, Offset: off, LastOffset: off,
 				Sidechain: rec.IsSidechain, Meta: rec.IsMeta, CWD: rec.CWD}
 			m.Text, m.Tools = claudeContent(rec.Message.Content)
 			if m.Role == "user" && isSynthetic(m.Text) {
@@ -117,6 +117,7 @@ func ParseClaude(r io.Reader, opt Options) (*Session, error) {
 					prev := &s.Messages[i]
 					prev.Text = joinText(prev.Text, m.Text)
 					prev.Tools = append(prev.Tools, m.Tools...)
+					prev.LastOffset = off
 					return ""
 				}
 				byID[id] = len(s.Messages)
