@@ -366,7 +366,7 @@ func (a *app) doneCmd() *cobra.Command {
 		Long: `Done marks the pending content of each DATE processed: everything of that day
 that 'memdir transcripts extract' showed (or, if the day was never extracted,
 everything there is now). Content that arrived after the extract stays
-pending. Cursors then move past the processed records, so later runs read
+pending, in a transcript extract showed as in one it did not. Cursors then move past the processed records, so later runs read
 only what is new.
 
 memdir never deletes an agent's transcripts. --archive DIR copies the
@@ -451,7 +451,11 @@ Running done again for the same day changes nothing.`,
 					a.printf("Archived %s to %s.\n", sessions.Plural(len(r.Archived), "transcript"), filepath.Join(archive, r.Date))
 				}
 				if r.Left > 0 {
-					a.warnf("%s of %s arrived after the last extract and stay pending; run 'memdir transcripts extract %s'", sessions.Plural(r.Left, "message"), r.Date, r.Date)
+					verb := "stay"
+					if r.Left == 1 {
+						verb = "stays"
+					}
+					a.warnf("%s of %s arrived after the last extract and %s pending; run 'memdir transcripts extract %s'", sessions.Plural(r.Left, "message"), r.Date, verb, r.Date)
 				}
 			}
 			return nil

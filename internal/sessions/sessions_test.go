@@ -367,3 +367,49 @@ func TestIncremental_CodexToolCallAfterExtractStaysPending(t *testing.T) {
 		t.Fatalf("pending message = %+v, want the response with its new tool call", m)
 	}
 }
+
+// A transcript that got content of an extracted day only after the extract
+// was never shown: done leaves it pending, and marks it once extracted.
+func TestIncremental_TranscriptAfterExtractStaysPending(t *testing.T) {
+	for _, old := range []bool{false, true} {
+		t.Run(map[bool]string{false: "State", true: "StateWithoutExtractedDays"}[old], func(t *testing.T) {
+			f := newFixture(t)
+			f.append(rec("user", "u1", "first session", day(20, 9)))
+			f.extract("2026-11-20")
+			if old {
+				f.st.Extracted = nil // as a state written before the field read
+			}
+			write(t, filepath.Join(filepath.Dir(f.path), "s2.jsonl"), rec("user", "v1", "second session, after the extract", day(20, 11)))
+			if n := f.done("2026-11-20"); n != 1 {
+				t.Fatalf("done marked %d messages, want only the 1 extracted", n)
+			}
+			f.want(map[string][]string{"2026-11-20": {"second session, after the extract"}})
+			if f.st.Extracted != nil {
+				t.Fatalf("extracted days after done = %v, want none", f.st.Extracted)
+			}
+			f.extract("2026-11-20")
+			if n := f.done("2026-11-20"); n != 1 {
+				t.Fatalf("done after a new extract marked %d messages, want 1", n)
+			}
+			f.want(map[string][]string{})
+		})
+	}
+}
+
+// The day-level record holds when the one transcript extract showed is
+// gone: a transcript that appeared later is still not marked.
+func TestIncremental_ExtractedDayOutlivesItsTranscript(t *testing.T) {
+	f := newFixture(t)
+	f.append(rec("user", "u1", "first session", day(20, 9)))
+	f.extract("2026-11-20")
+	if !slices.Equal(f.st.Extracted, []string{"2026-11-20"}) {
+		t.Fatalf("extracted days = %v, want [2026-11-20]", f.st.Extracted)
+	}
+	os.Remove(f.path)
+	delete(f.st.Transcripts, f.path)
+	write(t, filepath.Join(filepath.Dir(f.path), "s2.jsonl"), rec("user", "v1", "after the extract", day(20, 11)))
+	if n := f.done("2026-11-20"); n != 0 {
+		t.Fatalf("done marked %d messages, want 0: extract showed none of them", n)
+	}
+	f.want(map[string][]string{"2026-11-20": {"after the extract"}})
+}

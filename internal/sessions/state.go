@@ -21,6 +21,12 @@ type State struct {
 	// another zone are recomputed.
 	Zone        string            `json:"zone"`
 	Transcripts map[string]*Entry `json:"transcripts"` // by absolute path
+	// Extracted lists the days extract showed since they were last marked
+	// done, sorted. Done marks nothing of such a day in a transcript
+	// without an Entry.Extracted offset for it: extract never showed that
+	// transcript's content. (A state written before this field read it
+	// from the entries' offsets.)
+	Extracted []string `json:"extracted_days,omitempty"`
 }
 
 // NewState returns an empty state for days in zone.
