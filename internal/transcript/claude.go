@@ -215,6 +215,14 @@ func (s *Session) attachment(a *ccAttachment, ts time.Time, no int) {
 // claudeContent turns message content (a string or a list of blocks) into
 // text and one-line tool calls. Thinking is left out.
 func claudeContent(raw json.RawMessage) (string, []ToolCall) {
+	return blocksContent(raw, false)
+}
+
+// blocksContent is claudeContent; inResult says raw is a tool result's
+// content, whose summary comes from its text and images only. A tool
+// result nested in one is not walked: it adds nothing to that summary, and
+// walking each level again would take time quadratic in the nesting.
+func blocksContent(raw json.RawMessage, inResult bool) (string, []ToolCall) {
 	if len(raw) == 0 {
 		return "", nil
 	}
@@ -239,12 +247,15 @@ func claudeContent(raw json.RawMessage) (string, []ToolCall) {
 		case "tool_use":
 			tools = append(tools, ToolCall{Name: b.Name, Summary: summarizeInput(b.Input)})
 		case "tool_result":
+			if inResult {
+				break
+			}
 			sum, ok := "", false
 			if !lazyOff {
 				sum, ok = summarizeRawString(b.Content)
 			}
 			if !ok {
-				t, _ := claudeContent(b.Content)
+				t, _ := blocksContent(b.Content, true)
 				sum = summarizeOutput(t)
 			}
 			tools = append(tools, ToolCall{Name: "result", Summary: sum, IsError: b.IsError})

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/memdir/memdir/internal/corpus"
@@ -344,4 +346,55 @@ func FuzzLazyDecoderFields(f *testing.F) {
 			t.Fatalf("lazy and strict decoding differ (-strict +lazy):\n%s", diff)
 		}
 	})
+}
+
+// deepResult is a user record whose tool result nests another tool result
+// in its content, depth levels deep.
+func deepResult(depth int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"user","uuid":"u1","message":{"role":"user","content":[{"type":"text","text":"see below"},` +
+		`{"type":"tool_result","tool_use_id":"t0","content":[{"type":"text","text":"outer output"},`)
+	b.WriteString(strings.Repeat(`{"type":"tool_result","tool_use_id":"t","content":[`, depth))
+	b.WriteString(`{"type":"text","text":"innermost"}`)
+	b.WriteString(strings.Repeat(`]}`, depth))
+	b.WriteString(`]}]}}` + "\n")
+	return b.Bytes()
+}
+
+// A tool result nested thousands deep (a 1 MB line) parses in time linear
+// in its size: its summary comes from its own text, and the results nested
+// in it are not walked level by level (which took 14 s on an 848 KB line).
+func TestParseClaude_DeeplyNestedToolResult(t *testing.T) {
+	t.Parallel()
+	line := deepResult(20000)
+	done := make(chan *Session, 1)
+	go func() {
+		s, _ := ParseClaude(bytes.NewReader(line), Options{})
+		done <- s
+	}()
+	var s *Session
+	select {
+	case s = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("parsing a %d-byte line nested 20000 deep took over 10 s: quadratic in the nesting", len(line))
+	}
+	want := []Message{{Role: "user", Text: "see below", UUID: "u1", Line: 1,
+		Tools: []ToolCall{{Name: "result", Summary: "outer output"}}}}
+	if diff := cmp.Diff(want, s.Messages); diff != "" || len(s.Skipped) > 0 {
+		t.Fatalf("messages (-want +got):\n%s\nskipped: %+v", diff, s.Skipped)
+	}
+}
+
+// BenchmarkParseClaude_DeeplyNestedToolResult: time per byte stays flat as
+// the nesting grows.
+func BenchmarkParseClaude_DeeplyNestedToolResult(b *testing.B) {
+	for _, depth := range []int{1000, 10000} {
+		b.Run(strconv.Itoa(depth), func(b *testing.B) {
+			line := deepResult(depth)
+			b.SetBytes(int64(len(line)))
+			for b.Loop() {
+				ParseClaude(bytes.NewReader(line), Options{})
+			}
+		})
+	}
 }
