@@ -200,6 +200,8 @@ func TestPending_SkipsHarnessTextAndToolResults(t *testing.T) {
 		`{"type":"user","uuid":"u2","timestamp":"2026-11-20T09:00:00Z","isMeta":true,"message":{"role":"user","content":"Caveat: injected"}}`+"\n",
 		`{"type":"user","uuid":"u3","timestamp":"2026-11-20T09:00:00Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]}}`+"\n",
 		`{"type":"attachment","uuid":"u4","timestamp":"2026-11-20T09:00:00Z","attachment":{"type":"hook_additional_context","hookEvent":"UserPromptSubmit","content":["memdir: remember tabs"]}}`+"\n",
+		`{"type":"user","uuid":"u6","timestamp":"2026-11-20T09:00:00Z","isCompactSummary":true,"message":{"role":"user","content":"This session is being continued from a previous conversation. Summary: use tabs"}}`+"\n",
+		`{"type":"assistant","uuid":"u7","timestamp":"2026-11-20T09:00:00Z","isApiErrorMessage":true,"message":{"id":"e1","role":"assistant","content":[{"type":"text","text":"API Error: 529 overloaded"}]}}`+"\n",
 	)
 	f.want(map[string][]string{})
 	f.append(rec("user", "u5", "real prompt", day(20, 9)))

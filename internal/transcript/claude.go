@@ -44,6 +44,11 @@ type ccRecord struct {
 	IsMeta      bool          `json:"isMeta"`
 	Message     *ccMessage    `json:"message"`
 	Attachment  *ccAttachment `json:"attachment"`
+	// IsCompactSummary marks the user record that carries a compaction's
+	// summary, IsAPIError the assistant record Claude Code writes for a
+	// failed API call: both are the harness's text.
+	IsCompactSummary bool `json:"isCompactSummary"`
+	IsAPIError       bool `json:"isApiErrorMessage"`
 }
 
 type ccMessage struct {
@@ -107,7 +112,7 @@ func ParseClaude(r io.Reader, opt Options) (*Session, error) {
 				return ""
 			}
 			m := Message{Role: rec.Type, Timestamp: ts, UUID: rec.UUID, Line: no, Offset: off, LastOffset: off,
-				Sidechain: rec.IsSidechain, Meta: rec.IsMeta, CWD: rec.CWD}
+				Sidechain: rec.IsSidechain, Meta: rec.harness(), CWD: rec.CWD}
 			m.Text, m.Tools = claudeContent(rec.Message.Content)
 			if m.Role == "user" && isSynthetic(m.Text) {
 				m.Meta = true
@@ -131,6 +136,13 @@ func ParseClaude(r io.Reader, opt Options) (*Session, error) {
 	})
 	s.dropEmpty()
 	return s, err
+}
+
+// harness reports whether the record's message is text Claude Code wrote
+// rather than the user or the model: injected text, a compaction summary,
+// an API error notice.
+func (rec *ccRecord) harness() bool {
+	return rec.IsMeta || rec.IsCompactSummary || rec.IsAPIError
 }
 
 // dropEmpty removes messages with neither text nor tool calls (a thinking-

@@ -44,8 +44,9 @@ type Message struct {
 	// stopped before LastOffset saw only part of it.
 	LastOffset int64 `json:"last_offset"`
 	Sidechain  bool  `json:"sidechain,omitempty"`
-	// Meta marks text the agent's harness injected (command expansions,
-	// interruption notices, system reminders), not typed by the user.
+	// Meta marks text the agent's harness wrote (command expansions,
+	// interruption notices, system reminders, compaction summaries, API
+	// error notices), not typed by the user nor answered by the model.
 	Meta  bool       `json:"meta,omitempty"`
 	Tools []ToolCall `json:"tools,omitempty"`
 	CWD   string     `json:"cwd,omitempty"`

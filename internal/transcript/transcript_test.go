@@ -43,9 +43,13 @@ func TestParseClaude_RealFixture(t *testing.T) {
 	}
 	var got []string
 	for _, m := range s.Messages {
+		if m.Meta {
+			m.Role += " (harness)"
+		}
 		got = append(got, m.Role+": "+m.Text)
 	}
-	want := []string{"user: what indentation should I use here", "assistant: Not logged in · Please run /login"}
+	// The failed API call's notice (isApiErrorMessage) is not the model's.
+	want := []string{"user: what indentation should I use here", "assistant (harness): Not logged in · Please run /login"}
 	if !cmp.Equal(got, want) {
 		t.Errorf("messages:\n%s", cmp.Diff(want, got))
 	}
@@ -84,6 +88,9 @@ func TestParseClaude_Records(t *testing.T) {
 		{Role: "user", Text: "<command-name>/memory</command-name>", Meta: true},
 		{Role: "user", Text: "[Request interrupted by user]", Meta: true},
 		{Role: "user", Text: "Search the repo for spaces.", Sidechain: true},
+		// A compaction's summary and an API error notice are the harness's.
+		{Role: "user", Text: "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nThe user asked for tabs.", Meta: true},
+		{Role: "assistant", Text: "API Error: 429 rate limited", Meta: true},
 	}
 	if !cmp.Equal(got, want) {
 		t.Errorf("messages (-want +got):\n%s", cmp.Diff(want, got))
@@ -94,7 +101,7 @@ func TestParseClaude_Records(t *testing.T) {
 	if len(s.Injections) != 1 || s.Injections[0].Event != "UserPromptSubmit" || s.Injections[0].Text != "memdir: 1 memory about tabs" {
 		t.Errorf("injections=%+v", s.Injections)
 	}
-	if s.LastUUID != "u10" || s.Start.Format("15:04:05") != "09:00:00" || s.End.Format("15:04:05") != "09:03:00" {
+	if s.LastUUID != "u12" || s.Start.Format("15:04:05") != "09:00:00" || s.End.Format("15:04:05") != "09:03:02" {
 		t.Errorf("LastUUID=%s Start=%v End=%v", s.LastUUID, s.Start, s.End)
 	}
 	if s.Messages[1].Line != 3 {
@@ -396,5 +403,24 @@ func BenchmarkParseClaude_DeeplyNestedToolResult(b *testing.B) {
 				ParseClaude(bytes.NewReader(line), Options{})
 			}
 		})
+	}
+}
+
+// Search reads lines one by one: harness text (a compaction's summary, an
+// API error notice, injected text) is not a message there either.
+func TestLineMessage_HarnessText(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{`{"type":"user","message":{"role":"user","content":"use tabs"}}`, true},
+		{`{"type":"user","isCompactSummary":true,"message":{"role":"user","content":"Summary: use tabs"}}`, false},
+		{`{"type":"assistant","isApiErrorMessage":true,"message":{"id":"e","role":"assistant","content":[{"type":"text","text":"API Error: tabs"}]}}`, false},
+		{`{"type":"user","isMeta":true,"message":{"role":"user","content":"tabs skill"}}`, false},
+	} {
+		if _, ok := LineMessage(ClaudeCode, []byte(tc.line)); ok != tc.want {
+			t.Errorf("LineMessage(%s) ok=%v, want %v", tc.line, ok, tc.want)
+		}
 	}
 }
