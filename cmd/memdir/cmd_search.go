@@ -31,7 +31,8 @@ func (a *app) searchCmd() *cobra.Command {
 		Use:   "search PATTERN",
 		Short: "Search the project's memories, or every transcript with --transcripts",
 		Long: `Search finds PATTERN, a literal string unless --regex is given (Go RE2
-syntax), case-sensitive unless --ignore-case.
+syntax; ^ and $ match at the start and end of each line), case-sensitive
+unless --ignore-case.
 
 Without --transcripts it searches the project's memory files and prints
 file:line: text for each matching line.

@@ -27,7 +27,7 @@ import (
 // Options say what to look for and where.
 type Options struct {
 	Pattern    string
-	Regex      bool // Pattern is a Go regular expression (RE2 syntax)
+	Regex      bool // Pattern is a Go regular expression (RE2 syntax; ^ and $ match at line ends)
 	IgnoreCase bool
 	// Project keeps only messages whose working directory is this path or
 	// inside it (absolute, cleaned).
@@ -96,7 +96,9 @@ func newMatcher(o Options) (*matcher, error) {
 	expr := ""
 	switch {
 	case o.Regex:
-		expr = o.Pattern
+		// Results are lines of a message's text: ^ and $ match at each
+		// line's start and end, in the whole text as in one line.
+		expr = "(?m)" + o.Pattern
 	case o.IgnoreCase && isASCII(o.Pattern):
 		// ASCII letters match either case; the raw bytes are searched
 		// the same way, so the prefilter never misses.
