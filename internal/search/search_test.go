@@ -285,3 +285,28 @@ func TestRun_AnchorsPerLine(t *testing.T) {
 		}
 	}
 }
+
+// TestRun_CodexLongSessionMeta: a rollout's first line (session_meta, with
+// the instructions) can be far over 64 KiB; its id and working directory
+// still name the session and project of the results.
+func TestRun_CodexLongSessionMeta(t *testing.T) {
+	dir := t.TempDir()
+	meta := fmt.Sprintf(`{"timestamp":"2026-11-21T08:00:00.000Z","type":"session_meta","payload":{"id":"0199-abc","cwd":"/home/dev/web","instructions":%q}}`,
+		"# AGENTS.md\n"+strings.Repeat("- a rule line for the project\n", 4000))
+	msg := `{"timestamp":"2026-11-21T08:00:01.500Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"use pnpm for the login form"}]}}`
+	path := filepath.Join(dir, "rollout-2026-11-21T08-00-00-abc.jsonl")
+	if err := os.WriteFile(path, []byte(meta+"\n"+msg+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if len(meta) < 100<<10 {
+		t.Fatalf("session_meta is %d bytes: the test needs over 64 KiB", len(meta))
+	}
+	files := []sessions.File{{Path: path, Dialect: transcript.Codex, ModTime: time.Now()}}
+	got, _ := run(t, files, search.Options{Pattern: "pnpm"})
+	if len(got) != 1 || got[0].SessionID != "0199-abc" || got[0].Project != "/home/dev/web" || got[0].Line != 2 {
+		t.Fatalf("results = %+v, want one at line 2 of session 0199-abc in /home/dev/web", got)
+	}
+	if got, _ := run(t, files, search.Options{Pattern: "pnpm", Project: "/home/dev/web"}); len(got) != 1 {
+		t.Fatalf("--project /home/dev/web: %d results, want 1", len(got))
+	}
+}
