@@ -370,8 +370,10 @@ pending, in a transcript extract showed as in one it did not. Cursors then move 
 only what is new.
 
 memdir never deletes an agent's transcripts. --archive DIR copies the
-transcripts that held content of DATE to DIR/DATE/<project folder>/ before
-marking, for a record of what was summarised.
+transcripts that held content of DATE into DIR/DATE/ before marking, for a
+record of what was summarised: each at its path under <home>/projects
+(<project folder>/<session>.jsonl, subagents' under their session's
+folder), Codex rollouts under DIR/DATE/codex/.
 
 Running done again for the same day changes nothing.`,
 		Example: `  memdir transcripts done 2026-11-20
@@ -415,7 +417,7 @@ Running done again for the same day changes nothing.`,
 			for _, date := range dates {
 				r := result{Date: date}
 				if archive != "" {
-					if r.Archived, err = archiveDay(archive, date, sessions.Pending(scans, env.loc, date)); err != nil {
+					if r.Archived, err = archiveDay(archive, date, env.roots, sessions.Pending(scans, env.loc, date)); err != nil {
 						return err
 					}
 				}
@@ -466,8 +468,9 @@ Running done again for the same day changes nothing.`,
 }
 
 // archiveDay copies the transcripts holding content of date into
-// dir/date/<folder>/, atomically each.
-func archiveDay(dir, date string, days []sessions.Day) ([]string, error) {
+// dir/date/, atomically each, at their path under <home>/projects (Codex
+// rollouts under codex/, at theirs under <CODEX_HOME>/sessions).
+func archiveDay(dir, date string, roots sessions.Roots, days []sessions.Day) ([]string, error) {
 	var done []string
 	for _, d := range days {
 		for _, s := range d.Sessions {
@@ -478,11 +481,7 @@ func archiveDay(dir, date string, days []sessions.Day) ([]string, error) {
 			if err != nil {
 				return done, err
 			}
-			parent := filepath.Base(filepath.Dir(s.Path))
-			if s.Agent != "" {
-				parent = filepath.Join(filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(s.Path)))), s.SessionID)
-			}
-			to := filepath.Join(dir, date, parent, filepath.Base(s.Path))
+			to := filepath.Join(dir, date, archivePath(roots, s))
 			if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
 				return done, err
 			}
@@ -493,6 +492,20 @@ func archiveDay(dir, date string, days []sessions.Day) ([]string, error) {
 		}
 	}
 	return done, nil
+}
+
+// archivePath is where a transcript goes in a day's archive folder: its
+// path under the folder it was found in.
+func archivePath(roots sessions.Roots, s sessions.DaySession) string {
+	base, prefix := filepath.Join(roots.Claude, "projects"), ""
+	if s.Dialect == transcript.Codex {
+		base, prefix = filepath.Join(roots.Codex, "sessions"), "codex"
+	}
+	rel, err := filepath.Rel(base, s.Path)
+	if err != nil || !filepath.IsLocal(rel) {
+		rel = filepath.Base(s.Path)
+	}
+	return filepath.Join(prefix, rel)
 }
 
 func (a *app) buildIndexCmd() *cobra.Command {
