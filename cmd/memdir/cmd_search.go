@@ -85,6 +85,7 @@ func (a *app) searchTranscripts(opt search.Options, since string) error {
 	if err != nil {
 		return err
 	}
+	a.warnHome(env)
 	if since != "" {
 		d, err := parseDate(since, env.loc)
 		if err != nil {

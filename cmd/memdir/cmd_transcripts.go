@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -125,6 +126,51 @@ func (a *app) lockState(env transcriptsEnv) (st *sessions.State, unlock func(), 
 	return st, unlock, nil
 }
 
+// homeGap says what the agent home lacks for transcripts, or "": the home
+// itself (noHome), or its projects folder. A mistyped --home would
+// otherwise read as a home with nothing pending.
+func homeGap(env transcriptsEnv) (msg string, noHome bool) {
+	home := env.layout.Home
+	if _, err := os.Stat(home); errors.Is(err, fs.ErrNotExist) {
+		from := env.layout.HomeSource
+		switch from {
+		case "flag":
+			from = "--home"
+		case "default":
+			from = "$HOME/.claude"
+		}
+		return fmt.Sprintf("the agent home %s (from %s) does not exist: it holds no transcripts", home, from), true
+	}
+	if _, err := os.Stat(filepath.Join(home, "projects")); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Sprintf("%s has no projects folder: it holds no Claude Code transcripts", home), false
+	}
+	return "", false
+}
+
+// warnHome warns about what homeGap finds, for commands that only read.
+func (a *app) warnHome(env transcriptsEnv) {
+	if msg, _ := homeGap(env); msg != "" {
+		a.warnf("%s", msg)
+	}
+}
+
+// needHome is warnHome for the commands that write the state there: when
+// the home does not exist and no transcript was found elsewhere (Codex's),
+// it returns an error rather than create the home.
+func (a *app) needHome(env transcriptsEnv) error {
+	msg, noHome := homeGap(env)
+	if msg == "" {
+		return nil
+	}
+	if noHome {
+		if files, _ := sessions.Discover(env.roots); len(files) == 0 {
+			return withHint(errors.New(msg), "check --home (or MEMDIR_HOME); 'memdir where' shows the agent home in use")
+		}
+	}
+	a.warnf("%s", msg)
+	return nil
+}
+
 // readPending discovers the transcripts and reads each from its cursor,
 // warning about unreadable files and skipped lines.
 func (a *app) readPending(e transcriptsEnv, st *sessions.State) []sessions.Scan {
@@ -177,6 +223,7 @@ text (command expansions, system reminders, hook context) does not count.`,
 			if err != nil {
 				return err
 			}
+			a.warnHome(env)
 			days, err := a.pendingDays(env)
 			if err != nil {
 				return err
@@ -306,6 +353,9 @@ arrives in between stays pending.`,
 // extract writes the pending content of the wanted days (all without
 // any) to output or stdout, then records in the state what it showed.
 func (a *app) extract(env transcriptsEnv, want []string, output string) error {
+	if err := a.needHome(env); err != nil {
+		return err
+	}
 	st, unlock, err := a.lockState(env)
 	if err != nil {
 		return err
@@ -399,6 +449,9 @@ Running done again for the same day changes nothing.`,
 			}
 			if archive != "" && !filepath.IsAbs(archive) {
 				archive = filepath.Join(a.cwd, archive)
+			}
+			if err := a.needHome(env); err != nil {
+				return err
 			}
 			st, unlock, err := a.lockState(env)
 			if err != nil {
@@ -524,6 +577,9 @@ with the projects worked on that day from this file.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			env, err := a.transcriptsEnv()
 			if err != nil {
+				return err
+			}
+			if err := a.needHome(env); err != nil {
 				return err
 			}
 			st, unlock, err := a.lockState(env)
