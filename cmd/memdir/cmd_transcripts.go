@@ -34,7 +34,9 @@ defaults to ~/.codex, unless --home is given).
 memdir keeps a processing state in <home>/memory/transcripts-state.json: per
 transcript, the byte offset and last record uuid already processed, so each
 run reads only what is new. A transcript that shrank or was replaced is read
-again from its start. Days are local dates (set TZ to change the zone).
+again from its start. Days are local dates (set TZ to change the zone); done
+refuses to mark a day counted in another zone than the extract's, and extract
+in a new zone counts the pending days there.
 
 The usual cycle, as the synthesize skill runs it:
   memdir transcripts list-pending     which days have unprocessed content
@@ -59,6 +61,7 @@ type transcriptsEnv struct {
 	folder *synthesis.Folder
 	roots  sessions.Roots
 	loc    *time.Location
+	zone   string // loc's name, as TZ sets it
 }
 
 func (a *app) transcriptsEnv() (transcriptsEnv, error) {
@@ -81,13 +84,39 @@ func (a *app) transcriptsEnv() (transcriptsEnv, error) {
 		folder: synthesis.Open(l.SynthesisDir, lockfile.Options{Timeout: timeout, Holder: a.cmdName}),
 		roots:  sessions.Roots{Claude: l.Home, Codex: codex},
 		loc:    time.Local,
+		zone:   zoneName(a.getenv("TZ")),
 	}, nil
 }
 
+// zoneName names the local time zone as TZ would set it: $TZ, else the
+// zone /etc/localtime links to, else "Local".
+func zoneName(tz string) string {
+	if tz = strings.TrimPrefix(tz, ":"); tz != "" {
+		return tz
+	}
+	if p, err := os.Readlink("/etc/localtime"); err == nil {
+		if _, name, ok := strings.Cut(p, "zoneinfo/"); ok {
+			return name
+		}
+	}
+	return "Local"
+}
+
+// zoneConflict is the error of a run whose time zone is not the one the
+// state's days were counted in: its DATE holds other messages.
+func (e transcriptsEnv) zoneConflict(st *sessions.State) error {
+	if st.DaysZone == e.zone {
+		return nil
+	}
+	return withHint(fmt.Errorf("the days in %s were counted in the time zone %s, and this run counts them in %s", sessions.StateFile, st.DaysZone, e.zone),
+		"run it with TZ=%s, or run 'memdir transcripts extract' first to count the pending days in %s", st.DaysZone, e.zone)
+}
+
 // loadState reads the processing state; a missing one is empty. Summaries
-// computed in another time zone are dropped.
+// computed in another time zone are dropped. Days marked or extracted in
+// another zone are kept: see zoneConflict.
 func (e transcriptsEnv) loadState() (*sessions.State, error) {
-	st := sessions.NewState(e.loc.String())
+	st := sessions.NewState(e.zone)
 	found, err := e.folder.ReadJSON(sessions.StateFile, st)
 	var ce *synthesis.CorruptError
 	if errors.As(err, &ce) {
@@ -99,11 +128,14 @@ func (e transcriptsEnv) loadState() (*sessions.State, error) {
 	if found && st.Version > sessions.StateVersion {
 		return nil, withHint(fmt.Errorf("%s has format version %d; this memdir knows %d", sessions.StateFile, st.Version, sessions.StateVersion), "upgrade memdir")
 	}
-	if st.Zone != e.loc.String() {
+	if st.Zone != e.zone {
 		for _, en := range st.Transcripts {
 			en.Summary = nil
 		}
-		st.Zone = e.loc.String()
+		st.Zone = e.zone
+	}
+	if st.DaysZone == "" || !st.DayMarks() {
+		st.DaysZone = e.zone
 	}
 	if st.Transcripts == nil {
 		st.Transcripts = map[string]*sessions.Entry{}
@@ -243,6 +275,9 @@ func (a *app) pendingDays(env transcriptsEnv) ([]pendingDayJSON, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := env.zoneConflict(st); err != nil {
+		a.warnf("%v; the pending days may be off: %s", err, hintFor(err))
+	}
 	days := sessions.Pending(a.readPending(env, st), env.loc)
 	out := make([]pendingDayJSON, 0, len(days))
 	for _, d := range days {
@@ -361,6 +396,10 @@ func (a *app) extract(env transcriptsEnv, want []string, output string) error {
 		return err
 	}
 	defer unlock()
+	if env.zoneConflict(st) != nil {
+		a.warnf("the days were counted in the time zone %s, and are now counted in %s: days marked done past a cursor are pending again", st.DaysZone, env.zone)
+		st.Recount(env.zone)
+	}
 	scans := a.readPending(env, st)
 	days := sessions.Pending(scans, env.loc, want...)
 	if len(days) == 0 {
@@ -458,6 +497,9 @@ Running done again for the same day changes nothing.`,
 				return err
 			}
 			defer unlock()
+			if err := env.zoneConflict(st); err != nil {
+				return err
+			}
 			scans := a.readPending(env, st)
 			type result struct {
 				Date     string   `json:"date"`

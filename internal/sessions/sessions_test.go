@@ -415,3 +415,26 @@ func TestIncremental_ExtractedDayOutlivesItsTranscript(t *testing.T) {
 	}
 	f.want(map[string][]string{"2026-11-20": {"after the extract"}})
 }
+
+// Recount drops the records keyed by days of another zone: what they
+// marked done past the cursor is pending again, never lost.
+func TestState_Recount(t *testing.T) {
+	f := newFixture(t)
+	f.append(rec("user", "u1", "monday", day(16, 23)), rec("user", "u2", "tuesday", day(17, 1)))
+	f.extract("2026-11-17")
+	f.done("2026-11-17")
+	f.extract("2026-11-16")
+	if !f.st.DayMarks() {
+		t.Fatal("DayMarks()=false with a day done past the cursor and a day extracted")
+	}
+	f.st.DaysZone = "UTC"
+	f.st.Recount("UTC")
+	if !f.st.DayMarks() {
+		t.Fatal("Recount in the same zone dropped the day records")
+	}
+	f.st.Recount("America/New_York")
+	if f.st.DayMarks() || f.st.DaysZone != "America/New_York" {
+		t.Fatalf("after Recount: DayMarks()=%v DaysZone=%q, want none and the new zone", f.st.DayMarks(), f.st.DaysZone)
+	}
+	f.want(map[string][]string{"2026-11-16": {"monday"}, "2026-11-17": {"tuesday"}})
+}
