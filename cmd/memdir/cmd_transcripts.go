@@ -159,11 +159,12 @@ func (a *app) lockState(env transcriptsEnv) (st *sessions.State, unlock func(), 
 }
 
 // homeGap says what the agent home lacks for transcripts, or "": the home
-// itself (noHome), or its projects folder. A mistyped --home would
-// otherwise read as a home with nothing pending.
+// itself (noHome), or its projects folder when there is no Codex sessions
+// folder either. A mistyped --home would otherwise read as a home with
+// nothing pending.
 func homeGap(env transcriptsEnv) (msg string, noHome bool) {
 	home := env.layout.Home
-	if _, err := os.Stat(home); errors.Is(err, fs.ErrNotExist) {
+	if !exists(home) {
 		from := env.layout.HomeSource
 		switch from {
 		case "flag":
@@ -173,10 +174,15 @@ func homeGap(env transcriptsEnv) (msg string, noHome bool) {
 		}
 		return fmt.Sprintf("the agent home %s (from %s) does not exist: it holds no transcripts", home, from), true
 	}
-	if _, err := os.Stat(filepath.Join(home, "projects")); errors.Is(err, fs.ErrNotExist) {
+	if !exists(filepath.Join(home, "projects")) && (env.roots.Codex == "" || !exists(filepath.Join(env.roots.Codex, "sessions"))) {
 		return fmt.Sprintf("%s has no projects folder: it holds no Claude Code transcripts", home), false
 	}
 	return "", false
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // warnHome warns about what homeGap finds, for commands that only read.
