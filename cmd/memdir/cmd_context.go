@@ -79,6 +79,7 @@ read, which makes this fast.`,
 			if err != nil {
 				return err
 			}
+			a.warnHome(env)
 			ix, err := a.loadProjectsIndex(env)
 			if err != nil {
 				return err

@@ -31,7 +31,8 @@ func (a *app) searchCmd() *cobra.Command {
 		Use:   "search PATTERN",
 		Short: "Search the project's memories, or every transcript with --transcripts",
 		Long: `Search finds PATTERN, a literal string unless --regex is given (Go RE2
-syntax), case-sensitive unless --ignore-case.
+syntax; ^ and $ match at the start and end of each line), case-sensitive
+unless --ignore-case.
 
 Without --transcripts it searches the project's memory files and prints
 file:line: text for each matching line.
@@ -84,6 +85,7 @@ func (a *app) searchTranscripts(opt search.Options, since string) error {
 	if err != nil {
 		return err
 	}
+	a.warnHome(env)
 	if since != "" {
 		d, err := parseDate(since, env.loc)
 		if err != nil {
@@ -92,7 +94,7 @@ func (a *app) searchTranscripts(opt search.Options, since string) error {
 		opt.Since, _ = time.ParseInLocation(time.DateOnly, d, env.loc)
 	}
 	if a.project != "" {
-		opt.Project = env.layout.ProjectRoot
+		opt.Project = a.projectPath()
 	}
 	if _, err := search.NewMatcher(opt); err != nil {
 		return withHint(err, "see 'memdir search --help'")
@@ -129,6 +131,24 @@ func (a *app) searchTranscripts(opt search.Options, since string) error {
 			sessions.Plural(stats.Files, "transcript"), mb(stats.Bytes), time.Since(start).Round(time.Millisecond))
 	}
 	return nil
+}
+
+// projectPath is the --project folder itself, absolute, cleaned and with
+// symlinks resolved: not widened to its git root, as sessions run in P or
+// below are wanted (a monorepo's package, say).
+func (a *app) projectPath() string {
+	p := a.project
+	if home := a.getenv("HOME"); home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+		p = filepath.Join(home, p[1:])
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(a.cwd, p)
+	}
+	p = filepath.Clean(p)
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		p = real
+	}
+	return p
 }
 
 func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }

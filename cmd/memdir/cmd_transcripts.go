@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,7 +34,9 @@ defaults to ~/.codex, unless --home is given).
 memdir keeps a processing state in <home>/memory/transcripts-state.json: per
 transcript, the byte offset and last record uuid already processed, so each
 run reads only what is new. A transcript that shrank or was replaced is read
-again from its start. Days are local dates (set TZ to change the zone).
+again from its start. Days are local dates (set TZ to change the zone); done
+refuses to mark a day counted in another zone than the extract's, and extract
+in a new zone counts the pending days there.
 
 The usual cycle, as the synthesize skill runs it:
   memdir transcripts list-pending     which days have unprocessed content
@@ -58,6 +61,7 @@ type transcriptsEnv struct {
 	folder *synthesis.Folder
 	roots  sessions.Roots
 	loc    *time.Location
+	zone   string // loc's name, as TZ sets it
 }
 
 func (a *app) transcriptsEnv() (transcriptsEnv, error) {
@@ -80,13 +84,39 @@ func (a *app) transcriptsEnv() (transcriptsEnv, error) {
 		folder: synthesis.Open(l.SynthesisDir, lockfile.Options{Timeout: timeout, Holder: a.cmdName}),
 		roots:  sessions.Roots{Claude: l.Home, Codex: codex},
 		loc:    time.Local,
+		zone:   zoneName(a.getenv("TZ")),
 	}, nil
 }
 
+// zoneName names the local time zone as TZ would set it: $TZ, else the
+// zone /etc/localtime links to, else "Local".
+func zoneName(tz string) string {
+	if tz = strings.TrimPrefix(tz, ":"); tz != "" {
+		return tz
+	}
+	if p, err := os.Readlink("/etc/localtime"); err == nil {
+		if _, name, ok := strings.Cut(p, "zoneinfo/"); ok {
+			return name
+		}
+	}
+	return "Local"
+}
+
+// zoneConflict is the error of a run whose time zone is not the one the
+// state's days were counted in: its DATE holds other messages.
+func (e transcriptsEnv) zoneConflict(st *sessions.State) error {
+	if st.DaysZone == e.zone {
+		return nil
+	}
+	return withHint(fmt.Errorf("the days in %s were counted in the time zone %s, and this run counts them in %s", sessions.StateFile, st.DaysZone, e.zone),
+		"run it with TZ=%s, or run 'memdir transcripts extract' first to count the pending days in %s", st.DaysZone, e.zone)
+}
+
 // loadState reads the processing state; a missing one is empty. Summaries
-// computed in another time zone are dropped.
+// computed in another time zone are dropped. Days marked or extracted in
+// another zone are kept: see zoneConflict.
 func (e transcriptsEnv) loadState() (*sessions.State, error) {
-	st := sessions.NewState(e.loc.String())
+	st := sessions.NewState(e.zone)
 	found, err := e.folder.ReadJSON(sessions.StateFile, st)
 	var ce *synthesis.CorruptError
 	if errors.As(err, &ce) {
@@ -98,11 +128,14 @@ func (e transcriptsEnv) loadState() (*sessions.State, error) {
 	if found && st.Version > sessions.StateVersion {
 		return nil, withHint(fmt.Errorf("%s has format version %d; this memdir knows %d", sessions.StateFile, st.Version, sessions.StateVersion), "upgrade memdir")
 	}
-	if st.Zone != e.loc.String() {
+	if st.Zone != e.zone {
 		for _, en := range st.Transcripts {
 			en.Summary = nil
 		}
-		st.Zone = e.loc.String()
+		st.Zone = e.zone
+	}
+	if st.DaysZone == "" || !st.DayMarks() {
+		st.DaysZone = e.zone
 	}
 	if st.Transcripts == nil {
 		st.Transcripts = map[string]*sessions.Entry{}
@@ -123,6 +156,57 @@ func (a *app) lockState(env transcriptsEnv) (st *sessions.State, unlock func(), 
 		return nil, nil, err
 	}
 	return st, unlock, nil
+}
+
+// homeGap says what the agent home lacks for transcripts, or "": the home
+// itself (noHome), or its projects folder when there is no Codex sessions
+// folder either. A mistyped --home would otherwise read as a home with
+// nothing pending.
+func homeGap(env transcriptsEnv) (msg string, noHome bool) {
+	home := env.layout.Home
+	if !exists(home) {
+		from := env.layout.HomeSource
+		switch from {
+		case "flag":
+			from = "--home"
+		case "default":
+			from = "$HOME/.claude"
+		}
+		return fmt.Sprintf("the agent home %s (from %s) does not exist: it holds no transcripts", home, from), true
+	}
+	if !exists(filepath.Join(home, "projects")) && (env.roots.Codex == "" || !exists(filepath.Join(env.roots.Codex, "sessions"))) {
+		return fmt.Sprintf("%s has no projects folder: it holds no Claude Code transcripts", home), false
+	}
+	return "", false
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
+// warnHome warns about what homeGap finds, for commands that only read.
+func (a *app) warnHome(env transcriptsEnv) {
+	if msg, _ := homeGap(env); msg != "" {
+		a.warnf("%s", msg)
+	}
+}
+
+// needHome is warnHome for the commands that write the state there: when
+// the home does not exist and no transcript was found elsewhere (Codex's),
+// it returns an error rather than create the home.
+func (a *app) needHome(env transcriptsEnv) error {
+	msg, noHome := homeGap(env)
+	if msg == "" {
+		return nil
+	}
+	if noHome {
+		if files, _ := sessions.Discover(env.roots); len(files) == 0 {
+			return withHint(errors.New(msg), "check --home (or MEMDIR_HOME); 'memdir where' shows the agent home in use")
+		}
+	}
+	a.warnf("%s", msg)
+	return nil
 }
 
 // readPending discovers the transcripts and reads each from its cursor,
@@ -177,6 +261,7 @@ text (command expansions, system reminders, hook context) does not count.`,
 			if err != nil {
 				return err
 			}
+			a.warnHome(env)
 			days, err := a.pendingDays(env)
 			if err != nil {
 				return err
@@ -195,6 +280,9 @@ func (a *app) pendingDays(env transcriptsEnv) ([]pendingDayJSON, error) {
 	st, err := env.loadState()
 	if err != nil {
 		return nil, err
+	}
+	if err := env.zoneConflict(st); err != nil {
+		a.warnf("%v; the pending days may be off: %s", err, hintFor(err))
 	}
 	days := sessions.Pending(a.readPending(env, st), env.loc)
 	out := make([]pendingDayJSON, 0, len(days))
@@ -306,11 +394,18 @@ arrives in between stays pending.`,
 // extract writes the pending content of the wanted days (all without
 // any) to output or stdout, then records in the state what it showed.
 func (a *app) extract(env transcriptsEnv, want []string, output string) error {
+	if err := a.needHome(env); err != nil {
+		return err
+	}
 	st, unlock, err := a.lockState(env)
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	if env.zoneConflict(st) != nil {
+		a.warnf("the days were counted in the time zone %s, and are now counted in %s: days marked done past a cursor are pending again", st.DaysZone, env.zone)
+		st.Recount(env.zone)
+	}
 	scans := a.readPending(env, st)
 	days := sessions.Pending(scans, env.loc, want...)
 	if len(days) == 0 {
@@ -366,12 +461,14 @@ func (a *app) doneCmd() *cobra.Command {
 		Long: `Done marks the pending content of each DATE processed: everything of that day
 that 'memdir transcripts extract' showed (or, if the day was never extracted,
 everything there is now). Content that arrived after the extract stays
-pending. Cursors then move past the processed records, so later runs read
+pending, in a transcript extract showed as in one it did not. Cursors then move past the processed records, so later runs read
 only what is new.
 
 memdir never deletes an agent's transcripts. --archive DIR copies the
-transcripts that held content of DATE to DIR/DATE/<project folder>/ before
-marking, for a record of what was summarised.
+transcripts that held content of DATE into DIR/DATE/ before marking, for a
+record of what was summarised: each at its path under <home>/projects
+(<project folder>/<session>.jsonl, subagents' under their session's
+folder), Codex rollouts under DIR/DATE/codex/.
 
 Running done again for the same day changes nothing.`,
 		Example: `  memdir transcripts done 2026-11-20
@@ -398,11 +495,17 @@ Running done again for the same day changes nothing.`,
 			if archive != "" && !filepath.IsAbs(archive) {
 				archive = filepath.Join(a.cwd, archive)
 			}
+			if err := a.needHome(env); err != nil {
+				return err
+			}
 			st, unlock, err := a.lockState(env)
 			if err != nil {
 				return err
 			}
 			defer unlock()
+			if err := env.zoneConflict(st); err != nil {
+				return err
+			}
 			scans := a.readPending(env, st)
 			type result struct {
 				Date     string   `json:"date"`
@@ -415,7 +518,7 @@ Running done again for the same day changes nothing.`,
 			for _, date := range dates {
 				r := result{Date: date}
 				if archive != "" {
-					if r.Archived, err = archiveDay(archive, date, sessions.Pending(scans, env.loc, date)); err != nil {
+					if r.Archived, err = archiveDay(archive, date, env.roots, sessions.Pending(scans, env.loc, date)); err != nil {
 						return err
 					}
 				}
@@ -451,7 +554,11 @@ Running done again for the same day changes nothing.`,
 					a.printf("Archived %s to %s.\n", sessions.Plural(len(r.Archived), "transcript"), filepath.Join(archive, r.Date))
 				}
 				if r.Left > 0 {
-					a.warnf("%s of %s arrived after the last extract and stay pending; run 'memdir transcripts extract %s'", sessions.Plural(r.Left, "message"), r.Date, r.Date)
+					verb := "stay"
+					if r.Left == 1 {
+						verb = "stays"
+					}
+					a.warnf("%s of %s arrived after the last extract and %s pending; run 'memdir transcripts extract %s'", sessions.Plural(r.Left, "message"), r.Date, verb, r.Date)
 				}
 			}
 			return nil
@@ -462,8 +569,9 @@ Running done again for the same day changes nothing.`,
 }
 
 // archiveDay copies the transcripts holding content of date into
-// dir/date/<folder>/, atomically each.
-func archiveDay(dir, date string, days []sessions.Day) ([]string, error) {
+// dir/date/, atomically each, at their path under <home>/projects (Codex
+// rollouts under codex/, at theirs under <CODEX_HOME>/sessions).
+func archiveDay(dir, date string, roots sessions.Roots, days []sessions.Day) ([]string, error) {
 	var done []string
 	for _, d := range days {
 		for _, s := range d.Sessions {
@@ -474,11 +582,7 @@ func archiveDay(dir, date string, days []sessions.Day) ([]string, error) {
 			if err != nil {
 				return done, err
 			}
-			parent := filepath.Base(filepath.Dir(s.Path))
-			if s.Agent != "" {
-				parent = filepath.Join(filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(s.Path)))), s.SessionID)
-			}
-			to := filepath.Join(dir, date, parent, filepath.Base(s.Path))
+			to := filepath.Join(dir, date, archivePath(roots, s))
 			if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
 				return done, err
 			}
@@ -489,6 +593,20 @@ func archiveDay(dir, date string, days []sessions.Day) ([]string, error) {
 		}
 	}
 	return done, nil
+}
+
+// archivePath is where a transcript goes in a day's archive folder: its
+// path under the folder it was found in.
+func archivePath(roots sessions.Roots, s sessions.DaySession) string {
+	base, prefix := filepath.Join(roots.Claude, "projects"), ""
+	if s.Dialect == transcript.Codex {
+		base, prefix = filepath.Join(roots.Codex, "sessions"), "codex"
+	}
+	rel, err := filepath.Rel(base, s.Path)
+	if err != nil || !filepath.IsLocal(rel) {
+		rel = filepath.Base(s.Path)
+	}
+	return filepath.Join(prefix, rel)
 }
 
 func (a *app) buildIndexCmd() *cobra.Command {
@@ -507,6 +625,9 @@ with the projects worked on that day from this file.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			env, err := a.transcriptsEnv()
 			if err != nil {
+				return err
+			}
+			if err := a.needHome(env); err != nil {
 				return err
 			}
 			st, unlock, err := a.lockState(env)

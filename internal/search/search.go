@@ -6,9 +6,11 @@
 package search
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -27,7 +29,7 @@ import (
 // Options say what to look for and where.
 type Options struct {
 	Pattern    string
-	Regex      bool // Pattern is a Go regular expression (RE2 syntax)
+	Regex      bool // Pattern is a Go regular expression (RE2 syntax; ^ and $ match at line ends)
 	IgnoreCase bool
 	// Project keeps only messages whose working directory is this path or
 	// inside it (absolute, cleaned).
@@ -96,7 +98,9 @@ func newMatcher(o Options) (*matcher, error) {
 	expr := ""
 	switch {
 	case o.Regex:
-		expr = o.Pattern
+		// Results are lines of a message's text: ^ and $ match at each
+		// line's start and end, in the whole text as in one line.
+		expr = "(?m)" + o.Pattern
 	case o.IgnoreCase && isASCII(o.Pattern):
 		// ASCII letters match either case; the raw bytes are searched
 		// the same way, so the prefilter never misses.
@@ -269,7 +273,7 @@ func searchFile(ctx context.Context, f sessions.File, m *matcher, opt Options) (
 	defer fh.Close()
 	info := fileInfo{File: f}
 	if f.Dialect == transcript.Codex {
-		info.readCodexMeta(fh)
+		info.readCodexMeta(fh, opt.MaxLine)
 		if _, err := fh.Seek(0, io.SeekStart); err != nil {
 			return nil, 0, 0, err
 		}
@@ -410,10 +414,22 @@ type fileInfo struct {
 	cwd string // Codex: from session_meta
 }
 
-func (fi *fileInfo) readCodexMeta(r io.Reader) {
-	first := make([]byte, 64<<10)
-	k, _ := io.ReadFull(r, first)
-	line, _, _ := bytes.Cut(first[:k], []byte{'\n'})
+// readCodexMeta takes the session's id and working directory from a
+// rollout's first line (session_meta), read whole up to maxLine bytes: it
+// holds the instructions, often far over any fixed prefix.
+func (fi *fileInfo) readCodexMeta(r io.Reader, maxLine int) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) > maxLine+1 {
+			return
+		}
+		line = append(line, chunk...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			break
+		}
+	}
 	var meta struct {
 		Type    string `json:"type"`
 		Payload struct {

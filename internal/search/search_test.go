@@ -97,6 +97,9 @@ func TestRun_MatchesReference(t *testing.T) {
 		{Pattern: `(?i)ROLLBACK`, Regex: true},
 		{Pattern: `CONNECTION POOL`, Regex: true, IgnoreCase: true},
 		{Pattern: `worker\s+logs`, Regex: true},
+		// Anchors act on each line of the text, as results are lines.
+		{Pattern: `^[A-Z]\w+ the`, Regex: true},
+		{Pattern: `\.$`, Regex: true},
 		{Pattern: "Connection Pool", IgnoreCase: true},
 		{Pattern: "The", IgnoreCase: true, Role: "assistant"},
 		{Pattern: "the", Role: "user"},
@@ -238,5 +241,72 @@ func TestRun_Folding(t *testing.T) {
 		if len(got) != tc.want {
 			t.Errorf("%+v: %d results, want %d", tc.opt, len(got), tc.want)
 		}
+	}
+}
+
+// TestRun_AnchorsPerLine: results are lines of a message's text, so ^ and $
+// match at each line's start and end, not only the text's.
+func TestRun_AnchorsPerLine(t *testing.T) {
+	dir := t.TempDir()
+	rec := func(role, text string) string {
+		return fmt.Sprintf(`{"type":%q,"uuid":"u","timestamp":"2026-11-20T10:00:00Z","cwd":"/p","sessionId":"s","message":{"id":"m","role":%q,"content":%q}}`+"\n", role, role, text)
+	}
+	body := rec("user", "first line of the prompt\nTODO: migrate the database\nthen the TODO list") +
+		rec("assistant", "Done.\nNext: the tests.\nTODO") +
+		rec("user", "a TODO: in the middle")
+	path := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	files := []sessions.File{{Path: path, Dialect: transcript.ClaudeCode, SessionID: "s", ModTime: time.Now()}}
+	for _, tc := range []struct {
+		pattern string
+		want    []string // the matching lines
+	}{
+		{`^TODO`, []string{"TODO: migrate the database", "TODO"}},
+		{`^TODO$`, []string{"TODO"}},
+		{`database$`, []string{"TODO: migrate the database"}},
+		{`^Next:.*\.$`, []string{"Next: the tests."}},
+		{`(?m)^todo`, nil},
+		{`(?i)^todo:`, []string{"TODO: migrate the database"}},
+		{`^first`, []string{"first line of the prompt"}},
+	} {
+		opt := search.Options{Pattern: tc.pattern, Regex: true}
+		got, _ := run(t, files, opt)
+		var lines []string
+		for _, r := range got {
+			lines = append(lines, r.Text)
+		}
+		if diff := cmp.Diff(tc.want, lines); diff != "" {
+			t.Errorf("%s: matching lines (-want +got):\n%s", tc.pattern, diff)
+		}
+		if diff := cmp.Diff(reference(t, files, opt), got); diff != "" {
+			t.Errorf("%s: results differ from the reference (-want +got):\n%s", tc.pattern, diff)
+		}
+	}
+}
+
+// TestRun_CodexLongSessionMeta: a rollout's first line (session_meta, with
+// the instructions) can be far over 64 KiB; its id and working directory
+// still name the session and project of the results.
+func TestRun_CodexLongSessionMeta(t *testing.T) {
+	dir := t.TempDir()
+	meta := fmt.Sprintf(`{"timestamp":"2026-11-21T08:00:00.000Z","type":"session_meta","payload":{"id":"0199-abc","cwd":"/home/dev/web","instructions":%q}}`,
+		"# AGENTS.md\n"+strings.Repeat("- a rule line for the project\n", 4000))
+	msg := `{"timestamp":"2026-11-21T08:00:01.500Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"use pnpm for the login form"}]}}`
+	path := filepath.Join(dir, "rollout-2026-11-21T08-00-00-abc.jsonl")
+	if err := os.WriteFile(path, []byte(meta+"\n"+msg+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if len(meta) < 100<<10 {
+		t.Fatalf("session_meta is %d bytes: the test needs over 64 KiB", len(meta))
+	}
+	files := []sessions.File{{Path: path, Dialect: transcript.Codex, ModTime: time.Now()}}
+	got, _ := run(t, files, search.Options{Pattern: "pnpm"})
+	if len(got) != 1 || got[0].SessionID != "0199-abc" || got[0].Project != "/home/dev/web" || got[0].Line != 2 {
+		t.Fatalf("results = %+v, want one at line 2 of session 0199-abc in /home/dev/web", got)
+	}
+	if got, _ := run(t, files, search.Options{Pattern: "pnpm", Project: "/home/dev/web"}); len(got) != 1 {
+		t.Fatalf("--project /home/dev/web: %d results, want 1", len(got))
 	}
 }

@@ -42,12 +42,13 @@ func messageDay(m transcript.Message, sc Scan, loc *time.Location) string {
 }
 
 // isPending reports whether message m of a scan is still to be processed:
-// it is conversation (not harness text) and its day is not done up to it.
+// it is conversation (not harness text) and its day is not done up to its
+// last line (a response that grew after its day was marked is pending).
 func isPending(m transcript.Message, day string, e *Entry) bool {
 	if !isContent(m) || m.Offset < e.Cursor.Offset {
 		return false
 	}
-	return m.Offset >= e.Done[day]
+	return m.LastOffset >= e.Done[day]
 }
 
 // isContent reports whether m is conversation worth reading: not harness
@@ -135,7 +136,24 @@ func MarkExtracted(st *State, scans []Scan, days []Day) {
 			}
 			e.Extracted[d.Date] = ds.End
 		}
+		if i, found := slices.BinarySearch(st.Extracted, d.Date); !found {
+			st.Extracted = slices.Insert(st.Extracted, i, d.Date)
+		}
 	}
+}
+
+// wasExtracted reports whether extract showed date since it was last
+// marked done.
+func (st *State) wasExtracted(date string) bool {
+	if slices.Contains(st.Extracted, date) {
+		return true
+	}
+	for _, e := range st.Transcripts { // a state from before State.Extracted
+		if _, ok := e.Extracted[date]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Advance is a cursor MarkDone moved: the caller takes a Mark there (see
@@ -147,11 +165,14 @@ type Advance struct {
 }
 
 // MarkDone marks date processed in st: every pending message of that day
-// up to where it was last extracted (or, when it never was, up to where
-// this read stopped). Cursors then move past every processed message at
-// their front. It reports how many messages it marked, and the cursors it
-// moved.
+// up to where it was last extracted. A transcript extract did not show
+// (it appeared, or got that day's content, after the extract) keeps its
+// content pending; when the day was never extracted, everything up to
+// where this read stopped is marked. Cursors then move past every
+// processed message at their front. It reports how many messages it
+// marked, and the cursors it moved.
 func MarkDone(st *State, scans []Scan, date string, loc *time.Location) (marked int, moved []Advance) {
+	shown := st.wasExtracted(date)
 	for _, sc := range scans {
 		if sc.Session == nil {
 			continue
@@ -161,22 +182,21 @@ func MarkDone(st *State, scans []Scan, date string, loc *time.Location) (marked 
 			if day := messageDay(m, sc, loc); day == date && isPending(m, day, sc.Entry) {
 				if upto < 0 {
 					upto = sc.Session.NextOffset
-					if x, ok := sc.Entry.Extracted[date]; ok && x >= sc.Entry.Cursor.Offset {
-						upto = x
+					if x, ok := sc.Entry.Extracted[date]; ok || shown {
+						upto = max(x, sc.Entry.Cursor.Offset)
 					}
 				}
-				if m.Offset < upto {
-					marked++
+				if m.LastOffset < upto {
+					marked++ // shown whole: a part that arrived later keeps it pending
 				}
 			}
 		}
 		e := adopt(st, sc)
-		if upto >= 0 {
+		if upto > e.Cursor.Offset {
 			if e.Done == nil {
 				e.Done = map[string]int64{}
 			}
 			e.Done[date] = max(e.Done[date], upto)
-			delete(e.Extracted, date)
 		}
 		// Move the cursor to the first message still pending, or past
 		// everything read when none is.
@@ -207,6 +227,19 @@ func MarkDone(st *State, scans []Scan, date string, loc *time.Location) (marked 
 		if len(e.Extracted) == 0 {
 			e.Extracted = nil
 		}
+	}
+	// The day's extract is used up: a later done marks what is there then.
+	for _, e := range st.Transcripts {
+		delete(e.Extracted, date)
+		if len(e.Extracted) == 0 {
+			e.Extracted = nil
+		}
+	}
+	if i, found := slices.BinarySearch(st.Extracted, date); found {
+		st.Extracted = slices.Delete(st.Extracted, i, i+1)
+	}
+	if len(st.Extracted) == 0 {
+		st.Extracted = nil
 	}
 	return marked, moved
 }

@@ -200,6 +200,8 @@ func TestPending_SkipsHarnessTextAndToolResults(t *testing.T) {
 		`{"type":"user","uuid":"u2","timestamp":"2026-11-20T09:00:00Z","isMeta":true,"message":{"role":"user","content":"Caveat: injected"}}`+"\n",
 		`{"type":"user","uuid":"u3","timestamp":"2026-11-20T09:00:00Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]}}`+"\n",
 		`{"type":"attachment","uuid":"u4","timestamp":"2026-11-20T09:00:00Z","attachment":{"type":"hook_additional_context","hookEvent":"UserPromptSubmit","content":["memdir: remember tabs"]}}`+"\n",
+		`{"type":"user","uuid":"u6","timestamp":"2026-11-20T09:00:00Z","isCompactSummary":true,"message":{"role":"user","content":"This session is being continued from a previous conversation. Summary: use tabs"}}`+"\n",
+		`{"type":"assistant","uuid":"u7","timestamp":"2026-11-20T09:00:00Z","isApiErrorMessage":true,"message":{"id":"e1","role":"assistant","content":[{"type":"text","text":"API Error: 529 overloaded"}]}}`+"\n",
 	)
 	f.want(map[string][]string{})
 	f.append(rec("user", "u5", "real prompt", day(20, 9)))
@@ -297,4 +299,142 @@ func TestSummariesAndIndex_Incremental(t *testing.T) {
 	if _, ok := f.st.Transcripts[sub]; ok {
 		t.Error("a deleted transcript is still in the state")
 	}
+}
+
+// part is one line of an assistant response split over several lines that
+// share message.id mid.
+func part(uuid, mid, block string, ts time.Time) string {
+	return fmt.Sprintf(`{"type":"assistant","uuid":%q,"timestamp":%q,"cwd":"/src/api","sessionId":"s1","message":{"id":%q,"role":"assistant","content":[%s]}}`+"\n",
+		uuid, ts.Format(time.RFC3339), mid, block)
+}
+
+// A response that grew after the extract (a line sharing its message.id
+// joined onto it) was not shown whole: done leaves it pending.
+func TestIncremental_MessageGrownAfterExtractStaysPending(t *testing.T) {
+	f := newFixture(t)
+	f.append(rec("user", "u1", "fix the build", day(20, 9)), part("a1", "msg_1", `{"type":"text","text":"part one"}`, day(20, 9)))
+	f.extract("2026-11-20")
+	f.append(part("a2", "msg_1", `{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"rm -rf build"}}`, day(20, 9)),
+		part("a3", "msg_1", `{"type":"text","text":"part two"}`, day(20, 9)))
+	if n := f.done("2026-11-20"); n != 1 {
+		t.Fatalf("done marked %d messages, want only the user's 1: the response grew after the extract", n)
+	}
+	f.want(map[string][]string{"2026-11-20": {"part one\n\npart two"}})
+	f.extract("2026-11-20")
+	if n := f.done("2026-11-20"); n != 1 {
+		t.Fatalf("done after a new extract marked %d messages, want 1", n)
+	}
+	f.want(map[string][]string{})
+}
+
+// A Codex tool call joins the assistant message before it; one that
+// arrived after the extract keeps that message pending.
+func TestIncremental_CodexToolCallAfterExtractStaysPending(t *testing.T) {
+	codex := t.TempDir()
+	path := filepath.Join(codex, "sessions/2026/11/21/rollout-2026-11-21T08-00-00-abc.jsonl")
+	line := func(ts, payload string) string {
+		return fmt.Sprintf(`{"timestamp":"2026-11-21T08:%s.000Z","type":"response_item","payload":%s}`+"\n", ts, payload)
+	}
+	write(t, path, `{"timestamp":"2026-11-21T08:00:00.000Z","type":"session_meta","payload":{"id":"abc","cwd":"/src/web"}}`+"\n"+
+		line("00:01", `{"type":"message","role":"user","content":[{"type":"input_text","text":"use pnpm"}]}`)+
+		line("00:05", `{"type":"message","role":"assistant","content":[{"type":"output_text","text":"switching to pnpm"}]}`))
+	st := sessions.NewState("UTC")
+	read := func() []sessions.Scan {
+		files, _ := sessions.Discover(sessions.Roots{Codex: codex})
+		return sessions.ReadPending(context.Background(), files, st, sessions.ReadOptions{})
+	}
+	scans := read()
+	sessions.MarkExtracted(st, scans, sessions.Pending(scans, utc, "2026-11-21"))
+	fh, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh.WriteString(line("01:00", `{"type":"function_call","name":"shell","arguments":"{\"command\":\"git push --force\"}","call_id":"c9"}`))
+	fh.Close()
+	n, moved := sessions.MarkDone(st, read(), "2026-11-21", utc)
+	if n != 1 {
+		t.Fatalf("done marked %d messages, want only the user's 1", n)
+	}
+	for _, mv := range moved {
+		if st.Transcripts[mv.Path].Cursor, err = sessions.MarkAt(mv.Path, mv.Offset, mv.Line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	days := sessions.Pending(read(), utc)
+	if len(days) != 1 || days[0].Messages != 1 {
+		t.Fatalf("pending after done = %+v, want the assistant message that grew", days)
+	}
+	m := days[0].Sessions[0].Messages[0]
+	if m.Text != "switching to pnpm" || len(m.Tools) != 1 || !strings.Contains(m.Tools[0].Summary, "git push --force") {
+		t.Fatalf("pending message = %+v, want the response with its new tool call", m)
+	}
+}
+
+// A transcript that got content of an extracted day only after the extract
+// was never shown: done leaves it pending, and marks it once extracted.
+func TestIncremental_TranscriptAfterExtractStaysPending(t *testing.T) {
+	for _, old := range []bool{false, true} {
+		t.Run(map[bool]string{false: "State", true: "StateWithoutExtractedDays"}[old], func(t *testing.T) {
+			f := newFixture(t)
+			f.append(rec("user", "u1", "first session", day(20, 9)))
+			f.extract("2026-11-20")
+			if old {
+				f.st.Extracted = nil // as a state written before the field read
+			}
+			write(t, filepath.Join(filepath.Dir(f.path), "s2.jsonl"), rec("user", "v1", "second session, after the extract", day(20, 11)))
+			if n := f.done("2026-11-20"); n != 1 {
+				t.Fatalf("done marked %d messages, want only the 1 extracted", n)
+			}
+			f.want(map[string][]string{"2026-11-20": {"second session, after the extract"}})
+			if f.st.Extracted != nil {
+				t.Fatalf("extracted days after done = %v, want none", f.st.Extracted)
+			}
+			f.extract("2026-11-20")
+			if n := f.done("2026-11-20"); n != 1 {
+				t.Fatalf("done after a new extract marked %d messages, want 1", n)
+			}
+			f.want(map[string][]string{})
+		})
+	}
+}
+
+// The day-level record holds when the one transcript extract showed is
+// gone: a transcript that appeared later is still not marked.
+func TestIncremental_ExtractedDayOutlivesItsTranscript(t *testing.T) {
+	f := newFixture(t)
+	f.append(rec("user", "u1", "first session", day(20, 9)))
+	f.extract("2026-11-20")
+	if !slices.Equal(f.st.Extracted, []string{"2026-11-20"}) {
+		t.Fatalf("extracted days = %v, want [2026-11-20]", f.st.Extracted)
+	}
+	os.Remove(f.path)
+	delete(f.st.Transcripts, f.path)
+	write(t, filepath.Join(filepath.Dir(f.path), "s2.jsonl"), rec("user", "v1", "after the extract", day(20, 11)))
+	if n := f.done("2026-11-20"); n != 0 {
+		t.Fatalf("done marked %d messages, want 0: extract showed none of them", n)
+	}
+	f.want(map[string][]string{"2026-11-20": {"after the extract"}})
+}
+
+// Recount drops the records keyed by days of another zone: what they
+// marked done past the cursor is pending again, never lost.
+func TestState_Recount(t *testing.T) {
+	f := newFixture(t)
+	f.append(rec("user", "u1", "monday", day(16, 23)), rec("user", "u2", "tuesday", day(17, 1)))
+	f.extract("2026-11-17")
+	f.done("2026-11-17")
+	f.extract("2026-11-16")
+	if !f.st.DayMarks() {
+		t.Fatal("DayMarks()=false with a day done past the cursor and a day extracted")
+	}
+	f.st.DaysZone = "UTC"
+	f.st.Recount("UTC")
+	if !f.st.DayMarks() {
+		t.Fatal("Recount in the same zone dropped the day records")
+	}
+	f.st.Recount("America/New_York")
+	if f.st.DayMarks() || f.st.DaysZone != "America/New_York" {
+		t.Fatalf("after Recount: DayMarks()=%v DaysZone=%q, want none and the new zone", f.st.DayMarks(), f.st.DaysZone)
+	}
+	f.want(map[string][]string{"2026-11-16": {"monday"}, "2026-11-17": {"tuesday"}})
 }

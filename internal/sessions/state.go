@@ -21,11 +21,50 @@ type State struct {
 	// another zone are recomputed.
 	Zone        string            `json:"zone"`
 	Transcripts map[string]*Entry `json:"transcripts"` // by absolute path
+	// Extracted lists the days extract showed since they were last marked
+	// done, sorted. Done marks nothing of such a day in a transcript
+	// without an Entry.Extracted offset for it: extract never showed that
+	// transcript's content. (A state written before this field read it
+	// from the entries' offsets.)
+	Extracted []string `json:"extracted_days,omitempty"`
+	// DaysZone is the time zone of the days that Extracted and the
+	// entries' Done and Extracted are keyed by: the same date in another
+	// zone holds other messages. Empty in a state written before it.
+	DaysZone string `json:"days_zone,omitempty"`
 }
 
 // NewState returns an empty state for days in zone.
 func NewState(zone string) *State {
 	return &State{Version: StateVersion, Zone: zone, Transcripts: map[string]*Entry{}}
+}
+
+// DayMarks reports whether st holds records keyed by day: days marked
+// done past a cursor, or extracted.
+func (st *State) DayMarks() bool {
+	if len(st.Extracted) > 0 {
+		return true
+	}
+	for _, e := range st.Transcripts {
+		if len(e.Done) > 0 || len(e.Extracted) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Recount makes st count days in zone. Records keyed by days of another
+// zone are dropped: content marked done by day past a cursor is pending
+// again (shown twice rather than never), and no day counts as extracted.
+// Cursors stay.
+func (st *State) Recount(zone string) {
+	if st.DaysZone == zone {
+		return
+	}
+	for _, e := range st.Transcripts {
+		e.Done, e.Extracted = nil, nil
+	}
+	st.Extracted = nil
+	st.DaysZone = zone
 }
 
 // Mark is a position in a transcript together with what it takes to tell,
@@ -49,7 +88,8 @@ type Entry struct {
 	// Cursor: everything before it is processed.
 	Cursor Mark `json:"cursor"`
 	// Done holds days marked done whose content lies after the cursor: a
-	// message of that day before the offset is processed. (A transcript
+	// message of that day whose last line starts before the offset is
+	// processed. (A transcript
 	// spanning two days keeps the later day pending while the earlier one
 	// is done, and the other way round.)
 	Done map[string]int64 `json:"done,omitempty"`

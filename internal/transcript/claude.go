@@ -44,6 +44,11 @@ type ccRecord struct {
 	IsMeta      bool          `json:"isMeta"`
 	Message     *ccMessage    `json:"message"`
 	Attachment  *ccAttachment `json:"attachment"`
+	// IsCompactSummary marks the user record that carries a compaction's
+	// summary, IsAPIError the assistant record Claude Code writes for a
+	// failed API call: both are the harness's text.
+	IsCompactSummary bool `json:"isCompactSummary"`
+	IsAPIError       bool `json:"isApiErrorMessage"`
 }
 
 type ccMessage struct {
@@ -106,8 +111,8 @@ func ParseClaude(r io.Reader, opt Options) (*Session, error) {
 			if rec.Message == nil {
 				return ""
 			}
-			m := Message{Role: rec.Type, Timestamp: ts, UUID: rec.UUID, Line: no, Offset: off,
-				Sidechain: rec.IsSidechain, Meta: rec.IsMeta, CWD: rec.CWD}
+			m := Message{Role: rec.Type, Timestamp: ts, UUID: rec.UUID, Line: no, Offset: off, LastOffset: off,
+				Sidechain: rec.IsSidechain, Meta: rec.harness(), CWD: rec.CWD}
 			m.Text, m.Tools = claudeContent(rec.Message.Content)
 			if m.Role == "user" && isSynthetic(m.Text) {
 				m.Meta = true
@@ -117,6 +122,7 @@ func ParseClaude(r io.Reader, opt Options) (*Session, error) {
 					prev := &s.Messages[i]
 					prev.Text = joinText(prev.Text, m.Text)
 					prev.Tools = append(prev.Tools, m.Tools...)
+					prev.LastOffset = off
 					return ""
 				}
 				byID[id] = len(s.Messages)
@@ -130,6 +136,13 @@ func ParseClaude(r io.Reader, opt Options) (*Session, error) {
 	})
 	s.dropEmpty()
 	return s, err
+}
+
+// harness reports whether the record's message is text Claude Code wrote
+// rather than the user or the model: injected text, a compaction summary,
+// an API error notice.
+func (rec *ccRecord) harness() bool {
+	return rec.IsMeta || rec.IsCompactSummary || rec.IsAPIError
 }
 
 // dropEmpty removes messages with neither text nor tool calls (a thinking-
@@ -214,6 +227,14 @@ func (s *Session) attachment(a *ccAttachment, ts time.Time, no int) {
 // claudeContent turns message content (a string or a list of blocks) into
 // text and one-line tool calls. Thinking is left out.
 func claudeContent(raw json.RawMessage) (string, []ToolCall) {
+	return blocksContent(raw, false)
+}
+
+// blocksContent is claudeContent; inResult says raw is a tool result's
+// content, whose summary comes from its text and images only. A tool
+// result nested in one is not walked: it adds nothing to that summary, and
+// walking each level again would take time quadratic in the nesting.
+func blocksContent(raw json.RawMessage, inResult bool) (string, []ToolCall) {
 	if len(raw) == 0 {
 		return "", nil
 	}
@@ -238,12 +259,15 @@ func claudeContent(raw json.RawMessage) (string, []ToolCall) {
 		case "tool_use":
 			tools = append(tools, ToolCall{Name: b.Name, Summary: summarizeInput(b.Input)})
 		case "tool_result":
+			if inResult {
+				break
+			}
 			sum, ok := "", false
 			if !lazyOff {
 				sum, ok = summarizeRawString(b.Content)
 			}
 			if !ok {
-				t, _ := claudeContent(b.Content)
+				t, _ := blocksContent(b.Content, true)
 				sum = summarizeOutput(t)
 			}
 			tools = append(tools, ToolCall{Name: "result", Summary: sum, IsError: b.IsError})

@@ -102,7 +102,7 @@ func (s *Session) codexItem(p cxPayload, ts time.Time, no int, off int64) {
 			meta = true
 		}
 		if text != "" {
-			s.Messages = append(s.Messages, Message{Role: role, Text: text, Timestamp: ts, Line: no, Offset: off, Meta: meta, CWD: s.CWD})
+			s.Messages = append(s.Messages, Message{Role: role, Text: text, Timestamp: ts, Line: no, Offset: off, LastOffset: off, Meta: meta, CWD: s.CWD})
 		}
 	case "function_call", "custom_tool_call", "local_shell_call":
 		args := p.Arguments
@@ -133,7 +133,8 @@ func (s *Session) codexItem(p cxPayload, ts time.Time, no int, off int64) {
 func (s *Session) addTool(tc ToolCall, ts time.Time, no int, off int64) {
 	if n := len(s.Messages); n > 0 && s.Messages[n-1].Role == "assistant" {
 		s.Messages[n-1].Tools = append(s.Messages[n-1].Tools, tc)
+		s.Messages[n-1].LastOffset = off
 		return
 	}
-	s.Messages = append(s.Messages, Message{Role: "assistant", Timestamp: ts, Line: no, Offset: off, Tools: []ToolCall{tc}, CWD: s.CWD})
+	s.Messages = append(s.Messages, Message{Role: "assistant", Timestamp: ts, Line: no, Offset: off, LastOffset: off, Tools: []ToolCall{tc}, CWD: s.CWD})
 }

@@ -34,7 +34,8 @@ func decodeRecord(line []byte, rec *ccRecord) error {
 	return json.Unmarshal(line, rec)
 }
 
-var recordKeys = []string{"type", "uuid", "sessionId", "timestamp", "cwd", "gitBranch", "version", "isSidechain", "isMeta", "message", "attachment"}
+var recordKeys = []string{"type", "uuid", "sessionId", "timestamp", "cwd", "gitBranch", "version", "isSidechain", "isMeta",
+	"isCompactSummary", "isApiErrorMessage", "message", "attachment"}
 
 func lazyRecord(line []byte, rec *ccRecord) bool {
 	*rec = ccRecord{}
@@ -59,6 +60,10 @@ func lazyRecord(line []byte, rec *ccRecord) bool {
 			rec.IsSidechain, ok = lazyBool(v)
 		case "isMeta":
 			rec.IsMeta, ok = lazyBool(v)
+		case "isCompactSummary":
+			rec.IsCompactSummary, ok = lazyBool(v)
+		case "isApiErrorMessage":
+			rec.IsAPIError, ok = lazyBool(v)
 		case "message":
 			rec.Message, ok = lazyMessage(v)
 		case "attachment":

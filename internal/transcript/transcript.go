@@ -39,9 +39,14 @@ type Message struct {
 	UUID      string    `json:"uuid,omitempty"`
 	Line      int       `json:"line"`   // 1-based line of the (first) record
 	Offset    int64     `json:"offset"` // byte offset of that line
-	Sidechain bool      `json:"sidechain,omitempty"`
-	// Meta marks text the agent's harness injected (command expansions,
-	// interruption notices, system reminders), not typed by the user.
+	// LastOffset is the byte offset of the message's last line: a response
+	// joined from several lines ends after it starts, and a reader that
+	// stopped before LastOffset saw only part of it.
+	LastOffset int64 `json:"last_offset"`
+	Sidechain  bool  `json:"sidechain,omitempty"`
+	// Meta marks text the agent's harness wrote (command expansions,
+	// interruption notices, system reminders, compaction summaries, API
+	// error notices), not typed by the user nor answered by the model.
 	Meta  bool       `json:"meta,omitempty"`
 	Tools []ToolCall `json:"tools,omitempty"`
 	CWD   string     `json:"cwd,omitempty"`

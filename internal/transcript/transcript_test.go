@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/memdir/memdir/internal/corpus"
@@ -41,9 +43,13 @@ func TestParseClaude_RealFixture(t *testing.T) {
 	}
 	var got []string
 	for _, m := range s.Messages {
+		if m.Meta {
+			m.Role += " (harness)"
+		}
 		got = append(got, m.Role+": "+m.Text)
 	}
-	want := []string{"user: what indentation should I use here", "assistant: Not logged in · Please run /login"}
+	// The failed API call's notice (isApiErrorMessage) is not the model's.
+	want := []string{"user: what indentation should I use here", "assistant (harness): Not logged in · Please run /login"}
 	if !cmp.Equal(got, want) {
 		t.Errorf("messages:\n%s", cmp.Diff(want, got))
 	}
@@ -82,6 +88,9 @@ func TestParseClaude_Records(t *testing.T) {
 		{Role: "user", Text: "<command-name>/memory</command-name>", Meta: true},
 		{Role: "user", Text: "[Request interrupted by user]", Meta: true},
 		{Role: "user", Text: "Search the repo for spaces.", Sidechain: true},
+		// A compaction's summary and an API error notice are the harness's.
+		{Role: "user", Text: "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nThe user asked for tabs.", Meta: true},
+		{Role: "assistant", Text: "API Error: 429 rate limited", Meta: true},
 	}
 	if !cmp.Equal(got, want) {
 		t.Errorf("messages (-want +got):\n%s", cmp.Diff(want, got))
@@ -92,7 +101,7 @@ func TestParseClaude_Records(t *testing.T) {
 	if len(s.Injections) != 1 || s.Injections[0].Event != "UserPromptSubmit" || s.Injections[0].Text != "memdir: 1 memory about tabs" {
 		t.Errorf("injections=%+v", s.Injections)
 	}
-	if s.LastUUID != "u10" || s.Start.Format("15:04:05") != "09:00:00" || s.End.Format("15:04:05") != "09:03:00" {
+	if s.LastUUID != "u12" || s.Start.Format("15:04:05") != "09:00:00" || s.End.Format("15:04:05") != "09:03:02" {
 		t.Errorf("LastUUID=%s Start=%v End=%v", s.LastUUID, s.Start, s.End)
 	}
 	if s.Messages[1].Line != 3 {
@@ -344,4 +353,74 @@ func FuzzLazyDecoderFields(f *testing.F) {
 			t.Fatalf("lazy and strict decoding differ (-strict +lazy):\n%s", diff)
 		}
 	})
+}
+
+// deepResult is a user record whose tool result nests another tool result
+// in its content, depth levels deep.
+func deepResult(depth int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"user","uuid":"u1","message":{"role":"user","content":[{"type":"text","text":"see below"},` +
+		`{"type":"tool_result","tool_use_id":"t0","content":[{"type":"text","text":"outer output"},`)
+	b.WriteString(strings.Repeat(`{"type":"tool_result","tool_use_id":"t","content":[`, depth))
+	b.WriteString(`{"type":"text","text":"innermost"}`)
+	b.WriteString(strings.Repeat(`]}`, depth))
+	b.WriteString(`]}]}}` + "\n")
+	return b.Bytes()
+}
+
+// A tool result nested thousands deep (a 1 MB line) parses in time linear
+// in its size: its summary comes from its own text, and the results nested
+// in it are not walked level by level (which took 14 s on an 848 KB line).
+func TestParseClaude_DeeplyNestedToolResult(t *testing.T) {
+	t.Parallel()
+	line := deepResult(20000)
+	done := make(chan *Session, 1)
+	go func() {
+		s, _ := ParseClaude(bytes.NewReader(line), Options{})
+		done <- s
+	}()
+	var s *Session
+	select {
+	case s = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("parsing a %d-byte line nested 20000 deep took over 10 s: quadratic in the nesting", len(line))
+	}
+	want := []Message{{Role: "user", Text: "see below", UUID: "u1", Line: 1,
+		Tools: []ToolCall{{Name: "result", Summary: "outer output"}}}}
+	if diff := cmp.Diff(want, s.Messages); diff != "" || len(s.Skipped) > 0 {
+		t.Fatalf("messages (-want +got):\n%s\nskipped: %+v", diff, s.Skipped)
+	}
+}
+
+// BenchmarkParseClaude_DeeplyNestedToolResult: time per byte stays flat as
+// the nesting grows.
+func BenchmarkParseClaude_DeeplyNestedToolResult(b *testing.B) {
+	for _, depth := range []int{1000, 10000} {
+		b.Run(strconv.Itoa(depth), func(b *testing.B) {
+			line := deepResult(depth)
+			b.SetBytes(int64(len(line)))
+			for b.Loop() {
+				ParseClaude(bytes.NewReader(line), Options{})
+			}
+		})
+	}
+}
+
+// Search reads lines one by one: harness text (a compaction's summary, an
+// API error notice, injected text) is not a message there either.
+func TestLineMessage_HarnessText(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{`{"type":"user","message":{"role":"user","content":"use tabs"}}`, true},
+		{`{"type":"user","isCompactSummary":true,"message":{"role":"user","content":"Summary: use tabs"}}`, false},
+		{`{"type":"assistant","isApiErrorMessage":true,"message":{"id":"e","role":"assistant","content":[{"type":"text","text":"API Error: tabs"}]}}`, false},
+		{`{"type":"user","isMeta":true,"message":{"role":"user","content":"tabs skill"}}`, false},
+	} {
+		if _, ok := LineMessage(ClaudeCode, []byte(tc.line)); ok != tc.want {
+			t.Errorf("LineMessage(%s) ok=%v, want %v", tc.line, ok, tc.want)
+		}
+	}
 }
