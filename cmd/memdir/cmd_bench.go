@@ -225,8 +225,7 @@ func (a *app) latency(root string, n, queries, coldRuns int, exe string) (latenc
 		return r, err
 	}
 	start := time.Now()
-	snap, _, err := st.RecallIndex(context.Background())
-	if err != nil {
+	if _, _, err := st.RecallIndex(context.Background()); err != nil {
 		return r, err
 	}
 	r.BuildMS = ms(time.Since(start))
@@ -235,7 +234,8 @@ func (a *app) latency(root string, n, queries, coldRuns int, exe string) (latenc
 	// written once the window has passed: measure the steady state an
 	// agent's prompts meet, not that window.
 	time.Sleep(2 * time.Second)
-	if snap, _, err = st.RecallIndex(context.Background()); err != nil {
+	snap, _, err := st.RecallIndex(context.Background())
+	if err != nil {
 		return r, err
 	}
 	var times []time.Duration
