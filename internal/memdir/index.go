@@ -76,6 +76,16 @@ func entryFile(line string) string {
 	return target
 }
 
+// entryTitle returns the link text of an index entry ("Title" in
+// "- [Title](file.md)"), "" for any other line.
+func entryTitle(line string) string {
+	if entryFile(line) == "" {
+		return ""
+	}
+	s := line[strings.IndexByte(line, '[')+1:]
+	return s[:strings.IndexByte(s, ']')]
+}
+
 // Bytes returns the index as file content.
 func (ix Index) Bytes() []byte {
 	var b strings.Builder

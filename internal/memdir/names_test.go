@@ -3,6 +3,7 @@ package memdir_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -123,5 +124,24 @@ func TestSave_TooBig(t *testing.T) {
 	}
 	if ix, _ := os.ReadFile(st.Path(memdir.IndexFile)); strings.Contains(string(ix), "big.md") {
 		t.Error("MEMORY.md lists big.md")
+	}
+}
+
+// TestSave_ByNameInALargeFolder: past a thousand memories a save looks its
+// name up through MEMORY.md's titles, and still finds Claude Code's file.
+func TestSave_ByNameInALargeFolder(t *testing.T) {
+	st := MustOpen(t, t0)
+	var ix strings.Builder
+	for i := range 1001 {
+		f := fmt.Sprintf("m%04d.md", i)
+		os.WriteFile(st.Path(f), []byte(fmt.Sprintf("---\nname: Note %d\ndescription: d\ntype: user\n---\nb\n", i)), 0o600)
+		fmt.Fprintf(&ix, "- [Note %d](%s) — d\n", i, f)
+	}
+	os.WriteFile(st.Path("feedback_testing.md"), []byte("---\nname: Testing approach\ndescription: real database\nmetadata:\n  type: feedback\n---\nNo mocks.\n"), 0o600)
+	ix.WriteString("- [Testing approach](feedback_testing.md) — real database\n")
+	os.WriteFile(st.Path(memdir.IndexFile), []byte(ix.String()), 0o600)
+	res, err := st.Save(context.Background(), memdir.Memory{Name: "testing approach", Body: "No mocks, ever.\n"}, memdir.SaveOptions{})
+	if err != nil || res.File != "feedback_testing.md" || res.Created {
+		t.Fatalf("Save by name = %s created=%v, %v", res.File, res.Created, err)
 	}
 }
