@@ -16,40 +16,68 @@ import (
 // maxTitleLen caps a memory's name in bytes.
 const maxTitleLen = 200
 
-// Resolve maps what a user typed to the file of an existing memory: a file
-// name "x.md", a file name without its ".md", or a memory's name as list
-// shows it ("Prefer tabs", "CI/CD secrets", "API ключи"), compared with
-// case and runs of spaces aside. A name that two memories share is
-// ErrAmbiguous; an unknown one ErrNotFound. Only a plain file name is ever
-// looked up as a path: "../x" can be a title, never a file.
+// Resolve maps what a user typed to the file of an existing memory: a
+// memory's name as list shows it ("Prefer tabs", "CI/CD secrets", "API
+// ключи"; case and runs of spaces aside), else a file name "x.md" or one
+// without its ".md" — names first, as a save by name does, so show, edit
+// and forget act on the memory a save would update. A name that two
+// memories share is ErrAmbiguous; an unknown one ErrNotFound. Only a plain
+// file name is ever looked up as a path: "../x" can be a title, never a
+// file, and MEMORY.md (in any case) is never a memory.
 func (s *Store) Resolve(name string) (string, error) {
 	name = strings.TrimSpace(name)
 	if err := validTitle(name); err != nil {
 		return "", err
 	}
-	if paths.ValidateName(name) == nil {
-		cands := []string{name}
-		if !strings.HasSuffix(name, ".md") {
-			cands = []string{name + ".md"}
-		}
-		for _, c := range cands {
-			if c == IndexFile {
-				continue
-			}
-			if _, err := os.Lstat(s.Path(c)); err == nil {
-				return c, nil
-			}
+	plain := paths.ValidateName(name) == nil
+	if plain && strings.HasSuffix(name, ".md") {
+		// A file name, exactly: the name of a memory rarely ends in .md,
+		// and when one does it is looked up below.
+		if f, ok := s.fileOnDisk(name); ok {
+			return f, nil
 		}
 	}
 	file, err := s.fileNamed(context.Background(), name, true)
-	if err != nil {
-		return "", err
+	if err != nil || file != "" {
+		return file, err
 	}
-	if file == "" {
-		return "", fmt.Errorf("%q: %w", name, ErrNotFound)
+	if plain && !strings.HasSuffix(name, ".md") {
+		if f, ok := s.fileOnDisk(name + ".md"); ok {
+			return f, nil
+		}
 	}
-	return file, nil
+	return "", fmt.Errorf("%q: %w", name, ErrNotFound)
 }
+
+// fileOnDisk reports whether file is a memory file in the folder, and its
+// name as the folder spells it (on a case-insensitive file system "X.md"
+// finds "x.md"; MEMORY.md is never a memory).
+func (s *Store) fileOnDisk(file string) (string, bool) {
+	if IsIndexName(file) {
+		return "", false
+	}
+	if _, err := os.Lstat(s.Path(file)); err != nil {
+		return "", false
+	}
+	files, err := s.Files()
+	if err != nil {
+		return file, true
+	}
+	if slices.Contains(files, file) {
+		return file, true
+	}
+	for _, f := range files {
+		if strings.EqualFold(f, file) {
+			return f, true
+		}
+	}
+	return file, true
+}
+
+// IsIndexName reports whether a file name is MEMORY.md's, in any case: on
+// the case-insensitive file systems of macOS and Windows "memory.md" is
+// MEMORY.md.
+func IsIndexName(file string) bool { return strings.EqualFold(file, IndexFile) }
 
 // fileNamed finds the memory whose name is name: first the file its slug
 // names, then every memory, through the recall snapshot (kept fresh from
@@ -59,7 +87,11 @@ func (s *Store) Resolve(name string) (string, error) {
 // 150 ms at 10,000 memories. It returns "" when none is.
 func (s *Store) fileNamed(ctx context.Context, name string, everywhere bool) (string, error) {
 	slug := Slug(name) + ".md"
-	switch m, _, err := s.read(slug); {
+	m, _, err := s.read(slug)
+	if IsIndexName(slug) {
+		err = ErrNotFound // never MEMORY.md, whatever the case
+	}
+	switch {
 	case err == nil && SameName(m.Title(), name):
 		return slug, nil
 	case err != nil && !errors.Is(err, ErrNotFound):
@@ -123,6 +155,10 @@ func (s *Store) fileForName(ctx context.Context, name string) (string, error) {
 	base := Slug(name)
 	file = base + ".md"
 	for i := 2; ; i++ {
+		if IsIndexName(file) { // a memory called "Memory" is memory-2.md
+			file = fmt.Sprintf("%s-%d.md", base, i)
+			continue
+		}
 		if _, err := os.Lstat(s.Path(file)); errors.Is(err, fs.ErrNotExist) {
 			return file, nil
 		} else if err != nil {
@@ -133,9 +169,28 @@ func (s *Store) fileForName(ctx context.Context, name string) (string, error) {
 }
 
 // SameName reports whether two memory names are the same name: equal when
-// case and runs of white space are set aside.
+// case and runs of white space are set aside, or when one is Claude Code's
+// slug form of the other ("prefer-tabs" for "Prefer tabs": Claude Code
+// writes names that way) and the other loses nothing to its slug.
 func SameName(a, b string) bool {
-	return strings.EqualFold(strings.Join(strings.Fields(a), " "), strings.Join(strings.Fields(b), " "))
+	if strings.EqualFold(strings.Join(strings.Fields(a), " "), strings.Join(strings.Fields(b), " ")) {
+		return true
+	}
+	return slugOf(a, b) || slugOf(b, a)
+}
+
+// slugOf reports whether a is in Claude Code's name form and is the slug of
+// b, where b is plain words (letters, digits, spaces, '-' and '_').
+func slugOf(a, b string) bool {
+	if a == "" || strings.Trim(a, "abcdefghijklmnopqrstuvwxyz0123456789_-") != "" {
+		return false
+	}
+	for _, r := range b {
+		if r > unicode.MaxASCII || !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return Slug(a) == Slug(b)
 }
 
 // validTitle accepts what a memory may be called: a title of any script

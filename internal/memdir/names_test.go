@@ -145,3 +145,65 @@ func TestSave_ByNameInALargeFolder(t *testing.T) {
 		t.Fatalf("Save by name = %s created=%v, %v", res.File, res.Created, err)
 	}
 }
+
+// TestNames_NeverTheIndex: on macOS and Windows "memory.md" is MEMORY.md,
+// so no memory is ever given that file, and no name resolves to it.
+func TestNames_NeverTheIndex(t *testing.T) {
+	st := MustOpen(t, t0)
+	ctx := context.Background()
+	save(t, st, "Deploy freeze", "No deploys on Fridays", "Ask.")
+	res, err := st.Save(ctx, memdir.Memory{Name: "Memory", Type: memdir.TypeProject, Description: "RAM budget is 2GB"}, memdir.SaveOptions{})
+	if err != nil || res.File != "memory-2.md" {
+		t.Fatalf("a memory named Memory went to %q (%v)", res.File, err)
+	}
+	for _, f := range []string{"memory.md", "Memory.md", "MEMORY.MD"} {
+		if _, err := st.Save(ctx, memdir.Memory{File: f, Name: "x", Type: memdir.TypeUser}, memdir.SaveOptions{}); !errors.Is(err, memdir.ErrInvalid) {
+			t.Errorf("Save(File=%s) = %v, want ErrInvalid", f, err)
+		}
+		if _, err := st.Forget(ctx, f, true); err == nil {
+			t.Errorf("Forget(%s) succeeded", f)
+		}
+	}
+	if m, err := st.Get("memory"); err != nil || m.File != "memory-2.md" {
+		t.Errorf("Get(memory) = %q, %v", m.File, err)
+	}
+	if ix, _ := os.ReadFile(st.Path(memdir.IndexFile)); !strings.Contains(string(ix), "(deploy-freeze.md)") {
+		t.Errorf("MEMORY.md lost its lines:\n%s", ix)
+	}
+}
+
+// TestNames_OneLookupOrder: show, edit and forget act on the memory a save
+// by the same name updates — names first, then file names — and forgetting
+// an unknown name never takes another memory's index line.
+func TestNames_OneLookupOrder(t *testing.T) {
+	st := MustOpen(t, t0)
+	ctx := context.Background()
+	// Claude Code wrote notes.md for "Deploy notes"; memdir then saves "notes".
+	os.WriteFile(st.Path("notes.md"), []byte("---\nname: Deploy notes\ndescription: how deploys go\ntype: project\n---\nbody\n"), 0o600)
+	res, err := st.Save(ctx, memdir.Memory{Name: "notes", Type: memdir.TypeUser, Description: "my notes"}, memdir.SaveOptions{})
+	if err != nil || res.File != "notes-2.md" {
+		t.Fatalf("save notes = %q, %v", res.File, err)
+	}
+	fr, err := st.Forget(ctx, "notes", true)
+	if err != nil || fr.File != "notes-2.md" {
+		t.Fatalf("forget notes removed %q (%v), want notes-2.md", fr.File, err)
+	}
+	if _, err := os.Stat(st.Path("notes.md")); err != nil {
+		t.Errorf("Claude Code's notes.md is gone: %v", err)
+	}
+	// A mistyped name removes nothing, not even an index line.
+	save(t, st, "Foo Bar", "d", "b")
+	for _, typo := range []string{"Foo: Bar", "FOO-BAR"} {
+		if _, err := st.Forget(ctx, typo, true); !errors.Is(err, memdir.ErrNotFound) {
+			t.Errorf("forget %q = %v, want ErrNotFound", typo, err)
+		}
+	}
+	if ix, _ := os.ReadFile(st.Path(memdir.IndexFile)); !strings.Contains(string(ix), "(foo-bar.md)") {
+		t.Errorf("foo-bar.md's index line was removed:\n%s", ix)
+	}
+	// Claude Code writes names as slugs: "prefer-tabs" is "Prefer tabs".
+	os.WriteFile(st.Path("prefer-tabs.md"), []byte("---\nname: prefer-tabs\ndescription: tabs\nmetadata:\n  type: feedback\n---\nTabs.\n"), 0o600)
+	if res, err := st.Save(ctx, memdir.Memory{Name: "Prefer tabs", Body: "Tabs, always.\n"}, memdir.SaveOptions{}); err != nil || res.File != "prefer-tabs.md" {
+		t.Errorf("save Prefer tabs = %q, %v", res.File, err)
+	}
+}

@@ -196,7 +196,7 @@ func (s *Store) Files() ([]string, error) {
 	var out []string
 	for _, e := range entries {
 		n := e.Name()
-		if strings.HasPrefix(n, ".") || n == IndexFile || !strings.HasSuffix(n, ".md") || e.IsDir() {
+		if strings.HasPrefix(n, ".") || IsIndexName(n) || !strings.HasSuffix(n, ".md") || e.IsDir() {
 			continue
 		}
 		out = append(out, n)
@@ -282,7 +282,7 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 		if err := paths.ValidateName(m.File); err != nil {
 			return SaveResult{}, err
 		}
-		if !strings.HasSuffix(m.File, ".md") || m.File == IndexFile {
+		if !strings.HasSuffix(m.File, ".md") || IsIndexName(m.File) {
 			return SaveResult{}, fmt.Errorf("%w: file name %q must end in .md and not be %s", ErrInvalid, m.File, IndexFile)
 		}
 	}

@@ -32,13 +32,16 @@ type ForgetResult struct {
 func (s *Store) Forget(ctx context.Context, name string, purge bool) (ForgetResult, error) {
 	file, err := s.Resolve(name)
 	dangling := false
-	if errors.Is(err, ErrNotFound) && !strings.ContainsAny(name, `/\`) {
-		file = name // perhaps only a dangling index line is left
+	if errors.Is(err, ErrNotFound) {
+		// Perhaps only a dangling index line is left: only for what was
+		// typed as a file name ("gone.md", "gone"), never a slug of a
+		// name, which could be another memory's file.
+		file = strings.TrimSpace(name)
 		if !strings.HasSuffix(file, ".md") {
-			file = Slug(name) + ".md"
+			file += ".md"
 		}
-		if file == IndexFile || paths.ValidateName(file) != nil {
-			return ForgetResult{}, fmt.Errorf("%s: %w", name, ErrNotFound) // MEMORY.md is no memory
+		if IsIndexName(file) || paths.ValidateName(file) != nil {
+			return ForgetResult{}, err // MEMORY.md is no memory
 		}
 		dangling = true
 	} else if err != nil {
@@ -58,6 +61,10 @@ func (s *Store) Forget(ctx context.Context, name string, purge bool) (ForgetResu
 	// A name that did not resolve only ever removes an index line: a file
 	// that appeared meanwhile is left alone.
 	exists := statErr == nil && !dangling
+	if dangling && statErr == nil {
+		// Not a memory we resolved, yet a file: its line stays.
+		return res, fmt.Errorf("%q: %w", name, ErrNotFound)
+	}
 	res.Removed = exists
 	switch {
 	case exists && purge:
