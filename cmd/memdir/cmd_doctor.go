@@ -103,7 +103,7 @@ func (a *app) doctorClaude() []check {
 	add := func(status, format string, args ...any) {
 		out = append(out, check{Name: "claude hooks", Status: status, Detail: fmt.Sprintf(format, args...)})
 	}
-	var where []string
+	var where, plugins []string
 	for _, scope := range []string{"user", "project", "local"} {
 		path, err := a.settingsPath(scope)
 		if err != nil {
@@ -118,6 +118,9 @@ func (a *app) doctorClaude() []check {
 			add("warn", "%s is not valid JSON: %v", path, err)
 			continue
 		}
+		for _, p := range claudeinstall.PluginsEnabled(doc) {
+			plugins = append(plugins, p+" ("+scope+")")
+		}
 		if events := claudeinstall.Installed(doc); len(events) > 0 {
 			where = append(where, scope)
 			for _, bin := range claudeinstall.Binaries(doc) {
@@ -127,9 +130,14 @@ func (a *app) doctorClaude() []check {
 			}
 		}
 	}
-	if len(where) == 0 {
+	switch {
+	case len(where) > 0 && len(plugins) > 0:
+		add("warn", "installed (%s) and the plugin %s is enabled too: every memory arrives twice; run 'memdir uninstall claude' or 'claude plugin uninstall memdir@memdir'", strings.Join(where, ", "), strings.Join(plugins, ", "))
+	case len(plugins) > 0:
+		add("ok", "the plugin %s wires memdir's hooks", strings.Join(plugins, ", "))
+	case len(where) == 0:
 		add("info", "not installed; 'memdir install claude' wires recall and extraction into Claude Code")
-	} else {
+	default:
 		add("ok", "installed (%s)", strings.Join(where, ", "))
 	}
 	if env, err := a.transcriptsEnv(); err == nil {

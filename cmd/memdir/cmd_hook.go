@@ -174,6 +174,14 @@ func (a *app) hookPrompt(in hooks.Input, start time.Time) error {
 		return nil
 	}
 	rel := filepath.Join(sessionsDir, sessionFile(in.SessionID))
+	// Sessions' bookkeeping is read, used and written under one lock, so
+	// two hooks on one prompt (the plugin and an install both wired)
+	// never give the same memory twice. Past the wait, go on without it.
+	if p, err := env.folder.Path(sessionsDir); err == nil && os.MkdirAll(p, 0o700) == nil {
+		if unlock, err := lockfile.Lock(a.ctx, p, lockfile.Options{Timeout: 2 * time.Second, Holder: "memdir hook UserPromptSubmit"}); err == nil {
+			defer unlock()
+		}
+	}
 	var sess hooks.Session
 	if _, err := env.folder.ReadJSON(rel, &sess); err != nil {
 		sess = hooks.Session{} // a corrupt state only loses dedupe: go on

@@ -58,10 +58,19 @@ transcripts and logs are not touched.`,
 // common arguments, flags and action.
 func (a *app) settingsCmd(install bool, cmd *cobra.Command) *cobra.Command {
 	var scope string
-	var dryRun, noMCP bool
+	var dryRun, noMCP, force bool
 	cmd.Args = a.agentArg
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if install && !force {
+			if p := a.pluginsEnabled(); len(p) > 0 {
+				return withHint(fmt.Errorf("the memdir plugin is enabled (%s): with memdir's hooks installed too, every memory would arrive twice", strings.Join(p, ", ")),
+					"keep the plugin, or remove it first with 'claude plugin uninstall memdir@memdir'; --force installs anyway")
+			}
+		}
 		return a.editSettings(scope, dryRun, install, noMCP)
+	}
+	if install {
+		cmd.Flags().BoolVar(&force, "force", false, "install even though the memdir plugin is enabled")
 	}
 	cmd.Flags().BoolVar(&noMCP, "no-mcp", false, "leave the MCP server registration alone")
 	cmd.Flags().StringVar(&scope, "scope", "user", "which settings file: user, project or local")
@@ -146,13 +155,16 @@ func (a *app) editSettings(scope string, dryRun, install, noMCP bool) error {
 		out.Binary = bin
 	}
 	out.fileEdit, err = editJSONFile(path, dryRun, func(doc *claudeinstall.Object) (bool, error) {
-		defer func() {
-			if h := claudeinstall.Installed(doc); h != nil {
-				out.Hooks = h
-			}
-		}()
 		if install {
+			defer func() {
+				if h := claudeinstall.Installed(doc); h != nil {
+					out.Hooks = h
+				}
+			}()
 			return claudeinstall.Install(doc, bin)
+		}
+		if h := claudeinstall.Installed(doc); h != nil {
+			out.Hooks = h // what is taken out
 		}
 		return claudeinstall.Uninstall(doc), nil
 	})
@@ -308,4 +320,26 @@ func backupName(path string, now time.Time) string {
 		}
 		name = fmt.Sprintf("%s-%d", base, i)
 	}
+}
+
+// pluginsEnabled lists the memdir plugins enabled in Claude Code's
+// settings, with their scope.
+func (a *app) pluginsEnabled() []string {
+	var out []string
+	for _, scope := range []string{"user", "project", "local"} {
+		path, err := a.settingsPath(scope)
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		if doc, err := claudeinstall.Parse(b); err == nil {
+			for _, p := range claudeinstall.PluginsEnabled(doc) {
+				out = append(out, p+" in "+scope+" settings")
+			}
+		}
+	}
+	return out
 }

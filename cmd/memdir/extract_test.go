@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -248,5 +249,31 @@ func TestExtract_HookDoesNotWait(t *testing.T) {
 	t.Logf("hook returned after %v; the extraction it started finished after %v", hookTook.Round(time.Millisecond), extractTook.Round(time.Millisecond))
 	if hookTook*3 > extractTook {
 		t.Errorf("the hook took %v of the extraction's %v: it waited", hookTook, extractTook)
+	}
+}
+
+// TestHook_TwoHooksOnePrompt: two UserPromptSubmit hooks for one prompt
+// (the plugin and an install both wired) give each memory once.
+func TestHook_TwoHooksOnePrompt(t *testing.T) {
+	h := newExtractHome(t)
+	h.run("save", "--type", "project", "--name", "Deploy day", "--description", "Deploys happen on Tuesdays", "--body", "Ask the release manager.")
+	for round := range 5 {
+		in, _ := json.Marshal(map[string]string{"session_id": fmt.Sprintf("two-%d", round), "hook_event_name": "UserPromptSubmit",
+			"cwd": h.proj, "prompt": "which day do deploys happen?"})
+		outs := make([][]byte, 2)
+		var wg sync.WaitGroup
+		for i := range outs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c := h.cmd("hook", "UserPromptSubmit")
+				c.Stdin = bytes.NewReader(in)
+				outs[i], _ = c.Output()
+			}()
+		}
+		wg.Wait()
+		if n := bytes.Count(outs[0], []byte("deploy-day.md")) + bytes.Count(outs[1], []byte("deploy-day.md")); n != 1 {
+			t.Fatalf("round %d: the memory was given %d times:\n%s\n---\n%s", round, n, outs[0], outs[1])
+		}
 	}
 }

@@ -16,13 +16,32 @@ import (
 func TestPlugin_Validate(t *testing.T) {
 	claude := testenv.Claude(t)
 	home := t.TempDir()
-	for _, dir := range []string{"../../plugin/memdir", "../../plugin"} {
+	for _, dir := range []string{"../../plugin/memdir", "../.."} {
 		abs, _ := filepath.Abs(dir)
 		cmd := exec.Command(claude, "plugin", "validate", "--strict", abs)
 		cmd.Env = testenv.ClaudeEnv(home)
 		out, err := cmd.CombinedOutput()
 		if err != nil || !strings.Contains(string(out), "Validation passed") {
 			t.Errorf("claude plugin validate --strict %s: %v\n%s", dir, err, out)
+		}
+	}
+}
+
+// TestPlugin_InstallFromMarketplace: the README's two commands install
+// the plugin from the repository root with the real claude.
+func TestPlugin_InstallFromMarketplace(t *testing.T) {
+	claude := testenv.Claude(t)
+	home := t.TempDir()
+	root, _ := filepath.Abs("../..")
+	for _, args := range [][]string{{"plugin", "marketplace", "add", root}, {"plugin", "install", "memdir@memdir"}, {"plugin", "list"}} {
+		cmd := exec.Command(claude, args...)
+		cmd.Env = testenv.ClaudeEnv(home)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("claude %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		if args[1] == "list" && (!strings.Contains(string(out), "memdir@memdir") || !strings.Contains(string(out), "enabled")) {
+			t.Errorf("claude plugin list:\n%s", out)
 		}
 	}
 }

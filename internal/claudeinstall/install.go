@@ -260,3 +260,21 @@ func Binaries(doc *Object) []string {
 	}
 	return out
 }
+
+// PluginsEnabled lists the memdir plugins a settings file enables
+// ("memdir@memdir" in enabledPlugins): wired together with installed hooks,
+// every memory would be given twice.
+func PluginsEnabled(doc *Object) []string {
+	v, _ := doc.Get("enabledPlugins")
+	o, ok := v.(*Object)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, k := range o.Keys {
+		if on, _ := o.Vals[k].(bool); on && strings.HasPrefix(k, "memdir@") {
+			out = append(out, k)
+		}
+	}
+	return out
+}
