@@ -116,7 +116,7 @@ func TestHooks_RealClaude(t *testing.T) {
 		t.Errorf("hooks logged failures:\n%s", b)
 	}
 	out = run("uninstall", "claude")
-	if !strings.Contains(out, "uninstalled (memdir hooks: none)") || !strings.Contains(out, "uninstalled (memdir MCP server)") {
+	if !strings.Contains(out, "uninstalled (memdir hooks: SessionStart, UserPromptSubmit, Stop, SubagentStop, PreCompact, SessionEnd)") || !strings.Contains(out, "uninstalled (memdir MCP server)") {
 		t.Errorf("uninstall: %s", out)
 	}
 }
