@@ -211,7 +211,7 @@ func build(typ, s, reason string, at time.Time) Candidate {
 		}
 		reason, _ = AbsoluteDates(reason, at)
 	}
-	rule = strings.TrimRight(rule, " .!")
+	rule = strings.TrimRight(rule, " .!,;:—–-")
 	c := Candidate{Type: typ, Name: title(rule), Description: oneLine(rule, 140)}
 	body := capitalize(rule) + "."
 	if reason != "" {
@@ -235,12 +235,21 @@ func title(rule string) string {
 			rule = strings.TrimLeft(rule[len(lead):], " ,:;")
 		}
 	}
+	// The first clause, when it says enough on its own: "Never push
+	// directly to main; always open a PR" is "Never push directly to main".
+	if i := strings.IndexAny(rule, ";:—–(,"); i > 0 && len(strings.Fields(rule[:i])) >= 3 {
+		rule = rule[:i]
+	}
 	words := strings.Fields(rule)
 	for len(words) > 0 && (strings.EqualFold(words[0], "please") || strings.EqualFold(words[0], "so") || strings.EqualFold(words[0], "ok")) {
 		words = words[1:]
 	}
 	if len(words) > 7 {
 		words = words[:7]
+		// Not ending on a word that leads into the rest.
+		for len(words) > 3 && danglingWords[strings.ToLower(words[len(words)-1])] {
+			words = words[:len(words)-1]
+		}
 	}
 	t := strings.Trim(strings.Join(words, " "), " ,;:—–-")
 	t = strings.Map(func(r rune) rune {
@@ -259,6 +268,11 @@ func title(rule string) string {
 	}
 	return capitalize(t)
 }
+
+// danglingWords are words a cut-off title should not end on.
+var danglingWords = map[string]bool{"a": true, "an": true, "the": true, "to": true, "of": true, "and": true, "or": true,
+	"for": true, "with": true, "in": true, "on": true, "at": true, "by": true, "from": true, "into": true, "our": true,
+	"my": true, "your": true, "is": true, "are": true, "be": true, "that": true, "which": true, "when": true, "if": true}
 
 func capitalize(s string) string {
 	for i, r := range s {

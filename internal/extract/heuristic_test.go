@@ -145,3 +145,23 @@ func TestHeuristic_Edges(t *testing.T) {
 		t.Errorf("an impossible date was rewritten: %q", s)
 	}
 }
+
+// TestHeuristic_Titles: a name is the rule's first clause or its first
+// words without a dangling "the", and nothing ends in ",.".
+func TestHeuristic_Titles(t *testing.T) {
+	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ text, name, desc, bodyStart string }{
+		{"Never push directly to main; always open a PR, because CI only runs on PRs.", "Never push directly to main", "Never push directly to main; always open a PR", "Never push directly to main; always open a PR.\n"},
+		{"In this repo we always run the integration suite against a real postgres container.", "In this repo we always run", "", ""},
+		{"Always use miniredis in unit tests instead, since the shared Redis flakes under load.", "Always use miniredis in unit tests instead", "Always use miniredis in unit tests instead", "Always use miniredis in unit tests instead.\n"},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		if len(got) != 1 {
+			t.Fatalf("%q: %d candidates", tc.text, len(got))
+		}
+		c := got[0]
+		if c.Name != tc.name || (tc.desc != "" && c.Description != tc.desc) || !strings.HasPrefix(c.Body, tc.bodyStart) || strings.Contains(c.Body, ",.") {
+			t.Errorf("%q:\n name %q\n desc %q\n body %q", tc.text, c.Name, c.Description, c.Body)
+		}
+	}
+}
