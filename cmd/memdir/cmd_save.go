@@ -63,8 +63,8 @@ says (code structure, file lists, git history) or what only matters today.`,
 	f.StringVar(&o.scope, "scope", "", "private or team")
 	f.StringVar(&o.body, "body", "", "the memory itself, in markdown (default: standard input)")
 	f.StringSliceVar(&o.refs, "refs", nil, "paths or symbols the memory names, comma-separated (checked for staleness)")
-	f.StringVar(&o.source, "source", "manual", "where the memory came from")
-	f.StringVar(&o.trust, "trust", memdir.TrustUser, "user, agent or tool-output")
+	f.StringVar(&o.source, "source", "", "where the memory came from (default manual; an update keeps the stored one)")
+	f.StringVar(&o.trust, "trust", "", "user, agent or tool-output (default user; an update keeps the stored one)")
 	f.BoolVar(&o.pinned, "pinned", false, "never let consolidation drop this memory")
 	for _, req := range []string{"type", "name", "description"} {
 		cmd.MarkFlagRequired(req)
@@ -84,7 +84,7 @@ func (a *app) runSave(o saveOptions) error {
 		return withHint(fmt.Errorf("invalid scope %q", o.scope), "use --scope private or --scope team")
 	}
 	switch o.trust {
-	case memdir.TrustUser, memdir.TrustAgent, memdir.TrustToolOutput:
+	case "", memdir.TrustUser, memdir.TrustAgent, memdir.TrustToolOutput:
 	default:
 		return withHint(fmt.Errorf("invalid trust %q", o.trust), "use --trust user, agent or tool-output")
 	}
@@ -99,7 +99,7 @@ func (a *app) runSave(o saveOptions) error {
 	res, err := st.Save(a.ctx, memdir.Memory{
 		Name: o.name, Description: o.description, Type: typ, Scope: o.scope,
 		Source: o.source, Trust: o.trust, Refs: o.refs, Pinned: o.pinned, Body: body,
-	}, memdir.SaveOptions{})
+	}, memdir.SaveOptions{Defaults: memdir.Memory{Source: "manual", Trust: memdir.TrustUser}})
 	if err != nil {
 		return err
 	}

@@ -232,6 +232,9 @@ type SaveOptions struct {
 	// MustExist makes a save that would create the file fail with
 	// ErrNotFound instead: an update of a memory forgotten meanwhile.
 	MustExist bool
+	// Defaults fill the fields left empty of a memory the save creates
+	// (an update keeps the stored values): the CLI's source and trust.
+	Defaults Memory
 }
 
 // SaveResult says what a Save did.
@@ -328,6 +331,10 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 			}
 		}
 		res.Created = old == nil
+		if res.Created {
+			merged.Source = cmpOr(merged.Source, opt.Defaults.Source)
+			merged.Trust = cmpOr(merged.Trust, opt.Defaults.Trust)
+		}
 		if merged.Created.IsZero() {
 			merged.Created = now
 		}
@@ -524,4 +531,11 @@ func sortNewestFirst(mems []Memory) {
 		}
 		return strings.Compare(a.File, b.File)
 	})
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
