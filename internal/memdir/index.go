@@ -51,39 +51,69 @@ func ParseIndex(b []byte) Index {
 // hand-written rather than a regexp because it runs on every index line at
 // every save.
 func entryFile(line string) string {
+	_, target := entryParts(line)
+	return target
+}
+
+// entryParts splits an index entry into its link text and target file;
+// both are "" for any other line. The link text may hold brackets of its
+// own ("[Use [[name]] links]", as Claude Code encourages), and the target
+// may be written "<a b.md>" or "a%20b.md" when it has spaces.
+func entryParts(line string) (title, target string) {
 	s := strings.TrimLeft(line, " \t")
 	if len(s) < 2 || (s[0] != '-' && s[0] != '*' && s[0] != '+') || (s[1] != ' ' && s[1] != '\t') {
-		return ""
+		return "", ""
 	}
 	s = strings.TrimLeft(s[1:], " \t")
 	if !strings.HasPrefix(s, "[") {
-		return ""
+		return "", ""
 	}
-	end := strings.IndexByte(s, ']')
-	if end < 0 || strings.IndexByte(s[:end], '\n') >= 0 || !strings.HasPrefix(s[end+1:], "(") {
-		return ""
+	end, depth := -1, 0
+	for i := 0; i < len(s) && end < 0; i++ {
+		switch s[i] {
+		case '[':
+			depth++
+		case ']':
+			if depth--; depth == 0 {
+				end = i
+			}
+		case '\n':
+			return "", ""
+		}
 	}
-	s = s[end+2:]
-	end = strings.IndexByte(s, ')')
-	if end < 0 {
-		return ""
+	if end < 0 || !strings.HasPrefix(s[end+1:], "(") {
+		return "", ""
 	}
-	target := strings.TrimSpace(s[:end])
+	title, s = s[1:end], s[end+2:]
+	if strings.HasPrefix(s, "<") {
+		close := strings.IndexByte(s, '>')
+		if close < 0 || !strings.HasPrefix(s[close+1:], ")") {
+			return "", ""
+		}
+		target = s[1:close]
+	} else {
+		close := strings.IndexByte(s, ')')
+		if close < 0 {
+			return "", ""
+		}
+		target = strings.TrimSpace(s[:close])
+		if strings.ContainsAny(target, " \t") {
+			return "", ""
+		}
+		target = strings.ReplaceAll(target, "%20", " ")
+	}
 	target = strings.TrimPrefix(target, "./")
-	if len(target) <= len(".md") || !strings.HasSuffix(target, ".md") || strings.ContainsAny(target, " \t\r\n") {
-		return ""
+	if len(target) <= len(".md") || !strings.HasSuffix(target, ".md") || strings.ContainsAny(target, "\r\n") {
+		return "", ""
 	}
-	return target
+	return title, target
 }
 
 // entryTitle returns the link text of an index entry ("Title" in
 // "- [Title](file.md)"), "" for any other line.
 func entryTitle(line string) string {
-	if entryFile(line) == "" {
-		return ""
-	}
-	s := line[strings.IndexByte(line, '[')+1:]
-	return s[:strings.IndexByte(s, ']')]
+	title, _ := entryParts(line)
+	return title
 }
 
 // Bytes returns the index as file content.
@@ -167,7 +197,11 @@ func (ix *Index) Remove(file string) bool {
 // MaxEntryChars characters (the hook is shortened, ending in "…").
 func EntryLine(m Memory) string {
 	title := strings.NewReplacer("[", "(", "]", ")").Replace(oneLine(m.Title()))
-	head := fmt.Sprintf("- [%s](%s)", title, m.File)
+	target := m.File
+	if strings.ContainsAny(target, " \t()<>") {
+		target = "<" + target + ">" // a link target with spaces or parentheses
+	}
+	head := fmt.Sprintf("- [%s](%s)", title, target)
 	hook := oneLine(m.Summary())
 	if hook == "" {
 		return head

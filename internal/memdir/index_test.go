@@ -231,6 +231,14 @@ func TestEntryFile(t *testing.T) {
 		"# [A](a.md)":              "",
 		"- [A](a.txt)":             "",
 		"- [A](dir/a.md)":          "dir/a.md",
+		// Brackets in the link text, as Claude Code's [[name]] links.
+		"- [Use [[name]] links](wiki-links.md) — x": "wiki-links.md",
+		"- [a [b] c](x.md)":                         "x.md",
+		"- [unclosed [x](y.md)":                     "",
+		// Targets with spaces: angle brackets or %20.
+		"- [T](<team contacts.md>) — who": "team contacts.md",
+		"- [T](team%20contacts.md)":       "team contacts.md",
+		"- [T](<team contacts.md) — who":  "",
 	}
 	for in, want := range tests {
 		if got := entryFile(in); got != want {

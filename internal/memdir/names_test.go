@@ -207,3 +207,21 @@ func TestNames_OneLookupOrder(t *testing.T) {
 		t.Errorf("save Prefer tabs = %q, %v", res.File, err)
 	}
 }
+
+// TestSave_FileWithSpaces: a memory file with spaces in its name keeps one
+// index line however often it is saved.
+func TestSave_FileWithSpaces(t *testing.T) {
+	st := MustOpen(t, t0)
+	for range 3 {
+		if _, err := st.Save(context.Background(), memdir.Memory{File: "team contacts.md", Name: "Team contacts", Type: memdir.TypeReference, Description: "who to ask"}, memdir.SaveOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, _ := os.ReadFile(st.Path(memdir.IndexFile))
+	if n := strings.Count(string(ix), "team contacts.md"); n != 1 {
+		t.Errorf("%d index lines for the file:\n%s", n, ix)
+	}
+	if rep, err := st.CheckIndex(); err != nil || len(rep.Orphans) > 0 {
+		t.Errorf("check: %+v %v", rep, err)
+	}
+}
