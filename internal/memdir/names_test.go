@@ -225,3 +225,22 @@ func TestSave_FileWithSpaces(t *testing.T) {
 		t.Errorf("check: %+v %v", rep, err)
 	}
 }
+
+// TestRebuild_KeepsSubfolderLines: index --rebuild keeps the line of a
+// memory in a subfolder (Claude Code's team/…), which it does not manage.
+func TestRebuild_KeepsSubfolderLines(t *testing.T) {
+	st := MustOpen(t, t0)
+	save(t, st, "Deploy freeze", "No deploys on Fridays", "Ask.")
+	os.MkdirAll(st.Path("team/acme"), 0o700)
+	os.WriteFile(st.Path("team/acme/deploy.md"), []byte("---\nname: Acme deploys\ndescription: d\ntype: project\n---\nb\n"), 0o600)
+	ix, _ := os.ReadFile(st.Path(memdir.IndexFile))
+	os.WriteFile(st.Path(memdir.IndexFile), append(ix, "- [Acme deploys](team/acme/deploy.md) — how Acme deploys\n- [Gone](team/gone.md) — x\n"...), 0o600)
+	res, err := st.RebuildIndex(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(st.Path(memdir.IndexFile))
+	if !strings.Contains(string(after), "(team/acme/deploy.md)") || strings.Contains(string(after), "(team/gone.md)") {
+		t.Errorf("rebuild %+v:\n%s", res, after)
+	}
+}

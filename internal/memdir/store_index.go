@@ -216,7 +216,9 @@ func (s *Store) RebuildIndex(ctx context.Context) (RebuildResult, error) {
 				continue
 			}
 			m, ok := byFile[l.File]
-			if slices.Contains(res.Skipped, l.File) {
+			if slices.Contains(res.Skipped, l.File) || !ok && s.inSubfolder(l.File) {
+				// Not ours to judge: a file that does not parse, or one in
+				// a subfolder (Claude Code's team/…), keeps its line.
 				ok, m = true, Memory{}
 			}
 			if !ok || seen[l.File] {
@@ -269,4 +271,19 @@ func (s *Store) LoadIndex(ctx context.Context) (Loaded, error) {
 		}
 	}
 	return Load(string(b)), nil
+}
+
+// inSubfolder reports whether an index line's target is a file in a
+// subfolder of the memory folder (memdir keeps memories at the top level;
+// Claude Code and people may not).
+func (s *Store) inSubfolder(file string) bool {
+	if !strings.Contains(file, "/") || slices.Contains(strings.Split(file, "/"), "..") || filepath.IsAbs(file) {
+		return false
+	}
+	p := filepath.Join(s.dir, filepath.FromSlash(file))
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	ok, err := paths.Within(s.real, p)
+	return err == nil && ok
 }
