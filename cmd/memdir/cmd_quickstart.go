@@ -165,7 +165,7 @@ func (a *app) runQuickstart(dir string) error {
 	if a.json {
 		q.stdout = io.Discard
 	}
-	if err := q.extract(env, []string{out.Extracted}, ""); err != nil {
+	if err := q.extract(env, []string{out.Extracted}, "", false); err != nil {
 		return err
 	}
 

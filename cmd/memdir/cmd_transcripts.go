@@ -16,6 +16,7 @@ import (
 	"github.com/memdir/memdir/internal/atomicfile"
 	"github.com/memdir/memdir/internal/lockfile"
 	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/redact"
 	"github.com/memdir/memdir/internal/sessions"
 	"github.com/memdir/memdir/internal/synthesis"
 	"github.com/memdir/memdir/internal/transcript"
@@ -351,6 +352,7 @@ type extractSessionJSON struct {
 
 func (a *app) extractCmd() *cobra.Command {
 	var output string
+	var raw bool
 	cmd := &cobra.Command{
 		Use:   "extract [DATE]",
 		Short: "Print the pending conversation of a day (or of every pending day)",
@@ -384,16 +386,17 @@ arrives in between stays pending.`,
 				}
 				want = []string{d}
 			}
-			return a.extract(env, want, output)
+			return a.extract(env, want, output, raw)
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
+	cmd.Flags().BoolVar(&raw, "raw", false, "keep secrets (API keys, tokens, passwords) as written; by default they are redacted")
 	return cmd
 }
 
 // extract writes the pending content of the wanted days (all without
 // any) to output or stdout, then records in the state what it showed.
-func (a *app) extract(env transcriptsEnv, want []string, output string) error {
+func (a *app) extract(env transcriptsEnv, want []string, output string, raw bool) error {
 	if err := a.needHome(env); err != nil {
 		return err
 	}
@@ -414,6 +417,13 @@ func (a *app) extract(env transcriptsEnv, want []string, output string) error {
 			what = want[0]
 		}
 		return withHint(fmt.Errorf("no pending transcript content for %s", what), "run 'memdir transcripts list-pending' to see the pending days")
+	}
+	if !raw {
+		// The text goes to a model next: secrets stay out of it, as they
+		// stay out of memories.
+		if n := redactDays(days); n > 0 {
+			a.warnf("redacted %s in the output (--raw keeps them)", sessions.Plural(n, "secret"))
+		}
 	}
 	var buf bytes.Buffer
 	if a.json {
@@ -685,4 +695,29 @@ func sortedProjects(ix sessions.ProjectsIndex) []*sessions.Project {
 		return cmp.Compare(x.OriginalPath, y.OriginalPath)
 	})
 	return ps
+}
+
+// redactDays redacts secrets in the messages and tool lines of days, in
+// place, and returns how many it found.
+func redactDays(days []sessions.Day) int {
+	n := 0
+	red := func(s *string) {
+		out, found := redact.String(*s)
+		for _, f := range found {
+			n += f.Count
+		}
+		*s = out
+	}
+	for i := range days {
+		for j := range days[i].Sessions {
+			msgs := days[i].Sessions[j].Messages
+			for k := range msgs {
+				red(&msgs[k].Text)
+				for t := range msgs[k].Tools {
+					red(&msgs[k].Tools[t].Summary)
+				}
+			}
+		}
+	}
+	return n
 }
