@@ -244,3 +244,26 @@ func TestRebuild_KeepsSubfolderLines(t *testing.T) {
 		t.Errorf("rebuild %+v:\n%s", res, after)
 	}
 }
+
+// TestSave_RedactsEveryField: an edited file's fields memdir does not know,
+// and its comments, are redacted too.
+func TestSave_RedactsEveryField(t *testing.T) {
+	st := MustOpen(t, t0)
+	token, aws := "ghp_"+strings.Repeat("a1B2", 9), "AKIA"+strings.Repeat("Q", 16)
+	raw := "---\nname: CI\ndescription: where CI lives\ntype: reference\ngithub_token: " + token + " # key: " + aws + "\n---\nbody\n"
+	m, err := memdir.Parse("ci.md", []byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := st.Save(context.Background(), m, memdir.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(st.Path("ci.md"))
+	if strings.Contains(string(b), token) || strings.Contains(string(b), aws) || len(res.Redactions) != 2 {
+		t.Errorf("redactions %v, file:\n%s", res.Redactions, b)
+	}
+	if back, err := memdir.Parse("ci.md", b); err != nil || back.Description != "where CI lives" {
+		t.Errorf("the file does not read back: %v", err)
+	}
+}

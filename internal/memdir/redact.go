@@ -3,6 +3,8 @@ package memdir
 import (
 	"slices"
 
+	"go.yaml.in/yaml/v4"
+
 	"github.com/memdir/memdir/internal/redact"
 )
 
@@ -30,9 +32,39 @@ func redactMemory(m *Memory) []RedactionCount {
 		clean(&m.Refs[i])
 	}
 	clean(&m.Body)
+	if m.front != nil {
+		// Fields memdir does not know, and comments, are written back as
+		// they are: a secret typed there must not reach the disk either.
+		before := len(order) + sumCounts(counts)
+		m.front = cloneNode(m.front)
+		var walk func(n *yaml.Node)
+		walk = func(n *yaml.Node) {
+			if n.Kind == yaml.ScalarNode {
+				clean(&n.Value)
+			}
+			clean(&n.HeadComment)
+			clean(&n.LineComment)
+			clean(&n.FootComment)
+			for _, c := range n.Content {
+				walk(c)
+			}
+		}
+		walk(m.front)
+		if len(order)+sumCounts(counts) != before {
+			m.orig = nil // the original bytes hold the secret: write the tree
+		}
+	}
 	var out []RedactionCount
 	for _, k := range order {
 		out = append(out, RedactionCount{Kind: k, Count: counts[k]})
 	}
 	return out
+}
+
+func sumCounts(c map[string]int) int {
+	n := 0
+	for _, v := range c {
+		n += v
+	}
+	return n
 }
