@@ -95,7 +95,16 @@ func parse(file string, b []byte) (Memory, error) {
 		return m, nil
 	}
 	var doc yaml.Node
-	if err := yaml.Load(front, &doc); err != nil {
+	err = yaml.Load(front, &doc)
+	if err != nil && bytes.ContainsRune(front, '\t') {
+		// Claude Code reads a block indented with tabs by turning them
+		// into spaces and trying again: so does memdir.
+		var retry yaml.Node
+		if yaml.Load(bytes.ReplaceAll(front, []byte("\t"), []byte("  ")), &retry) == nil {
+			doc, err = retry, nil
+		}
+	}
+	if err != nil {
 		if strings.Contains(err.Error(), "no documents") {
 			return m, nil // an empty block
 		}

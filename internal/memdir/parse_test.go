@@ -256,3 +256,13 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParse_TabIndented: a block indented with tabs is read as Claude Code
+// reads it (tabs to spaces, then again).
+func TestParse_TabIndented(t *testing.T) {
+	raw := "---\nname: Testing approach\ndescription: real database\nmetadata:\n\ttype: feedback\n\tmodified: 2026-01-02\n---\nNo mocks.\n"
+	m, err := Parse("t.md", []byte(raw))
+	if err != nil || m.Type != TypeFeedback || m.Name != "Testing approach" {
+		t.Fatalf("Parse = %+v, %v", m, err)
+	}
+}
