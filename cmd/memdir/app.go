@@ -137,8 +137,19 @@ EXIT STATUS
 ENVIRONMENT
   MEMDIR_HOME, CLAUDE_CONFIG_DIR   agent home (default ~/.claude)
   MEMDIR_MEMORY_DIR                memory folder override (absolute path)
-  MEMDIR_DISABLE=1                 turn automatic memory off
+  MEMDIR_ALLOWED_ROOTS             more folders an override may point into (a path list)
+  MEMDIR_DISABLE=1                 turn memdir's hooks off
+  CLAUDE_CODE_DISABLE_AUTO_MEMORY  Claude Code's own switch: when its memory is off,
+                                   memdir's SessionStart hook gives MEMORY.md itself
   MEMDIR_LOCK_TIMEOUT              how long to wait for a busy folder (default 10s)
+  MEMDIR_EXTRACT=off               hooks queue sessions but start no extraction
+  MEMDIR_EXTRACT_ENGINE            heuristic (default), anthropic, openai or claude
+  MEMDIR_RECALL_ENGINE             lexical (default), llm or hybrid, for 'memdir recall'
+  MEMDIR_LLM_PROVIDER, _MODEL, _BASE_URL, _TIMEOUT
+                                   the model engines' endpoint ('memdir extract --help')
+  ANTHROPIC_API_KEY, OPENAI_API_KEY  keys for those engines (never read from files)
+  MEMDIR_EMBED_MODEL, _BASE_URL    embeddings for --engine hybrid
+  MEMDIR_MCP_TOKEN                 bearer token of 'memdir mcp --http'
   CODEX_HOME                       Codex CLI's home, for its transcripts (default ~/.codex)
   TZ                               the time zone transcript days are counted in`,
 		SilenceUsage:      true,

@@ -21,6 +21,7 @@ import (
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/memgen"
 	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/sessions"
 	"github.com/spf13/cobra"
 )
 
@@ -181,8 +182,8 @@ It prints p50 and p95 per folder size.`,
 				if !a.json {
 					a.printf("%7d memories: build %.0f ms; in-process p50 %.3f ms, p95 %.3f ms", n, r.BuildMS, r.InProcP50MS, r.InProcP95MS)
 					if r.ColdRuns > 0 {
-						a.printf("; cold process p50 %.1f ms, p95 %.1f ms; UserPromptSubmit hook p50 %.1f ms, p95 %.1f ms (%d runs each)",
-							r.ColdP50MS, r.ColdP95MS, r.HookP50MS, r.HookP95MS, r.ColdRuns)
+						a.printf("; cold process p50 %.1f ms, p95 %.1f ms; UserPromptSubmit hook p50 %.1f ms, p95 %.1f ms (%s each)",
+							r.ColdP50MS, r.ColdP95MS, r.HookP50MS, r.HookP95MS, sessions.Plural(r.ColdRuns, "run"))
 					}
 					a.printf("; %.0f%% of prompts got memories, %.0f tokens on average\n", 100*r.InjectedShare, r.MeanTokens)
 				}
@@ -233,6 +234,7 @@ func (a *app) latency(root string, n, queries, coldRuns int, exe string) (latenc
 	// every recall (its time may hide a change) until the snapshot is
 	// written once the window has passed: measure the steady state an
 	// agent's prompts meet, not that window.
+	fmt.Fprintf(a.stderr, "memdir: waiting 2 s for the folder's times to settle (recall re-reads files changed within 2 s of its snapshot)\n")
 	time.Sleep(2 * time.Second)
 	snap, _, err := st.RecallIndex(context.Background())
 	if err != nil {

@@ -265,7 +265,7 @@ func (a *app) doctorMemory() []check {
 	case loose > 0:
 		add("files", "fail", "%d memory files are readable by others; run chmod 600 %s/*.md", loose, l.MemoryDir)
 	default:
-		add("files", "ok", "%d memories parse (%d without a type)", len(mems), untypedN)
+		add("files", "ok", "%s (%d without a type)", map[bool]string{true: "1 memory parses", false: fmt.Sprintf("%d memories parse", len(mems))}[len(mems) == 1], untypedN)
 	}
 	if temps := countTemps(l.MemoryDir); temps > 0 {
 		add("temp files", "warn", "%d temporary files from interrupted writes; the next write removes those over a minute old", temps)
@@ -283,7 +283,7 @@ func (a *app) doctorMemory() []check {
 	default:
 		var issues []string
 		if n := len(r.Dangling); n > 0 {
-			issues = append(issues, fmt.Sprintf("%d lines point at missing files (%s)", n, strings.Join(r.Dangling, ", ")))
+			issues = append(issues, fmt.Sprintf("%s at missing files (%s)", map[bool]string{true: "1 line points", false: fmt.Sprintf("%d lines point", n)}[n == 1], strings.Join(r.Dangling, ", ")))
 		}
 		if n := len(r.Orphans); n > 0 {
 			issues = append(issues, fmt.Sprintf("%d files have no line (%s)", n, strings.Join(r.Orphans, ", ")))

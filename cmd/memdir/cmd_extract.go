@@ -112,7 +112,7 @@ LLM ENGINES
 	f := cmd.Flags()
 	f.StringVar(&file, "transcript", "", "extract from this transcript file")
 	f.StringVar(&session, "session", "", "extract from the transcript of this session id")
-	f.BoolVar(&pending, "pending", true, "extract from every transcript with new turns (the default)")
+	f.BoolVar(&pending, "pending", true, "extract from every transcript with new turns")
 	f.BoolVar(&dryRun, "dry-run", false, "show what would be saved; write nothing, move no cursor")
 	f.StringVar(&engine, "engine", "", "heuristic (offline, default; or $MEMDIR_EXTRACT_ENGINE), anthropic, openai or claude")
 	f.BoolVar(&trailing, "trailing", false, "bypass the throttle (used for staged work)")

@@ -39,11 +39,13 @@ again from its start. Days are local dates (set TZ to change the zone); done
 refuses to mark a day counted in another zone than the extract's, and extract
 in a new zone counts the pending days there.
 
-The usual cycle, as the synthesize skill runs it:
+The usual cycle, for an agent (or you) writing a summary of each day's
+work into <home>/memory/ — the files 'memdir context' shows:
   memdir transcripts list-pending     which days have unprocessed content
   memdir transcripts extract DATE     read that day's conversations
   (write the day's summary)
   memdir transcripts done DATE        mark the day processed
+For memories extracted without a model, see 'memdir extract'.
 
 memdir never changes, moves or deletes an agent's transcripts.`,
 		Example: `  memdir transcripts list-pending
@@ -627,8 +629,8 @@ func (a *app) buildIndexCmd() *cobra.Command {
 and writes <home>/memory/projects-index.json: per project, keyed by its
 lower-cased path, its name, the Claude Code folders it was seen in, its work
 days (local dates with conversation), its session ids, when it was last seen,
-its branches and the agents used. The synthesize skill tags daily summaries
-with the projects worked on that day from this file.`,
+its branches and the agents used: what a daily summary can be tagged with
+(the projects worked on that day).`,
 		Example: `  memdir transcripts build-index
   memdir transcripts build-index --json`,
 		Args: cobra.NoArgs,

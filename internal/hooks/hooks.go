@@ -151,5 +151,9 @@ func utf16Len(s string) int {
 // Primer is SessionStart's short note when Claude Code already loads
 // MEMORY.md itself.
 func Primer(memories int) string {
-	return fmt.Sprintf("memdir: %d memories for this project; the ones relevant to each prompt arrive with it. `memdir recall \"<topic>\"` searches them.", memories)
+	what := fmt.Sprintf("%d memories", memories)
+	if memories == 1 {
+		what = "1 memory"
+	}
+	return fmt.Sprintf("memdir: %s for this project; the ones relevant to each prompt arrive with it. `memdir recall \"<topic>\"` searches them.", what)
 }
