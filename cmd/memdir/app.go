@@ -34,7 +34,9 @@ type app struct {
 	home    string // --home
 	project string // --project
 	json    bool   // --json
-	cmdName string
+	// printedJSON: the command answered in JSON, so an error is not added
+	printedJSON bool
+	cmdName     string
 
 	engine string // memdir extract --engine
 
@@ -101,6 +103,14 @@ func run(ctx context.Context, args []string, s sys) error {
 	cmd, err := root.ExecuteContextC(ctx)
 	if err != nil && hintFor(err) == "" && cmd != nil && isUsageError(err) {
 		err = withHint(err, "see '%s --help'", cmd.CommandPath())
+	}
+	if err != nil && a.json && !a.printedJSON && !errors.Is(err, errSilent) && ctx.Err() == nil {
+		// A script reading --json gets the error as JSON too (and on
+		// stderr as always), unless the command already answered in JSON.
+		_ = a.printJSON(struct {
+			Error string `json:"error"`
+			Hint  string `json:"hint,omitempty"`
+		}{err.Error(), hintFor(err)})
 	}
 	return err
 }
@@ -226,7 +236,10 @@ func (a *app) store(create bool) (*memdir.Store, paths.Layout, error) {
 }
 
 // printJSON writes v as indented JSON on stdout.
-func (a *app) printJSON(v any) error { return printJSONTo(a.stdout, v) }
+func (a *app) printJSON(v any) error {
+	a.printedJSON = true
+	return printJSONTo(a.stdout, v)
+}
 
 // printJSONTo writes v as indented JSON on w.
 func printJSONTo(w io.Writer, v any) error {

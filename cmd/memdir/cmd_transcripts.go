@@ -418,7 +418,12 @@ func (a *app) extract(env transcriptsEnv, want []string, output string, raw bool
 		if len(want) == 1 {
 			what = want[0]
 		}
-		return withHint(fmt.Errorf("no pending transcript content for %s", what), "run 'memdir transcripts list-pending' to see the pending days")
+		// Nothing to do is no failure: exit 0, as list-pending and done do.
+		if a.json {
+			return a.printJSON(map[string]any{})
+		}
+		a.printf("No pending transcript content for %s ('memdir transcripts list-pending' shows the pending days).\n", what)
+		return nil
 	}
 	if !raw {
 		// The text goes to a model next: secrets stay out of it, as they
