@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
@@ -102,6 +105,16 @@ func (a *app) runSave(o saveOptions) error {
 	}, memdir.SaveOptions{Defaults: memdir.Memory{Source: "manual", Trust: memdir.TrustUser}})
 	if err != nil {
 		return err
+	}
+	if l, err := a.layout(); err == nil {
+		// A ref that is not there today is marked possibly stale at once.
+		for _, r := range o.refs {
+			if p, ok := memdir.RefPath(r); ok {
+				if _, err := os.Stat(filepath.Join(l.ProjectRoot, filepath.FromSlash(p))); errors.Is(err, os.ErrNotExist) {
+					res.Warnings = append(res.Warnings, fmt.Sprintf("ref %s is not in %s: recall will mark the memory possibly stale", r, l.ProjectRoot))
+				}
+			}
+		}
 	}
 	return a.reportSave(res)
 }

@@ -271,7 +271,7 @@ func (r *recallSource) Memory(doc int, full bool) recall.Memory {
 		r.problems = append(r.problems, err)
 	}
 	for _, ref := range refs {
-		if p, ok := refPath(ref); ok {
+		if p, ok := RefPath(ref); ok {
 			if _, err := os.Stat(filepath.Join(r.root, filepath.FromSlash(p))); errors.Is(err, os.ErrNotExist) {
 				m.MissingRefs = append(m.MissingRefs, ref)
 			}
@@ -280,12 +280,12 @@ func (r *recallSource) Memory(doc int, full bool) recall.Memory {
 	return m
 }
 
-// refPath tells a file reference from a symbol and returns the file's
+// RefPath tells a file reference from a symbol and returns the file's
 // path without a ":12", ":12:3" or "#L12-L20" position. A path has a known
 // file extension, or a separator and no dot in its last element
 // ("internal/recall", "scripts/deploy"); "recall.Select", "os.Getenv" and
 // "internal/recall.Select" are symbols, left to the agent to verify.
-func refPath(ref string) (string, bool) {
+func RefPath(ref string) (string, bool) {
 	if ref == "" || strings.ContainsAny(ref, " \t()") || filepath.IsAbs(ref) {
 		return "", false
 	}

@@ -421,6 +421,9 @@ func memoryWarnings(m Memory) []string {
 	if m.Description == "" {
 		w = append(w, m.File+" has no description: recall matches on it first")
 	}
+	if strings.TrimSpace(m.Body) == "" {
+		w = append(w, m.File+" has no body: recall can give only its name and description")
+	}
 	if n := jsLen(m.Description); n > 300 {
 		w = append(w, fmt.Sprintf("%s: description is %d characters; keep it near 150", m.File, n))
 	}
