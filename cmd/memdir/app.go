@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -219,6 +220,16 @@ func (a *app) store(create bool) (*memdir.Store, paths.Layout, error) {
 	l, err := a.layout()
 	if err != nil {
 		return nil, l, err
+	}
+	if create && l.MemorySource == "default" {
+		// Memories are kept per project: never for a folder that is not
+		// there (a typo), nor for the root a desktop app starts in.
+		if fi, err := os.Stat(l.ProjectRoot); err != nil || !fi.IsDir() {
+			return nil, l, withHint(fmt.Errorf("project folder %s does not exist", l.ProjectRoot), "give --project (or an MCP tool's project argument) an existing folder")
+		}
+		if filepath.Dir(l.ProjectRoot) == l.ProjectRoot {
+			return nil, l, withHint(fmt.Errorf("%s is not a project: memdir was started there", l.ProjectRoot), "run memdir inside a project, or give --project (MCP: the project argument, or start the server in the project)")
+		}
 	}
 	timeout := lockTimeoutDefault
 	if v := a.getenv("MEMDIR_LOCK_TIMEOUT"); v != "" {
