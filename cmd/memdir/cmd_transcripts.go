@@ -319,16 +319,11 @@ func (a *app) printPending(days []pendingDayJSON, indent string) {
 
 // parseDate accepts YYYY-MM-DD, "today" and "yesterday" (local).
 func parseDate(s string, loc *time.Location) (string, error) {
-	switch s {
-	case "today":
-		return time.Now().In(loc).Format(time.DateOnly), nil
-	case "yesterday":
-		return time.Now().In(loc).AddDate(0, 0, -1).Format(time.DateOnly), nil
+	d, err := sessions.ParseDay(s, loc, time.Now())
+	if err != nil {
+		return "", withHint(err, "write dates as YYYY-MM-DD (or today, yesterday)")
 	}
-	if _, err := time.ParseInLocation(time.DateOnly, s, loc); err != nil {
-		return "", withHint(fmt.Errorf("%q is not a date", s), "write dates as YYYY-MM-DD (or today, yesterday)")
-	}
-	return s, nil
+	return d, nil
 }
 
 type extractMessageJSON struct {

@@ -252,6 +252,12 @@ func TestMCP_NamesAndProblems(t *testing.T) {
 			t.Errorf("get %q: %s", name, textOf(r))
 		}
 	}
+	if r := call(t, cs, "transcript_search", map[string]any{"pattern": "deploy", "since": "yesterday"}); r.IsError {
+		t.Errorf("since yesterday: %s", textOf(r))
+	}
+	if r := call(t, cs, "transcript_search", map[string]any{"pattern": "deploy", "since": "last blue moon"}); !r.IsError {
+		t.Errorf("a since that is no date was accepted: %s", textOf(r))
+	}
 	r := call(t, cs, "memory_update", map[string]any{"name": "CI/CD secrets location", "body": "token ghp_" + strings.Repeat("a1B2", 9)})
 	if r.IsError || !strings.Contains(textOf(r), "redacted before writing: 1 github-token") {
 		t.Errorf("update with a secret: %s", textOf(r))

@@ -362,7 +362,7 @@ type SearchIn struct {
 	Regex      bool   `json:"regex,omitempty" jsonschema:"pattern is a regular expression (RE2)"`
 	IgnoreCase bool   `json:"ignore_case,omitempty"`
 	Role       string `json:"role,omitempty" jsonschema:"only user or only assistant messages"`
-	Since      string `json:"since,omitempty" jsonschema:"only messages from this date on, YYYY-MM-DD"`
+	Since      string `json:"since,omitempty" jsonschema:"only messages from this day on: YYYY-MM-DD, today or yesterday"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"at most this many results (default 20)"`
 }
 
@@ -382,10 +382,11 @@ func (h *handlers) searchTranscripts(ctx context.Context, _ *mcp.CallToolRequest
 		return nil, out, fmt.Errorf("role %q is neither user nor assistant", in.Role)
 	}
 	if in.Since != "" {
-		t, err := time.ParseInLocation(time.DateOnly, in.Since, time.Local)
+		d, err := sessions.ParseDay(in.Since, time.Local, time.Now())
 		if err != nil {
-			return nil, out, fmt.Errorf("since %q is not a date (YYYY-MM-DD)", in.Since)
+			return nil, out, err
 		}
+		t, _ := time.ParseInLocation(time.DateOnly, d, time.Local)
 		opt.Since = t
 	}
 	if in.Project != "" {

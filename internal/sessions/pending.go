@@ -2,7 +2,9 @@ package sessions
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/memdir/memdir/internal/transcript"
@@ -253,4 +255,19 @@ func adopt(st *State, sc Scan) *Entry {
 	}
 	st.Transcripts[sc.File.Path] = sc.Entry
 	return sc.Entry
+}
+
+// ParseDay reads a day as people write it — YYYY-MM-DD, today or
+// yesterday — in loc, and returns it as YYYY-MM-DD.
+func ParseDay(s string, loc *time.Location, now time.Time) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "today":
+		return now.In(loc).Format(time.DateOnly), nil
+	case "yesterday":
+		return now.In(loc).AddDate(0, 0, -1).Format(time.DateOnly), nil
+	}
+	if _, err := time.ParseInLocation(time.DateOnly, s, loc); err != nil {
+		return "", fmt.Errorf("%q is not a date (YYYY-MM-DD, today or yesterday)", s)
+	}
+	return s, nil
 }
