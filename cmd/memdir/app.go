@@ -78,7 +78,7 @@ func hintFor(err error) string {
 	case errors.Is(err, paths.ErrInvalidName):
 		return "a memory's name is a title on one line without control characters; a file name is a plain name ending in .md, without '/', '\\', '..' or a leading dot; see 'memdir list'"
 	case errors.Is(err, paths.ErrInvalidOverride):
-		return "fix or unset the override; 'memdir where' shows where memories go"
+		return "fix or unset the override named above (MEMDIR_ALLOWED_ROOTS adds places it may point into)"
 	case errors.As(err, &fe):
 		return "fix the file with 'memdir edit " + strings.TrimSuffix(fe.File, ".md") + "', then run 'memdir doctor'"
 	case errors.Is(err, memdir.ErrNotFound):

@@ -80,7 +80,7 @@ exits 1 when it finds a problem.`,
 				}
 			}
 			if fails > 0 {
-				return withHint(fmt.Errorf("%d problems found", fails), "fix what is marked fail above; 'memdir index --rebuild' fixes index lines")
+				return withHint(fmt.Errorf("%s found", sessions.Plural(fails, "problem")), "fix what is marked fail above; 'memdir index --rebuild' fixes index lines")
 			}
 			return nil
 		},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/spf13/cobra"
@@ -112,7 +111,11 @@ func (a *app) indexCheck(st *memdir.Store) error {
 		if !r.Exists && len(r.Orphans) == 0 {
 			return nil // an empty folder needs no index
 		}
-		return withHint(fmt.Errorf("the index needs attention"), "run 'memdir index --rebuild' to fix lines and files; consolidate memories to get under the caps")
+		hint := "run 'memdir index --rebuild' to fix its lines"
+		if r.Loaded.Truncated || r.Usage.Warning() != "" {
+			hint = "consolidate memories (merge or forget some) to get under Claude Code's caps; 'memdir index --rebuild' fixes lines"
+		}
+		return withHint(errors.New("the index needs attention"), "%s", hint)
 	}
 	return nil
 }

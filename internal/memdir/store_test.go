@@ -266,8 +266,10 @@ func TestStore_RebuildIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Dangling)+len(rep.Duplicates) != 0 || len(rep.Orphans) != 1 || rep.Orphans[0] != "broken.md" {
-		t.Errorf("CheckIndex()=%+v, want only broken.md as an orphan", rep)
+	// broken.md does not parse: no rebuild can list it, so it is no
+	// orphan (doctor's files check reports it).
+	if len(rep.Dangling)+len(rep.Duplicates)+len(rep.Orphans) != 0 {
+		t.Errorf("CheckIndex()=%+v, want a clean index", rep)
 	}
 }
 
