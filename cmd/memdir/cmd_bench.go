@@ -75,7 +75,7 @@ repository.`,
 			}
 			raw, err := os.ReadFile(data)
 			if err != nil {
-				return err
+				return withHint(err, "pass the LoCoMo JSON file (locomo10.json); docs/benchmarks.md says where to get it")
 			}
 			samples, err := locomo.Load(data)
 			if err != nil {

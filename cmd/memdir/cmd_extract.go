@@ -167,7 +167,7 @@ func (a *app) extractTargets(env transcriptsEnv, file, session string) ([]string
 			file = filepath.Join(a.cwd, file)
 		}
 		if _, err := os.Stat(file); err != nil {
-			return nil, err
+			return nil, withHint(err, "give the path of a transcript (.jsonl); Claude Code keeps them in ~/.claude/projects/<project>/")
 		}
 		return []string{file}, nil
 	}
@@ -182,7 +182,7 @@ func (a *app) extractTargets(env transcriptsEnv, file, session string) ([]string
 		}
 	}
 	if session != "" && len(out) == 0 {
-		return nil, withHint(fmt.Errorf("no transcript of session %s", session), "run 'memdir transcripts list-pending' to see the sessions")
+		return nil, withHint(fmt.Errorf("no transcript of session %s", session), "a session id is a transcript's file name without .jsonl (~/.claude/projects/<project>/); 'memdir search --transcripts' shows them")
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -234,7 +235,7 @@ func editJSONFile(path string, dryRun bool, edit func(*claudeinstall.Object) (bo
 	}
 	doc, err := claudeinstall.Parse(old)
 	if err != nil {
-		return e, withHint(fmt.Errorf("%s: %w", path, err), "fix the file (it must be one JSON object), then run the command again")
+		return e, withHint(fmt.Errorf("%s: %w", path, err), "fix the file (it must be one JSON object, without comments), then run the command again")
 	}
 	if e.Changed, err = edit(doc); err != nil {
 		return e, withHint(fmt.Errorf("%s: %w", path, err), "fix that part of the file by hand, then run the command again")
@@ -255,6 +256,7 @@ func editJSONFile(path string, dryRun bool, edit func(*claudeinstall.Object) (bo
 		if err := atomicfile.WriteFile(e.Backup, old, 0o600); err != nil {
 			return e, fmt.Errorf("back up %s: %w", path, err)
 		}
+		pruneBackups(path, keepBackups)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return e, err
@@ -342,4 +344,32 @@ func (a *app) pluginsEnabled() []string {
 		}
 	}
 	return out
+}
+
+// keepBackups is how many of its backups of a settings file memdir keeps.
+const keepBackups = 5
+
+// pruneBackups removes all but the newest keep backups memdir made of path
+// (their names sort by time).
+func pruneBackups(path string, keep int) {
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	prefix := filepath.Base(path) + ".memdir-backup-"
+	var old []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) {
+			old = append(old, e.Name())
+		}
+	}
+	sort.Slice(old, func(i, j int) bool { return backupKey(old[i]) < backupKey(old[j]) })
+	for len(old) > keep {
+		os.Remove(filepath.Join(filepath.Dir(path), old[0]))
+		old = old[1:]
+	}
+}
+
+// backupKey orders backups by time, then by their -N suffix.
+func backupKey(name string) string {
+	stamp := name[strings.LastIndex(name, ".memdir-backup-")+len(".memdir-backup-"):]
+	ts, n, _ := strings.Cut(stamp, "-")
+	return fmt.Sprintf("%s-%06s", ts, n)
 }

@@ -61,8 +61,8 @@ streamed and searched in parallel, so gigabytes take seconds.
 				return withHint(errors.New("--context and --limit take a number ≥ 0"), "see 'memdir search --help'")
 			}
 			if !transcripts {
-				if since != "" || opt.Role != "" {
-					return withHint(errors.New("--since and --role apply to transcripts"), "add --transcripts")
+				if since != "" || opt.Role != "" || opt.Context > 0 {
+					return withHint(errors.New("--since, --role and --context apply to transcripts"), "add --transcripts")
 				}
 				return a.searchMemories(opt)
 			}
