@@ -175,8 +175,17 @@ func Slug(name string) string {
 	if s == "" {
 		s = fmt.Sprintf("memory-%08x", fnv32(name))
 	}
+	if windowsReserved[s] {
+		s += "-note" // con.md, nul.md… cannot exist on Windows
+	}
 	return s
 }
+
+// windowsReserved are the device names Windows refuses as file names,
+// with any extension.
+var windowsReserved = map[string]bool{"con": true, "prn": true, "aux": true, "nul": true,
+	"com1": true, "com2": true, "com3": true, "com4": true, "com5": true, "com6": true, "com7": true, "com8": true, "com9": true,
+	"lpt1": true, "lpt2": true, "lpt3": true, "lpt4": true, "lpt5": true, "lpt6": true, "lpt7": true, "lpt8": true, "lpt9": true}
 
 func fnv32(s string) uint32 {
 	h := uint32(2166136261)

@@ -213,6 +213,9 @@ func TestSlug(t *testing.T) {
 		"../etc/passwd":                   "etc-passwd",
 		"Café au lait":                    "caf-au-lait",
 		strings.Repeat("a", 100):          strings.Repeat("a", 80),
+		"CON":                             "con-note",
+		"Lpt1":                            "lpt1-note",
+		"console":                         "console",
 	}
 	for in, want := range tests {
 		if got := Slug(in); got != want {
