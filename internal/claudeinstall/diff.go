@@ -35,12 +35,12 @@ func Diff(a, b string, ctx int) string {
 		case i < len(x) && j < len(y) && x[i] == y[j]:
 			lines = append(lines, line{' ', x[i]})
 			i, j = i+1, j+1
-		case j < len(y) && (i == len(x) || lcs[i][j+1] >= lcs[i+1][j]):
+		case i < len(x) && (j == len(y) || lcs[i+1][j] >= lcs[i][j+1]):
+			lines = append(lines, line{'-', x[i]}) // removals first, as diff prints them
+			i++
+		default:
 			lines = append(lines, line{'+', y[j]})
 			j++
-		default:
-			lines = append(lines, line{'-', x[i]})
-			i++
 		}
 	}
 	keep := make([]bool, len(lines))
