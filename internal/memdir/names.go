@@ -56,14 +56,21 @@ func (s *Store) fileOnDisk(file string) (string, bool) {
 	if IsIndexName(file) {
 		return "", false
 	}
-	if _, err := os.Lstat(s.Path(file)); err != nil {
+	fi, err := os.Lstat(s.Path(file))
+	if err != nil {
 		return "", false
 	}
-	files, err := s.Files()
-	if err != nil {
+	// Only a file system that ignores case finds the name in another
+	// case too; only then is the folder listed for the true spelling.
+	alt := swapCase(file)
+	if alt == file {
 		return file, true
 	}
-	if slices.Contains(files, file) {
+	if fj, err := os.Lstat(s.Path(alt)); err != nil || !os.SameFile(fi, fj) {
+		return file, true
+	}
+	files, err := s.Files()
+	if err != nil || slices.Contains(files, file) {
 		return file, true
 	}
 	for _, f := range files {
@@ -72,6 +79,15 @@ func (s *Store) fileOnDisk(file string) (string, bool) {
 		}
 	}
 	return file, true
+}
+
+func swapCase(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsUpper(r) {
+			return unicode.ToLower(r)
+		}
+		return unicode.ToUpper(r)
+	}, s)
 }
 
 // IsIndexName reports whether a file name is MEMORY.md's, in any case: on

@@ -265,7 +265,7 @@ func (r *recallSource) Memory(doc int, full bool) recall.Memory {
 	if err != nil || !full {
 		return m
 	}
-	if got, err := r.st.Get(m.File); err == nil {
+	if got, _, err := r.st.read(m.File); err == nil {
 		m.Body = got.Body
 	} else {
 		r.problems = append(r.problems, err)
