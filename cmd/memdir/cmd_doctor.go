@@ -104,19 +104,10 @@ func (a *app) doctorClaude() []check {
 		out = append(out, check{Name: "claude hooks", Status: status, Detail: fmt.Sprintf(format, args...)})
 	}
 	var where, plugins []string
-	for _, scope := range []string{"user", "project", "local"} {
-		path, err := a.settingsPath(scope)
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			continue
-		}
-		doc, err := claudeinstall.Parse(b)
+	a.eachSettings(func(scope, path string, doc *claudeinstall.Object, err error) {
 		if err != nil {
 			add("warn", "%s is not valid JSON: %v", path, err)
-			continue
+			return
 		}
 		for _, p := range claudeinstall.PluginsEnabled(doc) {
 			plugins = append(plugins, p+" ("+scope+")")
@@ -129,7 +120,7 @@ func (a *app) doctorClaude() []check {
 				}
 			}
 		}
-	}
+	})
 	switch {
 	case len(where) > 0 && len(plugins) > 0:
 		add("warn", "installed (%s) and the plugin %s is enabled too: every memory arrives twice; run 'memdir uninstall claude' or 'claude plugin uninstall memdir@memdir'", strings.Join(where, ", "), strings.Join(plugins, ", "))

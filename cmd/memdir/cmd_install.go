@@ -328,6 +328,20 @@ func backupName(path string, now time.Time) string {
 // settings, with their scope.
 func (a *app) pluginsEnabled() []string {
 	var out []string
+	a.eachSettings(func(scope, _ string, doc *claudeinstall.Object, err error) {
+		if err == nil {
+			for _, p := range claudeinstall.PluginsEnabled(doc) {
+				out = append(out, p+" in "+scope+" settings")
+			}
+		}
+	})
+	return out
+}
+
+// eachSettings calls fn with each of Claude Code's settings files that
+// exists — user, project, local — parsed, or with the error that kept it
+// from parsing.
+func (a *app) eachSettings(fn func(scope, path string, doc *claudeinstall.Object, err error)) {
 	for _, scope := range []string{"user", "project", "local"} {
 		path, err := a.settingsPath(scope)
 		if err != nil {
@@ -337,13 +351,9 @@ func (a *app) pluginsEnabled() []string {
 		if err != nil {
 			continue
 		}
-		if doc, err := claudeinstall.Parse(b); err == nil {
-			for _, p := range claudeinstall.PluginsEnabled(doc) {
-				out = append(out, p+" in "+scope+" settings")
-			}
-		}
+		doc, err := claudeinstall.Parse(b)
+		fn(scope, path, doc, err)
 	}
-	return out
 }
 
 // keepBackups is how many of its backups of a settings file memdir keeps.

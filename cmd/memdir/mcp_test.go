@@ -54,9 +54,10 @@ func textOf(r *mcp.CallToolResult) string {
 	return b.String()
 }
 
-// TestMCP_ToolsInMemory drives every tool with the Go SDK's own client.
-func TestMCP_ToolsInMemory(t *testing.T) {
-	a, project := testApp(t)
+// inMemoryClient connects the Go SDK's client to a server for a, in
+// memory; the session closes with the test.
+func inMemoryClient(t *testing.T, a *app) (*mcp.ClientSession, context.Context) {
+	t.Helper()
 	srv := mcpserver.New(mcpProjects{a: a}, version)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
@@ -67,7 +68,14 @@ func TestMCP_ToolsInMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
+	t.Cleanup(func() { cs.Close() })
+	return cs, ctx
+}
+
+// TestMCP_ToolsInMemory drives every tool with the Go SDK's own client.
+func TestMCP_ToolsInMemory(t *testing.T) {
+	a, project := testApp(t)
+	cs, ctx := inMemoryClient(t, a)
 
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil || len(tools.Tools) != 7 {
@@ -233,17 +241,7 @@ func (a authRT) RoundTrip(r *http.Request) (*http.Response, error) {
 // a MEMORY.md that links out of the folder is not served.
 func TestMCP_NamesAndProblems(t *testing.T) {
 	a, _ := testApp(t)
-	srv := mcpserver.New(mcpProjects{a: a}, version)
-	ct, st := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	if _, err := srv.Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs, ctx := inMemoryClient(t, a)
 	for _, name := range []string{"CI/CD secrets location", ".env files are never committed", "Wait... why Go 1.22"} {
 		if r := call(t, cs, "memory_save", map[string]any{"type": "project", "name": name, "description": "d " + name, "body": "b"}); r.IsError {
 			t.Errorf("save %q: %s", name, textOf(r))
