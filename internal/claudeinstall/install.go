@@ -196,23 +196,29 @@ func Uninstall(doc *Object) bool {
 
 // Installed lists the events doc has a memdir handler for.
 func Installed(doc *Object) []string {
+	var out []string
+	eachMemdirCommand(doc, func(event, _ string) { out = append(out, event) })
+	return out
+}
+
+// eachMemdirCommand calls fn with the event and command of each memdir
+// handler in doc's hooks, in order.
+func eachMemdirCommand(doc *Object, fn func(event, command string)) {
 	v, _ := doc.Get("hooks")
 	hooksObj, ok := v.(*Object)
 	if !ok {
-		return nil
+		return
 	}
-	var out []string
 	for _, event := range hooksObj.Keys {
 		list, _ := hooksObj.Vals[event].([]any)
 		for _, g := range list {
 			for _, handler := range handlersOf(g) {
 				if c, _ := handler.Vals["command"].(string); isMemdir(c, event) {
-					out = append(out, event)
+					fn(event, c)
 				}
 			}
 		}
 	}
-	return out
 }
 
 func handlersOf(g any) []*Object {
@@ -237,27 +243,13 @@ func itoa(n int) string {
 
 // Binaries lists the memdir binaries doc's hooks call.
 func Binaries(doc *Object) []string {
-	v, _ := doc.Get("hooks")
-	hooksObj, ok := v.(*Object)
-	if !ok {
-		return nil
-	}
 	var out []string
-	for _, event := range hooksObj.Keys {
-		list, _ := hooksObj.Vals[event].([]any)
-		for _, g := range list {
-			for _, handler := range handlersOf(g) {
-				c, _ := handler.Vals["command"].(string)
-				if !isMemdir(c, event) {
-					continue
-				}
-				bin := strings.Trim(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c), " hook "+event)), "'")
-				if !slices.Contains(out, bin) {
-					out = append(out, bin)
-				}
-			}
+	eachMemdirCommand(doc, func(event, c string) {
+		bin := strings.Trim(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c), " hook "+event)), "'")
+		if !slices.Contains(out, bin) {
+			out = append(out, bin)
 		}
-	}
+	})
 	return out
 }
 
