@@ -188,7 +188,7 @@ func TestStore_KillNine(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if strings.Contains(e.Name(), ".tmp-") {
-			t.Errorf("temp file %s survived the sweep on open", e.Name())
+			t.Errorf("temp file %s survived the rebuild", e.Name())
 		}
 	}
 	t.Logf("%d memories saved across 60 killed writers", n)

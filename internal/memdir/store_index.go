@@ -186,6 +186,9 @@ func (s *Store) RebuildIndex(ctx context.Context) (RebuildResult, error) {
 		return res, err
 	}
 	defer unlock()
+	// A rebuild is the repair after a crash: it clears dead temporary
+	// files even when the index it finds is already right.
+	s.sweep()
 	mems, problems, err := s.List()
 	if err != nil {
 		return res, err

@@ -348,3 +348,37 @@ func TestStore_ConcurrentForeignWrite(t *testing.T) {
 		t.Errorf("MEMORY.md=%q, want %q (hook fired: %v)", got, want, fired)
 	}
 }
+
+// TestStore_RebuildSweepsTemps: a rebuild is the repair after a crash, so it
+// removes a dead writer's temporary file even when the index it finds needs
+// no change (the sweep otherwise waits for a write).
+func TestStore_RebuildSweepsTemps(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := MustOpen(t, t0)
+	if _, err := st.Save(ctx, memdir.Memory{Name: "One", Description: "d", Type: memdir.TypeProject}, memdir.SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	dead, fresh := st.Path(".one.md.tmp-123"), st.Path(".two.md.tmp-456")
+	for _, p := range []string{dead, fresh} {
+		if err := os.WriteFile(p, []byte("half a memo"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Chtimes(dead, t0.Add(-time.Hour), t0.Add(-time.Hour))
+	os.Chtimes(fresh, t0, t0)
+	again, err := memdir.Open(st.Dir(), memdir.Options{Now: func() time.Time { return t0 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := again.RebuildIndex(ctx)
+	if err != nil || res.Changed {
+		t.Fatalf("RebuildIndex()=%+v, %v; want no change", res, err)
+	}
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Errorf("an hour-old temp file survived the rebuild: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a live writer's temp file was removed: %v", err)
+	}
+}
