@@ -8,10 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 	"unicode/utf16"
 
 	"github.com/memdir/memdir/internal/hooks"
+	"github.com/memdir/memdir/internal/lockfile"
 )
 
 // TestHook_SessionStartOverCap: with Claude Code's auto memory off, an
@@ -50,5 +53,83 @@ func TestHook_SessionStartOverCap(t *testing.T) {
 	}
 	if !strings.Contains(text, "WARNING") || !strings.Contains(text, "Note 000") {
 		t.Errorf("the warning or the index is missing:\n%s", text)
+	}
+}
+
+// hookPrompt runs the UserPromptSubmit hook in-process and returns what it
+// injected.
+func hookPrompt(t *testing.T, root, project, session, prompt string) string {
+	t.Helper()
+	env := map[string]string{"HOME": root}
+	in, _ := json.Marshal(map[string]string{"session_id": session, "hook_event_name": "UserPromptSubmit", "prompt": prompt, "cwd": project})
+	var out, errb bytes.Buffer
+	err := run(context.Background(), []string{"--home", filepath.Join(root, ".claude"), "hook", "UserPromptSubmit"},
+		sys{stdin: bytes.NewReader(in), stdout: &out, stderr: &errb, getenv: func(k string) string { return env[k] }, cwd: project})
+	if err != nil {
+		t.Errorf("hook: %v %s", err, errb.String())
+	}
+	return out.String()
+}
+
+func saveForHook(t *testing.T, root, project string) {
+	t.Helper()
+	env := map[string]string{"HOME": root}
+	var out, errb bytes.Buffer
+	err := run(context.Background(), []string{"--home", filepath.Join(root, ".claude"), "save", "--project", project,
+		"--name", "Deploy day", "--description", "we deploy on fridays", "--type", "project", "--body", "Deploys happen on Friday afternoons."},
+		sys{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(k string) string { return env[k] }, cwd: project})
+	if err != nil {
+		t.Fatal(err, errb.String())
+	}
+}
+
+// TestHook_ConcurrentPromptsInjectOnce: two hooks on one prompt (the plugin
+// and an install both wired) read and write the session's bookkeeping under
+// one lock, so a memory is given once, not once per hook.
+func TestHook_ConcurrentPromptsInjectOnce(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, "proj")
+	os.MkdirAll(project, 0o700)
+	saveForHook(t, root, project)
+	const hooksN = 8
+	outs := make(chan string, hooksN)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for range hooksN {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			outs <- hookPrompt(t, root, project, "s1", "when do we deploy?")
+		}()
+	}
+	close(start)
+	wg.Wait()
+	close(outs)
+	given := 0
+	for o := range outs {
+		given += strings.Count(o, "deploy-day.md")
+	}
+	if given != 1 {
+		t.Errorf("%d concurrent hooks gave the memory %d times, want once", hooksN, given)
+	}
+}
+
+// TestHook_HeldSessionsLockFailsOpen: a sessions lock held by a stuck
+// process delays the hook by the lock's wait, then the hook answers anyway.
+func TestHook_HeldSessionsLockFailsOpen(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, "proj")
+	os.MkdirAll(project, 0o700)
+	saveForHook(t, root, project)
+	sessions := filepath.Join(root, ".claude", "memory", "sessions")
+	os.MkdirAll(sessions, 0o700)
+	unlock, err := lockfile.Lock(context.Background(), sessions, lockfile.Options{Timeout: time.Second, Holder: "a stuck test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if out := hookPrompt(t, root, project, "s1", "when do we deploy?"); !strings.Contains(out, "deploy-day.md") {
+		t.Errorf("with the sessions lock held the hook gave nothing: %q", out)
 	}
 }
