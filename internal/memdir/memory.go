@@ -155,6 +155,21 @@ func (e *FrontmatterError) Unwrap() []error { return []error{ErrInvalid, e.Err} 
 // characters. A name with no ASCII letters or digits gets "memory-" and a
 // hash of the name, so distinct names get distinct files.
 func Slug(name string) string {
+	s := fullSlug(name)
+	if len(s) > 80 {
+		s = strings.TrimRight(s[:80], "-")
+	}
+	if s == "" {
+		s = fmt.Sprintf("memory-%08x", fnv32(name))
+	}
+	if windowsReserved[s] {
+		s += "-note" // con.md, nul.md… cannot exist on Windows
+	}
+	return s
+}
+
+// fullSlug is Slug's lower-case ASCII words joined by '-', uncut.
+func fullSlug(name string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(name) {
@@ -168,17 +183,7 @@ func Slug(name string) string {
 		}
 		dash = true
 	}
-	s := b.String()
-	if len(s) > 80 {
-		s = strings.TrimRight(s[:80], "-")
-	}
-	if s == "" {
-		s = fmt.Sprintf("memory-%08x", fnv32(name))
-	}
-	if windowsReserved[s] {
-		s += "-note" // con.md, nul.md… cannot exist on Windows
-	}
-	return s
+	return b.String()
 }
 
 // windowsReserved are the device names Windows refuses as file names,

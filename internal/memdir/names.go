@@ -139,7 +139,7 @@ func (s *Store) fileNamed(ctx context.Context, name string, everywhere bool) (st
 			return "", err
 		}
 		for _, l := range ParseIndex(b).Lines {
-			if l.File == "" || l.File == slug || slices.Contains(found, l.File) || !SameName(entryTitle(l.Text), name) {
+			if l.File == "" || l.File == slug || paths.ValidateName(l.File) != nil || IsIndexName(l.File) || slices.Contains(found, l.File) || !SameName(entryTitle(l.Text), name) {
 				continue
 			}
 			if m, _, err := s.read(l.File); err == nil && SameName(m.Title(), name) {
@@ -206,7 +206,7 @@ func slugOf(a, b string) bool {
 			return false
 		}
 	}
-	return Slug(a) == Slug(b)
+	return fullSlug(a) != "" && fullSlug(a) == fullSlug(b)
 }
 
 // validTitle accepts what a memory may be called: a title of any script

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -265,5 +266,69 @@ func TestSave_RedactsEveryField(t *testing.T) {
 	}
 	if back, err := memdir.Parse("ci.md", b); err != nil || back.Description != "where CI lives" {
 		t.Errorf("the file does not read back: %v", err)
+	}
+}
+
+// the 80-char slug cut makes two long, different names "the same
+// name" when one of them is in Claude Code's slug form: a save by the
+// second name overwrites the first memory.
+func TestSave_LongSlugFormNamesDiffer(t *testing.T) {
+	ctx := context.Background()
+	st := MustOpen(t, t0)
+	// Claude Code writes names in slug form.
+	a := "always-run-the-full-integration-test-suite-against-a-real-postgres-database-before-merging-backend-changes"
+	if _, err := st.Save(ctx, memdir.Memory{Name: a, Description: "backend rule", Type: memdir.TypeFeedback, Body: "BACKEND BODY\n"}, memdir.SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	b := "Always run the full integration test suite against a real Postgres database before merging frontend changes"
+	res, err := st.Save(ctx, memdir.Memory{Name: b, Description: "frontend rule", Type: memdir.TypeFeedback, Body: "FRONTEND BODY\n"}, memdir.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mems, _, _ := st.List()
+	var names []string
+	for _, m := range mems {
+		names = append(names, m.File+"="+m.Name)
+	}
+	if !res.Created || len(mems) != 2 {
+		t.Fatalf("a save of a different name updated %s (created=%v); memories now: %v", res.File, res.Created, names)
+	}
+}
+
+// two long slug-form names sharing an 80-char prefix: list shows
+// both, show by name cannot find either.
+func TestGet_LongSlugFormNames(t *testing.T) {
+	st := MustOpen(t, t0)
+	p := strings.Repeat("abcdefghij-", 8) // 88 chars
+	os.WriteFile(st.Path("feedback_one.md"), []byte("---\nname: "+p+"one\ndescription: d1\ntype: feedback\n---\nb1\n"), 0o600)
+	os.WriteFile(st.Path("feedback_two.md"), []byte("---\nname: "+p+"two\ndescription: d2\ntype: feedback\n---\nb2\n"), 0o600)
+	for _, n := range []string{p + "one", p + "two"} {
+		if _, err := st.Get(n); err != nil {
+			t.Errorf("Get(%q): %v", n, err)
+		}
+	}
+}
+
+// past 1000 memories a save by name trusts MEMORY.md's link
+// targets: "../x.md" makes it write outside the memory folder.
+func TestSave_ByNameNeverFollowsIndexOut(t *testing.T) {
+	st := MustOpen(t, t0)
+	var ix strings.Builder
+	for i := range 1001 {
+		f := fmt.Sprintf("m%04d.md", i)
+		os.WriteFile(st.Path(f), []byte(fmt.Sprintf("---\nname: Note %d\ndescription: d\ntype: user\n---\nb\n", i)), 0o600)
+		fmt.Fprintf(&ix, "- [Note %d](%s) — d\n", i, f)
+	}
+	outside := filepath.Join(filepath.Dir(st.Dir()), "outside.md")
+	os.WriteFile(outside, []byte("---\nname: Prefer tabs\ndescription: x\ntype: user\n---\nnot a memory\n"), 0o600)
+	ix.WriteString("- [Prefer tabs](../outside.md) — x\n")
+	os.WriteFile(st.Path(memdir.IndexFile), []byte(ix.String()), 0o600)
+	res, err := st.Save(context.Background(), memdir.Memory{Name: "Prefer tabs", Body: "Use tabs.\n"}, memdir.SaveOptions{})
+	if err != nil && !errors.Is(err, memdir.ErrNotFound) {
+		t.Logf("save: %v", err)
+	}
+	b, _ := os.ReadFile(outside)
+	if strings.Contains(string(b), "Use tabs") || strings.Contains(res.File, "..") {
+		t.Fatalf("save by name wrote outside the memory folder: file=%q path=%q", res.File, res.Path)
 	}
 }

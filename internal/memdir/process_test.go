@@ -31,7 +31,10 @@ func writer(spec string) int {
 	f := strings.Fields(spec)
 	dir, prefix := f[0], f[1]
 	count, _ := strconv.Atoi(f[2])
-	st, err := memdir.Open(dir, memdir.Options{Create: true, LockTimeout: time.Minute, Holder: "writer " + prefix})
+	// The test is about what is written, not how fast: on a loaded
+	// machine a writer may wait a long time for its turn (flock is not
+	// fair), so the wait is long.
+	st, err := memdir.Open(dir, memdir.Options{Create: true, LockTimeout: 10 * time.Minute, Holder: "writer " + prefix})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -50,7 +50,8 @@ func RecallMemory(m Memory) recall.Memory {
 // stamp against it (listing the folder only when its mtime moved), re-reads the
 // files that changed, and replaces the snapshot file atomically when
 // anything did. Files that cannot be parsed are left out and reported in
-// problems. A folder that cannot be written still gets its snapshot, in
+// problems; while there are any, the folder is listed on every call, so a
+// file fixed in place (its folder's mtime unmoved) is seen. A folder that cannot be written still gets its snapshot, in
 // memory.
 func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problems []error, err error) {
 	// The snapshot is dated when its look at the folder began, not when it
@@ -58,9 +59,9 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 	// racy however long the build takes.
 	start := time.Now()
 	// The cache folder first: making it moves the folder's mtime.
-	if err := os.Mkdir(s.Path(CacheDir), 0o700); err != nil && !errors.Is(err, fs.ErrExist) && !errors.Is(err, fs.ErrPermission) {
-		return nil, nil, err
-	}
+	// A folder that cannot be written (read-only mount, EROFS) still
+	// gets its snapshot, in memory: the write below fails and is ignored.
+	_ = os.Mkdir(s.Path(CacheDir), 0o700)
 	dirInfo, err := os.Stat(s.dir)
 	if err != nil {
 		return nil, nil, err
@@ -111,6 +112,8 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 		}
 	}
 	entries := make([]recall.Entry, 0, len(files))
+	// unchanged: every entry so far is the snapshot's own, in its order.
+	unchanged := snap != nil
 	for i, f := range files {
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err()
@@ -124,6 +127,7 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 		if j, ok := known[f]; ok {
 			if size, stamp := snap.Stat(j); size == stats[i].size && stamp == stats[i].stamp && !racy(stamp) {
 				if e, err := snap.Entry(j); err == nil {
+					unchanged = unchanged && j == len(entries)
 					entries = append(entries, e)
 					continue
 				}
@@ -134,10 +138,22 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 			problems = append(problems, err)
 			continue
 		}
+		unchanged = false
 		// The stat from before the read: a change after it shows next time.
 		entries = append(entries, recall.NewEntry(RecallMemory(m), m.Refs, stats[i].size, stats[i].stamp))
 	}
-	data := recall.Encode(entries, dirMtime)
+	snapDir := dirMtime
+	if len(problems) > 0 {
+		// Files left out are not in the snapshot's list: never trust the
+		// list, so a file fixed in place is read again.
+		snapDir = 0
+	}
+	if len(problems) > 0 && unchanged && len(entries) == snap.Len() && snap.DirMtime() == snapDir {
+		// Only files that still do not parse were read again: the
+		// snapshot on disk is right as it is.
+		return snap, problems, nil
+	}
+	data := recall.Encode(entries, snapDir)
 	// A snapshot that fails to write is still used; the next call retries.
 	if testOnlyBeforeReplace != nil {
 		testOnlyBeforeReplace(RecallIndexFile)

@@ -1,0 +1,39 @@
+package memdir_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/memdir/memdir/internal/memdir"
+)
+
+// on a read-only file system (a memory folder mounted read-only,
+// with no cache folder yet) RecallIndex fails outright: os.Mkdir returns
+// EROFS, which is not fs.ErrPermission. The doc promises "a folder that
+// cannot be written still gets its snapshot, in memory".
+func TestRecall_ReadOnlyFileSystem(t *testing.T) {
+	mnt := t.TempDir()
+	if err := syscall.Mount("none", mnt, "tmpfs", 0, ""); err != nil {
+		t.Skipf("cannot mount tmpfs: %v", err)
+	}
+	t.Cleanup(func() { syscall.Unmount(mnt, 0) })
+	st, err := memdir.Open(filepath.Join(mnt, "memory"), memdir.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(t, st, "Deploy freeze", "No deploys on Fridays", "Ask the release manager.")
+	os.RemoveAll(st.Path(memdir.CacheDir))
+	if err := syscall.Mount("none", mnt, "", syscall.MS_REMOUNT|syscall.MS_RDONLY, ""); err != nil {
+		t.Skipf("cannot remount read-only: %v", err)
+	}
+	snap, _, err := st.RecallIndex(context.Background())
+	if err != nil {
+		t.Fatalf("RecallIndex on a read-only folder: %v", err)
+	}
+	if snap.Len() != 1 {
+		t.Fatalf("snapshot has %d memories", snap.Len())
+	}
+}
