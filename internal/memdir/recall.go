@@ -67,7 +67,11 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 		return nil, nil, err
 	}
 	dirMtime := dirInfo.ModTime().UnixNano()
-	snap, builtAt := readSnapshot(s.Path(RecallIndexFile))
+	snap = readSnapshot(s.Path(RecallIndexFile))
+	var builtAt int64
+	if snap != nil {
+		builtAt = snap.Built()
+	}
 	// A time within racyWindow of the snapshot's own may hide a change made
 	// in the same timestamp tick (coarse file systems): such a folder or
 	// file is not trusted, as git treats its racily clean index entries.
@@ -153,16 +157,14 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 		// snapshot on disk is right as it is.
 		return snap, problems, nil
 	}
-	data := recall.Encode(entries, snapDir)
+	data := recall.Encode(entries, snapDir, start.UnixNano())
 	// A snapshot that fails to write is still used; the next call retries.
 	if testOnlyBeforeReplace != nil {
 		testOnlyBeforeReplace(RecallIndexFile)
 	}
 	// Snapshots are megabytes: clear those a killed writer left behind.
 	_, _ = atomicfile.Sweep(s.Path(CacheDir), time.Minute, time.Now())
-	if atomicfile.WriteFile(s.Path(RecallIndexFile), data, 0o600) == nil {
-		_ = os.Chtimes(s.Path(RecallIndexFile), start, start)
-	}
+	_ = atomicfile.WriteFile(s.Path(RecallIndexFile), data, 0o600)
 	snap, err = recall.Open(data)
 	return snap, problems, err
 }

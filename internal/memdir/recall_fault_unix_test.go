@@ -32,7 +32,7 @@ func TestRecall_SnapshotCutShort(t *testing.T) {
 	// Setting times moved the files' change times to now: date the
 	// snapshot well after them so none is racy and the next call maps it.
 	later := time.Now().Add(time.Hour)
-	os.Chtimes(st.Path(memdir.RecallIndexFile), later, later)
+	memdir.DateSnapshotForTest(t, st, later)
 	snap, _, err := st.RecallIndex(t.Context()) // mapped from the file
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +65,7 @@ func TestRecallIndex_CopyKeepsMtime(t *testing.T) {
 	}
 	// The snapshot is from long after the file: nothing is racy.
 	later := old.Add(30 * time.Minute)
-	os.Chtimes(st.Path(memdir.RecallIndexFile), later, later)
+	memdir.DateSnapshotForTest(t, st, later)
 	raw, _ := os.ReadFile(st.Path(a))
 	edited := strings.Replace(string(raw), "Deploys happen on Tuesdays at noon", "Deploys are FROZEN; never deploy!!", 1)
 	if len(edited) != len(raw) {

@@ -9,20 +9,20 @@ import (
 	"github.com/memdir/memdir/internal/recall"
 )
 
-func readSnapshot(path string) (*recall.Snapshot, int64) {
+func readSnapshot(path string) *recall.Snapshot {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, 0
+		return nil
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, 0
+		return nil
 	}
 	snap, err := recall.Open(b)
 	if err != nil {
-		return nil, 0
+		return nil
 	}
-	return snap, fi.ModTime().UnixNano()
+	return snap
 }
 
 func statAll(dir string, files []string) []fileStat {

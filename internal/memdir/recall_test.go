@@ -133,14 +133,8 @@ func TestRecallIndex_RacilyClean(t *testing.T) {
 		t.Fatalf("search = %v", got)
 	}
 	// The snapshot and the file now share one tick of a one-second clock.
-	snapInfo, err := os.Stat(st.Path(memdir.RecallIndexFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tick := snapInfo.ModTime().Truncate(time.Second)
-	if err := os.Chtimes(st.Path(memdir.RecallIndexFile), tick, tick); err != nil {
-		t.Fatal(err)
-	}
+	tick := memdir.SnapshotBuiltForTest(t, st).Truncate(time.Second)
+	memdir.DateSnapshotForTest(t, st, tick)
 	raw, _ := os.ReadFile(st.Path(a))
 	edited := []byte(strings.Replace(string(raw), "release manager", "on-call planner", 1))
 	if len(edited) != len(raw) {
@@ -170,18 +164,10 @@ func TestRecallIndex_RacyFolderSettles(t *testing.T) {
 		t.Fatal(err)
 	}
 	search(t, st, "deploy") // the folder's time moved: listed, written
-	idx := st.Path(memdir.RecallIndexFile)
-	racy := old.Add(time.Second)
-	if err := os.Chtimes(idx, racy, racy); err != nil {
-		t.Fatal(err)
-	}
+	memdir.DateSnapshotForTest(t, st, old.Add(time.Second))
 	search(t, st, "deploy")
-	info, err := os.Stat(idx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !info.ModTime().After(old.Add(5 * time.Second)) {
-		t.Errorf("the snapshot was not written again once the folder's time was past: %v (folder %v)", info.ModTime(), old)
+	if built := memdir.SnapshotBuiltForTest(t, st); !built.After(old.Add(5 * time.Second)) {
+		t.Errorf("the snapshot was not written again once the folder's time was past: built %v (folder %v)", built, old)
 	}
 }
 

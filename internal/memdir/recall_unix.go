@@ -18,27 +18,27 @@ import (
 // touches a few pages of it, not all. The mapping lives as long as the
 // snapshot does. The file is only ever replaced by rename, so the mapped
 // inode never changes under it.
-func readSnapshot(path string) (*recall.Snapshot, int64) {
+func readSnapshot(path string) *recall.Snapshot {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, 0
+		return nil
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || fi.Size() == 0 || fi.Size() > 1<<31 {
-		return nil, 0
+		return nil
 	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		return nil, 0
+		return nil
 	}
 	snap, err := recall.Open(data)
 	if err != nil {
 		syscall.Munmap(data)
-		return nil, 0
+		return nil
 	}
 	runtime.AddCleanup(snap, func(b []byte) { syscall.Munmap(b) }, data)
-	return snap, fi.ModTime().UnixNano()
+	return snap
 }
 
 // statAll stats files in dir relative to an open handle of dir (no path

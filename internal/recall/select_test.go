@@ -228,7 +228,7 @@ func TestIndex_AgainstNaive(t *testing.T) {
 			query = append(query, vocab[rng.IntN(len(vocab))])
 		}
 		want := naive(docs, query, DefaultParams)
-		snap, err := Open(Encode(entries, 42))
+		snap, err := Open(Encode(entries, 42, 7))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -262,7 +262,7 @@ func TestIndex_AgainstNaive(t *testing.T) {
 }
 
 func TestSnapshot_Corrupt(t *testing.T) {
-	good := Encode([]Entry{NewEntry(folder[0], []string{"a/b.go"}, 10, 20)}, 1)
+	good := Encode([]Entry{NewEntry(folder[0], []string{"a/b.go"}, 10, 20)}, 1, 2)
 	if _, err := Open(good); err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestSnapshot_Corrupt(t *testing.T) {
 // FuzzSnapshot: a snapshot file of any bytes is refused or read without
 // panicking.
 func FuzzSnapshot(f *testing.F) {
-	f.Add(Encode([]Entry{NewEntry(folder[0], []string{"a/b.go"}, 10, 20), NewEntry(folder[1], nil, 1, 2)}, 1))
+	f.Add(Encode([]Entry{NewEntry(folder[0], []string{"a/b.go"}, 10, 20), NewEntry(folder[1], nil, 1, 2)}, 1, 2))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, err := Open(b)
 		if err != nil {

@@ -16,7 +16,7 @@ import (
 // it reads in place, a sorted term dictionary it binary-searches, and the
 // postings of only the query's terms decoded. Little-endian throughout:
 //
-//	header   "MDRI", version u32, dir mtime i64, n u32, terms u32,
+//	header   "MDRI", version u32, dir mtime i64, built i64, n u32, terms u32,
 //	         avglen [3]f64, then the offsets of the sections (u32 each):
 //	files    n × {size i64, mtime i64, meta u32, name u32}
 //	lens     n × [3]u32
@@ -31,9 +31,9 @@ import (
 
 const (
 	snapMagic   = "MDRI"
-	snapVersion = 2
+	snapVersion = 3
 	numSections = 7
-	headerLen   = 4 + 4 + 8 + 4 + 4 + 3*8 + numSections*4
+	headerLen   = 4 + 4 + 8 + 8 + 4 + 4 + 3*8 + numSections*4
 	fileRecLen  = 24
 	lenRecLen   = 12
 	dictRecLen  = 16
@@ -66,8 +66,9 @@ func NewEntry(m Memory, refs []string, size, modTime int64) Entry {
 }
 
 // Encode lays entries out as a snapshot. dirMtime is the folder's mtime
-// when the entries were read.
-func Encode(entries []Entry, dirMtime int64) []byte {
+// when the entries were read; built is when that look at the folder began
+// (nanoseconds), against which changes in the same clock tick are judged.
+func Encode(entries []Entry, dirMtime, built int64) []byte {
 	n := len(entries)
 	// Dictionary and postings.
 	post := map[string][]posting{}
@@ -103,6 +104,7 @@ func Encode(entries []Entry, dirMtime int64) []byte {
 	b = append(b, snapMagic...)
 	b = binary.LittleEndian.AppendUint32(b, snapVersion)
 	b = binary.LittleEndian.AppendUint64(b, uint64(dirMtime))
+	b = binary.LittleEndian.AppendUint64(b, uint64(built))
 	b = binary.LittleEndian.AppendUint32(b, uint32(n))
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(terms)))
 	for f := range NumFields {
@@ -195,6 +197,7 @@ type Snapshot struct {
 	data      []byte
 	n, terms  int
 	dirMtime  int64
+	built     int64
 	avglen    [NumFields]float64
 	off       [numSections]uint32
 }
@@ -210,13 +213,14 @@ func Open(data []byte) (*Snapshot, error) {
 	s := &Snapshot{data: data}
 	s.defaultIx = sync.OnceValue(func() *Index { return s.Index(DefaultParams) })
 	s.dirMtime = int64(binary.LittleEndian.Uint64(data[8:]))
-	s.n = int(binary.LittleEndian.Uint32(data[16:]))
-	s.terms = int(binary.LittleEndian.Uint32(data[20:]))
+	s.built = int64(binary.LittleEndian.Uint64(data[16:]))
+	s.n = int(binary.LittleEndian.Uint32(data[24:]))
+	s.terms = int(binary.LittleEndian.Uint32(data[28:]))
 	for f := range NumFields {
-		s.avglen[f] = math.Float64frombits(binary.LittleEndian.Uint64(data[24+8*int(f):]))
+		s.avglen[f] = math.Float64frombits(binary.LittleEndian.Uint64(data[32+8*int(f):]))
 	}
 	for i := range s.off {
-		s.off[i] = binary.LittleEndian.Uint32(data[48+4*i:])
+		s.off[i] = binary.LittleEndian.Uint32(data[56+4*i:])
 	}
 	need := []int{s.n * fileRecLen, s.n * lenRecLen, s.terms * dictRecLen}
 	for i, l := range need {
@@ -237,6 +241,10 @@ func (s *Snapshot) Len() int { return s.n }
 
 // DirMtime returns the folder mtime the snapshot was taken at.
 func (s *Snapshot) DirMtime() int64 { return s.dirMtime }
+
+// Built returns when the snapshot's look at the folder began, in
+// nanoseconds.
+func (s *Snapshot) Built() int64 { return s.built }
 
 // Stat returns the size and mtime recorded for memory i.
 func (s *Snapshot) Stat(i int) (size, mtime int64) {
