@@ -13,8 +13,12 @@ import (
 	"github.com/memdir/memdir/internal/paths"
 )
 
-// maxTitleLen caps a memory's name in bytes.
-const maxTitleLen = 200
+// maxTitleLen caps the name memdir gives a memory, in bytes. A lookup
+// takes names up to maxLookupLen: another tool may have written longer.
+const (
+	maxTitleLen  = 200
+	maxLookupLen = 4096
+)
 
 // Resolve maps what a user typed to the file of an existing memory: a
 // memory's name as list shows it ("Prefer tabs", "CI/CD secrets", "API
@@ -26,7 +30,7 @@ const maxTitleLen = 200
 // file, and MEMORY.md (in any case) is never a memory.
 func (s *Store) Resolve(name string) (string, error) {
 	name = strings.TrimSpace(name)
-	if err := validTitle(name); err != nil {
+	if err := validTitle(name, maxLookupLen); err != nil {
 		return "", err
 	}
 	plain := paths.ValidateName(name) == nil
@@ -213,15 +217,15 @@ func slugOf(a, b string) bool {
 // with punctuation ("CI/CD", ".env files", "Wait... why"), but no control
 // characters, no invalid UTF-8 and not too long. The file name is the
 // slug, so a title never becomes a path.
-func validTitle(name string) error {
+func validTitle(name string, maxLen int) error {
 	bad := func(why string) error {
 		return fmt.Errorf("%w %q: %s", paths.ErrInvalidName, name, why)
 	}
 	switch {
 	case strings.TrimSpace(name) == "":
 		return bad("empty")
-	case len(name) > maxTitleLen:
-		return bad(fmt.Sprintf("longer than %d bytes", maxTitleLen))
+	case len(name) > maxLen:
+		return bad(fmt.Sprintf("longer than %d bytes", maxLen))
 	}
 	for _, r := range name {
 		if unicode.IsControl(r) || r == unicode.ReplacementChar {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
 )
 
 // TestSave_SlugCollision: two memories whose names share a slug are two
@@ -330,5 +331,21 @@ func TestSave_ByNameNeverFollowsIndexOut(t *testing.T) {
 	b, _ := os.ReadFile(outside)
 	if strings.Contains(string(b), "Use tabs") || strings.Contains(res.File, "..") {
 		t.Fatalf("save by name wrote outside the memory folder: file=%q path=%q", res.File, res.Path)
+	}
+}
+
+// TestGet_LongNameFromAnotherTool: memdir gives names of at most 200 bytes,
+// but a memory another tool named at length is still found by that name.
+func TestGet_LongNameFromAnotherTool(t *testing.T) {
+	st := MustOpen(t, t0)
+	long := strings.Repeat("Run the integration suite against a real database ", 6)
+	long = strings.TrimSpace(long)
+	os.WriteFile(st.Path("feedback_db.md"), []byte("---\nname: "+long+"\ndescription: d\ntype: feedback\n---\nb\n"), 0o600)
+	m, err := st.Get(long)
+	if err != nil || m.File != "feedback_db.md" {
+		t.Fatalf("Get(%d-byte name) = %q, %v", len(long), m.File, err)
+	}
+	if _, err := st.Get(strings.Repeat("x", 5000)); !errors.Is(err, paths.ErrInvalidName) {
+		t.Errorf("a 5,000-byte lookup: %v, want ErrInvalidName", err)
 	}
 }

@@ -278,7 +278,7 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 			return SaveResult{}, fmt.Errorf("%w: a memory needs a name", ErrInvalid)
 		}
 		// Any title will do: the file name is its slug, never the title.
-		if err := validTitle(m.Name); err != nil {
+		if err := validTitle(m.Name, maxTitleLen); err != nil {
 			return SaveResult{}, err
 		}
 	} else {
