@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -81,5 +82,27 @@ func TestRecallIndex_CopyKeepsMtime(t *testing.T) {
 	os.Chtimes(st.Path("."), old, old) // and the folder's time as it was
 	if got := search(t, st, "frozen"); len(got) != 1 {
 		t.Fatalf("the copied-in edit is not seen: %v", got)
+	}
+}
+
+// TestRecall_FifoSnapshot: a FIFO in the snapshot's place is not opened
+// for a blocking read (a hook would hang): recall rebuilds and answers.
+func TestRecall_FifoSnapshot(t *testing.T) {
+	st := MustOpen(t, t0)
+	save(t, st, "Deploy freeze", "No deploys on Fridays", "Ask the release manager.")
+	idx := st.Path(memdir.RecallIndexFile)
+	os.Remove(idx)
+	if err := syscall.Mkfifo(idx, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan []string, 1)
+	go func() { done <- search(t, st, "release manager") }()
+	select {
+	case got := <-done:
+		if len(got) != 1 {
+			t.Errorf("search = %v", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("recall hangs on a FIFO in the snapshot's place")
 	}
 }

@@ -19,13 +19,14 @@ import (
 // snapshot does. The file is only ever replaced by rename, so the mapped
 // inode never changes under it.
 func readSnapshot(path string) *recall.Snapshot {
-	f, err := os.Open(path)
+	// O_NONBLOCK: a FIFO put in the snapshot's place must not hang a hook.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil || fi.Size() == 0 || fi.Size() > 1<<31 {
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 || fi.Size() > 1<<31 {
 		return nil
 	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
