@@ -133,12 +133,7 @@ func TestSave_TooBig(t *testing.T) {
 // name up through MEMORY.md's titles, and still finds Claude Code's file.
 func TestSave_ByNameInALargeFolder(t *testing.T) {
 	st := MustOpen(t, t0)
-	var ix strings.Builder
-	for i := range 1001 {
-		f := fmt.Sprintf("m%04d.md", i)
-		os.WriteFile(st.Path(f), []byte(fmt.Sprintf("---\nname: Note %d\ndescription: d\ntype: user\n---\nb\n", i)), 0o600)
-		fmt.Fprintf(&ix, "- [Note %d](%s) — d\n", i, f)
-	}
+	ix := largeFolder(st)
 	os.WriteFile(st.Path("feedback_testing.md"), []byte("---\nname: Testing approach\ndescription: real database\nmetadata:\n  type: feedback\n---\nNo mocks.\n"), 0o600)
 	ix.WriteString("- [Testing approach](feedback_testing.md) — real database\n")
 	os.WriteFile(st.Path(memdir.IndexFile), []byte(ix.String()), 0o600)
@@ -270,9 +265,10 @@ func TestSave_RedactsEveryField(t *testing.T) {
 	}
 }
 
-// the 80-char slug cut makes two long, different names "the same
-// name" when one of them is in Claude Code's slug form: a save by the
-// second name overwrites the first memory.
+// TestSave_LongSlugFormNamesDiffer: two long names that share their first
+// 80 slug characters (the file name's cut) are different names, even when
+// one is in Claude Code's slug form: a save by the second never overwrites
+// the first memory.
 func TestSave_LongSlugFormNamesDiffer(t *testing.T) {
 	ctx := context.Background()
 	st := MustOpen(t, t0)
@@ -296,8 +292,8 @@ func TestSave_LongSlugFormNamesDiffer(t *testing.T) {
 	}
 }
 
-// two long slug-form names sharing an 80-char prefix: list shows
-// both, show by name cannot find either.
+// TestGet_LongSlugFormNames: two long slug-form names sharing an 80-char
+// prefix are each found by their name.
 func TestGet_LongSlugFormNames(t *testing.T) {
 	st := MustOpen(t, t0)
 	p := strings.Repeat("abcdefghij-", 8) // 88 chars
@@ -310,16 +306,12 @@ func TestGet_LongSlugFormNames(t *testing.T) {
 	}
 }
 
-// past 1000 memories a save by name trusts MEMORY.md's link
-// targets: "../x.md" makes it write outside the memory folder.
+// TestSave_ByNameNeverFollowsIndexOut: past 1000 memories a save by name
+// looks through MEMORY.md's links, but never follows one ("../x.md") out
+// of the memory folder.
 func TestSave_ByNameNeverFollowsIndexOut(t *testing.T) {
 	st := MustOpen(t, t0)
-	var ix strings.Builder
-	for i := range 1001 {
-		f := fmt.Sprintf("m%04d.md", i)
-		os.WriteFile(st.Path(f), []byte(fmt.Sprintf("---\nname: Note %d\ndescription: d\ntype: user\n---\nb\n", i)), 0o600)
-		fmt.Fprintf(&ix, "- [Note %d](%s) — d\n", i, f)
-	}
+	ix := largeFolder(st)
 	outside := filepath.Join(filepath.Dir(st.Dir()), "outside.md")
 	os.WriteFile(outside, []byte("---\nname: Prefer tabs\ndescription: x\ntype: user\n---\nnot a memory\n"), 0o600)
 	ix.WriteString("- [Prefer tabs](../outside.md) — x\n")
@@ -348,4 +340,16 @@ func TestGet_LongNameFromAnotherTool(t *testing.T) {
 	if _, err := st.Get(strings.Repeat("x", 5000)); !errors.Is(err, paths.ErrInvalidName) {
 		t.Errorf("a 5,000-byte lookup: %v, want ErrInvalidName", err)
 	}
+}
+
+// largeFolder writes 1,001 memories, past the count where a save by name
+// looks through MEMORY.md, and returns their index lines.
+func largeFolder(st *memdir.Store) *strings.Builder {
+	var ix strings.Builder
+	for i := range 1001 {
+		f := fmt.Sprintf("m%04d.md", i)
+		os.WriteFile(st.Path(f), []byte(fmt.Sprintf("---\nname: Note %d\ndescription: d\ntype: user\n---\nb\n", i)), 0o600)
+		fmt.Fprintf(&ix, "- [Note %d](%s) — d\n", i, f)
+	}
+	return &ix
 }

@@ -10,10 +10,9 @@ import (
 	"github.com/memdir/memdir/internal/memdir"
 )
 
-// on a read-only file system (a memory folder mounted read-only,
-// with no cache folder yet) RecallIndex fails outright: os.Mkdir returns
-// EROFS, which is not fs.ErrPermission. The doc promises "a folder that
-// cannot be written still gets its snapshot, in memory".
+// TestRecall_ReadOnlyFileSystem: a memory folder on a read-only mount,
+// with no cache folder yet, still recalls (the snapshot stays in memory).
+// It needs root to mount a tmpfs, and skips without.
 func TestRecall_ReadOnlyFileSystem(t *testing.T) {
 	mnt := t.TempDir()
 	if err := syscall.Mount("none", mnt, "tmpfs", 0, ""); err != nil {

@@ -242,10 +242,10 @@ func TestRecall_StaleRefs(t *testing.T) {
 	}
 }
 
-// a memory file that did not parse when the snapshot was built is
-// left out of the snapshot's file list; fixed in place later (no rename,
-// so the folder's mtime does not move), it is never read again: recall
-// and name lookups miss it forever, while list shows it.
+// TestRecall_BrokenFileFixedInPlace: a memory file that did not parse when
+// the snapshot was built is left out of its file list; fixed in place later
+// (no rename, so the folder's mtime does not move), it is still found by
+// recall, by name and by a save of that name.
 func TestRecall_BrokenFileFixedInPlace(t *testing.T) {
 	st := MustOpen(t, t0)
 	save(t, st, "Deploy freeze", "No deploys on Fridays", "Ask the release manager.")
