@@ -74,18 +74,20 @@ func Lock(ctx context.Context, dir string, opt Options) (unlock func(), err erro
 	}
 	path := filepath.Join(dir, Name)
 	fl := flock.New(path, flock.SetPermissions(0o600))
-	ctx, cancel := context.WithTimeout(ctx, opt.Timeout)
-	defer cancel()
-	ok, err := fl.TryLockContext(ctx, 10*time.Millisecond)
+	ok, err := fl.TryLock()
+	if err != nil {
+		fl.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
 	if !ok {
-		fl.Close() // release the file handle of the failed attempt
-		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-			if errors.Is(err, context.Canceled) {
-				return nil, err
-			}
+		switch err := wait(ctx, fl, opt.Timeout); {
+		case errors.Is(err, context.DeadlineExceeded):
+			return nil, readHolder(dir, path)
+		case errors.Is(err, context.Canceled):
+			return nil, err
+		case err != nil:
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
-		return nil, readHolder(dir, path)
 	}
 	// The holder line is written through a second handle on the same inode:
 	// replacing the file by rename would give later lockers a new inode and
@@ -124,4 +126,34 @@ func readHolder(dir, path string) error {
 		}
 	}
 	return e
+}
+
+// wait blocks in flock until the lock is free, so the kernel wakes the
+// waiter as the holder lets go. Retrying a non-blocking flock every few
+// milliseconds instead lost, again and again, to a holder that took the
+// lock back at once: a loop of saves starved the others past their
+// timeout. Past the timeout (or ctx's end) the waiting goroutine is left
+// behind; should it get the lock later, it lets go at once.
+func wait(ctx context.Context, fl *flock.Flock, timeout time.Duration) error {
+	got := make(chan error, 1)
+	go func() { got <- fl.Lock() }()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	var err error
+	select {
+	case err = <-got:
+		if err != nil {
+			fl.Close()
+		}
+		return err
+	case <-t.C:
+		err = context.DeadlineExceeded
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	go func() {
+		<-got
+		fl.Close() // unlocks if the lock came after all
+	}()
+	return err
 }

@@ -1,0 +1,64 @@
+package lockfile_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/memdir/memdir/internal/lockfile"
+)
+
+// TestLock_TimeoutNamesTheHolder: past the wait, the error says who holds
+// the lock, from the line the holder wrote.
+func TestLock_TimeoutNamesTheHolder(t *testing.T) {
+	dir := t.TempDir()
+	since := time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
+	unlock, err := lockfile.Lock(t.Context(), dir, lockfile.Options{Holder: "memdir save --name x", Now: func() time.Time { return since }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	_, err = lockfile.Lock(t.Context(), dir, lockfile.Options{Timeout: 50 * time.Millisecond})
+	var le *lockfile.LockedError
+	if !errors.As(err, &le) || le.PID == 0 || !le.Since.Equal(since) || le.Cmd != "memdir save --name x" {
+		t.Fatalf("err = %#v", err)
+	}
+}
+
+// TestLock_Canceled: a canceled context ends the wait with its error, not
+// a LockedError.
+func TestLock_Canceled(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := lockfile.Lock(t.Context(), dir, lockfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	if _, err := lockfile.Lock(ctx, dir, lockfile.Options{Timeout: time.Minute}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+// TestLock_AbandonedWaiterLetsGo: a waiter that gave up does not keep the
+// lock when it frees later: the next Lock after the holder's gets it.
+func TestLock_AbandonedWaiterLetsGo(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := lockfile.Lock(t.Context(), dir, lockfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := lockfile.Lock(t.Context(), dir, lockfile.Options{Timeout: 10 * time.Millisecond}); !lockfile.IsLocked(err) {
+			t.Fatalf("err = %v, want locked", err)
+		}
+	}
+	unlock()
+	again, err := lockfile.Lock(t.Context(), dir, lockfile.Options{Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatalf("after the holder let go: %v", err)
+	}
+	again()
+}
