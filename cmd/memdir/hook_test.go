@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf16"
@@ -80,38 +79,6 @@ func saveForHook(t *testing.T, root, project string) {
 		sys{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(k string) string { return env[k] }, cwd: project})
 	if err != nil {
 		t.Fatal(err, errb.String())
-	}
-}
-
-// TestHook_ConcurrentPromptsInjectOnce: two hooks on one prompt (the plugin
-// and an install both wired) read and write the session's bookkeeping under
-// one lock, so a memory is given once, not once per hook.
-func TestHook_ConcurrentPromptsInjectOnce(t *testing.T) {
-	root := t.TempDir()
-	project := filepath.Join(root, "proj")
-	os.MkdirAll(project, 0o700)
-	saveForHook(t, root, project)
-	const hooksN = 8
-	outs := make(chan string, hooksN)
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	for range hooksN {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			outs <- hookPrompt(t, root, project, "s1", "when do we deploy?")
-		}()
-	}
-	close(start)
-	wg.Wait()
-	close(outs)
-	given := 0
-	for o := range outs {
-		given += strings.Count(o, "deploy-day.md")
-	}
-	if given != 1 {
-		t.Errorf("%d concurrent hooks gave the memory %d times, want once", hooksN, given)
 	}
 }
 
