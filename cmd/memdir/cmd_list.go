@@ -152,12 +152,17 @@ slug, or its file name.`,
 				}
 				return a.printJSON(toJSON(st, m, true))
 			}
-			b, _, err := st.Raw(args[0])
+			b, file, err := st.Raw(args[0])
 			if err != nil {
 				return err
 			}
-			_, err = a.stdout.Write(b)
-			return err
+			if _, err := a.stdout.Write(b); err != nil {
+				return err
+			}
+			if _, perr := memdir.Parse(file, b); perr != nil {
+				a.warnf("%v (fix it with 'memdir edit %s')", perr, strings.TrimSuffix(file, ".md"))
+			}
+			return nil
 		},
 	}
 }

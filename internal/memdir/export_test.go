@@ -67,3 +67,6 @@ func DateSnapshotForTest(tb testing.TB, st *Store, t time.Time) {
 		tb.Fatal(err)
 	}
 }
+
+// OneLineForTest is how a save makes a description one line.
+func OneLineForTest(s string) string { return oneLine(s) }

@@ -110,6 +110,7 @@ func (w writer) set(key string, v *yaml.Node, remove bool) {
 				m.Content = slices.Delete(m.Content, i, i+2)
 			} else {
 				v.HeadComment, v.LineComment, v.FootComment = m.Content[i+1].HeadComment, m.Content[i+1].LineComment, m.Content[i+1].FootComment
+				v.Anchor = m.Content[i+1].Anchor // an alias elsewhere may name it
 				m.Content[i+1] = v
 			}
 			done = true
@@ -139,18 +140,30 @@ func strNode(s string) *yaml.Node {
 }
 
 func cloneNode(n *yaml.Node) *yaml.Node {
+	return cloneShared(n, map[*yaml.Node]*yaml.Node{})
+}
+
+// cloneShared copies each node once: an alias points at the copy of its
+// anchor instead of a copy of its own, so nested aliases (a "billion
+// laughs" block) cost their size in the file, not their expansion.
+func cloneShared(n *yaml.Node, done map[*yaml.Node]*yaml.Node) *yaml.Node {
 	if n == nil {
 		return nil
 	}
-	c := *n
+	if c, ok := done[n]; ok {
+		return c
+	}
+	c := new(yaml.Node)
+	*c = *n
+	done[n] = c
 	c.Content = make([]*yaml.Node, len(n.Content))
 	for i, e := range n.Content {
-		c.Content[i] = cloneNode(e)
+		c.Content[i] = cloneShared(e, done)
 	}
 	if n.Alias != nil {
-		c.Alias = cloneNode(n.Alias)
+		c.Alias = cloneShared(n.Alias, done)
 	}
-	return &c
+	return c
 }
 
 // fieldsEqual reports whether the frontmatter fields of m and o are the same.

@@ -215,7 +215,16 @@ func truncateRunes(s string, n int) string {
 	return s
 }
 
-// oneLine collapses all whitespace runs, newlines included, to single spaces.
+// oneLine collapses all whitespace runs, newlines and control characters
+// included, to single spaces.
 func oneLine(s string) string {
+	// Control characters (NUL, ESC…) become spaces too: a description is
+	// printed on terminals and loaded into the agent's context.
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
 	return strings.Join(strings.Fields(s), " ")
 }

@@ -42,6 +42,12 @@ func (s *Store) Resolve(name string) (string, error) {
 		}
 	}
 	file, err := s.fileNamed(context.Background(), name, true)
+	var fe *FrontmatterError
+	if plain && errors.As(err, &fe) && (fe.File == name || fe.File == name+".md") {
+		// The file typed by its stem does not parse: it is still the file
+		// meant (edit is how it gets fixed, forget how it goes).
+		return fe.File, nil
+	}
 	if err != nil || file != "" {
 		return file, err
 	}

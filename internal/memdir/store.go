@@ -272,6 +272,15 @@ const maxRetries = 5
 func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult, error) {
 	m.Name = oneLine(m.Name)
 	m.Description = oneLine(m.Description)
+	// YAML cannot hold invalid UTF-8 as text: the encoder would write the
+	// value as !!binary base64, which reads back as the base64 string.
+	for _, f := range []*string{&m.Description, &m.Source, &m.Trust, &m.Scope, &m.SupersededBy} {
+		*f = strings.ToValidUTF8(*f, "\uFFFD")
+	}
+	m.Refs = slices.Clone(m.Refs)
+	for i := range m.Refs {
+		m.Refs[i] = strings.ToValidUTF8(m.Refs[i], "\uFFFD")
+	}
 	byName := m.File == ""
 	if byName {
 		if m.Name == "" {
