@@ -37,18 +37,45 @@ func New(p Projects, version string) *mcp.Server {
 		Instructions: instructions,
 	})
 	h := &handlers{p: p}
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_save", Description: saveDescription}, h.save)
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_recall", Description: recallDescription}, h.recall)
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_get", Description: "Read one memory in full (frontmatter fields and body), by its name or file. Call it when a recalled or listed memory looks relevant and you need all of it."}, h.get)
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_list", Description: "List the project's memories as a manifest — type, file, name, description, last update — without bodies, optionally of one type. Call it to see what is remembered before saving something that may already be there."}, h.list)
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_update", Description: "Change an existing memory: its description, body or type. Fields you leave empty keep their value. Call it when a remembered fact changed or a correction refines an earlier one, instead of saving a duplicate."}, h.update)
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_forget", Description: "Remove a memory that is wrong or no longer true. It is moved aside (recoverable) unless purge is set. Call it when the user says to forget something, or a memory is contradicted and should not be updated."}, h.forget)
-	mcp.AddTool(s, &mcp.Tool{Name: "transcript_search", Description: "Search what was said in past agent sessions (the user's and the assistant's words, not tool output) for a literal string or a regular expression. Call it when the user refers to an earlier conversation, or memory does not hold the answer."}, h.searchTranscripts)
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_save", Description: saveDescription}, guard("memory_save", h.save))
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_recall", Description: recallDescription}, guard("memory_recall", h.recall))
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_get", Description: "Read one memory in full (frontmatter fields and body), by its name or file. Call it when a recalled or listed memory looks relevant and you need all of it."}, guard("memory_get", h.get))
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_list", Description: "List the project's memories as a manifest — type, file, name, description, last update — without bodies, optionally of one type. Call it to see what is remembered before saving something that may already be there."}, guard("memory_list", h.list))
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_update", Description: "Change an existing memory: its description, body or type. Fields you leave empty keep their value. Call it when a remembered fact changed or a correction refines an earlier one, instead of saving a duplicate."}, guard("memory_update", h.update))
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_forget", Description: "Remove a memory that is wrong or no longer true. It is moved aside (recoverable) unless purge is set. Call it when the user says to forget something, or a memory is contradicted and should not be updated."}, guard("memory_forget", h.forget))
+	mcp.AddTool(s, &mcp.Tool{Name: "transcript_search", Description: "Search what was said in past agent sessions (the user's and the assistant's words, not tool output) for a literal string or a regular expression. Call it when the user refers to an earlier conversation, or memory does not hold the answer."}, guard("transcript_search", h.searchTranscripts))
 	s.AddResource(&mcp.Resource{URI: "memdir://index", Name: "MEMORY.md", Title: "Memory index", MIMEType: "text/markdown",
-		Description: "The project's MEMORY.md as an agent loads it: one line per memory, capped at 200 lines and 25,000 characters."}, h.index)
+		Description: "The project's MEMORY.md as an agent loads it: one line per memory, capped at 200 lines and 25,000 characters."}, guardResource(h.index))
 	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "memdir://memory/{file}", Name: "memory", Title: "A memory file", MIMEType: "text/markdown",
-		Description: "One memory file of the project, frontmatter and body."}, h.memoryFile)
+		Description: "One memory file of the project, frontmatter and body."}, guardResource(h.memoryFile))
 	return s
+}
+
+// guard turns a panic in a tool's handler into that call's error: the SDK
+// does not recover them, and one bad call would end a stdio server (and
+// every session of an HTTP one).
+func guard[In, Out any](tool string, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				var zero Out
+				res, out, err = nil, zero, fmt.Errorf("%s failed: internal error: %v", tool, r)
+			}
+		}()
+		return h(ctx, req, in)
+	}
+}
+
+// guardResource is guard for a resource's handler.
+func guardResource(h mcp.ResourceHandler) mcp.ResourceHandler {
+	return func(ctx context.Context, req *mcp.ReadResourceRequest) (res *mcp.ReadResourceResult, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				res, err = nil, fmt.Errorf("reading %s failed: internal error: %v", req.Params.URI, r)
+			}
+		}()
+		return h(ctx, req)
+	}
 }
 
 const instructions = `memdir keeps long-term memory for this project in markdown files: who the user is, how they want you to work (feedback), project decisions and deadlines, and where things live (reference). Recall before answering questions about past decisions or preferences; save when you learn something that will matter in a later session. Memories are point-in-time notes: verify files, functions and flags they name before acting; what you observe now wins.`
