@@ -117,6 +117,12 @@ func TestMCP_ToolsInMemory(t *testing.T) {
 	if err != nil || !strings.Contains(res.Contents[0].Text, "(tabs-not-spaces.md)") {
 		t.Errorf("index resource: %+v %v", res, err)
 	}
+	// A MEMORY.md deleted by hand is rebuilt from the files, as 'memdir index' does.
+	l, _ := a.layout()
+	os.Remove(filepath.Join(l.MemoryDir, "MEMORY.md"))
+	if res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "memdir://index"}); err != nil || !strings.Contains(res.Contents[0].Text, "(tabs-not-spaces.md)") {
+		t.Errorf("index resource with MEMORY.md missing: %+v %v", res, err)
+	}
 	res, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "memdir://memory/tabs-not-spaces.md"})
 	if err != nil || !strings.Contains(res.Contents[0].Text, "type: feedback") {
 		t.Errorf("memory resource: %+v %v", res, err)

@@ -448,11 +448,11 @@ func (h *handlers) index(ctx context.Context, req *mcp.ReadResourceRequest) (*mc
 	if err != nil {
 		return nil, err
 	}
-	b, err := st.ReadIndex()
+	// As the CLI's index: a missing MEMORY.md is rebuilt from the files.
+	ld, err := st.LoadIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ld := memdir.Load(string(b))
 	body := ld.Text
 	if ld.Warning != "" {
 		body += "\n\n" + ld.Warning
