@@ -53,6 +53,7 @@ type extractReport struct {
 	Superseded []string            `json:"superseded"`
 	Candidates []extract.Candidate `json:"candidates,omitempty"`
 	Secrets    int                 `json:"secrets_skipped,omitempty"`
+	Error      string              `json:"error,omitempty"` // the run failed; its turns are tried again next time
 }
 
 func (a *app) extractMemoriesCmd() *cobra.Command {
@@ -157,7 +158,15 @@ func (a *app) runExtract(file, session string, dryRun, trailing bool) error {
 		a.printf("Another extraction is running: staged %d transcript(s) for it.\n", len(targets))
 		return nil
 	}
-	return a.printExtract(reports)
+	if err := a.printExtract(reports); err != nil {
+		return err
+	}
+	for _, r := range reports {
+		if r.Error != "" {
+			return errSilent // said on stderr and in the report
+		}
+	}
+	return nil
 }
 
 // extractTargets lists the transcripts to extract from.
@@ -224,7 +233,7 @@ func (a *app) extractLocked(env transcriptsEnv, targets []string, trailing bool)
 				// One transcript's failure neither stops the others nor
 				// moves its cursor: its turns are tried again next time.
 				a.warnf("%s: %v", t, err)
-				r.Why = err.Error()
+				r.Why, r.Error = err.Error(), err.Error()
 			}
 			reports = append(reports, r)
 			if err := env.folder.WriteJSON(extractState, st); err != nil {
@@ -427,6 +436,15 @@ func toExtractMessages(s *transcript.Session) []extract.Message {
 	for _, m := range s.Messages {
 		em := extract.Message{Role: m.Role, Text: m.Text, Time: m.Timestamp, ID: m.UUID, Meta: m.Meta || m.Sidechain}
 		for _, t := range m.Tools {
+			// memdir's own MCP tools write the memory folder too: the agent
+			// keeping its memory itself, whichever way.
+			if strings.HasPrefix(t.Name, "mcp__") {
+				for _, w := range []string{"__memory_save", "__memory_update", "__memory_forget"} {
+					if strings.HasSuffix(t.Name, w) {
+						em.SavedMemory = true
+					}
+				}
+			}
 			switch t.Name {
 			case "Write", "Edit", "MultiEdit", "NotebookEdit":
 				if p, ok := strings.CutPrefix(t.Summary, "file_path: "); ok {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -68,7 +67,7 @@ func (a *app) extractWithLLM(env transcriptsEnv, st *memdir.Store, l paths.Layou
 		return nil
 	}
 	for _, op := range ops {
-		if err := applyOp(a.ctx, st, op, session, rep); err != nil {
+		if err := a.applyOp(st, l.ProjectRoot, op, session, rep); err != nil {
 			return err
 		}
 	}
@@ -76,7 +75,8 @@ func (a *app) extractWithLLM(env transcriptsEnv, st *memdir.Store, l paths.Layou
 }
 
 // applyOp writes one validated operation through the store.
-func applyOp(ctx context.Context, st *memdir.Store, op extract.Op, session string, rep *extractReport) error {
+func (a *app) applyOp(st *memdir.Store, root string, op extract.Op, session string, rep *extractReport) error {
+	ctx := a.ctx
 	typ, err := memdir.ParseType(op.Type)
 	if err != nil {
 		return err
@@ -105,12 +105,11 @@ func applyOp(ctx context.Context, st *memdir.Store, op extract.Op, session strin
 		}
 		rep.Superseded = append(rep.Superseded, op.Target+" → "+res.File)
 	default:
-		m.File = freeFile(st, op.Name)
-		res, err := st.Save(ctx, m, memdir.SaveOptions{})
-		if err != nil {
-			return err
-		}
-		rep.record(res)
+		// Dedupe on write, as for every engine: a memory that says what
+		// an existing one says (the same answer applied again after a
+		// crash, or a model that missed it in the manifest) updates it.
+		return a.saveCandidate(st, root, extract.Candidate{Type: op.Type, Name: op.Name, Description: op.Description,
+			Body: body, Source: session, Trust: memdir.TrustAgent}, rep)
 	}
 	return nil
 }

@@ -258,17 +258,23 @@ func (a *app) hookQueue(in hooks.Input) error {
 	if strings.EqualFold(a.getenv(extractSwitch), "off") || in.TranscriptPath == "" || !filepath.IsAbs(in.TranscriptPath) {
 		return nil
 	}
-	return a.startExtraction(env, in.TranscriptPath)
+	// At SessionEnd no more turns will come: what the throttle held back
+	// is extracted now, or never.
+	return a.startExtraction(env, in.TranscriptPath, in.Event == hooks.SessionEnd)
 }
 
 // startExtraction runs 'memdir extract --transcript path' detached: the
 // hook returns at once and the agent never waits for it.
-func (a *app) startExtraction(env transcriptsEnv, path string) error {
+func (a *app) startExtraction(env transcriptsEnv, path string, final bool) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(exe, "--home", env.layout.Home, "extract", "--transcript", path)
+	args := []string{"--home", env.layout.Home, "extract", "--transcript", path}
+	if final {
+		args = append(args, "--trailing")
+	}
+	cmd := exec.Command(exe, args...)
 	cmd.Dir = a.cwd
 	cmd.Env = os.Environ()
 	detach(cmd)

@@ -26,6 +26,9 @@ type Message struct {
 	// Wrote lists the files the message's tool calls wrote (Write, Edit):
 	// the mutex with an agent that keeps its own memory.
 	Wrote []string
+	// SavedMemory says a tool call saved, changed or removed a memory
+	// through memdir's MCP tools: the same mutex.
+	SavedMemory bool
 }
 
 // Candidate is a memory the engine proposes.
@@ -62,7 +65,24 @@ var (
 	reQuestion   = lazyRE(`\?\s*$`)
 	reDerivable  = lazyRE(`(?i)\b(?:the (?:repo|project|codebase) (?:has|contains|is organi[sz]ed)|is (?:defined|declared|implemented) in|lives in (?:internal|cmd|src|pkg|lib)/|git log|last commit|was (?:added|changed|committed) in)\b`)
 	reCodeFences = lazyRE("(?s)```.*?```")
+	// reProseSecret is a credential stated in words, which the redactor's
+	// key=value rules do not see: "the password is Tr0ub4dor&3", "with
+	// password hunter2x9", "use the token 8f3a9c…". The value must hold a
+	// digit or a symbol, so "the password is required" and "the token
+	// lives in vault" stay prose.
+	reProseSecret = lazyRE(`(?i)\b(?:passwords?|passphrases?|passwd|pwd|passcodes?|tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?|private[ _-]?keys?|credentials?)(?:\s+(?:is|was|are|=|:|of|for \S+ is))?\s+["'\x60]?([^\s"'\x60,;]*[0-9&%$#@!*^~+=/_-][^\s"'\x60,;]*)`)
 )
+
+// ProseSecret reports whether s states a credential in words.
+func ProseSecret(s string) bool {
+	for _, m := range reProseSecret().FindAllStringSubmatch(s, -1) {
+		v := strings.TrimRight(m[1], ".!?)")
+		if len(v) >= 4 && !reURL().MatchString(v) && !strings.HasPrefix(v, "$") {
+			return true
+		}
+	}
+	return false
+}
 
 // Heuristic proposes memories from the user's messages of a session.
 // Only user messages that are not harness text are read; assistant text
@@ -86,7 +106,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			if !ok {
 				continue
 			}
-			if _, found := redact.String(s + " " + c.Body); len(found) > 0 {
+			if _, found := redact.String(s + " " + c.Body); len(found) > 0 || ProseSecret(s+" "+c.Body) {
 				sk.Secrets++ // a memory about a secret is not saved, even redacted
 				continue
 			}

@@ -64,7 +64,7 @@ func UserPrompt(manifest []ManifestEntry, msgs []Message) string {
 	for _, m := range manifest {
 		fmt.Fprintf(&b, "- [%s] %s: %s\n", m.Type, m.File, m.Description)
 	}
-	b.WriteString("\nNew conversation turns:\n")
+	b.WriteString("\nNew conversation turns (each turn's text quoted with \"| \"):\n")
 	for _, m := range msgs {
 		if m.Meta {
 			continue
@@ -73,7 +73,11 @@ func UserPrompt(manifest []ManifestEntry, msgs []Message) string {
 		if role == "tool" {
 			role = "tool output (untrusted)"
 		}
-		fmt.Fprintf(&b, "\n[%s %s]\n%s\n", role, m.Time.Local().Format("2006-01-02 15:04 MST"), strings.TrimSpace(m.Text))
+		// Each line of a turn's text is quoted, so no text (the assistant
+		// may repeat a web page) can start a line that reads as a header:
+		// only memdir writes the "[user …]" lines.
+		text := "| " + strings.ReplaceAll(strings.TrimSpace(m.Text), "\n", "\n| ")
+		fmt.Fprintf(&b, "\n[%s %s]\n%s\n", role, m.Time.Local().Format("2006-01-02 15:04 MST"), text)
 	}
 	return b.String()
 }
@@ -104,10 +108,18 @@ func ParseOps(text string, existing []string) ([]Op, error) {
 	if len(ans.Operations) > 20 {
 		return nil, fmt.Errorf("the answer proposes %d operations; at most 20 are accepted", len(ans.Operations))
 	}
+	targets := map[string]bool{}
 	for i, op := range ans.Operations {
 		if err := validOp(op, existing); err != nil {
 			return nil, fmt.Errorf("operation %d: %w", i+1, err)
 		}
+		// One operation per existing memory: two supersedes of one
+		// target would leave the first replacement live beside the
+		// second. (Two creates of one fact are deduped on write.)
+		if op.Target != "" && targets[op.Target] {
+			return nil, fmt.Errorf("operation %d: a second operation on %s", i+1, op.Target)
+		}
+		targets[op.Target] = true
 	}
 	return ans.Operations, nil
 }
@@ -147,6 +159,9 @@ func validOp(op Op, existing []string) error {
 	for _, s := range []string{op.Name, op.Description, op.Body} {
 		if _, found := redact.String(s); len(found) > 0 {
 			return fmt.Errorf("it holds a secret (%s)", found[0].Kind)
+		}
+		if ProseSecret(s) {
+			return errors.New("it holds a secret (a credential stated in words)")
 		}
 	}
 	return nil

@@ -24,6 +24,9 @@ type Decision struct {
 //     while another extraction held the lock, bypasses it.
 func Decide(msgs []Message, memoryDir string, pending, every int, trailing bool) Decision {
 	for _, m := range msgs {
+		if m.SavedMemory {
+			return Decision{Advance: true, Why: "the agent wrote its memory itself in this stretch"}
+		}
 		for _, f := range m.Wrote {
 			if within(f, memoryDir) {
 				return Decision{Advance: true, Why: "the agent wrote its memory itself in this stretch"}

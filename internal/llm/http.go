@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/memdir/memdir/internal/redact"
 )
 
 // post sends body as JSON and decodes a success reply into out.
@@ -38,9 +40,16 @@ func post(ctx context.Context, client *http.Client, url string, headers map[stri
 		return err
 	}
 	if resp.StatusCode/100 != 2 {
-		msg := strings.TrimSpace(string(raw))
+		// The reply is printed and logged: never with the key in it.
+		msg := string(raw)
+		for _, v := range headers {
+			if v = strings.TrimPrefix(v, "Bearer "); len(v) >= 8 {
+				msg = strings.ReplaceAll(msg, v, "[REDACTED]")
+			}
+		}
+		msg, _ = redact.String(strings.TrimSpace(msg))
 		if len(msg) > 300 {
-			msg = msg[:300]
+			msg = strings.ToValidUTF8(msg[:300], "")
 		}
 		return &StatusError{Code: resp.StatusCode, Body: msg, RetryAfter: retryAfter(resp.Header, time.Now())}
 	}
@@ -157,7 +166,7 @@ func NewEmbedder(cfg Config) Embedder {
 		cfg.MaxRetries = 2
 	}
 	if cfg.HTTP == nil {
-		cfg.HTTP = &http.Client{}
+		cfg.HTTP = &http.Client{CheckRedirect: sameHost}
 	}
 	if cfg.Log == nil {
 		cfg.Log = func(string, ...any) {}

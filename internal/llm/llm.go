@@ -102,7 +102,7 @@ func New(cfg Config) (Client, error) {
 		cfg.MaxRetries = 3
 	}
 	if cfg.HTTP == nil {
-		cfg.HTTP = &http.Client{}
+		cfg.HTTP = &http.Client{CheckRedirect: sameHost}
 	}
 	if cfg.Log == nil {
 		cfg.Log = func(string, ...any) {}
@@ -116,6 +116,18 @@ func New(cfg Config) (Client, error) {
 		return &claudeCLI{cfg}, nil
 	}
 	return nil, fmt.Errorf("unknown provider %q", cfg.Provider)
+}
+
+// sameHost follows a redirect only on the API's own host: the key travels
+// in headers (x-api-key) that net/http forwards to any host.
+func sameHost(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if req.URL.Host != via[0].URL.Host {
+		return http.ErrUseLastResponse // reported as the redirect's status
+	}
+	return nil
 }
 
 // StatusError is an HTTP reply that is not a success.

@@ -1,0 +1,80 @@
+package llm
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+const secretKey = "sk-ant-api03-AAAAbbbbCCCCddddEEEEffffGGGGhhhhIIIIjjjjKKKKllllMMMMnnnnOOOOppppQQQQrrrrSSSStt-UUUUvvvv"
+
+// A redirect to another host does not carry the Anthropic key along.
+func TestClient_RedirectKeepsKey(t *testing.T) {
+	var leaked string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		leaked = r.Header.Get("x-api-key") + r.Header.Get("Authorization")
+		io.WriteString(w, anthropicReply)
+	}))
+	defer other.Close()
+	// other, by another name: a different host.
+	otherURL := strings.Replace(other.URL, "127.0.0.1", "localhost", 1)
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, otherURL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer api.Close()
+	for _, p := range []string{"anthropic", "openai"} {
+		leaked = ""
+		c, _ := New(Config{Provider: p, BaseURL: api.URL, APIKey: secretKey})
+		c.Complete(context.Background(), request())
+		if leaked != "" {
+			t.Errorf("%s: the key went to the redirect's host: %q", p, leaked)
+		}
+	}
+}
+
+// An error body that quotes the key does not put it in the error (which
+// is printed, put in --json reports and in logs/extract.jsonl).
+func TestClient_ErrorDoesNotQuoteKey(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, `{"error":{"message":"invalid key `+r.Header.Get("x-api-key")+`"}}`)
+	}))
+	defer ts.Close()
+	c, _ := New(Config{Provider: "anthropic", BaseURL: ts.URL, APIKey: secretKey})
+	_, err := c.Complete(context.Background(), request())
+	if err == nil || strings.Contains(err.Error(), secretKey[:40]) {
+		t.Fatalf("the error quotes the key: %v", err)
+	}
+}
+
+// A server that sends its headers and then stalls the body is cut off
+// by the per-attempt timeout and retried like any other timeout.
+func TestClient_StalledBodyRetried(t *testing.T) {
+	var calls atomic.Int32
+	release := make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(200)
+		io.WriteString(w, `{"id":`)
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer ts.Close()
+	defer close(release)
+	c, _ := New(Config{Provider: "anthropic", BaseURL: ts.URL, APIKey: "k", Timeout: 200 * time.Millisecond, MaxRetries: 1})
+	if _, err := c.Complete(context.Background(), request()); err == nil {
+		t.Fatal("a reply that never finished was taken")
+	}
+	if n := calls.Load(); n != 2 {
+		t.Errorf("a timed-out body read was not retried: %d calls", n)
+	}
+}
