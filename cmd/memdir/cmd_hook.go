@@ -235,9 +235,10 @@ type queueLine struct {
 	CWD            string    `json:"cwd,omitempty"`
 }
 
-// hookQueue records the transcript as pending for extraction. The
-// transcripts on disk stay the source of truth (see 'memdir transcripts');
-// the queue says which to look at first.
+// hookQueue records the transcript as pending for extraction and starts
+// the extractor on it. The queue is a record of what the hooks named (for
+// people and other tools); memdir's own runs find pending work from the
+// transcripts on disk and their state, which stay the source of truth.
 func (a *app) hookQueue(in hooks.Input) error {
 	env, err := a.transcriptsEnv()
 	if err != nil {
