@@ -17,8 +17,7 @@ func TestGuard(t *testing.T) {
 	}
 	mcp.AddTool(s, &mcp.Tool{Name: "t"}, guard("t", func(ctx context.Context, req *mcp.CallToolRequest, a in) (*mcp.CallToolResult, any, error) {
 		if a.Boom {
-			var m map[string]int
-			m["x"] = 1 // a nil map: panics
+			panic("tool boom")
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "fine"}}}, nil, nil
 	}))
