@@ -1,6 +1,7 @@
 package memdir_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -39,6 +40,7 @@ func writer(spec string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	fmt.Println("ready") // startWriter waits for this line
 	for i := range count {
 		name := fmt.Sprintf("%s memory %d", prefix, i)
 		_, err := st.Save(context.Background(), memdir.Memory{
@@ -58,14 +60,25 @@ func bodyFor(name string) string {
 	return strings.Repeat(name+" fact. ", 40) + "\nEND " + name + "\n"
 }
 
+// startWriter starts a writer process and returns once it has opened the
+// store: a race-built process on a loaded machine can take longer to start
+// than a kill test's whole random delay, and then no writer saves anything.
 func startWriter(tb testing.TB, dir, prefix string, count int) *exec.Cmd {
 	tb.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), fmt.Sprintf("MEMDIR_TEST_WRITER=%s %s %d", dir, prefix, count), "GORACE=atexit_sleep_ms=0")
 	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
 	}
+	if _, err := bufio.NewReader(stdout).ReadString('\n'); err != nil {
+		tb.Fatalf("writer %s never got going: %v", prefix, err)
+	}
+	// The writer says nothing more; the pipe stays open until it exits.
 	return cmd
 }
 
