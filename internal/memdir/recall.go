@@ -51,8 +51,8 @@ func RecallMemory(m Memory) recall.Memory {
 // files that changed, and replaces the snapshot file atomically when
 // anything did. Files that cannot be parsed are left out and reported in
 // problems; while there are any, the folder is listed on every call, so a
-// file fixed in place (its folder's mtime unmoved) is seen. A folder that cannot be written still gets its snapshot, in
-// memory.
+// file fixed in place (its folder's mtime unmoved) is seen. A folder that
+// cannot be written still gets its snapshot, in memory.
 func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problems []error, err error) {
 	// The snapshot is dated when its look at the folder began, not when it
 	// was written: a change in the same clock tick as that look must stay
