@@ -255,6 +255,9 @@ func blocksContent(raw json.RawMessage, inResult bool) (string, []ToolCall) {
 	for _, b := range blocks {
 		switch b.Type {
 		case "text":
+			if isIDEContext(b.Text) {
+				continue
+			}
 			text = joinText(text, b.Text)
 		case "tool_use":
 			tools = append(tools, ToolCall{Name: b.Name, Summary: summarizeInput(b.Input)})
@@ -293,6 +296,20 @@ var syntheticPrefixes = []string{
 	"<command-name>", "<command-message>", "<local-command-stdout>", "<local-command-stderr>",
 	"<system-reminder>", "[Request interrupted by user", "Caveat: The messages below",
 	"Base directory for this skill:", "<bash-input>", "<bash-stdout>", "<bash-stderr>",
+}
+
+// isIDEContext reports a text block Claude Code's IDE integration adds to
+// a user message (the open file, the selected lines, diagnostics): context
+// beside the user's words, not words of theirs, and a selection can hold
+// anything the file holds.
+func isIDEContext(text string) bool {
+	t := strings.TrimSpace(text)
+	for _, p := range []string{"<ide_opened_file>", "<ide_selection>", "<ide_diagnostics>"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func isSynthetic(text string) bool {
