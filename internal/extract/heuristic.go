@@ -60,7 +60,8 @@ var (
 	reFeedback   = lazyRE(`(?i)^(?:(?:also|and|ok|so|please)[,]?\s+)*(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using))\b|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`)
 	reOneOff     = lazyRE(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`)
 	reGeneral    = lazyRE(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`)
-	reReason     = lazyRE(`(?i)\s*(?:[,;—–-]+\s*|\s)(?:because|since|as|so that|otherwise)\s+(.+)$`)
+	reReason     = lazyRE(`(?i)(?:^|[\s,;—–-])(because|since|as|so that|otherwise)\s+`)
+	reTemporal   = lazyRE(`(?i)^(?:\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|yesterday|today|last\b|then\b|early\b|the (?:start|beginning|last|first)\b|v\d)`)
 	reBurned     = lazyRE(`(?i)^(?:we got burned|last (?:time|quarter|month|year|week)|it (?:broke|caused|took down)|that (?:broke|caused)|the reason is)\b`)
 	reQuestion   = lazyRE(`\?\s*$`)
 	reDerivable  = lazyRE(`(?i)\b(?:the (?:repo|project|codebase) (?:has|contains|is organi[sz]ed)|is (?:defined|declared|implemented) in|lives in (?:internal|cmd|src|pkg|lib)/|git log|last commit|was (?:added|changed|committed) in)\b`)
@@ -210,8 +211,21 @@ func classify(s, next string, at time.Time) (Candidate, bool) {
 // reasonOf finds the reason the user gave: a because/since clause in the
 // sentence, or a next sentence that tells what went wrong.
 func reasonOf(s, next string) string {
-	if m := reReason().FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) >= 3 {
-		return strings.TrimRight(m[1], ".!")
+	for _, m := range reReason().FindAllStringSubmatchIndex(s, -1) {
+		word, rest := strings.ToLower(s[m[2]:m[3]]), s[m[1]:]
+		before := strings.TrimRight(s[:m[2]], " ")
+		afterPunct := strings.HasSuffix(before, ",") || strings.HasSuffix(before, ";") || strings.HasSuffix(before, "—") || strings.HasSuffix(before, "–") || strings.HasSuffix(before, "-")
+		switch {
+		case (word == "as" || word == "otherwise") && !afterPunct:
+			continue // "write tests as a table", "treat warnings as errors"
+		case word == "since" && reTemporal().MatchString(rest):
+			continue // "since 2020", "since last week": when, not why
+		case word == "because" && strings.HasPrefix(strings.ToLower(rest), "of "):
+			rest = s[m[2]:] // "because of the audit" reads as the why
+		}
+		if len(strings.Fields(rest)) >= 3 {
+			return strings.TrimRight(rest, ".!")
+		}
 	}
 	if reBurned().MatchString(strings.TrimSpace(next)) {
 		return strings.TrimRight(strings.TrimSpace(next), ".!")
@@ -227,7 +241,11 @@ func build(typ, s, reason string, at time.Time) Candidate {
 	if reason != "" {
 		if i := strings.Index(strings.ToLower(rule), strings.ToLower(reason)); i > 0 {
 			rule = strings.TrimRight(strings.TrimSpace(rule[:i]), " ,;—–-")
-			rule = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(rule, " because"), " since"), " so that")
+			for _, w := range []string{" because", " since", " so that", " as", " otherwise"} {
+				if strings.HasSuffix(strings.ToLower(rule), w) {
+					rule = strings.TrimRight(rule[:len(rule)-len(w)], " ,;—–-")
+				}
+			}
 		}
 		reason, _ = AbsoluteDates(reason, at)
 	}

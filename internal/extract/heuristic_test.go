@@ -165,3 +165,33 @@ func TestHeuristic_Titles(t *testing.T) {
 		}
 	}
 }
+
+// TestHeuristic_Reasons: "because" and "so that" start the why; "as" and
+// "otherwise" only after a comma; "since" only when it does not say when.
+// "Write Go tests as a table…" once became the rule "Write Go tests as"
+// with the why "A table of cases…".
+func TestHeuristic_Reasons(t *testing.T) {
+	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ text, name, why string }{
+		{"From now on, write Go tests as a table of cases run with t.Run.", "Write Go tests as a table", ""},
+		{"Always treat warnings as errors in CI because a warning hid a real bug last month.", "Always treat warnings as errors in CI", "A warning hid a real bug last month"},
+		{"We always rotate the API token every 90 days because of the audit.", "We always rotate the API token every", "Because of the audit"},
+		{"Avoid global state in the handlers since it breaks our parallel tests.", "Avoid global state in the handlers", "It breaks our parallel tests"},
+		{"We always deploy from the release branch since 2024 and never from main.", "We always deploy from the release branch", ""},
+		{"Never edit the generated files by hand, as the next codegen run overwrites them.", "Never edit the generated files by hand", "The next codegen run overwrites them"},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		if len(got) != 1 {
+			t.Errorf("%q: %d candidates", tc.text, len(got))
+			continue
+		}
+		c := got[0]
+		why := ""
+		if _, w, ok := strings.Cut(c.Body, "**Why:** "); ok {
+			why, _, _ = strings.Cut(w, ".\n")
+		}
+		if c.Name != tc.name || why != tc.why {
+			t.Errorf("%q:\n name %q, want %q\n why  %q, want %q", tc.text, c.Name, tc.name, why, tc.why)
+		}
+	}
+}
