@@ -576,6 +576,13 @@ func jaccard(a, b string) float64 {
 // disagree: what one negates ("never spaces"), the other affirms ("use
 // spaces"), or only one of them negates at all.
 func contradicts(old, new string) bool {
+	for np := range preferences(new) {
+		for op := range preferences(old) {
+			if np[0] == op[1] || np[1] == op[0] {
+				return true // "pnpm over npm", then "npm over pnpm"
+			}
+		}
+	}
 	on, op := polarity(old)
 	nn, np := polarity(new)
 	for w := range on {
@@ -589,6 +596,34 @@ func contradicts(old, new string) bool {
 		}
 	}
 	return (len(on) == 0) != (len(nn) == 0)
+}
+
+// preferences lists the choices a statement makes between two things, as
+// stemmed (chosen, rejected) pairs: "X over Y", "X instead of Y", "X
+// rather than Y".
+func preferences(s string) map[[2]string]bool {
+	words := recall.Tokenize(s)
+	out := map[[2]string]bool{}
+	stem := func(w string) string {
+		if t := recall.Default.Terms(w, nil); len(t) > 0 {
+			return t[0]
+		}
+		return w
+	}
+	for i := 1; i < len(words)-1; i++ {
+		j := i + 1 // the word after the connective
+		switch {
+		case words[i] == "over":
+		case words[i] == "instead" && words[j] == "of", words[i] == "rather" && words[j] == "than":
+			j++
+		default:
+			continue
+		}
+		if j < len(words) {
+			out[[2]string{stem(words[i-1]), stem(words[j])}] = true
+		}
+	}
+	return out
 }
 
 // polarity splits a statement's stemmed words into those a negation

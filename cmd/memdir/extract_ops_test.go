@@ -196,3 +196,51 @@ func TestExtract_MutexSeesMCPSave(t *testing.T) {
 		t.Fatalf("the agent saved it; extraction saved it again: %v\n%s", got, out)
 	}
 }
+
+// TestContradicts: a reversed choice is a contradiction, as a negation is;
+// a restatement is not.
+func TestContradicts(t *testing.T) {
+	for _, tc := range []struct {
+		old, new string
+		want     bool
+	}{
+		{"I prefer pnpm over npm", "Actually, I prefer npm over pnpm now", true},
+		{"Use tabs instead of spaces", "Use spaces instead of tabs", true},
+		{"Prefer table tests rather than subtests", "Prefer subtests rather than table tests", true},
+		{"I prefer pnpm over npm", "I really prefer pnpm over npm", false},
+		{"Always run the linters before pushing", "Never run the linters before pushing", true},
+		{"Always run the linters before pushing", "Run the linters before every push", false},
+	} {
+		if got := contradicts(tc.old, tc.new); got != tc.want {
+			t.Errorf("contradicts(%q, %q) = %v, want %v", tc.old, tc.new, got, tc.want)
+		}
+	}
+}
+
+// TestExtract_ReversedPreferenceSupersedes: "pnpm over npm", then in a
+// later session "npm over pnpm": the new memory supersedes the old one,
+// instead of updating it under a title that says the opposite.
+func TestExtract_ReversedPreferenceSupersedes(t *testing.T) {
+	h := newExtractHome(t)
+	h.transcript("p1", []string{"I prefer pnpm over npm for every package in this repo."})
+	h.run("extract")
+	h.transcript("p2", []string{"Actually, I prefer npm over pnpm for every package in this repo."})
+	out := h.run("extract")
+	got := h.memories()
+	if len(got) != 2 {
+		t.Fatalf("memories %v\n%s", got, out)
+	}
+	live := 0
+	for _, f := range got {
+		b, _ := os.ReadFile(filepath.Join(h.tdir, "memory", f))
+		if !strings.Contains(string(b), "superseded_by") {
+			live++
+			if !strings.Contains(string(b), "npm over pnpm") {
+				t.Errorf("the live memory is the old choice:\n%s", b)
+			}
+		}
+	}
+	if live != 1 {
+		t.Errorf("%d live memories, want 1\n%s", live, out)
+	}
+}
