@@ -222,6 +222,7 @@ func (a *app) doctorMemory() []check {
 		add("memory", "fail", "%v", err)
 		return out
 	}
+	private := info.Mode().Perm()&0o077 == 0
 	if perm := info.Mode().Perm(); runtime.GOOS != "windows" && perm&0o077 != 0 {
 		add("memory", "fail", "%s is mode %04o: others can read your memories; run chmod 700 %s", l.MemoryDir, perm, l.MemoryDir)
 	} else {
@@ -253,8 +254,12 @@ func (a *app) doctorMemory() []check {
 		}
 	}
 	switch {
+	case loose > 0 && private:
+		// Nobody else can enter the folder (Claude Code writes its files
+		// with the default umask, 0644): worth tightening, not a failure.
+		add("files", "warn", "%s open to others, inside a folder only you can enter; run chmod 600 %s/*.md", sessions.Plural(loose, "memory file"), l.MemoryDir)
 	case loose > 0:
-		add("files", "fail", "%d memory files are readable by others; run chmod 600 %s/*.md", loose, l.MemoryDir)
+		add("files", "fail", "%s open to others; run chmod 600 %s/*.md", sessions.Plural(loose, "memory file"), l.MemoryDir)
 	default:
 		add("files", "ok", "%s (%d without a type)", map[bool]string{true: "1 memory parses", false: fmt.Sprintf("%d memories parse", len(mems))}[len(mems) == 1], untypedN)
 	}
