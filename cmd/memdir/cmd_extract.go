@@ -345,6 +345,9 @@ func (a *app) extractOne(env transcriptsEnv, st *extractStateFile, path string, 
 	}
 	if sess.CWD == "" {
 		rep.Why = "no conversation in it yet"
+		if e.Cursor.Offset > 0 {
+			rep.Why = "nothing new since the last extraction"
+		}
 		return rep, nil
 	}
 	q := &app{sys: a.sys, ctx: a.ctx, home: a.home, project: sess.CWD, cmdName: "memdir extract"}

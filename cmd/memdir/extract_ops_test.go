@@ -244,3 +244,14 @@ func TestExtract_ReversedPreferenceSupersedes(t *testing.T) {
 		t.Errorf("%d live memories, want 1\n%s", live, out)
 	}
 }
+
+// TestExtract_NothingNewSaysSo: a transcript already extracted to its end
+// is "nothing new", not "no conversation in it yet".
+func TestExtract_NothingNewSaysSo(t *testing.T) {
+	h := newExtractHome(t)
+	h.transcript("n1", []string{"We always run the linters before pushing, they caught a data race last week."})
+	h.run("extract")
+	if out := h.run("extract", "--dry-run", "--json"); !strings.Contains(out, `"why": "nothing new since the last extraction"`) {
+		t.Errorf("second run:\n%s", out)
+	}
+}
