@@ -201,9 +201,23 @@ func readUserSettings(path string) (userSettings, error) {
 		return s, nil
 	}
 	if err := json.Unmarshal(b, &s); err != nil {
-		return s, fmt.Errorf("user settings %s: %w", path, err)
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line, col := lineCol(b, se.Offset-1) // Offset is just past the bad byte
+			return s, fmt.Errorf("%w: %s:%d:%d: %v", ErrSettings, path, line, col, err)
+		}
+		return s, fmt.Errorf("%w: %s: %v", ErrSettings, path, err)
 	}
 	return s, nil
+}
+
+// lineCol turns a byte offset into a 1-based line and column.
+func lineCol(b []byte, off int64) (line, col int) {
+	off = min(max(off, 0), int64(len(b)))
+	before := b[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = len(before) - bytes.LastIndexByte(before, '\n')
+	return line, col
 }
 
 // truthy is how Claude Code reads boolean environment variables.

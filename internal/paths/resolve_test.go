@@ -207,8 +207,13 @@ func TestResolve_Override(t *testing.T) {
 		env, root := envOf(t, nil)
 		os.MkdirAll(filepath.Join(root, "home", ".claude"), 0o700)
 		os.WriteFile(filepath.Join(root, "home", ".claude", "settings.json"), []byte(`{"autoMemoryDirectory": `), 0o600)
-		if _, err := Resolve(env); err == nil || !strings.Contains(err.Error(), "settings.json") {
+		if _, err := Resolve(env); !errors.Is(err, ErrSettings) || !strings.Contains(err.Error(), "settings.json") {
 			t.Errorf("Resolve()=%v, want an error naming settings.json", err)
+		}
+		// A trailing comma: the error says where.
+		os.WriteFile(filepath.Join(root, "home", ".claude", "settings.json"), []byte("{\n  \"model\": \"opus\",\n}\n"), 0o600)
+		if _, err := Resolve(env); !errors.Is(err, ErrSettings) || !strings.Contains(err.Error(), "settings.json:3:1: ") {
+			t.Errorf("Resolve()=%v, want the place of the bad byte, settings.json:3:1", err)
 		}
 	})
 	t.Run("Refused", func(t *testing.T) {

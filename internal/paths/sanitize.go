@@ -60,6 +60,10 @@ func abs64(h int32) int64 {
 var (
 	ErrInvalidName     = errors.New("invalid memory name")
 	ErrInvalidOverride = errors.New("invalid memory folder override")
+	// ErrSettings says Claude Code's user settings.json is not valid
+	// JSON: memdir reads the memory folder's override and the off switch
+	// from it, as Claude Code does, so it stops rather than guess.
+	ErrSettings = errors.New("settings file is not valid JSON")
 )
 
 // maxNameLen bounds a memory name or file name typed by a user.
