@@ -107,7 +107,9 @@ the exit status 1; the others are still listed.`,
 					if t == "" {
 						t = untyped
 					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t, m.File, m.Stamp().Local().Format("2006-01-02"), m.Summary())
+					// The name is what show, edit and forget take; the
+					// file name works too.
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s — %s\n", t, m.File, m.Stamp().Local().Format("2006-01-02"), m.Title(), m.Summary())
 				}
 				tw.Flush()
 				if len(mems) == 0 {
