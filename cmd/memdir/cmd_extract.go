@@ -233,6 +233,9 @@ func (a *app) extractLocked(env transcriptsEnv, targets []string, trailing bool)
 				// One transcript's failure neither stops the others nor
 				// moves its cursor: its turns are tried again next time.
 				a.warnf("%s: %v", t, err)
+				if h := hintFor(err); h != "" {
+					fmt.Fprintf(a.stderr, "memdir: hint: %s\n", h)
+				}
 				r.Why, r.Error = err.Error(), err.Error()
 			}
 			reports = append(reports, r)

@@ -47,7 +47,8 @@ func (a *app) extractWithLLM(env transcriptsEnv, st *memdir.Store, l paths.Layou
 	for attempt := 1; ; attempt++ {
 		resp, err := client.Complete(a.ctx, req)
 		if err != nil {
-			return fmt.Errorf("engine %s: %w", a.engine, err)
+			return withHint(fmt.Errorf("extraction engine: %w", err),
+				"check the engine's key and endpoint (see 'memdir extract --help'), or use --engine heuristic, which needs no model")
 		}
 		if ops, err = extract.ParseOps(resp.Text, existing); err == nil {
 			break

@@ -119,6 +119,9 @@ func TestExtractLLM_FailureExitsOne(t *testing.T) {
 	if err == nil {
 		t.Errorf("the engine failed with HTTP 401 and extract exited 0")
 	}
+	if !strings.Contains(stderr.String(), "memdir: hint: check the engine's key") {
+		t.Errorf("no hint after the engine's failure:\n%s", stderr.String())
+	}
 	var rep struct {
 		Transcripts []struct {
 			Error string `json:"error"`

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -65,10 +66,10 @@ func (c *claudeCLI) Complete(ctx context.Context, r Request) (Response, error) {
 			if err == nil {
 				err = jerr
 			}
-			return Response{}, fmt.Errorf("claude: %v: %s%s", err, strings.TrimSpace(stdout.String()), strings.TrimSpace(stderr.String()))
+			return Response{}, fmt.Errorf("%v: %s%s", err, strings.TrimSpace(stdout.String()), strings.TrimSpace(stderr.String()))
 		}
 		if out.IsError || err != nil {
-			return Response{}, fmt.Errorf("claude: %s", strings.TrimSpace(out.Result))
+			return Response{}, errors.New(strings.TrimSpace(out.Result))
 		}
 		return Response{Text: out.Result, Usage: out.Usage}, nil
 	})
