@@ -85,6 +85,10 @@ func hintFor(err error) string {
 		return "fix the file with 'memdir edit " + strings.TrimSuffix(fe.File, ".md") + "', then run 'memdir doctor'"
 	case errors.Is(err, memdir.ErrNotFound):
 		return "run 'memdir list' to see the memories of this project"
+	case errors.Is(err, memdir.ErrNameTaken):
+		return "give this memory another name, or forget the other one first ('memdir list' shows both)"
+	case errors.Is(err, memdir.ErrAmbiguous):
+		return "use the file name instead ('memdir list' shows it), or rename one of them with 'memdir edit FILE'"
 	case errors.Is(err, memdir.ErrConflict):
 		return "another program changed the file meanwhile; run the command again"
 	case errors.Is(err, memdir.ErrSymlinkEscape):

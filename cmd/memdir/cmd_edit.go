@@ -114,6 +114,9 @@ func (a *app) saveEdit(st *memdir.Store, file string, orig, edited []byte, draft
 	}
 	res, err := st.Save(a.ctx, m, memdir.SaveOptions{IfMatch: orig})
 	if err != nil {
+		if errors.Is(err, memdir.ErrNameTaken) {
+			return withHint(err, "give this memory another name in %s, then run '%s' (or forget the other memory first)", draft, again)
+		}
 		if errors.Is(err, memdir.ErrConflict) {
 			return withHint(err, "another program changed %s while you edited; your version is kept in %s ('%s' applies it over theirs)", file, draft, again)
 		}

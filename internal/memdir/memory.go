@@ -53,6 +53,7 @@ var (
 	ErrConflict      = errors.New("memory file changed since it was read")
 	ErrSymlinkEscape = errors.New("symlink leads out of the memory folder")
 	ErrAmbiguous     = errors.New("more than one memory has that name")
+	ErrNameTaken     = errors.New("another memory has that name")
 )
 
 // Memory is one memory file: its frontmatter fields and its body.

@@ -336,6 +336,13 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 					return res, fmt.Errorf("existing file is invalid, fix it with 'memdir edit' first: %w", err)
 				}
 			} else {
+				// A rename onto another memory's name would leave a name
+				// that show, edit and forget cannot tell apart.
+				if m.Name != "" && !SameName(cur.Title(), m.Name) {
+					if other, err := s.fileNamed(ctx, m.Name, true); errors.Is(err, ErrAmbiguous) || err == nil && other != "" && other != m.File {
+						return res, fmt.Errorf("%q is the name of %s: %w", m.Name, cmpOr(other, "other memories"), ErrNameTaken)
+					}
+				}
 				merged = merge(cur, m)
 			}
 		}
