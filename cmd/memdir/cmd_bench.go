@@ -67,7 +67,7 @@ repository.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if data == "" {
-				return withHint(errors.New("--data is required"), "pass the LoCoMo file, e.g. --data ../shared/bench/locomo/locomo10.json")
+				return withHint(errors.New("--data is required"), "pass LoCoMo's locomo10.json (from github.com/snap-research/locomo, data/; not shipped: CC BY-NC), e.g. --data ../shared/bench/locomo/locomo10.json")
 			}
 			u := locomo.Unit(unit)
 			if u != locomo.TurnUnit && u != locomo.SessionUnit {
@@ -75,7 +75,7 @@ repository.`,
 			}
 			raw, err := os.ReadFile(data)
 			if err != nil {
-				return withHint(err, "pass the LoCoMo JSON file (locomo10.json); docs/benchmarks.md says where to get it")
+				return withHint(err, "pass the LoCoMo JSON file, locomo10.json from github.com/snap-research/locomo (data/); docs/benchmarks.md has the details")
 			}
 			samples, err := locomo.Load(data)
 			if err != nil {
