@@ -12,6 +12,7 @@ import (
 
 	"github.com/memdir/memdir/internal/atomicfile"
 	"github.com/memdir/memdir/internal/claudeinstall"
+	"github.com/memdir/memdir/internal/paths"
 	"github.com/spf13/cobra"
 )
 
@@ -27,14 +28,17 @@ its sessions are queued for extraction (see 'memdir hook --help').
   --scope project  <project>/.claude/settings.json, shared with the repo
   --scope local    <project>/.claude/settings.local.json, this machine only
 
-The file is backed up first (<file>.memdir-backup-<time>); every other key
-and every other hook is kept; the hooks call this memdir binary by its
-absolute path. It also registers memdir's MCP server ('memdir mcp') where
+The file is backed up first (<file>.memdir-backup-<time>, the newest five;
+files inside the project are backed up under <home>/memory/backups/, out of
+the working tree); every other key and every other hook is kept; the hooks
+call this memdir binary by its absolute path, so a project-scope install
+suits a team whose members install memdir at the same path. It also registers memdir's MCP server ('memdir mcp') where
 'claude mcp add --scope' would (~/.claude.json, or <project>/.mcp.json for
 --scope project); --no-mcp skips that. Running install again changes
 nothing; after moving the binary it updates the path. --dry-run prints the
 change and writes nothing.
-'memdir uninstall claude' takes out exactly what install put in.
+'memdir uninstall claude' takes out exactly what install put in, and
+removes a file left with nothing in it.
 
 To turn the hooks off for a while without uninstalling: MEMDIR_DISABLE=1.`,
 		Example: `  memdir install claude
@@ -107,6 +111,7 @@ func (a *app) settingsPath(scope string) (string, error) {
 type fileEdit struct {
 	File    string `json:"file"`
 	Changed bool   `json:"changed"`
+	Removed bool   `json:"removed,omitempty"` // nothing was left in it
 	Backup  string `json:"backup,omitempty"`
 	Diff    string `json:"diff,omitempty"`
 }
@@ -147,6 +152,19 @@ func (a *app) editSettings(scope string, dryRun, install, noMCP bool) error {
 	if err != nil {
 		return err
 	}
+	l, err := a.layout()
+	if err != nil {
+		return err
+	}
+	// Backups of files in the project (.claude/settings.json, .mcp.json)
+	// go under memdir's own folder, not into the working tree where one
+	// 'git add -A' commits them; others sit beside their file.
+	backups := func(p string) string {
+		if ok, _ := paths.Within(l.ProjectRoot, p); ok {
+			return filepath.Join(l.SynthesisDir, "backups", l.ProjectKey)
+		}
+		return filepath.Dir(p)
+	}
 	out := installJSON{DryRun: dryRun, Hooks: []string{}}
 	var bin string
 	if install {
@@ -155,7 +173,7 @@ func (a *app) editSettings(scope string, dryRun, install, noMCP bool) error {
 		}
 		out.Binary = bin
 	}
-	out.fileEdit, err = editJSONFile(path, dryRun, func(doc *claudeinstall.Object) (bool, error) {
+	out.fileEdit, err = editJSONFile(path, backups(path), dryRun, func(doc *claudeinstall.Object) (bool, error) {
 		if install {
 			defer func() {
 				if h := claudeinstall.Installed(doc); h != nil {
@@ -177,7 +195,7 @@ func (a *app) editSettings(scope string, dryRun, install, noMCP bool) error {
 		if err != nil {
 			return err
 		}
-		m, err := editJSONFile(mpath, dryRun, func(doc *claudeinstall.Object) (bool, error) {
+		m, err := editJSONFile(mpath, backups(mpath), dryRun, func(doc *claudeinstall.Object) (bool, error) {
 			if install {
 				return claudeinstall.InstallMCP(doc, at, bin)
 			}
@@ -207,6 +225,9 @@ func (a *app) editSettings(scope string, dryRun, install, noMCP bool) error {
 			a.printf("%s would change (--dry-run: nothing written):\n%s", e.File, e.Diff)
 		default:
 			a.printf("%s: %sed (%s)\n", e.File, verb, what)
+			if e.Removed {
+				a.printf("%s: removed, nothing was left in it\n", e.File)
+			}
 			if e.Backup != "" {
 				a.printf("backup: %s\n", e.Backup)
 			}
@@ -219,9 +240,11 @@ func (a *app) editSettings(scope string, dryRun, install, noMCP bool) error {
 }
 
 // editJSONFile applies edit to the JSON object in path (missing: empty)
-// and, when it changed and this is no dry run, backs the file up and
-// replaces it atomically, keeping its mode. A read-only file is refused.
-func editJSONFile(path string, dryRun bool, edit func(*claudeinstall.Object) (bool, error)) (fileEdit, error) {
+// and, when it changed and this is no dry run, backs the file up into
+// backupDir and replaces it atomically, keeping its mode; a file left with
+// nothing in it (an uninstall from a file the install created) is removed.
+// A read-only file is refused.
+func editJSONFile(path, backupDir string, dryRun bool, edit func(*claudeinstall.Object) (bool, error)) (fileEdit, error) {
 	// A settings file linked from a dotfiles repo is edited where it lives:
 	// replacing the link with a file would fork the user's settings.
 	if real, err := filepath.EvalSymlinks(path); err == nil {
@@ -252,11 +275,18 @@ func editJSONFile(path string, dryRun bool, edit func(*claudeinstall.Object) (bo
 		if err := writable(path); err != nil {
 			return e, withHint(err, "make it writable (chmod u+w %s) or choose another --scope", path)
 		}
-		e.Backup = backupName(path, time.Now())
+		e.Backup = backupName(filepath.Join(backupDir, filepath.Base(path)), time.Now())
+		if err := os.MkdirAll(backupDir, 0o700); err != nil {
+			return e, fmt.Errorf("back up %s: %w", path, err)
+		}
 		if err := atomicfile.WriteFile(e.Backup, old, 0o600); err != nil {
 			return e, fmt.Errorf("back up %s: %w", path, err)
 		}
-		pruneBackups(path, keepBackups)
+		pruneBackups(filepath.Join(backupDir, filepath.Base(path)), keepBackups)
+		if strings.TrimSpace(string(updated)) == "{}" {
+			e.Removed = true
+			return e, os.Remove(path)
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return e, err
