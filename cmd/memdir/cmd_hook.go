@@ -195,7 +195,7 @@ func (a *app) hookPrompt(in hooks.Input, start time.Time) error {
 	p.Budget = min(p.Budget, sess.Remaining())
 	line := recallLogLine{Time: time.Now().UTC(), SessionID: in.SessionID, PromptID: in.PromptID, Project: env.layout.ProjectRoot, Files: []string{}}
 	var text string
-	if p.Budget >= 100 && strings.TrimSpace(prompt) != "" {
+	if p.Budget >= recall.MinBudget() && strings.TrimSpace(prompt) != "" {
 		_, cands, err := a.recall(prompt, p, false)
 		if err != nil {
 			return err

@@ -74,6 +74,11 @@ OPTIONAL ENGINES (the default, lexical, needs no model)
 			if p.K < 1 || p.Budget < 1 || p.Threshold < 0 || p.Threshold > 1 {
 				return withHint(errors.New("--k and --budget must be positive and --threshold between 0 and 1"), "see 'memdir recall --help'")
 			}
+			if p.Budget < recall.MinBudget() {
+				// Else nothing could ever fit, and the empty answer would
+				// read as "no memory is relevant".
+				return withHint(fmt.Errorf("--budget %d leaves no room for a memory", p.Budget), "the frame around the memories alone takes most of that; use --budget %d or more", recall.MinBudget())
+			}
 			for _, t := range strings.Split(tools, ",") {
 				if t = strings.TrimSpace(t); t != "" {
 					p.Tools = append(p.Tools, t)

@@ -193,7 +193,9 @@ func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in Recall
 		p.K = in.K
 	}
 	if in.Budget > 0 {
-		p.Budget = in.Budget
+		// Below the frame's size nothing fits, and an empty answer would
+		// read as "nothing relevant": give the smallest useful budget.
+		p.Budget = max(in.Budget, recall.MinBudget())
 	}
 	out := RecallOut{Files: []string{}}
 	st, l, err := h.p.Store(in.Project, false)

@@ -68,6 +68,10 @@ type Memories []Memory
 
 func (ms Memories) Memory(doc int, full bool) Memory { return ms[doc] }
 
+// MinBudget is the smallest budget that can hold a memory: the frame
+// around the memories plus a short one.
+func MinBudget() int { return Tokens(header) + Tokens(footer) + 60 }
+
 // Select walks the ranked candidates best first and keeps those that pass:
 // not superseded, covering enough of the query, not a usage note about a
 // tool in use, within k and within the token budget together with the
