@@ -84,10 +84,16 @@ func (a *app) settingsCmd(install bool, cmd *cobra.Command) *cobra.Command {
 }
 
 func (a *app) agentArg(cmd *cobra.Command, args []string) error {
-	if len(args) != 1 || args[0] != "claude" {
-		return withHint(fmt.Errorf("%s needs the agent: claude", cmd.CommandPath()), "run '%s claude'", cmd.CommandPath())
+	switch {
+	case len(args) == 1 && args[0] == "claude":
+		return nil
+	case len(args) == 1:
+		// Other agents have no hooks memdir can install: they reach it
+		// through MCP or the CLI.
+		return withHint(fmt.Errorf("%s knows Claude Code only, not %q", cmd.CommandPath(), args[0]),
+			"other agents use memdir through its MCP server ('memdir mcp --help' shows how to register it) or the CLI")
 	}
-	return nil
+	return withHint(fmt.Errorf("%s needs the agent: claude", cmd.CommandPath()), "run '%s claude'", cmd.CommandPath())
 }
 
 // settingsPath is the settings file of a scope.
