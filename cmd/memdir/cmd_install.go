@@ -253,7 +253,9 @@ func (a *app) editSettings(scope string, dryRun, install, noMCP bool) error {
 func editJSONFile(path, backupDir string, dryRun bool, edit func(*claudeinstall.Object) (bool, error)) (fileEdit, error) {
 	// A settings file linked from a dotfiles repo is edited where it lives:
 	// replacing the link with a file would fork the user's settings.
+	linked := false
 	if real, err := filepath.EvalSymlinks(path); err == nil {
+		linked = real != path
 		path = real
 	}
 	e := fileEdit{File: path}
@@ -289,7 +291,7 @@ func editJSONFile(path, backupDir string, dryRun bool, edit func(*claudeinstall.
 			return e, fmt.Errorf("back up %s: %w", path, err)
 		}
 		pruneBackups(filepath.Join(backupDir, filepath.Base(path)), keepBackups)
-		if strings.TrimSpace(string(updated)) == "{}" {
+		if !linked && strings.TrimSpace(string(updated)) == "{}" {
 			e.Removed = true
 			return e, os.Remove(path)
 		}

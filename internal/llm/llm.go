@@ -124,7 +124,7 @@ func sameHost(req *http.Request, via []*http.Request) error {
 	if len(via) >= 10 {
 		return errors.New("stopped after 10 redirects")
 	}
-	if req.URL.Host != via[0].URL.Host {
+	if req.URL.Host != via[0].URL.Host || req.URL.Scheme != via[0].URL.Scheme && req.URL.Scheme != "https" {
 		return http.ErrUseLastResponse // reported as the redirect's status
 	}
 	return nil

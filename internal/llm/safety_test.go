@@ -78,3 +78,17 @@ func TestClient_StalledBodyRetried(t *testing.T) {
 		t.Errorf("a timed-out body read was not retried: %d calls", n)
 	}
 }
+
+// TestSameHost_NoDowngrade: a redirect from https to http on the same host
+// is not followed (the key would travel in clear).
+func TestSameHost_NoDowngrade(t *testing.T) {
+	from, _ := http.NewRequest("POST", "https://api.example.com/v1/messages", nil)
+	to, _ := http.NewRequest("POST", "http://api.example.com/v1/messages", nil)
+	if err := sameHost(to, []*http.Request{from}); err == nil {
+		t.Error("sameHost follows an https -> http redirect")
+	}
+	same, _ := http.NewRequest("POST", "https://api.example.com/v2/messages", nil)
+	if err := sameHost(same, []*http.Request{from}); err != nil {
+		t.Errorf("a same-host https redirect was refused: %v", err)
+	}
+}

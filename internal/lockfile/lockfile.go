@@ -72,6 +72,9 @@ func Lock(ctx context.Context, dir string, opt Options) (unlock func(), err erro
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	path := filepath.Join(dir, Name)
 	fl := flock.New(path, flock.SetPermissions(0o600))
 	ok, err := fl.TryLock()

@@ -62,3 +62,15 @@ func TestLock_AbandonedWaiterLetsGo(t *testing.T) {
 	}
 	again()
 }
+
+// TestLock_CanceledBefore: a context canceled before the call never takes
+// the lock, even a free one.
+func TestLock_CanceledBefore(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	unlock, err := lockfile.Lock(ctx, t.TempDir(), lockfile.Options{})
+	if err == nil {
+		unlock()
+		t.Fatal("Lock with a canceled context took the lock")
+	}
+}

@@ -270,7 +270,13 @@ func (s *Store) LoadIndex(ctx context.Context) (Loaded, error) {
 			return Load(""), err
 		}
 		if _, err := s.RebuildIndex(ctx); err != nil {
-			return Loaded{}, err
+			// A folder that cannot be written (or is locked) still shows
+			// its memories: the index is built in memory.
+			ix, ferr := s.freshIndex()
+			if ferr != nil {
+				return Loaded{}, err
+			}
+			return Load(string(ix.Bytes())), nil
 		}
 		if b, err = s.readIndex(); err != nil {
 			return Loaded{}, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -34,5 +35,29 @@ func TestRecall_ReadOnlyFileSystem(t *testing.T) {
 	}
 	if snap.Len() != 1 {
 		t.Fatalf("snapshot has %d memories", snap.Len())
+	}
+}
+
+// TestLoadIndex_ReadOnlyFileSystem: the index of a read-only folder whose
+// MEMORY.md is missing ('memdir index', memdir://index) is built in memory
+// instead of failing on the rebuild's write.
+func TestLoadIndex_ReadOnlyFileSystem(t *testing.T) {
+	mnt := t.TempDir()
+	if err := syscall.Mount("none", mnt, "tmpfs", 0, ""); err != nil {
+		t.Skipf("cannot mount tmpfs: %v", err)
+	}
+	t.Cleanup(func() { syscall.Unmount(mnt, 0) })
+	st, err := memdir.Open(filepath.Join(mnt, "memory"), memdir.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(t, st, "Deploy freeze", "No deploys on Fridays", "Ask the release manager.")
+	os.Remove(st.Path(memdir.IndexFile))
+	if err := syscall.Mount("none", mnt, "", syscall.MS_REMOUNT|syscall.MS_RDONLY, ""); err != nil {
+		t.Skipf("cannot remount read-only: %v", err)
+	}
+	ld, err := st.LoadIndex(context.Background())
+	if err != nil || !strings.Contains(ld.Text, "(deploy-freeze.md)") {
+		t.Fatalf("LoadIndex on a read-only folder: %q, %v", ld.Text, err)
 	}
 }
