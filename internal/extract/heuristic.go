@@ -71,14 +71,15 @@ var (
 	// password hunter2x9", "use the token 8f3a9c…". The value must hold a
 	// digit or a symbol, so "the password is required" and "the token
 	// lives in vault" stay prose.
-	reProseSecret = lazyRE(`(?i)\b(?:passwords?|passphrases?|passwd|pwd|passcodes?|tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?|private[ _-]?keys?|credentials?)(?:\s+(?:is|was|are|=|:|of|for \S+ is))?\s+["'\x60]?([^\s"'\x60,;]*[0-9&%$#@!*^~+=/_-][^\s"'\x60,;]*)`)
+	reProseSecret = lazyRE(`(?i)\b(?:(?:passwords?|passphrases?|passwd|passcodes?)(?:\s+(?:is|was|=|:|of|for \S+ is))?|(?:pwd|tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?|private[ _-]?keys?|credentials?)(?:\s+(?:is|was|=|:|for \S+ is))|(?:with|use|the) (?:tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?))\s+["'\x60]?([^\s"'\x60,;]*[0-9&%$#@!*^~+=/_-][^\s"'\x60,;]*)`)
+	reEnvName     = lazyRE(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^\d+(?:-[a-z]+)?$|^[a-z]+-(?:bit|byte|bytes|signed|hashed|encoded|lived|only|user|rotated|scoped)$`)
 )
 
 // ProseSecret reports whether s states a credential in words.
 func ProseSecret(s string) bool {
 	for _, m := range reProseSecret().FindAllStringSubmatch(s, -1) {
 		v := strings.TrimRight(m[1], ".!?)")
-		if len(v) >= 4 && !reURL().MatchString(v) && !strings.HasPrefix(v, "$") {
+		if len(v) >= 4 && !reURL().MatchString(v) && !strings.HasPrefix(v, "$") && !reEnvName().MatchString(v) {
 			return true
 		}
 	}

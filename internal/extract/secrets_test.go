@@ -56,3 +56,45 @@ func TestUserPrompt_CannotForgeUserTurn(t *testing.T) {
 		t.Fatalf("%d user turns in the prompt, the transcript has 1:\n%s", n, p)
 	}
 }
+
+// TestProseSecret_NotSecrets: statements that name a credential but state
+// none (a variable name, a size, a property) are no secret.
+func TestProseSecret_NotSecrets(t *testing.T) {
+	for _, s := range []string{
+		"Access tokens are short-lived, refresh them with the SDK.",
+		"The API key is read from OPENAI_API_KEY.",
+		"Use the token GITHUB_TOKEN in CI workflows.",
+		"The token for CI is GH_TOKEN.",
+		"API keys are per-user in this project.",
+		"JWT tokens are RS256-signed.",
+		"Secrets are read-only in the pod.",
+		"The session token is 256-bit.",
+		"Max tokens is 8192 for the summarizer.",
+		"Credentials are auto-rotated by vault.",
+		"The password is bcrypt-hashed before storage.",
+	} {
+		if ProseSecret(s) {
+			t.Errorf("ProseSecret(%q) = true", s)
+		}
+	}
+}
+
+// TestParseOps_CredentialPropertyAccepted: an answer about how tokens
+// behave is not refused as holding one.
+func TestParseOps_CredentialPropertyAccepted(t *testing.T) {
+	ans := `{"operations":[{"op":"create","type":"project","name":"Token lifetime","description":"Access tokens are short-lived","body":"Access tokens are short-lived; the SDK refreshes them."},{"op":"create","type":"feedback","name":"Tabs","description":"Use tabs","body":"Use tabs."}]}`
+	if _, err := ParseOps(ans, nil); err != nil {
+		t.Errorf("ParseOps refused: %v", err)
+	}
+}
+
+// TestHeuristic_CredentialRuleKept: a rule about credentials that states
+// none is saved.
+func TestHeuristic_CredentialRuleKept(t *testing.T) {
+	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	s := "We always keep access tokens short-lived because leaked ones get abused for weeks."
+	c, sk := Heuristic([]Message{{Role: "user", Text: s, Time: at}}, "s")
+	if len(c) != 1 {
+		t.Errorf("%q: %d memories (secrets skipped %d), want 1", s, len(c), sk.Secrets)
+	}
+}

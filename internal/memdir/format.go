@@ -109,9 +109,14 @@ func (w writer) set(key string, v *yaml.Node, remove bool) {
 			if remove {
 				m.Content = slices.Delete(m.Content, i, i+2)
 			} else {
-				v.HeadComment, v.LineComment, v.FootComment = m.Content[i+1].HeadComment, m.Content[i+1].LineComment, m.Content[i+1].FootComment
-				v.Anchor = m.Content[i+1].Anchor // an alias elsewhere may name it
+				old := m.Content[i+1]
+				v.HeadComment, v.LineComment, v.FootComment = old.HeadComment, old.LineComment, old.FootComment
 				m.Content[i+1] = v
+				if old.Anchor != "" {
+					// Aliases of the old value keep it: the first takes the
+					// anchored node itself, the later ones still name it.
+					moveAnchor(w.root, old)
+				}
 			}
 			done = true
 			break
@@ -121,6 +126,21 @@ func (w writer) set(key string, v *yaml.Node, remove bool) {
 		return
 	}
 	w.root.Content = append(w.root.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, v)
+}
+
+// moveAnchor puts anchored in the place of the first alias of it under n
+// (in document order), so the aliases after it stay valid.
+func moveAnchor(n, anchored *yaml.Node) bool {
+	for i, c := range n.Content {
+		if c.Kind == yaml.AliasNode && c.Alias == anchored {
+			n.Content[i] = anchored
+			return true
+		}
+		if moveAnchor(c, anchored) {
+			return true
+		}
+	}
+	return false
 }
 
 // yaml11Words are plain scalars that YAML 1.1 parsers (still common in

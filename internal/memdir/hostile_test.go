@@ -132,3 +132,18 @@ func TestSave_DescriptionControlChars(t *testing.T) {
 		t.Errorf("MEMORY.md holds control characters: %q", ix)
 	}
 }
+
+// TestSave_UpdateKeepsAliasValues: updating a field whose value an unknown
+// field aliases leaves that field's value as it was ("unknown fields are
+// kept"): the anchor moves to the alias's place.
+func TestSave_UpdateKeepsAliasValues(t *testing.T) {
+	st := MustOpen(t, t0)
+	os.WriteFile(st.Path("tabs.md"), []byte("---\nname: Prefer tabs\ndescription: &d old\ntype: user\nsee: *d\nalso: *d\n---\nbody\n"), 0o600)
+	if _, err := st.Save(context.Background(), memdir.Memory{File: "tabs.md", Description: "new"}, memdir.SaveOptions{MustExist: true}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(st.Path("tabs.md"))
+	if !strings.Contains(string(b), "description: new\n") || !strings.Contains(string(b), "see: &d old\n") || !strings.Contains(string(b), "also: *d\n") {
+		t.Errorf("after the update:\n%s", b)
+	}
+}
