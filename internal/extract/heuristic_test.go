@@ -178,6 +178,7 @@ func TestHeuristic_Reasons(t *testing.T) {
 		{"We always rotate the API token every 90 days because of the audit.", "We always rotate the API token every", "Because of the audit"},
 		{"Avoid global state in the handlers since it breaks our parallel tests.", "Avoid global state in the handlers", "It breaks our parallel tests"},
 		{"We always deploy from the release branch since 2024 and never from main.", "We always deploy from the release branch", ""},
+		{"Never change the orders table by hand since 3 services read that table directly.", "Never change the orders table by hand", "3 services read that table directly"},
 		{"Never edit the generated files by hand, as the next codegen run overwrites them.", "Never edit the generated files by hand", "The next codegen run overwrites them"},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
