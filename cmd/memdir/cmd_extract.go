@@ -444,7 +444,9 @@ func toExtractMessages(s *transcript.Session) []extract.Message {
 		for _, t := range m.Tools {
 			// memdir's own MCP tools write the memory folder too: the agent
 			// keeping its memory itself, whichever way.
-			if strings.HasPrefix(t.Name, "mcp__") {
+			// (Another memory server's tools are not memdir's: its saves do
+			// not land in this folder.)
+			if strings.HasPrefix(t.Name, "mcp__") && strings.Contains(t.Name, "memdir") {
 				for _, w := range []string{"__memory_save", "__memory_update", "__memory_forget"} {
 					if strings.HasSuffix(t.Name, w) {
 						em.SavedMemory = true
