@@ -353,3 +353,18 @@ func largeFolder(st *memdir.Store) *strings.Builder {
 	}
 	return &ix
 }
+
+// TestSave_RenameOntoBrokenFileName: a file that does not parse still holds
+// its name: renaming another memory onto it is refused (the name would
+// lead to the broken file, not to the renamed memory).
+func TestSave_RenameOntoBrokenFileName(t *testing.T) {
+	st := MustOpen(t, t0)
+	ctx := context.Background()
+	os.WriteFile(st.Path("deploy.md"), []byte("---\nname: [unclosed\n---\nx\n"), 0o600)
+	if _, err := st.Save(ctx, memdir.Memory{Name: "Other", Description: "d", Type: memdir.TypeUser, Body: "b\n"}, memdir.SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Save(ctx, memdir.Memory{File: "other.md", Name: "deploy"}, memdir.SaveOptions{MustExist: true}); !errors.Is(err, memdir.ErrNameTaken) {
+		t.Errorf("rename onto a broken file's name: %v, want ErrNameTaken", err)
+	}
+}

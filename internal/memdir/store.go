@@ -339,7 +339,12 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 				// A rename onto another memory's name would leave a name
 				// that show, edit and forget cannot tell apart.
 				if m.Name != "" && !SameName(cur.Title(), m.Name) {
-					if other, err := s.fileNamed(ctx, m.Name, true); errors.Is(err, ErrAmbiguous) || err == nil && other != "" && other != m.File {
+					other, err := s.fileNamed(ctx, m.Name, true)
+					var fe *FrontmatterError
+					if errors.As(err, &fe) && fe.File != m.File {
+						other, err = fe.File, nil // a file of that name that does not parse still holds it
+					}
+					if errors.Is(err, ErrAmbiguous) || err == nil && other != "" && other != m.File {
 						return res, fmt.Errorf("%q is the name of %s: %w", m.Name, cmpOr(other, "other memories"), ErrNameTaken)
 					}
 				}
