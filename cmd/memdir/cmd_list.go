@@ -52,7 +52,7 @@ func (a *app) listCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list [--type TYPE]",
 		Short: "List the project's memories",
-		Long: `List prints one line per memory: type, file, last update and description,
+		Long: `List prints one line per memory: type, file, last update, then name — description,
 grouped by type. Files that cannot be parsed are reported on stderr and make
 the exit status 1; the others are still listed.`,
 		Example: `  memdir list
