@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -83,7 +85,7 @@ func Lock(ctx context.Context, dir string, opt Options) (unlock func(), err erro
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	if !ok {
-		switch err := wait(ctx, fl, opt.Timeout); {
+		switch err := wait(ctx, fl, path, opt.Timeout); {
 		case errors.Is(err, context.DeadlineExceeded):
 			return nil, readHolder(dir, path)
 		case errors.Is(err, context.Canceled):
@@ -136,27 +138,48 @@ func readHolder(dir, path string) error {
 // milliseconds instead lost, again and again, to a holder that took the
 // lock back at once: a loop of saves starved the others past their
 // timeout. Past the timeout (or ctx's end) the waiting goroutine is left
-// behind; should it get the lock later, it lets go at once.
-func wait(ctx context.Context, fl *flock.Flock, timeout time.Duration) error {
+// behind; should it get the lock later, it lets go at once. Each blocked
+// waiter holds an OS thread, so past maxBlocked of them on one lock (a
+// long-running server facing a stuck holder) a waiter polls instead.
+func wait(ctx context.Context, fl *flock.Flock, path string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	n, _ := blocked.LoadOrStore(path, new(atomic.Int32))
+	count := n.(*atomic.Int32)
+	if count.Add(1) > maxBlocked {
+		count.Add(-1)
+		ok, err := fl.TryLockContext(ctx, 10*time.Millisecond)
+		if !ok {
+			fl.Close()
+			if err == nil {
+				err = context.DeadlineExceeded
+			}
+		}
+		return err
+	}
 	got := make(chan error, 1)
-	go func() { got <- fl.Lock() }()
-	t := time.NewTimer(timeout)
-	defer t.Stop()
-	var err error
+	go func() {
+		err := fl.Lock()
+		count.Add(-1)
+		got <- err
+	}()
 	select {
-	case err = <-got:
+	case err := <-got:
 		if err != nil {
 			fl.Close()
 		}
 		return err
-	case <-t.C:
-		err = context.DeadlineExceeded
 	case <-ctx.Done():
-		err = ctx.Err()
 	}
 	go func() {
 		<-got
 		fl.Close() // unlocks if the lock came after all
 	}()
-	return err
+	return ctx.Err()
 }
+
+// maxBlocked bounds the waiters of one lock blocked in flock per process.
+const maxBlocked = 4
+
+// blocked counts them, by lock file path.
+var blocked sync.Map

@@ -3,6 +3,7 @@ package lockfile_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 	"time"
 
@@ -73,4 +74,30 @@ func TestLock_CanceledBefore(t *testing.T) {
 		unlock()
 		t.Fatal("Lock with a canceled context took the lock")
 	}
+}
+
+// TestLock_BlockedWaitersBounded: waiters that time out while a holder is
+// stuck do not each leave a goroutine (and an OS thread) blocked in flock:
+// past a few, they poll instead.
+func TestLock_BlockedWaitersBounded(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := lockfile.Lock(t.Context(), dir, lockfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	for range 100 {
+		if _, err := lockfile.Lock(t.Context(), dir, lockfile.Options{Timeout: time.Millisecond}); !lockfile.IsLocked(err) {
+			t.Fatalf("err = %v, want locked", err)
+		}
+	}
+	if n := runtime.NumGoroutine() - before; n > 10 {
+		t.Errorf("100 timed-out waiters left %d goroutines behind", n)
+	}
+	unlock()
+	again, err := lockfile.Lock(t.Context(), dir, lockfile.Options{Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatalf("after the holder let go: %v", err)
+	}
+	again()
 }
