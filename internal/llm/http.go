@@ -159,18 +159,7 @@ type Embedder interface {
 // NewEmbedder returns an OpenAI-compatible embeddings client (OpenAI,
 // Ollama's /v1, vLLM, LM Studio): POST {base}/embeddings.
 func NewEmbedder(cfg Config) Embedder {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 30 * time.Second
-	}
-	if cfg.MaxRetries <= 0 {
-		cfg.MaxRetries = 2
-	}
-	if cfg.HTTP == nil {
-		cfg.HTTP = &http.Client{CheckRedirect: sameHost}
-	}
-	if cfg.Log == nil {
-		cfg.Log = func(string, ...any) {}
-	}
+	cfg = cfg.withDefaults(30*time.Second, 2)
 	if cfg.Model == "" {
 		cfg.Model = "text-embedding-3-small"
 	}

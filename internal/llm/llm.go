@@ -95,18 +95,7 @@ func FromEnv(provider string, getenv func(string) string) (Config, error) {
 
 // New returns the client of cfg.Provider.
 func New(cfg Config) (Client, error) {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 60 * time.Second
-	}
-	if cfg.MaxRetries <= 0 {
-		cfg.MaxRetries = 3
-	}
-	if cfg.HTTP == nil {
-		cfg.HTTP = &http.Client{CheckRedirect: sameHost}
-	}
-	if cfg.Log == nil {
-		cfg.Log = func(string, ...any) {}
-	}
+	cfg = cfg.withDefaults(60*time.Second, 3)
 	switch cfg.Provider {
 	case "anthropic":
 		return &anthropic{cfg}, nil
@@ -116,6 +105,25 @@ func New(cfg Config) (Client, error) {
 		return &claudeCLI{cfg}, nil
 	}
 	return nil, fmt.Errorf("unknown provider %q", cfg.Provider)
+}
+
+// withDefaults fills what cfg leaves unset: the per-attempt timeout and
+// retries given, an HTTP client that never carries the key to another
+// host, and a silent log.
+func (cfg Config) withDefaults(timeout time.Duration, retries int) Config {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = timeout
+	}
+	if cfg.MaxRetries <= 0 {
+		cfg.MaxRetries = retries
+	}
+	if cfg.HTTP == nil {
+		cfg.HTTP = &http.Client{CheckRedirect: sameHost}
+	}
+	if cfg.Log == nil {
+		cfg.Log = func(string, ...any) {}
+	}
+	return cfg
 }
 
 // sameHost follows a redirect only on the API's own host: the key travels
