@@ -7,14 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"strings"
-	"time"
 
+	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -49,32 +48,19 @@ type app struct {
 // errSilent ends a command with exit status 1 when it has already said why.
 var errSilent = errors.New("silent failure")
 
-// hintError carries the next command to run along with the error.
-type hintError struct {
-	err  error
-	hint string
-}
-
-func (e *hintError) Error() string { return e.err.Error() }
-func (e *hintError) Unwrap() error { return e.err }
-
 func withHint(err error, format string, args ...any) error {
-	if err == nil {
-		return nil
-	}
-	return &hintError{err: err, hint: fmt.Sprintf(format, args...)}
+	return hint.With(err, format, args...)
 }
 
 // hintFor returns the hint attached to err, or one for a well-known error.
 func hintFor(err error) string {
-	var he *hintError
-	if errors.As(err, &he) {
-		return he.hint
+	if h := hint.Of(err); h != "" {
+		return h
 	}
 	var fe *memdir.FrontmatterError
 	switch {
 	case memdir.IsLocked(err):
-		return "another memdir is writing this folder; retry when it is done, or raise MEMDIR_LOCK_TIMEOUT (now " + lockTimeoutDefault.String() + " by default)"
+		return "another memdir is writing this folder; retry when it is done, or raise MEMDIR_LOCK_TIMEOUT (now " + workspace.DefaultLockTimeout.String() + " by default)"
 	case errors.Is(err, paths.ErrInvalidName):
 		return "a memory's name is a title on one line without control characters; a file name is a plain name ending in .md, without '/', '\\', '..' or a leading dot; see 'memdir list'"
 	case errors.Is(err, paths.ErrSettings):
@@ -96,8 +82,6 @@ func hintFor(err error) string {
 	}
 	return ""
 }
-
-const lockTimeoutDefault = 10 * time.Second
 
 // run is memdir's whole CLI over the given process parts.
 func run(ctx context.Context, args []string, s sys) error {
@@ -206,50 +190,34 @@ func (a *app) layout() (paths.Layout, error) {
 	return l, err
 }
 
-func (a *app) resolveLayout() (paths.Layout, error) {
-	home := a.getenv("HOME")
-	if runtime.GOOS == "windows" && home == "" {
-		home = a.getenv("USERPROFILE")
-	}
-	return paths.Resolve(paths.Env{
-		Getenv:      a.getenv,
-		Cwd:         a.cwd,
-		UserHome:    home,
-		HomeFlag:    a.home,
-		ProjectFlag: a.project,
-	})
+func (a *app) resolveLayout() (paths.Layout, error) { return a.env().Layout() }
+
+// env is what the workspace layer knows of this invocation.
+func (a *app) env() workspace.Env {
+	return workspace.Env{Getenv: a.getenv, Cwd: a.cwd, HomeFlag: a.home, ProjectFlag: a.project, Holder: a.cmdName}
 }
 
-// store opens the project's memory folder. With create unset, a folder that
-// does not exist yet is reported with a hint to save a first memory.
+// workspace opens the project's memory folder. With create unset, a folder
+// that does not exist yet is reported with a hint to save a first memory.
+func (a *app) workspace(create bool) (*workspace.Workspace, error) {
+	l, err := a.layout()
+	if err != nil {
+		return nil, err
+	}
+	return workspace.OpenLayout(a.env(), l, create)
+}
+
+// store is workspace for the commands that only need the store.
 func (a *app) store(create bool) (*memdir.Store, paths.Layout, error) {
 	l, err := a.layout()
 	if err != nil {
 		return nil, l, err
 	}
-	if create && l.MemorySource == "default" {
-		// Memories are kept per project: never for a folder that is not
-		// there (a typo), nor for the root a desktop app starts in.
-		if fi, err := os.Stat(l.ProjectRoot); err != nil || !fi.IsDir() {
-			return nil, l, withHint(fmt.Errorf("project folder %s does not exist", l.ProjectRoot), "give --project (or an MCP tool's project argument) an existing folder")
-		}
-		if filepath.Dir(l.ProjectRoot) == l.ProjectRoot {
-			return nil, l, withHint(fmt.Errorf("%s is not a project: memdir was started there", l.ProjectRoot), "run memdir inside a project, or give --project (MCP: the project argument, or start the server in the project)")
-		}
+	ws, err := workspace.OpenLayout(a.env(), l, create)
+	if err != nil {
+		return nil, l, err
 	}
-	timeout := lockTimeoutDefault
-	if v := a.getenv("MEMDIR_LOCK_TIMEOUT"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			return nil, l, withHint(fmt.Errorf("MEMDIR_LOCK_TIMEOUT=%q is not a duration", v), "use a value like 500ms or 30s")
-		}
-		timeout = d
-	}
-	st, err := memdir.Open(l.MemoryDir, memdir.Options{Create: create, LockTimeout: timeout, Holder: a.cmdName})
-	if errors.Is(err, memdir.ErrNotFound) {
-		err = withHint(err, "no memories for %s yet; save one with 'memdir save'", l.ProjectRoot)
-	}
-	return st, l, err
+	return ws.Store, l, nil
 }
 
 // printJSON writes v as indented JSON on stdout.

@@ -111,7 +111,7 @@ read, which makes this fast.`,
 // to date, without writing anything: the cached summaries in the state make
 // this read only what is new since 'memdir transcripts build-index' ran.
 func (a *app) loadProjectsIndex(env transcriptsEnv) (sessions.ProjectsIndex, error) {
-	st, err := env.loadState()
+	st, err := env.LoadState()
 	if err != nil {
 		return sessions.ProjectsIndex{}, err
 	}
@@ -146,7 +146,7 @@ func (a *app) listProjects(ix sessions.ProjectsIndex) error {
 }
 
 func (a *app) printContext(env transcriptsEnv, ix sessions.ProjectsIndex, days int) error {
-	l := env.layout
+	l := env.Layout
 	c := contextJSON{Project: filepath.Base(l.ProjectRoot), Path: l.ProjectRoot, Days: []contextDayJSON{}}
 	p, ok := ix.Lookup(l.ProjectRoot)
 	if ok {
@@ -155,7 +155,7 @@ func (a *app) printContext(env transcriptsEnv, ix sessions.ProjectsIndex, days i
 		shown := p.WorkDays[max(0, len(p.WorkDays)-days):]
 		c.Showing = len(shown)
 		for _, d := range shown {
-			f, err := readContextFile(env.folder, filepath.Join("daily", d+".md"))
+			f, err := readContextFile(env.Folder, filepath.Join("daily", d+".md"))
 			if err != nil {
 				return err
 			}
@@ -169,7 +169,7 @@ func (a *app) printContext(env transcriptsEnv, ix sessions.ProjectsIndex, days i
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	lt, err := readContextFile(env.folder, filepath.Join("project-memory", synthesis.LongTermFile(c.Project)))
+	lt, err := readContextFile(env.Folder, filepath.Join("project-memory", synthesis.LongTermFile(c.Project)))
 	if err != nil {
 		return err
 	}

@@ -132,9 +132,9 @@ func (a *app) doctorClaude() []check {
 		add("ok", "installed (%s)", strings.Join(where, ", "))
 	}
 	if env, err := a.transcriptsEnv(); err == nil {
-		if b, err := env.folder.ReadFile(hooksLog); err == nil && len(b) > 0 {
+		if b, err := env.Folder.ReadFile(hooksLog); err == nil && len(b) > 0 {
 			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-			add("warn", "%d hook failures logged in %s; the last: %s", len(lines), filepath.Join(env.folder.Dir(), hooksLog), lines[len(lines)-1])
+			add("warn", "%d hook failures logged in %s; the last: %s", len(lines), filepath.Join(env.Folder.Dir(), hooksLog), lines[len(lines)-1])
 		}
 	}
 	return out
@@ -156,12 +156,12 @@ func (a *app) doctorTranscripts() []check {
 		add("fail", "%v", err)
 		return out
 	}
-	st, err := env.loadState()
+	st, err := env.LoadState()
 	if err != nil {
 		add("fail", "%v; %s", err, hintFor(err))
 		return out
 	}
-	files, errs := sessions.Discover(env.roots)
+	files, errs := sessions.Discover(env.Roots)
 	for _, err := range errs {
 		add("warn", "%v", err)
 	}
@@ -181,7 +181,7 @@ func (a *app) doctorTranscripts() []check {
 	}
 	switch {
 	case len(files) == 0:
-		add("info", "no transcripts under %s", filepath.Join(env.roots.Claude, "projects"))
+		add("info", "no transcripts under %s", filepath.Join(env.Roots.Claude, "projects"))
 	default:
 		add("ok", "%s found, %d with content not yet processed ('memdir transcripts list-pending')", sessions.Plural(len(files), "transcript"), unread)
 	}

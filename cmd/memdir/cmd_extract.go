@@ -180,7 +180,7 @@ func (a *app) extractTargets(env transcriptsEnv, file, session string) ([]string
 		}
 		return []string{file}, nil
 	}
-	files, errs := sessions.Discover(env.roots)
+	files, errs := sessions.Discover(env.Roots)
 	for _, err := range errs {
 		a.warnf("%v", err)
 	}
@@ -201,7 +201,7 @@ func (a *app) extractTargets(env transcriptsEnv, file, session string) ([]string
 // last moment is never left behind. When the lock is busy, targets are
 // staged instead and staged reports true.
 func (a *app) extractLocked(env transcriptsEnv, targets []string, trailing bool) (reports []extractReport, staged bool, err error) {
-	dir, err := env.folder.Path(extractDir)
+	dir, err := env.Folder.Path(extractDir)
 	if err != nil {
 		return nil, false, err
 	}
@@ -239,7 +239,7 @@ func (a *app) extractLocked(env transcriptsEnv, targets []string, trailing bool)
 				r.Why, r.Error = err.Error(), err.Error()
 			}
 			reports = append(reports, r)
-			if err := env.folder.WriteJSON(extractState, st); err != nil {
+			if err := env.Folder.WriteJSON(extractState, st); err != nil {
 				unlock()
 				return reports, false, err
 			}
@@ -261,14 +261,14 @@ func (a *app) extractLocked(env transcriptsEnv, targets []string, trailing bool)
 }
 
 func (a *app) stagedWaiting(env transcriptsEnv) bool {
-	b, err := env.folder.ReadFile(extractStaged)
+	b, err := env.Folder.ReadFile(extractStaged)
 	return err == nil && len(strings.TrimSpace(string(b))) > 0
 }
 
 // stageLock guards the staged-work file: appends and takes never overlap,
 // so no staged line is lost between a read and the clearing write.
 func (a *app) stageLock(env transcriptsEnv) (func(), error) {
-	dir, err := env.folder.Path(extractDir + "/stage")
+	dir, err := env.Folder.Path(extractDir + "/stage")
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +287,7 @@ func (a *app) stage(env transcriptsEnv, targets []string) error {
 	defer unlock()
 	for _, t := range targets {
 		b, _ := json.Marshal(map[string]string{"transcript": t})
-		if err := env.folder.AppendLine(extractStaged, b); err != nil {
+		if err := env.Folder.AppendLine(extractStaged, b); err != nil {
 			return err
 		}
 	}
@@ -303,7 +303,7 @@ func (a *app) takeStaged(env transcriptsEnv) []string {
 		return nil
 	}
 	defer unlock()
-	b, err := env.folder.ReadFile(extractStaged)
+	b, err := env.Folder.ReadFile(extractStaged)
 	if err != nil || len(b) == 0 {
 		return nil
 	}
@@ -316,7 +316,7 @@ func (a *app) takeStaged(env transcriptsEnv) []string {
 			out = append(out, s.Transcript)
 		}
 	}
-	if err := env.folder.WriteFile(extractStaged, nil); err != nil {
+	if err := env.Folder.WriteFile(extractStaged, nil); err != nil {
 		a.warnf("%v", err)
 	}
 	return out
@@ -324,7 +324,7 @@ func (a *app) takeStaged(env transcriptsEnv) []string {
 
 func (a *app) loadExtractState(env transcriptsEnv) *extractStateFile {
 	st := &extractStateFile{Version: 1, Transcripts: map[string]*extractEntry{}}
-	if _, err := env.folder.ReadJSON(extractState, st); err != nil {
+	if _, err := env.Folder.ReadJSON(extractState, st); err != nil {
 		a.warnf("%v (starting over: memories already saved are updated, not duplicated)", err)
 		st = &extractStateFile{Version: 1, Transcripts: map[string]*extractEntry{}}
 	}
@@ -393,7 +393,7 @@ func (a *app) extractOne(env transcriptsEnv, st *extractStateFile, path string, 
 	st.Transcripts[path] = e
 	if rep.Ran && len(rep.Saved)+len(rep.Updated)+len(rep.Superseded) > 0 {
 		b, _ := json.Marshal(map[string]any{"time": time.Now().UTC(), "transcript": path, "saved": rep.Saved, "updated": rep.Updated, "superseded": rep.Superseded})
-		env.folder.AppendLine(extractLog, b)
+		env.Folder.AppendLine(extractLog, b)
 	}
 	return rep, nil
 }

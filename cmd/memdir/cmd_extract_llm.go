@@ -23,7 +23,7 @@ func (a *app) extractWithLLM(env transcriptsEnv, st *memdir.Store, l paths.Layou
 	cfg.WriteDir = l.MemoryDir
 	cfg.Log = func(format string, args ...any) {
 		b, _ := json.Marshal(map[string]any{"time": time.Now().UTC(), "engine": a.engine, "message": fmt.Sprintf(format, args...)})
-		env.folder.AppendLine(extractLog, b)
+		env.Folder.AppendLine(extractLog, b)
 	}
 	client, err := llm.New(cfg)
 	if err != nil {

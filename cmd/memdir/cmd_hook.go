@@ -21,6 +21,7 @@ import (
 	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/recall"
 	"github.com/memdir/memdir/internal/synthesis"
+	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -170,20 +171,20 @@ func (a *app) hookPrompt(in hooks.Input, start time.Time) error {
 	if err != nil {
 		return err
 	}
-	if env.layout.Disabled && strings.HasPrefix(env.layout.DisabledWhy, "MEMDIR_DISABLE") {
+	if env.Layout.Disabled && strings.HasPrefix(env.Layout.DisabledWhy, "MEMDIR_DISABLE") {
 		return nil
 	}
 	rel := filepath.Join(sessionsDir, sessionFile(in.SessionID))
 	// Sessions' bookkeeping is read, used and written under one lock, so
 	// two hooks on one prompt (the plugin and an install both wired)
 	// never give the same memory twice. Past the wait, go on without it.
-	if p, err := env.folder.Path(sessionsDir); err == nil && os.MkdirAll(p, 0o700) == nil {
+	if p, err := env.Folder.Path(sessionsDir); err == nil && os.MkdirAll(p, 0o700) == nil {
 		if unlock, err := lockfile.Lock(a.ctx, p, lockfile.Options{Timeout: 2 * time.Second, Holder: "memdir hook UserPromptSubmit"}); err == nil {
 			defer unlock()
 		}
 	}
 	var sess hooks.Session
-	if _, err := env.folder.ReadJSON(rel, &sess); err != nil {
+	if _, err := env.Folder.ReadJSON(rel, &sess); err != nil {
 		sess = hooks.Session{} // a corrupt state only loses dedupe: go on
 	}
 	prompt := in.Prompt
@@ -193,10 +194,10 @@ func (a *app) hookPrompt(in hooks.Input, start time.Time) error {
 	p := recall.DefaultPolicy
 	p.Exclude = sess.Injected
 	p.Budget = min(p.Budget, sess.Remaining())
-	line := recallLogLine{Time: time.Now().UTC(), SessionID: in.SessionID, PromptID: in.PromptID, Project: env.layout.ProjectRoot, Files: []string{}}
+	line := recallLogLine{Time: time.Now().UTC(), SessionID: in.SessionID, PromptID: in.PromptID, Project: env.Layout.ProjectRoot, Files: []string{}}
 	var text string
 	if p.Budget >= recall.MinBudget() && strings.TrimSpace(prompt) != "" {
-		_, cands, err := a.recall(prompt, p, false)
+		_, cands, err := a.recall(workspace.Query{Text: prompt, Policy: p}, false)
 		if err != nil {
 			return err
 		}
@@ -215,7 +216,7 @@ func (a *app) hookPrompt(in hooks.Input, start time.Time) error {
 	line.Budget = sess.Remaining()
 	// The session's bookkeeping first: if it cannot be saved, the answer
 	// is still right, but it is logged (the next turn may repeat it).
-	stateErr := env.folder.WriteStateJSON(rel, sess)
+	stateErr := env.Folder.WriteStateJSON(rel, sess)
 	if out := hooks.Answer(hooks.UserPromptSubmit, text); out != nil {
 		if _, err := a.stdout.Write(out); err != nil {
 			return err
@@ -223,7 +224,7 @@ func (a *app) hookPrompt(in hooks.Input, start time.Time) error {
 	}
 	line.MS = float64(time.Since(start).Microseconds()) / 1000
 	b, _ := json.Marshal(line)
-	return errors.Join(stateErr, env.folder.AppendLine(recallLog, b))
+	return errors.Join(stateErr, env.Folder.AppendLine(recallLog, b))
 }
 
 type queueLine struct {
@@ -248,12 +249,12 @@ func (a *app) hookQueue(in hooks.Input) error {
 		TranscriptPath: in.TranscriptPath, AgentPath: in.AgentTranscriptPath, CWD: in.CWD})
 	// The queue is a hint (the transcripts are the source of truth): keep
 	// it bounded by rotating it past 1 MB.
-	if p, err := env.folder.Path(extractQueue); err == nil {
+	if p, err := env.Folder.Path(extractQueue); err == nil {
 		if fi, err := os.Stat(p); err == nil && fi.Size() > 1<<20 {
 			os.Rename(p, p+".1")
 		}
 	}
-	if err := env.folder.AppendLine(extractQueue, b); err != nil {
+	if err := env.Folder.AppendLine(extractQueue, b); err != nil {
 		return err
 	}
 	if strings.EqualFold(a.getenv(extractSwitch), "off") || in.TranscriptPath == "" || !filepath.IsAbs(in.TranscriptPath) {
@@ -271,7 +272,7 @@ func (a *app) startExtraction(env transcriptsEnv, path string, final bool) error
 	if err != nil {
 		return err
 	}
-	args := []string{"--home", env.layout.Home, "extract", "--transcript", path}
+	args := []string{"--home", env.Layout.Home, "extract", "--transcript", path}
 	if final {
 		args = append(args, "--trailing")
 	}
@@ -290,11 +291,11 @@ func (a *app) startExtraction(env transcriptsEnv, path string, final bool) error
 func (a *app) hookLog(event string, in hooks.Input, err error) {
 	var folder *synthesis.Folder
 	if env, lerr := a.transcriptsEnv(); lerr == nil {
-		folder = env.folder
+		folder = env.Folder
 	} else if l, _ := a.resolveLayout(); l.SynthesisDir != "" {
 		// A layout that failed (a malformed settings.json) still knows
 		// its home: the failure is logged there, not lost.
-		folder = synthesis.Open(l.SynthesisDir, lockfile.Options{Timeout: lockTimeoutDefault, Holder: a.cmdName})
+		folder = synthesis.Open(l.SynthesisDir, lockfile.Options{Timeout: workspace.DefaultLockTimeout, Holder: a.cmdName})
 	} else {
 		return
 	}

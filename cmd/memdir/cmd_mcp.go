@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,9 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/internal/mcpserver"
-	"github.com/memdir/memdir/internal/memdir"
-	"github.com/memdir/memdir/internal/paths"
-	"github.com/memdir/memdir/internal/sessions"
+	"github.com/memdir/memdir/internal/workspace"
 )
 
 // version is memdir's version as the MCP server reports it.
@@ -52,7 +49,7 @@ stderr. Requests are limited to 4 MiB.`,
 			if _, err := a.layout(); err != nil {
 				return err
 			}
-			srv := mcpserver.New(mcpProjects{a: a}, version)
+			srv := mcpserver.New(a.mcpEnv(), version)
 			if addr == "" {
 				return srv.Run(a.ctx, &mcp.StdioTransport{})
 			}
@@ -121,29 +118,10 @@ func bearer(token string, next http.Handler) http.Handler {
 	})
 }
 
-// mcpProjects opens stores for the MCP server, one app copy per call so
-// concurrent requests share nothing mutable.
-type mcpProjects struct{ a *app }
-
-func (p mcpProjects) fresh() *app {
-	return &app{sys: p.a.sys, ctx: p.a.ctx, home: p.a.home, project: p.a.project, cmdName: "memdir mcp"}
-}
-
-func (p mcpProjects) Store(project string, create bool) (*memdir.Store, paths.Layout, error) {
-	q := p.fresh()
-	if project != "" {
-		if !filepath.IsAbs(project) {
-			return nil, paths.Layout{}, fmt.Errorf("project %q is not an absolute path", project)
-		}
-		q.project = project
-	}
-	return q.store(create)
-}
-
-func (p mcpProjects) Transcripts() sessions.Roots {
-	env, err := p.fresh().transcriptsEnv()
-	if err != nil {
-		return sessions.Roots{}
-	}
-	return env.roots
+// mcpEnv is the server's environment: every call opens its project afresh,
+// so concurrent requests share nothing mutable.
+func (a *app) mcpEnv() workspace.Env {
+	env := a.env()
+	env.Holder = "memdir mcp"
+	return env
 }

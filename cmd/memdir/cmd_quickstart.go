@@ -141,7 +141,7 @@ func (a *app) runQuickstart(dir string) error {
 		path := filepath.Join(l.Home, "projects", l.ProjectKey, tr.Session+".jsonl")
 		if tr.Agent == "codex" {
 			d := claudeAt.AddDate(0, 0, -1)
-			path = filepath.Join(env.roots.Codex, "sessions", d.Format("2006/01/02"), "rollout-"+d.Format("2006-01-02")+"T14-00-00-"+tr.Session+".jsonl")
+			path = filepath.Join(env.Roots.Codex, "sessions", d.Format("2006/01/02"), "rollout-"+d.Format("2006-01-02")+"T14-00-00-"+tr.Session+".jsonl")
 		}
 		if err := os.MkdirAll(filepath.Dir(path), memdir.DirPerm); err != nil {
 			return err

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -84,13 +84,11 @@ OPTIONAL ENGINES (the default, lexical, needs no model)
 					p.Tools = append(p.Tools, t)
 				}
 			}
-			a.engine = cmpOr(engine, cmpOr(a.getenv("MEMDIR_RECALL_ENGINE"), "lexical"))
-			switch a.engine {
-			case "lexical", "llm", "hybrid":
-			default:
-				return withHint(fmt.Errorf("unknown engine %q", a.engine), "use --engine lexical, llm or hybrid")
+			engine = cmpOr(engine, cmpOr(a.getenv("MEMDIR_RECALL_ENGINE"), workspace.EngineLexical))
+			if err := workspace.CheckEngine(engine); err != nil {
+				return err
 			}
-			return a.runRecall(args[0], p, explain)
+			return a.runRecall(workspace.Query{Text: args[0], Policy: p, Engine: engine}, explain)
 		},
 	}
 	f := cmd.Flags()
@@ -103,46 +101,41 @@ OPTIONAL ENGINES (the default, lexical, needs no model)
 	return cmd
 }
 
-func (a *app) runRecall(query string, p recall.Policy, explain bool) error {
-	out, cands, err := a.recall(query, p, explain || a.json)
+func (a *app) runRecall(q workspace.Query, explain bool) error {
+	out, cands, err := a.recall(q, explain || a.json)
 	if err != nil {
 		return err
 	}
 	return a.printRecall(out, cands, explain)
 }
 
-// recallFor runs recall for query and returns what it would print.
+// recallFor runs lexical recall for query and returns what it would print.
 func (a *app) recallFor(query string, p recall.Policy) (recallJSON, error) {
-	out, _, err := a.recall(query, p, false)
+	out, _, err := a.recall(workspace.Query{Text: query, Policy: p}, false)
 	return out, err
 }
 
-// recall ranks and selects the project's memories for query; with detail,
-// each shown candidate carries its score by field and matched terms.
-func (a *app) recall(query string, p recall.Policy, detail bool) (recallJSON, []recall.Candidate, error) {
-	out := recallJSON{Query: query, Terms: recall.Default.Terms(query, nil), Candidates: []recallCandidateJSON{}}
-	st, l, err := a.store(false)
+// recall runs the workspace's recall for q; with detail, each shown
+// candidate carries its score by field and matched terms.
+func (a *app) recall(q workspace.Query, detail bool) (recallJSON, []recall.Candidate, error) {
+	out := recallJSON{Query: q.Text, Terms: recall.Default.Terms(q.Text, nil), Candidates: []recallCandidateJSON{}}
+	ws, err := a.workspace(false)
 	if errors.Is(err, memdir.ErrNotFound) {
 		return out, nil, nil
 	}
 	if err != nil {
 		return out, nil, err
 	}
-	snap, problems, err := st.RecallIndex(a.ctx)
-	for _, pr := range problems {
-		a.warnf("%v", pr)
+	rec, err := ws.Recall(a.ctx, q)
+	for _, w := range rec.Warnings {
+		a.warnf("%s", w)
 	}
 	if err != nil {
 		return out, nil, err
 	}
-	ranked := a.rankFor(st, snap, query, p)
-	rec, problems := st.RecallRanked(snap, l.ProjectRoot, ranked, p, time.Now())
-	for _, pr := range problems {
-		a.warnf("%v", pr)
-	}
 	ix, cands := rec.Index, rec.Candidates
 	out.Injected = rec.Text
-	out.Tokens = recall.Tokens(out.Injected)
+	out.Tokens = rec.Tokens()
 	for i, c := range cands {
 		if c.Kept {
 			out.Memories++

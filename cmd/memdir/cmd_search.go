@@ -87,11 +87,11 @@ func (a *app) searchTranscripts(opt search.Options, since string) error {
 	}
 	a.warnHome(env)
 	if since != "" {
-		d, err := parseDate(since, env.loc)
+		d, err := parseDate(since, env.Loc)
 		if err != nil {
 			return err
 		}
-		opt.Since, _ = time.ParseInLocation(time.DateOnly, d, env.loc)
+		opt.Since, _ = time.ParseInLocation(time.DateOnly, d, env.Loc)
 	}
 	if a.project != "" {
 		opt.Project = a.projectPath()
@@ -99,7 +99,7 @@ func (a *app) searchTranscripts(opt search.Options, since string) error {
 	if _, err := search.NewMatcher(opt); err != nil {
 		return withHint(err, "see 'memdir search --help'")
 	}
-	files, errs := sessions.Discover(env.roots)
+	files, errs := sessions.Discover(env.Roots)
 	for _, err := range errs {
 		a.warnf("%v", err)
 	}
@@ -112,7 +112,7 @@ func (a *app) searchTranscripts(opt search.Options, since string) error {
 			results = append(results, r)
 			return nil
 		}
-		writeResult(out, r, env.loc, opt.Context > 0)
+		writeResult(out, r, env.Loc, opt.Context > 0)
 		return nil
 	})
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,12 +13,10 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/atomicfile"
-	"github.com/memdir/memdir/internal/lockfile"
-	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/redact"
 	"github.com/memdir/memdir/internal/sessions"
-	"github.com/memdir/memdir/internal/synthesis"
 	"github.com/memdir/memdir/internal/transcript"
+	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -58,139 +55,20 @@ memdir never changes, moves or deletes an agent's transcripts.`,
 	return cmd
 }
 
-// transcriptsEnv is what the transcripts commands work on.
-type transcriptsEnv struct {
-	layout paths.Layout
-	folder *synthesis.Folder
-	roots  sessions.Roots
-	loc    *time.Location
-	zone   string // loc's name, as TZ sets it
-}
-
+// transcriptsEnv resolves the transcripts and the synthesis folder.
 func (a *app) transcriptsEnv() (transcriptsEnv, error) {
 	l, err := a.layout()
 	if err != nil {
 		return transcriptsEnv{}, err
 	}
-	// Codex's home: CODEX_HOME, else ~/.codex, except when --home points
-	// at another agent home: then only an explicit CODEX_HOME.
-	codex := a.getenv("CODEX_HOME")
-	if codex == "" && a.home == "" && a.getenv("HOME") != "" {
-		codex = filepath.Join(a.getenv("HOME"), ".codex")
-	}
-	timeout := lockTimeoutDefault
-	if d, err := time.ParseDuration(a.getenv("MEMDIR_LOCK_TIMEOUT")); err == nil && d > 0 {
-		timeout = d
-	}
-	return transcriptsEnv{
-		layout: l,
-		folder: synthesis.Open(l.SynthesisDir, lockfile.Options{Timeout: timeout, Holder: a.cmdName}),
-		roots:  sessions.Roots{Claude: l.Home, Codex: codex},
-		loc:    time.Local,
-		zone:   zoneName(a.getenv("TZ")),
-	}, nil
+	return a.env().TranscriptsAt(l)
 }
 
-// zoneName names the local time zone as TZ would set it: $TZ, else the
-// zone /etc/localtime links to, else "Local".
-func zoneName(tz string) string {
-	if tz = strings.TrimPrefix(tz, ":"); tz != "" {
-		return tz
-	}
-	if p, err := os.Readlink("/etc/localtime"); err == nil {
-		if _, name, ok := strings.Cut(p, "zoneinfo/"); ok {
-			return name
-		}
-	}
-	return "Local"
-}
-
-// zoneConflict is the error of a run whose time zone is not the one the
-// state's days were counted in: its DATE holds other messages.
-func (e transcriptsEnv) zoneConflict(st *sessions.State) error {
-	if st.DaysZone == e.zone {
-		return nil
-	}
-	return withHint(fmt.Errorf("the days in %s were counted in the time zone %s, and this run counts them in %s", sessions.StateFile, st.DaysZone, e.zone),
-		"run it with TZ=%s, or run 'memdir transcripts extract' first to count the pending days in %s", st.DaysZone, e.zone)
-}
-
-// loadState reads the processing state; a missing one is empty. Summaries
-// computed in another time zone are dropped. Days marked or extracted in
-// another zone are kept: see zoneConflict.
-func (e transcriptsEnv) loadState() (*sessions.State, error) {
-	st := sessions.NewState(e.zone)
-	found, err := e.folder.ReadJSON(sessions.StateFile, st)
-	var ce *synthesis.CorruptError
-	if errors.As(err, &ce) {
-		return nil, withHint(err, "move the file aside (mv %s %s.bad); memdir then treats every transcript as unprocessed", ce.Path, ce.Path)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if found && st.Version > sessions.StateVersion {
-		return nil, withHint(fmt.Errorf("%s has format version %d; this memdir knows %d", sessions.StateFile, st.Version, sessions.StateVersion), "upgrade memdir")
-	}
-	if st.Zone != e.zone {
-		for _, en := range st.Transcripts {
-			en.Summary = nil
-		}
-		st.Zone = e.zone
-	}
-	if st.DaysZone == "" || !st.DayMarks() {
-		st.DaysZone = e.zone
-	}
-	if st.Transcripts == nil {
-		st.Transcripts = map[string]*sessions.Entry{}
-	}
-	st.Version = sessions.StateVersion
-	return st, nil
-}
-
-// lockState takes the synthesis folder's lock and loads the processing
-// state for a read-modify-write; the caller calls unlock when done.
-func (a *app) lockState(env transcriptsEnv) (st *sessions.State, unlock func(), err error) {
-	unlock, err = env.folder.Lock(a.ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	if st, err = env.loadState(); err != nil {
-		unlock()
-		return nil, nil, err
-	}
-	return st, unlock, nil
-}
-
-// homeGap says what the agent home lacks for transcripts, or "": the home
-// itself (noHome), or its projects folder when there is no Codex sessions
-// folder either. A mistyped --home would otherwise read as a home with
-// nothing pending.
-func homeGap(env transcriptsEnv) (msg string, noHome bool) {
-	home := env.layout.Home
-	if !exists(home) {
-		from := env.layout.HomeSource
-		switch from {
-		case "flag":
-			from = "--home"
-		case "default":
-			from = "$HOME/.claude"
-		}
-		return fmt.Sprintf("the agent home %s (from %s) does not exist: it holds no transcripts", home, from), true
-	}
-	if !exists(filepath.Join(home, "projects")) && (env.roots.Codex == "" || !exists(filepath.Join(env.roots.Codex, "sessions"))) {
-		return fmt.Sprintf("%s has no projects folder: it holds no Claude Code transcripts", home), false
-	}
-	return "", false
-}
-
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return !errors.Is(err, fs.ErrNotExist)
-}
+type transcriptsEnv = workspace.Transcripts
 
 // warnHome warns about what homeGap finds, for commands that only read.
 func (a *app) warnHome(env transcriptsEnv) {
-	if msg, _ := homeGap(env); msg != "" {
+	if msg, _ := env.HomeGap(); msg != "" {
 		a.warnf("%s", msg)
 	}
 }
@@ -199,12 +77,12 @@ func (a *app) warnHome(env transcriptsEnv) {
 // the home does not exist and no transcript was found elsewhere (Codex's),
 // it returns an error rather than create the home.
 func (a *app) needHome(env transcriptsEnv) error {
-	msg, noHome := homeGap(env)
+	msg, noHome := env.HomeGap()
 	if msg == "" {
 		return nil
 	}
 	if noHome {
-		if files, _ := sessions.Discover(env.roots); len(files) == 0 {
+		if files, _ := sessions.Discover(env.Roots); len(files) == 0 {
 			return withHint(errors.New(msg), "check --home (or MEMDIR_HOME); 'memdir where' shows the agent home in use")
 		}
 	}
@@ -215,7 +93,7 @@ func (a *app) needHome(env transcriptsEnv) error {
 // readPending discovers the transcripts and reads each from its cursor,
 // warning about unreadable files and skipped lines.
 func (a *app) readPending(e transcriptsEnv, st *sessions.State) []sessions.Scan {
-	files, errs := sessions.Discover(e.roots)
+	files, errs := sessions.Discover(e.Roots)
 	for _, err := range errs {
 		a.warnf("%v", err)
 	}
@@ -280,14 +158,14 @@ text (command expansions, system reminders, hook context) does not count.`,
 
 // pendingDays summarises the days with pending content.
 func (a *app) pendingDays(env transcriptsEnv) ([]pendingDayJSON, error) {
-	st, err := env.loadState()
+	st, err := env.LoadState()
 	if err != nil {
 		return nil, err
 	}
-	if err := env.zoneConflict(st); err != nil {
+	if err := env.ZoneConflict(st); err != nil {
 		a.warnf("%v; the pending days may be off: %s", err, hintFor(err))
 	}
-	days := sessions.Pending(a.readPending(env, st), env.loc)
+	days := sessions.Pending(a.readPending(env, st), env.Loc)
 	out := make([]pendingDayJSON, 0, len(days))
 	for _, d := range days {
 		j := pendingDayJSON{Date: d.Date, Sessions: len(d.Sessions), Messages: d.Messages, Projects: []string{}}
@@ -377,7 +255,7 @@ arrives in between stays pending.`,
 			}
 			var want []string
 			if len(args) == 1 {
-				d, err := parseDate(args[0], env.loc)
+				d, err := parseDate(args[0], env.Loc)
 				if err != nil {
 					return err
 				}
@@ -397,17 +275,17 @@ func (a *app) extract(env transcriptsEnv, want []string, output string, raw bool
 	if err := a.needHome(env); err != nil {
 		return err
 	}
-	st, unlock, err := a.lockState(env)
+	st, unlock, err := env.LockState(a.ctx)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	if env.zoneConflict(st) != nil {
-		a.warnf("the days were counted in the time zone %s, and are now counted in %s: days marked done past a cursor are pending again", st.DaysZone, env.zone)
-		st.Recount(env.zone)
+	if env.ZoneConflict(st) != nil {
+		a.warnf("the days were counted in the time zone %s, and are now counted in %s: days marked done past a cursor are pending again", st.DaysZone, env.Zone)
+		st.Recount(env.Zone)
 	}
 	scans := a.readPending(env, st)
-	days := sessions.Pending(scans, env.loc, want...)
+	days := sessions.Pending(scans, env.Loc, want...)
 	if len(days) == 0 {
 		what := "any day"
 		if len(want) == 1 {
@@ -431,7 +309,7 @@ func (a *app) extract(env transcriptsEnv, want []string, output string, raw bool
 	if a.json {
 		err = printJSONTo(&buf, extractJSON(days))
 	} else {
-		err = sessions.WriteText(&buf, days, env.loc)
+		err = sessions.WriteText(&buf, days, env.Loc)
 	}
 	if err != nil {
 		return err
@@ -446,7 +324,7 @@ func (a *app) extract(env transcriptsEnv, want []string, output string, raw bool
 	}
 	// The output is out: only now record what it showed.
 	sessions.MarkExtracted(st, scans, days)
-	return env.folder.WriteJSON(sessions.StateFile, st)
+	return env.Folder.WriteJSON(sessions.StateFile, st)
 }
 
 func extractJSON(days []sessions.Day) map[string][]extractSessionJSON {
@@ -498,7 +376,7 @@ Running done again for the same day changes nothing.`,
 			}
 			var dates []string
 			for _, arg := range args {
-				d, err := parseDate(arg, env.loc)
+				d, err := parseDate(arg, env.Loc)
 				if err != nil {
 					return err
 				}
@@ -510,12 +388,12 @@ Running done again for the same day changes nothing.`,
 			if err := a.needHome(env); err != nil {
 				return err
 			}
-			st, unlock, err := a.lockState(env)
+			st, unlock, err := env.LockState(a.ctx)
 			if err != nil {
 				return err
 			}
 			defer unlock()
-			if err := env.zoneConflict(st); err != nil {
+			if err := env.ZoneConflict(st); err != nil {
 				return err
 			}
 			scans := a.readPending(env, st)
@@ -530,13 +408,13 @@ Running done again for the same day changes nothing.`,
 			for _, date := range dates {
 				r := result{Date: date}
 				if archive != "" {
-					if r.Archived, err = archiveDay(archive, date, env.roots, sessions.Pending(scans, env.loc, date)); err != nil {
+					if r.Archived, err = archiveDay(archive, date, env.Roots, sessions.Pending(scans, env.Loc, date)); err != nil {
 						return err
 					}
 				}
-				n, mv := sessions.MarkDone(st, scans, date, env.loc)
+				n, mv := sessions.MarkDone(st, scans, date, env.Loc)
 				r.Marked, moved = n, append(moved, mv...)
-				for _, d := range sessions.Pending(scans, env.loc, date) {
+				for _, d := range sessions.Pending(scans, env.Loc, date) {
 					r.Left += d.Messages
 				}
 				results = append(results, r)
@@ -549,7 +427,7 @@ Running done again for the same day changes nothing.`,
 				st.Transcripts[mv.Path].Cursor = m
 				st.Transcripts[mv.Path].Reset = ""
 			}
-			if err := env.folder.WriteJSON(sessions.StateFile, st); err != nil {
+			if err := env.Folder.WriteJSON(sessions.StateFile, st); err != nil {
 				return err
 			}
 			if a.json {
@@ -642,16 +520,16 @@ its branches and the agents used: what a daily summary can be tagged with
 			if err := a.needHome(env); err != nil {
 				return err
 			}
-			st, unlock, err := a.lockState(env)
+			st, unlock, err := env.LockState(a.ctx)
 			if err != nil {
 				return err
 			}
 			defer unlock()
 			ix, unplaced := a.projectsIndex(env, st)
-			if err := env.folder.WriteJSON(sessions.StateFile, st); err != nil {
+			if err := env.Folder.WriteJSON(sessions.StateFile, st); err != nil {
 				return err
 			}
-			if err := env.folder.WriteJSON(sessions.IndexFile, ix); err != nil {
+			if err := env.Folder.WriteJSON(sessions.IndexFile, ix); err != nil {
 				return err
 			}
 			if unplaced > 0 {
@@ -660,7 +538,7 @@ its branches and the agents used: what a daily summary can be tagged with
 			if a.json {
 				return a.printJSON(ix)
 			}
-			a.printf("Built project index: %s\nProjects found: %d\n", filepath.Join(env.folder.Dir(), sessions.IndexFile), len(ix.Projects))
+			a.printf("Built project index: %s\nProjects found: %d\n", filepath.Join(env.Folder.Dir(), sessions.IndexFile), len(ix.Projects))
 			for _, p := range sortedProjects(ix) {
 				a.printf("  %s: %s (%s)\n", p.Name, sessions.Plural(len(p.WorkDays), "work day"), p.OriginalPath)
 			}
@@ -671,12 +549,12 @@ its branches and the agents used: what a daily summary can be tagged with
 
 // projectsIndex brings the summaries in st up to date and builds the index.
 func (a *app) projectsIndex(env transcriptsEnv, st *sessions.State) (sessions.ProjectsIndex, int) {
-	files, errs := sessions.Discover(env.roots)
+	files, errs := sessions.Discover(env.Roots)
 	for _, err := range errs {
 		a.warnf("%v", err)
 	}
 	done := a.progress("indexing transcripts", files)
-	errs = sessions.UpdateSummaries(a.ctx, files, st, env.loc, sessions.ReadOptions{Progress: done.add})
+	errs = sessions.UpdateSummaries(a.ctx, files, st, env.Loc, sessions.ReadOptions{Progress: done.add})
 	done.stop()
 	for _, err := range errs {
 		a.warnf("%v", err)

@@ -58,7 +58,7 @@ func textOf(r *mcp.CallToolResult) string {
 // memory; the session closes with the test.
 func inMemoryClient(t *testing.T, a *app) (*mcp.ClientSession, context.Context) {
 	t.Helper()
-	srv := mcpserver.New(mcpProjects{a: a}, version)
+	srv := mcpserver.New(a.mcpEnv(), version)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	if _, err := srv.Connect(ctx, st, nil); err != nil {
@@ -154,7 +154,7 @@ func TestMCP_ToolsInMemory(t *testing.T) {
 // clients saving at once lose nothing.
 func TestMCP_HTTP(t *testing.T) {
 	a, _ := testApp(t)
-	srv := mcpserver.New(mcpProjects{a: a}, version)
+	srv := mcpserver.New(a.mcpEnv(), version)
 	ts := httptest.NewServer(mcpHandler(srv, "s3cret"))
 	defer ts.Close()
 	post := func(auth string, body []byte) int {

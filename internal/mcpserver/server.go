@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -20,19 +21,59 @@ import (
 	"github.com/memdir/memdir/internal/recall"
 	"github.com/memdir/memdir/internal/search"
 	"github.com/memdir/memdir/internal/sessions"
+	"github.com/memdir/memdir/internal/workspace"
 )
 
-// Projects opens the memory store of a project: "" is the server's own
-// project (its working directory), anything else an absolute path, under
-// the same rules as the CLI's --project.
-type Projects interface {
-	Store(project string, create bool) (*memdir.Store, paths.Layout, error)
-	// Transcripts are where transcript_search looks.
-	Transcripts() sessions.Roots
+// projects opens the workspace of a project: "" is the server's own
+// project (its working directory, or --project), anything else an absolute
+// path, under the same rules as the CLI's --project.
+type projects struct{ env workspace.Env }
+
+func (p projects) layout(project string) (workspace.Env, paths.Layout, error) {
+	env := p.env
+	if project != "" {
+		if !filepath.IsAbs(project) {
+			return env, paths.Layout{}, fmt.Errorf("project %q is not an absolute path", project)
+		}
+		env.ProjectFlag = project
+	}
+	l, err := env.Layout()
+	return env, l, err
 }
 
-// New builds the server.
-func New(p Projects, version string) *mcp.Server {
+// Store opens a project's store and returns its layout (also when the
+// folder does not exist yet: memdir.ErrNotFound).
+func (p projects) Store(project string, create bool) (*memdir.Store, paths.Layout, error) {
+	ws, l, err := p.Open(project, create)
+	if err != nil {
+		return nil, l, err
+	}
+	return ws.Store, l, nil
+}
+
+// Open opens a project's workspace.
+func (p projects) Open(project string, create bool) (*workspace.Workspace, paths.Layout, error) {
+	env, l, err := p.layout(project)
+	if err != nil {
+		return nil, l, err
+	}
+	ws, err := workspace.OpenLayout(env, l, create)
+	return ws, l, err
+}
+
+// Transcripts are where transcript_search looks.
+func (p projects) Transcripts() sessions.Roots {
+	t, err := p.env.Transcripts()
+	if err != nil {
+		return sessions.Roots{}
+	}
+	return t.Roots
+}
+
+// New builds the server over env's projects (env.ProjectFlag is the
+// server's own project; a tool's project argument replaces it).
+func New(env workspace.Env, version string) *mcp.Server {
+	p := projects{env: env}
 	s := mcp.NewServer(&mcp.Implementation{Name: "memdir", Title: "memdir — long-term memory in markdown", Version: version}, &mcp.ServerOptions{
 		Instructions: instructions,
 	})
@@ -88,7 +129,7 @@ Never save: what the code, git history or CLAUDE.md/AGENTS.md already say (file 
 
 const recallDescription = `Find the memories that bear on a question or task, ranked offline, with their age and a caveat. Call it at the start of a task, or when the user asks what was decided, preferred or learned before. Returns nothing when no memory is relevant enough; that is an answer too.`
 
-type handlers struct{ p Projects }
+type handlers struct{ p projects }
 
 // Common is the argument every tool takes.
 type Common struct {
@@ -198,18 +239,18 @@ func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in Recall
 		p.Budget = max(in.Budget, recall.MinBudget())
 	}
 	out := RecallOut{Files: []string{}}
-	st, l, err := h.p.Store(in.Project, false)
+	ws, _, err := h.p.Open(in.Project, false)
 	if errors.Is(err, memdir.ErrNotFound) {
 		return text("No memories for this project yet."), out, nil
 	}
 	if err != nil {
 		return nil, out, err
 	}
-	rec, _, err := st.Recall(ctx, l.ProjectRoot, in.Query, p, time.Now())
+	rec, err := ws.Recall(ctx, workspace.Query{Text: in.Query, Policy: p})
 	if err != nil {
 		return nil, out, err
 	}
-	out.Text, out.Tokens = rec.Text, recall.Tokens(rec.Text)
+	out.Text, out.Tokens = rec.Text, rec.Tokens()
 	if files := rec.Kept(); files != nil {
 		out.Files = files
 	}
