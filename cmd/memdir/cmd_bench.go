@@ -22,6 +22,7 @@ import (
 	"github.com/memdir/memdir/internal/memgen"
 	"github.com/memdir/memdir/internal/recall"
 	"github.com/memdir/memdir/internal/sessions"
+	"github.com/memdir/memdir/internal/snapshot"
 	"github.com/spf13/cobra"
 )
 
@@ -226,7 +227,7 @@ func (a *app) latency(root string, n, queries, coldRuns int, exe string) (latenc
 		return r, err
 	}
 	start := time.Now()
-	if _, _, err := st.RecallIndex(context.Background()); err != nil {
+	if _, _, err := snapshot.Fresh(context.Background(), st); err != nil {
 		return r, err
 	}
 	r.BuildMS = ms(time.Since(start))
@@ -236,7 +237,7 @@ func (a *app) latency(root string, n, queries, coldRuns int, exe string) (latenc
 	// agent's prompts meet, not that window.
 	fmt.Fprintf(a.stderr, "memdir: waiting 2 s for the folder's times to settle (recall re-reads files changed within 2 s of its snapshot)\n")
 	time.Sleep(2 * time.Second)
-	snap, _, err := st.RecallIndex(context.Background())
+	snap, _, err := snapshot.Fresh(context.Background(), st)
 	if err != nil {
 		return r, err
 	}
@@ -245,7 +246,7 @@ func (a *app) latency(root string, n, queries, coldRuns int, exe string) (latenc
 	for i := range queries {
 		query := memgen.Query(1, n, i)
 		t := time.Now()
-		rec, _ := st.RecallFrom(snap, project, query, recall.DefaultPolicy, time.Now())
+		rec, _ := snapshot.From(st, snap, project, query, recall.DefaultPolicy, time.Now())
 		out := rec.Text
 		times = append(times, time.Since(t))
 		if out != "" {

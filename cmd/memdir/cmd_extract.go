@@ -19,6 +19,7 @@ import (
 	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/recall"
 	"github.com/memdir/memdir/internal/sessions"
+	"github.com/memdir/memdir/internal/snapshot"
 	"github.com/memdir/memdir/internal/transcript"
 	"github.com/spf13/cobra"
 )
@@ -536,7 +537,7 @@ func (rep *extractReport) record(res memdir.SaveResult) {
 // (Jaccard ≥ 0.6, negations left out: polarity is contradicts' business).
 func (a *app) similarMemory(st *memdir.Store, root string, c extract.Candidate) (memdir.Memory, bool) {
 	p := recall.Policy{K: 3, Budget: 100000, Threshold: 0.3}
-	rec, _, err := st.Recall(context.Background(), root, c.Description, p, time.Now())
+	rec, _, err := snapshot.Recall(context.Background(), st, root, c.Description, p, time.Now())
 	if err != nil {
 		return memdir.Memory{}, false
 	}

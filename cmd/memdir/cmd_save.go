@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/snapshot"
 	"github.com/spf13/cobra"
 )
 
@@ -109,7 +110,7 @@ func (a *app) runSave(o saveOptions) error {
 	if l, err := a.layout(); err == nil {
 		// A ref that is not there today is marked possibly stale at once.
 		for _, r := range o.refs {
-			if p, ok := memdir.RefPath(r); ok {
+			if p, ok := snapshot.RefPath(r); ok {
 				if _, err := os.Stat(filepath.Join(l.ProjectRoot, filepath.FromSlash(p))); errors.Is(err, os.ErrNotExist) {
 					res.Warnings = append(res.Warnings, fmt.Sprintf("ref %s is not in %s: recall will mark the memory possibly stale", r, l.ProjectRoot))
 				}

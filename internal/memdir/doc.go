@@ -10,7 +10,12 @@
 //	<slug>.md        one memory per file: YAML frontmatter, then a markdown body
 //	.forgotten/      forgotten memories, renamed <file>.<UTC stamp> so no scan reads them
 //	.memdir.lock     the cross-process lock; its content names the holder
+//	.memdir-cache/   derived data (the recall snapshot, cached embeddings),
+//	                 written through WriteCache; safe to delete
 //
+// The store knows nothing of ranking: package snapshot derives the recall
+// snapshot from the files, and a workspace gives the store its name list
+// (Options.Names) so a save by name does not read every file.
 // # Memory files
 //
 // Frontmatter carries name, description and type (user, feedback, project or

@@ -2,12 +2,7 @@ package memdir
 
 import (
 	"context"
-	"encoding/binary"
-	"os"
 	"testing"
-	"time"
-
-	"github.com/memdir/memdir/internal/recall"
 )
 
 // HoldLockForTest takes st's lock as another process would, and returns the
@@ -34,38 +29,6 @@ func HoldLockForTest(tb testing.TB, st *Store) (release func()) {
 func BeforeReplaceForTest(tb testing.TB, fn func(file string)) {
 	testOnlyBeforeReplace = fn
 	tb.Cleanup(func() { testOnlyBeforeReplace = nil })
-}
-
-// SnapshotBuiltForTest returns when st's recall snapshot on disk was built.
-func SnapshotBuiltForTest(tb testing.TB, st *Store) time.Time {
-	tb.Helper()
-	b, err := os.ReadFile(st.Path(RecallIndexFile))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	snap, err := recall.Open(b)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return time.Unix(0, snap.Built())
-}
-
-// DateSnapshotForTest rewrites the build time in st's recall snapshot on
-// disk, as if its look at the folder had begun at t.
-func DateSnapshotForTest(tb testing.TB, st *Store, t time.Time) {
-	tb.Helper()
-	p := st.Path(RecallIndexFile)
-	b, err := os.ReadFile(p)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	binary.LittleEndian.PutUint64(b[16:], uint64(t.UnixNano())) // the header's build time
-	if snap, err := recall.Open(b); err != nil || snap.Built() != t.UnixNano() {
-		tb.Fatalf("the snapshot's layout moved: %v", err)
-	}
-	if err := os.WriteFile(p, b, 0o600); err != nil {
-		tb.Fatal(err)
-	}
 }
 
 // OneLineForTest is how a save makes a description one line.

@@ -106,8 +106,9 @@ func swapCase(s string) string {
 func IsIndexName(file string) bool { return strings.EqualFold(file, IndexFile) }
 
 // fileNamed finds the memory whose name is name: first the file its slug
-// names, then every memory, through the recall snapshot (kept fresh from
-// the files). Without everywhere, a folder of more than scanAllFiles
+// names, then every memory (through Options.Names: the recall snapshot,
+// kept fresh from the files, when a workspace opened the store). Without
+// everywhere, a folder of more than scanAllFiles
 // memories is searched only through the files MEMORY.md lists under that
 // title: rebuilding a large snapshot after every save would cost a save
 // 150 ms at 10,000 memories. It returns "" when none is.
@@ -134,13 +135,13 @@ func (s *Store) fileNamed(ctx context.Context, name string, everywhere bool) (st
 		everywhere = len(files) <= scanAllFiles
 	}
 	if everywhere {
-		snap, _, err := s.RecallIndex(ctx)
+		all, err := s.allNames(ctx)
 		if err != nil {
 			return "", err
 		}
-		for i := range snap.Len() {
-			if m, _, err := snap.Memory(i); err == nil && SameName(m.Name, name) {
-				found = append(found, snap.File(i))
+		for _, nf := range all {
+			if SameName(nf.Name, name) {
+				found = append(found, nf.File)
 			}
 		}
 	} else {

@@ -38,6 +38,9 @@ type Options struct {
 	Now func() time.Time
 	// Holder describes this process in the lock file ("memdir save").
 	Holder string
+	// Names lists every memory's name for a save or lookup by name; nil
+	// reads every file.
+	Names Names
 }
 
 // Store is a memory folder. It is the only writer of memory files and of

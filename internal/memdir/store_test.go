@@ -382,3 +382,13 @@ func TestStore_RebuildSweepsTemps(t *testing.T) {
 		t.Errorf("a live writer's temp file was removed: %v", err)
 	}
 }
+
+// save saves a project memory and returns its file.
+func save(t *testing.T, st *memdir.Store, name, desc, body string) string {
+	t.Helper()
+	res, err := st.Save(context.Background(), memdir.Memory{Name: name, Description: desc, Type: memdir.TypeProject, Body: body}, memdir.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.File
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/llm"
 	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/snapshot"
 )
 
 // Recall engines.
@@ -71,7 +72,7 @@ func (w *Workspace) Recall(ctx context.Context, q Query) (Recalled, error) {
 		now = time.Now()
 	}
 	out := Recalled{Terms: recall.Default.Terms(q.Text, nil)}
-	snap, problems, err := w.Store.RecallIndex(ctx)
+	snap, problems, err := snapshot.Fresh(ctx, w.Store)
 	for _, p := range problems {
 		out.Warnings = append(out.Warnings, p.Error())
 	}
@@ -82,7 +83,7 @@ func (w *Workspace) Recall(ctx context.Context, q Query) (Recalled, error) {
 	if warn != "" {
 		out.Warnings = append(out.Warnings, warn)
 	}
-	rec, problems := w.Store.RecallRanked(snap, w.Layout.ProjectRoot, ranked, q.Policy, now)
+	rec, problems := snapshot.Ranked(w.Store, snap, w.Layout.ProjectRoot, ranked, q.Policy, now)
 	for _, p := range problems {
 		out.Warnings = append(out.Warnings, p.Error())
 	}
@@ -163,7 +164,7 @@ func (w *Workspace) llmSelect(ctx context.Context, snap *recall.Snapshot, query 
 // hybrid fuses the lexical ranking with embedding similarity.
 func (w *Workspace) hybrid(ctx context.Context, snap *recall.Snapshot, query string, lexical []recall.Scored) ([]recall.Scored, error) {
 	emb, model := w.Models.embedder(w.Env)
-	vecs, err := w.Store.Vectors(ctx, snap, emb, model)
+	vecs, err := snapshot.Vectors(ctx, w.Store, snap, emb, model)
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/snapshot"
 )
 
 // DefaultLockTimeout is how long a write waits for a busy folder when
@@ -108,7 +109,7 @@ func OpenLayout(env Env, l paths.Layout, create bool) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := memdir.Open(l.MemoryDir, memdir.Options{Create: create, LockTimeout: timeout, Holder: env.Holder})
+	st, err := memdir.Open(l.MemoryDir, memdir.Options{Create: create, LockTimeout: timeout, Holder: env.Holder, Names: snapshot.Names})
 	if errors.Is(err, memdir.ErrNotFound) {
 		return nil, hint.With(err, "no memories for %s yet; save one with 'memdir save'", l.ProjectRoot)
 	}

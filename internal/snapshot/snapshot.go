@@ -1,4 +1,10 @@
-package memdir
+// Package snapshot keeps a memory folder's recall snapshot: every memory's
+// metadata and the BM25F index over them, derived from the files, cached in
+// the folder's .memdir-cache/ (written through the store) and mapped on
+// read, so a hook ranks 10,000 memories without reading them. It checks the
+// files' sizes and change stamps against the snapshot and rebuilds what
+// moved. The files stay the source of truth.
+package snapshot
 
 import (
 	"context"
@@ -12,28 +18,25 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memdir/memdir/internal/atomicfile"
+	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/recall"
 )
 
-// RecallIndexFile is the ranking index, in a dot folder of the memory
-// folder: not markdown, so neither memdir nor an agent takes it for a
-// memory, and in a folder of its own, so replacing it does not touch the
-// memory folder's mtime (which tells recall whether files came or went). It
-// is derived from the memory files and rebuilt from them whenever it is
-// missing, corrupt or out of date.
-const RecallIndexFile = CacheDir + "/recall.idx"
+// File is the snapshot, in the memory folder's cache folder: not markdown,
+// so neither memdir nor an agent takes it for a memory, and in a folder of
+// its own, so replacing it does not touch the memory folder's mtime (which
+// tells recall whether files came or went). It is derived from the memory
+// files and rebuilt from them whenever it is missing, corrupt or out of
+// date.
+const File = memdir.CacheDir + "/recall.idx"
 
 // racyWindow is how close to the snapshot's writing a file time must be
 // for the file to be read again rather than trusted (some file systems
 // keep times to the second, or two).
 const racyWindow = int64(2 * time.Second)
 
-// CacheDir holds what memdir derives from a memory folder.
-const CacheDir = ".memdir-cache"
-
-// RecallMemory is what recall needs of a memory.
-func RecallMemory(m Memory) recall.Memory {
+// Memory is what recall needs of a memory.
+func Memory(m memdir.Memory) recall.Memory {
 	saved := m.Updated
 	if saved.IsZero() {
 		saved = m.Created
@@ -45,7 +48,7 @@ func RecallMemory(m Memory) recall.Memory {
 		Body: m.Body, Saved: saved, SupersededBy: m.SupersededBy}
 }
 
-// RecallIndex returns the folder's ranking snapshot, up to date with the
+// Fresh returns the folder's recall snapshot, up to date with the
 // files. It reads the snapshot file, checks every file's size and change
 // stamp against it (listing the folder only when its mtime moved), re-reads the
 // files that changed, and replaces the snapshot file atomically when
@@ -53,7 +56,7 @@ func RecallMemory(m Memory) recall.Memory {
 // problems; while there are any, the folder is listed on every call, so a
 // file fixed in place (its folder's mtime unmoved) is seen. A folder that
 // cannot be written still gets its snapshot, in memory.
-func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problems []error, err error) {
+func Fresh(ctx context.Context, s *memdir.Store) (snap *recall.Snapshot, problems []error, err error) {
 	// The snapshot is dated when its look at the folder began, not when it
 	// was written: a change in the same clock tick as that look must stay
 	// racy however long the build takes.
@@ -61,13 +64,13 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 	// The cache folder first: making it moves the folder's mtime.
 	// A folder that cannot be written (read-only mount, EROFS) still
 	// gets its snapshot, in memory: the write below fails and is ignored.
-	_ = os.Mkdir(s.Path(CacheDir), 0o700)
-	dirInfo, err := os.Stat(s.dir)
+	s.MakeCacheDir()
+	dirInfo, err := os.Stat(s.Dir())
 	if err != nil {
 		return nil, nil, err
 	}
 	dirMtime := dirInfo.ModTime().UnixNano()
-	snap = readSnapshot(s.Path(RecallIndexFile))
+	snap = readSnapshot(s.Path(File))
 	var builtAt int64
 	if snap != nil {
 		builtAt = snap.Built()
@@ -89,7 +92,7 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 	} else {
 		listed = true
 	}
-	stats := statAll(s.dir, files)
+	stats := statAll(s.Dir(), files)
 	// When the folder's mtime has not moved, files are the snapshot's, in
 	// its order: compare record by record.
 	if snap != nil && snap.DirMtime() == dirMtime && len(files) == snap.Len() {
@@ -137,14 +140,14 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 				}
 			}
 		}
-		m, _, err := s.read(f)
+		m, err := s.Read(f)
 		if err != nil {
 			problems = append(problems, err)
 			continue
 		}
 		unchanged = false
 		// The stat from before the read: a change after it shows next time.
-		entries = append(entries, recall.NewEntry(RecallMemory(m), m.Refs, stats[i].size, stats[i].stamp))
+		entries = append(entries, recall.NewEntry(Memory(m), m.Refs, stats[i].size, stats[i].stamp))
 	}
 	snapDir := dirMtime
 	if len(problems) > 0 {
@@ -159,12 +162,10 @@ func (s *Store) RecallIndex(ctx context.Context) (snap *recall.Snapshot, problem
 	}
 	data := recall.Encode(entries, snapDir, start.UnixNano())
 	// A snapshot that fails to write is still used; the next call retries.
-	if testOnlyBeforeReplace != nil {
-		testOnlyBeforeReplace(RecallIndexFile)
+	if testOnlyBeforeWrite != nil {
+		testOnlyBeforeWrite(File)
 	}
-	// Snapshots are megabytes: clear those a killed writer left behind.
-	_, _ = atomicfile.Sweep(s.Path(CacheDir), time.Minute, time.Now())
-	_ = atomicfile.WriteFile(s.Path(RecallIndexFile), data, 0o600)
+	_ = s.WriteCache(File, data)
 	snap, err = recall.Open(data)
 	return snap, problems, err
 }
@@ -180,7 +181,11 @@ type fileStat struct {
 
 var errNotRegular = errors.New("not a regular file")
 
-// Recalled is what Store.Recall chose for a query.
+// testOnlyBeforeWrite, when set by a test, runs just before a snapshot is
+// written.
+var testOnlyBeforeWrite func(file string)
+
+// Recalled is what Recall chose for a query.
 type Recalled struct {
 	Candidates []recall.Candidate // every ranked memory, with its decision
 	Text       string             // the rendering to inject, "" when none was kept
@@ -200,21 +205,22 @@ func (r Recalled) Kept() []string {
 }
 
 // Recall ranks the folder's memories for query and selects what to inject
-// under p: the one path the CLI, the hooks and the MCP server share.
+// under p, lexically (workspace.Recall adds the engines; front ends call
+// that).
 // projectRoot is where the memories' refs are looked up for staleness.
 // Files that cannot be parsed are reported in problems and left out.
-func (s *Store) Recall(ctx context.Context, projectRoot, query string, p recall.Policy, now time.Time) (rec Recalled, problems []error, err error) {
+func Recall(ctx context.Context, s *memdir.Store, projectRoot, query string, p recall.Policy, now time.Time) (rec Recalled, problems []error, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			rec, err = Recalled{}, faultError(r)
 		}
 	}()
-	snap, problems, err := s.RecallIndex(ctx)
+	snap, problems, err := Fresh(ctx, s)
 	if err != nil {
 		return Recalled{}, problems, err
 	}
-	rec, more := s.RecallFrom(snap, projectRoot, query, p, now)
+	rec, more := From(s, snap, projectRoot, query, p, now)
 	return rec, append(problems, more...), nil
 }
 
@@ -226,15 +232,15 @@ func (s *Store) Recall(ctx context.Context, projectRoot, query string, p recall.
 func faultError(r any) error {
 	if re, ok := r.(runtime.Error); ok {
 		if _, ok := re.(interface{ Addr() uintptr }); ok {
-			return fmt.Errorf("%s changed while it was read (cut short in place?): %v", RecallIndexFile, re)
+			return fmt.Errorf("%s changed while it was read (cut short in place?): %v", File, re)
 		}
 	}
 	panic(r)
 }
 
-// RecallFrom is Recall on a snapshot the caller already holds (a server
+// From is Recall on a snapshot the caller already holds (a server
 // that checks freshness on its own schedule, a benchmark).
-func (s *Store) RecallFrom(snap *recall.Snapshot, projectRoot, query string, p recall.Policy, now time.Time) (rec Recalled, problems []error) {
+func From(s *memdir.Store, snap *recall.Snapshot, projectRoot, query string, p recall.Policy, now time.Time) (rec Recalled, problems []error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
@@ -243,13 +249,13 @@ func (s *Store) RecallFrom(snap *recall.Snapshot, projectRoot, query string, p r
 	}()
 	ix := snap.DefaultIndex()
 	terms, groups := recall.Default.Prompt(query)
-	return s.RecallRanked(snap, projectRoot, ix.SearchGroups(terms, groups), p, now)
+	return Ranked(s, snap, projectRoot, ix.SearchGroups(terms, groups), p, now)
 }
 
-// RecallRanked selects and renders from a ranking made elsewhere (an LLM's
+// Ranked selects and renders from a ranking made elsewhere (an LLM's
 // selection, a fusion with embeddings): the same policy, the same
 // rendering.
-func (s *Store) RecallRanked(snap *recall.Snapshot, projectRoot string, ranked []recall.Scored, p recall.Policy, now time.Time) (rec Recalled, problems []error) {
+func Ranked(s *memdir.Store, snap *recall.Snapshot, projectRoot string, ranked []recall.Scored, p recall.Policy, now time.Time) (rec Recalled, problems []error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
@@ -272,7 +278,7 @@ func (s *Store) RecallRanked(snap *recall.Snapshot, projectRoot string, ranked [
 // the body and the refs' existence from disk for the few that may be
 // rendered.
 type recallSource struct {
-	st       *Store
+	st       *memdir.Store
 	snap     *recall.Snapshot
 	root     string
 	problems []error
@@ -283,7 +289,7 @@ func (r *recallSource) Memory(doc int, full bool) recall.Memory {
 	if err != nil || !full {
 		return m
 	}
-	if got, _, err := r.st.read(m.File); err == nil {
+	if got, err := r.st.Read(m.File); err == nil {
 		m.Body = got.Body
 	} else {
 		r.problems = append(r.problems, err)
@@ -339,3 +345,19 @@ var fileExts = func() map[string]bool {
 	}
 	return m
 }()
+
+// Names lists every memory's file and name from the snapshot: what a store
+// opened by a workspace uses to find a memory by name (memdir.Options.Names).
+func Names(ctx context.Context, s *memdir.Store) ([]memdir.NamedFile, error) {
+	snap, _, err := Fresh(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]memdir.NamedFile, 0, snap.Len())
+	for i := range snap.Len() {
+		if m, _, err := snap.Memory(i); err == nil {
+			out = append(out, memdir.NamedFile{File: snap.File(i), Name: m.Name})
+		}
+	}
+	return out, nil
+}

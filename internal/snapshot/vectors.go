@@ -1,4 +1,4 @@
-package memdir
+package snapshot
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/memdir/memdir/internal/atomicfile"
+	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/recall"
 )
 
@@ -29,8 +29,8 @@ type vectorEntry struct {
 // Vectors returns an embedding per memory of snap, from the folder's cache
 // (.memdir-cache/vectors-<model>.json) where the file is unchanged, and
 // from emb for the rest, which then join the cache.
-func (s *Store) Vectors(ctx context.Context, snap *recall.Snapshot, emb Embedder, model string) (map[string][]float32, error) {
-	name := CacheDir + "/vectors-" + strings.Map(func(r rune) rune {
+func Vectors(ctx context.Context, s *memdir.Store, snap *recall.Snapshot, emb Embedder, model string) (map[string][]float32, error) {
+	name := memdir.CacheDir + "/vectors-" + strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' {
 			return r
 		}
@@ -82,8 +82,7 @@ func (s *Store) Vectors(ctx context.Context, snap *recall.Snapshot, emb Embedder
 	}
 	if len(todo) > 0 {
 		if b, err := json.Marshal(cache); err == nil {
-			os.MkdirAll(s.Path(CacheDir), 0o700)
-			atomicfile.WriteFile(s.Path(name), b, 0o600)
+			_ = s.WriteCache(name, b)
 		}
 	}
 	return out, nil

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package memdir
+package snapshot
 
 import (
 	"os"

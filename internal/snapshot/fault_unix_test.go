@@ -1,6 +1,6 @@
 //go:build unix
 
-package memdir_test
+package snapshot_test
 
 import (
 	"fmt"
@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/snapshot"
 )
 
 // TestRecall_SnapshotCutShort: the mapped snapshot cut short in place
@@ -29,24 +29,24 @@ func TestRecall_SnapshotCutShort(t *testing.T) {
 	for _, f := range append(files, ".") {
 		os.Chtimes(st.Path(f), old, old)
 	}
-	st.RecallIndex(t.Context()) // built and written
+	snapshot.Fresh(t.Context(), st) // built and written
 	// Setting times moved the files' change times to now: date the
 	// snapshot well after them so none is racy and the next call maps it.
 	later := time.Now().Add(time.Hour)
-	memdir.DateSnapshotForTest(t, st, later)
-	snap, _, err := st.RecallIndex(t.Context()) // mapped from the file
+	snapshot.DateForTest(t, st, later)
+	snap, _, err := snapshot.Fresh(t.Context(), st) // mapped from the file
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Truncate(st.Path(memdir.RecallIndexFile), 0); err != nil {
+	if err := os.Truncate(st.Path(snapshot.File), 0); err != nil {
 		t.Fatal(err)
 	}
-	rec, problems := st.RecallFrom(snap, t.TempDir(), "deploy friday release manager", recall.DefaultPolicy, time.Now())
+	rec, problems := snapshot.From(st, snap, t.TempDir(), "deploy friday release manager", recall.DefaultPolicy, time.Now())
 	if rec.Text != "" || len(problems) == 0 || !strings.Contains(problems[len(problems)-1].Error(), "changed while it was read") {
 		t.Fatalf("text=%q problems=%v", rec.Text, problems)
 	}
 	// The next recall rebuilds the snapshot and answers.
-	rec, _, err = st.Recall(t.Context(), t.TempDir(), "deploy friday release manager", recall.DefaultPolicy, time.Now())
+	rec, _, err = snapshot.Recall(t.Context(), st, t.TempDir(), "deploy friday release manager", recall.DefaultPolicy, time.Now())
 	if err != nil || rec.Text == "" {
 		t.Fatalf("after the rebuild: %v %q", err, rec.Text)
 	}
@@ -66,7 +66,7 @@ func TestRecallIndex_CopyKeepsMtime(t *testing.T) {
 	}
 	// The snapshot is from long after the file: nothing is racy.
 	later := old.Add(30 * time.Minute)
-	memdir.DateSnapshotForTest(t, st, later)
+	snapshot.DateForTest(t, st, later)
 	raw, _ := os.ReadFile(st.Path(a))
 	edited := strings.Replace(string(raw), "Deploys happen on Tuesdays at noon", "Deploys are FROZEN; never deploy!!", 1)
 	if len(edited) != len(raw) {
@@ -90,7 +90,7 @@ func TestRecallIndex_CopyKeepsMtime(t *testing.T) {
 func TestRecall_FifoSnapshot(t *testing.T) {
 	st := MustOpen(t, t0)
 	save(t, st, "Deploy freeze", "No deploys on Fridays", "Ask the release manager.")
-	idx := st.Path(memdir.RecallIndexFile)
+	idx := st.Path(snapshot.File)
 	os.Remove(idx)
 	if err := syscall.Mkfifo(idx, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)

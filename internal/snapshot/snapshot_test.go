@@ -1,9 +1,10 @@
-package memdir_test
+package snapshot_test
 
 import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -12,7 +13,32 @@ import (
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/snapshot"
 )
+
+var t0 = time.Date(2026, 11, 22, 15, 0, 0, 0, time.UTC)
+
+// MustOpen opens a store on a new temporary folder with a fixed clock.
+func MustOpen(tb testing.TB, now time.Time) *memdir.Store {
+	tb.Helper()
+	st, err := memdir.Open(filepath.Join(tb.TempDir(), "memory"), memdir.Options{
+		Create: true, Now: func() time.Time { return now }, LockTimeout: 2 * time.Second,
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st
+}
+
+// MustOpenIn opens (and makes) a store in dir.
+func MustOpenIn(tb testing.TB, dir string) *memdir.Store {
+	tb.Helper()
+	st, err := memdir.Open(dir, memdir.Options{Create: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st
+}
 
 func save(t *testing.T, st *memdir.Store, name, desc, body string) string {
 	t.Helper()
@@ -25,7 +51,7 @@ func save(t *testing.T, st *memdir.Store, name, desc, body string) string {
 
 func search(t *testing.T, st *memdir.Store, q string) []string {
 	t.Helper()
-	snap, problems, err := st.RecallIndex(context.Background())
+	snap, problems, err := snapshot.Fresh(context.Background(), st)
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("RecallIndex: %v %v", err, problems)
 	}
@@ -45,7 +71,7 @@ func TestRecallIndex_FollowsTheFiles(t *testing.T) {
 	if got := search(t, st, "deploy friday"); !slices.Equal(got, []string{a}) {
 		t.Fatalf("search = %v", got)
 	}
-	if _, err := os.Stat(st.Path(memdir.RecallIndexFile)); err != nil {
+	if _, err := os.Stat(st.Path(snapshot.File)); err != nil {
 		t.Fatalf("no snapshot written: %v", err)
 	}
 	// Another program rewrites b in place (no rename, same folder mtime).
@@ -63,13 +89,13 @@ func TestRecallIndex_FollowsTheFiles(t *testing.T) {
 		t.Fatalf("a deleted file is still found: %v", got)
 	}
 	// A corrupt snapshot is rebuilt.
-	os.WriteFile(st.Path(memdir.RecallIndexFile), []byte("garbage"), 0o600)
+	os.WriteFile(st.Path(snapshot.File), []byte("garbage"), 0o600)
 	if got := search(t, st, "table tests"); !slices.Equal(got, []string{b}) {
 		t.Fatalf("after corruption, search = %v", got)
 	}
 	// A file that does not parse is reported, the rest still found.
 	os.WriteFile(st.Path("broken.md"), []byte("---\nname: [unclosed\n---\nbody"), 0o600)
-	snap, problems, err := st.RecallIndex(context.Background())
+	snap, problems, err := snapshot.Fresh(context.Background(), st)
 	if err != nil || len(problems) != 1 || snap.Len() != 1 {
 		t.Fatalf("with a broken file: len=%d problems=%v err=%v", snap.Len(), problems, err)
 	}
@@ -98,13 +124,13 @@ func TestRecallIndex_Concurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 60 {
-				snap, _, err := st.RecallIndex(context.Background())
+				snap, _, err := snapshot.Fresh(context.Background(), st)
 				if err != nil {
 					errs <- err
 					return
 				}
 				snap.Index(recall.DefaultParams).Search([]string{"deploy"})
-				if b, err := os.ReadFile(st.Path(memdir.RecallIndexFile)); err == nil {
+				if b, err := os.ReadFile(st.Path(snapshot.File)); err == nil {
 					if _, err := recall.Open(b); err != nil {
 						errs <- fmt.Errorf("torn snapshot file: %w", err)
 						return
@@ -133,8 +159,8 @@ func TestRecallIndex_RacilyClean(t *testing.T) {
 		t.Fatalf("search = %v", got)
 	}
 	// The snapshot and the file now share one tick of a one-second clock.
-	tick := memdir.SnapshotBuiltForTest(t, st).Truncate(time.Second)
-	memdir.DateSnapshotForTest(t, st, tick)
+	tick := snapshot.BuiltForTest(t, st).Truncate(time.Second)
+	snapshot.DateForTest(t, st, tick)
 	raw, _ := os.ReadFile(st.Path(a))
 	edited := []byte(strings.Replace(string(raw), "release manager", "on-call planner", 1))
 	if len(edited) != len(raw) {
@@ -164,9 +190,9 @@ func TestRecallIndex_RacyFolderSettles(t *testing.T) {
 		t.Fatal(err)
 	}
 	search(t, st, "deploy") // the folder's time moved: listed, written
-	memdir.DateSnapshotForTest(t, st, old.Add(time.Second))
+	snapshot.DateForTest(t, st, old.Add(time.Second))
 	search(t, st, "deploy")
-	if built := memdir.SnapshotBuiltForTest(t, st); !built.After(old.Add(5 * time.Second)) {
+	if built := snapshot.BuiltForTest(t, st); !built.After(old.Add(5 * time.Second)) {
 		t.Errorf("the snapshot was not written again once the folder's time was past: built %v (folder %v)", built, old)
 	}
 }
@@ -178,8 +204,8 @@ func TestRecallIndex_SlowBuild(t *testing.T) {
 	st := MustOpen(t, t0)
 	save(t, st, "Deploy freeze", "No deploys on Fridays", "Ask the release manager.")
 	var late string
-	memdir.BeforeReplaceForTest(t, func(file string) {
-		if file != memdir.RecallIndexFile || late != "" {
+	snapshot.BeforeWriteForTest(t, func(file string) {
+		if file != snapshot.File || late != "" {
 			return
 		}
 		// After the listing, in the folder's clock tick (a coarse clock
@@ -233,7 +259,7 @@ func TestRecall_StaleRefs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, _, err := st.Recall(t.Context(), root, "how does recall select memories", recall.DefaultPolicy, time.Now())
+	rec, _, err := snapshot.Recall(t.Context(), st, root, "how does recall select memories", recall.DefaultPolicy, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +280,7 @@ func TestRecall_BrokenFileFixedInPlace(t *testing.T) {
 	os.WriteFile(f, []byte("---\nname: Testing approach\ndescription: [unclosed\ntype: feedback\n---\nNo mocks.\n"), 0o600)
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(st.Dir(), old, old) // the folder's last change is not racy
-	if _, problems, err := st.RecallIndex(context.Background()); err != nil || len(problems) != 1 {
+	if _, problems, err := snapshot.Fresh(context.Background(), st); err != nil || len(problems) != 1 {
 		t.Fatalf("first build: %v %v", err, problems)
 	}
 	time.Sleep(2100 * time.Millisecond) // out of the racy window of the build
@@ -291,25 +317,25 @@ func TestRecall_BrokenFileNoRewrite(t *testing.T) {
 	os.Chtimes(st.Path("broken.md"), old, old)
 	os.Chtimes(st.Path("deploy-freeze.md"), old, old)
 	os.Chtimes(st.Dir(), old, old)
-	if _, problems, err := st.RecallIndex(context.Background()); err != nil || len(problems) != 1 {
+	if _, problems, err := snapshot.Fresh(context.Background(), st); err != nil || len(problems) != 1 {
 		t.Fatalf("first build: %v %v", err, problems)
 	}
 	// The change times just set are racy for that build: the next call
 	// past the window reads the files again and settles the snapshot.
 	time.Sleep(2100 * time.Millisecond)
-	if _, problems, err := st.RecallIndex(context.Background()); err != nil || len(problems) != 1 {
+	if _, problems, err := snapshot.Fresh(context.Background(), st); err != nil || len(problems) != 1 {
 		t.Fatalf("settling build: %v %v", err, problems)
 	}
-	before, err := os.Stat(st.Path(memdir.RecallIndexFile))
+	before, err := os.Stat(st.Path(snapshot.File))
 	if err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(20 * time.Millisecond)
-	snap, problems, err := st.RecallIndex(context.Background())
+	snap, problems, err := snapshot.Fresh(context.Background(), st)
 	if err != nil || len(problems) != 1 || snap.Len() != 1 {
 		t.Fatalf("second call: %v %v", err, problems)
 	}
-	after, _ := os.Stat(st.Path(memdir.RecallIndexFile))
+	after, _ := os.Stat(st.Path(snapshot.File))
 	if !after.ModTime().Equal(before.ModTime()) {
 		t.Errorf("the snapshot was written again (%v → %v) though nothing changed", before.ModTime(), after.ModTime())
 	}
