@@ -1,15 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
-	"github.com/memdir/memdir/internal/snapshot"
+	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -77,45 +73,17 @@ says (code structure, file lists, git history) or what only matters today.`,
 }
 
 func (a *app) runSave(o saveOptions) error {
-	typ, err := memdir.ParseType(o.typ)
-	if err != nil {
-		return withHint(err, "see 'memdir save --help' for what each type is for")
-	}
-	if strings.TrimSpace(o.name) == "" {
-		return withHint(fmt.Errorf("--name is empty"), "give the memory a short name, e.g. --name \"Prefer tabs\"")
-	}
-	if o.scope != "" && o.scope != memdir.ScopePrivate && o.scope != memdir.ScopeTeam {
-		return withHint(fmt.Errorf("invalid scope %q", o.scope), "use --scope private or --scope team")
-	}
-	switch o.trust {
-	case "", memdir.TrustUser, memdir.TrustAgent, memdir.TrustToolOutput:
-	default:
-		return withHint(fmt.Errorf("invalid trust %q", o.trust), "use --trust user, agent or tool-output")
-	}
-	body := o.body
-	if body != "" && !strings.HasSuffix(body, "\n") {
-		body += "\n"
-	}
-	st, _, err := a.store(true)
+	ws, err := a.workspace(true)
 	if err != nil {
 		return err
 	}
-	res, err := st.Save(a.ctx, memdir.Memory{
-		Name: o.name, Description: o.description, Type: typ, Scope: o.scope,
-		Source: o.source, Trust: o.trust, Refs: o.refs, Pinned: o.pinned, Body: body,
-	}, memdir.SaveOptions{Defaults: memdir.Memory{Source: "manual", Trust: memdir.TrustUser}})
+	res, err := ws.Save(a.ctx, workspace.SaveRequest{
+		Type: o.typ, Name: o.name, Description: o.description, Scope: o.scope, Body: o.body,
+		Source: o.source, Trust: o.trust, Refs: o.refs, Pinned: o.pinned,
+		Defaults: memdir.Memory{Source: "manual", Trust: memdir.TrustUser},
+	})
 	if err != nil {
 		return err
-	}
-	if l, err := a.layout(); err == nil {
-		// A ref that is not there today is marked possibly stale at once.
-		for _, r := range o.refs {
-			if p, ok := snapshot.RefPath(r); ok {
-				if _, err := os.Stat(filepath.Join(l.ProjectRoot, filepath.FromSlash(p))); errors.Is(err, os.ErrNotExist) {
-					res.Warnings = append(res.Warnings, fmt.Sprintf("ref %s is not in %s: recall will mark the memory possibly stale", r, l.ProjectRoot))
-				}
-			}
-		}
 	}
 	return a.reportSave(res)
 }

@@ -78,44 +78,63 @@ func New(env workspace.Env, version string) *mcp.Server {
 		Instructions: instructions,
 	})
 	h := &handlers{p: p}
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_save", Description: saveDescription}, guard("memory_save", h.save))
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_recall", Description: recallDescription}, guard("memory_recall", h.recall))
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_get", Description: "Read one memory in full (frontmatter fields and body), by its name or file. Call it when a recalled or listed memory looks relevant and you need all of it."}, guard("memory_get", h.get))
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_list", Description: "List the project's memories as a manifest — type, file, name, description, last update — without bodies, optionally of one type. Call it to see what is remembered before saving something that may already be there."}, guard("memory_list", h.list))
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_update", Description: "Change an existing memory: its description, body or type. Fields you leave empty keep their value. Call it when a remembered fact changed or a correction refines an earlier one, instead of saving a duplicate."}, guard("memory_update", h.update))
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_forget", Description: "Remove a memory that is wrong or no longer true. It is moved aside (recoverable) unless purge is set. Call it when the user says to forget something, or a memory is contradicted and should not be updated."}, guard("memory_forget", h.forget))
-	mcp.AddTool(s, &mcp.Tool{Name: "transcript_search", Description: "Search what was said in past agent sessions (the user's and the assistant's words, not tool output) for a literal string or a regular expression. Call it when the user refers to an earlier conversation, or memory does not hold the answer."}, guard("transcript_search", h.searchTranscripts))
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_save", Annotations: additive, Description: saveDescription}, h.save)
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_recall", Annotations: readOnly, Description: recallDescription}, h.recall)
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_get", Annotations: readOnly, Description: "Read one memory in full (frontmatter fields and body), by its name or file. Call it when a recalled or listed memory looks relevant and you need all of it."}, h.get)
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_list", Annotations: readOnly, Description: "List the project's memories as a manifest — type, file, name, description, last update — without bodies, optionally of one type. Call it to see what is remembered before saving something that may already be there."}, h.list)
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_update", Annotations: updating, Description: "Change an existing memory: its description, body or type. Fields you leave empty keep their value. Call it when a remembered fact changed or a correction refines an earlier one, instead of saving a duplicate."}, h.update)
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_forget", Annotations: destructive, Description: "Remove a memory that is wrong or no longer true. It is moved aside (recoverable) unless purge is set. Call it when the user says to forget something, or a memory is contradicted and should not be updated."}, h.forget)
+	mcp.AddTool(s, &mcp.Tool{Name: "transcript_search", Annotations: readOnly, Description: "Search what was said in past agent sessions (the user's and the assistant's words, not tool output) for a literal string or a regular expression. Call it when the user refers to an earlier conversation, or memory does not hold the answer."}, h.searchTranscripts)
 	s.AddResource(&mcp.Resource{URI: "memdir://index", Name: "MEMORY.md", Title: "Memory index", MIMEType: "text/markdown",
-		Description: "The project's MEMORY.md as an agent loads it: one line per memory, capped at 200 lines and 25,000 characters."}, guardResource(h.index))
+		Description: "The project's MEMORY.md as an agent loads it: one line per memory, capped at 200 lines and 25,000 characters."}, h.index)
 	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "memdir://memory/{file}", Name: "memory", Title: "A memory file", MIMEType: "text/markdown",
-		Description: "One memory file of the project, frontmatter and body."}, guardResource(h.memoryFile))
+		Description: "One memory file of the project, frontmatter and body."}, h.memoryFile)
+	s.AddReceivingMiddleware(recoverPanics)
 	return s
 }
 
-// guard turns a panic in a tool's handler into that call's error: the SDK
-// does not recover them, and one bad call would end a stdio server (and
-// every session of an HTTP one).
-func guard[In, Out any](tool string, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
-	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				var zero Out
-				res, out, err = nil, zero, fmt.Errorf("%s failed: internal error: %v", tool, r)
-			}
-		}()
-		return h(ctx, req, in)
-	}
-}
+// Tool annotations: hints for clients that ask before calling a tool that
+// changes something. memdir's world is closed (the memory folder and the
+// transcripts), so none is open-world.
+var (
+	closed   = new(bool)
+	readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: closed}
+	// additive: a save adds a memory or updates the one of that name.
+	additive = &mcp.ToolAnnotations{DestructiveHint: closed, OpenWorldHint: closed}
+	// updating replaces a memory's fields; the same call again changes nothing.
+	updating = &mcp.ToolAnnotations{DestructiveHint: closed, IdempotentHint: true, OpenWorldHint: closed}
+	// destructive: forget removes a memory from every later session.
+	destructive = &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: closed}
+)
 
-// guardResource is guard for a resource's handler.
-func guardResource(h mcp.ResourceHandler) mcp.ResourceHandler {
-	return func(ctx context.Context, req *mcp.ReadResourceRequest) (res *mcp.ReadResourceResult, err error) {
+func ptr[T any](v T) *T { return &v }
+
+// recoverPanics is the server's one recovery middleware: a panic in any
+// handler becomes that call's error (a tool call's error result), since
+// the SDK does not recover them and one bad call would end a stdio server
+// (and every session of an HTTP one).
+func recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
 		defer func() {
-			if r := recover(); r != nil {
-				res, err = nil, fmt.Errorf("reading %s failed: internal error: %v", req.Params.URI, r)
+			r := recover()
+			if r == nil {
+				return
 			}
+			if ct, ok := req.(*mcp.CallToolRequest); ok {
+				name := ""
+				if ct.Params != nil {
+					name = ct.Params.Name
+				}
+				res, err = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("%s failed: internal error: %v", name, r)}}}, nil
+				return
+			}
+			what := method
+			if rr, ok := req.(*mcp.ReadResourceRequest); ok && rr.Params != nil {
+				what = "reading " + rr.Params.URI
+			}
+			res, err = nil, fmt.Errorf("%s failed: internal error: %v", what, r)
 		}()
-		return h(ctx, req)
+		return next(ctx, method, req)
 	}
 }
 
@@ -162,31 +181,17 @@ type SaveOut struct {
 }
 
 func (h *handlers) save(ctx context.Context, _ *mcp.CallToolRequest, in SaveIn) (*mcp.CallToolResult, SaveOut, error) {
-	typ, err := memdir.ParseType(in.Type)
+	ws, _, err := h.p.Open(in.Project, true)
 	if err != nil {
 		return nil, SaveOut{}, err
 	}
-	if strings.TrimSpace(in.Name) == "" || strings.TrimSpace(in.Description) == "" {
-		return nil, SaveOut{}, errors.New("name and description are required")
-	}
-	if in.Scope != "" && in.Scope != memdir.ScopePrivate && in.Scope != memdir.ScopeTeam {
-		return nil, SaveOut{}, fmt.Errorf("scope %q is neither private nor team", in.Scope)
-	}
-	st, _, err := h.p.Store(in.Project, true)
-	if err != nil {
-		return nil, SaveOut{}, err
-	}
-	body := in.Body
-	if body != "" && !strings.HasSuffix(body, "\n") {
-		body += "\n"
-	}
-	res, err := st.Save(ctx, memdir.Memory{Name: in.Name, Description: in.Description, Type: typ, Scope: in.Scope,
-		Body: body, Refs: in.Refs, Source: "mcp", Trust: memdir.TrustAgent}, memdir.SaveOptions{})
+	res, err := ws.Save(ctx, workspace.SaveRequest{Type: in.Type, Name: in.Name, Description: in.Description, Scope: in.Scope,
+		Body: in.Body, Refs: in.Refs, Source: "mcp", Trust: memdir.TrustAgent})
 	if err != nil {
 		return nil, SaveOut{}, err
 	}
 	verb := map[bool]string{true: "saved", false: "updated"}[res.Created]
-	out, msg := saveReport(res, fmt.Sprintf("%s %s memory %s", verb, typ, res.File))
+	out, msg := saveReport(res, fmt.Sprintf("%s %s memory %s", verb, res.Memory.Type, res.File))
 	return text("%s", msg), out, nil
 }
 
@@ -371,31 +376,11 @@ type UpdateIn struct {
 }
 
 func (h *handlers) update(ctx context.Context, _ *mcp.CallToolRequest, in UpdateIn) (*mcp.CallToolResult, SaveOut, error) {
-	if in.Description == "" && in.Body == "" && in.Type == "" {
-		return nil, SaveOut{}, errors.New("nothing to change: give a description, body or type")
-	}
-	var typ memdir.Type
-	if in.Type != "" {
-		t, err := memdir.ParseType(in.Type)
-		if err != nil {
-			return nil, SaveOut{}, err
-		}
-		typ = t
-	}
-	st, _, err := h.p.Store(in.Project, false)
+	ws, _, err := h.p.Open(in.Project, false)
 	if err != nil {
 		return nil, SaveOut{}, err
 	}
-	file, err := st.Resolve(in.Name)
-	if err != nil {
-		return nil, SaveOut{}, err
-	}
-	body := in.Body
-	if body != "" && !strings.HasSuffix(body, "\n") {
-		body += "\n"
-	}
-	// MustExist: a memory forgotten since Resolve is not brought back.
-	res, err := st.Save(ctx, memdir.Memory{File: file, Description: in.Description, Body: body, Type: typ}, memdir.SaveOptions{MustExist: true})
+	res, err := ws.Update(ctx, workspace.UpdateRequest{Name: in.Name, Type: in.Type, Description: in.Description, Body: in.Body})
 	if err != nil {
 		return nil, SaveOut{}, err
 	}

@@ -1,0 +1,113 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/memdir/memdir/internal/hint"
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/snapshot"
+)
+
+// SaveRequest is a memory as a front end received it, not yet checked.
+type SaveRequest struct {
+	Type, Name, Description, Scope, Body, Source, Trust string
+	Refs                                                []string
+	Pinned                                              bool
+	// Defaults fill Source and Trust of a new memory (an update keeps the
+	// stored ones).
+	Defaults memdir.Memory
+}
+
+// memory checks r and returns the memory to save.
+func (r SaveRequest) memory() (memdir.Memory, error) {
+	typ, err := memdir.ParseType(r.Type)
+	if err != nil {
+		return memdir.Memory{}, hint.With(err, "see 'memdir save --help' for what each type is for")
+	}
+	if strings.TrimSpace(r.Name) == "" {
+		return memdir.Memory{}, hint.With(errors.New("the name is empty"), "give the memory a short name, e.g. --name \"Prefer tabs\"")
+	}
+	if strings.TrimSpace(r.Description) == "" {
+		return memdir.Memory{}, hint.With(errors.New("the description is empty"), "give one line saying what the memory is for: recall matches on it")
+	}
+	if r.Scope != "" && r.Scope != memdir.ScopePrivate && r.Scope != memdir.ScopeTeam {
+		return memdir.Memory{}, hint.With(fmt.Errorf("invalid scope %q", r.Scope), "use --scope private or --scope team")
+	}
+	switch r.Trust {
+	case "", memdir.TrustUser, memdir.TrustAgent, memdir.TrustToolOutput:
+	default:
+		return memdir.Memory{}, hint.With(fmt.Errorf("invalid trust %q", r.Trust), "use --trust user, agent or tool-output")
+	}
+	return memdir.Memory{Name: r.Name, Description: r.Description, Type: typ, Scope: r.Scope,
+		Source: r.Source, Trust: r.Trust, Refs: r.Refs, Pinned: r.Pinned, Body: withNewline(r.Body)}, nil
+}
+
+// Save checks r and saves it: a new memory, or an update of the memory of
+// that name. The result's warnings include refs that are not in the
+// project today (recall will mark the memory possibly stale).
+func (w *Workspace) Save(ctx context.Context, r SaveRequest) (memdir.SaveResult, error) {
+	m, err := r.memory()
+	if err != nil {
+		return memdir.SaveResult{}, err
+	}
+	res, err := w.Store.Save(ctx, m, memdir.SaveOptions{Defaults: r.Defaults})
+	if err != nil {
+		return res, err
+	}
+	res.Warnings = append(res.Warnings, w.missingRefs(m.Refs)...)
+	return res, nil
+}
+
+// UpdateRequest changes an existing memory; empty fields keep their value.
+type UpdateRequest struct {
+	Name                    string // the memory's name or file
+	Type, Description, Body string
+}
+
+// Update changes the memory r names. A memory forgotten meanwhile is not
+// brought back.
+func (w *Workspace) Update(ctx context.Context, r UpdateRequest) (memdir.SaveResult, error) {
+	if r.Description == "" && r.Body == "" && r.Type == "" {
+		return memdir.SaveResult{}, errors.New("nothing to change: give a description, body or type")
+	}
+	var typ memdir.Type
+	if r.Type != "" {
+		t, err := memdir.ParseType(r.Type)
+		if err != nil {
+			return memdir.SaveResult{}, err
+		}
+		typ = t
+	}
+	file, err := w.Store.Resolve(r.Name)
+	if err != nil {
+		return memdir.SaveResult{}, err
+	}
+	// MustExist: a memory forgotten since Resolve is not brought back.
+	return w.Store.Save(ctx, memdir.Memory{File: file, Description: r.Description, Body: withNewline(r.Body), Type: typ}, memdir.SaveOptions{MustExist: true})
+}
+
+// missingRefs warns about each ref that names a file missing from the
+// project.
+func (w *Workspace) missingRefs(refs []string) []string {
+	var out []string
+	for _, r := range refs {
+		if p, ok := snapshot.RefPath(r); ok {
+			if _, err := os.Stat(filepath.Join(w.Layout.ProjectRoot, filepath.FromSlash(p))); errors.Is(err, os.ErrNotExist) {
+				out = append(out, fmt.Sprintf("ref %s is not in %s: recall will mark the memory possibly stale", r, w.Layout.ProjectRoot))
+			}
+		}
+	}
+	return out
+}
+
+func withNewline(body string) string {
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	return body
+}
