@@ -65,8 +65,14 @@ type Options struct {
 }
 
 // Lock takes dir's lock, waiting up to opt.Timeout, and records who holds
-// it. The returned func releases it. A second Lock waits even within one
-// process.
+// it. The returned func releases it.
+//
+// Callers in one process (the requests of one MCP server) queue on an
+// in-process turn first, in order, and only the one whose turn it is waits
+// on the file. The queue's wait times out only when it stops moving: when
+// one holder has kept its turn for opt.Timeout. So a burst of short writes
+// in one process all get through, while a stuck holder, here or in another
+// process, still ends the wait with a LockedError naming it.
 func Lock(ctx context.Context, dir string, opt Options) (unlock func(), err error) {
 	if opt.Timeout <= 0 {
 		opt.Timeout = 10 * time.Second
@@ -78,6 +84,60 @@ func Lock(ctx context.Context, dir string, opt Options) (unlock func(), err erro
 		return nil, err
 	}
 	path := filepath.Join(dir, Name)
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	release, err := queue(ctx, path, opt.Timeout)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return nil, readHolder(dir, path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	unlockFile, err := lockFile(ctx, dir, path, opt)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	return func() { unlockFile(); release() }, nil
+}
+
+// turn is one lock's in-process queue: the slot, and when its holder took
+// it.
+type turn struct {
+	slot  chan struct{}
+	since atomic.Int64 // UnixNano
+}
+
+// turns holds a turn per lock file path.
+var turns sync.Map
+
+// queue waits for this caller's turn at the lock of path. It gives up with
+// context.DeadlineExceeded once the queue has not moved for timeout.
+func queue(ctx context.Context, path string, timeout time.Duration) (release func(), err error) {
+	v, _ := turns.LoadOrStore(path, &turn{slot: make(chan struct{}, 1)})
+	tn := v.(*turn)
+	start := time.Now()
+	tick := time.NewTicker(min(max(timeout/10, time.Millisecond), 100*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case tn.slot <- struct{}{}:
+			tn.since.Store(time.Now().UnixNano())
+			return func() { <-tn.slot }, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case now := <-tick.C:
+			moved := time.Unix(0, max(start.UnixNano(), tn.since.Load()))
+			if now.Sub(moved) >= timeout {
+				return nil, context.DeadlineExceeded
+			}
+		}
+	}
+}
+
+// lockFile takes the flock on path, waiting up to opt.Timeout.
+func lockFile(ctx context.Context, dir, path string, opt Options) (unlock func(), err error) {
 	fl := flock.New(path, flock.SetPermissions(0o600))
 	ok, err := fl.TryLock()
 	if err != nil {

@@ -101,3 +101,48 @@ func TestLock_BlockedWaitersBounded(t *testing.T) {
 	}
 	again()
 }
+
+// TestLock_InProcessQueue: many callers of one process, each holding the
+// lock briefly, all get it although together they hold it far longer than
+// the timeout (an MCP server's concurrent saves timed out against their
+// own process's lock).
+func TestLock_InProcessQueue(t *testing.T) {
+	dir := t.TempDir()
+	const n = 40
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			unlock, err := lockfile.Lock(t.Context(), dir, lockfile.Options{Timeout: 100 * time.Millisecond})
+			if err == nil {
+				time.Sleep(10 * time.Millisecond)
+				unlock()
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Errorf("a caller of this process was refused: %v", err)
+		}
+	}
+}
+
+// TestLock_InProcessStuckHolder: a holder in this process that keeps the
+// lock past the timeout still ends a waiter's wait with a LockedError.
+func TestLock_InProcessStuckHolder(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := lockfile.Lock(t.Context(), dir, lockfile.Options{Holder: "stuck"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	start := time.Now()
+	_, err = lockfile.Lock(t.Context(), dir, lockfile.Options{Timeout: 100 * time.Millisecond})
+	var le *lockfile.LockedError
+	if !errors.As(err, &le) || le.Cmd != "stuck" {
+		t.Fatalf("err = %v, want locked by stuck", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the wait took %v", d)
+	}
+}
