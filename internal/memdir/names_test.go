@@ -1,11 +1,13 @@
 package memdir_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -366,5 +368,39 @@ func TestSave_RenameOntoBrokenFileName(t *testing.T) {
 	}
 	if _, err := st.Save(ctx, memdir.Memory{File: "other.md", Name: "deploy"}, memdir.SaveOptions{MustExist: true}); !errors.Is(err, memdir.ErrNameTaken) {
 		t.Errorf("rename onto a broken file's name: %v, want ErrNameTaken", err)
+	}
+}
+
+// TestRebuild_KeepsLinesOfUnreadableFiles: a memory file the rebuild cannot
+// read (over the size cap; unreadable to this user) keeps its index line
+// and is reported as skipped, where the rebuild dropped the line before.
+func TestRebuild_KeepsLinesOfUnreadableFiles(t *testing.T) {
+	st := MustOpen(t, t0)
+	save(t, st, "Deploy freeze", "No deploys on Fridays", "Ask.")
+	big := save(t, st, "Big notes", "A memory grown past the cap", "x")
+	locked := save(t, st, "Locked notes", "A memory this user cannot read", "y")
+	f, err := os.OpenFile(st.Path(big), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(bytes.Repeat([]byte("padding line\n"), memdir.MaxFileSize/13+10))
+	f.Close()
+	os.Chmod(st.Path(locked), 0)
+	wantSkipped := []string{big}
+	if os.Geteuid() != 0 { // root reads a 0000 file
+		wantSkipped = append(wantSkipped, locked)
+	}
+	res, err := st.RebuildIndex(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(st.Path(memdir.IndexFile))
+	for _, f := range []string{big, locked, "deploy-freeze.md"} {
+		if !strings.Contains(string(after), "("+f+")") {
+			t.Errorf("the line of %s was dropped:\n%s", f, after)
+		}
+	}
+	if !slices.Equal(res.Skipped, wantSkipped) || len(res.Removed) != 0 {
+		t.Errorf("rebuild: skipped %v (want %v), removed %v", res.Skipped, wantSkipped, res.Removed)
 	}
 }

@@ -66,31 +66,16 @@ func (s *Store) Forget(ctx context.Context, name string, purge bool) (ForgetResu
 		return res, fmt.Errorf("%q: %w", name, ErrNotFound)
 	}
 	res.Removed = exists
-	switch {
-	case exists && purge:
-		if err := os.Remove(src); err != nil {
-			return res, err
-		}
-	case exists:
-		dir := s.Path(ForgottenDir)
-		if err := os.MkdirAll(dir, DirPerm); err != nil {
-			return res, err
-		}
-		stamp := s.opt.Now().UTC().Format("20060102T150405Z")
-		dst := filepath.Join(dir, file+"."+stamp)
-		for i := 2; ; i++ {
-			if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
-				break
-			}
-			dst = filepath.Join(dir, fmt.Sprintf("%s.%s-%d", file, stamp, i))
-		}
-		if err := os.Rename(src, dst); err != nil {
-			return res, err
-		}
-		res.MovedTo = dst
-	}
+	// All or nothing: the file moves aside first (a rename needs no
+	// space), then its line leaves the index; if that fails (a full disk),
+	// the file comes back, so a retry finds it. A purge deletes the moved
+	// file only once the index is written.
+	var moved string
 	if exists {
-		if err := atomicfile.SyncDir(s.dir); err != nil {
+		if moved, err = s.moveAside(file); err != nil {
+			if moved != "" {
+				_ = os.Rename(moved, src)
+			}
 			return res, err
 		}
 	}
@@ -100,13 +85,52 @@ func (s *Store) Forget(ctx context.Context, name string, purge bool) (ForgetResu
 			return res.IndexRemoved
 		})
 		if err != nil {
+			if moved != "" {
+				if rerr := os.Rename(moved, src); rerr != nil {
+					return res, fmt.Errorf("%w; and %s could not be put back from %s: %v", err, file, moved, rerr)
+				}
+				_ = atomicfile.SyncDir(s.dir)
+			}
+			res.Removed, res.IndexRemoved = false, false
+			return res, fmt.Errorf("forget %s: %w (nothing was changed)", file, err)
+		}
+	}
+	switch {
+	case moved != "" && purge:
+		if err := os.Remove(moved); err != nil {
 			return res, err
 		}
+	case moved != "":
+		res.MovedTo = moved
 	}
 	if !exists && !res.IndexRemoved {
 		return res, fmt.Errorf("%q: %w", name, ErrNotFound)
 	}
 	return res, nil
+}
+
+// moveAside renames file into ForgottenDir, stamped, and syncs both
+// folders; it returns the new path.
+func (s *Store) moveAside(file string) (string, error) {
+	dir := s.Path(ForgottenDir)
+	if err := os.MkdirAll(dir, DirPerm); err != nil {
+		return "", err
+	}
+	stamp := s.opt.Now().UTC().Format("20060102T150405Z")
+	dst := filepath.Join(dir, file+"."+stamp)
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		dst = filepath.Join(dir, fmt.Sprintf("%s.%s-%d", file, stamp, i))
+	}
+	if err := os.Rename(s.Path(file), dst); err != nil {
+		return "", err
+	}
+	if err := atomicfile.SyncDir(s.dir); err != nil {
+		return dst, err
+	}
+	return dst, atomicfile.SyncDir(dir)
 }
 
 // IndexReport is the health of MEMORY.md against the files.
@@ -169,7 +193,7 @@ func (s *Store) CheckIndex() (IndexReport, error) {
 type RebuildResult struct {
 	Added    []string `json:"added"`
 	Removed  []string `json:"removed"`
-	Skipped  []string `json:"skipped"` // files that could not be parsed: no line written
+	Skipped  []string `json:"skipped"` // files that could not be read or parsed: their lines are kept, none is added
 	Changed  bool     `json:"changed"`
 	Problems []error  `json:"-"`
 }
@@ -189,20 +213,27 @@ func (s *Store) RebuildIndex(ctx context.Context) (RebuildResult, error) {
 	// A rebuild is the repair after a crash: it clears dead temporary
 	// files even when the index it finds is already right.
 	s.sweep()
-	mems, problems, err := s.List()
+	files, err := s.Files()
 	if err != nil {
 		return res, err
 	}
-	res.Problems = problems
+	var mems []Memory
+	for _, f := range files {
+		m, _, err := s.read(f)
+		if err != nil {
+			// Unreadable (permissions, over MaxFileSize) or unparsable: not
+			// ours to judge, so its line stays, and the caller says so.
+			res.Problems = append(res.Problems, err)
+			if !errors.Is(err, ErrNotFound) {
+				res.Skipped = append(res.Skipped, f)
+			}
+			continue
+		}
+		mems = append(mems, m)
+	}
 	byFile := map[string]Memory{}
 	for _, m := range mems {
 		byFile[m.File] = m
-	}
-	for _, p := range problems {
-		var fe *FrontmatterError
-		if errors.As(p, &fe) {
-			res.Skipped = append(res.Skipped, fe.File)
-		}
 	}
 	before, err := s.readIndex()
 	if err != nil {
