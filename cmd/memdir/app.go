@@ -65,6 +65,8 @@ func hintFor(err error) string {
 		return "a memory's name is a title on one line without control characters; a file name is a plain name ending in .md, without '/', '\\', '..' or a leading dot; see 'memdir list'"
 	case errors.Is(err, paths.ErrSettings):
 		return "fix the JSON at the place named above (Claude Code reads the same file; memdir takes autoMemoryDirectory and autoMemoryEnabled from it)"
+	case errors.Is(err, paths.ErrLinkOut):
+		return "replace the link with a folder, or add where it leads to MEMDIR_ALLOWED_ROOTS if that is meant; 'memdir where' shows the folders in use"
 	case errors.Is(err, paths.ErrInvalidOverride):
 		return "fix or unset the override named above (MEMDIR_ALLOWED_ROOTS adds places it may point into)"
 	case errors.As(err, &fe):

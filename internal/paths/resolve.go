@@ -118,6 +118,9 @@ func Resolve(env Env) (Layout, error) {
 			value = expandTilde(value, env.UserHome)
 		}
 		p, err := ValidateOverride(value, allowed)
+		if err == nil {
+			err = notAHome(p, []string{env.UserHome, home})
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", source, err)
 		}
@@ -136,6 +139,15 @@ func Resolve(env Env) (Layout, error) {
 	}
 	if err != nil {
 		return l, err
+	}
+	if l.MemorySource == "default" {
+		// The default folder follows the same rule as an override: a
+		// link under the agent home that leads out of every allowed place
+		// (a project folder or memory folder replaced by a symlink) is
+		// refused, not followed silently.
+		if !withinAny(allowed, l.MemoryDir) {
+			return l, fmt.Errorf("%w: %s leads to %s", ErrLinkOut, l.MemoryDir, resolveExisting(l.MemoryDir))
+		}
 	}
 	enabled, from := settings.AutoMemoryEnabled, settingsPath
 	if e, f := scopedAutoMemory(env, l.ProjectRoot); e != nil {
@@ -377,6 +389,35 @@ func ValidateOverride(p string, allowedBases []string) (string, error) {
 		}
 	}
 	return bad("outside your home folder (add its parent to MEMDIR_ALLOWED_ROOTS to allow it)")
+}
+
+// notAHome refuses a memory folder that is a home folder or one of its
+// parents: every markdown file there (CLAUDE.md, notes) would be read as a
+// memory, and a forget would move it.
+func notAHome(p string, homes []string) error {
+	rp := resolveExisting(p)
+	for _, h := range homes {
+		if h == "" || !filepath.IsAbs(h) {
+			continue
+		}
+		if ok, err := Within(rp, h); err == nil && ok {
+			return fmt.Errorf("%w %q: it is %s or one of its parents, not a folder of its own", ErrInvalidOverride, p, h)
+		}
+	}
+	return nil
+}
+
+// withinAny reports whether p stays inside one of bases.
+func withinAny(bases []string, p string) bool {
+	for _, b := range bases {
+		if b == "" || !filepath.IsAbs(b) {
+			continue
+		}
+		if ok, err := Within(b, p); err == nil && ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Within reports whether target stays inside base once symlinks are

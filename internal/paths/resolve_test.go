@@ -381,3 +381,80 @@ func TestResolve_AutoMemoryScopes(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve_RefusesHomesAndLinksOut: an override that is the home itself
+// (or the agent home, or a parent of either) is refused, and so is a
+// default memory folder that a symlink under the agent home leads out of
+// every allowed place.
+func TestResolve_RefusesHomesAndLinksOut(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		vars func(root string) map[string]string
+	}{
+		{"Tilde", func(string) map[string]string { return map[string]string{"MEMDIR_MEMORY_DIR": "~"} }},
+		{"TildeSlash", func(string) map[string]string { return map[string]string{"MEMDIR_MEMORY_DIR": "~/"} }},
+		{"AgentHome", func(string) map[string]string { return map[string]string{"MEMDIR_MEMORY_DIR": "~/.claude"} }},
+		{"ParentOfHome", func(root string) map[string]string {
+			return map[string]string{"MEMDIR_ALLOWED_ROOTS": filepath.Dir(root), "MEMDIR_MEMORY_DIR": root}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env, root := envOf(t, nil)
+			vars := tc.vars(root)
+			env.Getenv = func(k string) string { return vars[k] }
+			if _, err := Resolve(env); !errors.Is(err, ErrInvalidOverride) || !strings.Contains(err.Error(), "parents") {
+				t.Errorf("Resolve()=%v, want ErrInvalidOverride refusing a home", err)
+			}
+		})
+	}
+	t.Run("SettingsTilde", func(t *testing.T) {
+		env, root := envOf(t, nil)
+		os.MkdirAll(filepath.Join(root, "home", ".claude"), 0o700)
+		os.WriteFile(filepath.Join(root, "home", ".claude", "settings.json"), []byte(`{"autoMemoryDirectory": "~"}`), 0o600)
+		if _, err := Resolve(env); !errors.Is(err, ErrInvalidOverride) || !strings.Contains(err.Error(), "autoMemoryDirectory") {
+			t.Errorf("Resolve()=%v, want autoMemoryDirectory refused", err)
+		}
+	})
+	if runtime.GOOS == "windows" {
+		return
+	}
+	t.Run("DefaultLinkedOut", func(t *testing.T) {
+		env, root := envOf(t, nil)
+		outside := realTemp(t)
+		l, err := Resolve(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		projects := filepath.Join(root, "home", ".claude", "projects")
+		os.MkdirAll(projects, 0o700)
+		if err := os.Symlink(outside, filepath.Join(projects, l.ProjectKey)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Resolve(env); !errors.Is(err, ErrLinkOut) || !strings.Contains(err.Error(), outside) {
+			t.Errorf("Resolve()=%v, want ErrLinkOut naming %s", err, outside)
+		}
+		// Allowed on purpose: the same rule as for overrides.
+		env.Getenv = func(k string) string {
+			if k == "MEMDIR_ALLOWED_ROOTS" {
+				return outside
+			}
+			return ""
+		}
+		if _, err := Resolve(env); err != nil {
+			t.Errorf("with MEMDIR_ALLOWED_ROOTS: %v", err)
+		}
+	})
+	t.Run("DefaultLinkedInside", func(t *testing.T) {
+		env, root := envOf(t, nil)
+		l, _ := Resolve(env)
+		inside := filepath.Join(root, "home", "dotfiles", "mem")
+		os.MkdirAll(inside, 0o700)
+		projects := filepath.Join(root, "home", ".claude", "projects")
+		os.MkdirAll(projects, 0o700)
+		os.Symlink(inside, filepath.Join(projects, l.ProjectKey))
+		if _, err := Resolve(env); err != nil {
+			t.Errorf("a link that stays in the home: %v", err)
+		}
+	})
+}

@@ -60,6 +60,9 @@ func abs64(h int32) int64 {
 var (
 	ErrInvalidName     = errors.New("invalid memory name")
 	ErrInvalidOverride = errors.New("invalid memory folder override")
+	// ErrLinkOut says the default memory folder, or a folder above it
+	// under the agent home, is a link that leads out of the home.
+	ErrLinkOut = errors.New("the memory folder is a link out of your home folder")
 	// ErrSettings says Claude Code's user settings.json is not valid
 	// JSON: memdir reads the memory folder's override and the off switch
 	// from it, as Claude Code does, so it stops rather than guess.
