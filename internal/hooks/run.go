@@ -47,8 +47,8 @@ type Runner struct {
 const sessionsLockWait = 2 * time.Second
 
 // Run runs the hook for args, which name one event. It fails open: on any
-// error it writes nothing on stdout and one line in <home>/memory/
-// logs/hooks.log (LogFile), and returns; a panic is logged the same way.
+// error, a panic included, it writes nothing on stdout and one line in
+// LogFile of the synthesis folder, and returns; the front end exits 0.
 // With MEMDIR_DISABLE set it does nothing at all.
 func (r Runner) Run(ctx context.Context, args []string) {
 	h := &hook{Runner: r, ctx: ctx, event: strings.Join(args, " ")}

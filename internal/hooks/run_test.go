@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -217,6 +218,37 @@ func TestRunner_PromptNeverRepeats(t *testing.T) {
 	}
 	if raw := h.file(t, hooks.RecallLog); !strings.Contains(raw, `"files":[],"tokens":0,"abstained":true`) {
 		t.Errorf("an abstention is not logged with an empty list of files:\n%s", raw)
+	}
+	h.noFailures(t)
+}
+
+// TestRunner_ConcurrentPrompts: hooks wired twice (the plugin and an
+// install) run on one prompt at once; the sessions lock gives the memory
+// once.
+func TestRunner_ConcurrentPrompts(t *testing.T) {
+	h := newHome(t)
+	h.saveTwo(t)
+	const n = 4
+	outs := make(chan string, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			in, _ := json.Marshal(map[string]string{"session_id": "s1", "hook_event_name": hooks.UserPromptSubmit, "prompt": "can we deploy on friday?", "cwd": h.project})
+			var out bytes.Buffer
+			hooks.Runner{Env: h.wsEnv(), Stdin: bytes.NewReader(in), Stdout: &out}.Run(context.Background(), []string{hooks.UserPromptSubmit})
+			outs <- out.String()
+		})
+	}
+	wg.Wait()
+	close(outs)
+	given := 0
+	for out := range outs {
+		if strings.Contains(out, "deploy-freeze.md") {
+			given++
+		}
+	}
+	if s := session(t, h, "s1"); given != 1 || s.Turns != n || len(s.Injected) != 1 {
+		t.Errorf("given %d times in %d hooks; session %+v", given, n, s)
 	}
 	h.noFailures(t)
 }
