@@ -1,7 +1,12 @@
-// Package hooks holds the decisions memdir's Claude Code hooks make: how an
-// event's JSON reads, what a prompt may still inject given what the session
-// already got, and the JSON to answer with. It does no I/O; cmd/memdir reads
-// stdin, the memory folder and the session state, and writes the answer.
+// Package hooks is memdir's Claude Code hook adapter. Its pure part
+// (hooks.go, session.go) holds the decisions: how an event's JSON reads,
+// what a prompt may still inject given what the session already got, the
+// JSON to answer with and the lines the hooks log. Its I/O part (run.go) is
+// Runner: it reads the event on stdin, answers SessionStart and
+// UserPromptSubmit through the workspace layer, queues transcripts for
+// extraction, and fails open: any error is one line in
+// <home>/memory/logs/hooks.log, nothing on stdout, and exit status 0.
+// cmd/memdir only wires the process to a Runner.
 package hooks
 
 import (
@@ -75,20 +80,6 @@ func ParseInput(b []byte, event string) (Input, error) {
 // ContextCap is Claude Code's cap on additionalContext, in characters
 // (UTF-16 code units, as JavaScript counts them).
 const ContextCap = 10000
-
-// SessionBudget is the tokens of memories one session may be given in all
-// (about Claude Code's own 60 KB recall budget, at 3 bytes a token).
-const SessionBudget = 20000
-
-// Session is what a session has been given so far.
-type Session struct {
-	Injected []string `json:"injected"` // memory files, in order
-	Tokens   int      `json:"tokens"`
-	Turns    int      `json:"turns"`
-}
-
-// Remaining is the session's budget left.
-func (s Session) Remaining() int { return max(0, SessionBudget-s.Tokens) }
 
 // Output is a hook's answer on stdout.
 type Output struct {

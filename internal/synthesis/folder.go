@@ -138,6 +138,29 @@ func (f *Folder) AppendLine(rel string, line []byte) error {
 	return err
 }
 
+// Rotate moves rel aside to rel.1, replacing an older rel.1, when it is
+// larger than limit bytes, so that a file only ever appended to stays
+// bounded. It reports whether it moved the file; a missing rel is not an
+// error. The move is a rename: a writer appending meanwhile finishes its
+// line in rel.1, and the next append creates rel.
+func (f *Folder) Rotate(rel string, limit int64) (bool, error) {
+	p, err := f.Path(rel)
+	if err != nil {
+		return false, err
+	}
+	fi, err := os.Stat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil || fi.Size() <= limit {
+		return false, err
+	}
+	if err := os.Rename(p, p+".1"); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 // CorruptError is a file of the synthesis folder that cannot be decoded.
 type CorruptError struct {
 	Path string

@@ -56,3 +56,31 @@ func TestLongTermFile(t *testing.T) {
 		}
 	}
 }
+
+func TestFolderRotate(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "memory")
+	f := synthesis.Open(dir, lockfile.Options{})
+	if moved, err := f.Rotate("q.jsonl", 10); moved || err != nil {
+		t.Fatalf("a missing file: moved=%v err=%v", moved, err)
+	}
+	if _, err := f.Rotate("../q.jsonl", 10); err == nil {
+		t.Error("a path out of the folder was rotated")
+	}
+	for _, line := range []string{"0123456789", "abc"} {
+		if err := f.AppendLine("q.jsonl", []byte(line)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if moved, err := f.Rotate("q.jsonl", 100); moved || err != nil {
+		t.Fatalf("under the limit: moved=%v err=%v", moved, err)
+	}
+	if moved, err := f.Rotate("q.jsonl", 10); !moved || err != nil {
+		t.Fatalf("over the limit: moved=%v err=%v", moved, err)
+	}
+	if b, err := f.ReadFile("q.jsonl.1"); err != nil || string(b) != "0123456789\nabc\n" {
+		t.Errorf("q.jsonl.1 = %q, %v", b, err)
+	}
+	if _, err := f.ReadFile("q.jsonl"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("q.jsonl is still there after the rotation: %v", err)
+	}
+}

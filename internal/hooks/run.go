@@ -1,0 +1,325 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/memdir/memdir/internal/lockfile"
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/synthesis"
+	"github.com/memdir/memdir/internal/workspace"
+)
+
+// Runner runs one hook event. The front end fills it from its process;
+// tests fill it with a temp home and in-memory streams.
+type Runner struct {
+	// Env is the invocation (environment, working directory, --home,
+	// --project, the lock holder's name). The event's cwd, when it is
+	// absolute, replaces Env.Cwd.
+	Env workspace.Env
+	// Stdin holds the event's JSON (read up to MaxInput).
+	Stdin io.Reader
+	// Stdout gets the answer's JSON, and nothing else.
+	Stdout io.Writer
+	// Stderr gets recall's warnings (a memory it could not read); nil
+	// discards them.
+	Stderr io.Writer
+	// Exe is the memdir binary a queue event starts as 'memdir extract';
+	// "" is the running executable.
+	Exe string
+	// Now is the clock; nil is time.Now.
+	Now func() time.Time
+}
+
+// sessionsLockWait is how long a prompt waits for another hook of its
+// session before it goes on without the sessions lock.
+const sessionsLockWait = 2 * time.Second
+
+// Run runs the hook for args, which name one event. It fails open: on any
+// error, a panic included, it writes nothing on stdout and one line in
+// LogFile of the synthesis folder, and returns; the front end exits 0.
+// With MEMDIR_DISABLE set it does nothing at all.
+func (r Runner) Run(ctx context.Context, args []string) {
+	h := &hook{Runner: r, ctx: ctx, event: strings.Join(args, " ")}
+	if h.Now == nil {
+		h.Now = time.Now
+	}
+	if h.Stderr == nil {
+		h.Stderr = io.Discard
+	}
+	h.start = h.Now()
+	defer func() {
+		if p := recover(); p != nil {
+			h.fail(fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
+		}
+	}()
+	if paths.Truthy(h.getenv("MEMDIR_DISABLE")) { // read as 'memdir where' reads it
+		return
+	}
+	if len(args) != 1 {
+		h.fail(errors.New("memdir hook takes one EVENT"))
+		return
+	}
+	if err := h.run(); err != nil {
+		h.fail(err)
+	}
+}
+
+// hook is one run of a Runner.
+type hook struct {
+	Runner
+	ctx   context.Context
+	event string
+	in    Input
+	start time.Time
+
+	layoutDone bool
+	layoutMemo paths.Layout
+}
+
+func (h *hook) getenv(k string) string {
+	if h.Env.Getenv == nil {
+		return ""
+	}
+	return h.Env.Getenv(k)
+}
+
+func (h *hook) run() error {
+	raw, err := io.ReadAll(io.LimitReader(h.Stdin, MaxInput+1))
+	if err == nil && len(raw) > MaxInput {
+		err = fmt.Errorf("hook input over %d bytes", MaxInput)
+	}
+	if err != nil {
+		return err
+	}
+	// h.in keeps what parsed even on an error: the log names the session.
+	if h.in, err = ParseInput(raw, h.event); err != nil {
+		return err
+	}
+	if filepath.IsAbs(h.in.CWD) {
+		h.Env.Cwd = h.in.CWD
+	}
+	switch {
+	case h.in.Event == SessionStart:
+		return h.sessionStart()
+	case h.in.Event == UserPromptSubmit:
+		return h.prompt()
+	case Queues(h.in.Event):
+		return h.queue()
+	}
+	return fmt.Errorf("memdir does not handle the %s event", h.in.Event)
+}
+
+// layout resolves where things live, once a run (after the event's cwd is
+// known).
+func (h *hook) layout() (paths.Layout, error) {
+	if h.layoutDone {
+		return h.layoutMemo, nil
+	}
+	l, err := h.Env.Layout()
+	if err == nil {
+		h.layoutMemo, h.layoutDone = l, true
+	}
+	return l, err
+}
+
+func (h *hook) transcripts() (workspace.Transcripts, error) {
+	l, err := h.layout()
+	if err != nil {
+		return workspace.Transcripts{}, err
+	}
+	return h.Env.TranscriptsAt(l)
+}
+
+// sessionStart answers with the primer or, when Claude Code's own auto
+// memory is off, with MEMORY.md as Claude Code would load it.
+func (h *hook) sessionStart() error {
+	l, err := h.layout()
+	if err != nil {
+		return err
+	}
+	st, err := memdir.Open(l.MemoryDir, memdir.Options{})
+	if errors.Is(err, memdir.ErrNotFound) {
+		return nil // no memories yet: nothing to say
+	}
+	if err != nil {
+		return err
+	}
+	var text string
+	if l.Disabled {
+		// Claude Code's own auto memory is off, so it will not load
+		// MEMORY.md: give it as Claude Code would.
+		b, err := st.ReadIndex()
+		if err != nil || b == nil {
+			return err
+		}
+		ld := memdir.Load(string(b))
+		text = "Contents of " + st.Path(memdir.IndexFile) + " (the user's memory index, kept by memdir):\n\n" + ld.Text
+		if ld.Warning != "" {
+			// First: the answer is cut to Claude Code's context limit
+			// from the end, and the warning must survive it.
+			text = ld.Warning + "\n\n" + text
+		}
+	} else {
+		files, err := st.Files()
+		if err != nil {
+			return err
+		}
+		if len(files) == 0 {
+			return nil
+		}
+		text = Primer(len(files))
+	}
+	_, err = h.Stdout.Write(Answer(SessionStart, text))
+	return err
+}
+
+// prompt answers with what recall picks for the prompt, within the
+// session's exclusions and budget, and records the turn in the session's
+// state and in RecallLog.
+func (h *hook) prompt() error {
+	t, err := h.transcripts()
+	if err != nil {
+		return err
+	}
+	if t.Layout.Disabled && strings.HasPrefix(t.Layout.DisabledWhy, "MEMDIR_DISABLE") {
+		return nil
+	}
+	rel := filepath.Join(SessionsDir, SessionFile(h.in.SessionID))
+	// Sessions' bookkeeping is read, used and written under one lock, so
+	// two hooks on one prompt (the plugin and an install both wired)
+	// never give the same memory twice. Past the wait, go on without it.
+	if unlock := h.lockSessions(t.Folder); unlock != nil {
+		defer unlock()
+	}
+	var sess Session
+	if _, err := t.Folder.ReadJSON(rel, &sess); err != nil {
+		sess = Session{} // a corrupt state only loses dedupe: go on
+	}
+	p := sess.Policy()
+	query, ok := RecallQuery(h.in.Prompt, p)
+	line := RecallLine{Time: h.Now().UTC(), SessionID: h.in.SessionID, PromptID: h.in.PromptID, Project: t.Layout.ProjectRoot, Files: []string{}}
+	var text string
+	if ok {
+		rec, err := h.recall(t.Layout, workspace.Query{Text: query, Policy: p})
+		if err != nil {
+			return err
+		}
+		text = rec.Text
+		line.Files = append(line.Files, rec.Kept()...)
+	}
+	line.Tokens = recall.Tokens(text)
+	line.Abstained = text == ""
+	sess.Given(line.Files, line.Tokens)
+	line.Budget = sess.Remaining()
+	// The session's bookkeeping first: if it cannot be saved, the answer
+	// is still right, but it is logged (the next turn may repeat it).
+	stateErr := t.Folder.WriteStateJSON(rel, sess)
+	if out := Answer(UserPromptSubmit, text); out != nil {
+		if _, err := h.Stdout.Write(out); err != nil {
+			return err
+		}
+	}
+	line.MS = float64(h.Now().Sub(h.start).Microseconds()) / 1000
+	b, _ := json.Marshal(line)
+	return errors.Join(stateErr, t.Folder.AppendLine(RecallLog, b))
+}
+
+// lockSessions takes the sessions folder's lock, or returns nil when it
+// cannot within sessionsLockWait.
+func (h *hook) lockSessions(f *synthesis.Folder) (unlock func()) {
+	p, err := f.Path(SessionsDir)
+	if err != nil || os.MkdirAll(p, 0o700) != nil {
+		return nil
+	}
+	unlock, err = lockfile.Lock(h.ctx, p, lockfile.Options{Timeout: sessionsLockWait, Holder: "memdir hook UserPromptSubmit"})
+	if err != nil {
+		return nil
+	}
+	return unlock
+}
+
+// recall is the workspace's one recall on the project; a project without
+// memories recalls nothing.
+func (h *hook) recall(l paths.Layout, q workspace.Query) (workspace.Recalled, error) {
+	ws, err := workspace.OpenLayout(h.Env, l, false)
+	if errors.Is(err, memdir.ErrNotFound) {
+		return workspace.Recalled{}, nil
+	}
+	if err != nil {
+		return workspace.Recalled{}, err
+	}
+	rec, err := ws.Recall(h.ctx, q)
+	for _, w := range rec.Warnings {
+		fmt.Fprintf(h.Stderr, "memdir: warning: %s\n", w)
+	}
+	return rec, err
+}
+
+// queue records the transcript as pending for extraction and starts the
+// extractor on it. The queue is a record of what the hooks named (for
+// people and other tools); memdir's own runs find pending work from the
+// transcripts on disk and their state, which stay the source of truth.
+func (h *hook) queue() error {
+	t, err := h.transcripts()
+	if err != nil {
+		return err
+	}
+	b, _ := json.Marshal(Queued(h.in, h.Now()))
+	// The queue is a hint: a failed rotation only lets it grow.
+	_, _ = t.Folder.Rotate(ExtractQueue, QueueLimit)
+	if err := t.Folder.AppendLine(ExtractQueue, b); err != nil {
+		return err
+	}
+	if !Extracts(h.in, h.getenv(ExtractSwitch)) {
+		return nil
+	}
+	return h.startExtraction(t.Layout.Home)
+}
+
+// startExtraction runs 'memdir extract --transcript path' detached: the
+// hook returns at once and the agent never waits for it.
+func (h *hook) startExtraction(home string) error {
+	exe := h.Exe
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return err
+		}
+	}
+	cmd := exec.Command(exe, ExtractArgs(home, h.in)...)
+	cmd.Dir = h.Env.Cwd
+	cmd.Env = os.Environ()
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return cmd.Process.Release()
+}
+
+// fail writes one line about a failed hook in LogFile; if even that fails,
+// the hook stays silent.
+func (h *hook) fail(err error) {
+	var folder *synthesis.Folder
+	if t, terr := h.transcripts(); terr == nil {
+		folder = t.Folder
+	} else if l, _ := h.Env.Layout(); l.SynthesisDir != "" {
+		// A layout that failed (a malformed settings.json) still knows
+		// its home: the failure is logged there, not lost.
+		folder = synthesis.Open(l.SynthesisDir, lockfile.Options{Timeout: workspace.DefaultLockTimeout, Holder: h.Env.Holder})
+	} else {
+		return
+	}
+	_ = folder.AppendLine(LogFile, []byte(LogLine(h.Now(), h.event, h.in.SessionID, err)))
+}
