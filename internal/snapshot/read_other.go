@@ -10,7 +10,7 @@ import (
 )
 
 func readSnapshot(path string) *recall.Snapshot {
-	fi, err := os.Stat(path)
+	_, err := os.Stat(path)
 	if err != nil {
 		return nil
 	}

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/memdir/memdir/internal/hint"
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/memgen"
+	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/sessions"
+	"github.com/memdir/memdir/internal/snapshot"
+	"github.com/memdir/memdir/internal/workspace"
+	"github.com/spf13/cobra"
+)
+
+// memdirPkg is what the cold runs measure when --memdir is not given: the
+// memdir command of this module, built from the working directory's clone.
+const memdirPkg = "github.com/memdir/memdir/cmd/memdir"
+
+type latencyJSON struct {
+	Memories      int     `json:"memories"`
+	Queries       int     `json:"queries"`
+	BuildMS       float64 `json:"build_ms"`
+	InProcP50MS   float64 `json:"in_process_p50_ms"`
+	InProcP95MS   float64 `json:"in_process_p95_ms"`
+	ColdP50MS     float64 `json:"cold_process_p50_ms,omitempty"`
+	ColdP95MS     float64 `json:"cold_process_p95_ms,omitempty"`
+	ColdRuns      int     `json:"cold_runs,omitempty"`
+	HookP50MS     float64 `json:"hook_p50_ms,omitempty"`
+	HookP95MS     float64 `json:"hook_p95_ms,omitempty"`
+	InjectedShare float64 `json:"queries_with_injection"`
+	MeanTokens    float64 `json:"mean_tokens_when_injected"`
+}
+
+func (b *bench) latencyCmd() *cobra.Command {
+	var sizes, dir, exe string
+	var queries, coldRuns int
+	cmd := &cobra.Command{
+		Use:   "latency [--memories 1000,10000,100000]",
+		Short: "Recall latency on generated memory folders, in process and as a new process",
+		Long: `Latency generates a folder of N realistic memories (seeded: the same folder
+every run), builds recall's snapshot once, then measures:
+
+  in-process   ranking, selection and rendering for --queries prompts (half
+               about the memories, half about nothing they hold), with the
+               snapshot loaded: what a long-running server pays;
+  cold process a new 'memdir recall' process per prompt, --cold-runs times:
+               what an agent's hook pays, start-up and freshness check included;
+               then 'memdir hook UserPromptSubmit' as Claude Code runs it.
+
+The cold runs execute the memdir binary named by --memdir; without it,
+memdir-bench builds ./cmd/memdir of the clone it runs in ('go build' into a
+temporary folder), so the figures are this checkout's. It prints p50 and p95
+per folder size.`,
+		Example: `  go run ./cmd/memdir-bench latency
+  go run ./cmd/memdir-bench latency --memories 100000 --cold-runs 0 --json
+  go run ./cmd/memdir-bench latency --memdir "$(which memdir)"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var ns []int
+			for _, s := range strings.Split(sizes, ",") {
+				n, err := strconv.Atoi(strings.TrimSpace(s))
+				if err != nil || n <= 0 {
+					return hint.With(fmt.Errorf("--memories %q is not a list of positive numbers", sizes), "use e.g. --memories 1000,10000")
+				}
+				ns = append(ns, n)
+			}
+			tmp, err := os.MkdirTemp("", "memdir-latency-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(tmp)
+			root := cmp.Or(dir, tmp)
+			if coldRuns > 0 && exe == "" {
+				if exe, err = b.buildMemdir(tmp); err != nil {
+					return err
+				}
+			}
+			var results []latencyJSON
+			for _, n := range ns {
+				r, err := b.latency(root, n, queries, coldRuns, exe)
+				if err != nil {
+					return err
+				}
+				results = append(results, r)
+				if !b.json {
+					b.printf("%7d memories: build %.0f ms; in-process p50 %.3f ms, p95 %.3f ms", n, r.BuildMS, r.InProcP50MS, r.InProcP95MS)
+					if r.ColdRuns > 0 {
+						b.printf("; cold process p50 %.1f ms, p95 %.1f ms; UserPromptSubmit hook p50 %.1f ms, p95 %.1f ms (%s each)",
+							r.ColdP50MS, r.ColdP95MS, r.HookP50MS, r.HookP95MS, sessions.Plural(r.ColdRuns, "run"))
+					}
+					b.printf("; %.0f%% of prompts got memories, %.0f tokens on average\n", 100*r.InjectedShare, r.MeanTokens)
+				}
+			}
+			if b.json {
+				return b.printJSON(results)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&sizes, "memories", "1000,10000,100000", "folder sizes, comma-separated")
+	f.IntVar(&queries, "queries", 400, "prompts per folder, in process")
+	f.IntVar(&coldRuns, "cold-runs", 40, "new processes per folder (0: skip)")
+	f.StringVar(&dir, "dir", "", "where to generate the folders (default: a temporary folder, removed after)")
+	f.StringVar(&exe, "memdir", "", "the memdir binary the cold runs execute (default: build ./cmd/memdir of this clone)")
+	return cmd
+}
+
+// buildMemdir builds memdir into dir with the go command, as 'go install'
+// would, and returns the binary's path.
+func (b *bench) buildMemdir(dir string) (string, error) {
+	exe := filepath.Join(dir, "memdir")
+	if runtime.GOOS == "windows" {
+		exe += ".exe"
+	}
+	fmt.Fprintf(b.stderr, "memdir-bench: building %s for the cold runs (--memdir PATH runs another binary)\n", memdirPkg)
+	cmd := exec.CommandContext(b.ctx, "go", "build", "-o", exe, memdirPkg)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", hint.With(fmt.Errorf("go build %s: %v\n%s", memdirPkg, err, out),
+			"run memdir-bench in a clone of memdir with Go installed, pass --memdir PATH, or --cold-runs 0")
+	}
+	return exe, nil
+}
+
+func (b *bench) latency(root string, n, queries, coldRuns int, exe string) (latencyJSON, error) {
+	r := latencyJSON{Memories: n, Queries: queries}
+	home := filepath.Join(root, fmt.Sprintf("home-%d", n))
+	project := filepath.Join(root, fmt.Sprintf("project-%d", n))
+	if err := os.MkdirAll(project, 0o700); err != nil {
+		return r, err
+	}
+	cwd, _ := os.Getwd()
+	l, err := workspace.Env{Getenv: func(string) string { return "" }, Cwd: cwd, HomeFlag: home, ProjectFlag: project}.Layout()
+	if err != nil {
+		return r, err
+	}
+	if _, err := os.Stat(l.MemoryDir); err != nil {
+		fmt.Fprintf(b.stderr, "memdir-bench: generating %d memories in %s\n", n, l.MemoryDir)
+		if err := memgen.Write(l.MemoryDir, 1, n); err != nil {
+			return r, err
+		}
+	}
+	st, err := memdir.Open(l.MemoryDir, memdir.Options{})
+	if err != nil {
+		return r, err
+	}
+	start := time.Now()
+	if _, _, err := snapshot.Fresh(context.Background(), st); err != nil {
+		return r, err
+	}
+	r.BuildMS = ms(time.Since(start))
+	// A folder changed within the last two seconds is listed again by
+	// every recall (its time may hide a change) until the snapshot is
+	// written once the window has passed: measure the steady state an
+	// agent's prompts meet, not that window.
+	fmt.Fprintf(b.stderr, "memdir-bench: waiting 2 s for the folder's times to settle (recall re-reads files changed within 2 s of its snapshot)\n")
+	time.Sleep(2 * time.Second)
+	snap, _, err := snapshot.Fresh(context.Background(), st)
+	if err != nil {
+		return r, err
+	}
+	var times []time.Duration
+	injected := 0
+	for i := range queries {
+		query := memgen.Query(1, n, i)
+		t := time.Now()
+		rec, _ := snapshot.From(st, snap, project, query, recall.DefaultPolicy, time.Now())
+		out := rec.Text
+		times = append(times, time.Since(t))
+		if out != "" {
+			injected++
+			r.MeanTokens += float64(recall.Tokens(out))
+		}
+	}
+	r.InProcP50MS, r.InProcP95MS = percentiles(times)
+	r.InjectedShare = float64(injected) / float64(max(queries, 1))
+	r.MeanTokens /= float64(max(injected, 1))
+	if coldRuns > 0 {
+		times = times[:0]
+		for i := range coldRuns {
+			cmd := exec.CommandContext(b.ctx, exe, "--home", home, "--project", project, "recall", memgen.Query(1, n, i))
+			cmd.Env = []string{"HOME=" + root, "PATH=" + os.Getenv("PATH")}
+			t := time.Now()
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return r, fmt.Errorf("memdir recall: %v\n%s", err, out)
+			}
+			times = append(times, time.Since(t))
+		}
+		r.ColdRuns = coldRuns
+		r.ColdP50MS, r.ColdP95MS = percentiles(times)
+		// The UserPromptSubmit hook as Claude Code runs it: event JSON on
+		// stdin, a new session each time (so no prompt is deduplicated).
+		times = times[:0]
+		for i := range coldRuns {
+			in, _ := json.Marshal(map[string]string{"session_id": fmt.Sprintf("bench-%d-%d", n, i), "hook_event_name": "UserPromptSubmit",
+				"cwd": project, "prompt": memgen.Query(1, n, i)})
+			cmd := exec.CommandContext(b.ctx, exe, "--home", home, "hook", "UserPromptSubmit")
+			cmd.Env = []string{"HOME=" + root, "PATH=" + os.Getenv("PATH")}
+			cmd.Stdin = bytes.NewReader(in)
+			t := time.Now()
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return r, fmt.Errorf("memdir hook: %v\n%s", err, out)
+			}
+			times = append(times, time.Since(t))
+		}
+		r.HookP50MS, r.HookP95MS = percentiles(times)
+	}
+	return r, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// percentiles returns the p50 and p95 of ts, in milliseconds.
+func percentiles(ts []time.Duration) (p50, p95 float64) {
+	if len(ts) == 0 {
+		return 0, 0
+	}
+	s := slices.Clone(ts)
+	slices.Sort(s)
+	return ms(s[len(s)/2]), ms(s[min(len(s)-1, len(s)*95/100)])
+}

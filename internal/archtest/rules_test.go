@@ -1,0 +1,71 @@
+package archtest
+
+// The rules, as data. AGENTS.md ("Layers and import rules") says the same
+// in words and draws the layers; TestAgentsMDMatchesLayers checks that its
+// diagram lists these packages in these layers. Package paths are relative
+// to the module (github.com/memdir/memdir); "cmd/..." matches every
+// package under cmd/. Only non-test code is checked: a _test.go file may
+// import what it needs.
+
+const ruleDoc = `AGENTS.md, "Layers and import rules"`
+
+// layers, top to bottom: a package may import packages of its own layer
+// and of the layers below it, never one above. Every package of the module
+// must be in one layer.
+//
+// FAILS on branch arch-bench: internal/claudeinstall (domain) imports
+// internal/hooks (frontend) for the event names (hooks.SessionStart, …).
+// Once internal/hooks is the hook adapter it imports internal/workspace, so
+// that import points up the layers (and a workspace that used claudeinstall,
+// for doctor, would be a cycle). The fix: claudeinstall keeps Claude Code's
+// event names itself, or cmd passes it the handlers to install.
+var layers = []layer{
+	{"cmd", []string{"cmd/memdir", "cmd/memdir-bench", "cmd/gencorpus"}},
+	{"frontend", []string{"internal/hooks", "internal/mcpserver"}},
+	{"helpers", append(append([]string{}, benchHelpers...), testOnly...)},
+	{"app", []string{"internal/workspace"}},
+	{"domain", []string{"internal/memdir", "internal/sessions", "internal/search", "internal/synthesis",
+		"internal/llm", "internal/claudeinstall"}},
+	{"leaf", []string{"internal/recall", "internal/extract", "internal/transcript", "internal/redact",
+		"internal/hint", "internal/paths", "internal/atomicfile", "internal/lockfile", "internal/examples"}},
+}
+
+var (
+	// benchHelpers measure memdir; they never ship in its binary.
+	benchHelpers = []string{"internal/locomo", "internal/memgen", "internal/corpus"}
+	// testOnly packages are imported by _test.go files only.
+	testOnly = []string{"internal/testenv", "internal/llm/llmtest", "internal/archtest"}
+	// pure packages do no I/O and read no clock.
+	pure = []string{"internal/recall", "internal/extract", "internal/transcript", "internal/redact", "internal/hint"}
+)
+
+// ruleStoreImportsNoRanker FAILS on branch arch-bench (and main) until the
+// snapshot and recall-index code of internal/memdir (recall*.go,
+// vectors.go) moves to a package of its own: internal/memdir still imports
+// internal/recall. The rule stays on so the failure is seen until then.
+var ruleStoreImportsNoRanker = forbid("store-imports-no-ranker",
+	"internal/memdir (the store) imports none of recall, extract, llm, workspace, hooks, mcpserver, sessions, search",
+	[]string{"internal/memdir"},
+	[]string{"internal/recall", "internal/extract", "internal/llm", "internal/workspace", "internal/hooks",
+		"internal/mcpserver", "internal/sessions", "internal/search"})
+
+var rules = []rule{
+	layered("layers", "no package imports a package of a layer above its own; every package is in a layer", layers),
+	ruleStoreImportsNoRanker,
+	onlyImports("pure-imports-pure",
+		"pure packages import, of this module, only pure packages and internal/paths (for its name rules)",
+		pure, append([]string{"internal/paths"}, pure...)),
+	forbid("internal-imports-no-cmd", "nothing under internal/ imports a package under cmd/",
+		[]string{"internal/..."}, []string{"cmd/..."}),
+	onlyImportedBy("workspace-importers",
+		"internal/workspace is imported only by the front ends: cmd/memdir, cmd/memdir-bench, internal/hooks, internal/mcpserver",
+		[]string{"internal/workspace"},
+		[]string{"cmd/memdir", "cmd/memdir-bench", "internal/hooks", "internal/mcpserver"}),
+	onlyImportedBy("bench-helpers-importers",
+		"bench helpers (locomo, memgen, corpus) are imported only by cmd/memdir-bench and cmd/gencorpus",
+		benchHelpers, []string{"cmd/memdir-bench", "cmd/gencorpus"}),
+	onlyImportedBy("test-only", "internal/testenv, internal/llm/llmtest and internal/archtest are imported by tests only",
+		testOnly, nil),
+	notInDeps("release-binary", "the memdir binary (go list -deps ./cmd/memdir) holds no bench helper and no test helper",
+		"cmd/memdir", append(append([]string{}, benchHelpers...), testOnly...)),
+}
