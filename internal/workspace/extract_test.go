@@ -17,6 +17,7 @@ import (
 	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/llm"
 	"github.com/memdir/memdir/internal/llm/llmtest"
+	"github.com/memdir/memdir/internal/lockfile"
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/workspace"
@@ -342,5 +343,57 @@ func TestExtract_DryRunAndNothingNew(t *testing.T) {
 	res = h.extract(workspace.ExtractOptions{DryRun: true})
 	if why := res.Reports[0].Why; why != "nothing new since the last extraction" {
 		t.Errorf("second run: %q", why)
+	}
+}
+
+// Work that arrives while another extraction holds the lock is staged,
+// and the holder's next run takes it as a trailing run: nothing is lost,
+// nothing written twice.
+func TestExtract_StagedWorkRunsAfterTheHolder(t *testing.T) {
+	h := newHome(t)
+	rules := func(s string) []string {
+		var out []string
+		for i := range 3 {
+			out = append(out, fmt.Sprintf("We always use gizmo%s%d for the widget%s%d pipeline in this repo.", s, i, s, i))
+		}
+		return out
+	}
+	t1, t2 := h.transcript("s1", rules("s1")...), h.transcript("s2", rules("s2")...)
+	lockDir := filepath.Join(h.home, "memory", "extract")
+	if err := os.MkdirAll(lockDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := lockfile.Lock(t.Context(), lockDir, lockfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := h.extract(workspace.ExtractOptions{Transcripts: []string{t2}})
+	if !res.Staged || len(res.Reports) != 0 || !slices.Equal(res.Targets, []string{t2}) {
+		t.Fatalf("with the lock held: %+v", res)
+	}
+	unlock()
+	res = h.extract(workspace.ExtractOptions{Transcripts: []string{t1}})
+	if files, _ := h.memories(); len(files) != 6 || len(res.Reports) != 2 || res.Reports[1].Transcript != t2 {
+		t.Fatalf("after the next run: %v\n%+v", files, res.Reports)
+	}
+	h.extract(workspace.ExtractOptions{})
+	if files, _ := h.memories(); len(files) != 6 {
+		t.Fatalf("a third run changed the memories: %v", files)
+	}
+}
+
+// The throttle holds turns back, cursor unmoved, until MEMDIR_EXTRACT_EVERY
+// of them gathered; a trailing run (a session's end) takes them at once.
+func TestExtract_ThrottleAndTrailing(t *testing.T) {
+	h := newHome(t)
+	h.vars[workspace.ExtractEvery] = "3"
+	p := h.transcript("t1", "Never log request bodies, they carry personal data.")
+	res := h.extract(workspace.ExtractOptions{})
+	if r := res.Reports[0]; r.Ran || r.Why != "throttled: extraction runs every 3 turns" {
+		t.Fatalf("throttled: %+v", r)
+	}
+	res = h.extract(workspace.ExtractOptions{Transcripts: []string{p}, Trailing: true})
+	if r := res.Reports[0]; !r.Ran || len(r.Saved) != 1 {
+		t.Fatalf("trailing: %+v", r)
 	}
 }
