@@ -31,7 +31,8 @@ which the agent wrote its memory files itself is skipped. Extraction runs
 every $MEMDIR_EXTRACT_EVERY user turns (default 1). When another extraction
 holds the lock, the work is staged and processed right after it. A memory
 that says what an existing one says updates it; one that contradicts it
-supersedes it (superseded_by), keeping the history.
+supersedes it (superseded_by), keeping the history. --dry-run prints that
+plan: each memory it would save, update or supersede, and why.
 
 The Claude Code hooks start 'memdir extract --transcript FILE' detached when
 a session stops; MEMDIR_EXTRACT=off turns that off.
