@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/memdir/memdir/internal/transcript"
@@ -59,6 +61,30 @@ func ReadPending(ctx context.Context, files []File, st *State, opt ReadOptions) 
 		scans[i] = Scan{File: f, Entry: e, Session: sess, Reset: reset, Err: err}
 	})
 	return scans
+}
+
+// ReadFrom reads the transcript f from cursor m — from its start when the
+// bytes before m changed, saying why in reset — and returns the cursor at
+// the end of what it read. The extraction pipeline reads through it; the
+// synthesis pipeline keeps the same cursors (Entry.Cursor).
+func ReadFrom(f File, m Mark) (s *transcript.Session, next Mark, reset string, err error) {
+	if f.Dialect == "" {
+		f.Dialect = DialectOf(f.Path)
+	}
+	if s, reset, err = readFrom(f, m); err != nil {
+		return nil, m, reset, err
+	}
+	next, err = MarkAt(f.Path, s.NextOffset, s.NextLine)
+	return s, next, reset, err
+}
+
+// DialectOf tells a transcript's format from its file name: Codex names
+// its rollouts rollout-*.jsonl.
+func DialectOf(path string) transcript.Dialect {
+	if strings.HasPrefix(filepath.Base(path), "rollout-") {
+		return transcript.Codex
+	}
+	return transcript.ClaudeCode
 }
 
 // readFrom parses f from m. When m does not fit the file any more it reads

@@ -1,0 +1,206 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/memdir/memdir/internal/extract"
+	"github.com/memdir/memdir/internal/hint"
+	"github.com/memdir/memdir/internal/llm"
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/recall"
+)
+
+// extractTimeout bounds a model engine's call when Models.Chat makes the
+// client (from the environment, MEMDIR_LLM_TIMEOUT says).
+const extractTimeout = 60 * time.Second
+
+// run has the engine propose, plans each proposal against the folder, and
+// applies the plan (unless it is a dry run). ws is nil in a dry run of a
+// project without memories yet.
+func (x *extractor) run(ws *Workspace, l paths.Layout, msgs []extract.Message, session string, rep *ExtractReport) error {
+	var proposed []extract.Action
+	if x.o.Engine == ExtractHeuristic {
+		cands, sk := extract.Heuristic(msgs, session)
+		rep.Candidates, rep.Secrets = cands, sk.Secrets
+		proposed = extract.FromCandidates(cands)
+	} else {
+		ops, refused, err := x.ask(ws, l, msgs)
+		if err != nil {
+			return err
+		}
+		if refused != nil {
+			rep.Why = "the engine's answer was refused twice: " + refused.Error()
+			return nil
+		}
+		proposed = extract.FromOps(ops, session, x.o.Engine)
+		for _, a := range proposed {
+			rep.Candidates = append(rep.Candidates, a.Memory)
+		}
+	}
+	for _, a := range proposed {
+		// Planned one at a time, after the previous action is written:
+		// a fact stated twice in one stretch updates the memory saved a
+		// moment ago instead of saving it twice.
+		if ws != nil {
+			a = extract.Reconcile(a, ws.similar(x.ctx, a.Memory))
+		} else {
+			a = extract.Reconcile(a, nil)
+		}
+		rep.Plan = append(rep.Plan, a)
+		if x.o.DryRun || ws == nil {
+			continue
+		}
+		if err := ws.apply(x.ctx, a, rep); err != nil {
+			if !errors.Is(err, paths.ErrInvalidName) && !errors.Is(err, memdir.ErrInvalid) {
+				return err // the folder is busy or failing: retry these turns next time
+			}
+			x.warn(fmt.Errorf("%s: skipped a memory: %w", rep.Transcript, err))
+		}
+	}
+	return nil
+}
+
+// ask shows the model the manifest of existing memories and the new turns,
+// and reads its answer strictly (extract.ParseOps). An answer that is
+// refused is asked again once, with the reason; refused is the reason of
+// the second refusal. err is the engine failing (a bad key, an endpoint
+// down): the turns are tried again next time.
+func (x *extractor) ask(ws *Workspace, l paths.Layout, msgs []extract.Message) (ops []extract.Op, refused, err error) {
+	logf := func(format string, args ...any) {
+		x.logRun(map[string]any{"engine": x.o.Engine, "message": fmt.Sprintf(format, args...)})
+	}
+	client, err := x.client(l, logf)
+	if err != nil {
+		return nil, nil, err
+	}
+	var manifest []extract.ManifestEntry
+	var existing []string
+	if ws != nil {
+		mems, _, err := ws.Store.List()
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, m := range mems {
+			manifest = append(manifest, extract.ManifestEntry{File: m.File, Type: string(m.Type), Description: m.Summary()})
+			existing = append(existing, m.File)
+		}
+	}
+	req := llm.Request{System: extract.SystemPrompt, JSON: true, MaxTokens: 2048,
+		Messages: []llm.Message{{Role: "user", Content: extract.UserPrompt(manifest, msgs)}}}
+	for attempt := 1; ; attempt++ {
+		resp, err := client.Complete(x.ctx, req)
+		if err != nil {
+			return nil, nil, hint.With(fmt.Errorf("extraction engine: %w", err),
+				"check the engine's key and endpoint (see 'memdir extract --help'), or use --engine heuristic, which needs no model")
+		}
+		if ops, err = extract.ParseOps(resp.Text, existing); err == nil {
+			return ops, nil, nil
+		}
+		logf("answer refused (attempt %d): %v", attempt, err)
+		if attempt == 2 {
+			return nil, err, nil
+		}
+		req.Messages = append(req.Messages, llm.Message{Role: "assistant", Content: resp.Text},
+			llm.Message{Role: "user", Content: "That answer was refused: " + err.Error() + ". Answer again with the JSON object only."})
+	}
+}
+
+// client makes the engine's client: Models.Chat when set, else from the
+// environment, with the claude CLI's one tool (Read) confined to the
+// memory folder and the provider's log going to the extraction log.
+func (x *extractor) client(l paths.Layout, logf func(string, ...any)) (llm.Client, error) {
+	if x.o.Models.Chat != nil {
+		return x.o.Models.Chat(x.o.Engine, extractTimeout)
+	}
+	cfg, err := llm.FromEnv(x.o.Engine, x.env.getenv)
+	if err != nil {
+		return nil, hint.With(err, "see 'memdir extract --help' (LLM ENGINES)")
+	}
+	cfg.WriteDir = l.MemoryDir
+	cfg.Log = logf
+	return llm.New(cfg)
+}
+
+// similar lists the live memories recall finds closest to m: the
+// candidates extract.Reconcile compares it with. A recall that fails
+// finds none (the memory is then created).
+func (w *Workspace) similar(ctx context.Context, m extract.Candidate) []extract.Existing {
+	rec, err := w.Recall(ctx, Query{Text: m.Description, Policy: recall.Policy{K: 3, Budget: 100000, Threshold: 0.3}})
+	if err != nil {
+		return nil
+	}
+	var out []extract.Existing
+	for _, k := range rec.Candidates {
+		if k.Kept && k.SupersededBy == "" {
+			out = append(out, extract.Existing{File: k.File, Type: k.Type, Description: k.Description})
+		}
+	}
+	return out
+}
+
+// apply writes one planned action through the store and records it in
+// rep: the one apply step of every engine.
+func (w *Workspace) apply(ctx context.Context, a extract.Action, rep *ExtractReport) error {
+	typ, err := memdir.ParseType(a.Memory.Type)
+	if err != nil {
+		return err
+	}
+	c := a.Memory
+	m := memdir.Memory{Name: c.Name, Description: c.Description, Type: typ, Body: c.Body, Source: c.Source, Trust: c.Trust}
+	switch a.Op {
+	case extract.Update:
+		m.File, m.Name = a.Target, "" // the memory keeps its name
+		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{})
+		if err != nil {
+			return err
+		}
+		rep.Updated = append(rep.Updated, res.File)
+	case extract.Supersede:
+		m.File = w.freeFile(c.Name) // never the target itself
+		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{})
+		if err != nil {
+			return err
+		}
+		if res.File == a.Target {
+			rep.Updated = append(rep.Updated, res.File)
+			return nil
+		}
+		if _, err := w.Store.Save(ctx, memdir.Memory{File: a.Target, SupersededBy: res.File}, memdir.SaveOptions{}); err != nil {
+			return err
+		}
+		rep.Superseded = append(rep.Superseded, a.Target+" → "+res.File)
+	case extract.Create:
+		m.File = w.freeFile(c.Name)
+		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{})
+		if err != nil {
+			return err
+		}
+		if res.Created {
+			rep.Saved = append(rep.Saved, res.File)
+		} else {
+			rep.Updated = append(rep.Updated, res.File)
+		}
+	default:
+		return fmt.Errorf("unknown operation %q", a.Op)
+	}
+	return nil
+}
+
+// freeFile is a file name for a new memory called name that no existing
+// memory has: a new memory never overwrites another that merely shares its
+// slug (the other was not found to be about the same thing).
+func (w *Workspace) freeFile(name string) string {
+	base := memdir.Slug(name)
+	file := base + ".md"
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(w.Store.Path(file)); errors.Is(err, os.ErrNotExist) {
+			return file
+		}
+		file = fmt.Sprintf("%s-%d.md", base, i)
+	}
+}
