@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/atomicfile"
+	"github.com/memdir/memdir/internal/workspace"
 
 	"github.com/memdir/memdir/internal/examples"
 	"github.com/memdir/memdir/internal/memdir"
@@ -18,16 +19,16 @@ import (
 )
 
 type quickstartJSON struct {
-	Home              string           `json:"home"`
-	Project           string           `json:"project"`
-	MemoryDir         string           `json:"memory_dir"`
-	Saved             []string         `json:"saved"`
-	Index             memdir.Loaded    `json:"index"`
-	Transcripts       []string         `json:"transcripts"`
-	Pending           []pendingDayJSON `json:"pending"`
-	Extracted         string           `json:"extracted_day"`
-	Recalls           []recallJSON     `json:"recalls"`
-	ExtractedMemories []string         `json:"extracted_memories"`
+	Home              string                 `json:"home"`
+	Project           string                 `json:"project"`
+	MemoryDir         string                 `json:"memory_dir"`
+	Saved             []string               `json:"saved"`
+	Index             memdir.Loaded          `json:"index"`
+	Transcripts       []string               `json:"transcripts"`
+	Pending           []workspace.PendingDay `json:"pending"`
+	Extracted         string                 `json:"extracted_day"`
+	Recalls           []recallJSON           `json:"recalls"`
+	ExtractedMemories []string               `json:"extracted_memories"`
 }
 
 func (a *app) quickstartCmd() *cobra.Command {
@@ -152,7 +153,7 @@ func (a *app) runQuickstart(dir string) error {
 		out.Transcripts = append(out.Transcripts, path)
 		say("   %-11s %s\n", tr.Agent, path)
 	}
-	if out.Pending, err = q.pendingDays(env); err != nil {
+	if out.Pending, err = env.PendingDays(a.ctx, q.report()); err != nil {
 		return err
 	}
 	say("\n4. memdir transcripts list-pending — days not yet processed:\n\n")
