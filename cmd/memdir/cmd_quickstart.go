@@ -54,11 +54,10 @@ func (a *app) runQuickstart(dir string) error {
 	if err != nil {
 		return err
 	}
-	dir, codexHome := sb.Dir, sb.CodexHome
 	// The throwaway run ignores the caller's own overrides and settings.
 	q := &app{sys: a.sys, ctx: a.ctx, home: sb.Home, project: sb.Project, cmdName: a.cmdName}
 	q.getenv = sb.Getenv
-	out := quickstartJSON{Home: q.home, Project: q.project}
+	out := quickstartJSON{Home: q.home, Project: q.project, ExtractedMemories: []string{}}
 	say := func(format string, args ...any) {
 		if !a.json {
 			a.printf(format, args...)
@@ -73,7 +72,7 @@ func (a *app) runQuickstart(dir string) error {
 			}
 		}
 	}
-	say("memdir quickstart — a throwaway home in %s\n\n", dir)
+	say("memdir quickstart — a throwaway home in %s\n\n", sb.Dir)
 	st, l, err := q.store(true)
 	if err != nil {
 		return err
@@ -159,9 +158,6 @@ func (a *app) runQuickstart(dir string) error {
 	for _, r := range reports {
 		out.ExtractedMemories = append(out.ExtractedMemories, r.Saved...)
 	}
-	if out.ExtractedMemories == nil {
-		out.ExtractedMemories = []string{}
-	}
 	say("   Saved %d memories: %s\n", len(out.ExtractedMemories), strings.Join(out.ExtractedMemories, ", "))
 	if idx, err := st.LoadIndex(a.ctx); err == nil {
 		say("   Their lines in MEMORY.md:\n")
@@ -184,8 +180,8 @@ func (a *app) runQuickstart(dir string) error {
 	say("   memdir %s show prefer-table-driven-tests\n", flags)
 	say("   memdir %s doctor\n", flags)
 	say("   memdir %s recall \"integration tests against the database\" --explain\n", flags)
-	say("   CODEX_HOME=%s memdir %s search --transcripts context\n", codexHome, flags)
-	say("   CODEX_HOME=%s memdir %s transcripts done %s\n", codexHome, flags, out.Extracted)
+	say("   CODEX_HOME=%s memdir %s search --transcripts context\n", sb.CodexHome, flags)
+	say("   CODEX_HOME=%s memdir %s transcripts done %s\n", sb.CodexHome, flags, out.Extracted)
 	say("Then, in your own project:\n")
 	say("   memdir init && memdir save --type user --name \"My role\" --description \"...\" --body \"...\"\n")
 	say("   memdir install claude    # Claude Code gets recall with every prompt, and its sessions are extracted\n")

@@ -78,7 +78,7 @@ func (a *app) searchTranscripts(opt search.Options, since string) error {
 		return err
 	}
 	opt.Project = a.env().ProjectPath()
-	var results []search.Result
+	results := []search.Result{}
 	out := bufio.NewWriterSize(a.stdout, 64<<10)
 	defer out.Flush()
 	start := time.Now()
@@ -93,8 +93,6 @@ func (a *app) searchTranscripts(opt search.Options, since string) error {
 	switch {
 	case err != nil:
 		return err
-	case a.json && results == nil:
-		return printJSONTo(out, map[string]any{"results": []search.Result{}, "stats": stats})
 	case a.json:
 		return printJSONTo(out, map[string]any{"results": results, "stats": stats})
 	case stats.Results == 0:

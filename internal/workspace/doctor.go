@@ -207,6 +207,20 @@ func (c *checker) index(st *memdir.Store, memories int) {
 	}
 }
 
+// IndexProblem is the error of an index check (memdir.Store.CheckIndex)
+// that needs attention, with the hint that fits it, or nil. A folder
+// without memories needs no index.
+func IndexProblem(r memdir.IndexReport) error {
+	if r.OK() || !r.Exists && len(r.Orphans) == 0 {
+		return nil
+	}
+	h := "run 'memdir index --rebuild' to fix its lines"
+	if r.Loaded.Truncated || r.Usage.Warning() != "" {
+		h = "consolidate memories (merge or forget some) to get under Claude Code's caps; 'memdir index --rebuild' fixes lines"
+	}
+	return hint.With(errors.New("the index needs attention"), "%s", h)
+}
+
 func countTemps(dir string) int {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
