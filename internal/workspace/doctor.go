@@ -21,16 +21,16 @@ import (
 
 // Check statuses, from good to bad.
 const (
-	OK   = "ok"
-	Info = "info"
-	Warn = "warn"
-	Fail = "fail"
+	CheckOK   = "ok"
+	CheckInfo = "info"
+	CheckWarn = "warn"
+	CheckFail = "fail"
 )
 
 // Check is one finding of Doctor.
 type Check struct {
 	Name   string // what was checked: "memory", "index", "claude hooks", …
-	Status string // OK, Info, Warn or Fail
+	Status string // CheckOK, CheckInfo, CheckWarn or CheckFail
 	Detail string // what was found
 	Hint   string // the next step, when there is one
 }
@@ -56,7 +56,7 @@ func (c Check) MarshalJSON() ([]byte, error) {
 func Failed(checks []Check) int {
 	n := 0
 	for _, c := range checks {
-		if c.Status == Fail {
+		if c.Status == CheckFail {
 			n++
 		}
 	}
@@ -79,13 +79,13 @@ func Doctor(env Env, opt DoctorOptions) []Check {
 	}
 	l, err := env.Layout()
 	if err != nil {
-		return []Check{{Name: "layout", Status: Fail, Detail: err.Error()}}
+		return []Check{{Name: "layout", Status: CheckFail, Detail: err.Error()}}
 	}
 	var c checker
 	c.memory(l)
 	t, terr := env.TranscriptsAt(l)
 	if terr != nil {
-		c.add("transcripts", Fail, "", "%v", terr)
+		c.add("transcripts", CheckFail, "", "%v", terr)
 	} else {
 		c.transcripts(t, opt.Now)
 	}
@@ -101,42 +101,42 @@ func (c *checker) add(name, status, hint, format string, args ...any) {
 }
 
 func (c *checker) memory(l paths.Layout) {
-	c.add("project", OK, "", "%s (from %s)", l.ProjectRoot, l.ProjectVia)
+	c.add("project", CheckOK, "", "%s (from %s)", l.ProjectRoot, l.ProjectVia)
 	if _, err := os.Stat(l.Home); err != nil {
-		c.add("home", Info, "", "%s does not exist yet", l.Home)
+		c.add("home", CheckInfo, "", "%s does not exist yet", l.Home)
 	} else {
-		c.add("home", OK, "", "%s (from %s)", l.Home, l.HomeSource)
+		c.add("home", CheckOK, "", "%s (from %s)", l.Home, l.HomeSource)
 	}
 	if l.Disabled {
-		c.add("auto memory", Info, "", "off, by %s: hooks will not inject or extract", l.DisabledWhy)
+		c.add("auto memory", CheckInfo, "", "off, by %s: hooks will not inject or extract", l.DisabledWhy)
 	}
 	info, err := os.Stat(l.MemoryDir)
 	if errors.Is(err, fs.ErrNotExist) {
-		c.add("memory", Info, "'memdir save' or 'memdir init' creates it", "%s does not exist yet", l.MemoryDir)
+		c.add("memory", CheckInfo, "'memdir save' or 'memdir init' creates it", "%s does not exist yet", l.MemoryDir)
 		return
 	}
 	if err != nil {
-		c.add("memory", Fail, "", "%v", err)
+		c.add("memory", CheckFail, "", "%v", err)
 		return
 	}
 	private := info.Mode().Perm()&0o077 == 0
 	if perm := info.Mode().Perm(); runtime.GOOS != "windows" && perm&0o077 != 0 {
-		c.add("memory", Fail, "run chmod 700 "+l.MemoryDir, "%s is mode %04o: others can read your memories", l.MemoryDir, perm)
+		c.add("memory", CheckFail, "run chmod 700 "+l.MemoryDir, "%s is mode %04o: others can read your memories", l.MemoryDir, perm)
 	} else {
-		c.add("memory", OK, "", "%s", l.MemoryDir)
+		c.add("memory", CheckOK, "", "%s", l.MemoryDir)
 	}
 	st, err := memdir.Open(l.MemoryDir, memdir.Options{})
 	if err != nil {
-		c.add("memory", Fail, "", "%v", err)
+		c.add("memory", CheckFail, "", "%v", err)
 		return
 	}
 	mems, problems, err := st.List()
 	if err != nil {
-		c.add("files", Fail, "", "%v", err)
+		c.add("files", CheckFail, "", "%v", err)
 		return
 	}
 	for _, p := range problems {
-		c.add("files", Fail, "", "%v", p)
+		c.add("files", CheckFail, "", "%v", p)
 	}
 	loose, untyped := 0, 0
 	for _, m := range mems {
@@ -152,16 +152,16 @@ func (c *checker) memory(l paths.Layout) {
 	case loose > 0 && private:
 		// Nobody else can enter the folder (Claude Code writes its files
 		// with the default umask, 0644): worth tightening, not a failure.
-		c.add("files", Warn, chmod, "%s open to others, inside a folder only you can enter", sessions.Plural(loose, "memory file"))
+		c.add("files", CheckWarn, chmod, "%s open to others, inside a folder only you can enter", sessions.Plural(loose, "memory file"))
 	case loose > 0:
-		c.add("files", Fail, chmod, "%s open to others", sessions.Plural(loose, "memory file"))
+		c.add("files", CheckFail, chmod, "%s open to others", sessions.Plural(loose, "memory file"))
 	case len(mems) == 1:
-		c.add("files", OK, "", "1 memory parses (%d without a type)", untyped)
+		c.add("files", CheckOK, "", "1 memory parses (%d without a type)", untyped)
 	default:
-		c.add("files", OK, "", "%d memories parse (%d without a type)", len(mems), untyped)
+		c.add("files", CheckOK, "", "%d memories parse (%d without a type)", len(mems), untyped)
 	}
 	if temps := countTemps(l.MemoryDir); temps > 0 {
-		c.add("temp files", Warn, "", "%d temporary files from interrupted writes; the next write removes those over a minute old", temps)
+		c.add("temp files", CheckWarn, "", "%d temporary files from interrupted writes; the next write removes those over a minute old", temps)
 	}
 	c.index(st, len(mems))
 }
@@ -169,15 +169,15 @@ func (c *checker) memory(l paths.Layout) {
 func (c *checker) index(st *memdir.Store, memories int) {
 	r, err := st.CheckIndex()
 	if err != nil {
-		c.add("index", Fail, "", "%v", err)
+		c.add("index", CheckFail, "", "%v", err)
 		return
 	}
 	rebuild := "run 'memdir index --rebuild'"
 	switch {
 	case !r.Exists && memories == 0:
-		c.add("index", OK, "", "no MEMORY.md and no memories")
+		c.add("index", CheckOK, "", "no MEMORY.md and no memories")
 	case !r.Exists:
-		c.add("index", Fail, rebuild, "MEMORY.md is missing")
+		c.add("index", CheckFail, rebuild, "MEMORY.md is missing")
 	default:
 		var issues []string
 		if n := len(r.Dangling); n == 1 {
@@ -192,18 +192,18 @@ func (c *checker) index(st *memdir.Store, memories int) {
 			issues = append(issues, fmt.Sprintf("%d files are listed twice", n))
 		}
 		if len(issues) > 0 {
-			c.add("index", Fail, rebuild, "%s", strings.Join(issues, "; "))
+			c.add("index", CheckFail, rebuild, "%s", strings.Join(issues, "; "))
 		} else {
-			c.add("index", OK, "", "every memory has exactly one line")
+			c.add("index", CheckOK, "", "every memory has exactly one line")
 		}
 	}
 	switch {
 	case r.Loaded.Truncated:
-		c.add("caps", Fail, "", "%s", r.Loaded.Warning)
+		c.add("caps", CheckFail, "", "%s", r.Loaded.Warning)
 	case r.Usage.Warning() != "":
-		c.add("caps", Warn, "", "%s", r.Usage.Warning())
+		c.add("caps", CheckWarn, "", "%s", r.Usage.Warning())
 	default:
-		c.add("caps", OK, "", "%d/%d lines, %d/%d characters", r.Usage.Lines, memdir.MaxIndexLines, r.Usage.Chars, memdir.MaxIndexChars)
+		c.add("caps", CheckOK, "", "%d/%d lines, %d/%d characters", r.Usage.Lines, memdir.MaxIndexLines, r.Usage.Chars, memdir.MaxIndexChars)
 	}
 }
 
@@ -244,12 +244,12 @@ const RetentionWarnAge = 25 * 24 * time.Hour
 func (c *checker) transcripts(t Transcripts, now time.Time) {
 	st, err := t.LoadState()
 	if err != nil {
-		c.add("transcripts", Fail, hint.Of(err), "%v", err)
+		c.add("transcripts", CheckFail, hint.Of(err), "%v", err)
 		return
 	}
 	files, errs := sessions.Discover(t.Roots)
 	for _, err := range errs {
-		c.add("transcripts", Warn, "", "%v", err)
+		c.add("transcripts", CheckWarn, "", "%v", err)
 	}
 	unread, old, reset := 0, 0, 0
 	for _, f := range files {
@@ -266,16 +266,16 @@ func (c *checker) transcripts(t Transcripts, now time.Time) {
 		}
 	}
 	if len(files) == 0 {
-		c.add("transcripts", Info, "", "no transcripts under %s", filepath.Join(t.Roots.Claude, "projects"))
+		c.add("transcripts", CheckInfo, "", "no transcripts under %s", filepath.Join(t.Roots.Claude, "projects"))
 	} else {
-		c.add("transcripts", OK, "", "%s found, %d with content not yet processed ('memdir transcripts list-pending')", sessions.Plural(len(files), "transcript"), unread)
+		c.add("transcripts", CheckOK, "", "%s found, %d with content not yet processed ('memdir transcripts list-pending')", sessions.Plural(len(files), "transcript"), unread)
 	}
 	if old > 0 {
-		c.add("transcripts", Warn, "run 'memdir transcripts extract' and 'done', or raise cleanupPeriodDays",
+		c.add("transcripts", CheckWarn, "run 'memdir transcripts extract' and 'done', or raise cleanupPeriodDays",
 			"over 25 days old with content not processed: %s; Claude Code deletes transcripts after 30 days (cleanupPeriodDays)", sessions.Plural(old, "transcript"))
 	}
 	if reset > 0 {
-		c.add("transcripts", Info, "", "read again from the start after they shrank or were replaced: %s", sessions.Plural(reset, "transcript"))
+		c.add("transcripts", CheckInfo, "", "read again from the start after they shrank or were replaced: %s", sessions.Plural(reset, "transcript"))
 	}
 }
 
@@ -286,7 +286,7 @@ func (c *checker) claude(l paths.Layout, t Transcripts, haveT bool, hooksLog str
 	var where, plugins []string
 	claudeinstall.EachSettings(l, func(scope, path string, doc *claudeinstall.Object, err error) {
 		if err != nil {
-			c.add(name, Warn, "", "%s is not valid JSON: %v", path, err)
+			c.add(name, CheckWarn, "", "%s is not valid JSON: %v", path, err)
 			return
 		}
 		for _, p := range claudeinstall.PluginsEnabled(doc) {
@@ -296,28 +296,28 @@ func (c *checker) claude(l paths.Layout, t Transcripts, haveT bool, hooksLog str
 			where = append(where, scope)
 			for _, bin := range claudeinstall.Binaries(doc) {
 				if _, err := os.Stat(bin); err != nil {
-					c.add(name, Fail, fmt.Sprintf("run 'memdir install claude --scope %s' again", scope), "%s calls %s, which is gone", path, bin)
+					c.add(name, CheckFail, fmt.Sprintf("run 'memdir install claude --scope %s' again", scope), "%s calls %s, which is gone", path, bin)
 				}
 			}
 		}
 	})
 	switch {
 	case len(where) > 0 && len(plugins) > 0:
-		c.add(name, Warn, "run 'memdir uninstall claude' or 'claude plugin uninstall memdir@memdir'",
+		c.add(name, CheckWarn, "run 'memdir uninstall claude' or 'claude plugin uninstall memdir@memdir'",
 			"installed (%s) and the plugin %s is enabled too: every memory arrives twice", strings.Join(where, ", "), strings.Join(plugins, ", "))
 	case len(plugins) > 0:
-		c.add(name, OK, "", "the plugin %s wires memdir's hooks", strings.Join(plugins, ", "))
+		c.add(name, CheckOK, "", "the plugin %s wires memdir's hooks", strings.Join(plugins, ", "))
 	case len(where) == 0:
-		c.add(name, Info, "'memdir install claude' wires recall and extraction into Claude Code", "not installed")
+		c.add(name, CheckInfo, "'memdir install claude' wires recall and extraction into Claude Code", "not installed")
 	default:
-		c.add(name, OK, "", "installed (%s)", strings.Join(where, ", "))
+		c.add(name, CheckOK, "", "installed (%s)", strings.Join(where, ", "))
 	}
 	if !haveT || hooksLog == "" {
 		return
 	}
 	if b, err := t.Folder.ReadFile(hooksLog); err == nil && len(b) > 0 {
 		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-		c.add(name, Warn, "", "%d hook failures logged in %s; the last: %s", len(lines), filepath.Join(t.Folder.Dir(), hooksLog), lines[len(lines)-1])
+		c.add(name, CheckWarn, "", "%d hook failures logged in %s; the last: %s", len(lines), filepath.Join(t.Folder.Dir(), hooksLog), lines[len(lines)-1])
 	}
 }
 

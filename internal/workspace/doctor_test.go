@@ -60,16 +60,16 @@ func TestDoctor_NothingYet(t *testing.T) {
 		t.Fatalf("%d failed: %+v", n, checks)
 	}
 	mem := find(checks, "memory")
-	if len(mem) != 1 || mem[0].Status != Info || mem[0].Hint != "'memdir save' or 'memdir init' creates it" {
+	if len(mem) != 1 || mem[0].Status != CheckInfo || mem[0].Hint != "'memdir save' or 'memdir init' creates it" {
 		t.Fatalf("memory: %+v", mem)
 	}
 	if got, want := mem[0].Line(), l.MemoryDir+" does not exist yet; 'memdir save' or 'memdir init' creates it"; got != want {
 		t.Errorf("Line() = %q, want %q", got, want)
 	}
-	if h := find(checks, "home"); len(h) != 1 || h[0].Status != Info {
+	if h := find(checks, "home"); len(h) != 1 || h[0].Status != CheckInfo {
 		t.Errorf("home: %+v", h)
 	}
-	if c := find(checks, "claude hooks"); len(c) != 1 || c[0].Status != Info || !strings.HasPrefix(c[0].Detail, "not installed") {
+	if c := find(checks, "claude hooks"); len(c) != 1 || c[0].Status != CheckInfo || !strings.HasPrefix(c[0].Detail, "not installed") {
 		t.Errorf("claude hooks: %+v", c)
 	}
 }
@@ -94,7 +94,7 @@ func TestDoctor_HealthyFolder(t *testing.T) {
 		"files":  "2 memories parse (0 without a type)",
 		"index":  "every memory has exactly one line",
 	} {
-		if c := find(checks, name); len(c) != 1 || c[0].Status != OK || c[0].Detail != detail {
+		if c := find(checks, name); len(c) != 1 || c[0].Status != CheckOK || c[0].Detail != detail {
 			t.Errorf("%s: %+v, want ok %q", name, c, detail)
 		}
 	}
@@ -133,7 +133,7 @@ func TestDoctor_FailsWithTheirHints(t *testing.T) {
 		"claude hooks": "run 'memdir install claude --scope user' again",
 	}
 	for name, hint := range want {
-		i := slices.IndexFunc(checks, func(c Check) bool { return c.Name == name && c.Status == Fail })
+		i := slices.IndexFunc(checks, func(c Check) bool { return c.Name == name && c.Status == CheckFail })
 		if i < 0 {
 			t.Errorf("no failed %s check in %+v", name, checks)
 			continue
@@ -166,11 +166,11 @@ func TestDoctor_OldUnprocessedTranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	fresh := find(Doctor(env, DoctorOptions{}), "transcripts")
-	if len(fresh) != 1 || fresh[0].Status != OK || fresh[0].Detail != "1 transcript found, 1 with content not yet processed ('memdir transcripts list-pending')" {
+	if len(fresh) != 1 || fresh[0].Status != CheckOK || fresh[0].Detail != "1 transcript found, 1 with content not yet processed ('memdir transcripts list-pending')" {
 		t.Fatalf("transcripts: %+v", fresh)
 	}
 	later := find(Doctor(env, DoctorOptions{Now: time.Now().Add(RetentionWarnAge + time.Hour)}), "transcripts")
-	if len(later) != 2 || later[1].Status != Warn || later[1].Hint != "run 'memdir transcripts extract' and 'done', or raise cleanupPeriodDays" {
+	if len(later) != 2 || later[1].Status != CheckWarn || later[1].Hint != "run 'memdir transcripts extract' and 'done', or raise cleanupPeriodDays" {
 		t.Fatalf("transcripts, 25 days on: %+v", later)
 	}
 }
@@ -184,7 +184,7 @@ func TestDoctor_HooksLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := find(Doctor(env, DoctorOptions{HooksLog: "logs/hooks.log"}), "claude hooks")
-	if len(c) != 2 || c[1].Status != Warn || !strings.HasSuffix(c[1].Detail, "; the last: last one") || !strings.HasPrefix(c[1].Detail, "2 hook failures") {
+	if len(c) != 2 || c[1].Status != CheckWarn || !strings.HasSuffix(c[1].Detail, "; the last: last one") || !strings.HasPrefix(c[1].Detail, "2 hook failures") {
 		t.Fatalf("claude hooks: %+v", c)
 	}
 }
