@@ -3,47 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
-	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/sessions"
-	"github.com/memdir/memdir/internal/synthesis"
+	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
-
-type contextFileJSON struct {
-	Path    string `json:"path"`
-	Exists  bool   `json:"exists"`
-	Text    string `json:"text,omitempty"`
-	Warning string `json:"warning,omitempty"`
-}
-
-type contextDayJSON struct {
-	Date string `json:"date"`
-	contextFileJSON
-}
-
-type contextJSON struct {
-	Project     string            `json:"project"`
-	Path        string            `json:"path"`
-	WorkDays    int               `json:"work_days"`
-	Showing     int               `json:"showing"`
-	MemoryIndex contextFileJSON   `json:"memory_index"`
-	LongTerm    contextFileJSON   `json:"long_term"`
-	Days        []contextDayJSON  `json:"days"`
-	Known       *sessions.Project `json:"index_entry,omitempty"`
-}
-
-type knownProjectJSON struct {
-	Name     string `json:"name"`
-	Path     string `json:"path"`
-	WorkDays int    `json:"work_days"`
-	Latest   string `json:"latest,omitempty"`
-	Sessions int    `json:"sessions"`
-}
 
 func (a *app) contextCmd() *cobra.Command {
 	var days int
@@ -79,8 +45,8 @@ read, which makes this fast.`,
 			if err != nil {
 				return err
 			}
-			a.warnHome(env)
-			ix, err := a.loadProjectsIndex(env)
+			env.WarnHome(a.report())
+			ix, err := env.LoadProjectsIndex(a.ctx, a.report())
 			if err != nil {
 				return err
 			}
@@ -107,31 +73,9 @@ read, which makes this fast.`,
 	return cmd
 }
 
-// loadProjectsIndex computes the projects index from the transcripts, up
-// to date, without writing anything: the cached summaries in the state make
-// this read only what is new since 'memdir transcripts build-index' ran.
-func (a *app) loadProjectsIndex(env transcriptsEnv) (sessions.ProjectsIndex, error) {
-	st, err := env.LoadState()
-	if err != nil {
-		return sessions.ProjectsIndex{}, err
-	}
-	ix, _ := a.projectsIndex(env, st)
-	return ix, nil
-}
-
 func (a *app) listProjects(ix sessions.ProjectsIndex) error {
-	var out []knownProjectJSON
-	for _, p := range sortedProjects(ix) {
-		k := knownProjectJSON{Name: p.Name, Path: p.OriginalPath, WorkDays: len(p.WorkDays), Sessions: len(p.Sessions)}
-		if n := len(p.WorkDays); n > 0 {
-			k.Latest = p.WorkDays[n-1]
-		}
-		out = append(out, k)
-	}
+	out := workspace.KnownProjects(ix)
 	if a.json {
-		if out == nil {
-			out = []knownProjectJSON{}
-		}
 		return a.printJSON(map[string]any{"projects": out})
 	}
 	if len(out) == 0 {
@@ -146,78 +90,13 @@ func (a *app) listProjects(ix sessions.ProjectsIndex) error {
 }
 
 func (a *app) printContext(env transcriptsEnv, ix sessions.ProjectsIndex, days int) error {
-	l := env.Layout
-	c := contextJSON{Project: filepath.Base(l.ProjectRoot), Path: l.ProjectRoot, Days: []contextDayJSON{}}
-	p, ok := ix.Lookup(l.ProjectRoot)
-	if ok {
-		c.Known, c.Project = p, p.Name
-		c.WorkDays = len(p.WorkDays)
-		shown := p.WorkDays[max(0, len(p.WorkDays)-days):]
-		c.Showing = len(shown)
-		for _, d := range shown {
-			f, err := readContextFile(env.Folder, filepath.Join("daily", d+".md"))
-			if err != nil {
-				return err
-			}
-			c.Days = append(c.Days, contextDayJSON{Date: d, contextFileJSON: f})
-		}
-	}
-	c.MemoryIndex = contextFileJSON{Path: filepath.Join(l.MemoryDir, memdir.IndexFile)}
-	if b, err := os.ReadFile(c.MemoryIndex.Path); err == nil {
-		ld := memdir.Load(string(b))
-		c.MemoryIndex.Exists, c.MemoryIndex.Text, c.MemoryIndex.Warning = true, ld.Text, ld.Warning
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	lt, err := readContextFile(env.Folder, filepath.Join("project-memory", synthesis.LongTermFile(c.Project)))
+	c, err := env.Context(ix, days)
 	if err != nil {
 		return err
 	}
-	c.LongTerm = lt
 	if a.json {
 		return a.printJSON(c)
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "## Project Memory: %s\n\n**Path**: %s\n", c.Project, c.Path)
-	if ok {
-		fmt.Fprintf(&b, "**Work Days**: %d total, showing last %d\n", c.WorkDays, c.Showing)
-	} else {
-		fmt.Fprintf(&b, "**Work Days**: none recorded (no transcript of this project; see 'memdir transcripts build-index')\n")
-	}
-	section := func(title string, f contextFileJSON, missing string) {
-		fmt.Fprintf(&b, "\n### %s\n`%s`\n\n", title, f.Path)
-		switch {
-		case !f.Exists:
-			fmt.Fprintf(&b, "(%s)\n", missing)
-		default:
-			fmt.Fprintf(&b, "%s\n", strings.TrimSpace(f.Text))
-			if f.Warning != "" {
-				fmt.Fprintf(&b, "\n%s\n", f.Warning)
-			}
-		}
-	}
-	section("MEMORY.md", c.MemoryIndex, "no memories saved for this project yet")
-	section("Long-term memory", c.LongTerm, "no long-term memory file yet")
-	for _, d := range c.Days {
-		section(d.Date, d.contextFileJSON, "No daily summary found")
-	}
-	a.printf("%s", b.String())
+	a.printf("%s", c.Markdown())
 	return nil
-}
-
-func readContextFile(f *synthesis.Folder, rel string) (contextFileJSON, error) {
-	p, err := f.Path(rel)
-	if err != nil {
-		return contextFileJSON{}, err
-	}
-	c := contextFileJSON{Path: p}
-	b, err := os.ReadFile(p)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return c, nil
-	case err != nil:
-		return c, err
-	}
-	c.Exists, c.Text = true, string(b)
-	return c, nil
 }

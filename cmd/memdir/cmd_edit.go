@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bytes"
-	"errors"
+	"cmp"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
-	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -41,102 +38,48 @@ same checks: the way back in for an edit that was kept aside.`,
 }
 
 func (a *app) runEdit(name, from string) error {
-	st, _, err := a.store(false)
+	ws, err := a.workspace(false)
 	if err != nil {
 		return err
 	}
-	orig, file, err := st.Raw(name)
+	orig, file, err := ws.Store.Raw(name)
 	if err != nil {
 		return err
 	}
-	if from != "" {
-		edited, err := readCapped(from)
-		if err != nil {
+	draft := from
+	if from == "" {
+		editor := cmp.Or(a.getenv("VISUAL"), a.getenv("EDITOR"), "vi")
+		if draft, err = workspace.Draft(file, orig); err != nil {
 			return err
 		}
-		return a.saveEdit(st, file, orig, edited, from)
+		argv := strings.Fields(editor)
+		c := exec.CommandContext(a.ctx, argv[0], append(argv[1:], draft)...)
+		c.Stdin, c.Stdout, c.Stderr = a.stdin, a.stderr, a.stderr
+		if f, ok := a.stdin.(*os.File); ok {
+			c.Stdin = f
+		}
+		if err := c.Run(); err != nil {
+			os.Remove(draft)
+			return withHint(fmt.Errorf("editor %q: %w", editor, err), "set $EDITOR to an editor that waits until you close the file")
+		}
 	}
-	editor := a.getenv("VISUAL")
-	if editor == "" {
-		editor = a.getenv("EDITOR")
-	}
-	if editor == "" {
-		editor = "vi"
-	}
-	draft, err := os.CreateTemp("", "memdir-edit-*-"+file)
+	edited, err := workspace.ReadEdit(draft)
 	if err != nil {
 		return err
 	}
-	draftPath := draft.Name()
-	_, err = draft.Write(orig)
-	if cerr := draft.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(draftPath)
-		return err
-	}
-	argv := strings.Fields(editor)
-	c := exec.CommandContext(a.ctx, argv[0], append(argv[1:], draftPath)...)
-	c.Stdin, c.Stdout, c.Stderr = a.stdin, a.stderr, a.stderr
-	if f, ok := a.stdin.(*os.File); ok {
-		c.Stdin = f
-	}
-	if err := c.Run(); err != nil {
-		os.Remove(draftPath)
-		return withHint(fmt.Errorf("editor %q: %w", editor, err), "set $EDITOR to an editor that waits until you close the file")
-	}
-	edited, err := readCapped(draftPath)
+	res, changed, err := ws.SaveEdit(a.ctx, file, orig, edited, draft)
 	if err != nil {
 		return err
 	}
-	if err := a.saveEdit(st, file, orig, edited, draftPath); err != nil {
-		return err
+	if from == "" {
+		os.Remove(draft)
 	}
-	os.Remove(draftPath)
-	return nil
-}
-
-// saveEdit checks an edited version and saves it over orig; draft is where
-// the edit stays when it cannot be saved.
-func (a *app) saveEdit(st *memdir.Store, file string, orig, edited []byte, draft string) error {
-	if bytes.Equal(edited, orig) {
+	if !changed {
 		if a.json {
 			return a.printJSON(map[string]any{"file": file, "changed": false})
 		}
 		a.printf("no changes to %s\n", file)
 		return nil
 	}
-	again := fmt.Sprintf("memdir edit %s --from %s", strings.TrimSuffix(file, ".md"), draft)
-	m, err := memdir.Parse(file, edited)
-	if err != nil {
-		return withHint(err, "your edit is kept in %s; fix it there, then run '%s'", draft, again)
-	}
-	res, err := st.Save(a.ctx, m, memdir.SaveOptions{IfMatch: orig})
-	if err != nil {
-		if errors.Is(err, memdir.ErrNameTaken) {
-			return withHint(err, "give this memory another name in %s, then run '%s' (or forget the other memory first)", draft, again)
-		}
-		if errors.Is(err, memdir.ErrConflict) {
-			return withHint(err, "another program changed %s while you edited; your version is kept in %s ('%s' applies it over theirs)", file, draft, again)
-		}
-		return withHint(err, "your edit is kept in %s; '%s' tries again", draft, again)
-	}
 	return a.reportSave(res)
-}
-
-func readCapped(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, memdir.MaxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > memdir.MaxFileSize {
-		return nil, fmt.Errorf("%s is over %d bytes: not a memory", filepath.Base(path), memdir.MaxFileSize)
-	}
-	return b, nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -107,15 +108,5 @@ func (a *app) indexCheck(st *memdir.Store) error {
 			a.printf("  near cap: %s\n", w)
 		}
 	}
-	if !r.OK() {
-		if !r.Exists && len(r.Orphans) == 0 {
-			return nil // an empty folder needs no index
-		}
-		hint := "run 'memdir index --rebuild' to fix its lines"
-		if r.Loaded.Truncated || r.Usage.Warning() != "" {
-			hint = "consolidate memories (merge or forget some) to get under Claude Code's caps; 'memdir index --rebuild' fixes lines"
-		}
-		return withHint(errors.New("the index needs attention"), "%s", hint)
-	}
-	return nil
+	return workspace.IndexProblem(r)
 }

@@ -3,12 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -44,9 +44,6 @@ func toJSON(st *memdir.Store, m memdir.Memory, withBody bool) memoryJSON {
 	return j
 }
 
-// untyped is the --type filter value for memories without a type.
-const untyped = "untyped"
-
 func (a *app) listCmd() *cobra.Command {
 	var typ string
 	cmd := &cobra.Command{
@@ -60,7 +57,7 @@ the exit status 1; the others are still listed.`,
   memdir list --type untyped --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if typ != "" && typ != untyped {
+			if typ != "" && typ != workspace.Untyped {
 				if _, err := memdir.ParseType(typ); err != nil {
 					return withHint(err, "or use --type untyped for files without a type")
 				}
@@ -76,19 +73,10 @@ the exit status 1; the others are still listed.`,
 			if err != nil {
 				return err
 			}
-			mems, problems, err := st.List()
+			mems, problems, err := workspace.ListMemories(st, typ)
 			if err != nil {
 				return err
 			}
-			mems = slices.DeleteFunc(mems, func(m memdir.Memory) bool {
-				return typ != "" && string(m.Type) != strings.TrimPrefix(typ, untyped)
-			})
-			slices.SortStableFunc(mems, func(x, y memdir.Memory) int {
-				if c := typeRank(x.Type) - typeRank(y.Type); c != 0 {
-					return c
-				}
-				return strings.Compare(x.File, y.File)
-			})
 			for _, p := range problems {
 				a.warnf("%v", p)
 			}
@@ -105,7 +93,7 @@ the exit status 1; the others are still listed.`,
 				for _, m := range mems {
 					t := string(m.Type)
 					if t == "" {
-						t = untyped
+						t = workspace.Untyped
 					}
 					// The name is what show, edit and forget take; the
 					// file name works too.
@@ -124,13 +112,6 @@ the exit status 1; the others are still listed.`,
 	}
 	cmd.Flags().StringVar(&typ, "type", "", "only this type: user, feedback, project, reference or untyped")
 	return cmd
-}
-
-func typeRank(t memdir.Type) int {
-	if i := slices.Index(memdir.Types, t); i >= 0 {
-		return i
-	}
-	return len(memdir.Types)
 }
 
 func (a *app) showCmd() *cobra.Command {

@@ -2,14 +2,11 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/memdir/memdir/internal/atomicfile"
+	"github.com/memdir/memdir/internal/workspace"
 
 	"github.com/memdir/memdir/internal/examples"
 	"github.com/memdir/memdir/internal/memdir"
@@ -18,16 +15,16 @@ import (
 )
 
 type quickstartJSON struct {
-	Home              string           `json:"home"`
-	Project           string           `json:"project"`
-	MemoryDir         string           `json:"memory_dir"`
-	Saved             []string         `json:"saved"`
-	Index             memdir.Loaded    `json:"index"`
-	Transcripts       []string         `json:"transcripts"`
-	Pending           []pendingDayJSON `json:"pending"`
-	Extracted         string           `json:"extracted_day"`
-	Recalls           []recallJSON     `json:"recalls"`
-	ExtractedMemories []string         `json:"extracted_memories"`
+	Home              string                 `json:"home"`
+	Project           string                 `json:"project"`
+	MemoryDir         string                 `json:"memory_dir"`
+	Saved             []string               `json:"saved"`
+	Index             memdir.Loaded          `json:"index"`
+	Transcripts       []string               `json:"transcripts"`
+	Pending           []workspace.PendingDay `json:"pending"`
+	Extracted         string                 `json:"extracted_day"`
+	Recalls           []recallJSON           `json:"recalls"`
+	ExtractedMemories []string               `json:"extracted_memories"`
 }
 
 func (a *app) quickstartCmd() *cobra.Command {
@@ -53,68 +50,42 @@ at the end.`,
 }
 
 func (a *app) runQuickstart(dir string) error {
-	var err error
-	if dir == "" {
-		dir, err = os.MkdirTemp("", "memdir-quickstart-")
-	} else {
-		dir, err = filepath.Abs(dir)
-		if err == nil {
-			err = os.MkdirAll(dir, memdir.DirPerm)
-		}
-	}
+	sb, err := examples.NewSandbox(dir)
 	if err != nil {
-		return fmt.Errorf("make the throwaway folder: %w", err)
-	}
-	// The throwaway run ignores the caller's own overrides and settings.
-	q := &app{sys: a.sys, ctx: a.ctx, home: filepath.Join(dir, "home"), project: filepath.Join(dir, "project"), cmdName: a.cmdName}
-	codexHome := filepath.Join(dir, "codex")
-	q.getenv = func(k string) string {
-		switch k {
-		case "HOME":
-			return dir
-		case "CODEX_HOME":
-			return codexHome
-		}
-		return ""
-	}
-	if err := os.MkdirAll(q.project, memdir.DirPerm); err != nil {
 		return err
 	}
-	out := quickstartJSON{Home: q.home, Project: q.project}
+	// The throwaway run ignores the caller's own overrides and settings.
+	q := &app{sys: a.sys, ctx: a.ctx, home: sb.Home, project: sb.Project, cmdName: a.cmdName}
+	q.getenv = sb.Getenv
+	out := quickstartJSON{Home: q.home, Project: q.project, ExtractedMemories: []string{}}
 	say := func(format string, args ...any) {
 		if !a.json {
 			a.printf(format, args...)
 		}
 	}
-	say("memdir quickstart — a throwaway home in %s\n\n", dir)
+	// sayLines says text's lines after indent: those naming one of the
+	// files in only, or all with a nil only.
+	sayLines := func(indent, text string, only []string) {
+		for line := range strings.Lines(text) {
+			if only == nil || slices.ContainsFunc(only, func(f string) bool { return strings.Contains(line, "("+f+")") }) {
+				say("%s%s", indent, line)
+			}
+		}
+	}
+	say("memdir quickstart — a throwaway home in %s\n\n", sb.Dir)
 	st, l, err := q.store(true)
 	if err != nil {
 		return err
 	}
 	out.MemoryDir = l.MemoryDir
 	say("1. Saving example memories into %s\n", l.MemoryDir)
-	files, err := fs.Glob(examples.Memories, "memories/*.md")
+	saved, err := examples.SaveMemories(a.ctx, st)
+	for _, m := range saved {
+		out.Saved = append(out.Saved, m.File)
+		say("   %-10s %s\n", m.Type, m.File)
+	}
 	if err != nil {
 		return err
-	}
-	for _, f := range files {
-		b, err := fs.ReadFile(examples.Memories, f)
-		if err != nil {
-			return err
-		}
-		ex, err := memdir.Parse(filepath.Base(f), b)
-		if err != nil {
-			return fmt.Errorf("bundled example: %w", err)
-		}
-		res, err := st.Save(a.ctx, memdir.Memory{
-			Name: ex.Name, Description: ex.Description, Type: ex.Type,
-			Source: "quickstart", Trust: memdir.TrustUser, Body: ex.Body,
-		}, memdir.SaveOptions{})
-		if err != nil {
-			return err
-		}
-		out.Saved = append(out.Saved, res.File)
-		say("   %-10s %s\n", ex.Type, res.File)
 	}
 	loaded, err := st.LoadIndex(a.ctx)
 	if err != nil {
@@ -124,9 +95,7 @@ func (a *app) runQuickstart(dir string) error {
 	u := memdir.IndexUsage(loaded.Text)
 	say("\n2. MEMORY.md as the agent loads it at session start (%d/%d lines, %d/%d characters):\n\n",
 		u.Lines, memdir.MaxIndexLines, u.Chars, memdir.MaxIndexChars)
-	for line := range strings.Lines(loaded.Text) {
-		say("   %s", line)
-	}
+	sayLines("   ", loaded.Text, nil)
 
 	// Two example sessions, yesterday with Claude Code and the day before
 	// with Codex, written where those agents write them.
@@ -137,22 +106,15 @@ func (a *app) runQuickstart(dir string) error {
 	y := time.Now().AddDate(0, 0, -1)
 	claudeAt := time.Date(y.Year(), y.Month(), y.Day(), 10, 0, 0, 0, time.Local)
 	say("\n\n3. Two example session transcripts, as the agents write them:\n")
-	for _, tr := range examples.Transcripts(q.project, claudeAt, claudeAt.AddDate(0, 0, -1).Add(4*time.Hour)) {
-		path := filepath.Join(l.Home, "projects", l.ProjectKey, tr.Session+".jsonl")
-		if tr.Agent == "codex" {
-			d := claudeAt.AddDate(0, 0, -1)
-			path = filepath.Join(env.Roots.Codex, "sessions", d.Format("2006/01/02"), "rollout-"+d.Format("2006-01-02")+"T14-00-00-"+tr.Session+".jsonl")
-		}
-		if err := os.MkdirAll(filepath.Dir(path), memdir.DirPerm); err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(path, tr.Data, 0o600); err != nil {
-			return err
-		}
-		out.Transcripts = append(out.Transcripts, path)
-		say("   %-11s %s\n", tr.Agent, path)
+	written, err := examples.WriteTranscripts(examples.Placement{Home: l.Home, ProjectKey: l.ProjectKey, CodexHome: env.Roots.Codex}, q.project, claudeAt)
+	if err != nil {
+		return err
 	}
-	if out.Pending, err = q.pendingDays(env); err != nil {
+	for _, w := range written {
+		out.Transcripts = append(out.Transcripts, w.Path)
+		say("   %-11s %s\n", w.Agent, w.Path)
+	}
+	if out.Pending, err = env.PendingDays(a.ctx, q.report()); err != nil {
 		return err
 	}
 	say("\n4. memdir transcripts list-pending — days not yet processed:\n\n")
@@ -161,16 +123,19 @@ func (a *app) runQuickstart(dir string) error {
 	}
 	out.Extracted = claudeAt.Format(time.DateOnly)
 	say("\n5. memdir transcripts extract %s — that day's conversation, tool calls on one line,\n   the hook's injected context left out:\n\n", out.Extracted)
-	q.stdout = &indentWriter{w: a.stdout, indent: "   ", bol: true}
-	if a.json {
-		q.stdout = io.Discard
-	}
-	if err := q.extract(env, []string{out.Extracted}, "", false); err != nil {
+	found, err := env.Extract(a.ctx, workspace.ExtractRequest{Days: []string{out.Extracted}}, q.report(), func(b []byte) error {
+		for line := range strings.Lines(string(b)) {
+			say("%s%s", map[bool]string{true: "", false: "   "}[line == "\n"], line)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-
+	if !found {
+		say("   No pending transcript content for %s ('memdir transcripts list-pending' shows the pending days).\n", out.Extracted)
+	}
 	// Recall for two prompts: one a memory answers, one none does.
-	q.stdout = a.stdout
 	for i, prompt := range []string{"should the integration tests mock PostgreSQL?", "what's a good name for a cat?"} {
 		say("\n%d. memdir recall %q — what a hook would inject:\n\n", 6+i, prompt)
 		r, err := q.recallFor(prompt, recall.DefaultPolicy)
@@ -182,9 +147,7 @@ func (a *app) runQuickstart(dir string) error {
 			say("   (nothing: no memory covers enough of this prompt, so nothing is injected)\n")
 			continue
 		}
-		for line := range strings.Lines(r.Injected) {
-			say("   %s", line)
-		}
+		sayLines("   ", r.Injected, nil)
 	}
 	// Extraction: the example sessions' durable statements become memories.
 	say("\n8. memdir extract — the heuristic engine reads what the user said in the example sessions:\n\n")
@@ -195,19 +158,10 @@ func (a *app) runQuickstart(dir string) error {
 	for _, r := range reports {
 		out.ExtractedMemories = append(out.ExtractedMemories, r.Saved...)
 	}
-	if out.ExtractedMemories == nil {
-		out.ExtractedMemories = []string{}
-	}
 	say("   Saved %d memories: %s\n", len(out.ExtractedMemories), strings.Join(out.ExtractedMemories, ", "))
 	if idx, err := st.LoadIndex(a.ctx); err == nil {
 		say("   Their lines in MEMORY.md:\n")
-		for line := range strings.Lines(idx.Text) {
-			for _, f := range out.ExtractedMemories {
-				if strings.Contains(line, "("+f+")") {
-					say("     %s", line)
-				}
-			}
-		}
+		sayLines("     ", idx.Text, out.ExtractedMemories)
 	}
 	prompt := "does the cache loader need a context on every call?"
 	r, err := q.recallFor(prompt, recall.DefaultPolicy)
@@ -216,9 +170,7 @@ func (a *app) runQuickstart(dir string) error {
 	}
 	out.Recalls = append(out.Recalls, r)
 	say("\n9. memdir recall %q — the extracted memory comes back:\n\n", prompt)
-	for line := range strings.Lines(r.Injected) {
-		say("   %s", line)
-	}
+	sayLines("   ", r.Injected, nil)
 	if a.json {
 		return a.printJSON(out)
 	}
@@ -228,32 +180,10 @@ func (a *app) runQuickstart(dir string) error {
 	say("   memdir %s show prefer-table-driven-tests\n", flags)
 	say("   memdir %s doctor\n", flags)
 	say("   memdir %s recall \"integration tests against the database\" --explain\n", flags)
-	say("   CODEX_HOME=%s memdir %s search --transcripts context\n", codexHome, flags)
-	say("   CODEX_HOME=%s memdir %s transcripts done %s\n", codexHome, flags, out.Extracted)
+	say("   CODEX_HOME=%s memdir %s search --transcripts context\n", sb.CodexHome, flags)
+	say("   CODEX_HOME=%s memdir %s transcripts done %s\n", sb.CodexHome, flags, out.Extracted)
 	say("Then, in your own project:\n")
 	say("   memdir init && memdir save --type user --name \"My role\" --description \"...\" --body \"...\"\n")
 	say("   memdir install claude    # Claude Code gets recall with every prompt, and its sessions are extracted\n")
 	return nil
-}
-
-// indentWriter prefixes every line written through it.
-type indentWriter struct {
-	w      io.Writer
-	indent string
-	bol    bool // at the beginning of a line
-}
-
-func (iw *indentWriter) Write(p []byte) (int, error) {
-	var b []byte
-	for _, c := range p {
-		if iw.bol && c != '\n' {
-			b = append(b, iw.indent...)
-		}
-		b = append(b, c)
-		iw.bol = c == '\n'
-	}
-	if _, err := iw.w.Write(b); err != nil {
-		return 0, err
-	}
-	return len(p), nil
 }

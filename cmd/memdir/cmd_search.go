@@ -4,22 +4,14 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/search"
 	"github.com/memdir/memdir/internal/sessions"
+	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
-
-type memoryHitJSON struct {
-	File string `json:"file"`
-	Path string `json:"path"`
-	Line int    `json:"line"`
-	Text string `json:"text"`
-}
 
 func (a *app) searchCmd() *cobra.Command {
 	var (
@@ -85,104 +77,34 @@ func (a *app) searchTranscripts(opt search.Options, since string) error {
 	if err != nil {
 		return err
 	}
-	a.warnHome(env)
-	if since != "" {
-		d, err := parseDate(since, env.Loc)
-		if err != nil {
-			return err
-		}
-		opt.Since, _ = time.ParseInLocation(time.DateOnly, d, env.Loc)
-	}
-	if a.project != "" {
-		opt.Project = a.projectPath()
-	}
-	if _, err := search.NewMatcher(opt); err != nil {
-		return withHint(err, "see 'memdir search --help'")
-	}
-	files, errs := sessions.Discover(env.Roots)
-	for _, err := range errs {
-		a.warnf("%v", err)
-	}
-	var results []search.Result
+	opt.Project = a.env().ProjectPath()
+	results := []search.Result{}
 	out := bufio.NewWriterSize(a.stdout, 64<<10)
 	defer out.Flush()
 	start := time.Now()
-	stats, err := search.Run(a.ctx, files, opt, func(r search.Result) error {
+	stats, err := env.SearchTranscripts(a.ctx, opt, since, a.report(), func(r search.Result) error {
 		if a.json {
 			results = append(results, r)
-			return nil
+		} else {
+			search.WriteText(out, r, env.Loc, opt.Context > 0)
 		}
-		writeResult(out, r, env.Loc, opt.Context > 0)
 		return nil
 	})
-	if err != nil {
-		a.warnf("%v", err)
-	}
-	if a.json {
-		if results == nil {
-			results = []search.Result{}
-		}
+	switch {
+	case err != nil:
+		return err
+	case a.json:
 		return printJSONTo(out, map[string]any{"results": results, "stats": stats})
-	}
-	if stats.Results == 0 {
+	case stats.Results == 0:
 		fmt.Fprintf(a.stderr, "No matches in %s (%s).\n", sessions.Plural(stats.Files, "transcript"), mb(stats.Bytes))
-	} else if isTerminal(a.stdout) {
+	case isTerminal(a.stdout):
 		fmt.Fprintf(a.stderr, "%s in %s (%s) in %s\n", sessions.Plural(stats.Results, "result"),
 			sessions.Plural(stats.Files, "transcript"), mb(stats.Bytes), time.Since(start).Round(time.Millisecond))
 	}
 	return nil
 }
 
-// projectPath is the --project folder itself, absolute, cleaned and with
-// symlinks resolved: not widened to its git root, as sessions run in P or
-// below are wanted (a monorepo's package, say).
-func (a *app) projectPath() string {
-	p := a.project
-	if home := a.getenv("HOME"); home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
-		p = filepath.Join(home, p[1:])
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(a.cwd, p)
-	}
-	p = filepath.Clean(p)
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		p = real
-	}
-	return p
-}
-
 func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
-
-// writeResult prints one result: a heading naming where it was said, then
-// the line; with context, the lines around it marked with '|' and the match
-// with '>'.
-func writeResult(w *bufio.Writer, r search.Result, loc *time.Location, context bool) {
-	when := "????-??-?? ??:??"
-	if !r.Time.IsZero() {
-		when = r.Time.In(loc).Format("2006-01-02 15:04")
-	}
-	project := filepath.Base(r.Project)
-	if r.Project == "" {
-		project = "?"
-	}
-	session := r.SessionID
-	if len(session) > 8 {
-		session = session[:8]
-	}
-	if !context {
-		fmt.Fprintf(w, "%s %-9s %s %s:%d: %s\n", when, r.Role, project, session, r.Line, strings.TrimSpace(r.Text))
-		return
-	}
-	fmt.Fprintf(w, "%s %s %s %s:%d (%s)\n", when, r.Role, project, session, r.Line, r.Path)
-	for _, l := range r.Before {
-		fmt.Fprintf(w, "  | %s\n", l)
-	}
-	fmt.Fprintf(w, "  > %s\n", r.Text)
-	for _, l := range r.After {
-		fmt.Fprintf(w, "  | %s\n", l)
-	}
-	w.WriteString("--\n")
-}
 
 func (a *app) searchMemories(opt search.Options) error {
 	m, err := search.NewMatcher(opt)
@@ -192,7 +114,7 @@ func (a *app) searchMemories(opt search.Options) error {
 	st, l, err := a.store(false)
 	if errors.Is(err, memdir.ErrNotFound) {
 		if a.json {
-			return a.printJSON(map[string]any{"results": []memoryHitJSON{}})
+			return a.printJSON(map[string]any{"results": []workspace.MemoryHit{}})
 		}
 		fmt.Fprintf(a.stderr, "No memories yet for %s.\n", l.ProjectRoot)
 		return nil
@@ -200,25 +122,9 @@ func (a *app) searchMemories(opt search.Options) error {
 	if err != nil {
 		return err
 	}
-	files, err := st.Files()
+	hits, files, err := workspace.SearchMemories(st, m, opt.Limit, a.report())
 	if err != nil {
 		return err
-	}
-	hits := []memoryHitJSON{}
-	for _, f := range files {
-		raw, _, err := st.Raw(f)
-		if err != nil {
-			a.warnf("%v", err)
-			continue
-		}
-		for i, line := range strings.Split(string(raw), "\n") {
-			if m.Match(line) {
-				hits = append(hits, memoryHitJSON{File: f, Path: st.Path(f), Line: i + 1, Text: line})
-			}
-			if opt.Limit > 0 && len(hits) >= opt.Limit {
-				break
-			}
-		}
 	}
 	if a.json {
 		return a.printJSON(map[string]any{"results": hits})
@@ -227,7 +133,7 @@ func (a *app) searchMemories(opt search.Options) error {
 		a.printf("%s:%d: %s\n", h.File, h.Line, h.Text)
 	}
 	if len(hits) == 0 {
-		fmt.Fprintf(a.stderr, "No matches in %s.\n", sessions.Plural(len(files), "memory file"))
+		fmt.Fprintf(a.stderr, "No matches in %s.\n", sessions.Plural(files, "memory file"))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/sessions"
+	"github.com/memdir/memdir/internal/workspace"
 )
 
 // progressMin is how much reading makes a progress line worth showing.
@@ -69,5 +70,16 @@ func (p *progressLine) stop() {
 	if p.enabled {
 		close(p.quit)
 		p.wg.Wait()
+	}
+}
+
+// report is how the workspace's use cases warn and show progress here.
+func (a *app) report() workspace.Report {
+	return workspace.Report{
+		Warn: func(msg string) { a.warnf("%s", msg) },
+		Progress: func(what string, files []sessions.File) (func(int64), func()) {
+			p := a.progress(what, files)
+			return p.add, p.stop
+		},
 	}
 }

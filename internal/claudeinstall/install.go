@@ -1,7 +1,9 @@
 // Package claudeinstall merges memdir's hooks into a Claude Code settings
-// document and takes them out again. It works on the parsed document (see
-// Parse and Encode); reading, backing up and writing the file is the
-// caller's.
+// document and takes them out again. Install, Uninstall and their MCP
+// counterparts work on the parsed document (see Parse and Encode); Apply
+// (and Plan, its dry run) is the whole 'memdir install claude' on files:
+// which file a scope means, backups, atomic replacement, and the refusals
+// (the memdir plugin already enabled, a read-only file, a 'go run' binary).
 //
 // memdir's handlers are recognised by their command: the memdir binary,
 // then "hook <Event>". Everything else in the document — other keys, other

@@ -1,6 +1,7 @@
 // Package examples holds the realistic memories and transcripts that
-// 'memdir quickstart' writes into its throwaway folder, bundled in the
-// binary.
+// 'memdir quickstart' writes into its throwaway folder (a Sandbox), bundled
+// in the binary. It writes example transcripts only into a sandbox's agent
+// homes, never into a real agent's.
 package examples
 
 import (

@@ -210,3 +210,19 @@ func (ix ProjectsIndex) Lookup(path string) (*Project, bool) {
 	}
 	return best, best != nil
 }
+
+// Sorted lists the index's projects, most recently seen first (then by
+// path).
+func (ix ProjectsIndex) Sorted() []*Project {
+	ps := make([]*Project, 0, len(ix.Projects))
+	for _, p := range ix.Projects {
+		ps = append(ps, p)
+	}
+	slices.SortFunc(ps, func(x, y *Project) int {
+		if c := y.LastSeen.Compare(x.LastSeen); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.OriginalPath, y.OriginalPath)
+	})
+	return ps
+}

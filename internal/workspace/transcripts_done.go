@@ -1,0 +1,109 @@
+package workspace
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/memdir/memdir/internal/atomicfile"
+	"github.com/memdir/memdir/internal/sessions"
+	"github.com/memdir/memdir/internal/transcript"
+)
+
+// DoneResult is what MarkDone did for one day.
+type DoneResult struct {
+	Date     string   `json:"date"`
+	Marked   int      `json:"marked"`        // messages marked processed
+	Left     int      `json:"still_pending"` // messages that arrived after the last extract
+	Archived []string `json:"archived,omitempty"`
+}
+
+// MarkDone marks the pending content of each date processed: what Extract
+// showed of it, or everything there is when it was never extracted. With
+// archive set (an absolute folder), the transcripts holding content of a
+// date are first copied into archive/DATE/. It refuses a state whose days
+// were counted in another time zone.
+func (t Transcripts) MarkDone(ctx context.Context, dates []string, archive string, r Report) ([]DoneResult, error) {
+	if err := t.NeedHome(r); err != nil {
+		return nil, err
+	}
+	st, unlock, err := t.LockState(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := t.ZoneConflict(st); err != nil {
+		return nil, err
+	}
+	scans := t.ReadPending(ctx, st, r)
+	var results []DoneResult
+	var moved []sessions.Advance
+	for _, date := range dates {
+		res := DoneResult{Date: date}
+		if archive != "" {
+			if res.Archived, err = archiveDay(archive, date, t.Roots, sessions.Pending(scans, t.Loc, date)); err != nil {
+				return nil, err
+			}
+		}
+		n, mv := sessions.MarkDone(st, scans, date, t.Loc)
+		res.Marked, moved = n, append(moved, mv...)
+		for _, d := range sessions.Pending(scans, t.Loc, date) {
+			res.Left += d.Messages
+		}
+		results = append(results, res)
+	}
+	for _, mv := range moved {
+		m, err := sessions.MarkAt(mv.Path, mv.Offset, mv.Line)
+		if err != nil {
+			return nil, err
+		}
+		st.Transcripts[mv.Path].Cursor = m
+		st.Transcripts[mv.Path].Reset = ""
+	}
+	if err := t.Folder.WriteJSON(sessions.StateFile, st); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// archiveDay copies the transcripts holding content of date into
+// dir/date/, atomically each, at their path under <home>/projects (Codex
+// rollouts under codex/, at theirs under <CODEX_HOME>/sessions).
+func archiveDay(dir, date string, roots sessions.Roots, days []sessions.Day) ([]string, error) {
+	var done []string
+	for _, d := range days {
+		for _, s := range d.Sessions {
+			if slices.Contains(done, s.Path) {
+				continue
+			}
+			data, err := os.ReadFile(s.Path)
+			if err != nil {
+				return done, err
+			}
+			to := filepath.Join(dir, date, archivePath(roots, s))
+			if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
+				return done, err
+			}
+			if err := atomicfile.WriteFile(to, data, 0o600); err != nil {
+				return done, err
+			}
+			done = append(done, s.Path)
+		}
+	}
+	return done, nil
+}
+
+// archivePath is where a transcript goes in a day's archive folder: its
+// path under the folder it was found in.
+func archivePath(roots sessions.Roots, s sessions.DaySession) string {
+	base, prefix := filepath.Join(roots.Claude, "projects"), ""
+	if s.Dialect == transcript.Codex {
+		base, prefix = filepath.Join(roots.Codex, "sessions"), "codex"
+	}
+	rel, err := filepath.Rel(base, s.Path)
+	if err != nil || !filepath.IsLocal(rel) {
+		rel = filepath.Base(s.Path)
+	}
+	return filepath.Join(prefix, rel)
+}
