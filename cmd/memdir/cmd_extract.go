@@ -63,7 +63,7 @@ LLM ENGINES
 			if file != "" {
 				o.Transcripts = []string{file}
 			}
-			res, err := env.Extract(a.ctx, a.env(), o)
+			res, err := env.ExtractMemories(a.ctx, a.env(), o)
 			if err != nil {
 				return err
 			}
@@ -83,7 +83,7 @@ LLM ENGINES
 
 // extractLocked extracts from targets now (quickstart's example sessions).
 func (a *app) extractLocked(env transcriptsEnv, targets []string, trailing bool) ([]workspace.ExtractReport, bool, error) {
-	res, err := env.Extract(a.ctx, a.env(), workspace.ExtractOptions{Transcripts: targets, Trailing: trailing, Warn: a.warnErr})
+	res, err := env.ExtractMemories(a.ctx, a.env(), workspace.ExtractOptions{Transcripts: targets, Trailing: trailing, Warn: a.warnErr})
 	return res.Reports, res.Staged, err
 }
 

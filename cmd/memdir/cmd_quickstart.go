@@ -123,7 +123,7 @@ func (a *app) runQuickstart(dir string) error {
 	}
 	out.Extracted = claudeAt.Format(time.DateOnly)
 	say("\n5. memdir transcripts extract %s — that day's conversation, tool calls on one line,\n   the hook's injected context left out:\n\n", out.Extracted)
-	found, err := env.Extract(a.ctx, workspace.ExtractRequest{Days: []string{out.Extracted}}, q.report(), func(b []byte) error {
+	found, err := env.ExtractDays(a.ctx, workspace.ExtractRequest{Days: []string{out.Extracted}}, q.report(), func(b []byte) error {
 		for line := range strings.Lines(string(b)) {
 			say("%s%s", map[bool]string{true: "", false: "   "}[line == "\n"], line)
 		}

@@ -150,7 +150,7 @@ arrives in between stays pending.`,
 // extract writes the pending content of the wanted days (all without
 // any) to output or stdout, then records in the state what it showed.
 func (a *app) extract(env transcriptsEnv, want []string, output string, raw bool) error {
-	found, err := env.Extract(a.ctx, workspace.ExtractRequest{Days: want, Raw: raw, JSON: a.json}, a.report(), func(b []byte) error {
+	found, err := env.ExtractDays(a.ctx, workspace.ExtractRequest{Days: want, Raw: raw, JSON: a.json}, a.report(), func(b []byte) error {
 		if output == "" {
 			_, err := a.stdout.Write(b)
 			return err

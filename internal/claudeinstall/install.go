@@ -17,7 +17,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/memdir/memdir/internal/hooks"
 )
 
 // Handler is the hook memdir registers for one event.
@@ -31,12 +30,12 @@ type Handler struct {
 // Code's shared 1.5 s SessionEnd budget from growing much: the hook only
 // appends a line.
 var Handlers = []Handler{
-	{Event: hooks.SessionStart, Matcher: "startup|resume|clear|compact", Timeout: 10},
-	{Event: hooks.UserPromptSubmit, Timeout: 10},
-	{Event: hooks.Stop, Timeout: 10},
-	{Event: hooks.SubagentStop, Timeout: 10},
-	{Event: hooks.PreCompact, Timeout: 10},
-	{Event: hooks.SessionEnd, Timeout: 2},
+	{Event: "SessionStart", Matcher: "startup|resume|clear|compact", Timeout: 10},
+	{Event: "UserPromptSubmit", Timeout: 10},
+	{Event: "Stop", Timeout: 10},
+	{Event: "SubagentStop", Timeout: 10},
+	{Event: "PreCompact", Timeout: 10},
+	{Event: "SessionEnd", Timeout: 2},
 }
 
 // Command is the command line of memdir's hook for event, with the binary

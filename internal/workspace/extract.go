@@ -74,7 +74,7 @@ type ExtractReport struct {
 // Wrote reports whether the run wrote a memory.
 func (r ExtractReport) Wrote() bool { return len(r.Saved)+len(r.Updated)+len(r.Superseded) > 0 }
 
-// ExtractResult is what Extract did.
+// ExtractResult is what ExtractMemories did.
 type ExtractResult struct {
 	Targets []string        // the transcripts it was asked to extract from
 	Reports []ExtractReport // one per transcript extracted from (staged work included)
@@ -107,13 +107,13 @@ func (x *extractor) warn(err error) {
 	}
 }
 
-// Extract turns the new turns of transcripts into memories: each
+// ExtractMemories turns the new turns of transcripts into memories: each
 // transcript is read from its cursor, the pipeline's gates decide
 // (extract.Decide), the engine proposes, extract.Reconcile plans each
 // proposal against the memories recall finds closest, and one apply step
 // writes the plan through each project's store. Runs take the extraction
 // lock; a run that finds it busy stages its work for the holder.
-func (t Transcripts) Extract(ctx context.Context, env Env, o ExtractOptions) (ExtractResult, error) {
+func (t Transcripts) ExtractMemories(ctx context.Context, env Env, o ExtractOptions) (ExtractResult, error) {
 	if err := CheckExtractEngine(o.Engine); err != nil {
 		return ExtractResult{}, err
 	}

@@ -81,7 +81,7 @@ func (h *home) extract(o workspace.ExtractOptions) workspace.ExtractResult {
 		h.t.Fatal(err)
 	}
 	o.Warn = func(err error) { h.warnings = append(h.warnings, err) }
-	res, err := tr.Extract(h.t.Context(), h.env(), o)
+	res, err := tr.ExtractMemories(h.t.Context(), h.env(), o)
 	if err != nil {
 		h.t.Fatalf("extract: %v", err)
 	}

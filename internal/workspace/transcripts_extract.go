@@ -20,11 +20,11 @@ type ExtractRequest struct {
 	JSON bool     // render as JSON (ExtractJSON) instead of text
 }
 
-// Extract renders the pending content of the wanted days and hands it to
+// ExtractDays renders the pending content of the wanted days and hands it to
 // out, then records in the state what it showed, so that a later MarkDone
 // marks no more than that. It changes no cursor. With no pending content
 // it calls nothing and returns false.
-func (t Transcripts) Extract(ctx context.Context, req ExtractRequest, r Report, out func(rendered []byte) error) (found bool, err error) {
+func (t Transcripts) ExtractDays(ctx context.Context, req ExtractRequest, r Report, out func(rendered []byte) error) (found bool, err error) {
 	if err := t.NeedHome(r); err != nil {
 		return false, err
 	}

@@ -46,7 +46,7 @@ func TestTranscripts_ExtractThenDone(t *testing.T) {
 	}
 
 	var shown []byte
-	found, err := tr.Extract(ctx, ExtractRequest{Days: []string{day}, JSON: true}, r, func(b []byte) error {
+	found, err := tr.ExtractDays(ctx, ExtractRequest{Days: []string{day}, JSON: true}, r, func(b []byte) error {
 		shown = b
 		return nil
 	})
@@ -81,7 +81,7 @@ func TestTranscripts_ExtractThenDone(t *testing.T) {
 	if len(pending) != 1 || pending[0].Date == day {
 		t.Errorf("pending after done: %+v", pending)
 	}
-	found, err = tr.Extract(ctx, ExtractRequest{Days: []string{day}}, r, func([]byte) error {
+	found, err = tr.ExtractDays(ctx, ExtractRequest{Days: []string{day}}, r, func([]byte) error {
 		t.Error("out called for a day with nothing pending")
 		return nil
 	})
@@ -96,7 +96,7 @@ func TestTranscripts_ExtractThenDone(t *testing.T) {
 func TestTranscripts_FailedOutputRecordsNothing(t *testing.T) {
 	ctx := context.Background()
 	tr, _, day := exampleTranscripts(t)
-	if _, err := tr.Extract(ctx, ExtractRequest{Days: []string{day}}, Report{}, func([]byte) error { return os.ErrPermission }); err != os.ErrPermission {
+	if _, err := tr.ExtractDays(ctx, ExtractRequest{Days: []string{day}}, Report{}, func([]byte) error { return os.ErrPermission }); err != os.ErrPermission {
 		t.Fatalf("err %v", err)
 	}
 	st, err := tr.LoadState()
