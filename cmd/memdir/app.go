@@ -38,8 +38,6 @@ type app struct {
 	printedJSON bool
 	cmdName     string
 
-	engine string // memdir extract --engine
-
 	memo     paths.Layout // the last layout resolved, for memoKey
 	memoKey  string
 	memoDone bool

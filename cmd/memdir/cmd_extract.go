@@ -9,9 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// extractSwitch set to "off" keeps the hooks from starting extraction.
-const extractSwitch = "MEMDIR_EXTRACT"
-
 func (a *app) extractMemoriesCmd() *cobra.Command {
 	var file, session, engine string
 	var pending, dryRun, trailing bool

@@ -13,21 +13,17 @@ const ruleDoc = `AGENTS.md, "Layers and import rules"`
 // and of the layers below it, never one above. Every package of the module
 // must be in one layer.
 //
-// FAILS on branch arch-bench: internal/claudeinstall (domain) imports
-// internal/hooks (frontend) for the event names (hooks.SessionStart, …).
-// Once internal/hooks is the hook adapter it imports internal/workspace, so
-// that import points up the layers (and a workspace that used claudeinstall,
-// for doctor, would be a cycle). The fix: claudeinstall keeps Claude Code's
-// event names itself, or cmd passes it the handlers to install.
+// internal/claudeinstall spells Claude Code's event names out itself: the
+// hook adapter (frontend) is above it.
 var layers = []layer{
 	{"cmd", []string{"cmd/memdir", "cmd/memdir-bench", "cmd/gencorpus"}},
 	{"frontend", []string{"internal/hooks", "internal/mcpserver"}},
 	{"helpers", append(append([]string{}, benchHelpers...), testOnly...)},
 	{"app", []string{"internal/workspace"}},
-	{"domain", []string{"internal/memdir", "internal/sessions", "internal/search", "internal/synthesis",
-		"internal/llm", "internal/claudeinstall"}},
+	{"domain", []string{"internal/memdir", "internal/snapshot", "internal/sessions", "internal/search", "internal/synthesis",
+		"internal/llm", "internal/claudeinstall", "internal/examples"}},
 	{"leaf", []string{"internal/recall", "internal/extract", "internal/transcript", "internal/redact",
-		"internal/hint", "internal/paths", "internal/atomicfile", "internal/lockfile", "internal/examples"}},
+		"internal/hint", "internal/paths", "internal/atomicfile", "internal/lockfile"}},
 }
 
 var (
@@ -39,14 +35,12 @@ var (
 	pure = []string{"internal/recall", "internal/extract", "internal/transcript", "internal/redact", "internal/hint"}
 )
 
-// ruleStoreImportsNoRanker FAILS on branch arch-bench (and main) until the
-// snapshot and recall-index code of internal/memdir (recall*.go,
-// vectors.go) moves to a package of its own: internal/memdir still imports
-// internal/recall. The rule stays on so the failure is seen until then.
+// ruleStoreImportsNoRanker keeps ranking out of the store: the recall
+// snapshot is derived by internal/snapshot over the store's primitives.
 var ruleStoreImportsNoRanker = forbid("store-imports-no-ranker",
-	"internal/memdir (the store) imports none of recall, extract, llm, workspace, hooks, mcpserver, sessions, search",
+	"internal/memdir (the store) imports none of recall, snapshot, extract, llm, workspace, hooks, mcpserver, sessions, search",
 	[]string{"internal/memdir"},
-	[]string{"internal/recall", "internal/extract", "internal/llm", "internal/workspace", "internal/hooks",
+	[]string{"internal/recall", "internal/snapshot", "internal/extract", "internal/llm", "internal/workspace", "internal/hooks",
 		"internal/mcpserver", "internal/sessions", "internal/search"})
 
 var rules = []rule{

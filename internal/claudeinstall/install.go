@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
 )
 
 // Handler is the hook memdir registers for one event.

@@ -65,7 +65,7 @@ type Options struct {
 }
 
 // Lock takes dir's lock, waiting up to opt.Timeout, and records who holds
-// it. The returned func releases it.
+// it. The returned func releases it; calling it again does nothing.
 //
 // Callers in one process (the requests of one MCP server) queue on an
 // in-process turn first, in order, and only the one whose turn it is waits
@@ -99,7 +99,10 @@ func Lock(ctx context.Context, dir string, opt Options) (unlock func(), err erro
 		release()
 		return nil, err
 	}
-	return func() { unlockFile(); release() }, nil
+	// Idempotent, as flock's unlock is: a second call must not take
+	// another caller's turn.
+	var once sync.Once
+	return func() { once.Do(func() { unlockFile(); release() }) }, nil
 }
 
 // turn is one lock's in-process queue: the slot, and when its holder took

@@ -146,3 +146,24 @@ func TestLock_InProcessStuckHolder(t *testing.T) {
 		t.Errorf("the wait took %v", d)
 	}
 }
+
+// TestLock_UnlockTwice: a second unlock is a no-op, and never gives away
+// another caller's turn.
+func TestLock_UnlockTwice(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := lockfile.Lock(t.Context(), dir, lockfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	unlock()
+	second, err := lockfile.Lock(t.Context(), dir, lockfile.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock() // the first caller's, again: must not free the second's turn
+	if _, err := lockfile.Lock(t.Context(), dir, lockfile.Options{Timeout: 100 * time.Millisecond}); !lockfile.IsLocked(err) {
+		t.Errorf("a third caller got the lock the second holds: %v", err)
+	}
+	second()
+}
