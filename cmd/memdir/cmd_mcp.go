@@ -2,13 +2,11 @@ package main
 
 import (
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,11 +15,6 @@ import (
 	"github.com/memdir/memdir/internal/mcpserver"
 	"github.com/memdir/memdir/internal/workspace"
 )
-
-// version is memdir's version as the MCP server reports it.
-
-// maxMCPRequest bounds one HTTP request to the MCP server.
-const maxMCPRequest = 4 << 20
 
 func (a *app) mcpCmd() *cobra.Command {
 	var addr, token string
@@ -39,8 +32,11 @@ also takes a "project" argument for clients that work across projects.
 By default it speaks over stdin and stdout. With --http ADDR it serves
 streamable HTTP at http://ADDR/mcp instead (a bare port means 127.0.0.1),
 and every request must carry "Authorization: Bearer <token>": give the token
-with --token or MEMDIR_MCP_TOKEN, or a random one is made and printed on
-stderr. Requests are limited to 4 MiB.`,
+with --token or MEMDIR_MCP_TOKEN (at least 32 characters), or a random one is
+made and printed on stderr. Browsers' requests from another origin are
+refused, requests are limited to 4 MiB, and no session is kept between
+requests. Listening beyond this machine (0.0.0.0, a LAN address) is warned
+about.`,
 		Example: `  claude mcp add memdir -- memdir mcp
   memdir mcp --http 7777
   MEMDIR_MCP_TOKEN=secret memdir mcp --http 127.0.0.1:7777`,
@@ -65,11 +61,18 @@ stderr. Requests are limited to 4 MiB.`,
 }
 
 func (a *app) serveMCP(srv *mcp.Server, addr, token string) error {
-	if !strings.Contains(addr, ":") {
-		addr = "127.0.0.1:" + addr
+	addr, everywhere, err := mcpserver.ListenAddr(addr)
+	if err != nil {
+		return err
 	}
-	if strings.HasPrefix(addr, ":") {
-		addr = "127.0.0.1" + addr // ":7777" is this machine only, as the help says; name a host to listen wider
+	if token != "" {
+		if err := mcpserver.CheckToken(token); err != nil {
+			return err
+		}
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return withHint(err, "choose another address with --http")
 	}
 	if token == "" {
 		b := make([]byte, 24)
@@ -77,11 +80,10 @@ func (a *app) serveMCP(srv *mcp.Server, addr, token string) error {
 		token = hex.EncodeToString(b)
 		fmt.Fprintf(a.stderr, "memdir mcp: token %s\n", token)
 	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return withHint(err, "choose another address with --http")
+	if everywhere {
+		a.warnf("listening on %s: other machines can reach this server and try its token; use 127.0.0.1 unless they must", ln.Addr())
 	}
-	hs := &http.Server{Handler: mcpHandler(srv, token), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 5 * time.Minute,
+	hs := &http.Server{Handler: mcpserver.Handler(srv, token), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 5 * time.Minute,
 		MaxHeaderBytes: 64 << 10}
 	fmt.Fprintf(a.stderr, "memdir mcp: serving http://%s/mcp\n", ln.Addr())
 	go func() {
@@ -92,30 +94,6 @@ func (a *app) serveMCP(srv *mcp.Server, addr, token string) error {
 		return err
 	}
 	return a.ctx.Err()
-}
-
-// mcpHandler serves srv's streamable HTTP at /mcp behind the token.
-func mcpHandler(srv *mcp.Server, token string) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{MaxRequestBodyBytes: maxMCPRequest, SessionTimeout: 30 * time.Minute})
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", bearer(token, h))
-	return mux
-}
-
-// bearer lets through only requests carrying the token.
-func bearer(token string, next http.Handler) http.Handler {
-	want := []byte(token)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// The scheme is case-insensitive (RFC 9110 §11.1); the token is not.
-		scheme, got, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimLeft(got, " ")), want) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="memdir"`)
-			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 // mcpEnv is the server's environment: every call opens its project afresh,

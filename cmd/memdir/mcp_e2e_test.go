@@ -64,7 +64,7 @@ func TestMCP_TypeScriptClient(t *testing.T) {
 		os.MkdirAll(project2, 0o700)
 		srv := exec.CommandContext(ctx, bin, "mcp", "--http", "127.0.0.1:0")
 		srv.Dir = project2
-		srv.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "MEMDIR_MCP_TOKEN=conformance"}
+		srv.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "MEMDIR_MCP_TOKEN=conformance-token-of-forty-characters-0001"}
 		stderr, _ := srv.StderrPipe()
 		if err := srv.Start(); err != nil {
 			t.Fatal(err)
@@ -83,7 +83,7 @@ func TestMCP_TypeScriptClient(t *testing.T) {
 			t.Fatal("the server did not say where it serves")
 		}
 		go io.Copy(io.Discard, stderr)
-		node(t, "http", "MEMDIR_URL="+url, "MEMDIR_TOKEN=conformance")
+		node(t, "http", "MEMDIR_URL="+url, "MEMDIR_TOKEN=conformance-token-of-forty-characters-0001")
 	})
 }
 

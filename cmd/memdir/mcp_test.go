@@ -155,7 +155,7 @@ func TestMCP_ToolsInMemory(t *testing.T) {
 func TestMCP_HTTP(t *testing.T) {
 	a, _ := testApp(t)
 	srv := mcpserver.New(a.mcpEnv(), version)
-	ts := httptest.NewServer(mcpHandler(srv, "s3cret"))
+	ts := httptest.NewServer(mcpserver.Handler(srv, "s3cret"))
 	defer ts.Close()
 	post := func(auth string, body []byte) int {
 		req, _ := http.NewRequest("POST", ts.URL+"/mcp", bytes.NewReader(body))
