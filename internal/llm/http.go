@@ -157,7 +157,8 @@ type Embedder interface {
 }
 
 // NewEmbedder returns an OpenAI-compatible embeddings client (OpenAI,
-// Ollama's /v1, vLLM, LM Studio): POST {base}/embeddings.
+// Ollama's /v1, vLLM, LM Studio): POST {base}/embeddings. Credentials are
+// redacted from the texts before they are sent.
 func NewEmbedder(cfg Config) Embedder {
 	cfg = cfg.withDefaults(30*time.Second, 2)
 	if cfg.Model == "" {
@@ -166,7 +167,7 @@ func NewEmbedder(cfg Config) Embedder {
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = "https://api.openai.com/v1"
 	}
-	return &embedder{cfg}
+	return redactingEmbedder{&embedder{cfg}}
 }
 
 type embedder struct{ cfg Config }

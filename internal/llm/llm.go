@@ -93,16 +93,17 @@ func FromEnv(provider string, getenv func(string) string) (Config, error) {
 	return c, nil
 }
 
-// New returns the client of cfg.Provider.
+// New returns the client of cfg.Provider. Credentials are redacted from
+// every request before it is sent.
 func New(cfg Config) (Client, error) {
 	cfg = cfg.withDefaults(60*time.Second, 3)
 	switch cfg.Provider {
 	case "anthropic":
-		return &anthropic{cfg}, nil
+		return redacting{&anthropic{cfg}}, nil
 	case "openai":
-		return &openAI{cfg}, nil
+		return redacting{&openAI{cfg}}, nil
 	case "claude":
-		return &claudeCLI{cfg}, nil
+		return redacting{&claudeCLI{cfg}}, nil
 	}
 	return nil, fmt.Errorf("unknown provider %q", cfg.Provider)
 }

@@ -92,3 +92,46 @@ func TestSameHost_NoDowngrade(t *testing.T) {
 		t.Errorf("a same-host https redirect was refused: %v", err)
 	}
 }
+
+// TestClient_RedactsWhatItSends: a key pasted into a session (and so into
+// a transcript the extraction prompt quotes) never reaches the provider:
+// not in a message, not in the system prompt, not in a text to embed.
+func TestClient_RedactsWhatItSends(t *testing.T) {
+	var sent atomic.Value
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		sent.Store(string(b))
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/embeddings"):
+			io.WriteString(w, `{"data":[{"index":0,"embedding":[1,0]}]}`)
+		case strings.HasSuffix(r.URL.Path, "/messages"):
+			io.WriteString(w, anthropicReply)
+		default:
+			io.WriteString(w, `{"choices":[{"message":{"role":"assistant","content":"{}"}}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`)
+		}
+	}))
+	defer ts.Close()
+	aws := "AKIA" + strings.Repeat("Z", 16)
+	for _, p := range []string{"anthropic", "openai"} {
+		c, _ := New(Config{Provider: p, BaseURL: ts.URL, APIKey: "the-real-api-key"})
+		_, err := c.Complete(context.Background(), Request{System: "rules; deploy key " + aws,
+			Messages: []Message{{Role: "user", Content: "[user] my key is " + secretKey + " — save it"}}})
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		body := sent.Load().(string)
+		if strings.Contains(body, secretKey[:30]) || strings.Contains(body, aws) || !strings.Contains(body, "REDACTED") {
+			t.Errorf("%s sent a secret: %s", p, body)
+		}
+		if !strings.Contains(body, "save it") {
+			t.Errorf("%s lost the message around the secret: %s", p, body)
+		}
+	}
+	e := NewEmbedder(Config{BaseURL: ts.URL, APIKey: "k"})
+	if _, err := e.Embed(context.Background(), []string{"token " + secretKey}); err != nil {
+		t.Fatal(err)
+	}
+	if body := sent.Load().(string); strings.Contains(body, secretKey[:30]) {
+		t.Errorf("the embedder sent a secret: %s", body)
+	}
+}
