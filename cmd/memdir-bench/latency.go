@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,13 +36,24 @@ type latencyJSON struct {
 	BuildMS       float64 `json:"build_ms"`
 	InProcP50MS   float64 `json:"in_process_p50_ms"`
 	InProcP95MS   float64 `json:"in_process_p95_ms"`
-	ColdP50MS     float64 `json:"cold_process_p50_ms,omitempty"`
-	ColdP95MS     float64 `json:"cold_process_p95_ms,omitempty"`
 	ColdRuns      int     `json:"cold_runs,omitempty"`
-	HookP50MS     float64 `json:"hook_p50_ms,omitempty"`
-	HookP95MS     float64 `json:"hook_p95_ms,omitempty"`
+	HelloP50MS    float64 `json:"hello_world_p50_ms,omitempty"` // a Go hello-world started the same way, interleaved
 	InjectedShare float64 `json:"queries_with_injection"`
 	MeanTokens    float64 `json:"mean_tokens_when_injected"`
+	// Relevant prompts use words of a memory; unrelated ones are about
+	// nothing the folder holds. Reported apart, never mixed.
+	Relevant  promptLatency `json:"relevant"`
+	Unrelated promptLatency `json:"unrelated"`
+}
+
+// promptLatency is one kind of prompt's figures.
+type promptLatency struct {
+	InProcP50MS float64 `json:"in_process_p50_ms"`
+	ColdP50MS   float64 `json:"cold_process_p50_ms,omitempty"`
+	ColdP95MS   float64 `json:"cold_process_p95_ms,omitempty"`
+	HookP50MS   float64 `json:"hook_p50_ms,omitempty"`
+	HookP95MS   float64 `json:"hook_p95_ms,omitempty"`
+	HookRatio   float64 `json:"hook_p50_over_hello_world,omitempty"`
 }
 
 func (b *bench) latencyCmd() *cobra.Command {
@@ -96,12 +108,18 @@ per folder size.`,
 				}
 				results = append(results, r)
 				if !b.json {
-					b.printf("%7d memories: build %.0f ms; in-process p50 %.3f ms, p95 %.3f ms", n, r.BuildMS, r.InProcP50MS, r.InProcP95MS)
+					b.printf("%7d memories: build %.0f ms; in-process p50 %.3f ms (relevant %.3f, unrelated %.3f), p95 %.3f ms; %.0f%% of prompts got memories, %.0f tokens on average\n",
+						n, r.BuildMS, r.InProcP50MS, r.Relevant.InProcP50MS, r.Unrelated.InProcP50MS, r.InProcP95MS, 100*r.InjectedShare, r.MeanTokens)
 					if r.ColdRuns > 0 {
-						b.printf("; cold process p50 %.1f ms, p95 %.1f ms; UserPromptSubmit hook p50 %.1f ms, p95 %.1f ms (%s each)",
-							r.ColdP50MS, r.ColdP95MS, r.HookP50MS, r.HookP95MS, sessions.Plural(r.ColdRuns, "run"))
+						b.printf("         Go hello-world p50 %.1f ms (%s)\n", r.HelloP50MS, sessions.Plural(r.ColdRuns, "run"))
+						for _, k := range []struct {
+							name string
+							p    promptLatency
+						}{{"relevant", r.Relevant}, {"unrelated", r.Unrelated}} {
+							b.printf("         %-9s  recall process p50 %.1f ms, p95 %.1f ms; UserPromptSubmit hook p50 %.1f ms (%.1f× hello-world), p95 %.1f ms\n",
+								k.name, k.p.ColdP50MS, k.p.ColdP95MS, k.p.HookP50MS, k.p.HookRatio, k.p.HookP95MS)
+						}
 					}
-					b.printf("; %.0f%% of prompts got memories, %.0f tokens on average\n", 100*r.InjectedShare, r.MeanTokens)
 				}
 			}
 			if b.json {
@@ -173,50 +191,30 @@ func (b *bench) latency(root string, n, queries, coldRuns int, exe string) (late
 		return r, err
 	}
 	var times []time.Duration
+	var byKind [2][]time.Duration // [relevant, unrelated]: memgen's odd queries are unrelated
 	injected := 0
 	for i := range queries {
 		query := memgen.Query(1, n, i)
 		t := time.Now()
 		rec, _ := snapshot.From(st, snap, project, query, recall.DefaultPolicy, time.Now())
 		out := rec.Text
-		times = append(times, time.Since(t))
+		d := time.Since(t)
+		times = append(times, d)
+		byKind[i%2] = append(byKind[i%2], d)
 		if out != "" {
 			injected++
 			r.MeanTokens += float64(recall.Tokens(out))
 		}
 	}
 	r.InProcP50MS, r.InProcP95MS = percentiles(times)
+	r.Relevant.InProcP50MS, _ = percentiles(byKind[0])
+	r.Unrelated.InProcP50MS, _ = percentiles(byKind[1])
 	r.InjectedShare = float64(injected) / float64(max(queries, 1))
 	r.MeanTokens /= float64(max(injected, 1))
 	if coldRuns > 0 {
-		times = times[:0]
-		for i := range coldRuns {
-			cmd := exec.CommandContext(b.ctx, exe, "--home", home, "--project", project, "recall", memgen.Query(1, n, i))
-			cmd.Env = []string{"HOME=" + root, "PATH=" + os.Getenv("PATH")}
-			t := time.Now()
-			if out, err := cmd.CombinedOutput(); err != nil {
-				return r, fmt.Errorf("memdir recall: %v\n%s", err, out)
-			}
-			times = append(times, time.Since(t))
+		if err := b.coldRuns(&r, root, home, project, n, coldRuns, exe); err != nil {
+			return r, err
 		}
-		r.ColdRuns = coldRuns
-		r.ColdP50MS, r.ColdP95MS = percentiles(times)
-		// The UserPromptSubmit hook as Claude Code runs it: event JSON on
-		// stdin, a new session each time (so no prompt is deduplicated).
-		times = times[:0]
-		for i := range coldRuns {
-			in, _ := json.Marshal(map[string]string{"session_id": fmt.Sprintf("bench-%d-%d", n, i), "hook_event_name": "UserPromptSubmit",
-				"cwd": project, "prompt": memgen.Query(1, n, i)})
-			cmd := exec.CommandContext(b.ctx, exe, "--home", home, "hook", "UserPromptSubmit")
-			cmd.Env = []string{"HOME=" + root, "PATH=" + os.Getenv("PATH")}
-			cmd.Stdin = bytes.NewReader(in)
-			t := time.Now()
-			if out, err := cmd.CombinedOutput(); err != nil {
-				return r, fmt.Errorf("memdir hook: %v\n%s", err, out)
-			}
-			times = append(times, time.Since(t))
-		}
-		r.HookP50MS, r.HookP95MS = percentiles(times)
 	}
 	return r, nil
 }
@@ -231,4 +229,87 @@ func percentiles(ts []time.Duration) (p50, p95 float64) {
 	s := slices.Clone(ts)
 	slices.Sort(s)
 	return ms(s[len(s)/2]), ms(s[min(len(s)-1, len(s)*95/100)])
+}
+
+// coldRuns times new processes, as an agent's hook starts them, for
+// relevant and unrelated prompts apart: 'memdir recall', then 'memdir hook
+// UserPromptSubmit' with the event on stdin (a new session each time, so
+// nothing is deduplicated), each run followed by a Go hello-world started
+// the same way, so the ratio holds however loaded the machine is.
+func (b *bench) coldRuns(r *latencyJSON, root, home, project string, n, runs int, exe string) error {
+	hello, err := b.buildHello(root)
+	if err != nil {
+		return err
+	}
+	env := []string{"HOME=" + root, "PATH=" + os.Getenv("PATH")}
+	timed := func(stdin []byte, name string, args ...string) (time.Duration, error) {
+		cmd := exec.CommandContext(b.ctx, name, args...)
+		cmd.Env = env
+		cmd.Stdin = bytes.NewReader(stdin)
+		t := time.Now()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return 0, fmt.Errorf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
+		}
+		return time.Since(t), nil
+	}
+	var recallT, hookT [2][]time.Duration
+	var helloT []time.Duration
+	for i := range 2 * runs { // runs of each kind
+		kind, query := i%2, memgen.Query(1, n, i)
+		d, err := timed(nil, exe, "--home", home, "--project", project, "recall", query)
+		if err != nil {
+			return err
+		}
+		recallT[kind] = append(recallT[kind], d)
+		in, _ := json.Marshal(map[string]string{"session_id": fmt.Sprintf("bench-%d-%d", n, i), "hook_event_name": "UserPromptSubmit",
+			"cwd": project, "prompt": query})
+		if d, err = timed(in, exe, "--home", home, "hook", "UserPromptSubmit"); err != nil {
+			return err
+		}
+		hookT[kind] = append(hookT[kind], d)
+		if d, err = timed(in, hello); err != nil {
+			return err
+		}
+		helloT = append(helloT, d)
+	}
+	r.ColdRuns = runs
+	r.HelloP50MS, _ = percentiles(helloT)
+	for kind, p := range []*promptLatency{&r.Relevant, &r.Unrelated} {
+		p.ColdP50MS, p.ColdP95MS = percentiles(recallT[kind])
+		p.HookP50MS, p.HookP95MS = percentiles(hookT[kind])
+		if r.HelloP50MS > 0 {
+			p.HookRatio = math.Round(10*p.HookP50MS/r.HelloP50MS) / 10
+		}
+	}
+	return nil
+}
+
+// buildHello builds the baseline: a Go program that reads its stdin and
+// prints one line, the least a hook can do.
+func (b *bench) buildHello(dir string) (string, error) {
+	src := filepath.Join(dir, "hello")
+	exe := filepath.Join(src, "hello")
+	if runtime.GOOS == "windows" {
+		exe += ".exe"
+	}
+	if _, err := os.Stat(exe); err == nil {
+		return exe, nil
+	}
+	if err := os.MkdirAll(src, 0o700); err != nil {
+		return "", err
+	}
+	prog := "package main\n\nimport (\n\t\"fmt\"\n\t\"io\"\n\t\"os\"\n)\n\nfunc main() {\n\tb, _ := io.ReadAll(os.Stdin)\n\tfmt.Println(len(b))\n}\n"
+	if err := os.WriteFile(filepath.Join(src, "main.go"), []byte(prog), 0o600); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(src, "go.mod"), []byte("module hello\n\ngo 1.26\n"), 0o600); err != nil {
+		return "", err
+	}
+	cmd := exec.CommandContext(b.ctx, "go", "build", "-o", exe, ".")
+	cmd.Dir = src
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the hello-world baseline: %v\n%s", err, out)
+	}
+	return exe, nil
 }
