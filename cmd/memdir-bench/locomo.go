@@ -85,7 +85,7 @@ repository.`,
 	f.StringVar(&data, "data", "", "the LoCoMo JSON file")
 	f.StringVar(&unit, "unit", "turn", "what a document is: turn or session")
 	f.BoolVar(&reference, "reference", false, "run the plain BM25 reference instead of the shipped ranker")
-	f.BoolVar(&stop, "stop", false, "with --reference: drop the reference stop list")
+	f.BoolVar(&stop, "stop", false, "with --reference: use the reference script's stop list (drop its stop words)")
 	f.IntVar(&window, "window", window, "shipped ranker: turns on each side that make a memory's body")
 	return cmd
 }

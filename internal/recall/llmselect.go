@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // SelectorPrompt is the side query of LLM recall, after Claude Code's own
@@ -17,6 +18,7 @@ Answer with one JSON object and nothing else: {"selected_memories": ["file.md", 
 // ManifestLine is one memory as the selector sees it.
 type ManifestLine struct {
 	File, Type, Description string
+	Saved                   time.Time // zero: not shown
 }
 
 // SelectorQuery is the user message of the side query.
@@ -24,7 +26,13 @@ func SelectorQuery(manifest []ManifestLine, query string) string {
 	var b strings.Builder
 	b.WriteString("Available memories:\n")
 	for _, m := range manifest {
-		fmt.Fprintf(&b, "- [%s] %s: %s\n", m.Type, m.File, m.Description)
+		// Claude Code's manifest line: the time tells the selector how
+		// old a note is.
+		if m.Saved.IsZero() {
+			fmt.Fprintf(&b, "- [%s] %s: %s\n", m.Type, m.File, m.Description)
+		} else {
+			fmt.Fprintf(&b, "- [%s] %s (%s): %s\n", m.Type, m.File, m.Saved.UTC().Format(time.RFC3339), m.Description)
+		}
 	}
 	b.WriteString("\nSelect memories relevant to:\n")
 	b.WriteString(query)

@@ -137,7 +137,7 @@ func (w *Workspace) llmSelect(ctx context.Context, snap *recall.Snapshot, query 
 			return
 		}
 		doc[m.File] = d
-		manifest = append(manifest, recall.ManifestLine{File: m.File, Type: m.Type, Description: m.Description})
+		manifest = append(manifest, recall.ManifestLine{File: m.File, Type: m.Type, Description: m.Description, Saved: m.Saved})
 	}
 	for _, s := range lexical {
 		add(s.Doc)

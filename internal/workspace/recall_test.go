@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -61,7 +62,7 @@ func TestRecall_LLMEngine(t *testing.T) {
 		t.Errorf("llm selection kept %q, warnings %v", got, rec.Warnings)
 	}
 	sent := model.Requests()[0].Messages[0].Content
-	if !strings.Contains(sent, "- [project] deploy-freeze.md: No deploys on Fridays") || !strings.Contains(sent, "last workday") {
+	if !regexp.MustCompile(`- \[project\] deploy-freeze\.md \(20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ\): No deploys on Fridays`).MatchString(sent) || !strings.Contains(sent, "last workday") {
 		t.Errorf("the model was not shown the manifest and the query:\n%s", sent)
 	}
 
@@ -70,7 +71,9 @@ func TestRecall_LLMEngine(t *testing.T) {
 		t.Errorf("an empty selection injected:\n%s", rec.Text)
 	}
 
-	model.CompleteFunc = func(context.Context, llm.Request) (llm.Response, error) { return llm.Response{}, errors.New("HTTP 500") }
+	model.CompleteFunc = func(context.Context, llm.Request) (llm.Response, error) {
+		return llm.Response{}, errors.New("HTTP 500")
+	}
 	rec = recalled(t, ws, workspace.EngineLLM, "should I write table-driven tests?")
 	if got := strings.Join(rec.Kept(), ","); got != "table-tests.md" || len(rec.Warnings) != 1 || !strings.Contains(rec.Warnings[0], "using the lexical ranking") {
 		t.Errorf("fallback kept %q, warnings %v", got, rec.Warnings)
