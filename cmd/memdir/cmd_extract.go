@@ -32,7 +32,10 @@ supersedes it (superseded_by), keeping the history. --dry-run prints that
 plan: each memory it would save, update or supersede, and why.
 
 The Claude Code hooks start 'memdir extract --transcript FILE' detached when
-a session stops; MEMDIR_EXTRACT=off turns that off.
+a session stops; MEMDIR_EXTRACT=off turns that off. A run stops at
+$MEMDIR_EXTRACT_TIMEOUT (default 10m; what it did not reach is taken by the
+next run), and only regular files are read as transcripts. A run that finds
+the lock held past that bound names the hung holder and exits 1.
 
 LLM ENGINES
   --engine anthropic  the Messages API; ANTHROPIC_API_KEY

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 )
 
 // Exit codes. Never 2: a hook runner reads 2 as "block the agent".
@@ -19,6 +20,9 @@ const (
 	exitError       = 1
 	exitInterrupted = 130
 )
+
+// interruptGrace is how long an interrupted run has to stop by itself.
+const interruptGrace = 3 * time.Second
 
 func main() {
 	// A panic, or a fault on a mapped file cut short under us, would end
@@ -32,6 +36,17 @@ func main() {
 		}
 	}()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// NotifyContext takes over SIGINT and SIGTERM, so a run blocked where
+	// it does not look at ctx (a system call) would ignore them for good:
+	// past interruptGrace the process ends anyway, and a second signal
+	// ends it at once (stop restores the default action).
+	go func() {
+		<-ctx.Done()
+		stop()
+		time.Sleep(interruptGrace)
+		fmt.Fprintln(os.Stderr, "memdir: interrupted (did not stop in time)")
+		os.Exit(exitInterrupted)
+	}()
 	cwd, _ := os.Getwd()
 	err := run(ctx, os.Args[1:], sys{
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,

@@ -164,7 +164,18 @@ func TestExtraction(t *testing.T) {
 func TestLogLine(t *testing.T) {
 	at := time.Date(2026, 11, 25, 15, 4, 5, 0, time.FixedZone("CET", 3600))
 	got := hooks.LogLine(at, "Stop", "s1", errors.New("one\ntwo"))
-	if want := "2026-11-25T14:04:05Z Stop session=s1 one | two"; got != want {
+	if want := "2026-11-25T14:04:05Z Stop session=\"s1\" one | two"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// A session id or an error carrying the caller's text cannot forge a
+// hooks.log line.
+func TestLogLine_NoInjection(t *testing.T) {
+	at := time.Date(2026, 11, 25, 15, 4, 5, 0, time.UTC)
+	got := hooks.LogLine(at, "Stop\r", "s1\n2026-11-25T00:00:00Z Stop session=forged ok", errors.New("a\rb\x1bc"))
+	want := `2026-11-25T15:04:05Z "Stop\r" session="s1\n2026-11-25T00:00:00Z Stop session=forged ok" a\u000db\u001bc`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,6 +41,8 @@ type Runner struct {
 	Exe string
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
+	// InputWait bounds the wait for Stdin's end; 0 is InputWait.
+	InputWait time.Duration
 }
 
 // sessionsLockWait is how long a prompt waits for another hook of its
@@ -96,7 +99,7 @@ func (h *hook) getenv(k string) string {
 }
 
 func (h *hook) run() error {
-	raw, err := io.ReadAll(io.LimitReader(h.Stdin, MaxInput+1))
+	raw, err := readInput(h.ctx, h.Stdin, cmp.Or(h.InputWait, InputWait))
 	if err == nil && len(raw) > MaxInput {
 		err = fmt.Errorf("hook input over %d bytes", MaxInput)
 	}

@@ -402,21 +402,21 @@ func TestRunner_FailsOpen(t *testing.T) {
 		wantLog string // the line's text after the time; "" for no line
 	}{
 		{name: "not JSON", args: []string{hooks.UserPromptSubmit}, stdin: strings.NewReader("this is not json"),
-			wantLog: "UserPromptSubmit session= hook input is not JSON: invalid character 'h' in literal true (expecting 'r')"},
+			wantLog: "UserPromptSubmit session=\"\" hook input is not JSON: invalid character 'h' in literal true (expecting 'r')"},
 		{name: "no session id", args: []string{hooks.UserPromptSubmit}, stdin: strings.NewReader(`{"prompt":"x"}`),
-			wantLog: "UserPromptSubmit session= hook input has no session_id"},
+			wantLog: "UserPromptSubmit session=\"\" hook input has no session_id"},
 		{name: "event mismatch", args: []string{"Notification"}, stdin: strings.NewReader(`{"session_id":"s1","hook_event_name":"SessionStart"}`),
-			wantLog: "Notification session=s1 hook input is for SessionStart, not Notification"},
+			wantLog: "Notification session=\"s1\" hook input is for SessionStart, not Notification"},
 		{name: "unhandled event", args: []string{"Notification"}, stdin: strings.NewReader(`{"session_id":"s1"}`),
-			wantLog: "Notification session=s1 memdir does not handle the Notification event"},
+			wantLog: "Notification session=\"s1\" memdir does not handle the Notification event"},
 		{name: "two events", args: []string{"Stop", "Stop"}, stdin: strings.NewReader(`{"session_id":"s1"}`),
-			wantLog: "Stop Stop session= memdir hook takes one EVENT"},
+			wantLog: "Stop Stop session=\"\" memdir hook takes one EVENT"},
 		{name: "input over the cap", args: []string{hooks.UserPromptSubmit}, stdin: strings.NewReader(big),
-			wantLog: "UserPromptSubmit session= hook input over 8388608 bytes"},
+			wantLog: "UserPromptSubmit session=\"\" hook input over 8388608 bytes"},
 		{name: "bad lock timeout", args: []string{hooks.Stop}, stdin: strings.NewReader(`{"session_id":"s1"}`), env: map[string]string{"MEMDIR_LOCK_TIMEOUT": "soon"},
-			wantLog: `Stop session=s1 MEMDIR_LOCK_TIMEOUT="soon" is not a duration`},
+			wantLog: `Stop session="s1" MEMDIR_LOCK_TIMEOUT="soon" is not a duration`},
 		{name: "a panic (no stdin)", args: []string{hooks.Stop},
-			wantLog: "Stop session= panic: runtime error: invalid memory address or nil pointer dereference | goroutine "},
+			wantLog: "Stop session=\"\" panic: runtime error: invalid memory address or nil pointer dereference | goroutine "},
 		{name: "MEMDIR_DISABLE", args: []string{hooks.UserPromptSubmit}, stdin: strings.NewReader("this is not json"), env: map[string]string{"MEMDIR_DISABLE": "1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -448,7 +448,7 @@ func TestRunner_StdoutFails(t *testing.T) {
 	h.saveTwo(t)
 	in, _ := json.Marshal(map[string]string{"session_id": "s1", "hook_event_name": hooks.SessionStart, "cwd": h.project})
 	hooks.Runner{Env: h.wsEnv(), Stdin: bytes.NewReader(in), Stdout: failWriter{}, Now: func() time.Time { return clock }}.Run(context.Background(), []string{hooks.SessionStart})
-	if log := h.file(t, hooks.LogFile); log != "2026-11-25T14:00:00Z SessionStart session=s1 stdout is closed\n" {
+	if log := h.file(t, hooks.LogFile); log != "2026-11-25T14:00:00Z SessionStart session=\"s1\" stdout is closed\n" {
 		t.Errorf("hooks.log: %q", log)
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/memdir/memdir/internal/recall"
 )
@@ -132,8 +134,22 @@ func ExtractArgs(home string, in Input) []string {
 }
 
 // LogLine is the hooks.log line of a failed hook: the time, the event, the
-// session and the error on one line.
+// session and the error on one line. The session id comes from the
+// caller's JSON, so it is quoted (Go syntax); the event (the command's
+// arguments), when it holds a quote or a control character, is too; and the error's other control characters (which can
+// carry the caller's text too) are escaped: no field can forge a line.
 func LogLine(now time.Time, event, session string, err error) string {
 	msg := strings.ReplaceAll(err.Error(), "\n", " | ")
-	return fmt.Sprintf("%s %s session=%s %s", now.UTC().Format(time.RFC3339), event, session, msg)
+	var b strings.Builder
+	for _, r := range msg {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	if q := strconv.Quote(event); q[1:len(q)-1] != event {
+		event = q
+	}
+	return fmt.Sprintf("%s %s session=%q %s", now.UTC().Format(time.RFC3339), event, session, b.String())
 }

@@ -246,3 +246,23 @@ const maxBlocked = 4
 
 // blocked counts them, by lock file path.
 var blocked sync.Map
+
+// Stale says why the holder a LockedError names looks stale, or "" when
+// it looks like a live run within bound (0: no bound). With flock, the
+// kernel lets go of a dead process's lock, so a lock that is busy is
+// always held by a live process; what can be stale is only the holder
+// line: a PID on this host that is not running means the line is older
+// than the lock's current holder (which has not written its own yet, or
+// runs in another PID namespace). The case that matters is a holder that
+// is alive but has held the lock past the bound its run promised to keep:
+// it is hung, and waiting for it is waiting forever.
+func (e *LockedError) Stale(bound time.Duration, now time.Time) string {
+	host, _ := os.Hostname()
+	if e.PID > 0 && e.Host == host && !alive(e.PID) {
+		return fmt.Sprintf("its holder line names PID %d, which is not running on %s: the line is stale (flock is released when a process dies, so another process holds the lock now)", e.PID, host)
+	}
+	if bound > 0 && !e.Since.IsZero() && now.Sub(e.Since) > bound {
+		return fmt.Sprintf("its holder has held it for %s, past the %s bound of a run: it is hung", now.Sub(e.Since).Round(time.Second), bound)
+	}
+	return ""
+}

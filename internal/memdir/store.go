@@ -238,6 +238,9 @@ type SaveOptions struct {
 	// Defaults fill the fields left empty of a memory the save creates
 	// (an update keeps the stored values): the CLI's source and trust.
 	Defaults Memory
+	// KeepPrevious keeps the version a save replaces in ForgottenDir
+	// (<file>.<UTC time>), where Restore finds it: the undo of an edit.
+	KeepPrevious bool
 }
 
 // SaveResult says what a Save did.
@@ -249,6 +252,7 @@ type SaveResult struct {
 	Redactions []RedactionCount `json:"redactions,omitempty"`
 	Warnings   []string         `json:"warnings,omitempty"`
 	IndexLine  string           `json:"index_line"`
+	KeptIn     string           `json:"kept_previous_in,omitempty"` // where KeepPrevious kept the replaced version
 }
 
 // RedactionCount is one kind of secret removed before writing.
@@ -386,6 +390,11 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 			continue
 		}
 		s.sweep()
+		if opt.KeepPrevious && old != nil && res.KeptIn == "" {
+			if res.KeptIn, err = s.keepVersion(m.File, old); err != nil {
+				return res, fmt.Errorf("keep the previous version of %s: %w (nothing was changed)", m.File, err)
+			}
+		}
 		if err := atomicfile.WriteFile(s.Path(m.File), data, FilePerm); err != nil {
 			return res, fmt.Errorf("write %s: %w", m.File, err)
 		}

@@ -266,7 +266,7 @@ func searchFile(ctx context.Context, f sessions.File, m *matcher, opt Options) (
 	if !opt.Since.IsZero() && f.ModTime.Before(opt.Since) {
 		return nil, 0, 0, nil // nothing in it was written since
 	}
-	fh, err := os.Open(f.Path)
+	fh, err := sessions.OpenRegular(f.Path)
 	if err != nil {
 		return nil, 0, 0, err
 	}

@@ -90,7 +90,7 @@ func DialectOf(path string) transcript.Dialect {
 // readFrom parses f from m. When m does not fit the file any more it reads
 // from the start and says why in reset.
 func readFrom(f File, m Mark) (s *transcript.Session, reset string, err error) {
-	fh, err := os.Open(f.Path)
+	fh, err := OpenRegular(f.Path)
 	if err != nil {
 		return nil, "", err
 	}
@@ -140,7 +140,7 @@ func check(fh *os.File, m Mark) (reset string, err error) {
 // MarkAt takes a mark at offset off (just past a newline) of the file at
 // path; line is the number of lines before off.
 func MarkAt(path string, off int64, line int) (Mark, error) {
-	fh, err := os.Open(path)
+	fh, err := OpenRegular(path)
 	if err != nil {
 		return Mark{}, err
 	}

@@ -60,11 +60,18 @@ func (w *Workspace) SaveEdit(ctx context.Context, file string, orig, edited []by
 		return res, false, nil
 	}
 	again := fmt.Sprintf("memdir edit %s --from %s", strings.TrimSuffix(file, ".md"), draft)
+	if !memdir.HasFrontmatter(edited) {
+		// Parse reads a body alone, and Save would then keep the old
+		// fields under the new body: refuse it rather than guess.
+		return res, true, hint.With(fmt.Errorf("%s has no frontmatter (the --- block with name, description and type): %w", draft, memdir.ErrInvalid),
+			"start from the memory's file ('memdir show %s'), keep its --- block, then run '%s'", strings.TrimSuffix(file, ".md"), again)
+	}
 	m, err := memdir.Parse(file, edited)
 	if err != nil {
 		return res, true, hint.With(err, "your edit is kept in %s; fix it there, then run '%s'", draft, again)
 	}
-	res, err = w.Store.Save(ctx, m, memdir.SaveOptions{IfMatch: orig})
+	// The replaced version is kept: 'memdir restore' brings it back.
+	res, err = w.Store.Save(ctx, m, memdir.SaveOptions{IfMatch: orig, KeepPrevious: true})
 	switch {
 	case errors.Is(err, memdir.ErrNameTaken):
 		return res, true, hint.With(err, "give this memory another name in %s, then run '%s' (or forget the other memory first)", draft, again)

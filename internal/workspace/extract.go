@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/memdir/memdir/internal/extract"
 	"github.com/memdir/memdir/internal/hint"
@@ -95,10 +97,11 @@ func (r ExtractResult) Failed() bool {
 
 // extractor is one Extract call.
 type extractor struct {
-	ctx context.Context
-	t   Transcripts
-	env Env
-	o   ExtractOptions
+	ctx   context.Context
+	t     Transcripts
+	env   Env
+	o     ExtractOptions
+	bound time.Duration // the run's time bound (ExtractTimeout)
 }
 
 func (x *extractor) warn(err error) {
@@ -123,7 +126,16 @@ func (t Transcripts) ExtractMemories(ctx context.Context, env Env, o ExtractOpti
 			return ExtractResult{}, hint.With(err, "see 'memdir extract --help' (LLM ENGINES)")
 		}
 	}
-	x := &extractor{ctx: ctx, t: t, env: env, o: o}
+	bound, err := ExtractBound(env)
+	if err != nil {
+		return ExtractResult{}, err
+	}
+	// A run is bounded in time: the detached run a hook starts must end by
+	// itself, and a run that holds the lock past its bound is hung (see
+	// busy).
+	ctx, cancel := context.WithTimeoutCause(ctx, bound, &timeoutError{bound})
+	defer cancel()
+	x := &extractor{ctx: ctx, t: t, env: env, o: o, bound: bound}
 	targets, err := x.targets()
 	if err != nil {
 		return ExtractResult{}, err
@@ -132,6 +144,9 @@ func (t Transcripts) ExtractMemories(ctx context.Context, env Env, o ExtractOpti
 	if o.DryRun {
 		st := x.loadState()
 		for _, p := range targets {
+			if err := x.stopped(); err != nil {
+				return res, err
+			}
 			r, err := x.one(st, p, o.Trailing)
 			if err != nil {
 				return res, err
@@ -155,7 +170,11 @@ func (x *extractor) targets() ([]string, error) {
 			if !filepath.IsAbs(file) {
 				file = filepath.Join(x.env.Cwd, file)
 			}
-			if _, err := os.Stat(file); err != nil {
+			fi, err := os.Stat(file)
+			if err == nil && !fi.Mode().IsRegular() {
+				err = &sessions.NotRegularError{Path: file, Mode: fi.Mode()}
+			}
+			if err != nil {
 				return nil, hint.With(err, "give the path of a transcript (.jsonl); Claude Code keeps them in ~/.claude/projects/<project>/")
 			}
 			out = append(out, file)
@@ -184,6 +203,9 @@ func (x *extractor) targets() ([]string, error) {
 // instead and staged reports true.
 func (x *extractor) locked(targets []string) (reports []ExtractReport, staged bool, err error) {
 	trailing := x.o.Trailing
+	if err := x.stopped(); err != nil {
+		return nil, false, err
+	}
 	unlock, err := x.lock()
 	if lockfile.IsLocked(err) {
 		if err := x.stage(targets); err != nil {
@@ -192,15 +214,24 @@ func (x *extractor) locked(targets []string) (reports []ExtractReport, staged bo
 		// The holder may have looked for staged work just before we wrote
 		// it: if the lock is free now, take the work ourselves.
 		if unlock, err = x.lock(); err != nil {
-			return nil, true, nil
+			return nil, true, x.busy(err)
 		}
 		targets, trailing = nil, true
 	} else if err != nil {
-		return nil, false, err
+		return nil, false, cmpErr(x.stopped(), err)
 	}
 	for {
 		st := x.loadState()
 		for _, p := range targets {
+			if err := x.stopped(); err != nil {
+				// Interrupted or past the bound: what is not done stays
+				// staged for the next run.
+				rest := *x
+				rest.ctx = context.WithoutCancel(x.ctx)
+				_ = rest.stage(targets[slices.Index(targets, p):])
+				unlock()
+				return reports, false, err
+			}
 			r, err := x.one(st, p, trailing)
 			if err != nil {
 				// One transcript's failure neither stops the others nor
@@ -318,4 +349,12 @@ func messages(s *transcript.Session) []extract.Message {
 		out = append(out, em)
 	}
 	return out
+}
+
+// cmpErr is a, or b when a is nil.
+func cmpErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
 }

@@ -3,12 +3,14 @@ package workspace
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/lockfile"
 	"github.com/memdir/memdir/internal/sessions"
 )
@@ -136,3 +138,73 @@ func (x *extractor) logRun(fields map[string]any) {
 	b, _ := json.Marshal(fields)
 	x.t.Folder.AppendLine(ExtractLogFile, b)
 }
+
+// ExtractTimeout names the bound of one extraction run.
+const ExtractTimeout = "MEMDIR_EXTRACT_TIMEOUT"
+
+// DefaultExtractTimeout bounds a run when ExtractTimeout does not say:
+// long enough for a model engine over a backlog (each call is bounded by
+// MEMDIR_LLM_TIMEOUT), short enough that a stuck run frees the lock.
+const DefaultExtractTimeout = 10 * time.Minute
+
+// ExtractBound is MEMDIR_EXTRACT_TIMEOUT, or DefaultExtractTimeout.
+func ExtractBound(e Env) (time.Duration, error) {
+	v := e.getenv(ExtractTimeout)
+	if v == "" {
+		return DefaultExtractTimeout, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, hint.With(fmt.Errorf("%s=%q is not a duration", ExtractTimeout, v), "use a value like 90s or 10m")
+	}
+	return d, nil
+}
+
+// timeoutError is the cause of a run's end at its bound.
+type timeoutError struct{ bound time.Duration }
+
+func (e *timeoutError) Error() string {
+	return fmt.Sprintf("extraction ran past its %s bound (%s) and stopped; what it did not reach is tried again next run", e.bound, ExtractTimeout)
+}
+
+// stopped is the reason the run must stop now (interrupted, or past its
+// bound), or nil. Every loop of a run asks it before the next transcript.
+func (x *extractor) stopped() error {
+	if x.ctx.Err() == nil {
+		return nil
+	}
+	err := context.Cause(x.ctx)
+	var te *timeoutError
+	if errors.As(err, &te) {
+		return hint.With(err, "run 'memdir extract --pending' to go on, or raise %s", ExtractTimeout)
+	}
+	return err
+}
+
+// busy is what a run says when the extraction lock stays busy after its
+// work was staged: nil for a holder that looks alive and within its bound
+// (it takes the staged work when it finishes). A holder whose line names a
+// dead PID is only warned about: with flock a live process holds the lock
+// (see lockfile.LockedError.Stale). A holder past the bound is hung: the
+// staged work would wait for it forever, so the run fails, naming it, and
+// the work stays staged for the first run after it is gone.
+func (x *extractor) busy(err error) error {
+	var le *lockfile.LockedError
+	if !errors.As(err, &le) {
+		return nil
+	}
+	why := le.Stale(x.bound+stagedGrace, time.Now())
+	switch {
+	case why == "":
+		return nil
+	case strings.Contains(why, "hung"):
+		return hint.With(fmt.Errorf("%w: %s; the work is staged and waits for it", le, why),
+			"end that process ('kill %d'), then run 'memdir extract --pending'", le.PID)
+	}
+	x.warn(fmt.Errorf("%w: %s", le, why))
+	return nil
+}
+
+// stagedGrace is how long past its bound a holder may take to stop (its
+// last write, its lock's release) before it is called hung.
+const stagedGrace = time.Minute

@@ -1,0 +1,179 @@
+package memdir
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/memdir/memdir/internal/atomicfile"
+)
+
+// HasFrontmatter reports whether b, a memory file's content, opens with a
+// frontmatter block. Parse reads a file without one (Claude Code writes
+// some), but an edit that drops it would silently keep the old fields.
+func HasFrontmatter(b []byte) bool {
+	_, _, ok, _ := splitFrontmatter(b)
+	return ok
+}
+
+// Version is a kept version of a memory in ForgottenDir: one a forget
+// moved there, or one an edit replaced (SaveOptions.KeepPrevious).
+type Version struct {
+	File        string `json:"file"`    // the memory's file name
+	Version     string `json:"version"` // the UTC time it was kept, as its name ends
+	Path        string `json:"path"`
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+	Size        int64  `json:"size"`
+}
+
+// keepVersion writes old, file's content, to a new stamped file in
+// ForgottenDir and returns its path. The caller holds the lock.
+func (s *Store) keepVersion(file string, old []byte) (string, error) {
+	dst, err := s.asidePath(file)
+	if err != nil {
+		return "", err
+	}
+	return dst, atomicfile.WriteFile(dst, old, FilePerm)
+}
+
+// asidePath is a free <file>.<UTC time> path in ForgottenDir, made.
+func (s *Store) asidePath(file string) (string, error) {
+	dir := s.Path(ForgottenDir)
+	if err := os.MkdirAll(dir, DirPerm); err != nil {
+		return "", err
+	}
+	stamp := s.opt.Now().UTC().Format("20060102T150405Z")
+	dst := filepath.Join(dir, file+"."+stamp)
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
+			return dst, nil
+		}
+		dst = filepath.Join(dir, fmt.Sprintf("%s.%s-%d", file, stamp, i))
+	}
+}
+
+// Versions lists the kept versions of the memory called name (its file
+// name, with or without .md, or its title), newest first. It fails with
+// ErrNotFound when there are none.
+func (s *Store) Versions(name string) ([]Version, error) {
+	entries, err := os.ReadDir(s.Path(ForgottenDir))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	want := strings.TrimSuffix(strings.TrimSpace(name), ".md")
+	var out []Version
+	for _, e := range entries {
+		i := strings.LastIndex(e.Name(), ".md.")
+		if i <= 0 || !e.Type().IsRegular() {
+			continue
+		}
+		v := Version{File: e.Name()[:i+3], Version: e.Name()[i+4:], Path: filepath.Join(s.Path(ForgottenDir), e.Name())}
+		b, err := os.ReadFile(v.Path)
+		if err != nil || len(b) > MaxFileSize {
+			continue
+		}
+		v.Size = int64(len(b))
+		m, err := Parse(v.File, b)
+		if err == nil {
+			v.Name, v.Description = m.Title(), m.Description
+		}
+		if strings.TrimSuffix(v.File, ".md") == want || err == nil && SameName(m.Title(), name) {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no kept version of %q: %w", name, ErrNotFound)
+	}
+	slices.SortFunc(out, func(a, b Version) int { return strings.Compare(b.Version, a.Version) })
+	return out, nil
+}
+
+// RestoreResult says what Restore did.
+type RestoreResult struct {
+	File      string `json:"file"`
+	Version   string `json:"version"`
+	From      string `json:"from"`                       // the kept version's path (gone now: it is the memory again)
+	Replaced  string `json:"replaced_kept_in,omitempty"` // where the live version it replaced was kept
+	IndexLine string `json:"index_line"`
+}
+
+// Restore puts a kept version of the memory called name back: the newest,
+// or the one whose Version is version. A live memory of that file is not
+// lost: it is kept in ForgottenDir first, so a restore is undone by another.
+// The file and its MEMORY.md line change under the lock, all or nothing.
+func (s *Store) Restore(ctx context.Context, name, version string) (RestoreResult, error) {
+	vs, err := s.Versions(name)
+	if err != nil {
+		return RestoreResult{}, err
+	}
+	v := vs[0]
+	if version != "" {
+		i := slices.IndexFunc(vs, func(v Version) bool { return v.Version == version })
+		if i < 0 {
+			return RestoreResult{}, fmt.Errorf("%q has no version %s: %w", name, version, ErrNotFound)
+		}
+		v = vs[i]
+	}
+	res := RestoreResult{File: v.File, Version: v.Version, From: v.Path}
+	unlock, err := s.Lock(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
+	if err := s.checkPath(v.File); err != nil {
+		return res, err
+	}
+	b, err := os.ReadFile(v.Path)
+	if err != nil {
+		return res, err
+	}
+	m, err := Parse(v.File, b)
+	if err != nil {
+		return res, fmt.Errorf("the kept version %s does not parse: %w", v.Path, err)
+	}
+	live := s.Path(v.File)
+	cur, _, err := s.readFile(v.File)
+	if err != nil {
+		return res, err
+	}
+	if cur != nil {
+		if bytes.Equal(cur, b) {
+			return res, fmt.Errorf("%s already holds version %s: %w", v.File, v.Version, ErrInvalid)
+		}
+		if res.Replaced, err = s.moveAside(v.File); err != nil {
+			if res.Replaced != "" {
+				_ = os.Rename(res.Replaced, live)
+			}
+			return res, err
+		}
+	}
+	undo := func() {
+		_ = os.Rename(live, v.Path)
+		if res.Replaced != "" {
+			_ = os.Rename(res.Replaced, live)
+		}
+		_ = atomicfile.SyncDir(s.dir)
+	}
+	if err := os.Rename(v.Path, live); err != nil {
+		undo()
+		return res, err
+	}
+	if err := atomicfile.SyncDir(s.dir); err != nil {
+		undo()
+		return res, err
+	}
+	_ = atomicfile.SyncDir(s.Path(ForgottenDir))
+	res.IndexLine = EntryLine(m)
+	if _, err := s.upsertIndex(func(ix *Index) bool { return ix.Upsert(v.File, res.IndexLine) }); err != nil {
+		undo()
+		return res, fmt.Errorf("restore %s: %w (nothing was changed)", v.File, err)
+	}
+	return res, nil
+}

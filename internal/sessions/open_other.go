@@ -1,0 +1,5 @@
+//go:build !unix
+
+package sessions
+
+const openNonBlock = 0
