@@ -138,9 +138,10 @@ ENVIRONMENT
   MEMDIR_HOME, CLAUDE_CONFIG_DIR   agent home (default ~/.claude)
   MEMDIR_MEMORY_DIR                memory folder override (absolute path)
   MEMDIR_ALLOWED_ROOTS             more folders an override may point into (a path list)
-  MEMDIR_DISABLE=1                 turn memdir's hooks off
-  CLAUDE_CODE_DISABLE_AUTO_MEMORY  Claude Code's own switch: when its memory is off,
-                                   memdir's SessionStart hook gives MEMORY.md itself
+  MEMDIR_DISABLE=1                 memdir's off switch: its hooks do nothing
+  CLAUDE_CODE_DISABLE_AUTO_MEMORY  Claude Code's own switch (so is autoMemoryEnabled: false):
+                                   it turns off Claude Code's memory, not memdir's; memdir's
+                                   hooks then give MEMORY.md, and still recall and extract
   MEMDIR_LOCK_TIMEOUT              how long to wait for a busy folder (default 10s)
   MEMDIR_EXTRACT=off               hooks queue sessions but start no extraction
   MEMDIR_EXTRACT_ENGINE            heuristic (default), anthropic, openai or claude

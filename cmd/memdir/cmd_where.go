@@ -5,6 +5,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -60,11 +61,7 @@ CLAUDE_COWORK_MEMORY_PATH_OVERRIDE) or the user's settings.json
 			a.row(tw, "memory", w.MemoryDir, "from "+w.MemorySource+", "+exists)
 			a.row(tw, "index", l.MemoryDir+string(os.PathSeparator)+memdir.IndexFile, "")
 			a.row(tw, "synthesis", w.SynthesisDir, "")
-			if w.Disabled {
-				a.row(tw, "auto memory", "off", "by "+w.DisabledWhy)
-			} else {
-				a.row(tw, "auto memory", "on", "")
-			}
+			a.row(tw, "auto memory", map[bool]string{true: "off", false: "on"}[w.Disabled], workspace.OffSwitch(l))
 			return tw.Flush()
 		},
 	}
