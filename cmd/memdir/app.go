@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/memdir/memdir/internal/hint"
@@ -139,9 +138,10 @@ ENVIRONMENT
   MEMDIR_HOME, CLAUDE_CONFIG_DIR   agent home (default ~/.claude)
   MEMDIR_MEMORY_DIR                memory folder override (absolute path)
   MEMDIR_ALLOWED_ROOTS             more folders an override may point into (a path list)
-  MEMDIR_DISABLE=1                 turn memdir's hooks off
-  CLAUDE_CODE_DISABLE_AUTO_MEMORY  Claude Code's own switch: when its memory is off,
-                                   memdir's SessionStart hook gives MEMORY.md itself
+  MEMDIR_DISABLE=1                 memdir's off switch: its hooks do nothing
+  CLAUDE_CODE_DISABLE_AUTO_MEMORY  Claude Code's own switch (so is autoMemoryEnabled: false):
+                                   it turns off Claude Code's memory, not memdir's; memdir's
+                                   hooks then give MEMORY.md, and still recall and extract
   MEMDIR_LOCK_TIMEOUT              how long to wait for a busy folder (default 10s)
   MEMDIR_EXTRACT=off               hooks queue sessions but start no extraction
   MEMDIR_EXTRACT_ENGINE            heuristic (default), anthropic, openai or claude
@@ -153,15 +153,14 @@ ENVIRONMENT
   MEMDIR_MCP_TOKEN                 bearer token of 'memdir mcp --http'
   CODEX_HOME                       Codex CLI's home, for its transcripts (default ~/.codex)
   TZ                               the time zone transcript days are counted in`,
-		SilenceUsage:      true,
-		SilenceErrors:     true,
-		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: true},
+		SilenceUsage:  true,
+		SilenceErrors: true,
 		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
 			a.cmdName = cmd.CommandPath()
 		},
 	}
-	root.Version = versionLine()
-	root.SetVersionTemplate("memdir {{.Version}}\n")
+	root.Version = workspace.Build().Line()
+	root.SetVersionTemplate(`{{if eq (.Flags.Lookup "json").Value.String "true"}}` + workspace.Build().JSON() + `{{else}}memdir {{.Version}}{{end}}` + "\n")
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.home, "home", "", "agent home folder (default $MEMDIR_HOME, $CLAUDE_CONFIG_DIR or ~/.claude)")
 	pf.StringVar(&a.project, "project", "", "project folder (default: the git root of the working directory)")
@@ -171,7 +170,7 @@ ENVIRONMENT
 	})
 	root.AddCommand(
 		a.initCmd(), a.saveCmd(), a.listCmd(), a.showCmd(), a.editCmd(), a.forgetCmd(),
-		a.indexCmd(), a.whereCmd(), a.doctorCmd(), a.quickstartCmd(), a.transcriptsCmd(), a.contextCmd(), a.searchCmd(), a.recallCmd(), a.hookCmd(), a.installCmd(), a.uninstallCmd(), a.mcpCmd(), a.extractMemoriesCmd(), a.restoreCmd(),
+		a.indexCmd(), a.whereCmd(), a.doctorCmd(), a.quickstartCmd(), a.transcriptsCmd(), a.contextCmd(), a.searchCmd(), a.recallCmd(), a.hookCmd(), a.installCmd(), a.uninstallCmd(), a.mcpCmd(), a.extractMemoriesCmd(), a.restoreCmd(), a.versionCmd(),
 	)
 	return root
 }
@@ -200,24 +199,29 @@ func (a *app) env() workspace.Env {
 // workspace opens the project's memory folder. With create unset, a folder
 // that does not exist yet is reported with a hint to save a first memory.
 func (a *app) workspace(create bool) (*workspace.Workspace, error) {
-	l, err := a.layout()
-	if err != nil {
-		return nil, err
-	}
-	return workspace.OpenLayout(a.env(), l, create)
+	ws, _, err := a.openWorkspace(create)
+	return ws, err
 }
 
 // store is workspace for the commands that only need the store.
 func (a *app) store(create bool) (*memdir.Store, paths.Layout, error) {
-	l, err := a.layout()
-	if err != nil {
-		return nil, l, err
-	}
-	ws, err := workspace.OpenLayout(a.env(), l, create)
+	ws, l, err := a.openWorkspace(create)
 	if err != nil {
 		return nil, l, err
 	}
 	return ws.Store, l, nil
+}
+
+func (a *app) openWorkspace(create bool) (*workspace.Workspace, paths.Layout, error) {
+	l, err := a.layout()
+	if err == nil {
+		err = a.env().CheckProject()
+	}
+	if err != nil {
+		return nil, l, err
+	}
+	ws, err := workspace.OpenLayout(a.env(), l, create)
+	return ws, l, err
 }
 
 // printJSON writes v as indented JSON on stdout.
@@ -239,6 +243,13 @@ func (a *app) printf(format string, args ...any) {
 
 func (a *app) warnf(format string, args ...any) {
 	fmt.Fprintf(a.stderr, "memdir: warning: "+format+"\n", args...)
+}
+
+// wordsArgs takes one or more words, which the command joins with spaces.
+func wordsArgs(what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		return exactArgs(1, what)(cmd, args[:min(len(args), 1)])
+	}
 }
 
 // exactArgs is cobra.ExactArgs with an error that says what to type.
@@ -267,31 +278,20 @@ func isTerminal(r any) bool {
 }
 
 // version is memdir's release; MCP clients see it too.
-const version = "0.1.0"
+const version = workspace.Version
 
-// versionLine is the release with the commit and Go it was built from,
-// when the build recorded them.
-func versionLine() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return version
-	}
-	var rev, modified string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				modified = ", modified"
+func (a *app) versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use: "version", Short: "Print memdir's version (as --version does)", Args: cobra.NoArgs,
+		Example: "  memdir version\n  memdir version --json",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if a.json {
+				a.printedJSON = true
+				a.printf("%s\n", workspace.Build().JSON())
+				return nil
 			}
-		}
+			a.printf("memdir %s\n", workspace.Build().Line())
+			return nil
+		},
 	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if rev == "" {
-		return fmt.Sprintf("%s (%s)", version, bi.GoVersion)
-	}
-	return fmt.Sprintf("%s (commit %s%s, %s)", version, rev, modified, bi.GoVersion)
 }

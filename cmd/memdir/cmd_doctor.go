@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/memdir/memdir/internal/sessions"
 	"github.com/memdir/memdir/internal/workspace"
@@ -22,14 +23,15 @@ memory creates the folder too; init is for seeing where memories will go.`,
 			if err != nil {
 				return err
 			}
+			_, statErr := os.Stat(l.MemoryDir)
 			ws, err := workspace.Init(a.env(), l)
 			if err != nil {
 				return err
 			}
 			if a.json {
-				return a.printJSON(map[string]string{"memory_dir": ws.Store.Dir(), "synthesis_dir": l.SynthesisDir, "project_root": l.ProjectRoot})
+				return a.printJSON(map[string]any{"memory_dir": ws.Store.Dir(), "synthesis_dir": l.SynthesisDir, "project_root": l.ProjectRoot, "existed": statErr == nil})
 			}
-			a.printf("memory folder: %s\nsynthesis folder: %s\n", ws.Store.Dir(), l.SynthesisDir)
+			a.printf("memory folder: %s%s\nsynthesis folder: %s\n", ws.Store.Dir(), map[bool]string{true: " (already exists; nothing changed)"}[statErr == nil], l.SynthesisDir)
 			a.printf("next: memdir save --type user --name \"My role\" --description \"...\" --body \"...\"\n")
 			return nil
 		},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -11,7 +12,7 @@ func (a *app) forgetCmd() *cobra.Command {
 		Short: "Remove a memory and its index line",
 		Long: `Forget moves a memory out of the folder and drops its line from MEMORY.md.
 The file goes to .forgotten/ in the memory folder, renamed <file>.<UTC time>
-so that no agent loads it again; move it back to restore it. --purge deletes
+so that no agent loads it again; 'memdir restore NAME' brings it back. --purge deletes
 it instead.`,
 		Example: `  memdir forget prefer-tabs
   memdir forget "Release freeze" --purge`,
@@ -23,7 +24,7 @@ it instead.`,
 			}
 			res, err := st.Forget(a.ctx, args[0], purge)
 			if err != nil {
-				return err
+				return workspace.ForgetNotFound(st, args[0], err)
 			}
 			if a.json {
 				return a.printJSON(res)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/sessions"
 	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
@@ -50,8 +51,9 @@ func (a *app) listCmd() *cobra.Command {
 		Use:   "list [--type TYPE]",
 		Short: "List the project's memories",
 		Long: `List prints one line per memory: type, file, last update, then name — description,
-grouped by type. Files that cannot be parsed are reported on stderr and make
-the exit status 1; the others are still listed.`,
+grouped by type. Files that cannot be parsed are named in a warning on stderr
+and the others are still listed; the exit status stays 0 ('memdir doctor'
+exits 1 on them).`,
 		Example: `  memdir list
   memdir list --type feedback
   memdir list --type untyped --json`,
@@ -105,7 +107,7 @@ the exit status 1; the others are still listed.`,
 				}
 			}
 			if len(problems) > 0 {
-				return withHint(fmt.Errorf("%d memory files could not be read", len(problems)), "run 'memdir doctor' for details")
+				a.warnf("%s could not be read (named above); run 'memdir doctor' for details", sessions.Plural(len(problems), "memory file"))
 			}
 			return nil
 		},
@@ -119,11 +121,12 @@ func (a *app) showCmd() *cobra.Command {
 		Use:   "show NAME",
 		Short: "Print one memory",
 		Long: `Show prints a memory file as it is on disk. NAME is the memory's name, its
-slug, or its file name.`,
+slug, or its file name; the words of an unquoted NAME are joined.`,
 		Example: `  memdir show prefer-tabs
   memdir show "Prefer tabs" --json`,
-		Args: exactArgs(1, "a memory NAME"),
+		Args: wordsArgs("a memory NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args = []string{strings.Join(args, " ")}
 			st, _, err := a.store(false)
 			if err != nil {
 				return err

@@ -15,6 +15,7 @@ import (
 )
 
 type quickstartJSON struct {
+	Dir               string                 `json:"dir"`
 	Home              string                 `json:"home"`
 	Project           string                 `json:"project"`
 	MemoryDir         string                 `json:"memory_dir"`
@@ -37,7 +38,7 @@ or --dir), saves a handful of realistic example memories of all four types
 through the same store every other command uses, and prints MEMORY.md as an
 agent loads it at the start of a session. Your real memories are not touched.
 The folder is left in place so you can explore it with the commands printed
-at the end.`,
+at the end, which also say how to remove it (rm -rf DIR).`,
 		Example: `  memdir quickstart
   memdir quickstart --dir /tmp/try-memdir --json`,
 		Args: cobra.NoArgs,
@@ -57,7 +58,7 @@ func (a *app) runQuickstart(dir string) error {
 	// The throwaway run ignores the caller's own overrides and settings.
 	q := &app{sys: a.sys, ctx: a.ctx, home: sb.Home, project: sb.Project, cmdName: a.cmdName}
 	q.getenv = sb.Getenv
-	out := quickstartJSON{Home: q.home, Project: q.project, ExtractedMemories: []string{}}
+	out := quickstartJSON{Dir: sb.Dir, Home: q.home, Project: q.project, ExtractedMemories: []string{}}
 	say := func(format string, args ...any) {
 		if !a.json {
 			a.printf(format, args...)
@@ -185,5 +186,6 @@ func (a *app) runQuickstart(dir string) error {
 	say("Then, in your own project:\n")
 	say("   memdir init && memdir save --type user --name \"My role\" --description \"...\" --body \"...\"\n")
 	say("   memdir install claude    # Claude Code gets recall with every prompt, and its sessions are extracted\n")
+	say("The throwaway folder stays for you to explore; when you are done: rm -rf %s\n", sb.Dir)
 	return nil
 }

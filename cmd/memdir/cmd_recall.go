@@ -44,7 +44,8 @@ func (a *app) recallCmd() *cobra.Command {
 and prints what an agent should be given: at most --k memories, within
 --budget tokens, each with its type, file, age and a caveat that memories are
 point-in-time notes to verify. When no memory covers enough of the query
-(--threshold), it prints nothing: abstaining is a feature.
+(--threshold), it prints nothing: abstaining is a feature (on a terminal it
+says so on stderr). The words of an unquoted QUERY are joined.
 
 Ranking is BM25F over each memory's name, description and body, with code
 identifiers split and English words stemmed (see 'go doc
@@ -69,7 +70,7 @@ OPTIONAL ENGINES (the default, lexical, needs no model)
   memdir recall "run the integration tests" --tools docker,psql
   memdir recall "deploy on friday" --explain
   memdir recall "table tests" --json --k 3 --budget 800`,
-		Args: exactArgs(1, "a QUERY"),
+		Args: wordsArgs("a QUERY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if p.K < 1 || p.Budget < 1 || p.Threshold < 0 || p.Threshold > 1 {
 				return withHint(errors.New("--k and --budget must be positive and --threshold between 0 and 1"), "see 'memdir recall --help'")
@@ -88,7 +89,7 @@ OPTIONAL ENGINES (the default, lexical, needs no model)
 			if err := workspace.CheckEngine(engine); err != nil {
 				return err
 			}
-			return a.runRecall(workspace.Query{Text: args[0], Policy: p, Engine: engine}, explain)
+			return a.runRecall(workspace.Query{Text: strings.Join(args, " "), Policy: p, Engine: engine}, explain)
 		},
 	}
 	f := cmd.Flags()
@@ -164,6 +165,9 @@ func (a *app) printRecall(out recallJSON, cands []recall.Candidate, explain bool
 		return a.printJSON(out)
 	}
 	a.printf("%s", out.Injected)
+	if out.Injected == "" && isTerminal(a.stdout) {
+		fmt.Fprintln(a.stderr, "no memory is relevant enough to this query ('--explain' shows why)")
+	}
 	if !explain {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/memdir/memdir/internal/memdir"
@@ -24,7 +25,7 @@ func (a *app) searchCmd() *cobra.Command {
 		Short: "Search the project's memories, or every transcript with --transcripts",
 		Long: `Search finds PATTERN, a literal string unless --regex is given (Go RE2
 syntax; ^ and $ match at the start and end of each line), case-sensitive
-unless --ignore-case.
+unless --ignore-case. The words of an unquoted PATTERN are joined with spaces.
 
 Without --transcripts it searches the project's memory files and prints
 file:line: text for each matching line.
@@ -32,7 +33,8 @@ file:line: text for each matching line.
 With --transcripts it searches the conversation text of every transcript
 under the agent home (and Codex's, when present): the user's and the
 assistant's words, not tool output or bookkeeping records. Each result names
-the date, role, project, session and transcript line. Transcripts are
+the date, role, project, session and transcript line; results come in time
+order (--limit keeps the earliest). Transcripts are
 streamed and searched in parallel, so gigabytes take seconds.
 
   --project P   only sessions run in P or below it (default: all projects)
@@ -43,9 +45,9 @@ streamed and searched in parallel, so gigabytes take seconds.
   memdir search --transcripts "connection pool"
   memdir search --transcripts --regex 'pnpm|yarn' --role user --since 2026-11-01
   memdir search --transcripts -C 2 --project ~/src/api --json migration`,
-		Args: exactArgs(1, "a PATTERN"),
+		Args: wordsArgs("a PATTERN"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opt.Pattern = args[0]
+			opt.Pattern = strings.Join(args, " ")
 			if opt.Role != "" && opt.Role != "user" && opt.Role != "assistant" {
 				return withHint(fmt.Errorf("--role %q is neither user nor assistant", opt.Role), "use --role user or --role assistant")
 			}

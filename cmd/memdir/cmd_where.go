@@ -5,6 +5,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -20,6 +21,7 @@ type whereJSON struct {
 	SynthesisDir string `json:"synthesis_dir"`
 	Disabled     bool   `json:"auto_memory_disabled"`
 	DisabledWhy  string `json:"disabled_by,omitempty"`
+	OffSwitch    string `json:"off_switch,omitempty"` // what the switch set turns off
 }
 
 func (a *app) whereCmd() *cobra.Command {
@@ -45,7 +47,7 @@ CLAUDE_COWORK_MEMORY_PATH_OVERRIDE) or the user's settings.json
 			w := whereJSON{
 				Home: l.Home, HomeSource: l.HomeSource, ProjectRoot: l.ProjectRoot, ProjectVia: l.ProjectVia,
 				ProjectKey: l.ProjectKey, MemoryDir: l.MemoryDir, MemorySource: l.MemorySource,
-				MemoryExists: statErr == nil, SynthesisDir: l.SynthesisDir, Disabled: l.Disabled, DisabledWhy: l.DisabledWhy,
+				MemoryExists: statErr == nil, SynthesisDir: l.SynthesisDir, Disabled: l.Disabled, DisabledWhy: l.DisabledWhy, OffSwitch: workspace.OffSwitch(l),
 			}
 			if a.json {
 				return a.printJSON(w)
@@ -60,11 +62,7 @@ CLAUDE_COWORK_MEMORY_PATH_OVERRIDE) or the user's settings.json
 			a.row(tw, "memory", w.MemoryDir, "from "+w.MemorySource+", "+exists)
 			a.row(tw, "index", l.MemoryDir+string(os.PathSeparator)+memdir.IndexFile, "")
 			a.row(tw, "synthesis", w.SynthesisDir, "")
-			if w.Disabled {
-				a.row(tw, "auto memory", "off", "by "+w.DisabledWhy)
-			} else {
-				a.row(tw, "auto memory", "on", "")
-			}
+			a.row(tw, "auto memory", map[bool]string{true: "off", false: "on"}[w.Disabled], w.OffSwitch)
 			return tw.Flush()
 		},
 	}

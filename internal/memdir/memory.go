@@ -30,7 +30,42 @@ func ParseType(s string) (Type, error) {
 			return t, nil
 		}
 	}
-	return "", fmt.Errorf("invalid type %q: want user, feedback, project or reference", s)
+	msg := fmt.Sprintf("invalid type %q: want user, feedback, project or reference", s)
+	for _, t := range Types {
+		if closeTo(strings.ToLower(strings.TrimSpace(s)), string(t)) {
+			msg += fmt.Sprintf("; did you mean %s?", t)
+			break
+		}
+	}
+	return "", errors.New(msg)
+}
+
+// closeTo reports whether a is a likely misspelling of b: the same
+// letters but for at most two edits (insertions, deletions or
+// substitutions), or a prefix of at least three letters.
+func closeTo(a, b string) bool {
+	if a == b || len(a) >= 3 && strings.HasPrefix(b, a) {
+		return true
+	}
+	// Levenshtein distance over one row.
+	row := make([]int, len(b)+1)
+	for j := range row {
+		row[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		prev := row[0]
+		row[0] = i
+		for j := 1; j <= len(b); j++ {
+			cur := row[j]
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			row[j] = min(row[j]+1, row[j-1]+1, prev+cost)
+			prev = cur
+		}
+	}
+	return row[len(b)] <= 2 && len(a) > 2
 }
 
 // Values of the trust field.

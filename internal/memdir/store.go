@@ -324,7 +324,9 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 	res.File, res.Path = m.File, s.Path(m.File)
 
 	now := s.opt.Now().UTC().Truncate(time.Second)
+	var typeChange string
 	for try := 0; ; try++ {
+		typeChange = ""
 		old, _, err := s.readFile(m.File)
 		if err != nil {
 			return res, err
@@ -356,6 +358,9 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 					}
 				}
 				merged = merge(cur, m)
+				if cur.Type != "" && merged.Type != cur.Type {
+					typeChange = fmt.Sprintf("%s changed its type from %s to %s", m.File, cur.Type, merged.Type)
+				}
 			}
 		}
 		res.Created = old == nil
@@ -405,6 +410,9 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 	usage, err := s.upsertIndex(func(ix *Index) bool { return ix.Upsert(res.File, res.IndexLine) })
 	if err != nil {
 		return res, fmt.Errorf("%s was saved, but its index line was not: %w (run 'memdir index --rebuild')", res.File, err)
+	}
+	if typeChange != "" {
+		res.Warnings = append(res.Warnings, typeChange)
 	}
 	res.Warnings = append(res.Warnings, memoryWarnings(res.Memory)...)
 	if w := usage.Warning(); w != "" {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -39,4 +40,10 @@ func WriteText(w *bufio.Writer, r Result, loc *time.Location, context bool) {
 		fmt.Fprintf(w, "  | %s\n", l)
 	}
 	w.WriteString("--\n")
+}
+
+// SortByTime orders results by the time of their message, earliest first;
+// results of the same time (the lines of one message) keep their order.
+func SortByTime(rs []Result) {
+	slices.SortStableFunc(rs, func(a, b Result) int { return a.Time.Compare(b.Time) })
 }

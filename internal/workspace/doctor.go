@@ -108,7 +108,7 @@ func (c *checker) memory(l paths.Layout) {
 		c.add("home", CheckOK, "", "%s (from %s)", l.Home, l.HomeSource)
 	}
 	if l.Disabled {
-		c.add("auto memory", CheckInfo, "", "off, by %s: hooks will not inject or extract", l.DisabledWhy)
+		c.add("auto memory", CheckInfo, "", "%s", OffSwitch(l))
 	}
 	info, err := os.Stat(l.MemoryDir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -235,44 +235,78 @@ func countTemps(dir string) int {
 	return n
 }
 
+// MemdirOff reports whether memdir's own off switch (MEMDIR_DISABLE) is
+// set: its hooks then do nothing at all.
+func MemdirOff(l paths.Layout) bool {
+	return l.Disabled && strings.HasPrefix(l.DisabledWhy, "MEMDIR_DISABLE")
+}
+
+// OffSwitch says what the layout's off switch does: memdir's own turns its
+// hooks off; Claude Code's (CLAUDE_CODE_DISABLE_AUTO_MEMORY,
+// autoMemoryEnabled false, …) turn off Claude Code's own memory, and
+// memdir's hooks then give MEMORY.md themselves and still recall and
+// extract. "" when nothing is off.
+func OffSwitch(l paths.Layout) string {
+	switch {
+	case !l.Disabled:
+		return ""
+	case MemdirOff(l):
+		return "memdir's hooks are off, by " + l.DisabledWhy + ": they inject, recall and extract nothing"
+	}
+	return "Claude Code's own auto memory is off, by " + l.DisabledWhy + ": memdir's hooks give MEMORY.md at session start themselves, and still recall and extract (MEMDIR_DISABLE=1 turns them off)"
+}
+
 // RetentionWarnAge is when an unprocessed transcript is near Claude
 // Code's default cleanup (cleanupPeriodDays, 30 days).
 const RetentionWarnAge = 25 * 24 * time.Hour
 
-// transcripts checks the processing state and warns about transcripts
-// Claude Code will soon delete with content not processed.
+// transcripts checks the two pipelines that read transcripts, each with
+// its own cursor: memory extraction (the hooks and 'memdir extract',
+// ExtractStateFile) and the daily summaries ('memdir transcripts',
+// transcripts-state.json). It warns about transcripts Claude Code will
+// soon delete that neither has read to the end.
 func (c *checker) transcripts(t Transcripts, now time.Time) {
 	st, err := t.LoadState()
 	if err != nil {
 		c.add("transcripts", CheckFail, hint.Of(err), "%v", err)
 		return
 	}
+	var xs ExtractState
+	if _, err := t.Folder.ReadJSON(ExtractStateFile, &xs); err != nil {
+		c.add("transcripts", CheckWarn, "", "%v (the next extraction starts over)", err)
+	}
 	files, errs := sessions.Discover(t.Roots)
 	for _, err := range errs {
 		c.add("transcripts", CheckWarn, "", "%v", err)
 	}
-	unread, old, reset := 0, 0, 0
+	unsummarised, unextracted, old, reset := 0, 0, 0, 0
 	for _, f := range files {
 		e := st.Transcripts[f.Path]
 		if e != nil && e.Reset != "" {
 			reset++
 		}
-		if e != nil && e.Cursor.Offset >= f.Size {
-			continue
+		summarised := e != nil && e.Cursor.Offset >= f.Size
+		x := xs.Transcripts[f.Path]
+		extracted := x != nil && x.Cursor.Offset >= f.Size
+		if !summarised {
+			unsummarised++
 		}
-		unread++
-		if now.Sub(f.ModTime) > RetentionWarnAge {
+		if !extracted {
+			unextracted++
+		}
+		if !summarised && !extracted && now.Sub(f.ModTime) > RetentionWarnAge {
 			old++
 		}
 	}
 	if len(files) == 0 {
 		c.add("transcripts", CheckInfo, "", "no transcripts under %s", filepath.Join(t.Roots.Claude, "projects"))
 	} else {
-		c.add("transcripts", CheckOK, "", "%s found, %d with content not yet processed ('memdir transcripts list-pending')", sessions.Plural(len(files), "transcript"), unread)
+		c.add("transcripts", CheckOK, "", "%s found; with content not yet extracted into memories: %d ('memdir extract'); not yet summarised by day: %d ('memdir transcripts list-pending')",
+			sessions.Plural(len(files), "transcript"), unextracted, unsummarised)
 	}
 	if old > 0 {
-		c.add("transcripts", CheckWarn, "run 'memdir transcripts extract' and 'done', or raise cleanupPeriodDays",
-			"over 25 days old with content not processed: %s; Claude Code deletes transcripts after 30 days (cleanupPeriodDays)", sessions.Plural(old, "transcript"))
+		c.add("transcripts", CheckWarn, "run 'memdir extract', or 'memdir transcripts extract' and 'done', or raise cleanupPeriodDays",
+			"over 25 days old with content neither extracted nor summarised: %s; Claude Code deletes transcripts after 30 days (cleanupPeriodDays)", sessions.Plural(old, "transcript"))
 	}
 	if reset > 0 {
 		c.add("transcripts", CheckInfo, "", "read again from the start after they shrank or were replaced: %s", sessions.Plural(reset, "transcript"))

@@ -166,12 +166,32 @@ func TestDoctor_OldUnprocessedTranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	fresh := find(Doctor(env, DoctorOptions{}), "transcripts")
-	if len(fresh) != 1 || fresh[0].Status != CheckOK || fresh[0].Detail != "1 transcript found, 1 with content not yet processed ('memdir transcripts list-pending')" {
+	if len(fresh) != 1 || fresh[0].Status != CheckOK || fresh[0].Detail != "1 transcript found; with content not yet extracted into memories: 1 ('memdir extract'); not yet summarised by day: 1 ('memdir transcripts list-pending')" {
 		t.Fatalf("transcripts: %+v", fresh)
 	}
 	later := find(Doctor(env, DoctorOptions{Now: time.Now().Add(RetentionWarnAge + time.Hour)}), "transcripts")
-	if len(later) != 2 || later[1].Status != CheckWarn || later[1].Hint != "run 'memdir transcripts extract' and 'done', or raise cleanupPeriodDays" {
+	if len(later) != 2 || later[1].Status != CheckWarn || later[1].Hint != "run 'memdir extract', or 'memdir transcripts extract' and 'done', or raise cleanupPeriodDays" {
 		t.Fatalf("transcripts, 25 days on: %+v", later)
+	}
+
+	// Once extraction (the hooks' pipeline) has read it, it is not "not
+	// yet processed": only the summaries' count stays, and no warning.
+	ts, err := env.TranscriptsAt(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "s1.jsonl")
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	xs := ExtractState{Version: 1, Transcripts: map[string]*ExtractEntry{path: {}}}
+	xs.Transcripts[path].Cursor.Offset = int64(len(line))
+	if err := ts.Folder.WriteJSON(ExtractStateFile, xs); err != nil {
+		t.Fatal(err)
+	}
+	extracted := find(Doctor(env, DoctorOptions{Now: time.Now().Add(RetentionWarnAge + time.Hour)}), "transcripts")
+	if len(extracted) != 1 || !strings.Contains(extracted[0].Detail, "not yet extracted into memories: 0") || !strings.Contains(extracted[0].Detail, "not yet summarised by day: 1") {
+		t.Fatalf("transcripts, extracted: %+v", extracted)
 	}
 }
 

@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -12,7 +14,8 @@ import (
 )
 
 // SearchTranscripts searches the conversation text of every transcript
-// for opt, handing each result to each as it is found; since, when set, is
+// for opt, handing each result to each in time order (the earliest
+// opt.Limit of them, with a limit); since, when set, is
 // a day (see Day) the messages must be from. A transcript that cannot be
 // read is a warning, not an error.
 func (t Transcripts) SearchTranscripts(ctx context.Context, opt search.Options, since string, r Report, each func(search.Result) error) (search.Stats, error) {
@@ -31,9 +34,30 @@ func (t Transcripts) SearchTranscripts(ctx context.Context, opt search.Options, 
 	for _, err := range errs {
 		r.warnf("%v", err)
 	}
-	stats, err := search.Run(ctx, files, opt, each)
+	// Results come in time order, not in the order of the files (by
+	// session id): all are gathered, then sorted, then cut to the limit.
+	limit := opt.Limit
+	opt.Limit = 0
+	var found []search.Result
+	stats, err := search.Run(ctx, files, opt, func(res search.Result) error {
+		found = append(found, res)
+		return nil
+	})
 	if err != nil {
+		if ctx.Err() != nil {
+			return stats, err
+		}
 		r.warnf("%v", err)
+	}
+	search.SortByTime(found)
+	if limit > 0 && len(found) > limit {
+		found = found[:limit]
+	}
+	stats.Results = len(found)
+	for _, res := range found {
+		if err := each(res); err != nil {
+			return stats, err
+		}
 	}
 	return stats, nil
 }
@@ -57,4 +81,17 @@ func (e Env) ProjectPath() string {
 		p = real
 	}
 	return p
+}
+
+// CheckProject fails when --project names a folder that does not exist:
+// its memory folder would be an empty one nobody meant.
+func (e Env) CheckProject() error {
+	p := e.ProjectPath()
+	if p == "" {
+		return nil
+	}
+	if info, err := os.Stat(p); err != nil || !info.IsDir() {
+		return hint.With(fmt.Errorf("project folder %s does not exist", p), "check the path given to --project (or leave it out: the default is the git root of the working directory)")
+	}
+	return nil
 }
