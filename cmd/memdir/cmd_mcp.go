@@ -39,7 +39,7 @@ requests. Listening beyond this machine (0.0.0.0, a LAN address) is warned
 about.`,
 		Example: `  claude mcp add memdir -- memdir mcp
   memdir mcp --http 7777
-  MEMDIR_MCP_TOKEN=secret memdir mcp --http 127.0.0.1:7777`,
+  MEMDIR_MCP_TOKEN=$(openssl rand -hex 24) memdir mcp --http 127.0.0.1:7777`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := a.layout(); err != nil {

@@ -12,26 +12,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type recallCandidateJSON struct {
-	File     string             `json:"file"`
-	Type     string             `json:"type,omitempty"`
-	Score    float64            `json:"score"`
-	Coverage float64            `json:"coverage"`
-	Kept     bool               `json:"kept"`
-	Why      string             `json:"why"`
-	ByField  map[string]float64 `json:"by_field,omitempty"`
-	Matched  []string           `json:"matched,omitempty"`
-	Stale    []string           `json:"stale_refs,omitempty"`
-}
-
-type recallJSON struct {
-	Query      string                `json:"query"`
-	Terms      []string              `json:"terms"`
-	Injected   string                `json:"injected"`
-	Tokens     int                   `json:"tokens"`
-	Memories   int                   `json:"memories"`
-	Candidates []recallCandidateJSON `json:"candidates"`
-}
+type recallJSON = workspace.RecallReport
 
 func (a *app) recallCmd() *cobra.Command {
 	p := recall.DefaultPolicy
@@ -103,64 +84,36 @@ OPTIONAL ENGINES (the default, lexical, needs no model)
 }
 
 func (a *app) runRecall(q workspace.Query, explain bool) error {
-	out, cands, err := a.recall(q, explain || a.json)
+	out, err := a.recall(q, explain || a.json)
 	if err != nil {
 		return err
 	}
-	return a.printRecall(out, cands, explain)
+	return a.printRecall(out, explain)
 }
 
 // recallFor runs lexical recall for query and returns what it would print.
 func (a *app) recallFor(query string, p recall.Policy) (recallJSON, error) {
-	out, _, err := a.recall(workspace.Query{Text: query, Policy: p}, false)
-	return out, err
+	return a.recall(workspace.Query{Text: query, Policy: p}, false)
 }
 
-// recall runs the workspace's recall for q; with detail, each shown
-// candidate carries its score by field and matched terms.
-func (a *app) recall(q workspace.Query, detail bool) (recallJSON, []recall.Candidate, error) {
-	out := recallJSON{Query: q.Text, Terms: recall.Default.Terms(q.Text, nil), Candidates: []recallCandidateJSON{}}
+// recall runs the workspace's recall for q, warning about what it could
+// not read; with detail, candidates carry their scores by field.
+func (a *app) recall(q workspace.Query, detail bool) (recallJSON, error) {
 	ws, err := a.workspace(false)
 	if errors.Is(err, memdir.ErrNotFound) {
-		return out, nil, nil
+		return workspace.EmptyReport(q.Text), nil
 	}
 	if err != nil {
-		return out, nil, err
+		return workspace.EmptyReport(q.Text), err
 	}
 	rec, err := ws.Recall(a.ctx, q)
 	for _, w := range rec.Warnings {
 		a.warnf("%s", w)
 	}
-	if err != nil {
-		return out, nil, err
-	}
-	ix, cands := rec.Index, rec.Candidates
-	out.Injected = rec.Text
-	out.Tokens = rec.Tokens()
-	for i, c := range cands {
-		if c.Kept {
-			out.Memories++
-		}
-		if i >= 20 && !c.Kept {
-			continue
-		}
-		j := recallCandidateJSON{File: c.File, Type: c.Type, Score: c.Score, Coverage: c.Coverage, Kept: c.Kept, Why: c.Why, Stale: c.MissingRefs}
-		if detail {
-			by := ix.Explain(c.Doc, out.Terms)
-			j.ByField = map[string]float64{}
-			for f := range recall.NumFields {
-				if by[f] != 0 {
-					j.ByField[f.String()] = by[f]
-				}
-			}
-			j.Matched = ix.Matched(c.Doc, out.Terms)
-		}
-		out.Candidates = append(out.Candidates, j)
-	}
-	return out, cands, nil
+	return rec.Report(q.Text, detail), err
 }
 
-func (a *app) printRecall(out recallJSON, cands []recall.Candidate, explain bool) error {
+func (a *app) printRecall(out recallJSON, explain bool) error {
 	if a.json {
 		return a.printJSON(out)
 	}
@@ -183,6 +136,6 @@ func (a *app) printRecall(out recallJSON, cands []recall.Candidate, explain bool
 			c.ByField["name"], c.ByField["description"], c.ByField["body"], c.Coverage, c.Why)
 	}
 	tw.Flush()
-	fmt.Fprintf(a.stderr, "%d of %d candidates kept, %d tokens\n", out.Memories, len(cands), out.Tokens)
+	fmt.Fprintf(a.stderr, "%d of %d candidates kept, %d tokens\n", out.Memories, out.Considered, out.Tokens)
 	return nil
 }

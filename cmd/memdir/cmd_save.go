@@ -73,15 +73,19 @@ says (code structure, file lists, git history) or what only matters today.`,
 }
 
 func (a *app) runSave(o saveOptions) error {
+	req := workspace.SaveRequest{
+		Type: o.typ, Name: o.name, Description: o.description, Scope: o.scope, Body: o.body,
+		Source: o.source, Trust: o.trust, Refs: o.refs, Pinned: o.pinned,
+		Defaults: memdir.Memory{Source: "manual", Trust: memdir.TrustUser},
+	}
+	if err := req.Check(); err != nil {
+		return err // before the folder is made
+	}
 	ws, err := a.workspace(true)
 	if err != nil {
 		return err
 	}
-	res, err := ws.Save(a.ctx, workspace.SaveRequest{
-		Type: o.typ, Name: o.name, Description: o.description, Scope: o.scope, Body: o.body,
-		Source: o.source, Trust: o.trust, Refs: o.refs, Pinned: o.pinned,
-		Defaults: memdir.Memory{Source: "manual", Trust: memdir.TrustUser},
-	})
+	res, err := ws.Save(a.ctx, req)
 	if err != nil {
 		return err
 	}

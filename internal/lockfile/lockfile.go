@@ -88,7 +88,7 @@ func Lock(ctx context.Context, dir string, opt Options) (unlock func(), err erro
 		path = abs
 	}
 	release, err := queue(ctx, path, opt.Timeout)
-	if errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, errStuck) {
 		return nil, readHolder(dir, path)
 	}
 	if err != nil {
@@ -115,8 +115,12 @@ type turn struct {
 // turns holds a turn per lock file path.
 var turns sync.Map
 
+// errStuck says a lock's in-process queue did not move for the timeout.
+var errStuck = errors.New("lock queue stuck")
+
 // queue waits for this caller's turn at the lock of path. It gives up with
-// context.DeadlineExceeded once the queue has not moved for timeout.
+// errStuck once the queue has not moved for timeout, and with ctx's error
+// when ctx ends first.
 func queue(ctx context.Context, path string, timeout time.Duration) (release func(), err error) {
 	v, _ := turns.LoadOrStore(path, &turn{slot: make(chan struct{}, 1)})
 	tn := v.(*turn)
@@ -133,7 +137,7 @@ func queue(ctx context.Context, path string, timeout time.Duration) (release fun
 		case now := <-tick.C:
 			moved := time.Unix(0, max(start.UnixNano(), tn.since.Load()))
 			if now.Sub(moved) >= timeout {
-				return nil, context.DeadlineExceeded
+				return nil, errStuck
 			}
 		}
 	}

@@ -167,3 +167,21 @@ func TestLock_UnlockTwice(t *testing.T) {
 	}
 	second()
 }
+
+// TestLock_CallerDeadlineIsNotLocked: a caller whose own deadline passes
+// while it waits in the in-process queue gets its context's error, not a
+// LockedError (whose hint blames another writer).
+func TestLock_CallerDeadlineIsNotLocked(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := lockfile.Lock(t.Context(), dir, lockfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	_, err = lockfile.Lock(ctx, dir, lockfile.Options{Timeout: time.Minute})
+	if !errors.Is(err, context.DeadlineExceeded) || lockfile.IsLocked(err) {
+		t.Fatalf("err = %v, want the context's deadline", err)
+	}
+}

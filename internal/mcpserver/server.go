@@ -181,12 +181,16 @@ type SaveOut struct {
 }
 
 func (h *handlers) save(ctx context.Context, _ *mcp.CallToolRequest, in SaveIn) (*mcp.CallToolResult, SaveOut, error) {
+	req := workspace.SaveRequest{Type: in.Type, Name: in.Name, Description: in.Description, Scope: in.Scope,
+		Body: in.Body, Refs: in.Refs, Source: "mcp", Trust: memdir.TrustAgent, RequireDescription: true}
+	if err := req.Check(); err != nil {
+		return nil, SaveOut{}, err // before the folder is made
+	}
 	ws, _, err := h.p.Open(in.Project, true)
 	if err != nil {
 		return nil, SaveOut{}, err
 	}
-	res, err := ws.Save(ctx, workspace.SaveRequest{Type: in.Type, Name: in.Name, Description: in.Description, Scope: in.Scope,
-		Body: in.Body, Refs: in.Refs, Source: "mcp", Trust: memdir.TrustAgent})
+	res, err := ws.Save(ctx, req)
 	if err != nil {
 		return nil, SaveOut{}, err
 	}

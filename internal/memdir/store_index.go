@@ -97,7 +97,13 @@ func (s *Store) Forget(ctx context.Context, name string, purge bool) (ForgetResu
 	}
 	switch {
 	case moved != "" && purge:
+		// The memory is forgotten already (its line is gone): a copy
+		// that cannot be deleted is reported where it stayed.
 		if err := os.Remove(moved); err != nil {
+			res.MovedTo = moved
+			return res, fmt.Errorf("forgot %s, but its copy in %s could not be deleted: %w", file, ForgottenDir, err)
+		}
+		if err := atomicfile.SyncDir(filepath.Dir(moved)); err != nil {
 			return res, err
 		}
 	case moved != "":

@@ -21,6 +21,16 @@ type SaveRequest struct {
 	// Defaults fill Source and Trust of a new memory (an update keeps the
 	// stored ones).
 	Defaults memdir.Memory
+	// RequireDescription refuses an empty description (MCP clients must
+	// give one; the CLI lets an update keep the stored one).
+	RequireDescription bool
+}
+
+// Check refuses a request that no save could accept. Front ends call it
+// before they open (and so create) the memory folder.
+func (r SaveRequest) Check() error {
+	_, err := r.memory()
+	return err
 }
 
 // memory checks r and returns the memory to save.
@@ -32,7 +42,7 @@ func (r SaveRequest) memory() (memdir.Memory, error) {
 	if strings.TrimSpace(r.Name) == "" {
 		return memdir.Memory{}, hint.With(errors.New("the name is empty"), "give the memory a short name, e.g. --name \"Prefer tabs\"")
 	}
-	if strings.TrimSpace(r.Description) == "" {
+	if r.RequireDescription && strings.TrimSpace(r.Description) == "" {
 		return memdir.Memory{}, hint.With(errors.New("the description is empty"), "give one line saying what the memory is for: recall matches on it")
 	}
 	if r.Scope != "" && r.Scope != memdir.ScopePrivate && r.Scope != memdir.ScopeTeam {
