@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -48,7 +49,13 @@ func (a *app) runEdit(name, from string) error {
 	}
 	draft := from
 	if from == "" {
-		editor := cmp.Or(a.getenv("VISUAL"), a.getenv("EDITOR"), "vi")
+		editor := cmp.Or(a.getenv("VISUAL"), a.getenv("EDITOR"))
+		if editor == "" && !isTerminal(a.stdin) {
+			// No one to type into vi: a script or an agent would hang.
+			return withHint(errors.New("no $EDITOR or $VISUAL is set and standard input is not a terminal"),
+				"give the new version with 'memdir edit %s --from FILE', or set $EDITOR", strings.TrimSuffix(file, ".md"))
+		}
+		editor = cmp.Or(editor, "vi")
 		if draft, err = workspace.Draft(file, orig); err != nil {
 			return err
 		}
