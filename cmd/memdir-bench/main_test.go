@@ -90,8 +90,10 @@ func TestLatency_Cold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "UserPromptSubmit hook p50") || !strings.Contains(out, "(2 runs each)") {
-		t.Fatalf("no cold figures:\n%s", out)
+	for _, want := range []string{"Go hello-world p50", "(2 runs)", "relevant   recall process p50", "unrelated  recall process p50", "× hello-world"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("no %q in the cold figures:\n%s", want, out)
+		}
 	}
 }
 
