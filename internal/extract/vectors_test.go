@@ -2,12 +2,11 @@ package extract
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/memdir/memdir/internal/testenv"
 )
 
 // TestVectors runs the extraction decisions over the conversations in
@@ -28,30 +27,15 @@ import (
 // A memory created or superseding another joins the proposals for the next
 // action as "new-N.md", as the apply step makes it visible to recall.
 func TestVectors(t *testing.T) {
-	files, err := filepath.Glob("testdata/vectors/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no vectors: %v", err)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sections := map[string]string{}
-			for _, s := range ar.Files {
-				sections[s.Name] = string(s.Data)
-			}
-			if _, ok := sections["plan"]; !ok {
-				t.Fatal("no plan section")
-			}
-			got := vectorPlan(t, sections)
-			want := strings.TrimSpace(sections["plan"])
-			if got != want {
-				t.Errorf("plan:\n%s\nwant:\n%s", got, want)
-			}
-		})
-	}
+	testenv.Vectors(t, "testdata/vectors/*.txt", func(t *testing.T, sections map[string]string, _ string) {
+		if _, ok := sections["plan"]; !ok {
+			t.Fatal("no plan section")
+		}
+		got := vectorPlan(t, sections)
+		if want := strings.TrimSpace(sections["plan"]); got != want {
+			t.Errorf("plan:\n%s\nwant:\n%s", got, want)
+		}
+	})
 }
 
 func vectorPlan(t *testing.T, sections map[string]string) string {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -118,17 +117,9 @@ func (s *Store) Forget(ctx context.Context, name string, purge bool) (ForgetResu
 // moveAside renames file into ForgottenDir, stamped, and syncs both
 // folders; it returns the new path.
 func (s *Store) moveAside(file string) (string, error) {
-	dir := s.Path(ForgottenDir)
-	if err := os.MkdirAll(dir, DirPerm); err != nil {
+	dst, err := s.asidePath(file)
+	if err != nil {
 		return "", err
-	}
-	stamp := s.opt.Now().UTC().Format("20060102T150405Z")
-	dst := filepath.Join(dir, file+"."+stamp)
-	for i := 2; ; i++ {
-		if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		dst = filepath.Join(dir, fmt.Sprintf("%s.%s-%d", file, stamp, i))
 	}
 	if err := os.Rename(s.Path(file), dst); err != nil {
 		return "", err
@@ -136,7 +127,7 @@ func (s *Store) moveAside(file string) (string, error) {
 	if err := atomicfile.SyncDir(s.dir); err != nil {
 		return dst, err
 	}
-	return dst, atomicfile.SyncDir(dir)
+	return dst, atomicfile.SyncDir(filepath.Dir(dst))
 }
 
 // IndexReport is the health of MEMORY.md against the files.

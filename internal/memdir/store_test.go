@@ -12,19 +12,11 @@ import (
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/testenv"
 )
 
 // MustOpen opens a store on a new temporary folder with a fixed clock.
-func MustOpen(tb testing.TB, now time.Time) *memdir.Store {
-	tb.Helper()
-	st, err := memdir.Open(filepath.Join(tb.TempDir(), "memory"), memdir.Options{
-		Create: true, Now: func() time.Time { return now }, LockTimeout: 2 * time.Second,
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return st
-}
+func MustOpen(tb testing.TB, now time.Time) *memdir.Store { return testenv.Store(tb, now) }
 
 var t0 = time.Date(2026, 11, 22, 15, 0, 0, 0, time.UTC)
 
@@ -383,12 +375,7 @@ func TestStore_RebuildSweepsTemps(t *testing.T) {
 	}
 }
 
-// save saves a project memory and returns its file.
 func save(t *testing.T, st *memdir.Store, name, desc, body string) string {
 	t.Helper()
-	res, err := st.Save(context.Background(), memdir.Memory{Name: name, Description: desc, Type: memdir.TypeProject, Body: body}, memdir.SaveOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.File
+	return testenv.Save(t, st, name, desc, body)
 }

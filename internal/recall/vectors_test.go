@@ -2,13 +2,12 @@ package recall
 
 import (
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/memdir/memdir/internal/testenv"
 )
 
 // TestVectors runs recall's ranking and selection over the folders and
@@ -25,54 +24,40 @@ import (
 //	-- why --        optional: "file: reason" lines that must be among the
 //	                 decisions
 func TestVectors(t *testing.T) {
-	files, err := filepath.Glob("testdata/vectors/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no vectors: %v", err)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(f)
-			if err != nil {
-				t.Fatal(err)
+	testenv.Vectors(t, "testdata/vectors/*.txt", func(t *testing.T, sec map[string]string, _ string) {
+		ms, err := parseVectorMemories(sec["memories"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := DefaultPolicy
+		for _, tool := range strings.Split(strings.TrimSpace(sec["tools"]), ",") {
+			if tool = strings.TrimSpace(tool); tool != "" {
+				p.Tools = append(p.Tools, tool)
 			}
-			sec := map[string]string{}
-			for _, fl := range ar.Files {
-				sec[fl.Name] = string(fl.Data)
+		}
+		query := strings.TrimSpace(sec["query"])
+		cands := Select(Memories(ms), rank(ms, query), p, now)
+		got := strings.Join(kept(cands), "\n")
+		if want := strings.TrimSpace(sec["kept"]); got != want {
+			t.Errorf("query %q kept:\n%s\nwant:\n%s\n%s", query, got, want, explain(cands))
+		}
+		if (got == "") != (Render(cands) == "") {
+			t.Errorf("kept %q but rendered %q", got, Render(cands))
+		}
+		for _, line := range strings.Split(strings.TrimSpace(sec["why"]), "\n") {
+			if line == "" {
+				continue
 			}
-			ms, err := parseVectorMemories(sec["memories"])
-			if err != nil {
-				t.Fatal(err)
+			file, why, _ := strings.Cut(line, ": ")
+			found := false
+			for _, c := range cands {
+				found = found || c.File == file && strings.Contains(c.Why, why)
 			}
-			p := DefaultPolicy
-			for _, tool := range strings.Split(strings.TrimSpace(sec["tools"]), ",") {
-				if tool = strings.TrimSpace(tool); tool != "" {
-					p.Tools = append(p.Tools, tool)
-				}
+			if !found {
+				t.Errorf("no decision %q for %s\n%s", why, file, explain(cands))
 			}
-			query := strings.TrimSpace(sec["query"])
-			cands := Select(Memories(ms), rank(ms, query), p, now)
-			got := strings.Join(kept(cands), "\n")
-			if want := strings.TrimSpace(sec["kept"]); got != want {
-				t.Errorf("query %q kept:\n%s\nwant:\n%s\n%s", query, got, want, explain(cands))
-			}
-			if (got == "") != (Render(cands) == "") {
-				t.Errorf("kept %q but rendered %q", got, Render(cands))
-			}
-			for _, line := range strings.Split(strings.TrimSpace(sec["why"]), "\n") {
-				if line == "" {
-					continue
-				}
-				file, why, _ := strings.Cut(line, ": ")
-				found := false
-				for _, c := range cands {
-					found = found || c.File == file && strings.Contains(c.Why, why)
-				}
-				if !found {
-					t.Errorf("no decision %q for %s\n%s", why, file, explain(cands))
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 func parseVectorMemories(s string) ([]Memory, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -14,21 +13,13 @@ import (
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/recall"
 	"github.com/memdir/memdir/internal/snapshot"
+	"github.com/memdir/memdir/internal/testenv"
 )
 
 var t0 = time.Date(2026, 11, 22, 15, 0, 0, 0, time.UTC)
 
 // MustOpen opens a store on a new temporary folder with a fixed clock.
-func MustOpen(tb testing.TB, now time.Time) *memdir.Store {
-	tb.Helper()
-	st, err := memdir.Open(filepath.Join(tb.TempDir(), "memory"), memdir.Options{
-		Create: true, Now: func() time.Time { return now }, LockTimeout: 2 * time.Second,
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return st
-}
+func MustOpen(tb testing.TB, now time.Time) *memdir.Store { return testenv.Store(tb, now) }
 
 // MustOpenIn opens (and makes) a store in dir.
 func MustOpenIn(tb testing.TB, dir string) *memdir.Store {
@@ -42,11 +33,7 @@ func MustOpenIn(tb testing.TB, dir string) *memdir.Store {
 
 func save(t *testing.T, st *memdir.Store, name, desc, body string) string {
 	t.Helper()
-	res, err := st.Save(context.Background(), memdir.Memory{Name: name, Description: desc, Type: memdir.TypeProject, Body: body}, memdir.SaveOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.File
+	return testenv.Save(t, st, name, desc, body)
 }
 
 func search(t *testing.T, st *memdir.Store, q string) []string {
