@@ -193,17 +193,6 @@ type Recalled struct {
 	Snapshot   *recall.Snapshot
 }
 
-// Kept lists the files of the kept memories.
-func (r Recalled) Kept() []string {
-	var out []string
-	for _, c := range r.Candidates {
-		if c.Kept {
-			out = append(out, c.File)
-		}
-	}
-	return out
-}
-
 // Recall ranks the folder's memories for query and selects what to inject
 // under p, lexically (workspace.Recall adds the engines; front ends call
 // that).
