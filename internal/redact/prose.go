@@ -29,23 +29,23 @@ var proseGroups = []string{"dq", "sq", "bq", "bare"}
 // "password is x", "password for staging is x", "password x".
 var passwordInWords = `(?:` +
 	`[ \t]+(?P<for>(?i:for|of|on|to|in|at))(?:[ \t]+[A-Za-z0-9_.@-]+){1,3}` + verb +
-	`|(?P<verb>` + verb + `)` +
+	`|(?P<verb>` + verb + `|'s|’s)` +
 	`|)[ \t]+` + proseValue
 
 var (
 	// technical: a bare word that names a thing, not a password:
 	// sha256, argon2id, go1.26, v1.2.3, x86_64, utf8.
 	technical = regexp.MustCompile(`(?i)^(?:sha|md|bcrypt|argon|pbkdf|scrypt|aes|rsa|ecdsa|ed|hmac|crc|utf|base|x|v|go|py|python|node|java|http|tls|oauth|h|p|s|k|fips|rfc|iso)[0-9]`)
-	// sized: a number with a unit: 12-characters, 256-bit, 90-day.
-	sized = regexp.MustCompile(`^[0-9]+(?:-[A-Za-z]+)+$`)
+	// sized: a number with a unit: 12-characters, 256-bit, 2FA-protected.
+	sized = regexp.MustCompile(`^[0-9]+[A-Za-z]*(?:-[A-Za-z]+)+$`)
 )
 
 // validPasswordInWords accepts the value after a password key in prose.
 func validPasswordInWords(m *match) bool {
 	key := squash(m.key)
 	withVerb := m.sub("verb") != "" || m.sub("for") != ""
-	if !withVerb && !strings.HasSuffix(key, "password") && !strings.HasSuffix(key, "passwd") &&
-		!strings.HasSuffix(key, "passphrase") && !strings.HasSuffix(key, "pwd") {
+	if !withVerb && (shortPasswordKey(m.key) || !strings.HasSuffix(key, "password") && !strings.HasSuffix(key, "passwd") &&
+		!strings.HasSuffix(key, "passphrase") && !strings.HasSuffix(key, "pwd")) {
 		return false // "pass x" is English: pass it on, tests pass 42/42
 	}
 	if m.group != "bare" {
@@ -57,11 +57,23 @@ func validPasswordInWords(m *match) bool {
 		m.hi--
 	}
 	v, lv := m.text(), strings.ToLower(m.text())
+	if isDigits(v) {
+		// the wifi password is 48291736; not: password is 20240101 format
+		tail := strings.TrimLeft(m.s[m.hi:m.loc[1]]+m.tail(), " \t")
+		return withVerb && len(v) >= 6 && (tail == "" || strings.IndexByte(".,;)!", tail[0]) >= 0)
+	}
 	return len(v) >= 4 && passwordLike(v) && !placeholder(v) && !pathLike(v) &&
 		!callOrIndex.MatchString(v) && !dotted.MatchString(v) && !compound.MatchString(v) &&
 		!hexNumber.MatchString(v) && !technical.MatchString(v) && !sized.MatchString(v) &&
 		!strings.Contains(lv, "pass") && !strings.Contains(lv, "pwd") && !strings.Contains(v, "://") &&
 		!byteIs(m.s, m.loc[1], func(c byte) bool { return c == '(' })
+}
+
+// shortPasswordKey reports whether a key name is one that names a
+// password only when a verb follows: "my pw is x", "the passcode is x".
+func shortPasswordKey(name string) bool {
+	n := strings.ToLower(name)
+	return n == "pw" || n == "passcode"
 }
 
 // secretKeyWords: a key name holding one of these names a secret, in prose
@@ -102,7 +114,8 @@ func inWords(s string, lo, p int) bool {
 	for i < len(s) && isNameByte(s[i]) {
 		i++
 	}
-	return i < len(s) && (s[i] == ' ' || s[i] == '\t') || assigned(s, lo, p)
+	return i < len(s) && (s[i] == ' ' || s[i] == '\t') || assigned(s, lo, p) ||
+		strings.HasPrefix(s[i:], "'s ") || strings.HasPrefix(s[i:], "’s ")
 }
 
 // validSecretInWords accepts a random-looking value after a secret key in
@@ -114,8 +127,22 @@ func validSecretInWords(m *match) bool {
 	v := m.text()
 	return literal(m) && !byteIs(m.s, m.hi, func(c byte) bool { return c == '(' || c == '[' }) &&
 		!byteIs(m.s, m.hi, isBase64Byte) &&
-		!(m.sub("q") == "" && identifierChars(v) && namesSecret(v)) &&
+		!(m.sub("q") == "" && (identifierChars(v) && namesSecret(v) || fieldPath(v))) &&
 		!pathLike(v) && looksRandom(v, 20)
+}
+
+// fieldPath reports whether v is a path of names (ek.encryptionKey1024,
+// cfg.Auth.TokenV2), not a dotted token (ya29.a0AfH6SM…).
+func fieldPath(v string) bool {
+	if !dotted.MatchString(v) {
+		return false
+	}
+	for part := range strings.SplitSeq(v, ".") {
+		if !identifier(part) && !camelCase(part) {
+			return false
+		}
+	}
+	return true
 }
 
 // validAWSSecretInWords accepts 40 random base64 bytes after "secret" when

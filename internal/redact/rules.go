@@ -230,9 +230,9 @@ var rules = []rule{
 		// In words: "the db password is hunter2!", "password for staging
 		// is x", "pwd hunter2!", "pass is x".
 		kind:    "password",
-		anchors: []string{"pass", "pwd"},
+		anchors: []string{"pass", "pw"},
 		fold:    true,
-		key:     passwordKey,
+		key:     func(name string) bool { return passwordKey(name) || shortPasswordKey(name) },
 		near:    func(s string, _, p int) bool { return inWords(s, p, p) && !assigned(s, p, p) },
 		pattern: passwordInWords,
 		secret:  proseGroups,
