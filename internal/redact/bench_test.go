@@ -107,10 +107,16 @@ func benchCorpus(b *testing.B, files []corpusFile) {
 	}
 	b.SetBytes(n)
 	b.ReportAllocs()
+	cpu0 := cpuTime()
 	for b.Loop() {
 		for _, f := range files {
 			String(f.text)
 		}
+	}
+	// CPU-MB/s: bytes per CPU second (all threads, GC included), steadier
+	// than MB/s when other processes share the cores.
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(n)*float64(b.N)/cpu.Seconds()/1e6, "CPU-MB/s")
 	}
 }
 

@@ -118,6 +118,36 @@ func inWords(s string, lo, p int) bool {
 		strings.HasPrefix(s[i:], "'s ") || strings.HasPrefix(s[i:], "’s ")
 }
 
+// valueAhead reports whether a run of n or more bytes of class starts on
+// the line within 40 bytes after the name at p: the cheap test that rules
+// out most key words in prose and code before the regexp runs.
+func valueAhead(s string, p, n int, class func(byte) bool) bool {
+	i := p
+	for i < len(s) && isNameByte(s[i]) {
+		i++
+	}
+	end, run := min(len(s), i+40+n), 0
+	for ; i < end && s[i] != '\n'; i++ {
+		if !class(s[i]) {
+			run = 0
+		} else if run++; run >= n {
+			return true
+		}
+	}
+	return false
+}
+
+func isSecretValueByte(c byte) bool { return isTokenByte(c) || strings.IndexByte("+/=.~", c) >= 0 }
+
+// secretInWordsNear: a key word in words or assigned, with a value of 20
+// bytes or more ahead.
+func secretInWordsNear(s string, lo, p int) bool {
+	return valueAhead(s, p, 20, isSecretValueByte) && inWords(s, lo, p)
+}
+
+// awsInWordsNear: "secret" with 40 base64 bytes ahead.
+func awsInWordsNear(s string, _, p int) bool { return valueAhead(s, p, 40, isBase64Byte) }
+
 // validSecretInWords accepts a random-looking value after a secret key in
 // prose, with the checks of the generic-secret rule.
 func validSecretInWords(m *match) bool {
@@ -177,6 +207,22 @@ func validVaultToken(m *match) bool {
 	v := m.text()
 	body := v[strings.IndexByte(v, '.')+1:]
 	return looksRandom(body, 24) && strings.ContainsAny(body, "0123456789")
+}
+
+// vaultNear rules out most "s." anchors (s.Method, its.) before the
+// regexp runs: the 24 bytes after the dot must be letters and digits.
+func vaultNear(s string, p int) bool {
+	i := strings.IndexByte(s[p:min(len(s), p+4)], '.') + p + 1
+	if i+24 > len(s) {
+		return false
+	}
+	legacy := s[p] == 's'
+	for _, c := range []byte(s[i : i+24]) {
+		if legacy && !(isWordByte(c) && c != '_') || !legacy && !isTokenByte(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // validURLPassword accepts the password of a URL unless it stands for

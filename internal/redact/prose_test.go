@@ -11,7 +11,7 @@ import (
 var (
 	awsProse    = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzq8Ht3kLm2" // the issue's, 40 bytes
 	vaultLegacy = "s." + fake(5, 24, alnum)
-	vaultHVS    = "hvs." + "CAESI" + fake(6, 86, alnum+"_-")
+	vaultHVS    = "hvs." + "CAESI" + "-_" + fake(6, 84, alnum+"_-")
 	vaultHVB    = "hvb." + "AAAAAQ" + fake(7, 140, alnum+"_-")
 	hex32       = "9f86d081884c7d65" + "9a2feaa0c55ad015"
 	hex64       = hex32 + "a3bf4f1b2b0b822c" + "d15d6c15b0f00a08"

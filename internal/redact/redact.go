@@ -162,6 +162,10 @@ type rule struct {
 	// near, if set, must accept an anchor at p whose match would start at
 	// lo before the regexp runs: a cheap test that rules most anchors out.
 	near func(s string, lo, p int) bool
+	// anchorNear, if set, must accept an anchor at i when the text is
+	// scanned, or it is not kept: for an anchor as common as "s.", so that
+	// the scan does not record one every few lines.
+	anchorNear func(s string, i int) bool
 	// whole searches the whole text instead (for matches that span lines).
 	whole bool
 	// pattern is the regexp; unless whole is set it is matched only at

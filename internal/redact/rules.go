@@ -66,7 +66,9 @@ var rules = []rule{
 		anchors: []string{"hvs.", "hvb.", "hvr.", "s."},
 		pattern: `hv[sbr]\.[A-Za-z0-9_-]{24,}(?:\.[A-Za-z0-9]{5})?|s\.[A-Za-z0-9]{24}`,
 		edge:    isTokenByte,
-		valid:   validVaultToken,
+		// The scan keeps an anchor only if 24 token bytes follow its dot.
+		anchorNear: vaultNear,
+		valid:      validVaultToken,
 	},
 	{
 		kind:    "slack-webhook",
@@ -149,6 +151,7 @@ var rules = []rule{
 		anchors: []string{"secret"},
 		fold:    true,
 		lead:    func(c byte) bool { return isWordByte(c) && c != '_' },
+		near:    awsInWordsNear,
 		pattern: `(?i:secret(?:[ \t_-]*access)?(?:[ \t_-]*key)?)(?:\*\*|__)?` +
 			`(?:` + verb + `[ \t]+|[ \t]*(?:=>|->|=|:)(?:\*\*|__)?[ \t]*|[ \t]+)` +
 			`(?P<q>["'\x60])?(?P<v>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`,
@@ -261,7 +264,7 @@ var rules = []rule{
 		anchors: []string{"secret", "token", "key"},
 		fold:    true,
 		key:     proseSecretKey,
-		near:    inWords,
+		near:    secretInWordsNear,
 		pattern: proseGlue + openQ + `(?:(?i:bearer|basic|token)[ \t]+)?` +
 			`(?P<v>[A-Za-z0-9+/_.~-][A-Za-z0-9+/=_.~-]{19,})`,
 		secret: []string{"v"},

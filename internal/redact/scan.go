@@ -58,6 +58,7 @@ type anchor struct {
 	rule int
 	lit  string
 	fold bool
+	near func(s string, i int) bool // the rule's anchorNear
 }
 
 // The anchors of all rules, found in one pass over the text. second[b0]
@@ -91,7 +92,7 @@ func init() {
 				bigrams[k] = uint8(len(groups))
 				groups = append(groups, nil)
 			}
-			groups[bigrams[k]] = append(groups[bigrams[k]], anchor{i, a, r.fold})
+			groups[bigrams[k]] = append(groups[bigrams[k]], anchor{i, a, r.fold, r.anchorNear})
 			second[b0][b1>>6] |= 1 << (b1 & 63)
 		}
 	}
@@ -107,7 +108,8 @@ func scanAnchors(s string) [][]span {
 		}
 		for _, a := range groups[bigrams[int(b0)<<8|int(b1)]] {
 			rest := s[i:]
-			if a.fold && hasPrefixFold(rest, a.lit) || !a.fold && strings.HasPrefix(rest, a.lit) {
+			if (a.fold && hasPrefixFold(rest, a.lit) || !a.fold && strings.HasPrefix(rest, a.lit)) &&
+				(a.near == nil || a.near(s, i)) {
 				// Skip a repeat for the same rule at the same offset.
 				if h := hits[a.rule]; len(h) == 0 || h[len(h)-1].lo != i {
 					hits[a.rule] = append(hits[a.rule], span{i, i + len(a.lit)})
