@@ -118,6 +118,44 @@ func inWords(s string, lo, p int) bool {
 		strings.HasPrefix(s[i:], "'s ") || strings.HasPrefix(s[i:], "’s ")
 }
 
+// passwordInWordsNear rules out most password key words before the
+// regexp runs: the word after the key must be a verb or a preposition of
+// passwordInWords, open a quote, or look like a password itself.
+func passwordInWordsNear(s string, _, p int) bool {
+	i := p
+	for i < len(s) && isNameByte(s[i]) {
+		i++
+	}
+	if strings.HasPrefix(s[i:], "'s ") || strings.HasPrefix(s[i:], "’s ") {
+		return true
+	}
+	if i >= len(s) || s[i] != ' ' && s[i] != '\t' || assigned(s, p, p) {
+		return false
+	}
+	word := func() string {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(s) && j < i+64 && s[j] > ' ' {
+			j++
+		}
+		w := s[i:j]
+		i = j
+		return w
+	}
+	w := word()
+	switch strings.ToLower(strings.TrimSuffix(w, ":")) {
+	case "":
+		return false
+	case "is", "was", "are", "->", "→", "for", "of", "on", "to", "in", "at":
+		return true
+	case "set", "changed", "reset", "updated":
+		return strings.EqualFold(word(), "to")
+	}
+	return strings.IndexByte("\"'`", w[0]) >= 0 || passwordLike(w)
+}
+
 // valueAhead reports whether a run of n or more bytes of class starts on
 // the line within 40 bytes after the name at p: the cheap test that rules
 // out most key words in prose and code before the regexp runs.

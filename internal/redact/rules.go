@@ -236,7 +236,7 @@ var rules = []rule{
 		anchors: []string{"pass", "pw"},
 		fold:    true,
 		key:     func(name string) bool { return passwordKey(name) || shortPasswordKey(name) },
-		near:    func(s string, _, p int) bool { return inWords(s, p, p) && !assigned(s, p, p) },
+		near:    passwordInWordsNear,
 		pattern: passwordInWords,
 		secret:  proseGroups,
 		valid:   validPasswordInWords,

@@ -61,12 +61,12 @@ type anchor struct {
 	near func(s string, i int) bool // the rule's anchorNear
 }
 
-// The anchors of all rules, found in one pass over the text. second[b0]
-// is the set of second bytes that follow the first byte b0 in an anchor,
-// and bigrams[b0<<8|b1] indexes groups, the anchors starting with b0 b1;
-// bytes lower-cased.
+// The anchors of all rules, found in one pass over the text. pairs has
+// the bit b0<<8|b1 set for the first two bytes of every anchor, in every
+// case (one load a byte in the scan), and bigrams[b0<<8|b1] indexes groups,
+// the anchors starting with b0 b1, bytes lower-cased.
 var (
-	second  [256][4]uint64
+	pairs   [1 << 16 / 64]uint64
 	bigrams [1 << 16]uint8
 	groups  = [][]anchor{nil}
 	lower   [256]byte
@@ -93,7 +93,12 @@ func init() {
 				groups = append(groups, nil)
 			}
 			groups[bigrams[k]] = append(groups[bigrams[k]], anchor{i, a, r.fold, r.anchorNear})
-			second[b0][b1>>6] |= 1 << (b1 & 63)
+			for _, c0 := range []byte{b0, upper(b0)} {
+				for _, c1 := range []byte{b1, upper(b1)} {
+					k := uint(c0)<<8 | uint(c1)
+					pairs[k>>6] |= 1 << (k & 63)
+				}
+			}
 		}
 	}
 }
@@ -102,10 +107,10 @@ func init() {
 func scanAnchors(s string) [][]span {
 	hits := make([][]span, len(rules))
 	for i := 0; i+1 < len(s); i++ {
-		b0, b1 := lower[s[i]], lower[s[i+1]]
-		if second[b0][b1>>6]&(1<<(b1&63)) == 0 {
+		if k := uint(s[i])<<8 | uint(s[i+1]); pairs[k>>6]&(1<<(k&63)) == 0 {
 			continue
 		}
+		b0, b1 := lower[s[i]], lower[s[i+1]]
 		for _, a := range groups[bigrams[int(b0)<<8|int(b1)]] {
 			rest := s[i:]
 			if (a.fold && hasPrefixFold(rest, a.lit) || !a.fold && strings.HasPrefix(rest, a.lit)) &&
@@ -121,6 +126,13 @@ func scanAnchors(s string) [][]span {
 }
 
 func lowerByte(c byte) byte { return lower[c] }
+
+func upper(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
+}
 
 // hasPrefixFold reports whether s starts with prefix, which is lower case,
 // ignoring ASCII case.
