@@ -103,26 +103,54 @@ func init() {
 	}
 }
 
-// scanAnchors returns, per rule, its anchors in s, in order.
+// scanAnchors returns, per rule, its anchors in s, in order. The hits of
+// all rules are gathered in one slice and then laid out by rule in one
+// array: two allocations that grow, not one per rule.
 func scanAnchors(s string) [][]span {
-	hits := make([][]span, len(rules))
+	found := make([]anchorHit, 0, len(s)/512+8)
+	count := make([]int, len(rules))
 	for i := 0; i+1 < len(s); i++ {
 		if k := uint(s[i])<<8 | uint(s[i+1]); pairs[k>>6]&(1<<(k&63)) == 0 {
 			continue
 		}
 		b0, b1 := lower[s[i]], lower[s[i+1]]
+		first := len(found)
 		for _, a := range groups[bigrams[int(b0)<<8|int(b1)]] {
 			rest := s[i:]
 			if (a.fold && hasPrefixFold(rest, a.lit) || !a.fold && strings.HasPrefix(rest, a.lit)) &&
-				(a.near == nil || a.near(s, i)) {
-				// Skip a repeat for the same rule at the same offset.
-				if h := hits[a.rule]; len(h) == 0 || h[len(h)-1].lo != i {
-					hits[a.rule] = append(hits[a.rule], span{i, i + len(a.lit)})
-				}
+				(a.near == nil || a.near(s, i)) && !repeats(found[first:], a.rule) {
+				// (A repeat is the same rule at the same offset.)
+				found = append(found, anchorHit{a.rule, span{i, i + len(a.lit)}})
+				count[a.rule]++
 			}
 		}
 	}
+	hits := make([][]span, len(rules))
+	all := make([]span, len(found))
+	off := 0
+	for r, n := range count {
+		hits[r] = all[off : off : off+n]
+		off += n
+	}
+	for _, h := range found {
+		hits[h.rule] = append(hits[h.rule], h.span)
+	}
 	return hits
+}
+
+type anchorHit struct {
+	rule int
+	span
+}
+
+// repeats reports whether hs, the hits at one offset, hold one of rule.
+func repeats(hs []anchorHit, rule int) bool {
+	for _, h := range hs {
+		if h.rule == rule {
+			return true
+		}
+	}
+	return false
 }
 
 func lowerByte(c byte) byte { return lower[c] }
