@@ -1,11 +1,14 @@
 package redact
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // A text is the string being redacted with what the rules derive from it.
 type text struct {
 	s      string
-	hits   [][]span // per rule, its anchors in s, in order; set on demand
+	hits   [][]span // per anchor list (see listOf), its anchors in s, in order; set on demand
 	marks  []span   // the markers in s
 	marked bool     // marks is set
 }
@@ -17,7 +20,7 @@ func (t *text) anchorHits(r *rule) []span {
 	if t.hits == nil {
 		t.hits = scanAnchors(t.s)
 	}
-	return t.hits[r.index]
+	return t.hits[listOf[r.index]]
 }
 
 // replace replaces the secrets of ms, which are in order and do not
@@ -53,9 +56,9 @@ func (t *text) replace(ms []match, marker string) {
 	t.s, t.marks, t.marked = b.String(), nil, false
 }
 
-// An anchor is one anchor of the rule with the given index.
+// An anchor is one anchor of the anchor list with the given index.
 type anchor struct {
-	rule int
+	list int
 	lit  string
 	fold bool
 	near func(s string, i int) bool // the rule's anchorNear
@@ -70,6 +73,11 @@ var (
 	bigrams [1 << 16]uint8
 	groups  = [][]anchor{nil}
 	lower   [256]byte
+	// listOf maps a rule to its anchor list: rules with the same anchors
+	// (the five "secret" rules, the four "pass" ones) share one, so that
+	// the scan records each hit once.
+	listOf []int
+	nLists int
 )
 
 func init() {
@@ -79,9 +87,21 @@ func init() {
 			lower[c] += 'a' - 'A'
 		}
 	}
+	lists := map[string]int{}
 	for i := range rules {
 		r := &rules[i]
 		r.index = i
+		key := fmt.Sprint(r.anchors, r.fold)
+		if r.anchorNear != nil {
+			key = fmt.Sprint(i) // a filter of its own: a list of its own
+		}
+		if l, ok := lists[key]; ok {
+			listOf = append(listOf, l)
+			continue
+		}
+		lists[key] = nLists
+		listOf = append(listOf, nLists)
+		nLists++
 		for _, a := range r.anchors {
 			b0, b1 := lower[a[0]], lower[a[1]]
 			k := int(b0)<<8 | int(b1)
@@ -92,7 +112,7 @@ func init() {
 				bigrams[k] = uint8(len(groups))
 				groups = append(groups, nil)
 			}
-			groups[bigrams[k]] = append(groups[bigrams[k]], anchor{i, a, r.fold, r.anchorNear})
+			groups[bigrams[k]] = append(groups[bigrams[k]], anchor{listOf[i], a, r.fold, r.anchorNear})
 			for _, c0 := range []byte{b0, upper(b0)} {
 				for _, c1 := range []byte{b1, upper(b1)} {
 					k := uint(c0)<<8 | uint(c1)
@@ -103,12 +123,12 @@ func init() {
 	}
 }
 
-// scanAnchors returns, per rule, its anchors in s, in order. The hits of
-// all rules are gathered in one slice and then laid out by rule in one
-// array: two allocations that grow, not one per rule.
+// scanAnchors returns, per anchor list, its anchors in s, in order. The
+// hits of all lists are gathered in one slice and then laid out by list in
+// one array: two allocations that grow, not one per list.
 func scanAnchors(s string) [][]span {
 	found := make([]anchorHit, 0, len(s)/512+8)
-	count := make([]int, len(rules))
+	count := make([]int, nLists)
 	for i := 0; i+1 < len(s); i++ {
 		if k := uint(s[i])<<8 | uint(s[i+1]); pairs[k>>6]&(1<<(k&63)) == 0 {
 			continue
@@ -118,14 +138,14 @@ func scanAnchors(s string) [][]span {
 		for _, a := range groups[bigrams[int(b0)<<8|int(b1)]] {
 			rest := s[i:]
 			if (a.fold && hasPrefixFold(rest, a.lit) || !a.fold && strings.HasPrefix(rest, a.lit)) &&
-				(a.near == nil || a.near(s, i)) && !repeats(found[first:], a.rule) {
-				// (A repeat is the same rule at the same offset.)
-				found = append(found, anchorHit{a.rule, span{i, i + len(a.lit)}})
-				count[a.rule]++
+				(a.near == nil || a.near(s, i)) && !repeats(found[first:], a.list) {
+				// (A repeat is the same list at the same offset.)
+				found = append(found, anchorHit{a.list, span{i, i + len(a.lit)}})
+				count[a.list]++
 			}
 		}
 	}
-	hits := make([][]span, len(rules))
+	hits := make([][]span, nLists)
 	all := make([]span, len(found))
 	off := 0
 	for r, n := range count {
@@ -133,20 +153,20 @@ func scanAnchors(s string) [][]span {
 		off += n
 	}
 	for _, h := range found {
-		hits[h.rule] = append(hits[h.rule], h.span)
+		hits[h.list] = append(hits[h.list], h.span)
 	}
 	return hits
 }
 
 type anchorHit struct {
-	rule int
+	list int
 	span
 }
 
-// repeats reports whether hs, the hits at one offset, hold one of rule.
-func repeats(hs []anchorHit, rule int) bool {
+// repeats reports whether hs, the hits at one offset, hold one of list.
+func repeats(hs []anchorHit, list int) bool {
 	for _, h := range hs {
-		if h.rule == rule {
+		if h.list == list {
 			return true
 		}
 	}
