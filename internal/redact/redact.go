@@ -10,6 +10,7 @@
 //	openai-key           sk-proj-, sk-svcacct-, sk-admin- keys; legacy sk-<48> and sk-...T3BlbkFJ...
 //	github-token         ghp_, gho_, ghu_, ghs_, ghr_ tokens; github_pat_ fine-grained tokens
 //	gitlab-token         glpat- personal access tokens
+//	vault-token          HashiCorp Vault hvs., hvb., hvr. tokens and the legacy s.<24> form
 //	slack-webhook        https://hooks.slack.com/services/T.../B.../... (and workflows/, triggers/)
 //	slack-token          xoxb-, xoxp-, xoxa-, xoxr-, xoxs- tokens
 //	stripe-key           sk_live_, rk_live_, sk_test_, rk_test_ keys
@@ -18,14 +19,17 @@
 //	jwt                  eyJ....eyJ....signature
 //	gcp-service-account  the "private_key_id" of a service-account JSON file
 //	azure-storage-key    AccountKey=... in a storage connection string
-//	aws-secret-key       aws_secret_access_key / SecretAccessKey = <40 characters>
+//	aws-secret-key       aws_secret_access_key / SecretAccessKey = <40 characters>; 40 random
+//	                     base64 characters after a key id on its line (AKIA… wJal…), or in
+//	                     words after "secret key", "secret access key" or "aws … secret"
 //	azure-client-secret  client_secret / AZURE_CLIENT_SECRET = <34-40 characters>, when the key
 //	                     names Azure or the value has the "~" of Azure's secret format
-//	url-password         the password in scheme://user:password@host
-//	password             the value assigned to a password key (see below)
+//	url-password         the password in scheme://user:password@host (it may hold @ # !)
+//	password             the value assigned to a password key, or given in words (see below)
 //	generic-secret       a random-looking value of 20 or more characters assigned to a key
 //	                     whose name contains secret, token, api_key, access_key, auth,
-//	                     credential or private
+//	                     credential or private; or in words after secret, token or a
+//	                     signing/HMAC/API/encryption/... key ("webhook secret 9f86d0…")
 //
 // Only the secret is replaced: a key = value rule keeps the key, the
 // separator and any quotes, so password=hunter22 becomes
@@ -56,6 +60,17 @@
 //     words on its line is prose ("Password: ask Bob") unless it holds
 //     letters and a digit or symbol. A bare pass, pwd or passwd key with a
 //     colon is never a password key ("--- PASS: TestX", "pwd: /src").
+//
+// In words (issue 12), a password key is followed by a verb, maybe after
+// "for <up to three words>": "the db password is x", "password for staging
+// is x", "password was set to x", "the password's x", "pw is x", "passcode
+// is x". Or, for password, passwd, passphrase and pwd only, directly by
+// the value: "pwd hunter2!". A bare value must then look like a password
+// (letters and a digit or symbol; after a verb, six digits or more ending
+// the sentence also count), and not be a name (DB_PASSWORD, sha256,
+// argon2id, 256-bit, 1Password); a quoted one must not be a message.
+// "the password field is required", "password reset flow", "set a strong
+// password", "passwordless login" are prose.
 //
 // So none of these is redacted:
 //
@@ -162,6 +177,10 @@ type rule struct {
 	// near, if set, must accept an anchor at p whose match would start at
 	// lo before the regexp runs: a cheap test that rules most anchors out.
 	near func(s string, lo, p int) bool
+	// anchorNear, if set, must accept an anchor at i when the text is
+	// scanned, or it is not kept: for an anchor as common as "s.", so that
+	// the scan does not record one every few lines.
+	anchorNear func(s string, i int) bool
 	// whole searches the whole text instead (for matches that span lines).
 	whole bool
 	// pattern is the regexp; unless whole is set it is matched only at

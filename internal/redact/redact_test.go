@@ -340,22 +340,37 @@ func TestFindingOrderIsStable(t *testing.T) {
 }
 
 func FuzzString(f *testing.F) {
-	for i := range positives {
+	for i := range len(positives) + len(leaks) {
 		f.Add("", "", uint8(i))
 		f.Add("text before", "after "+positives[(i+1)%len(positives)].in, uint8(i))
 	}
 	for _, n := range negatives[:10] {
 		f.Add(n, n, uint8(0))
 	}
+	// The positives and the leaks of prose_test.go, each with the secrets
+	// that must not survive.
+	type seeded struct {
+		name, in string
+		secrets  []string
+	}
+	var all []seeded
+	for _, p := range positives {
+		all = append(all, seeded{p.name, p.in, []string{p.secret}})
+	}
+	for _, l := range leaks {
+		all = append(all, seeded{l.name, l.in, l.secrets})
+	}
 	f.Fuzz(func(t *testing.T, before, after string, k uint8) {
 		// Any text: String is a fixed point of itself.
 		fixedPoint(t, before)
-		// A seeded positive on a line of its own is always redacted.
-		p := positives[int(k)%len(positives)]
+		// A seeded secret on a line of its own is always redacted.
+		p := all[int(k)%len(all)]
 		in := before + "\n" + p.in + "\n" + after
 		out := fixedPoint(t, in)
-		if !strings.Contains(before+after, p.secret) && strings.Contains(out, p.secret) {
-			t.Fatalf("%s: secret %q survived in %q", p.name, p.secret, out)
+		for _, secret := range p.secrets {
+			if !strings.Contains(before+after, secret) && strings.Contains(out, secret) {
+				t.Fatalf("%s: secret %q survived in %q", p.name, secret, out)
+			}
 		}
 	})
 }

@@ -60,6 +60,17 @@ var rules = []rule{
 		edge:    isTokenByte,
 	},
 	{
+		// HashiCorp Vault: hvs. service, hvb. batch, hvr. recovery tokens
+		// (Vault 1.10+, 90 to 300 bytes) and the legacy s. + 24 form.
+		kind:    "vault-token",
+		anchors: []string{"hvs.", "hvb.", "hvr.", "s."},
+		pattern: `hv[sbr]\.[A-Za-z0-9_-]{24,}(?:\.[A-Za-z0-9]{5})?|s\.[A-Za-z0-9]{24}`,
+		edge:    isTokenByte,
+		// The scan keeps an anchor only if 24 token bytes follow its dot.
+		anchorNear: vaultNear,
+		valid:      validVaultToken,
+	},
+	{
 		kind:    "slack-webhook",
 		anchors: []string{"https://hooks.slack.com/"},
 		pattern: `https://hooks\.slack\.com/(?:services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]{8,}` +
@@ -78,6 +89,17 @@ var rules = []rule{
 		anchors: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"},
 		pattern: `[rs]k_(?:live|test)_[A-Za-z0-9]{16,}`,
 		edge:    isWordByte,
+	},
+	{
+		// A secret access key on the line of its key id, after it, with
+		// no key word: "AKIA… wJal…", a credentials CSV row. Before the
+		// key id's own rule, which would take the anchor away.
+		kind:    "aws-secret-key",
+		anchors: []string{"AKIA", "ASIA", "ABIA", "ACCA"},
+		pattern: `(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}[^\n]{0,160}?[^A-Za-z0-9/+=](?P<v>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`,
+		secret:  []string{"v"},
+		lead:    isWordByte,
+		valid:   validAWSSecretNearKeyID,
 	},
 	{
 		kind:    "aws-access-key",
@@ -123,6 +145,20 @@ var rules = []rule{
 		},
 	},
 	{
+		// In words: "the aws secret key is …", "secret key: …",
+		// "Secret Access Key is `…`".
+		kind:    "aws-secret-key",
+		anchors: []string{"secret"},
+		fold:    true,
+		lead:    func(c byte) bool { return isWordByte(c) && c != '_' },
+		near:    awsInWordsNear,
+		pattern: `(?i:secret(?:[ \t_-]*access)?(?:[ \t_-]*key)?)(?:\*\*|__)?` +
+			`(?:` + verb + `[ \t]+|[ \t]*(?:=>|->|=|:)(?:\*\*|__)?[ \t]*|[ \t]+)` +
+			`(?P<q>["'\x60])?(?P<v>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`,
+		secret: []string{"v"},
+		valid:  validAWSSecretInWords,
+	},
+	{
 		kind:    "azure-client-secret",
 		anchors: []string{"secret"},
 		fold:    true,
@@ -141,9 +177,11 @@ var rules = []rule{
 		anchors: []string{"://"},
 		back:    func(c byte) bool { return isTokenByte(c) && c != '_' || c == '+' || c == '.' },
 		near:    userinfo,
-		pattern: `[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:(?P<v>[^\s/?#"'<>]+)@`,
+		// The password runs to the last @ before the host: it may hold
+		// @, # and ! (postgres://user:p@ss!w#rd@host/db).
+		pattern: `[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:(?P<v>[^\s/?"'<>]+)@`,
 		secret:  []string{"v"},
-		valid:   func(m *match) bool { return !placeholder(m.text()) },
+		valid:   validURLPassword,
 	},
 	{
 		kind:    "password",
@@ -192,6 +230,18 @@ var rules = []rule{
 		},
 	},
 	{
+		// In words: "the db password is hunter2!", "password for staging
+		// is x", "pwd hunter2!", "pass is x".
+		kind:    "password",
+		anchors: []string{"pass", "pw"},
+		fold:    true,
+		key:     func(name string) bool { return passwordKey(name) || shortPasswordKey(name) },
+		near:    passwordInWordsNear,
+		pattern: passwordInWords,
+		secret:  proseGroups,
+		valid:   validPasswordInWords,
+	},
+	{
 		kind:    "generic-secret",
 		anchors: []string{"secret", "token", "api_key", "apikey", "api-key", "access_key", "accesskey", "access-key", "auth", "credential", "private"},
 		fold:    true,
@@ -206,6 +256,19 @@ var rules = []rule{
 				!(m.sub("q") == "" && identifierChars(v) && namesSecret(v)) &&
 				!pathLike(v) && looksRandom(v, 20)
 		},
+	},
+	{
+		// In words, or assigned to a key the rule above does not know:
+		// "webhook secret 9f86d0…", "signing key: …", "the API token is …".
+		kind:    "generic-secret",
+		anchors: []string{"secret", "token", "key"},
+		fold:    true,
+		key:     proseSecretKey,
+		near:    secretInWordsNear,
+		pattern: proseGlue + openQ + `(?:(?i:bearer|basic|token)[ \t]+)?` +
+			`(?P<v>[A-Za-z0-9+/_.~-][A-Za-z0-9+/=_.~-]{19,})`,
+		secret: []string{"v"},
+		valid:  validSecretInWords,
 	},
 }
 
@@ -291,7 +354,7 @@ func userinfo(s string, _, p int) bool {
 			colon = true
 		case '@':
 			return colon
-		case '/', '?', '#', '"', '\'', '<', '>', ' ', '\t', '\n', '\r':
+		case '/', '?', '"', '\'', '<', '>', ' ', '\t', '\n', '\r':
 			return false
 		}
 	}

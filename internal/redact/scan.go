@@ -1,11 +1,14 @@
 package redact
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // A text is the string being redacted with what the rules derive from it.
 type text struct {
 	s      string
-	hits   [][]span // per rule, its anchors in s, in order; set on demand
+	hits   [][]span // per anchor list (see listOf), its anchors in s, in order; set on demand
 	marks  []span   // the markers in s
 	marked bool     // marks is set
 }
@@ -17,7 +20,7 @@ func (t *text) anchorHits(r *rule) []span {
 	if t.hits == nil {
 		t.hits = scanAnchors(t.s)
 	}
-	return t.hits[r.index]
+	return t.hits[listOf[r.index]]
 }
 
 // replace replaces the secrets of ms, which are in order and do not
@@ -53,22 +56,28 @@ func (t *text) replace(ms []match, marker string) {
 	t.s, t.marks, t.marked = b.String(), nil, false
 }
 
-// An anchor is one anchor of the rule with the given index.
+// An anchor is one anchor of the anchor list with the given index.
 type anchor struct {
-	rule int
+	list int
 	lit  string
 	fold bool
+	near func(s string, i int) bool // the rule's anchorNear
 }
 
-// The anchors of all rules, found in one pass over the text. second[b0]
-// is the set of second bytes that follow the first byte b0 in an anchor,
-// and bigrams[b0<<8|b1] indexes groups, the anchors starting with b0 b1;
-// bytes lower-cased.
+// The anchors of all rules, found in one pass over the text. pairs has
+// the bit b0<<8|b1 set for the first two bytes of every anchor, in every
+// case (one load a byte in the scan), and bigrams[b0<<8|b1] indexes groups,
+// the anchors starting with b0 b1, bytes lower-cased.
 var (
-	second  [256][4]uint64
+	pairs   [1 << 16 / 64]uint64
 	bigrams [1 << 16]uint8
 	groups  = [][]anchor{nil}
 	lower   [256]byte
+	// listOf maps a rule to its anchor list: rules with the same anchors
+	// (the five "secret" rules, the four "pass" ones) share one, so that
+	// the scan records each hit once.
+	listOf []int
+	nLists int
 )
 
 func init() {
@@ -78,9 +87,21 @@ func init() {
 			lower[c] += 'a' - 'A'
 		}
 	}
+	lists := map[string]int{}
 	for i := range rules {
 		r := &rules[i]
 		r.index = i
+		key := fmt.Sprint(r.anchors, r.fold)
+		if r.anchorNear != nil {
+			key = fmt.Sprint(i) // a filter of its own: a list of its own
+		}
+		if l, ok := lists[key]; ok {
+			listOf = append(listOf, l)
+			continue
+		}
+		lists[key] = nLists
+		listOf = append(listOf, nLists)
+		nLists++
 		for _, a := range r.anchors {
 			b0, b1 := lower[a[0]], lower[a[1]]
 			k := int(b0)<<8 | int(b1)
@@ -91,34 +112,75 @@ func init() {
 				bigrams[k] = uint8(len(groups))
 				groups = append(groups, nil)
 			}
-			groups[bigrams[k]] = append(groups[bigrams[k]], anchor{i, a, r.fold})
-			second[b0][b1>>6] |= 1 << (b1 & 63)
-		}
-	}
-}
-
-// scanAnchors returns, per rule, its anchors in s, in order.
-func scanAnchors(s string) [][]span {
-	hits := make([][]span, len(rules))
-	for i := 0; i+1 < len(s); i++ {
-		b0, b1 := lower[s[i]], lower[s[i+1]]
-		if second[b0][b1>>6]&(1<<(b1&63)) == 0 {
-			continue
-		}
-		for _, a := range groups[bigrams[int(b0)<<8|int(b1)]] {
-			rest := s[i:]
-			if a.fold && hasPrefixFold(rest, a.lit) || !a.fold && strings.HasPrefix(rest, a.lit) {
-				// Skip a repeat for the same rule at the same offset.
-				if h := hits[a.rule]; len(h) == 0 || h[len(h)-1].lo != i {
-					hits[a.rule] = append(hits[a.rule], span{i, i + len(a.lit)})
+			groups[bigrams[k]] = append(groups[bigrams[k]], anchor{listOf[i], a, r.fold, r.anchorNear})
+			for _, c0 := range []byte{b0, upper(b0)} {
+				for _, c1 := range []byte{b1, upper(b1)} {
+					k := uint(c0)<<8 | uint(c1)
+					pairs[k>>6] |= 1 << (k & 63)
 				}
 			}
 		}
 	}
+}
+
+// scanAnchors returns, per anchor list, its anchors in s, in order. The
+// hits of all lists are gathered in one slice and then laid out by list in
+// one array: two allocations that grow, not one per list.
+func scanAnchors(s string) [][]span {
+	found := make([]anchorHit, 0, len(s)/512+8)
+	count := make([]int, nLists)
+	for i := 0; i+1 < len(s); i++ {
+		if k := uint(s[i])<<8 | uint(s[i+1]); pairs[k>>6]&(1<<(k&63)) == 0 {
+			continue
+		}
+		b0, b1 := lower[s[i]], lower[s[i+1]]
+		first := len(found)
+		for _, a := range groups[bigrams[int(b0)<<8|int(b1)]] {
+			rest := s[i:]
+			if (a.fold && hasPrefixFold(rest, a.lit) || !a.fold && strings.HasPrefix(rest, a.lit)) &&
+				(a.near == nil || a.near(s, i)) && !repeats(found[first:], a.list) {
+				// (A repeat is the same list at the same offset.)
+				found = append(found, anchorHit{a.list, span{i, i + len(a.lit)}})
+				count[a.list]++
+			}
+		}
+	}
+	hits := make([][]span, nLists)
+	all := make([]span, len(found))
+	off := 0
+	for r, n := range count {
+		hits[r] = all[off : off : off+n]
+		off += n
+	}
+	for _, h := range found {
+		hits[h.list] = append(hits[h.list], h.span)
+	}
 	return hits
 }
 
+type anchorHit struct {
+	list int
+	span
+}
+
+// repeats reports whether hs, the hits at one offset, hold one of list.
+func repeats(hs []anchorHit, list int) bool {
+	for _, h := range hs {
+		if h.list == list {
+			return true
+		}
+	}
+	return false
+}
+
 func lowerByte(c byte) byte { return lower[c] }
+
+func upper(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
+}
 
 // hasPrefixFold reports whether s starts with prefix, which is lower case,
 // ignoring ASCII case.
