@@ -52,9 +52,13 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// isMemdir reports whether a command is memdir's hook for event: its first
-// word (quoted or not) is a binary whose name starts with memdir, then
-// "hook <event>".
+// isMemdir reports whether a command is memdir's hook for event, by the
+// shape Command writes: one shell word naming the binary, then exactly
+// " hook <event>". The binary may have any name when its path is absolute
+// (Command always writes the absolute path of the binary that installed,
+// which may be called memdir-1.2); a bare or relative name counts only
+// when it starts with memdir (the plugin's "memdir"), so somebody's own
+// "mytool hook Stop" is not memdir's.
 func isMemdir(command, event string) bool {
 	rest, ok := strings.CutSuffix(strings.TrimSpace(command), " hook "+event)
 	if !ok {
@@ -64,20 +68,29 @@ func isMemdir(command, event string) bool {
 }
 
 // isMemdirBinary reports whether word is one shell word naming a binary
-// called memdir (or memdir.exe): quoted whole, or without anything a shell
-// would read as more than a path. "notify-send; memdir" and memdir-notify
-// are not memdir.
+// memdir could be: quoted whole, or without anything a shell would read as
+// more than a path ("notify-send; memdir" is not one word); and either an
+// absolute path or a name starting with memdir.
 func isMemdirBinary(word string) bool {
 	if len(word) >= 2 && word[0] == '\'' && word[len(word)-1] == '\'' {
 		word = word[1 : len(word)-1]
 		if strings.Contains(word, "'") {
 			return false
 		}
-	} else if strings.ContainsAny(word, " \t;&|<>()$`\"'*?") {
+	} else if word == "" || strings.ContainsAny(word, " \t;&|<>()$`\"'*?=~") {
 		return false
 	}
-	base := word[strings.LastIndexAny(word, `/\`)+1:] // either separator: settings may come from Windows
-	return base == "memdir" || base == "memdir.exe"
+	return isAbs(word) || strings.HasPrefix(word, "memdir")
+}
+
+// isAbs reports whether p is absolute on Unix or Windows: settings may
+// come from either.
+func isAbs(p string) bool {
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\\`) {
+		return true
+	}
+	return len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') &&
+		(p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z')
 }
 
 // ErrHooksNotObject says a settings file's "hooks" is not an object:
