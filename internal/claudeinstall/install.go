@@ -93,6 +93,20 @@ func isAbs(p string) bool {
 		(p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z')
 }
 
+// group is the matcher group that runs cmd for h's event.
+func (h Handler) group(cmd string) *Object {
+	handler := NewObject()
+	handler.Set("type", "command")
+	handler.Set("command", cmd)
+	handler.Set("timeout", json.Number(itoa(h.Timeout)))
+	group := NewObject()
+	if h.Matcher != "" {
+		group.Set("matcher", h.Matcher)
+	}
+	group.Set("hooks", []any{handler})
+	return group
+}
+
 // ErrHooksNotObject says a settings file's "hooks" is not an object:
 // memdir will not replace what it cannot read.
 var ErrHooksNotObject = errors.New(`"hooks" is not a JSON object`)
@@ -133,16 +147,7 @@ func Install(doc *Object, bin string) (bool, error) {
 		if found {
 			continue
 		}
-		handler := NewObject()
-		handler.Set("type", "command")
-		handler.Set("command", cmd)
-		handler.Set("timeout", json.Number(itoa(h.Timeout)))
-		group := NewObject()
-		if h.Matcher != "" {
-			group.Set("matcher", h.Matcher)
-		}
-		group.Set("hooks", []any{handler})
-		hooksObj.Set(h.Event, append(list, group))
+		hooksObj.Set(h.Event, append(list, h.group(cmd)))
 		changed = true
 	}
 	if changed {
