@@ -5,8 +5,11 @@
 // which file a scope means, backups, atomic replacement, and the refusals
 // (the memdir plugin already enabled, a read-only file, a 'go run' binary).
 //
-// memdir's handlers are recognised by their command: the memdir binary,
-// then "hook <Event>". Everything else in the document — other keys, other
+// memdir's handlers are recognised by their command's shape, whatever the
+// binary is called: one shell word naming it, then "hook <Event>" (see
+// isMemdir). Parse and Encode keep the bytes of everything an edit does
+// not touch, so install then uninstall gives back the file as it was.
+// Everything else in the document — other keys, other
 // hooks, other handlers in the same matcher group — is left as it was.
 package claudeinstall
 
