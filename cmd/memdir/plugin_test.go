@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,23 +49,98 @@ func TestPlugin_InstallFromMarketplace(t *testing.T) {
 }
 
 // TestPlugin_HooksMatchInstall: the plugin registers the same events,
-// matchers and timeouts as 'memdir install claude'.
+// matchers and timeouts as 'memdir install claude', each calling memdir
+// from PATH through claudeinstall.PluginCommand, and the same MCP server.
 func TestPlugin_HooksMatchInstall(t *testing.T) {
-	b, err := os.ReadFile("../../plugin/memdir/hooks/hooks.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	plugin, err := claudeinstall.Parse(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := claudeinstall.NewObject()
-	if _, err := claudeinstall.Install(want, "memdir"); err != nil {
-		t.Fatal(err)
-	}
+	plugin := parseFile(t, "../../plugin/memdir/hooks/hooks.json")
 	got, _ := plugin.Get("hooks")
-	wantHooks, _ := want.Get("hooks")
-	if g, w := string(claudeinstall.Encode(got.(*claudeinstall.Object))), string(claudeinstall.Encode(wantHooks.(*claudeinstall.Object))); g != w {
-		t.Errorf("plugin hooks differ from install's:\n%s", claudeinstall.Diff(w, g, 2))
+	if g, w := string(claudeinstall.Encode(got.(*claudeinstall.Object))), string(claudeinstall.Encode(claudeinstall.PluginHooks())); g != w {
+		t.Errorf("plugin hooks differ from claudeinstall.PluginHooks:\n%s", claudeinstall.Diff(w, g, 2))
 	}
+	installed := claudeinstall.NewObject()
+	if _, err := claudeinstall.Install(installed, "memdir"); err != nil {
+		t.Fatal(err)
+	}
+	events := claudeinstall.Installed(installed)
+	if keys := got.(*claudeinstall.Object).Keys; !slices.Equal(keys, events) {
+		t.Errorf("plugin events %v, install's %v", keys, events)
+	}
+
+	mcp := parseFile(t, "../../plugin/memdir/.mcp.json")
+	want := claudeinstall.NewObject()
+	if _, err := claudeinstall.InstallMCP(want, nil, "memdir"); err != nil {
+		t.Fatal(err)
+	}
+	gotServers, _ := mcp.Get("mcpServers")
+	wantServers, _ := want.Get("mcpServers")
+	if g, w := string(claudeinstall.Encode(gotServers.(*claudeinstall.Object))), string(claudeinstall.Encode(wantServers.(*claudeinstall.Object))); g != w {
+		t.Errorf("plugin .mcp.json differs from install's registration:\n%s", claudeinstall.Diff(w, g, 2))
+	}
+}
+
+// TestPlugin_HookWithoutMemdirOnPath: without memdir on PATH every hook
+// of the plugin exits 0 with one line on stderr (SessionStart also tells
+// the user once, as a systemMessage), never 127 nor 2; with memdir on
+// PATH it runs 'memdir hook <Event>' and passes its status on.
+func TestPlugin_HookWithoutMemdirOnPath(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	plugin := parseFile(t, "../../plugin/memdir/hooks/hooks.json")
+	hooks, _ := plugin.Get("hooks")
+	empty, fake := t.TempDir(), t.TempDir()
+	script := "#!/bin/sh\necho \"ran $*\"\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(fake, "memdir"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, event := range hooks.(*claudeinstall.Object).Keys {
+		groups, _ := hooks.(*claudeinstall.Object).Get(event)
+		handler := groups.([]any)[0].(*claudeinstall.Object).Vals["hooks"].([]any)[0].(*claudeinstall.Object)
+		command, _ := handler.Get("command")
+		run := func(path string) (string, string, int) {
+			cmd := exec.Command(sh, "-c", command.(string))
+			cmd.Env = []string{"PATH=" + path}
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			return stdout.String(), stderr.String(), code
+		}
+		stdout, stderr, code := run(empty)
+		if code != 0 || stderr != claudeinstall.NotOnPath+"\n" {
+			t.Errorf("%s without memdir: exit %d, stderr %q", event, code, stderr)
+		}
+		var msg struct{ SystemMessage string }
+		switch {
+		case event == "SessionStart":
+			if err := json.Unmarshal([]byte(stdout), &msg); err != nil || msg.SystemMessage != claudeinstall.NotOnPath {
+				t.Errorf("SessionStart without memdir: stdout %q (%v)", stdout, err)
+			}
+		case stdout != "":
+			t.Errorf("%s without memdir: stdout %q", event, stdout)
+		}
+		stdout, stderr, code = run(fake)
+		if stdout != "ran hook "+event+"\n" || stderr != "" || code != 1 {
+			t.Errorf("%s with memdir on PATH: stdout %q, stderr %q, exit %d", event, stdout, stderr, code)
+		}
+	}
+}
+
+func parseFile(t *testing.T, path string) *claudeinstall.Object {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := claudeinstall.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
 }

@@ -47,7 +47,7 @@ func editFile(path, backupDir string, o Options, edit func(*Object) (bool, error
 		return e, nil
 	}
 	updated := Encode(doc)
-	e.Diff = Diff(strings.TrimSuffix(string(Encode(mustParse(old))), "\n"), strings.TrimSuffix(string(updated), "\n"), 3)
+	e.Diff = Diff(diffText(old), diffText(updated), 3)
 	if o.DryRun {
 		return e, nil
 	}
@@ -78,12 +78,10 @@ func editFile(path, backupDir string, o Options, edit func(*Object) (bool, error
 	return e, atomicfile.WriteFile(path, updated, mode)
 }
 
-func mustParse(b []byte) *Object {
-	o, err := Parse(b)
-	if err != nil {
-		return NewObject()
-	}
-	return o
+// diffText is a file's text for Diff: CRLF line ends read as LF, no
+// final newline.
+func diffText(b []byte) string {
+	return strings.TrimSuffix(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
 }
 
 // writable checks that path may be written by this user: a read-only

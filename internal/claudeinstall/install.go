@@ -5,8 +5,11 @@
 // which file a scope means, backups, atomic replacement, and the refusals
 // (the memdir plugin already enabled, a read-only file, a 'go run' binary).
 //
-// memdir's handlers are recognised by their command: the memdir binary,
-// then "hook <Event>". Everything else in the document — other keys, other
+// memdir's handlers are recognised by their command's shape, whatever the
+// binary is called: one shell word naming it, then "hook <Event>" (see
+// isMemdir). Parse and Encode keep the bytes of everything an edit does
+// not touch, so install then uninstall gives back the file as it was.
+// Everything else in the document — other keys, other
 // hooks, other handlers in the same matcher group — is left as it was.
 package claudeinstall
 
@@ -52,9 +55,13 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// isMemdir reports whether a command is memdir's hook for event: its first
-// word (quoted or not) is a binary whose name starts with memdir, then
-// "hook <event>".
+// isMemdir reports whether a command is memdir's hook for event, by the
+// shape Command writes: one shell word naming the binary, then exactly
+// " hook <event>". The binary may have any name when its path is absolute
+// (Command always writes the absolute path of the binary that installed,
+// which may be called memdir-1.2); a bare or relative name counts only
+// when it starts with memdir (the plugin's "memdir"), so somebody's own
+// "mytool hook Stop" is not memdir's.
 func isMemdir(command, event string) bool {
 	rest, ok := strings.CutSuffix(strings.TrimSpace(command), " hook "+event)
 	if !ok {
@@ -64,20 +71,43 @@ func isMemdir(command, event string) bool {
 }
 
 // isMemdirBinary reports whether word is one shell word naming a binary
-// called memdir (or memdir.exe): quoted whole, or without anything a shell
-// would read as more than a path. "notify-send; memdir" and memdir-notify
-// are not memdir.
+// memdir could be: quoted whole, or without anything a shell would read as
+// more than a path ("notify-send; memdir" is not one word); and either an
+// absolute path or a name starting with memdir.
 func isMemdirBinary(word string) bool {
 	if len(word) >= 2 && word[0] == '\'' && word[len(word)-1] == '\'' {
 		word = word[1 : len(word)-1]
 		if strings.Contains(word, "'") {
 			return false
 		}
-	} else if strings.ContainsAny(word, " \t;&|<>()$`\"'*?") {
+	} else if word == "" || strings.ContainsAny(word, " \t;&|<>()$`\"'*?=~") {
 		return false
 	}
-	base := word[strings.LastIndexAny(word, `/\`)+1:] // either separator: settings may come from Windows
-	return base == "memdir" || base == "memdir.exe"
+	return isAbs(word) || strings.HasPrefix(word, "memdir")
+}
+
+// isAbs reports whether p is absolute on Unix or Windows: settings may
+// come from either.
+func isAbs(p string) bool {
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\\`) {
+		return true
+	}
+	return len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') &&
+		(p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z')
+}
+
+// group is the matcher group that runs cmd for h's event.
+func (h Handler) group(cmd string) *Object {
+	handler := NewObject()
+	handler.Set("type", "command")
+	handler.Set("command", cmd)
+	handler.Set("timeout", json.Number(itoa(h.Timeout)))
+	group := NewObject()
+	if h.Matcher != "" {
+		group.Set("matcher", h.Matcher)
+	}
+	group.Set("hooks", []any{handler})
+	return group
 }
 
 // ErrHooksNotObject says a settings file's "hooks" is not an object:
@@ -120,16 +150,7 @@ func Install(doc *Object, bin string) (bool, error) {
 		if found {
 			continue
 		}
-		handler := NewObject()
-		handler.Set("type", "command")
-		handler.Set("command", cmd)
-		handler.Set("timeout", json.Number(itoa(h.Timeout)))
-		group := NewObject()
-		if h.Matcher != "" {
-			group.Set("matcher", h.Matcher)
-		}
-		group.Set("hooks", []any{handler})
-		hooksObj.Set(h.Event, append(list, group))
+		hooksObj.Set(h.Event, append(list, h.group(cmd)))
 		changed = true
 	}
 	if changed {

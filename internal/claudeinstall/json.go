@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 )
 
@@ -14,6 +13,7 @@ import (
 type Object struct {
 	Keys []string
 	Vals map[string]any // *Object, []any, string, json.Number, bool or nil
+	src  *objSrc        // how Parse found it written; nil for a new object
 }
 
 // NewObject returns an empty object.
@@ -48,74 +48,47 @@ func (o *Object) Delete(key string) {
 }
 
 // Parse reads a JSON document whose top level is an object. An empty
-// document is an empty object.
+// document is an empty object. The objects it returns remember how they
+// were written, so that Encode gives back the same bytes for every part an
+// edit did not touch.
 func Parse(b []byte) (*Object, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return NewObject(), nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	v, err := parseValue(dec)
-	if err != nil {
-		return nil, err
+	if !json.Valid(b) {
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			return nil, err // the decoder says what is wrong and where
+		}
+		return nil, errors.New("not valid JSON")
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after the JSON object")
-	}
-	o, ok := v.(*Object)
-	if !ok {
+	s := &scanner{b: b}
+	s.ws()
+	if s.b[s.i] != '{' {
 		return nil, errors.New("the top level is not a JSON object")
 	}
+	prefix := string(b[:s.i])
+	o := s.object()
+	o.src.doc = &docSrc{prefix: prefix, suffix: string(b[s.i:])}
+	o.src.doc.infer(o, b)
 	return o, nil
 }
 
-func parseValue(dec *json.Decoder) (any, error) {
-	t, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := t.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			o := NewObject()
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, _ := kt.(string)
-				v, err := parseValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				o.Set(k, v) // a repeated key: the last value wins, as in JavaScript
-			}
-			_, err := dec.Token()
-			return o, err
-		case '[':
-			a := []any{}
-			for dec.More() {
-				v, err := parseValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				a = append(a, v)
-			}
-			_, err := dec.Token()
-			return a, err
-		}
-		return nil, fmt.Errorf("unexpected %v", t)
-	default:
-		return t, nil
-	}
-}
-
-// Encode writes o with two-space indentation and a final newline.
+// Encode writes o. A document Parse read keeps its bytes wherever it was
+// not changed, and what was added follows its indentation, line ends and
+// spacing; a new document gets two-space indentation and a final newline.
 func Encode(o *Object) []byte {
 	var b bytes.Buffer
-	writeValue(&b, o, "")
-	b.WriteByte('\n')
+	if o.src == nil || o.src.doc == nil {
+		writeValue(&b, o, "")
+		b.WriteByte('\n')
+		return b.Bytes()
+	}
+	d := o.src.doc
+	e := encoder{style: d.style}
+	b.WriteString(d.prefix)
+	e.value(&b, o, nil, "")
+	b.WriteString(d.suffix)
 	return b.Bytes()
 }
 

@@ -2,6 +2,7 @@ package claudeinstall
 
 import (
 	"path/filepath"
+	"strings"
 )
 
 // MCPName is the name memdir's MCP server is registered under.
@@ -78,11 +79,21 @@ func MCPInstalled(doc *Object, at []string) bool {
 	return ok && isMemdirServer(cur)
 }
 
+// isMemdirServer reports whether an MCP server entry is memdir's: its
+// binary is named memdir…, or it runs "<absolute binary> mcp" as
+// InstallMCP writes it (any name: memdir-1.2 too).
 func isMemdirServer(o *Object) bool {
 	c, _ := o.Get("command")
 	s, _ := c.(string)
-	base := filepath.Base(s)
-	return base == "memdir" || base == "memdir.exe"
+	if s == "" {
+		return false
+	}
+	if strings.HasPrefix(filepath.Base(s), "memdir") {
+		return true
+	}
+	args, _ := o.Get("args")
+	a, _ := args.([]any)
+	return isAbs(s) && len(a) == 1 && a[0] == "mcp"
 }
 
 var errMCPTaken = errorString(`an MCP server named "memdir" that is not memdir's is already registered`)

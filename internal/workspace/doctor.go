@@ -90,6 +90,7 @@ func Doctor(env Env, opt DoctorOptions) []Check {
 		c.transcripts(t, opt.Now)
 	}
 	c.claude(l, t, terr == nil, opt.HooksLog)
+	c.pluginOnPath(l, env.getenv("PATH")) // doctor_plugin.go
 	return c
 }
 
