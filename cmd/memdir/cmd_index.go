@@ -2,8 +2,11 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/sessions"
 	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
@@ -47,13 +50,20 @@ dangling lines dropped, headings and notes written by hand kept.`,
 					a.warnf("%v", p)
 				}
 				if a.json {
-					return a.printJSON(res)
+					if err := a.printJSON(res); err != nil || len(res.Skipped) == 0 {
+						return err
+					}
+					return errSilent
 				}
 				if !res.Changed {
 					a.printf("MEMORY.md is up to date\n")
-					return nil
+				} else {
+					a.printf("rebuilt MEMORY.md: %d added, %d removed\n", len(res.Added), len(res.Removed))
 				}
-				a.printf("rebuilt MEMORY.md: %d added, %d removed\n", len(res.Added), len(res.Removed))
+				if len(res.Skipped) > 0 {
+					return withHint(fmt.Errorf("%s could not be read; their index lines were kept: %s", sessions.Plural(len(res.Skipped), "memory file"), strings.Join(res.Skipped, ", ")),
+						"'memdir doctor' says why; fix them ('memdir edit NAME'), then run 'memdir index --rebuild' again")
+				}
 				return nil
 			}
 			l, err := st.LoadIndex(a.ctx)
