@@ -285,6 +285,12 @@ func (h *hook) queue() error {
 	if err := t.Folder.AppendLine(ExtractQueue, b); err != nil {
 		return err
 	}
+	if h.in.Event == SessionEnd {
+		// Off the prompt's path, once a session: the logs and the
+		// sessions' bookkeeping stay bounded. Failures only let them grow.
+		_, _ = t.Folder.Rotate(RecallLog, RecallLogLimit)
+		_, _ = t.Folder.Prune(SessionsDir, ".json", SessionKeep, h.Now())
+	}
 	if !Extracts(h.in, h.getenv(ExtractSwitch)) {
 		return nil
 	}

@@ -456,3 +456,39 @@ func TestRunner_StdoutFails(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("stdout is closed") }
+
+// TestRunner_SessionEndKeepsThingsBounded: at a SessionEnd the recall log
+// is rotated past its limit and sessions' bookkeeping older than
+// SessionKeep is removed (both grew without bound); a recent session's
+// file and a small log stay.
+func TestRunner_SessionEndKeepsThingsBounded(t *testing.T) {
+	h := newHome(t)
+	h.env[hooks.ExtractSwitch] = "off"
+	mem := filepath.Join(h.agent, "memory")
+	os.MkdirAll(filepath.Join(mem, hooks.SessionsDir), 0o700)
+	os.MkdirAll(filepath.Join(mem, "logs"), 0o700)
+	bigLog := strings.Repeat("y", hooks.RecallLogLimit) + "\n"
+	os.WriteFile(filepath.Join(mem, hooks.RecallLog), []byte(bigLog), 0o600)
+	oldSess, newSess := filepath.Join(mem, hooks.SessionsDir, "old.json"), filepath.Join(mem, hooks.SessionsDir, "new.json")
+	os.WriteFile(oldSess, []byte("{}"), 0o600)
+	os.WriteFile(newSess, []byte("{}"), 0o600)
+	long, recent := clock.Add(-hooks.SessionKeep-time.Hour), clock.Add(-time.Hour)
+	os.Chtimes(oldSess, long, long)
+	os.Chtimes(newSess, recent, recent)
+
+	h.event(t, hooks.Stop, map[string]string{"session_id": "s1"})
+	if _, err := os.Stat(oldSess); err != nil {
+		t.Errorf("a Stop pruned the sessions: %v", err)
+	}
+	h.event(t, hooks.SessionEnd, map[string]string{"session_id": "s1"})
+	if _, err := os.Stat(oldSess); !os.IsNotExist(err) {
+		t.Errorf("an old session's file stayed: %v", err)
+	}
+	if _, err := os.Stat(newSess); err != nil {
+		t.Errorf("a recent session's file went: %v", err)
+	}
+	if got := h.file(t, hooks.RecallLog+".1"); got != bigLog {
+		t.Errorf("the big recall log was not rotated (%d bytes aside)", len(got))
+	}
+	h.noFailures(t)
+}

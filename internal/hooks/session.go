@@ -22,6 +22,15 @@ const (
 	SessionsDir  = "sessions"            // what each session was given
 )
 
+// RecallLogLimit is the size past which RecallLog is rotated (one older
+// file is kept), at a SessionEnd.
+const RecallLogLimit = 4 << 20
+
+// SessionKeep is how long a session's bookkeeping in SessionsDir is kept
+// after its last prompt: a session resumed later than that may be given a
+// memory again. Older files are removed at a SessionEnd.
+const SessionKeep = 30 * 24 * time.Hour
+
 // QueueLimit is the size past which the extraction queue is rotated: the
 // queue is a hint (the transcripts are the source of truth), kept bounded.
 const QueueLimit = 1 << 20

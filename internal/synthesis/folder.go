@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/memdir/memdir/internal/atomicfile"
 	"github.com/memdir/memdir/internal/lockfile"
@@ -159,6 +160,40 @@ func (f *Folder) Rotate(rel string, limit int64) (bool, error) {
 		return false, err
 	}
 	return true, nil
+}
+
+// Prune removes the regular files ending in ext directly in the folder rel
+// whose modification time is older than keep, and returns how many it
+// removed. A missing folder is no error.
+func (f *Folder) Prune(rel, ext string, keep time.Duration, now time.Time) (int, error) {
+	dir, err := f.Path(rel)
+	if err != nil {
+		return 0, err
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	var errs []error
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ext) {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || now.Sub(fi.ModTime()) <= keep {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+			continue
+		}
+		n++
+	}
+	return n, errors.Join(errs...)
 }
 
 // CorruptError is a file of the synthesis folder that cannot be decoded.
