@@ -9,9 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/memdir/memdir/internal/atomicfile"
+	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/redact"
 )
 
 // HasFrontmatter reports whether b, a memory file's content, opens with a
@@ -75,6 +78,12 @@ func (s *Store) Versions(name string) ([]Version, error) {
 			continue
 		}
 		v := Version{File: e.Name()[:i+3], Version: e.Name()[i+4:], Path: filepath.Join(s.Path(ForgottenDir), e.Name())}
+		if !restorable(v.File) {
+			continue // not a name memdir gives a memory: never put back
+		}
+		if fi, err := e.Info(); err != nil || fi.Size() > MaxFileSize {
+			continue
+		}
 		b, err := os.ReadFile(v.Path)
 		if err != nil || len(b) > MaxFileSize {
 			continue
@@ -91,8 +100,29 @@ func (s *Store) Versions(name string) ([]Version, error) {
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no kept version of %q: %w", name, ErrNotFound)
 	}
-	slices.SortFunc(out, func(a, b Version) int { return strings.Compare(b.Version, a.Version) })
+	slices.SortFunc(out, func(a, b Version) int { return compareVersions(b.Version, a.Version) })
 	return out, nil
+}
+
+// restorable reports whether a kept file's name may become a memory again:
+// a plain memory file name, never MEMORY.md, a dot file or a name with a
+// line break (its index line would carry it).
+func restorable(file string) bool {
+	return paths.ValidateName(file) == nil && !IsIndexName(file) && !strings.HasPrefix(file, ".") &&
+		!strings.ContainsAny(file, "\r\n") && strings.HasSuffix(file, ".md")
+}
+
+// compareVersions orders version stamps "20261125T101010Z[-N]" in time,
+// then by N as a number ("-10" after "-2").
+func compareVersions(a, b string) int {
+	as, an, _ := strings.Cut(a, "-")
+	bs, bn, _ := strings.Cut(b, "-")
+	if c := strings.Compare(as, bs); c != 0 {
+		return c
+	}
+	ai, _ := strconv.Atoi(an)
+	bi, _ := strconv.Atoi(bn)
+	return ai - bi
 }
 
 // RestoreResult says what Restore did.
@@ -127,12 +157,17 @@ func (s *Store) Restore(ctx context.Context, name, version string) (RestoreResul
 		return res, err
 	}
 	defer unlock()
-	if err := s.checkPath(v.File); err != nil {
-		return res, err
+	if err := s.checkPath(v.File); err != nil || !restorable(v.File) {
+		return res, fmt.Errorf("%q cannot be restored as a memory: %w", v.File, ErrInvalid)
 	}
 	b, err := os.ReadFile(v.Path)
 	if err != nil {
 		return res, err
+	}
+	// A version kept before redaction caught a kind of secret (or one
+	// Claude Code wrote) comes back redacted, as any save does.
+	if red, found := redact.String(string(b)); len(found) > 0 {
+		b = []byte(red)
 	}
 	m, err := Parse(v.File, b)
 	if err != nil {
@@ -155,25 +190,25 @@ func (s *Store) Restore(ctx context.Context, name, version string) (RestoreResul
 		}
 	}
 	undo := func() {
-		_ = os.Rename(live, v.Path)
+		_ = os.Remove(live)
 		if res.Replaced != "" {
 			_ = os.Rename(res.Replaced, live)
 		}
 		_ = atomicfile.SyncDir(s.dir)
 	}
-	if err := os.Rename(v.Path, live); err != nil {
+	// Written, not renamed: the bytes are the redacted ones. The kept
+	// version goes only once the index line is in.
+	if err := atomicfile.WriteFile(live, b, FilePerm); err != nil {
 		undo()
 		return res, err
 	}
-	if err := atomicfile.SyncDir(s.dir); err != nil {
-		undo()
-		return res, err
-	}
-	_ = atomicfile.SyncDir(s.Path(ForgottenDir))
 	res.IndexLine = EntryLine(m)
 	if _, err := s.upsertIndex(func(ix *Index) bool { return ix.Upsert(v.File, res.IndexLine) }); err != nil {
 		undo()
 		return res, fmt.Errorf("restore %s: %w (nothing was changed)", v.File, err)
+	}
+	if err := os.Remove(v.Path); err == nil {
+		_ = atomicfile.SyncDir(s.Path(ForgottenDir))
 	}
 	return res, nil
 }
