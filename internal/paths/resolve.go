@@ -148,6 +148,9 @@ func Resolve(env Env) (Layout, error) {
 		if !withinAny(allowed, l.MemoryDir) {
 			return l, fmt.Errorf("%w: %s leads to %s", ErrLinkOut, l.MemoryDir, resolveExisting(l.MemoryDir))
 		}
+		if err := notAHome(l.MemoryDir, []string{env.UserHome, home}); err != nil {
+			return l, fmt.Errorf("%w: %s leads to %s", ErrLinkOut, l.MemoryDir, resolveExisting(l.MemoryDir))
+		}
 	}
 	enabled, from := settings.AutoMemoryEnabled, settingsPath
 	if e, f := scopedAutoMemory(env, l.ProjectRoot); e != nil {

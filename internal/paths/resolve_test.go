@@ -445,6 +445,18 @@ func TestResolve_RefusesHomesAndLinksOut(t *testing.T) {
 			t.Errorf("with MEMDIR_ALLOWED_ROOTS: %v", err)
 		}
 	})
+	t.Run("DefaultLinkedToAHome", func(t *testing.T) {
+		for _, target := range []string{"home", "home/.claude"} {
+			env, root := envOf(t, nil)
+			l, _ := Resolve(env)
+			projects := filepath.Join(root, "home", ".claude", "projects")
+			os.MkdirAll(filepath.Join(projects, l.ProjectKey), 0o700)
+			os.Symlink(filepath.Join(root, target), filepath.Join(projects, l.ProjectKey, "memory"))
+			if _, err := Resolve(env); !errors.Is(err, ErrLinkOut) {
+				t.Errorf("memory folder linked to %s: %v, want ErrLinkOut", target, err)
+			}
+		}
+	})
 	t.Run("DefaultLinkedInside", func(t *testing.T) {
 		env, root := envOf(t, nil)
 		l, _ := Resolve(env)
