@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/memdir/memdir/internal/hint"
 )
 
 // Name is the lock file's name in a locked folder. It is a dot file so
@@ -145,6 +147,12 @@ func queue(ctx context.Context, path string, timeout time.Duration) (release fun
 
 // lockFile takes the flock on path, waiting up to opt.Timeout.
 func lockFile(ctx context.Context, dir, path string, opt Options) (unlock func(), err error) {
+	// A link or a FIFO in the lock's place would be written through
+	// (another file overwritten) or block the open forever (a hook hung).
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, hint.With(fmt.Errorf("the lock file %s is not a regular file (%s)", path, fi.Mode().Type()),
+			"remove it (rm %q); memdir makes a new one", path)
+	}
 	fl := flock.New(path, flock.SetPermissions(0o600))
 	ok, err := fl.TryLock()
 	if err != nil {
