@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"time"
+
 	"github.com/memdir/memdir/internal/hooks"
 	"github.com/spf13/cobra"
 )
@@ -31,6 +34,11 @@ injected, tokens). MEMDIR_DISABLE=1 turns every hook into a no-op.`,
 		Example: `  echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","prompt":"deploy on friday?","cwd":"'$PWD'"}' | memdir hook UserPromptSubmit`,
 		Args:    cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if a.stdin == os.Stdin {
+				// A hook that hangs on something nobody foresaw must not
+				// hold the agent up to its own timeout: leave, silently.
+				time.AfterFunc(hooks.Deadline, func() { os.Exit(exitOK) })
+			}
 			hooks.Runner{Env: a.env(), Stdin: a.stdin, Stdout: a.stdout, Stderr: a.stderr}.Run(a.ctx, args)
 			return nil // fail open: a hook always exits 0
 		},

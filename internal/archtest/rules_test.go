@@ -23,7 +23,7 @@ var layers = []layer{
 	{"domain", []string{"internal/memdir", "internal/snapshot", "internal/sessions", "internal/search", "internal/synthesis",
 		"internal/llm", "internal/claudeinstall", "internal/examples"}},
 	{"leaf", []string{"internal/recall", "internal/extract", "internal/transcript", "internal/redact",
-		"internal/hint", "internal/paths", "internal/atomicfile", "internal/lockfile"}},
+		"internal/hint", "internal/paths", "internal/atomicfile", "internal/lockfile", "internal/safefile"}},
 }
 
 var (

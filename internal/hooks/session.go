@@ -22,6 +22,10 @@ const (
 	SessionsDir  = "sessions"            // what each session was given
 )
 
+// Deadline is how long a hook process may run before it leaves, exiting 0
+// with nothing said: under the 10 s Claude Code gives memdir's hooks.
+const Deadline = 8 * time.Second
+
 // RecallLogLimit is the size past which RecallLog is rotated (one older
 // file is kept), at a SessionEnd.
 const RecallLogLimit = 4 << 20

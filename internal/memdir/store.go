@@ -544,7 +544,10 @@ func (s *Store) readIndex() ([]byte, error) {
 
 // maxIndexSize bounds what is read of MEMORY.md (Claude Code loads its
 // first 25 KB).
-const maxIndexSize = 8 << 20
+const maxIndexSize = MaxIndexSize
+
+// MaxIndexSize bounds a MEMORY.md memdir reads.
+const MaxIndexSize = 8 << 20
 
 // ReadIndex returns MEMORY.md's bytes, nil when there is none. Like a
 // memory file, it must not be a link out of the folder.

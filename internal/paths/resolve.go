@@ -30,6 +30,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/memdir/memdir/internal/safefile"
 )
 
 // Env is everything resolution depends on, so tests never touch the process.
@@ -172,7 +174,8 @@ func scopedAutoMemory(env Env, projectRoot string) (*bool, string) {
 		policy = ManagedSettingsPath()
 	}
 	for _, f := range []string{policy, filepath.Join(projectRoot, ".claude", "settings.local.json"), filepath.Join(projectRoot, ".claude", "settings.json")} {
-		b, err := os.ReadFile(f)
+		// A project's files come with a clone: never trust what is there.
+		b, err := safefile.ReadFile(f, maxSettings)
 		if err != nil {
 			continue
 		}
@@ -203,9 +206,13 @@ func resolveHome(env Env) (home, source string, err error) {
 	return absFrom(env.Cwd, expandTilde(home, env.UserHome)), source, nil
 }
 
+// maxSettings bounds a settings file memdir reads (Claude Code's are a
+// few kilobytes).
+const maxSettings = 4 << 20
+
 func readUserSettings(path string) (userSettings, error) {
 	var s userSettings
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path, maxSettings)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
 	}

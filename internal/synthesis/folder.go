@@ -17,6 +17,7 @@ import (
 
 	"github.com/memdir/memdir/internal/atomicfile"
 	"github.com/memdir/memdir/internal/lockfile"
+	"github.com/memdir/memdir/internal/safefile"
 )
 
 // Folder is the synthesis folder. Opening it creates nothing: the first
@@ -52,13 +53,18 @@ func (f *Folder) Lock(ctx context.Context) (unlock func(), err error) {
 	return lockfile.Lock(ctx, f.dir, f.opt)
 }
 
-// ReadFile reads rel. A missing file is fs.ErrNotExist.
+// maxRead bounds a file of the synthesis folder memdir reads (the state
+// of many thousands of transcripts is a few megabytes).
+const maxRead = 256 << 20
+
+// ReadFile reads rel, a regular file (a FIFO there is refused, not waited
+// on). A missing file is fs.ErrNotExist.
 func (f *Folder) ReadFile(rel string) ([]byte, error) {
 	p, err := f.Path(rel)
 	if err != nil {
 		return nil, err
 	}
-	return os.ReadFile(p)
+	return safefile.ReadFile(p, maxRead)
 }
 
 // ReadJSON decodes rel into v. It reports found=false, and no error, when
@@ -128,7 +134,7 @@ func (f *Folder) AppendLine(rel string, line []byte) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
 	}
-	fh, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	fh, err := safefile.OpenAppend(p, 0o600)
 	if err != nil {
 		return err
 	}

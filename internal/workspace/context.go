@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/safefile"
 	"github.com/memdir/memdir/internal/sessions"
 	"github.com/memdir/memdir/internal/synthesis"
 )
@@ -62,7 +62,7 @@ func (t Transcripts) Context(ix sessions.ProjectsIndex, days int) (ProjectContex
 		}
 	}
 	c.MemoryIndex = ContextFile{Path: filepath.Join(l.MemoryDir, memdir.IndexFile)}
-	if b, err := os.ReadFile(c.MemoryIndex.Path); err == nil {
+	if b, err := safefile.ReadFile(c.MemoryIndex.Path, memdir.MaxIndexSize); err == nil {
 		ld := memdir.Load(string(b))
 		c.MemoryIndex.Exists, c.MemoryIndex.Text, c.MemoryIndex.Warning = true, ld.Text, ld.Warning
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -108,7 +108,7 @@ func readContextFile(f *synthesis.Folder, rel string) (ContextFile, error) {
 		return ContextFile{}, err
 	}
 	c := ContextFile{Path: p}
-	b, err := os.ReadFile(p)
+	b, err := safefile.ReadFile(p, memdir.MaxIndexSize)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return c, nil

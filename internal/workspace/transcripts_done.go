@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,7 +78,7 @@ func archiveDay(dir, date string, roots sessions.Roots, days []sessions.Day) ([]
 			if slices.Contains(done, s.Path) {
 				continue
 			}
-			data, err := os.ReadFile(s.Path)
+			data, err := readTranscript(s.Path)
 			if err != nil {
 				return done, err
 			}
@@ -106,4 +107,15 @@ func archivePath(roots sessions.Roots, s sessions.DaySession) string {
 		rel = filepath.Base(s.Path)
 	}
 	return filepath.Join(prefix, rel)
+}
+
+// readTranscript reads a whole transcript for the archive, refusing
+// anything but a regular file without blocking on it.
+func readTranscript(path string) ([]byte, error) {
+	fh, err := sessions.OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	return io.ReadAll(fh)
 }

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package safefile
+
+const (
+	nonBlock = 0
+	noFollow = 0
+)

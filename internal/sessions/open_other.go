@@ -1,5 +1,0 @@
-//go:build !unix
-
-package sessions
-
-const openNonBlock = 0
