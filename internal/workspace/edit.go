@@ -70,6 +70,18 @@ func (w *Workspace) SaveEdit(ctx context.Context, file string, orig, edited []by
 	if err != nil {
 		return res, true, hint.With(err, "your edit is kept in %s; fix it there, then run '%s'", draft, again)
 	}
+	var missing []string
+	for _, f := range []struct{ name, v string }{{"name", m.Name}, {"description", m.Description}, {"type", string(m.Type)}} {
+		if strings.TrimSpace(f.v) == "" {
+			missing = append(missing, f.name)
+		}
+	}
+	if len(missing) > 0 {
+		// An edit replaces the whole file: a field left out would be
+		// lost, or the old one kept under a new body without a word.
+		return res, true, hint.With(fmt.Errorf("%s has no %s in its frontmatter: %w", draft, strings.Join(missing, ", "), memdir.ErrInvalid),
+			"keep name, description and type in the --- block (see 'memdir show %s'), then run '%s'", strings.TrimSuffix(file, ".md"), again)
+	}
 	// The replaced version is kept: 'memdir restore' brings it back.
 	res, err = w.Store.Save(ctx, m, memdir.SaveOptions{IfMatch: orig, KeepPrevious: true})
 	switch {
