@@ -82,14 +82,27 @@ func Handler(srv *mcp.Server, token string) http.Handler {
 func sameOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if o := r.Header.Get("Origin"); o != "" {
+			// The Host header is the client's to choose (DNS rebinding
+			// sends the attacker's name): the origin must also name this
+			// machine.
 			u, err := url.Parse(o)
-			if err != nil || u.Host == "" || !strings.EqualFold(u.Host, r.Host) {
+			if err != nil || u.Host == "" || !strings.EqualFold(u.Host, r.Host) || !loopbackName(u.Hostname()) {
 				http.Error(w, "origin "+o+" may not use this server", http.StatusForbidden)
 				return
 			}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// loopbackName reports whether host names this machine: localhost or a
+// loopback address.
+func loopbackName(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // bearer lets through only requests carrying the token.

@@ -50,6 +50,26 @@ func TestHandler_Origin(t *testing.T) {
 	}
 }
 
+// TestSameOrigin_RebindingHost: a request whose Host and Origin both name
+// an outside host (DNS rebinding) is refused by the Origin check itself.
+func TestSameOrigin_RebindingHost(t *testing.T) {
+	h := sameOrigin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	for origin, want := range map[string]int{
+		"http://evil.example:7777": http.StatusForbidden,
+		"http://127.0.0.1:7777":    http.StatusOK,
+		"http://localhost:7777":    http.StatusOK,
+	} {
+		req := httptest.NewRequest("POST", "/mcp", nil)
+		req.Host = strings.TrimPrefix(origin, "http://")
+		req.Header.Set("Origin", origin)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != want {
+			t.Errorf("Origin and Host %s: status %d, want %d", origin, rec.Code, want)
+		}
+	}
+}
+
 // TestHandler_KeepsNoSessions: every initialize used to open a session
 // kept for 30 minutes (40,000 of them held 530 MB); now none is kept.
 func TestHandler_KeepsNoSessions(t *testing.T) {
