@@ -27,6 +27,12 @@ type leak struct {
 // leaks must be redacted. The first ones are the issue's examples verbatim
 // (with the elided key id filled in).
 var leaks = []leak{
+	// passwords given on a command line (a review found them kept)
+	{"MysqlAttached", "mysql -u root -p" + "Q3kJ8vN2pL5x -h db.internal app", []string{"password"}, []string{"Q3kJ8vN2pL5x"}},
+	{"MysqlUserAttached", "mysqldump -uroot -p" + "X9v!kq2Lm app > dump.sql", []string{"password"}, []string{"X9v!kq2Lm"}},
+	{"MysqlQuoted", "mariadb -h h -p'" + "s3cr3t pass" + "' -e 'select 1'", []string{"password"}, []string{"s3cr3t pass"}},
+	{"Sshpass", "sshpass -p '" + "Zx9kq2LmP" + "' ssh deploy@host", []string{"password"}, []string{"Zx9kq2LmP"}},
+	{"SshpassBare", "sshpass -p" + "Zx9kq2LmP ssh host", []string{"password"}, []string{"Zx9kq2LmP"}},
 	// the issue's examples
 	{"IssueAWSKeyAndSecret", "key " + awsKey + " secret " + awsProse, []string{"aws-access-key", "aws-secret-key"}, []string{awsKey, awsProse}},
 	{"IssueAWSSecretProse", "the aws secret key is " + awsProse, []string{"aws-secret-key"}, []string{awsProse}},
@@ -117,6 +123,12 @@ func TestStringRedactsLeaks(t *testing.T) {
 // keeps must come through unchanged: prose and code about passwords,
 // tokens and keys that holds none.
 var keeps = []string{
+	// command lines without a password on them
+	"mysql -u root -p app",
+	"mysql -p -h db.internal",
+	"mysqldump --single-transaction -p --all-databases",
+	"sshpass -f ~/.pw ssh host",
+	"the mysql -p flag prompts for the password",
 	// the issue's list
 	"the password field is required",
 	"set a strong password",

@@ -102,6 +102,18 @@ var rules = []rule{
 		valid:   validAWSSecretNearKeyID,
 	},
 	{
+		// A password given to a command line: mysql -pSECRET (attached:
+		// "-p db" prompts, and db is a database), sshpass -p SECRET.
+		kind:    "password",
+		anchors: []string{"mysql", "mariadb", "sshpass"},
+		pattern: `(?:mysql(?:dump|admin|import|show)?|mariadb(?:-dump|-admin)?)[ \t][^\n|;&]*?(?:^|[ \t])-p(?P<dq>"[^"\n]+")` +
+			`|(?:mysql(?:dump|admin|import|show)?|mariadb(?:-dump|-admin)?)[ \t][^\n|;&]*?(?:^|[ \t])-p(?P<sq>'[^'\n]+')` +
+			`|(?:mysql(?:dump|admin|import|show)?|mariadb(?:-dump|-admin)?)[ \t][^\n|;&]*?(?:^|[ \t])-p(?P<bare>[^\s'"-][^\s'"]*)` +
+			`|sshpass[ \t]+-p[ \t]*(?P<sdq>"[^"\n]+"|'[^'\n]+'|[^\s'"-][^\s'"]*)`,
+		secret: []string{"dq", "sq", "bare", "sdq"},
+		lead:   isWordByte,
+	},
+	{
 		kind:    "aws-access-key",
 		anchors: []string{"AKIA", "ASIA", "ABIA", "ACCA"},
 		pattern: `(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}`,
