@@ -59,26 +59,20 @@ func TestHook_SessionStartOverCap(t *testing.T) {
 // injected.
 func hookPrompt(t *testing.T, root, project, session, prompt string) string {
 	t.Helper()
-	env := map[string]string{"HOME": root}
 	in, _ := json.Marshal(map[string]string{"session_id": session, "hook_event_name": "UserPromptSubmit", "prompt": prompt, "cwd": project})
-	var out, errb bytes.Buffer
-	err := run(context.Background(), []string{"--home", filepath.Join(root, ".claude"), "hook", "UserPromptSubmit"},
-		sys{stdin: bytes.NewReader(in), stdout: &out, stderr: &errb, getenv: func(k string) string { return env[k] }, cwd: project})
+	out, errs, err := runIn(root, project, nil, string(in), "hook", "UserPromptSubmit")
 	if err != nil {
-		t.Errorf("hook: %v %s", err, errb.String())
+		t.Errorf("hook: %v %s", err, errs)
 	}
-	return out.String()
+	return out
 }
 
 func saveForHook(t *testing.T, root, project string) {
 	t.Helper()
-	env := map[string]string{"HOME": root}
-	var out, errb bytes.Buffer
-	err := run(context.Background(), []string{"--home", filepath.Join(root, ".claude"), "save", "--project", project,
-		"--name", "Deploy day", "--description", "we deploy on fridays", "--type", "project", "--body", "Deploys happen on Friday afternoons."},
-		sys{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(k string) string { return env[k] }, cwd: project})
+	_, errs, err := runIn(root, project, nil, "", "save", "--project", project,
+		"--name", "Deploy day", "--description", "we deploy on fridays", "--type", "project", "--body", "Deploys happen on Friday afternoons.")
 	if err != nil {
-		t.Fatal(err, errb.String())
+		t.Fatal(err, errs)
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -149,4 +150,23 @@ func cmdJSONEqual(ts *testscript.TestScript, neg bool, args []string) {
 	if eq := reflect.DeepEqual(va, vb); eq == neg {
 		ts.Fatalf("%s and %s: same JSON = %v", args[0], args[1], eq)
 	}
+}
+
+// runIn runs memdir in this process on the agent home root/.claude, in
+// project, with env (HOME is root unless env sets it) and stdin, and
+// returns its stdout, its stderr and its error.
+func runIn(root, project string, env map[string]string, stdin string, args ...string) (stdout, stderr string, err error) {
+	getenv := func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		if k == "HOME" {
+			return root
+		}
+		return ""
+	}
+	var out, errb bytes.Buffer
+	err = run(context.Background(), append([]string{"--home", filepath.Join(root, ".claude")}, args...),
+		sys{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, getenv: getenv, cwd: project})
+	return out.String(), errb.String(), err
 }

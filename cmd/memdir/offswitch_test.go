@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -22,15 +20,12 @@ func TestOffSwitches(t *testing.T) {
 	saveForHook(t, root, project)
 	hook := func(env map[string]string, event, session, prompt string) string {
 		t.Helper()
-		env["HOME"] = root
 		in, _ := json.Marshal(map[string]string{"session_id": session, "hook_event_name": event, "prompt": prompt, "source": "startup", "cwd": project})
-		var out, errb bytes.Buffer
-		err := run(context.Background(), []string{"--home", filepath.Join(root, ".claude"), "hook", event},
-			sys{stdin: bytes.NewReader(in), stdout: &out, stderr: &errb, getenv: func(k string) string { return env[k] }, cwd: project})
+		out, errs, err := runIn(root, project, env, string(in), "hook", event)
 		if err != nil {
-			t.Fatalf("hook %s: %v %s", event, err, errb.String())
+			t.Fatalf("hook %s: %v %s", event, err, errs)
 		}
-		return out.String()
+		return out
 	}
 	for _, tc := range []struct {
 		name string

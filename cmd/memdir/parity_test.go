@@ -26,13 +26,11 @@ func TestRecall_SameForEveryFrontEnd(t *testing.T) {
 	env := map[string]string{"HOME": root}
 	memdirRun := func(stdin string, args ...string) string {
 		t.Helper()
-		var out, errb bytes.Buffer
-		err := run(context.Background(), append([]string{"--home", filepath.Join(root, ".claude")}, args...),
-			sys{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, getenv: func(k string) string { return env[k] }, cwd: project})
+		out, errs, err := runIn(root, project, env, stdin, args...)
 		if err != nil {
-			t.Fatalf("memdir %v: %v\n%s", args, err, errb.String())
+			t.Fatalf("memdir %v: %v\n%s", args, err, errs)
 		}
-		return out.String()
+		return out
 	}
 	for _, m := range [][3]string{
 		{"project", "Deploy day", "We deploy on Friday afternoons; the release manager signs off"},
