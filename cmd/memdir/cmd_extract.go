@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -51,7 +52,7 @@ LLM ENGINES
   memdir extract --transcript ~/.claude/projects/-home-me-api/5f0c….jsonl --dry-run --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			engine = cmpOr(engine, cmpOr(a.getenv("MEMDIR_EXTRACT_ENGINE"), workspace.ExtractHeuristic))
+			engine = cmp.Or(engine, cmp.Or(a.getenv("MEMDIR_EXTRACT_ENGINE"), workspace.ExtractHeuristic))
 			if err := workspace.CheckExtractEngine(engine); err != nil {
 				return err
 			}
@@ -150,12 +151,4 @@ func (a *app) printExtract(res workspace.ExtractResult, dryRun bool) error {
 		return errSilent // said on stderr and in the report
 	}
 	return nil
-}
-
-// cmpOr is a, or b when a is empty.
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

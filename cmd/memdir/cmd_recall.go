@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -66,7 +67,7 @@ OPTIONAL ENGINES (the default, lexical, needs no model)
 					p.Tools = append(p.Tools, t)
 				}
 			}
-			engine = cmpOr(engine, cmpOr(a.getenv("MEMDIR_RECALL_ENGINE"), workspace.EngineLexical))
+			engine = cmp.Or(engine, cmp.Or(a.getenv("MEMDIR_RECALL_ENGINE"), workspace.EngineLexical))
 			if err := workspace.CheckEngine(engine); err != nil {
 				return err
 			}

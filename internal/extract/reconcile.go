@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 )
@@ -94,13 +95,6 @@ func Reconcile(a Action, similar []Existing) Action {
 		a.Reason = fmt.Sprintf("restates %s: %.0f%% of its content words shared", e.File, j*100)
 		return a
 	}
-	a.Reason = cmpOr(a.Reason, "new") + "; no live " + a.Memory.Type + " memory says it"
+	a.Reason = cmp.Or(a.Reason, "new") + "; no live " + a.Memory.Type + " memory says it"
 	return a
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

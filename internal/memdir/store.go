@@ -2,6 +2,7 @@ package memdir
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -354,7 +355,7 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 						other, err = fe.File, nil // a file of that name that does not parse still holds it
 					}
 					if errors.Is(err, ErrAmbiguous) || err == nil && other != "" && other != m.File {
-						return res, fmt.Errorf("%q is the name of %s: %w", m.Name, cmpOr(other, "other memories"), ErrNameTaken)
+						return res, fmt.Errorf("%q is the name of %s: %w", m.Name, cmp.Or(other, "other memories"), ErrNameTaken)
 					}
 				}
 				merged = merge(cur, m)
@@ -365,8 +366,8 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 		}
 		res.Created = old == nil
 		if res.Created {
-			merged.Source = cmpOr(merged.Source, opt.Defaults.Source)
-			merged.Trust = cmpOr(merged.Trust, opt.Defaults.Trust)
+			merged.Source = cmp.Or(merged.Source, opt.Defaults.Source)
+			merged.Trust = cmp.Or(merged.Trust, opt.Defaults.Trust)
 		}
 		if merged.Created.IsZero() {
 			merged.Created = now
@@ -578,11 +579,4 @@ func sortNewestFirst(mems []Memory) {
 		}
 		return strings.Compare(a.File, b.File)
 	})
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -120,7 +121,7 @@ func (t Transcripts) ExtractMemories(ctx context.Context, env Env, o ExtractOpti
 	if err := CheckExtractEngine(o.Engine); err != nil {
 		return ExtractResult{}, err
 	}
-	o.Engine = cmpOr(o.Engine, ExtractHeuristic)
+	o.Engine = cmp.Or(o.Engine, ExtractHeuristic)
 	if o.Engine != ExtractHeuristic && o.Models.Chat == nil {
 		if _, err := llm.FromEnv(o.Engine, env.getenv); err != nil {
 			return ExtractResult{}, hint.With(err, "see 'memdir extract --help' (LLM ENGINES)")
@@ -299,7 +300,7 @@ func (x *extractor) one(st *ExtractState, path string, trailing bool) (ExtractRe
 	if v := x.env.getenv(ExtractEvery); v != "" {
 		fmt.Sscan(v, &every)
 	}
-	session := cmpOr(sess.ID, e.SessionID)
+	session := cmp.Or(sess.ID, e.SessionID)
 	d := extract.Decide(msgs, l.MemoryDir, 0, every, trailing)
 	rep.Ran, rep.Why = d.Run, d.Why
 	if d.Run {
@@ -313,7 +314,7 @@ func (x *extractor) one(st *ExtractState, path string, trailing bool) (ExtractRe
 	if d.Advance {
 		e.Cursor = next
 	} // throttled: the cursor stays, and these turns count again next time
-	e.SessionID = cmpOr(e.SessionID, sess.ID)
+	e.SessionID = cmp.Or(e.SessionID, sess.ID)
 	st.Transcripts[path] = e
 	if rep.Ran && rep.Wrote() {
 		x.logRun(map[string]any{"transcript": path, "saved": rep.Saved, "updated": rep.Updated, "superseded": rep.Superseded})

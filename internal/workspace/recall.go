@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -122,7 +123,7 @@ func (w *Workspace) rank(ctx context.Context, snap *recall.Snapshot, q Query) ([
 // model, which names up to k files; they are ranked in its order and pass
 // the relevance gate (the model judged it).
 func (w *Workspace) llmSelect(ctx context.Context, snap *recall.Snapshot, query string, lexical []recall.Scored, k int) ([]recall.Scored, error) {
-	client, err := w.Models.chat(w.Env, cmpOr(w.Env.getenv("MEMDIR_LLM_PROVIDER"), "anthropic"), 20*time.Second)
+	client, err := w.Models.chat(w.Env, cmp.Or(w.Env.getenv("MEMDIR_LLM_PROVIDER"), "anthropic"), 20*time.Second)
 	if err != nil {
 		return nil, err
 	}
@@ -205,14 +206,7 @@ func (m Models) embedder(env Env) (llm.Embedder, string) {
 	if m.Embed != nil {
 		return m.Embed()
 	}
-	cfg := llm.Config{Provider: "openai", BaseURL: cmpOr(env.getenv("MEMDIR_EMBED_BASE_URL"), env.getenv("MEMDIR_LLM_BASE_URL")),
+	cfg := llm.Config{Provider: "openai", BaseURL: cmp.Or(env.getenv("MEMDIR_EMBED_BASE_URL"), env.getenv("MEMDIR_LLM_BASE_URL")),
 		Model: env.getenv("MEMDIR_EMBED_MODEL"), APIKey: env.getenv("OPENAI_API_KEY"), Timeout: 20 * time.Second}
-	return llm.NewEmbedder(cfg), cmpOr(cfg.Model, "text-embedding-3-small")
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
+	return llm.NewEmbedder(cfg), cmp.Or(cfg.Model, "text-embedding-3-small")
 }
