@@ -186,13 +186,15 @@ func (ix *Index) SearchGroups(query []string, groups []int) []Scored {
 			if len(ps) == 0 {
 				continue
 			}
-			termIDF := idf(ix.n, len(ps))
+			// weight·saturate, rounded on its own (no fused multiply-add),
+			// is the term's part of the score, as TopGroups adds it.
+			weight := q.qtf * idf(ix.n, len(ps))
 			for _, p := range ps {
 				if !seen[p.doc] {
 					seen[p.doc] = true
 					hit = append(hit, p.doc)
 				}
-				score[p.doc] += q.qtf * termIDF * ix.saturate(p)
+				score[p.doc] += float64(weight * ix.saturate(p))
 				if best[p.doc] == 0 {
 					touched = append(touched, p.doc)
 				}
