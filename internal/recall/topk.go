@@ -156,7 +156,15 @@ func (ix *Index) TopGroups(query []string, groups []int, k int, threshold float6
 	for i := range prefix {
 		prefix[i] *= 1 + boundSlack
 	}
+	// Documents holding only the first terms by bound may also be unable
+	// to pass the gate, whatever their score: terms of one word, in a
+	// prompt of three or more, or of words that cannot cover threshold of
+	// it (the words of an unrelated prompt that memories do hold are
+	// often of this kind).
 	ne := 0
+	for ne < len(cs) && !canPass(cs, byBound[:ne+1], len(words), denom, threshold) {
+		ne++
+	}
 
 	h := topHeap{k: k}
 	contrib := make([]float64, len(cs))
@@ -234,6 +242,31 @@ func (ix *Index) scoreDoc(d int32, cs []cursor, contrib []float64, has []bool, d
 	}
 	covered += best
 	return Scored{Doc: int(d), Score: score, Coverage: min(1, covered/denom), Matched: matched, Of: of}
+}
+
+// canPass says whether a document holding only the terms sel of cs could
+// pass selection's gate.
+func canPass(cs []cursor, sel []int, of int, denom, threshold float64) bool {
+	var words []int
+	var cover float64
+	for _, c := range sel {
+		if !slices.Contains(words, cs[c].word) {
+			words = append(words, cs[c].word)
+		}
+	}
+	if of >= 3 && len(words) < 2 {
+		return false
+	}
+	for _, w := range words {
+		best := 0.0
+		for _, c := range sel {
+			if cs[c].word == w {
+				best = max(best, cs[c].idf)
+			}
+		}
+		cover += best
+	}
+	return min(1, cover*(1+boundSlack)/denom) >= threshold
 }
 
 // eligible is selection's relevance gate (see Select).
