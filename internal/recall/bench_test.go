@@ -89,3 +89,27 @@ func BenchmarkRecall(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIndexOpen times what a new process pays before its first
+// query: opening the snapshot's bytes and its index (the documents'
+// lengths are copied out, n of them).
+func BenchmarkIndexOpen(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("memories=%d", n), func(b *testing.B) {
+			entries := make([]Entry, n)
+			for i := range n {
+				m := genMemory(1, i)
+				entries[i] = NewEntry(m, nil, int64(len(m.Body)), m.Saved.UnixNano())
+			}
+			data := Encode(entries, 0, 0)
+			b.ReportAllocs()
+			for b.Loop() {
+				snap, err := Open(data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = snap.DefaultIndex()
+			}
+		})
+	}
+}

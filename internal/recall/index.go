@@ -2,6 +2,7 @@ package recall
 
 import (
 	"cmp"
+	"encoding/binary"
 	"math"
 	"slices"
 )
@@ -49,6 +50,18 @@ type Index struct {
 	lens     [][NumFields]int32
 	postings map[string][]posting
 	lookup   func(term string) []posting // instead of postings, for a snapshot
+	// lensLE, when set, is read instead of lens: n × [NumFields]u32,
+	// little-endian, in place (a snapshot's table), so that a process
+	// that asks one query does not copy n lengths first.
+	lensLE []byte
+}
+
+// docLen is document doc's length in field f.
+func (ix *Index) docLen(doc int32, f Field) int32 {
+	if ix.lensLE != nil {
+		return int32(binary.LittleEndian.Uint32(ix.lensLE[int(doc)*4*int(NumFields)+4*int(f):]))
+	}
+	return ix.lens[doc][f]
 }
 
 func (ix *Index) postingsOf(t string) []posting {
@@ -259,7 +272,7 @@ func (ix *Index) fieldTF(p posting, f Field) float64 {
 	}
 	norm := 1 - ix.p.B[f]
 	if ix.avglen[f] > 0 {
-		norm += ix.p.B[f] * float64(ix.lens[p.doc][f]) / ix.avglen[f]
+		norm += ix.p.B[f] * float64(ix.docLen(p.doc, f)) / ix.avglen[f]
 	}
 	return ix.p.W[f] * float64(p.tf[f]) / norm
 }

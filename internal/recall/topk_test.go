@@ -317,3 +317,30 @@ func FuzzTopGroups(f *testing.F) {
 		checkTop(t, ix, terms, groups, k%50, 0.4)
 	})
 }
+
+// TestIndex_LengthsInPlace: an index that reads the snapshot's length
+// table in place ranks as the one that copies it.
+func TestIndex_LengthsInPlace(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 6))
+	ms := randomMemories(r, 300)
+	entries := make([]Entry, len(ms))
+	for i, m := range ms {
+		entries[i] = NewEntry(m, nil, int64(len(m.Body)), m.Saved.UnixNano())
+	}
+	snap, err := Open(Encode(entries, 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := snap.Index(DefaultParams)
+	inPlace := *copied
+	inPlace.lens, inPlace.lensLE = nil, snap.data[snap.off[1]:]
+	for range 200 {
+		terms, groups := Default.Prompt(randomPrompt(r))
+		if got, want := inPlace.SearchGroups(terms, groups), copied.SearchGroups(terms, groups); !slices.Equal(got, want) {
+			t.Fatalf("%q: in place %+v, copied %+v", terms, got, want)
+		}
+		if got, want := inPlace.TopGroups(terms, groups, 5, 0.4), copied.TopGroups(terms, groups, 5, 0.4); !slices.Equal(got, want) {
+			t.Fatalf("%q: in place %+v, copied %+v", terms, got, want)
+		}
+	}
+}
