@@ -26,7 +26,8 @@ import (
 // that binary is timed in the same interleaved runs, as base-ms,
 // base-ratio and base-cpu-ratio, so before and after come from one run:
 //
-//	go build -o /tmp/memdir.old ./cmd/memdir   # at the older commit
+//	# at the older commit, built as goBuild builds:
+//	CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o /tmp/memdir.old ./cmd/memdir
 //	MEMDIR_STARTUP_BASELINE=/tmp/memdir.old go test -run '^$' -bench HookStartup -count 5 ./cmd/memdir/
 func BenchmarkHookStartup(b *testing.B) {
 	dir := b.TempDir()
@@ -97,10 +98,14 @@ func median(ts []time.Duration) float64 {
 	return float64(s[len(s)/2].Microseconds()) / 1000
 }
 
+// goBuild builds the package in dir as releases are built
+// (.goreleaser.yaml): static, without cgo (which would add the dynamic
+// loader's work to every start), and stripped.
 func goBuild(tb testing.TB, dir, exe string) {
 	tb.Helper()
-	cmd := exec.Command("go", "build", "-o", exe, ".")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", exe, ".")
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		tb.Fatalf("go build in %s: %v\n%s", dir, err, out)
 	}
