@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/memdir"
@@ -55,7 +56,12 @@ func hintFor(err error) string { return workspace.HintFor(err) }
 // run is memdir's whole CLI over the given process parts.
 func run(ctx context.Context, args []string, s sys) error {
 	a := &app{sys: s, ctx: ctx}
-	root := a.rootCmd()
+	var root *cobra.Command
+	if hookCall(args) {
+		root = a.hookRootCmd()
+	} else {
+		root = a.rootCmd()
+	}
 	root.SetArgs(args)
 	root.SetIn(s.stdin)
 	root.SetOut(s.stdout)
@@ -87,7 +93,57 @@ func isUsageError(err error) bool {
 	return false
 }
 
+// hookCall reports whether args run 'memdir hook': the global flags, then
+// the word hook. Anything else, a flag of another kind included, is left
+// to the whole command tree.
+func hookCall(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		switch arg := args[i]; {
+		case arg == "--home" || arg == "--project":
+			i++ // its value
+		case arg == "--json" || strings.HasPrefix(arg, "--json=") ||
+			strings.HasPrefix(arg, "--home=") || strings.HasPrefix(arg, "--project="):
+		default:
+			return arg == "hook"
+		}
+	}
+	return false
+}
+
+// rootCmd is memdir with all its commands.
 func (a *app) rootCmd() *cobra.Command {
+	root := a.baseCmd()
+	root.Version = workspace.Build().Line()
+	addTemplateFuncs()
+	root.SetVersionTemplate(`{{if eq (.Flags.Lookup "json").Value.String "true"}}{{memdirBuildJSON}}{{else}}memdir {{.Version}}{{end}}` + "\n")
+	root.AddCommand(
+		a.initCmd(), a.saveCmd(), a.listCmd(), a.showCmd(), a.editCmd(), a.forgetCmd(),
+		a.indexCmd(), a.whereCmd(), a.doctorCmd(), a.quickstartCmd(), a.transcriptsCmd(), a.contextCmd(), a.searchCmd(), a.recallCmd(), a.hookCmd(), a.installCmd(), a.uninstallCmd(), a.mcpCmd(), a.extractMemoriesCmd(), a.restoreCmd(), a.versionCmd(),
+	)
+	return root
+}
+
+// addTemplateFuncs gives cobra's templates the build's JSON, made only when
+// --version --json asks for it: encoding it cost every command a third of
+// a millisecond. Once, as cobra's functions are global.
+var addTemplateFuncs = sync.OnceFunc(func() {
+	cobra.AddTemplateFunc("memdirBuildJSON", func() string { return workspace.Build().JSON() })
+})
+
+// hookRootCmd is memdir with only its hook command, the same to the hook
+// (its flags, help and errors), for a process that runs a hook: it runs on
+// every prompt, and building the other twenty commands with their flags,
+// the version and cobra's completion command cost it a millisecond (issue
+// 13). The hook cannot reach --version, a flag of the root alone.
+func (a *app) hookRootCmd() *cobra.Command {
+	root := a.baseCmd()
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(a.hookCmd())
+	return root
+}
+
+// baseCmd is the root command with the global flags, and no command.
+func (a *app) baseCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "memdir",
 		Short: "Long-term memory for AI coding agents, in plain markdown files",
@@ -129,8 +185,6 @@ ENVIRONMENT
 			a.cmdName = cmd.CommandPath()
 		},
 	}
-	root.Version = workspace.Build().Line()
-	root.SetVersionTemplate(`{{if eq (.Flags.Lookup "json").Value.String "true"}}` + workspace.Build().JSON() + `{{else}}memdir {{.Version}}{{end}}` + "\n")
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.home, "home", "", "agent home folder (default $MEMDIR_HOME, $CLAUDE_CONFIG_DIR or ~/.claude)")
 	pf.StringVar(&a.project, "project", "", "project folder (default: the git root of the working directory)")
@@ -138,10 +192,6 @@ ENVIRONMENT
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return withHint(err, "see '%s --help'", cmd.CommandPath())
 	})
-	root.AddCommand(
-		a.initCmd(), a.saveCmd(), a.listCmd(), a.showCmd(), a.editCmd(), a.forgetCmd(),
-		a.indexCmd(), a.whereCmd(), a.doctorCmd(), a.quickstartCmd(), a.transcriptsCmd(), a.contextCmd(), a.searchCmd(), a.recallCmd(), a.hookCmd(), a.installCmd(), a.uninstallCmd(), a.mcpCmd(), a.extractMemoriesCmd(), a.restoreCmd(), a.versionCmd(),
-	)
 	return root
 }
 

@@ -34,7 +34,7 @@ func (a *Analyzer) Prompt(text string) (terms []string, groups []int) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for i, w := range words {
-		if stopWords[w] {
+		if stopWord(w) {
 			continue
 		}
 		terms = append(terms, a.stem(w))
@@ -50,7 +50,7 @@ func (a *Analyzer) Terms(text string, out []string) []string {
 	n := start
 	a.mu.Lock()
 	for _, w := range out[start:] {
-		if stopWords[w] {
+		if stopWord(w) {
 			continue
 		}
 		out[n] = a.stem(w)
@@ -186,21 +186,27 @@ func appendLower(out []string, s string) []string {
 	return append(out, strings.ToLower(s))
 }
 
-// stopWords is Snowball's English stop list, less the words that carry
-// meaning in instructions about code: negations (no, not, nor, don't …)
-// and a few that name things (off, over, up, down, again, same, very).
-var stopWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`i me my myself we our ours ourselves you your yours yourself
-	yourselves he him his himself she her hers herself it its itself they them their theirs themselves
-	what which who whom this that these those am is are was were be been being have has had having do
-	does did doing would should could ought i'm you're he's she's it's we're they're i've you've we've
-	they've i'd you'd he'd she'd we'd they'd i'll you'll he'll she'll we'll they'll let's that's who's
-	what's here's there's when's where's why's how's a an the and but if or because as until while of
-	at by for with about against between into through during before after above below to from in out
-	on under then once here there when where why how all any both each few more most other some such
-	only own so than too s t can will just should now d ll m o re ve y`) {
-		m[w] = true
+// stopWord reports whether w is on Snowball's English stop list, less the
+// words that carry meaning in instructions about code: negations (no, not,
+// nor, don't …) and a few that name things (off, over, up, down, again,
+// same, very). A switch, not a map: nothing to build at start-up (every
+// memdir process, a hook included, paid for the map), and faster to look up.
+func stopWord(w string) bool {
+	switch w {
+	case "i", "me", "my", "myself", "we", "our", "ours", "ourselves", "you", "your", "yours", "yourself",
+		"yourselves", "he", "him", "his", "himself", "she", "her", "hers", "herself", "it", "its", "itself",
+		"they", "them", "their", "theirs", "themselves", "what", "which", "who", "whom", "this", "that", "these",
+		"those", "am", "is", "are", "was", "were", "be", "been", "being", "have", "has", "had", "having", "do",
+		"does", "did", "doing", "would", "should", "could", "ought", "i'm", "you're", "he's", "she's", "it's",
+		"we're", "they're", "i've", "you've", "we've", "they've", "i'd", "you'd", "he'd", "she'd", "we'd",
+		"they'd", "i'll", "you'll", "he'll", "she'll", "we'll", "they'll", "let's", "that's", "who's", "what's",
+		"here's", "there's", "when's", "where's", "why's", "how's", "a", "an", "the", "and", "but", "if", "or",
+		"because", "as", "until", "while", "of", "at", "by", "for", "with", "about", "against", "between", "into",
+		"through", "during", "before", "after", "above", "below", "to", "from", "in", "out", "on", "under", "then",
+		"once", "here", "there", "when", "where", "why", "how", "all", "any", "both", "each", "few", "more",
+		"most", "other", "some", "such", "only", "own", "so", "than", "too", "s", "t", "can", "will", "just",
+		"now", "d", "ll", "m", "o", "re", "ve", "y":
+		return true
 	}
-	return m
-}()
+	return false
+}

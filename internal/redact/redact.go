@@ -235,9 +235,13 @@ func (m *match) tail() string {
 	return rest
 }
 
-// compileRules compiles the rules' patterns on first use, not at start-up:
-// most memdir commands never redact, and compiling takes over a millisecond.
-var compileRules = sync.OnceFunc(func() { compile(rules) })
+// compileRules compiles the rules' patterns and builds their anchor table
+// on first use, not at start-up: most memdir commands never redact, and
+// both take over a millisecond. String calls it before any scan.
+var compileRules = sync.OnceFunc(func() {
+	compile(rules)
+	anchors = buildAnchors(rules)
+})
 
 // compile compiles the patterns of rs and resolves their secret group
 // names; it panics on a bad pattern or a name that the pattern lacks.

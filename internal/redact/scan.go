@@ -20,7 +20,7 @@ func (t *text) anchorHits(r *rule) []span {
 	if t.hits == nil {
 		t.hits = scanAnchors(t.s)
 	}
-	return t.hits[listOf[r.index]]
+	return t.hits[anchors.listOf[r.index]]
 }
 
 // replace replaces the secrets of ms, which are in order and do not
@@ -68,74 +68,74 @@ type anchor struct {
 // the bit b0<<8|b1 set for the first two bytes of every anchor, in every
 // case (one load a byte in the scan), and bigrams[b0<<8|b1] indexes groups,
 // the anchors starting with b0 b1, bytes lower-cased.
-var (
+type anchorTable struct {
 	pairs   [1 << 16 / 64]uint64
 	bigrams [1 << 16]uint8
-	groups  = [][]anchor{nil}
-	lower   [256]byte
+	groups  [][]anchor
 	// listOf maps a rule to its anchor list: rules with the same anchors
 	// (the five "secret" rules, the four "pass" ones) share one, so that
 	// the scan records each hit once.
 	listOf []int
 	nLists int
-)
+}
 
-func init() {
-	for c := range lower {
-		lower[c] = byte(c)
-		if 'A' <= c && c <= 'Z' {
-			lower[c] += 'a' - 'A'
-		}
-	}
+// anchors is the table of rules, built with their regexps by compileRules.
+var anchors *anchorTable
+
+// buildAnchors builds the anchor table of rs and numbers them.
+func buildAnchors(rs []rule) *anchorTable {
+	at := &anchorTable{groups: [][]anchor{nil}}
 	lists := map[string]int{}
-	for i := range rules {
-		r := &rules[i]
+	for i := range rs {
+		r := &rs[i]
 		r.index = i
 		key := fmt.Sprint(r.anchors, r.fold)
 		if r.anchorNear != nil {
 			key = fmt.Sprint(i) // a filter of its own: a list of its own
 		}
 		if l, ok := lists[key]; ok {
-			listOf = append(listOf, l)
+			at.listOf = append(at.listOf, l)
 			continue
 		}
-		lists[key] = nLists
-		listOf = append(listOf, nLists)
-		nLists++
+		lists[key] = at.nLists
+		at.listOf = append(at.listOf, at.nLists)
+		at.nLists++
 		for _, a := range r.anchors {
-			b0, b1 := lower[a[0]], lower[a[1]]
+			b0, b1 := lowerByte(a[0]), lowerByte(a[1])
 			k := int(b0)<<8 | int(b1)
-			if bigrams[k] == 0 {
-				if len(groups) > 255 {
+			if at.bigrams[k] == 0 {
+				if len(at.groups) > 255 {
 					panic("redact: too many anchor bigrams")
 				}
-				bigrams[k] = uint8(len(groups))
-				groups = append(groups, nil)
+				at.bigrams[k] = uint8(len(at.groups))
+				at.groups = append(at.groups, nil)
 			}
-			groups[bigrams[k]] = append(groups[bigrams[k]], anchor{listOf[i], a, r.fold, r.anchorNear})
+			at.groups[at.bigrams[k]] = append(at.groups[at.bigrams[k]], anchor{at.listOf[i], a, r.fold, r.anchorNear})
 			for _, c0 := range []byte{b0, upper(b0)} {
 				for _, c1 := range []byte{b1, upper(b1)} {
 					k := uint(c0)<<8 | uint(c1)
-					pairs[k>>6] |= 1 << (k & 63)
+					at.pairs[k>>6] |= 1 << (k & 63)
 				}
 			}
 		}
 	}
+	return at
 }
 
 // scanAnchors returns, per anchor list, its anchors in s, in order. The
 // hits of all lists are gathered in one slice and then laid out by list in
 // one array: two allocations that grow, not one per list.
 func scanAnchors(s string) [][]span {
+	at := anchors
 	found := make([]anchorHit, 0, len(s)/512+8)
-	count := make([]int, nLists)
+	count := make([]int, at.nLists)
 	for i := 0; i+1 < len(s); i++ {
-		if k := uint(s[i])<<8 | uint(s[i+1]); pairs[k>>6]&(1<<(k&63)) == 0 {
+		if k := uint(s[i])<<8 | uint(s[i+1]); at.pairs[k>>6]&(1<<(k&63)) == 0 {
 			continue
 		}
-		b0, b1 := lower[s[i]], lower[s[i+1]]
+		b0, b1 := lowerByte(s[i]), lowerByte(s[i+1])
 		first := len(found)
-		for _, a := range groups[bigrams[int(b0)<<8|int(b1)]] {
+		for _, a := range at.groups[at.bigrams[int(b0)<<8|int(b1)]] {
 			rest := s[i:]
 			if (a.fold && hasPrefixFold(rest, a.lit) || !a.fold && strings.HasPrefix(rest, a.lit)) &&
 				(a.near == nil || a.near(s, i)) && !repeats(found[first:], a.list) {
@@ -145,7 +145,7 @@ func scanAnchors(s string) [][]span {
 			}
 		}
 	}
-	hits := make([][]span, nLists)
+	hits := make([][]span, at.nLists)
 	all := make([]span, len(found))
 	off := 0
 	for r, n := range count {
@@ -173,7 +173,12 @@ func repeats(hs []anchorHit, list int) bool {
 	return false
 }
 
-func lowerByte(c byte) byte { return lower[c] }
+func lowerByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + ('a' - 'A')
+	}
+	return c
+}
 
 func upper(c byte) byte {
 	if 'a' <= c && c <= 'z' {
