@@ -25,8 +25,16 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv("MEMDIR_TEST_WRITER"); spec != "" {
 		os.Exit(writer(spec))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	for _, f := range atExit {
+		f()
+	}
+	os.Exit(code)
 }
+
+// atExit runs when the tests and benchmarks are done: it removes what
+// benchmarks built once for every run.
+var atExit []func()
 
 func writer(spec string) int {
 	f := strings.Fields(spec)
