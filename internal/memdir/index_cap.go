@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -258,4 +259,58 @@ func planRebuild(lines []IndexLine, ranked []candidate, keep func(file string) b
 	}
 	p.LeftOut = len(ranked) - len(chosen)
 	return p
+}
+
+// rankCache is where a store keeps what it learnt of listed memories'
+// ranks (class and date), keyed by file with its size and time: a save
+// into a full index then stats its candidates instead of reading and
+// parsing a budget's worth of files. It is derived data: lost or stale,
+// the files are read again.
+const rankCache = CacheDir + "/index-ranks"
+
+type rankEntry struct {
+	class       int
+	stamp       time.Time
+	size, mtime int64
+}
+
+func parseRanks(b []byte) map[string]rankEntry {
+	out := map[string]rankEntry{}
+	for line := range strings.Lines(string(b)) {
+		f := strings.Split(strings.TrimSuffix(line, "\n"), "\t")
+		if len(f) != 5 {
+			continue
+		}
+		class, err1 := strconv.Atoi(f[1])
+		stamp, err2 := strconv.ParseInt(f[2], 10, 64)
+		size, err3 := strconv.ParseInt(f[3], 10, 64)
+		mtime, err4 := strconv.ParseInt(f[4], 10, 64)
+		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
+			continue
+		}
+		e := rankEntry{class: class, size: size, mtime: mtime}
+		if stamp != 0 {
+			e.stamp = time.Unix(0, stamp).UTC()
+		}
+		out[f[0]] = e
+	}
+	return out
+}
+
+func formatRanks(ranks map[string]rankEntry) []byte {
+	files := make([]string, 0, len(ranks))
+	for f := range ranks {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+	var b strings.Builder
+	for _, f := range files {
+		e := ranks[f]
+		var stamp int64
+		if !e.stamp.IsZero() {
+			stamp = e.stamp.UnixNano()
+		}
+		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%d\n", f, e.class, stamp, e.size, e.mtime)
+	}
+	return []byte(b.String())
 }

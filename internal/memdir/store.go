@@ -465,7 +465,7 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 		res.Warnings = append(res.Warnings, typeChange)
 	}
 	res.Warnings = append(res.Warnings, memoryWarnings(res.Memory)...)
-	if w := usage.Warning(); w != "" && big == nil {
+	if w := usage.Warning(); w != "" && !res.NotIndexed { // else a warning above says it
 		res.Warnings = append(res.Warnings, w)
 	}
 	return res, nil
@@ -502,27 +502,67 @@ func (s *Store) placeEntry(ix *Index, m Memory, res *SaveResult) bool {
 }
 
 // indexCandidates are the entries of ix a save may drop to make room, as
-// the cap ranks them: lines of top-level memory files, read for their type
-// and date, and lines whose file is gone (dropped first). Lines that are
-// not memdir's to judge — a subfolder's file, one that does not parse —
-// are no candidates, as a rebuild keeps them.
+// the cap ranks them: lines of top-level memory files, ranked by type and
+// date, and lines whose file is gone (dropped first). Lines that are not
+// memdir's to judge — a subfolder's file, one that does not parse — are no
+// candidates, as a rebuild keeps them. A file unchanged since a save last
+// ranked it (same size and time) is not read again (rankCache).
 func (s *Store) indexCandidates(ix Index) []candidate {
+	cached, _, _ := s.readIndexFileUpTo(rankCache, maxEditIndexSize)
+	ranks := parseRanks(cached)
+	fresh := make(map[string]rankEntry, len(ranks))
 	var out []candidate
-	seen := map[string]bool{}
 	for _, l := range ix.Lines {
-		if l.File == "" || seen[l.File] || IsIndexName(l.File) || paths.ValidateName(l.File) != nil {
+		if l.File == "" || IsIndexName(l.File) || paths.ValidateName(l.File) != nil {
 			continue
 		}
-		seen[l.File] = true
-		m, _, err := s.read(l.File)
-		switch {
-		case errors.Is(err, ErrNotFound):
+		if _, dup := fresh[l.File]; dup {
+			continue
+		}
+		fi, err := os.Lstat(s.Path(l.File))
+		if errors.Is(err, fs.ErrNotExist) {
 			out = append(out, candidate{File: l.File, Class: classGone})
-		case err == nil:
-			out = append(out, candidateOf(m))
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if e, ok := ranks[l.File]; ok && fi.Mode().IsRegular() && e.size == fi.Size() && e.mtime == fi.ModTime().UnixNano() {
+			fresh[l.File] = e
+			out = append(out, candidate{File: l.File, Class: e.class, Stamp: e.stamp})
+			continue
+		}
+		m, _, err := s.read(l.File)
+		if err != nil {
+			continue // a link out, a file that does not parse: not ours to drop
+		}
+		c := candidateOf(m)
+		out = append(out, c)
+		if fi.Mode().IsRegular() {
+			fresh[l.File] = rankEntry{class: c.Class, stamp: c.Stamp, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 		}
 	}
+	if b := formatRanks(fresh); !bytes.Equal(b, cached) {
+		// Derived data: not synced, and a failure costs only re-reads.
+		s.MakeCacheDir()
+		_ = atomicfile.WriteFileNoSync(s.Path(rankCache), b, FilePerm)
+	}
 	return out
+}
+
+// readIndexFileUpTo reads a small derived file, nil when it is missing or
+// over limit.
+func (s *Store) readIndexFileUpTo(name string, limit int64) ([]byte, bool, error) {
+	f, err := os.Open(s.Path(name))
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil || int64(len(b)) > limit {
+		return nil, false, err
+	}
+	return b, true, nil
 }
 
 // merge lays the fields set in m over the stored memory cur, keeping cur's
