@@ -449,7 +449,11 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 		break
 	}
 	res.IndexLine = EntryLine(res.Memory)
-	usage, err := s.upsertIndex(ctx, func(ix *Index) bool { return s.placeEntry(ix, res.Memory, &res) })
+	warned := len(res.Warnings)
+	usage, err := s.upsertIndex(ctx, func(ix *Index) bool {
+		res.Warnings = res.Warnings[:warned] // the edit runs again when another writer got in between
+		return s.placeEntry(ix, res.Memory, &res)
+	})
 	var big *IndexTooBigError
 	switch {
 	case errors.As(err, &big):
@@ -461,11 +465,12 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 	case err != nil:
 		return res, fmt.Errorf("%s was saved, but its index line was not: %w (run 'memdir index --rebuild')", res.File, err)
 	}
+	indexWarned := len(res.Warnings) > warned
 	if typeChange != "" {
 		res.Warnings = append(res.Warnings, typeChange)
 	}
 	res.Warnings = append(res.Warnings, memoryWarnings(res.Memory)...)
-	if w := usage.Warning(); w != "" && !res.NotIndexed { // else a warning above says it
+	if w := usage.Warning(); w != "" && !indexWarned { // said once
 		res.Warnings = append(res.Warnings, w)
 	}
 	return res, nil
