@@ -65,8 +65,8 @@ find them. It also repairs an index of any size an older memdir left.`,
 					a.printf("rebuilt MEMORY.md: %d added, %d removed\n", len(res.Added), len(res.Removed))
 				}
 				if res.LeftOut > 0 {
-					a.printf("%s no line: MEMORY.md holds the most useful (at most %d lines); 'memdir list' and 'memdir recall QUERY' find the others\n",
-						sessions.Plural(res.LeftOut, "memory"), memdir.IndexBudgetLines)
+					a.printf("%d of the memories have no line: MEMORY.md holds the most useful (at most %d lines); 'memdir list' and 'memdir recall QUERY' find the others\n",
+						res.LeftOut, memdir.IndexBudgetLines)
 				}
 				if len(res.Skipped) > 0 {
 					return withHint(fmt.Errorf("%s could not be read; their index lines were kept: %s", sessions.Plural(len(res.Skipped), "memory file"), strings.Join(res.Skipped, ", ")),
