@@ -190,7 +190,7 @@ type rebuildPlan struct {
 // judge (a file that does not parse, one in a subfolder), stay as they are
 // and count against the budget first. The most useful memories then get a
 // line while the budget lasts: those listed keep their place, with fresh
-// text; the others are appended in rank order.
+// text; the others are appended newest first.
 func planRebuild(lines []IndexLine, ranked []candidate, keep func(file string) bool) rebuildPlan {
 	var p rebuildPlan
 	byFile := make(map[string]candidate, len(ranked))
@@ -251,11 +251,23 @@ func planRebuild(lines []IndexLine, ranked []candidate, keep func(file string) b
 			p.Index.Lines = append(p.Index.Lines, IndexLine{Text: c.Line, File: c.File})
 		}
 	}
+	// Chosen by use, laid out by date: new lines go at the end newest
+	// first, as Claude Code's backfill orders them.
+	var added []candidate
 	for _, c := range ranked {
 		if chosen[c.File] && !seen[c.File] {
-			p.Index.Upsert(c.File, c.Line)
-			p.Added = append(p.Added, c.File)
+			added = append(added, c)
 		}
+	}
+	slices.SortStableFunc(added, func(a, b candidate) int {
+		if c := b.Stamp.Compare(a.Stamp); c != 0 {
+			return c
+		}
+		return strings.Compare(a.File, b.File)
+	})
+	for _, c := range added {
+		p.Index.Upsert(c.File, c.Line)
+		p.Added = append(p.Added, c.File)
 	}
 	p.LeftOut = len(ranked) - len(chosen)
 	return p

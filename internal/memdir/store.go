@@ -719,9 +719,9 @@ const MaxIndexSize = 8 << 20
 func (s *Store) ReadIndex() ([]byte, error) { return s.readIndex() }
 
 // freshIndex builds an index from the files alone: a line for each of the
-// most useful readable memories, as many as the budget holds, most useful
-// first (within a class newest first, as Claude Code's backfill orders
-// them). It reads every memory: it runs only when MEMORY.md is missing.
+// most useful readable memories, as many as the budget holds, newest first
+// as Claude Code's backfill orders them. It reads every memory: it runs
+// only when MEMORY.md is missing.
 func (s *Store) freshIndex(ctx context.Context) (Index, error) {
 	ranked, _, _, err := s.rankAll(ctx)
 	if err != nil {

@@ -204,8 +204,8 @@ type RebuildResult struct {
 // RebuildIndex regenerates MEMORY.md from the files under the lock. The
 // most useful readable memories get exactly one up-to-date line each, as
 // many as the budget (IndexBudgetLines, IndexBudgetChars) holds; those
-// already listed keep their place, the others are appended most useful
-// first. Lines linking missing files are dropped, and lines that are not
+// already listed keep their place, the others are appended newest first.
+// Lines linking missing files are dropped, and lines that are not
 // entries (headings, notes written by hand) are kept, as are the lines of
 // files it cannot judge (unreadable, or in a subfolder). An index of any
 // size is read line by line, never whole. Running it twice changes
