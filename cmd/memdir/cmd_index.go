@@ -24,8 +24,12 @@ is rebuilt from the files first.
 files listed twice, and how close the index is to each cap; it exits 1 when
 anything needs fixing.
 
---rebuild regenerates the index from the files: one fresh line per memory,
-dangling lines dropped, headings and notes written by hand kept.`,
+--rebuild regenerates the index from the files: one fresh line for each of
+the most useful memories (pinned, then user and feedback, then the rest,
+newest first), up to 140 lines and 17,500 characters — 70% of Claude Code's
+caps, as its own backfill fills it; dangling lines dropped, headings and notes
+written by hand kept. The other memories stay files: 'memdir list' and recall
+find them. It also repairs an index of any size an older memdir left.`,
 		Example: `  memdir index
   memdir index --check
   memdir index --rebuild --json`,
@@ -59,6 +63,10 @@ dangling lines dropped, headings and notes written by hand kept.`,
 					a.printf("MEMORY.md is up to date\n")
 				} else {
 					a.printf("rebuilt MEMORY.md: %d added, %d removed\n", len(res.Added), len(res.Removed))
+				}
+				if res.LeftOut > 0 {
+					a.printf("%d of the memories have no line: MEMORY.md holds the most useful (at most %d lines); 'memdir list' and 'memdir recall QUERY' find the others\n",
+						res.LeftOut, memdir.IndexBudgetLines)
 				}
 				if len(res.Skipped) > 0 {
 					return withHint(fmt.Errorf("%s could not be read; their index lines were kept: %s", sessions.Plural(len(res.Skipped), "memory file"), strings.Join(res.Skipped, ", ")),
@@ -111,6 +119,9 @@ func (a *app) indexCheck(st *memdir.Store) error {
 		}
 		for _, f := range r.Duplicates {
 			a.printf("  duplicate: %s is listed more than once\n", f)
+		}
+		if r.LeftOut > 0 {
+			a.printf("  full: %d memories have no line (it holds the most useful; 'memdir list' finds the others)\n", r.LeftOut)
 		}
 		if r.Loaded.Truncated {
 			a.printf("  truncated: %s\n", r.Loaded.Warning)

@@ -108,6 +108,15 @@ func (a *app) reportSave(res memdir.SaveResult) error {
 	if res.Created {
 		verb = "saved"
 	}
+	if res.NotIndexed {
+		// Saved all the same: MEMORY.md lists only the most useful
+		// memories, and recall and list find every one.
+		a.printf("%s %s\n  (no line in MEMORY.md; 'memdir list' and recall find it)\n", verb, res.Path)
+		return nil
+	}
 	a.printf("%s %s\n  %s\n", verb, res.Path, res.IndexLine)
+	for _, f := range res.Unlisted {
+		a.printf("  (in MEMORY.md in place of %s, which stays a file)\n", f)
+	}
 	return nil
 }

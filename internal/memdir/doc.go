@@ -31,6 +31,20 @@
 // reproduces that. Saves write the memory file first and its index line
 // second, and warn once the index passes 80% of either cap.
 //
+// MEMORY.md is the index an agent loads, not memdir's catalogue (recall
+// reads the files through its own snapshot), so it holds only what an agent
+// can load: the most useful memories — pinned, then user and feedback, then
+// the rest, newest first within each — up to IndexBudgetLines lines and
+// IndexBudgetChars characters, 70% of the caps, as Claude Code's own
+// backfill fills it. Past that budget a save replaces the least useful
+// line in place, or leaves MEMORY.md alone when the new memory is less
+// useful than every line; either way it reads and writes a bounded file
+// and at most a budget's worth of memory files. A save never rewrites or
+// fails on an index past the caps (an older memdir wrote one line per
+// memory): it says to run RebuildIndex, which streams an index of any
+// size, keeps its lines written by hand and writes the capped one. The
+// memories without a line stay files that recall, list and the agent find.
+//
 // # Safety
 //
 // Every write is atomic (package atomicfile). Read-modify-write runs under

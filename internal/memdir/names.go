@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -128,11 +129,9 @@ func (s *Store) fileNamed(ctx context.Context, name string, everywhere bool) (st
 	}
 	var found []string
 	if !everywhere {
-		files, err := s.Files()
-		if err != nil {
+		if everywhere, err = s.atMostFiles(scanAllFiles); err != nil {
 			return "", err
 		}
-		everywhere = len(files) <= scanAllFiles
 	}
 	if everywhere {
 		all, err := s.allNames(ctx)
@@ -145,7 +144,12 @@ func (s *Store) fileNamed(ctx context.Context, name string, everywhere bool) (st
 			}
 		}
 	} else {
-		b, err := s.readIndex()
+		// MEMORY.md lists at most a budget's worth of memories; one too
+		// large to edit is not read (the save says to rebuild it).
+		b, err := s.readIndexUpTo(maxEditIndexSize)
+		if IsIndexTooBig(err) {
+			b, err = nil, nil
+		}
 		if err != nil {
 			return "", err
 		}
@@ -170,6 +174,35 @@ func (s *Store) fileNamed(ctx context.Context, name string, everywhere bool) (st
 // scanAllFiles is the folder size up to which a save looks for its name
 // in every memory.
 const scanAllFiles = 1000
+
+// atMostFiles reports whether the folder holds at most n memory files. It
+// reads the folder in batches, unsorted, and stops once it has seen more:
+// a save into a folder of 100,000 memories reads a thousand names, not
+// all of them.
+func (s *Store) atMostFiles(n int) (bool, error) {
+	f, err := os.Open(s.dir)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	count := 0
+	for {
+		entries, err := f.ReadDir(256)
+		for _, e := range entries {
+			if isMemoryEntry(e) {
+				if count++; count > n {
+					return false, nil
+				}
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return true, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+}
 
 // fileForName is where a memory saved by name goes: the file of the memory
 // already called name, or else a file no memory uses — the name's slug,

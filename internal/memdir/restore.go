@@ -203,7 +203,11 @@ func (s *Store) Restore(ctx context.Context, name, version string) (RestoreResul
 		return res, err
 	}
 	res.IndexLine = EntryLine(m)
-	if _, err := s.upsertIndex(func(ix *Index) bool { return ix.Upsert(v.File, res.IndexLine) }); err != nil {
+	// The restored memory takes its line as a save would: in a full
+	// index, only in the place of less useful ones.
+	placed := SaveResult{IndexLine: res.IndexLine}
+	m.File = v.File
+	if _, err := s.upsertIndex(ctx, func(ix *Index) bool { return s.placeEntry(ix, m, &placed) }); err != nil && !IsIndexTooBig(err) {
 		undo()
 		return res, fmt.Errorf("restore %s: %w (nothing was changed)", v.File, err)
 	}

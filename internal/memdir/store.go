@@ -90,11 +90,40 @@ func Open(dir string, opt Options) (*Store, error) {
 	return &Store{dir: dir, real: real, opt: opt}, nil
 }
 
-// sweep removes stale temporary files, once per Store, before its first
-// write.
+// sweep removes stale temporary files before a Store's first write, at
+// most once per sweepEvery per folder: listing a folder of 100,000
+// memories costs more than the save itself, and a dead writer's temporary
+// file (".x.md.tmp-…") is no memory to any scan. A rebuild always sweeps.
 func (s *Store) sweep() {
-	s.swept.Do(func() { atomicfile.Sweep(s.dir, time.Minute, s.opt.Now()) })
+	s.swept.Do(func() {
+		stamp := s.Path(sweepStamp)
+		if fi, err := os.Stat(stamp); err == nil && time.Since(fi.ModTime()) < sweepEvery && !fi.ModTime().After(time.Now()) {
+			return
+		}
+		s.sweepFolder()
+	})
 }
+
+// sweepNow sweeps whatever the time of the last sweep.
+func (s *Store) sweepNow() { s.swept.Do(func() {}); s.sweepFolder() }
+
+func (s *Store) sweepFolder() {
+	atomicfile.Sweep(s.dir, time.Minute, s.opt.Now())
+	// The stamp is derived data: when it cannot be written (a read-only
+	// cache), every store sweeps, as before.
+	stamp := s.Path(sweepStamp)
+	now := time.Now()
+	if os.Chtimes(stamp, now, now) != nil {
+		_ = s.WriteCache(sweepStamp, nil)
+	}
+}
+
+// sweepStamp's time is when the folder was last swept; sweepEvery is how
+// often a save sweeps.
+const (
+	sweepStamp = CacheDir + "/swept"
+	sweepEvery = time.Hour
+)
 
 // Dir returns the memory folder.
 func (s *Store) Dir() string { return s.dir }
@@ -199,13 +228,18 @@ func (s *Store) Files() ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		n := e.Name()
-		if strings.HasPrefix(n, ".") || IsIndexName(n) || !strings.HasSuffix(n, ".md") || e.IsDir() {
-			continue
+		if isMemoryEntry(e) {
+			out = append(out, e.Name())
 		}
-		out = append(out, n)
 	}
 	return out, nil
+}
+
+// isMemoryEntry reports whether a folder entry is a memory file's: a
+// top-level *.md but MEMORY.md and dot files.
+func isMemoryEntry(e fs.DirEntry) bool {
+	n := e.Name()
+	return !strings.HasPrefix(n, ".") && !IsIndexName(n) && strings.HasSuffix(n, ".md") && !e.IsDir()
 }
 
 // List reads every memory in the folder, sorted by file name. A file that
@@ -253,7 +287,14 @@ type SaveResult struct {
 	Redactions []RedactionCount `json:"redactions,omitempty"`
 	Warnings   []string         `json:"warnings,omitempty"`
 	IndexLine  string           `json:"index_line"`
-	KeptIn     string           `json:"kept_previous_in,omitempty"` // where KeepPrevious kept the replaced version
+	// NotIndexed is set when MEMORY.md got no line for the memory: the
+	// index is full of more useful ones, or too large to edit (a warning
+	// says how to fix it). The memory is saved all the same.
+	NotIndexed bool `json:"not_indexed,omitempty"`
+	// Unlisted are the memories whose lines gave way to this one in a full
+	// MEMORY.md; they stay files.
+	Unlisted []string `json:"unlisted,omitempty"`
+	KeptIn   string   `json:"kept_previous_in,omitempty"` // where KeepPrevious kept the replaced version
 }
 
 // RedactionCount is one kind of secret removed before writing.
@@ -408,18 +449,125 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 		break
 	}
 	res.IndexLine = EntryLine(res.Memory)
-	usage, err := s.upsertIndex(func(ix *Index) bool { return ix.Upsert(res.File, res.IndexLine) })
-	if err != nil {
+	warned := len(res.Warnings)
+	usage, err := s.upsertIndex(ctx, func(ix *Index) bool {
+		res.Warnings = res.Warnings[:warned] // the edit runs again when another writer got in between
+		return s.placeEntry(ix, res.Memory, &res)
+	})
+	var big *IndexTooBigError
+	switch {
+	case errors.As(err, &big):
+		// An index an older memdir (or a person) grew past any cap is
+		// not read, let alone rewritten, on every save: the save stands
+		// and says once what fixes it.
+		res.NotIndexed = true
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%v: this save left it alone; run 'memdir index --rebuild' to cut it to the %d most useful memories (the others stay files: 'memdir list', recall)", big, IndexBudgetLines))
+	case err != nil:
 		return res, fmt.Errorf("%s was saved, but its index line was not: %w (run 'memdir index --rebuild')", res.File, err)
 	}
+	indexWarned := len(res.Warnings) > warned
 	if typeChange != "" {
 		res.Warnings = append(res.Warnings, typeChange)
 	}
 	res.Warnings = append(res.Warnings, memoryWarnings(res.Memory)...)
-	if w := usage.Warning(); w != "" {
+	if w := usage.Warning(); w != "" && !indexWarned { // said once
 		res.Warnings = append(res.Warnings, w)
 	}
 	return res, nil
+}
+
+// placeEntry gives the saved memory m its line in ix and reports whether ix
+// changed: its line is replaced where it is listed; else appended while the
+// index fits memdir's budget; else it takes the place of less useful
+// entries (makeRoom), read for their type and date — at most a budget's
+// worth of small files, whatever the folder holds. An index already past
+// Claude Code's caps is left alone, with a warning: only a rebuild, which
+// reads every memory, can choose what it should list.
+func (s *Store) placeEntry(ix *Index, m Memory, res *SaveResult) bool {
+	res.NotIndexed, res.Unlisted = false, nil
+	if slices.ContainsFunc(ix.Lines, func(l IndexLine) bool { return l.File == m.File }) {
+		return ix.Upsert(m.File, res.IndexLine)
+	}
+	add := candidateOf(m)
+	add.Line = res.IndexLine
+	if overCaps(*ix) {
+		trial := Index{Lines: slices.Clone(ix.Lines)}
+		trial.Upsert(m.File, res.IndexLine)
+		if withinBudget(trial) {
+			*ix = trial // hand-written lines alone can be past the caps' lines and not their characters
+			return true
+		}
+		res.NotIndexed = true
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s is past Claude Code's caps, so %s got no line; run 'memdir index --rebuild' to list the %d most useful memories", IndexFile, m.File, IndexBudgetLines))
+		return false
+	}
+	dropped, ok := makeRoom(ix, s.indexCandidates(*ix), add)
+	res.NotIndexed, res.Unlisted = !ok, dropped
+	return ok
+}
+
+// indexCandidates are the entries of ix a save may drop to make room, as
+// the cap ranks them: lines of top-level memory files, ranked by type and
+// date, and lines whose file is gone (dropped first). Lines that are not
+// memdir's to judge — a subfolder's file, one that does not parse — are no
+// candidates, as a rebuild keeps them. A file unchanged since a save last
+// ranked it (same size and time) is not read again (rankCache).
+func (s *Store) indexCandidates(ix Index) []candidate {
+	cached, _, _ := s.readIndexFileUpTo(rankCache, maxEditIndexSize)
+	ranks := parseRanks(cached)
+	fresh := make(map[string]rankEntry, len(ranks))
+	var out []candidate
+	for _, l := range ix.Lines {
+		if l.File == "" || IsIndexName(l.File) || paths.ValidateName(l.File) != nil {
+			continue
+		}
+		if _, dup := fresh[l.File]; dup {
+			continue
+		}
+		fi, err := os.Lstat(s.Path(l.File))
+		if errors.Is(err, fs.ErrNotExist) {
+			out = append(out, candidate{File: l.File, Class: classGone})
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if e, ok := ranks[l.File]; ok && fi.Mode().IsRegular() && e.size == fi.Size() && e.mtime == fi.ModTime().UnixNano() {
+			fresh[l.File] = e
+			out = append(out, candidate{File: l.File, Class: e.class, Stamp: e.stamp})
+			continue
+		}
+		m, _, err := s.read(l.File)
+		if err != nil {
+			continue // a link out, a file that does not parse: not ours to drop
+		}
+		c := candidateOf(m)
+		out = append(out, c)
+		if fi.Mode().IsRegular() {
+			fresh[l.File] = rankEntry{class: c.Class, stamp: c.Stamp, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+		}
+	}
+	if b := formatRanks(fresh); !bytes.Equal(b, cached) {
+		// Derived data: not synced, and a failure costs only re-reads.
+		s.MakeCacheDir()
+		_ = atomicfile.WriteFileNoSync(s.Path(rankCache), b, FilePerm)
+	}
+	return out
+}
+
+// readIndexFileUpTo reads a small derived file, nil when it is missing or
+// over limit.
+func (s *Store) readIndexFileUpTo(name string, limit int64) ([]byte, bool, error) {
+	f, err := os.Open(s.Path(name))
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil || int64(len(b)) > limit {
+		return nil, false, err
+	}
+	return b, true, nil
 }
 
 // merge lays the fields set in m over the stored memory cur, keeping cur's
@@ -478,16 +626,16 @@ func memoryWarnings(m Memory) []string {
 // upsertIndex applies edit to MEMORY.md and writes it back if it changed,
 // re-applying when another writer changed the file meanwhile. The caller
 // holds the lock. A missing index is first rebuilt from the files.
-func (s *Store) upsertIndex(edit func(*Index) bool) (Usage, error) {
+func (s *Store) upsertIndex(ctx context.Context, edit func(*Index) bool) (Usage, error) {
 	path := s.Path(IndexFile)
 	for try := 0; ; try++ {
-		old, err := s.readIndex()
+		old, err := s.readIndexUpTo(maxEditIndexSize)
 		if err != nil {
 			return Usage{}, err
 		}
 		var ix Index
 		if old == nil {
-			ix, err = s.freshIndex()
+			ix, err = s.freshIndex(ctx)
 			if err != nil {
 				return Usage{}, err
 			}
@@ -502,7 +650,10 @@ func (s *Store) upsertIndex(edit func(*Index) bool) (Usage, error) {
 		if testOnlyBeforeReplace != nil {
 			testOnlyBeforeReplace(IndexFile)
 		}
-		again, err := s.readIndex()
+		again, err := s.readIndexUpTo(maxEditIndexSize)
+		if IsIndexTooBig(err) {
+			continue // replaced meanwhile by a large one: edit that
+		}
 		if err != nil {
 			return Usage{}, err
 		}
@@ -522,6 +673,16 @@ func (s *Store) upsertIndex(edit func(*Index) bool) (Usage, error) {
 
 // readIndex returns MEMORY.md's bytes, or nil when it does not exist.
 func (s *Store) readIndex() ([]byte, error) {
+	b, err := s.readIndexUpTo(maxIndexSize)
+	if IsIndexTooBig(err) {
+		return nil, fmt.Errorf("%s is larger than %d bytes; rebuild it with 'memdir index --rebuild'", IndexFile, maxIndexSize)
+	}
+	return b, err
+}
+
+// readIndexUpTo returns MEMORY.md's bytes, nil when it does not exist, or
+// an *IndexTooBigError when it is over limit bytes: it reads no further.
+func (s *Store) readIndexUpTo(limit int64) ([]byte, error) {
 	if err := s.checkPath(IndexFile); err != nil {
 		return nil, err
 	}
@@ -533,12 +694,15 @@ func (s *Store) readIndex() ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxIndexSize+1))
+	if fi, err := f.Stat(); err == nil && fi.Size() > limit {
+		return nil, &IndexTooBigError{Size: fi.Size()}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > maxIndexSize {
-		return nil, fmt.Errorf("%s is larger than %d bytes; rebuild it with 'memdir index --rebuild'", IndexFile, maxIndexSize)
+	if int64(len(b)) > limit {
+		return nil, &IndexTooBigError{Size: int64(len(b))}
 	}
 	return b, nil
 }
@@ -554,29 +718,14 @@ const MaxIndexSize = 8 << 20
 // memory file, it must not be a link out of the folder.
 func (s *Store) ReadIndex() ([]byte, error) { return s.readIndex() }
 
-// freshIndex builds an index from the files alone: one entry per readable
-// memory, newest first, as Claude Code's backfill orders them.
-func (s *Store) freshIndex() (Index, error) {
-	mems, _, err := s.List()
+// freshIndex builds an index from the files alone: a line for each of the
+// most useful readable memories, as many as the budget holds, newest first
+// as Claude Code's backfill orders them. It reads every memory: it runs
+// only when MEMORY.md is missing.
+func (s *Store) freshIndex(ctx context.Context) (Index, error) {
+	ranked, _, _, err := s.rankAll(ctx)
 	if err != nil {
 		return Index{}, err
 	}
-	sortNewestFirst(mems)
-	var ix Index
-	for _, m := range mems {
-		ix.Lines = append(ix.Lines, IndexLine{Text: EntryLine(m), File: m.File})
-	}
-	if len(ix.Lines) > 0 {
-		ix.Lines = append(ix.Lines, IndexLine{})
-	}
-	return ix, nil
-}
-
-func sortNewestFirst(mems []Memory) {
-	slices.SortStableFunc(mems, func(a, b Memory) int {
-		if c := b.Stamp().Compare(a.Stamp()); c != 0 {
-			return c
-		}
-		return strings.Compare(a.File, b.File)
-	})
+	return planRebuild(nil, ranked, nil).Index, nil
 }

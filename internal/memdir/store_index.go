@@ -1,9 +1,12 @@
 package memdir
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -78,8 +81,10 @@ func (s *Store) Forget(ctx context.Context, name string, purge bool) (ForgetResu
 			return res, err
 		}
 	}
-	if _, err := s.readIndex(); err == nil {
-		_, err = s.upsertIndex(func(ix *Index) bool {
+	// An index too large to edit keeps the line: the rebuild it asks for
+	// drops it.
+	if _, err := s.readIndexUpTo(maxEditIndexSize); err == nil {
+		_, err = s.upsertIndex(ctx, func(ix *Index) bool {
 			res.IndexRemoved = ix.Remove(file)
 			return res.IndexRemoved
 		})
@@ -134,8 +139,9 @@ func (s *Store) moveAside(file string) (string, error) {
 type IndexReport struct {
 	Exists     bool     `json:"exists"`
 	Dangling   []string `json:"dangling"`   // linked files that do not exist
-	Orphans    []string `json:"orphans"`    // memory files with no line
+	Orphans    []string `json:"orphans"`    // memory files with no line that a rebuild would list
 	Duplicates []string `json:"duplicates"` // files linked more than once
+	LeftOut    int      `json:"left_out"`   // memories with no line because the index is full: not a problem
 	Usage      Usage    `json:"usage"`
 	Loaded     Loaded   `json:"loaded"`
 }
@@ -146,7 +152,10 @@ func (r IndexReport) OK() bool {
 		!r.Loaded.Truncated
 }
 
-// CheckIndex compares MEMORY.md with the memory files. It only reads.
+// CheckIndex compares MEMORY.md with the memory files. It only reads. A
+// memory without a line is an orphan only when a rebuild would give it
+// one: past the budget the index holds the most useful memories, and the
+// others are counted in LeftOut.
 func (s *Store) CheckIndex() (IndexReport, error) {
 	var r IndexReport
 	b, err := s.readIndex()
@@ -154,10 +163,6 @@ func (s *Store) CheckIndex() (IndexReport, error) {
 		return r, err
 	}
 	r.Exists = b != nil
-	files, err := s.Files()
-	if err != nil {
-		return r, err
-	}
 	ix := ParseIndex(b)
 	count := map[string]int{}
 	for _, l := range ix.Lines {
@@ -173,14 +178,14 @@ func (s *Store) CheckIndex() (IndexReport, error) {
 			r.Duplicates = append(r.Duplicates, f)
 		}
 	}
-	for _, f := range files {
-		if count[f] == 0 {
-			if _, _, err := s.read(f); err != nil && !errors.Is(err, ErrNotFound) {
-				continue // a file that does not parse is no memory to list: doctor reports it
-			}
-			r.Orphans = append(r.Orphans, f)
-		}
+	// A file that does not parse is no memory to list: doctor reports it.
+	ranked, skipped, _, err := s.rankAll(context.Background())
+	if err != nil {
+		return r, err
 	}
+	p := planRebuild(ix.Lines, ranked, func(f string) bool { return slices.Contains(skipped, f) || s.inSubfolder(f) })
+	r.Orphans, r.LeftOut = p.Added, p.LeftOut
+	slices.Sort(r.Orphans)
 	r.Usage = IndexUsage(string(b))
 	r.Loaded = Load(string(b))
 	return r, nil
@@ -189,17 +194,22 @@ func (s *Store) CheckIndex() (IndexReport, error) {
 // RebuildResult says what RebuildIndex changed.
 type RebuildResult struct {
 	Added    []string `json:"added"`
-	Removed  []string `json:"removed"`
-	Skipped  []string `json:"skipped"` // files that could not be read or parsed: their lines are kept, none is added
+	Removed  []string `json:"removed"`  // lines whose file is gone, or listed twice
+	Skipped  []string `json:"skipped"`  // files that could not be read or parsed: their lines are kept, none is added
+	LeftOut  int      `json:"left_out"` // memories with no line: the index holds the most useful IndexBudgetLines
 	Changed  bool     `json:"changed"`
 	Problems []error  `json:"-"`
 }
 
-// RebuildIndex regenerates MEMORY.md from the files under the lock: every
-// readable memory gets exactly one up-to-date entry line (existing entries
-// keep their place, new ones are appended newest first), lines linking
-// missing files are dropped, and lines that are not entries (headings, notes
-// written by hand) are kept. Running it twice changes nothing the second time.
+// RebuildIndex regenerates MEMORY.md from the files under the lock. The
+// most useful readable memories get exactly one up-to-date line each, as
+// many as the budget (IndexBudgetLines, IndexBudgetChars) holds; those
+// already listed keep their place, the others are appended newest first.
+// Lines linking missing files are dropped, and lines that are not
+// entries (headings, notes written by hand) are kept, as are the lines of
+// files it cannot judge (unreadable, or in a subfolder). An index of any
+// size is read line by line, never whole. Running it twice changes
+// nothing the second time.
 func (s *Store) RebuildIndex(ctx context.Context) (RebuildResult, error) {
 	var res RebuildResult
 	unlock, err := s.Lock(ctx)
@@ -209,79 +219,129 @@ func (s *Store) RebuildIndex(ctx context.Context) (RebuildResult, error) {
 	defer unlock()
 	// A rebuild is the repair after a crash: it clears dead temporary
 	// files even when the index it finds is already right.
-	s.sweep()
-	files, err := s.Files()
+	s.sweepNow()
+	ranked, skipped, problems, err := s.rankAll(ctx)
 	if err != nil {
 		return res, err
 	}
-	var mems []Memory
+	res.Skipped, res.Problems = skipped, problems
+	listed := make(map[string]bool, len(ranked))
+	for _, c := range ranked {
+		listed[c.File] = true
+	}
+	keep := func(file string) bool {
+		// Not ours to judge: a file that does not parse, or one in a
+		// subfolder (Claude Code's team/…), keeps its line.
+		return slices.Contains(skipped, file) || s.inSubfolder(file)
+	}
+	for try := 0; ; try++ {
+		lines, small, stamp, err := s.scanIndexFile(func(f string) bool { return listed[f] })
+		if err != nil {
+			return res, err
+		}
+		p := planRebuild(lines, ranked, keep)
+		if stamp == nil {
+			p.Added = p.Index.Files()
+		}
+		res.Added, res.Removed, res.LeftOut = p.Added, p.Removed, p.LeftOut
+		data := p.Index.Bytes()
+		res.Changed = stamp == nil || small == nil || !bytes.Equal(small, data)
+		if !res.Changed {
+			return res, nil
+		}
+		if testOnlyBeforeReplace != nil {
+			testOnlyBeforeReplace(IndexFile)
+		}
+		if !s.indexUnchanged(stamp, small) {
+			if try == maxRetries {
+				return res, fmt.Errorf("%s keeps changing: %w", IndexFile, ErrConflict)
+			}
+			continue
+		}
+		if err := atomicfile.WriteFile(s.Path(IndexFile), data, FilePerm); err != nil {
+			return res, fmt.Errorf("write %s: %w", IndexFile, err)
+		}
+		return res, nil
+	}
+}
+
+// rankAll reads every memory file and ranks the readable ones most useful
+// first, keeping of each only what the index needs. Files it cannot read
+// or parse are skipped (ErrNotFound aside: removed meanwhile) and their
+// errors returned as problems.
+func (s *Store) rankAll(ctx context.Context) (ranked []candidate, skipped []string, problems []error, err error) {
+	files, err := s.Files()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ranked = make([]candidate, 0, len(files))
 	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, nil, err
+		}
 		m, _, err := s.read(f)
 		if err != nil {
 			// Unreadable (permissions, over MaxFileSize) or unparsable: not
 			// ours to judge, so its line stays, and the caller says so.
-			res.Problems = append(res.Problems, err)
+			problems = append(problems, err)
 			if !errors.Is(err, ErrNotFound) {
-				res.Skipped = append(res.Skipped, f)
+				skipped = append(skipped, f)
 			}
 			continue
 		}
-		mems = append(mems, m)
+		ranked = append(ranked, candidateOf(m))
 	}
-	byFile := map[string]Memory{}
-	for _, m := range mems {
-		byFile[m.File] = m
+	slices.SortFunc(ranked, compareUseful)
+	return ranked, skipped, problems, nil
+}
+
+// scanIndexFile reads MEMORY.md line by line (scanIndex). small holds its
+// bytes when it is small enough to edit, nil otherwise; stamp is its file
+// info, nil when there is no index.
+func (s *Store) scanIndexFile(regen func(string) bool) (lines []IndexLine, small []byte, stamp fs.FileInfo, err error) {
+	if err := s.checkPath(IndexFile); err != nil {
+		return nil, nil, nil, err
 	}
-	before, err := s.readIndex()
+	f, err := os.Open(s.Path(IndexFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil, nil
+	}
 	if err != nil {
-		return res, err
+		return nil, nil, nil, err
 	}
-	_, err = s.upsertIndex(func(ix *Index) bool {
-		res = RebuildResult{Skipped: res.Skipped, Problems: res.Problems}
-		if before == nil {
-			res.Added, res.Changed = ix.Files(), true
-			return true
+	defer f.Close()
+	if stamp, err = f.Stat(); err != nil {
+		return nil, nil, nil, err
+	}
+	if stamp.Size() <= maxEditIndexSize {
+		if small, err = io.ReadAll(io.LimitReader(f, maxEditIndexSize+1)); err != nil {
+			return nil, nil, nil, err
 		}
-		var out []IndexLine
-		seen := map[string]bool{}
-		for _, l := range ix.Lines {
-			if l.File == "" {
-				out = append(out, l)
-				continue
-			}
-			m, ok := byFile[l.File]
-			if slices.Contains(res.Skipped, l.File) || !ok && s.inSubfolder(l.File) {
-				// Not ours to judge: a file that does not parse, or one in
-				// a subfolder (Claude Code's team/…), keeps its line.
-				ok, m = true, Memory{}
-			}
-			if !ok || seen[l.File] {
-				res.Removed = append(res.Removed, l.File)
-				continue
-			}
-			seen[l.File] = true
-			if m.File != "" {
-				l.Text = EntryLine(m)
-			}
-			out = append(out, l)
+		if len(small) <= maxEditIndexSize {
+			return ParseIndex(small).Lines, small, stamp, nil
 		}
-		var missing []Memory
-		for _, m := range mems {
-			if !seen[m.File] {
-				missing = append(missing, m)
-			}
+		small = nil
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, nil, nil, err
 		}
-		sortNewestFirst(missing)
-		rebuilt := Index{Lines: out}
-		for _, m := range missing {
-			rebuilt.Upsert(m.File, EntryLine(m))
-			res.Added = append(res.Added, m.File)
-		}
-		res.Changed = string(rebuilt.Bytes()) != string(ix.Bytes())
-		*ix = rebuilt
-		return res.Changed
-	})
-	return res, err
+	}
+	lines, err = scanIndex(f, regen)
+	return lines, nil, stamp, err
+}
+
+// indexUnchanged reports whether MEMORY.md is still what scanIndexFile
+// read: the same bytes when it was small, else the same file, size and
+// time (a large index is not read twice).
+func (s *Store) indexUnchanged(stamp fs.FileInfo, small []byte) bool {
+	if small != nil {
+		again, err := s.readIndexUpTo(maxEditIndexSize)
+		return err == nil && again != nil && bytes.Equal(again, small)
+	}
+	fi, err := os.Lstat(s.Path(IndexFile))
+	if stamp == nil {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	return err == nil && os.SameFile(fi, stamp) && fi.Size() == stamp.Size() && fi.ModTime().Equal(stamp.ModTime())
 }
 
 // LoadIndex returns MEMORY.md as an agent loads it (capped, with the warning
@@ -300,7 +360,7 @@ func (s *Store) LoadIndex(ctx context.Context) (Loaded, error) {
 		if _, err := s.RebuildIndex(ctx); err != nil {
 			// A folder that cannot be written (or is locked) still shows
 			// its memories: the index is built in memory.
-			ix, ferr := s.freshIndex()
+			ix, ferr := s.freshIndex(ctx)
 			if ferr != nil {
 				return Loaded{}, err
 			}
