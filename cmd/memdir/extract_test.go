@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/lockfile"
+	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
 )
 
@@ -75,23 +76,34 @@ func (h *extractHome) run(args ...string) string {
 	return string(out)
 }
 
-// memories lists the memory files (and fails on files listed twice in
-// MEMORY.md).
+// memories lists the memory files (and fails on a file listed twice in
+// MEMORY.md, or on an index that lists fewer than it can hold: every file
+// while they fit memdir's budget, the budget's worth past it).
 func (h *extractHome) memories() []string {
 	h.t.Helper()
 	dir := filepath.Join(h.tdir, "memory")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
 	idx, _ := os.ReadFile(filepath.Join(dir, "MEMORY.md"))
 	var out []string
+	listed := 0
 	for _, f := range files {
 		base := filepath.Base(f)
 		if base == "MEMORY.md" {
 			continue
 		}
-		if n := strings.Count(string(idx), "("+base+")"); n != 1 {
+		switch n := strings.Count(string(idx), "("+base+")"); {
+		case n > 1:
 			h.t.Errorf("%s is listed %d times in MEMORY.md", base, n)
+		case n == 1:
+			listed++
 		}
 		out = append(out, base)
+	}
+	// A memory left out is fine only when no line more would fit (an
+	// entry line is at most ~300 bytes).
+	lines := strings.Count(string(idx), "\n")
+	if listed < len(out) && lines < memdir.IndexBudgetLines && len(idx) < memdir.IndexBudgetChars-300 {
+		h.t.Errorf("MEMORY.md lists %d of %d memories in %d lines and %d bytes: room was left", listed, len(out), lines, len(idx))
 	}
 	slices.Sort(out)
 	return out

@@ -120,11 +120,12 @@ func cmdGenmemories(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// genindex FILE N WIDTH writes an index of N entry lines, each WIDTH
+// genindex FILE N WIDTH [prose] writes an index of N entry lines (with
+// prose, N lines a person wrote that are not entries), each WIDTH
 // characters long, as a person or another tool might.
 func cmdGenindex(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 3 {
-		ts.Fatalf("usage: genindex FILE N WIDTH")
+	if neg || len(args) < 3 || len(args) > 4 || len(args) == 4 && args[3] != "prose" {
+		ts.Fatalf("usage: genindex FILE N WIDTH [prose]")
 	}
 	n, err := strconv.Atoi(args[1])
 	ts.Check(err)
@@ -133,6 +134,9 @@ func cmdGenindex(ts *testscript.TestScript, neg bool, args []string) {
 	var b strings.Builder
 	for i := range n {
 		line := fmt.Sprintf("- [Memory %03d](memory-%03d.md) — ", i, i)
+		if len(args) == 4 { // lines a person wrote, not memdir's entries
+			line = fmt.Sprintf("Note %03d: ", i)
+		}
 		b.WriteString(line + strings.Repeat("y", max(0, width-utf8.RuneCountInString(line))) + "\n")
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o600))

@@ -162,7 +162,7 @@ func (c *checker) memory(l paths.Layout) {
 		c.add("files", CheckOK, "", "%d memories parse (%d without a type)", len(mems), untyped)
 	}
 	if temps := countTemps(l.MemoryDir); temps > 0 {
-		c.add("temp files", CheckWarn, "", "%d temporary files from interrupted writes; the next write removes those over a minute old", temps)
+		c.add("temp files", CheckWarn, "", "%d temporary files from interrupted writes; a write removes those over a minute old (at most hourly; 'memdir index --rebuild' now)", temps)
 	}
 	c.index(st, len(mems))
 }
