@@ -3,6 +3,7 @@ package recall
 import (
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"slices"
 	"sync"
 )
@@ -16,6 +17,8 @@ import (
 //	tombstones  the base's documents that are gone or replaced, as sorted
 //	            u32 document numbers
 //	segment     the changed and added memories, a segment of their own
+//	crc         CRC-32C of all the above, u32: the delta is small, so a
+//	            bit flipped anywhere in it is caught for a few microseconds
 //
 // and its header's times replace the base's. A delta names the base it
 // was written over by the base's id: a delta left beside a newer base (a
@@ -62,9 +65,14 @@ func openOver(b *segment, delta []byte) (*Snapshot, error) {
 	var err error
 	s := &Snapshot{base: b, live: b.n, hdr: b.hdr}
 	if delta != nil {
-		if len(delta) < deltaHdrLen || string(delta[:4]) != deltaMagic || binary.LittleEndian.Uint32(delta[4:]) != deltaVersion {
+		if len(delta) < deltaHdrLen+4 || string(delta[:4]) != deltaMagic || binary.LittleEndian.Uint32(delta[4:]) != deltaVersion {
 			return nil, ErrCorrupt
 		}
+		end := len(delta) - 4
+		if crc32.Checksum(delta[:end], castagnoli) != binary.LittleEndian.Uint32(delta[end:]) {
+			return nil, ErrCorrupt
+		}
+		delta = delta[:end]
 		if binary.LittleEndian.Uint64(delta[8:]) != b.hdr.ID {
 			return nil, ErrStaleDelta
 		}
@@ -140,8 +148,11 @@ func EncodeDelta(base Header, h Header, tombstones []int, entries []Entry) []byt
 	for _, t := range ts {
 		b = binary.LittleEndian.AppendUint32(b, t)
 	}
-	return append(b, EncodeBase(entries, Header{DirMtime: h.DirMtime, Built: h.Built, Swept: h.Swept})...)
+	b = append(b, EncodeBase(entries, Header{DirMtime: h.DirMtime, Built: h.Built, Swept: h.Swept})...)
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Len returns the number of memories.
 func (s *Snapshot) Len() int {

@@ -259,6 +259,18 @@ func openSegment(data []byte) (*segment, error) {
 			return nil, ErrCorrupt
 		}
 	}
+	// The names come last, the last document's at the very end: a file cut
+	// short (or grown) does not end there.
+	end := int(s.off[6])
+	if s.n > 0 {
+		var ok bool
+		if _, end, ok = s.fileSpan(s.n - 1); !ok {
+			return nil, ErrCorrupt
+		}
+	}
+	if end != len(data) {
+		return nil, ErrCorrupt
+	}
 	return s, nil
 }
 
@@ -315,15 +327,24 @@ func (s *segment) meta(i int) *reader {
 
 // fileBytes returns the file name of document i, in place.
 func (s *segment) fileBytes(i int) []byte {
+	from, to, ok := s.fileSpan(i)
+	if !ok {
+		return nil
+	}
+	return s.data[from:to]
+}
+
+// fileSpan returns where document i's file name lies in the data.
+func (s *segment) fileSpan(i int) (from, to int, ok bool) {
 	at := binary.LittleEndian.Uint32(s.data[int(s.off[0])+i*fileRecLen+28:])
 	if at < s.off[6] || int(at) > len(s.data) {
-		return nil
+		return 0, 0, false
 	}
 	l, n := binary.Uvarint(s.data[at:])
 	if n <= 0 || l > uint64(len(s.data)-int(at)-n) {
-		return nil
+		return 0, 0, false
 	}
-	return s.data[int(at)+n : int(at)+n+int(l)]
+	return int(at) + n, int(at) + n + int(l), true
 }
 
 // entry decodes document i in full (metadata and terms).

@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"encoding/binary"
+	"hash/crc32"
 	"os"
 	"testing"
 	"time"
@@ -45,6 +46,9 @@ func DateForTest(tb testing.TB, st *memdir.Store, t time.Time) {
 		tb.Fatal(err)
 	}
 	binary.LittleEndian.PutUint64(b[at:], uint64(t.UnixNano()))
+	if at == 24 { // the delta's checksum, last
+		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], crc32.MakeTable(crc32.Castagnoli)))
+	}
 	if err := os.WriteFile(p, b, 0o600); err != nil {
 		tb.Fatal(err)
 	}

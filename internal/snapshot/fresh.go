@@ -326,6 +326,10 @@ func (u *update) write(s *memdir.Store, h recall.Header, sweep bool) (*recall.Sn
 	h.ID = rand.Uint64() | 1 // never 0, the id of no base
 	data := recall.EncodeBase(all, h)
 	writeCache(s, File, data)
+	// And an empty delta over it: the old delta names the old base and
+	// would be passed over, but one that is corrupt (which is why a
+	// rebuild may be here) would make every call rebuild.
+	writeCache(s, DeltaFile, recall.EncodeDelta(h, h, nil, nil))
 	return recall.Open(data)
 }
 
