@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"os"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -20,10 +21,14 @@ func listDir(dir string) ([]dirEntry, error) {
 	}
 	defer d.Close()
 	fd := int(d.Fd())
-	buf := make([]byte, 64<<10)
-	var out []dirEntry
+	// All the records in one buffer, which the names then point into: no
+	// allocation per name (the buffer is never written again).
+	buf := make([]byte, 0, 256<<10)
 	for {
-		n, err := unix.Getdents(fd, buf)
+		if cap(buf)-len(buf) < 32<<10 {
+			buf = append(buf, make([]byte, cap(buf))...)[:len(buf)]
+		}
+		n, err := unix.Getdents(fd, buf[len(buf):cap(buf)])
 		if err == unix.EINTR {
 			continue
 		}
@@ -31,10 +36,14 @@ func listDir(dir string) ([]dirEntry, error) {
 			return nil, &os.PathError{Op: "getdents", Path: dir, Err: err}
 		}
 		if n <= 0 {
-			return out, nil
+			break
 		}
+		buf = buf[:len(buf)+n]
+	}
+	out := make([]dirEntry, 0, len(buf)/40)
+	{
 		// linux_dirent64: ino u64, off i64, reclen u16, type u8, name.
-		for b := buf[:n]; len(b) >= 19; {
+		for b := buf; len(b) >= 19; {
 			reclen := int(binary.NativeEndian.Uint16(b[16:]))
 			if reclen < 19 || reclen > len(b) {
 				return nil, &os.PathError{Op: "getdents", Path: dir, Err: unix.EIO}
@@ -58,7 +67,8 @@ func listDir(dir string) ([]dirEntry, error) {
 					continue
 				}
 			}
-			out = append(out, dirEntry{name: string(name), ino: binary.NativeEndian.Uint64(rec)})
+			out = append(out, dirEntry{name: unsafe.String(&name[0], len(name)), ino: binary.NativeEndian.Uint64(rec)})
 		}
 	}
+	return out, nil
 }

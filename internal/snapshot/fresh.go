@@ -197,32 +197,31 @@ type update struct {
 func (u *update) plan(dir string, listed []dirEntry, full bool) {
 	snap := u.snap
 	u.dead = map[int]bool{}
-	ino := make(map[string]uint64, len(listed))
-	for _, e := range listed {
-		ino[e.name] = e.ino
+	at := make(map[string]int, len(listed)) // name → its place in listed
+	for i, e := range listed {
+		at[e.name] = i
 	}
 	var check []string // trusted by the listing, stat'ed in a full check
 	var checkDoc []int
-	seen := make(map[string]bool, len(listed))
+	seen := make([]bool, len(listed))
 	for i := range snap.Len() {
-		name := snap.FileBytes(i)
-		cur, ok := ino[string(name)]
+		j, ok := at[string(snap.FileBytes(i))]
 		switch {
-		case !ok || seen[string(name)]:
+		case !ok || seen[j]:
 			u.dead[i] = true
 			continue
-		case cur != 0 && snap.Ino(i) != 0 && cur != snap.Ino(i):
+		case listed[j].ino != 0 && snap.Ino(i) != 0 && listed[j].ino != snap.Ino(i):
 			u.dead[i] = true // replaced by a rename
 			continue
 		}
-		seen[string(name)] = true
-		if full || cur == 0 || snap.Ino(i) == 0 {
-			check = append(check, string(name))
+		seen[j] = true
+		if full || listed[j].ino == 0 || snap.Ino(i) == 0 {
+			check = append(check, listed[j].name)
 			checkDoc = append(checkDoc, i)
 		}
 	}
-	for _, e := range listed {
-		if !seen[e.name] {
+	for j, e := range listed {
+		if !seen[j] {
 			u.reads = append(u.reads, e.name)
 		}
 	}
