@@ -170,7 +170,9 @@ func refresh(ctx context.Context, s *memdir.Store, full bool) (*recall.Snapshot,
 		// folder's time moved, or was racy and is now safely past (so
 		// later calls trust it without listing); until then every call
 		// lists it.
-		settled := hdr.DirMtime == h.DirMtime && start.UnixNano()-dirMtime >= racyWindow
+		// (A list never trusted, for files that do not parse, is not
+		// written again either: nothing would change.)
+		settled := h.DirMtime != 0 && racy(dirMtime) && start.UnixNano()-dirMtime >= racyWindow
 		if hdr.DirMtime == h.DirMtime && !settled {
 			return snap, problems, nil
 		}

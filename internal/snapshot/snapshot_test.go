@@ -325,6 +325,10 @@ func TestRecall_BrokenFileNoRewrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	deltaBefore, err := os.Stat(st.Path(snapshot.DeltaFile))
+	if err != nil {
+		t.Fatal(err)
+	}
 	time.Sleep(20 * time.Millisecond)
 	snap, problems, err := snapshot.Fresh(context.Background(), st)
 	if err != nil || len(problems) != 1 || snap.Len() != 1 {
@@ -333,5 +337,8 @@ func TestRecall_BrokenFileNoRewrite(t *testing.T) {
 	after, _ := os.Stat(st.Path(snapshot.File))
 	if !after.ModTime().Equal(before.ModTime()) {
 		t.Errorf("the snapshot was written again (%v → %v) though nothing changed", before.ModTime(), after.ModTime())
+	}
+	if after, err := os.Stat(st.Path(snapshot.DeltaFile)); err != nil || !after.ModTime().Equal(deltaBefore.ModTime()) {
+		t.Errorf("the snapshot's delta was written again (%v → %v, %v) though nothing changed", deltaBefore.ModTime(), after.ModTime(), err)
 	}
 }
