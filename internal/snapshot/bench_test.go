@@ -13,15 +13,12 @@ import (
 )
 
 // benchFolder is a seeded folder of n memories with its snapshot built and
-// its times settled (older than the racy window), kept across the
-// benchmarks of one run.
+// its times settled (older than the racy window).
 func benchFolder(b *testing.B, n int) *memdir.Store {
 	b.Helper()
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("memdir-snapshot-bench-%d", n))
-	if _, err := os.Stat(filepath.Join(dir, "m000000.md")); err != nil {
-		if err := memgen.Write(dir, 1, n); err != nil {
-			b.Fatal(err)
-		}
+	dir := filepath.Join(b.TempDir(), "memory")
+	if err := memgen.Write(dir, 1, n); err != nil {
+		b.Fatal(err)
 	}
 	st, err := memdir.Open(dir, memdir.Options{})
 	if err != nil {
