@@ -18,6 +18,7 @@ import (
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/snapshot"
 	"github.com/memdir/memdir/internal/synthesis"
 	"github.com/memdir/memdir/internal/workspace"
 )
@@ -185,7 +186,11 @@ func (h *hook) sessionStart() error {
 		text = Primer(len(files))
 	}
 	_, err = h.Stdout.Write(Answer(SessionStart, text))
-	return err
+	// After the answer: every session starts with a full check of the
+	// recall snapshot, so a memory edited in place by another program
+	// between sessions ranks by its new text from the first prompt.
+	_, serr := snapshot.Sweep(h.ctx, st)
+	return errors.Join(err, serr)
 }
 
 // prompt answers with what recall picks for the prompt, within the
@@ -291,10 +296,34 @@ func (h *hook) queue() error {
 		_, _ = t.Folder.Rotate(RecallLog, RecallLogLimit)
 		_, _ = t.Folder.Prune(SessionsDir, ".json", SessionKeep, h.Now())
 	}
+	var sweepErr error
+	if !t.Layout.Disabled || !strings.HasPrefix(t.Layout.DisabledWhy, "MEMDIR_DISABLE") {
+		sweepErr = h.sweep(t.Layout.MemoryDir)
+	}
 	if !Extracts(h.in, h.getenv(ExtractSwitch)) {
+		return sweepErr
+	}
+	return errors.Join(sweepErr, h.startExtraction(t.Layout.Home))
+}
+
+// sweep makes the recall snapshot's full check (snapshot.Sweep) when the
+// last one is older than snapshot.SweepEvery: between prompts, off their
+// path, so an in-place edit by another program is ranked by its new text
+// within a minute or so of a session's turns, and a delta that has grown
+// is merged here rather than on a prompt.
+func (h *hook) sweep(dir string) error {
+	if dir == "" {
 		return nil
 	}
-	return h.startExtraction(t.Layout.Home)
+	st, err := memdir.Open(dir, memdir.Options{})
+	if errors.Is(err, memdir.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, err = snapshot.SweepIfDue(h.ctx, st, snapshot.SweepEvery)
+	return err
 }
 
 // startExtraction runs 'memdir extract --transcript path' detached: the

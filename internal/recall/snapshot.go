@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"sync"
 	"time"
 )
 
@@ -17,8 +16,9 @@ import (
 // postings of only the query's terms decoded. Little-endian throughout:
 //
 //	header   "MDRI", version u32, dir mtime i64, built i64, n u32, terms u32,
-//	         avglen [3]f64, then the offsets of the sections (u32 each):
-//	files    n × {size i64, mtime i64, meta u32, name u32}
+//	         avglen [3]f64, id u64, swept i64, then the offsets of the
+//	         sections (u32 each):
+//	files    n × {size i64, stamp i64, inode u64, meta u32, name u32}
 //	lens     n × [3]u32
 //	dict     terms × {term u32, termLen u32, post u32, df u32}, sorted by term
 //	blob     term bytes
@@ -28,13 +28,19 @@ import (
 //	         to rebuild the snapshot when files change
 //	names    the file names, together: checking the files against the
 //	         folder reads this section and the file table, nothing else
+//
+// That layout is one segment. A snapshot is a base segment and, beside it,
+// at most one small delta (see segments.go): the memories changed since
+// the base was written, and tombstones for the base's documents they
+// replace, so one changed memory rewrites the delta, not the base.
 
 const (
 	snapMagic   = "MDRI"
-	snapVersion = 3
+	snapVersion = 4
 	numSections = 7
-	headerLen   = 4 + 4 + 8 + 8 + 4 + 4 + 3*8 + numSections*4
-	fileRecLen  = 24
+	headerLen   = 4 + 4 + 8 + 8 + 4 + 4 + 3*8 + 8 + 8 + numSections*4
+	offsAt      = headerLen - numSections*4
+	fileRecLen  = 32
 	lenRecLen   = 12
 	dictRecLen  = 16
 	postRecLen  = 10
@@ -45,7 +51,8 @@ type Entry struct {
 	Memory           // Body is not stored: read the file to render it
 	Refs    []string // the paths the memory names
 	Size    int64
-	ModTime int64 // nanoseconds
+	ModTime int64  // the change stamp, nanoseconds; 0 is unknown (read again by a full check)
+	Ino     uint64 // the file's inode, 0 when unknown: a name whose inode moved was replaced
 	Terms   [NumFields]map[string]uint16
 }
 
@@ -65,10 +72,28 @@ func NewEntry(m Memory, refs []string, size, modTime int64) Entry {
 	return e
 }
 
-// Encode lays entries out as a snapshot. dirMtime is the folder's mtime
-// when the entries were read; built is when that look at the folder began
-// (nanoseconds), against which changes in the same clock tick are judged.
+// Header is what a snapshot says of its look at the folder.
+type Header struct {
+	// DirMtime is the folder's mtime when the entries were listed.
+	DirMtime int64
+	// Built is when that look at the folder began (nanoseconds), against
+	// which changes in the same clock tick are judged.
+	Built int64
+	// Swept is when the last full check of every file's stamp began.
+	Swept int64
+	// ID names a base segment, so that a delta is only ever read over the
+	// base it was written for.
+	ID uint64
+}
+
+// Encode lays entries out as a snapshot of one segment, swept when built.
 func Encode(entries []Entry, dirMtime, built int64) []byte {
+	return EncodeBase(entries, Header{DirMtime: dirMtime, Built: built, Swept: built})
+}
+
+// EncodeBase lays entries out as a base segment.
+func EncodeBase(entries []Entry, h Header) []byte {
+	dirMtime, built := h.DirMtime, h.Built
 	n := len(entries)
 	// Dictionary and postings.
 	post := map[string][]posting{}
@@ -114,7 +139,8 @@ func Encode(entries []Entry, dirMtime, built int64) []byte {
 		}
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(avg))
 	}
-	offsAt := len(b)
+	b = binary.LittleEndian.AppendUint64(b, h.ID)
+	b = binary.LittleEndian.AppendUint64(b, uint64(h.Swept))
 	b = append(b, make([]byte, numSections*4)...)
 	setOff := func(i int) { binary.LittleEndian.PutUint32(b[offsAt+4*i:], uint32(len(b))) }
 
@@ -123,6 +149,7 @@ func Encode(entries []Entry, dirMtime, built int64) []byte {
 	for _, e := range entries {
 		b = binary.LittleEndian.AppendUint64(b, uint64(e.Size))
 		b = binary.LittleEndian.AppendUint64(b, uint64(e.ModTime))
+		b = binary.LittleEndian.AppendUint64(b, e.Ino)
 		b = binary.LittleEndian.AppendUint32(b, 0)
 		b = binary.LittleEndian.AppendUint32(b, 0)
 	}
@@ -156,7 +183,7 @@ func Encode(entries []Entry, dirMtime, built int64) []byte {
 	}
 	setOff(5)
 	for d, e := range entries {
-		binary.LittleEndian.PutUint32(b[filesAt+d*fileRecLen+16:], uint32(len(b)))
+		binary.LittleEndian.PutUint32(b[filesAt+d*fileRecLen+24:], uint32(len(b)))
 		for _, s := range []string{e.Name, e.Description, e.Type, e.SupersededBy} {
 			b = appendString(b, s)
 		}
@@ -180,7 +207,7 @@ func Encode(entries []Entry, dirMtime, built int64) []byte {
 	}
 	setOff(6)
 	for d, e := range entries {
-		binary.LittleEndian.PutUint32(b[filesAt+d*fileRecLen+20:], uint32(len(b)))
+		binary.LittleEndian.PutUint32(b[filesAt+d*fileRecLen+28:], uint32(len(b)))
 		b = appendString(b, e.File)
 	}
 	return b
@@ -191,40 +218,39 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// Snapshot is an encoded index opened for reading.
-type Snapshot struct {
-	defaultIx func() *Index // Index(DefaultParams), built once
-	data      []byte
-	n, terms  int
-	dirMtime  int64
-	built     int64
-	avglen    [NumFields]float64
-	off       [numSections]uint32
+// segment is one encoded segment opened for reading.
+type segment struct {
+	data     []byte
+	n, terms int
+	hdr      Header
+	avglen   [NumFields]float64
+	off      [numSections]uint32
 }
 
 // ErrCorrupt says a snapshot's bytes do not hold together.
 var ErrCorrupt = errors.New("recall index is corrupt")
 
-// Open checks data's layout and opens it. Nothing is decoded yet.
-func Open(data []byte) (*Snapshot, error) {
+// openSegment checks data's layout and opens it. Nothing is decoded yet.
+func openSegment(data []byte) (*segment, error) {
 	if len(data) < headerLen || string(data[:4]) != snapMagic || binary.LittleEndian.Uint32(data[4:]) != snapVersion {
 		return nil, ErrCorrupt
 	}
-	s := &Snapshot{data: data}
-	s.defaultIx = sync.OnceValue(func() *Index { return s.Index(DefaultParams) })
-	s.dirMtime = int64(binary.LittleEndian.Uint64(data[8:]))
-	s.built = int64(binary.LittleEndian.Uint64(data[16:]))
+	s := &segment{data: data}
+	s.hdr.DirMtime = int64(binary.LittleEndian.Uint64(data[8:]))
+	s.hdr.Built = int64(binary.LittleEndian.Uint64(data[16:]))
 	s.n = int(binary.LittleEndian.Uint32(data[24:]))
 	s.terms = int(binary.LittleEndian.Uint32(data[28:]))
 	for f := range NumFields {
 		s.avglen[f] = math.Float64frombits(binary.LittleEndian.Uint64(data[32+8*int(f):]))
 	}
+	s.hdr.ID = binary.LittleEndian.Uint64(data[56:])
+	s.hdr.Swept = int64(binary.LittleEndian.Uint64(data[64:]))
 	for i := range s.off {
-		s.off[i] = binary.LittleEndian.Uint32(data[56+4*i:])
+		s.off[i] = binary.LittleEndian.Uint32(data[offsAt+4*i:])
 	}
 	need := []int{s.n * fileRecLen, s.n * lenRecLen, s.terms * dictRecLen}
 	for i, l := range need {
-		if int(s.off[i]) < headerLen || int(s.off[i])+l > len(data) {
+		if s.n < 0 || s.terms < 0 || int(s.off[i]) < headerLen || int(s.off[i])+l > len(data) {
 			return nil, ErrCorrupt
 		}
 	}
@@ -233,23 +259,25 @@ func Open(data []byte) (*Snapshot, error) {
 			return nil, ErrCorrupt
 		}
 	}
+	// The names come last, the last document's at the very end: a file cut
+	// short (or grown) does not end there.
+	end := int(s.off[6])
+	if s.n > 0 {
+		var ok bool
+		if _, end, ok = s.fileSpan(s.n - 1); !ok {
+			return nil, ErrCorrupt
+		}
+	}
+	if end != len(data) {
+		return nil, ErrCorrupt
+	}
 	return s, nil
 }
 
-// Len returns the number of memories.
-func (s *Snapshot) Len() int { return s.n }
-
-// DirMtime returns the folder mtime the snapshot was taken at.
-func (s *Snapshot) DirMtime() int64 { return s.dirMtime }
-
-// Built returns when the snapshot's look at the folder began, in
-// nanoseconds.
-func (s *Snapshot) Built() int64 { return s.built }
-
-// Stat returns the size and mtime recorded for memory i.
-func (s *Snapshot) Stat(i int) (size, mtime int64) {
+// stat returns the size, stamp and inode recorded for document i.
+func (s *segment) stat(i int) (size, stamp int64, ino uint64) {
 	rec := s.data[int(s.off[0])+i*fileRecLen:]
-	return int64(binary.LittleEndian.Uint64(rec)), int64(binary.LittleEndian.Uint64(rec[8:]))
+	return int64(binary.LittleEndian.Uint64(rec)), int64(binary.LittleEndian.Uint64(rec[8:])), binary.LittleEndian.Uint64(rec[16:])
 }
 
 // reader decodes the meta section without panicking on bad bytes.
@@ -289,29 +317,41 @@ func (r *reader) i64() int64 {
 	return v
 }
 
-func (s *Snapshot) meta(i int) *reader {
-	at := binary.LittleEndian.Uint32(s.data[int(s.off[0])+i*fileRecLen+16:])
+func (s *segment) meta(i int) *reader {
+	at := binary.LittleEndian.Uint32(s.data[int(s.off[0])+i*fileRecLen+24:])
 	if at < s.off[5] || at > s.off[6] {
 		return &reader{bad: true}
 	}
 	return &reader{b: s.data[at:]}
 }
 
-// File returns the file name of memory i.
-func (s *Snapshot) File(i int) string {
-	at := binary.LittleEndian.Uint32(s.data[int(s.off[0])+i*fileRecLen+20:])
-	if at < s.off[6] || int(at) > len(s.data) {
-		return ""
+// fileBytes returns the file name of document i, in place.
+func (s *segment) fileBytes(i int) []byte {
+	from, to, ok := s.fileSpan(i)
+	if !ok {
+		return nil
 	}
-	r := reader{b: s.data[at:]}
-	return r.str()
+	return s.data[from:to]
 }
 
-// Entry decodes memory i in full (metadata and terms).
-func (s *Snapshot) Entry(i int) (Entry, error) {
+// fileSpan returns where document i's file name lies in the data.
+func (s *segment) fileSpan(i int) (from, to int, ok bool) {
+	at := binary.LittleEndian.Uint32(s.data[int(s.off[0])+i*fileRecLen+28:])
+	if at < s.off[6] || int(at) > len(s.data) {
+		return 0, 0, false
+	}
+	l, n := binary.Uvarint(s.data[at:])
+	if n <= 0 || l > uint64(len(s.data)-int(at)-n) {
+		return 0, 0, false
+	}
+	return int(at) + n, int(at) + n + int(l), true
+}
+
+// entry decodes document i in full (metadata and terms).
+func (s *segment) entry(i int) (Entry, error) {
 	m, refs, r := s.decodeMeta(i)
 	e := Entry{Memory: m, Refs: refs}
-	e.Size, e.ModTime = s.Stat(i)
+	e.Size, e.ModTime, e.Ino = s.stat(i)
 	for f := range NumFields {
 		cnt := r.uvarint()
 		e.Terms[f] = make(map[string]uint16, min(cnt, 1<<12))
@@ -330,8 +370,8 @@ func (s *Snapshot) Entry(i int) (Entry, error) {
 	return e, nil
 }
 
-// Memory decodes what selection needs of memory i, and the refs it names.
-func (s *Snapshot) Memory(i int) (Memory, []string, error) {
+// memory decodes what selection needs of document i, and the refs it names.
+func (s *segment) memory(i int) (Memory, []string, error) {
 	m, refs, r := s.decodeMeta(i)
 	if r.bad {
 		return m, nil, ErrCorrupt
@@ -339,11 +379,11 @@ func (s *Snapshot) Memory(i int) (Memory, []string, error) {
 	return m, refs, nil
 }
 
-// decodeMeta reads memory i's metadata and returns the reader positioned
+// decodeMeta reads document i's metadata and returns the reader positioned
 // at its terms.
-func (s *Snapshot) decodeMeta(i int) (Memory, []string, *reader) {
+func (s *segment) decodeMeta(i int) (Memory, []string, *reader) {
 	r := s.meta(i)
-	m := Memory{File: s.File(i)}
+	m := Memory{File: string(s.fileBytes(i))}
 	m.Name, m.Description, m.Type, m.SupersededBy = r.str(), r.str(), r.str(), r.str()
 	if ns := r.i64(); ns != zeroTime && ns != 0 {
 		m.Saved = time.Unix(0, ns).UTC()
@@ -355,9 +395,9 @@ func (s *Snapshot) decodeMeta(i int) (Memory, []string, *reader) {
 	return m, refs, r
 }
 
-func (s *Snapshot) dictRec(i int) []byte { return s.data[int(s.off[2])+i*dictRecLen:] }
+func (s *segment) dictRec(i int) []byte { return s.data[int(s.off[2])+i*dictRecLen:] }
 
-func (s *Snapshot) term(i int) (string, bool) {
+func (s *segment) term(i int) (string, bool) {
 	if i < 0 || i >= s.terms {
 		return "", false
 	}
@@ -370,7 +410,7 @@ func (s *Snapshot) term(i int) (string, bool) {
 }
 
 // postings decodes the postings of term t, or nil.
-func (s *Snapshot) postings(t string) []posting {
+func (s *segment) postings(t string) []posting {
 	i := sort.Search(s.terms, func(i int) bool {
 		rec := s.dictRec(i)
 		at, l := binary.LittleEndian.Uint32(rec), binary.LittleEndian.Uint32(rec[4:])
@@ -391,8 +431,8 @@ func (s *Snapshot) postings(t string) []posting {
 	for j := range out {
 		p := s.data[int(at)+j*postRecLen:]
 		doc := binary.LittleEndian.Uint32(p)
-		if int(doc) >= s.n {
-			return nil
+		if int(doc) >= s.n || j > 0 && int32(doc) <= out[j-1].doc {
+			return nil // out of range or out of order: corrupt
 		}
 		out[j].doc = int32(doc)
 		for f := range NumFields {
@@ -402,19 +442,13 @@ func (s *Snapshot) postings(t string) []posting {
 	return out
 }
 
-// DefaultIndex is Index(DefaultParams), built on first use and kept.
-func (s *Snapshot) DefaultIndex() *Index { return s.defaultIx() }
-
-// Index returns an Index over the snapshot that decodes postings on demand.
-func (s *Snapshot) Index(p Params) *Index {
-	ix := &Index{p: p, n: s.n, avglen: s.avglen, lens: make([][NumFields]int32, s.n), lookup: s.postings}
-	base := int(s.off[1])
-	for d := range s.n {
-		for f := range NumFields {
-			ix.lens[d][f] = int32(binary.LittleEndian.Uint32(s.data[base+d*lenRecLen+4*int(f):]))
-		}
+// lens returns document i's field lengths.
+func (s *segment) lens(i int) (l [NumFields]int32) {
+	base := int(s.off[1]) + i*lenRecLen
+	for f := range NumFields {
+		l[f] = int32(binary.LittleEndian.Uint32(s.data[base+4*int(f):]))
 	}
-	return ix
+	return l
 }
 
 // zeroTime is how Encode stores an unknown time.

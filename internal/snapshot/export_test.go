@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"encoding/binary"
+	"hash/crc32"
 	"os"
 	"testing"
 	"time"
@@ -17,34 +18,47 @@ func BeforeWriteForTest(tb testing.TB, fn func(file string)) {
 	tb.Cleanup(func() { testOnlyBeforeWrite = nil })
 }
 
-// BuiltForTest returns when st's recall snapshot on disk was built.
+// BuiltForTest returns when st's recall snapshot on disk (its base and
+// delta) was built.
 func BuiltForTest(tb testing.TB, st *memdir.Store) time.Time {
 	tb.Helper()
-	b, err := os.ReadFile(st.Path(File))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	snap, err := recall.Open(b)
-	if err != nil {
-		tb.Fatal(err)
+	snap := readSnapshot(st.Path(File), st.Path(DeltaFile))
+	if snap == nil {
+		tb.Fatal("no snapshot on disk")
 	}
 	return time.Unix(0, snap.Built())
 }
 
-// DateForTest rewrites the build time in st's recall snapshot on
-// disk, as if its look at the folder had begun at t.
+// DateForTest rewrites the build time in st's recall snapshot on disk (in
+// the delta when one is read over the base), as if its look at the folder
+// had begun at t.
 func DateForTest(tb testing.TB, st *memdir.Store, t time.Time) {
 	tb.Helper()
-	p := st.Path(File)
+	p, at := st.Path(DeltaFile), 24 // the delta header's build time
+	base, _ := os.ReadFile(st.Path(File))
+	if delta, err := os.ReadFile(p); err != nil {
+		p, at = st.Path(File), 16 // the base header's build time
+	} else if _, err := recall.OpenSegments(base, delta); err != nil {
+		p, at = st.Path(File), 16
+	}
 	b, err := os.ReadFile(p)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	binary.LittleEndian.PutUint64(b[16:], uint64(t.UnixNano())) // the header's build time
-	if snap, err := recall.Open(b); err != nil || snap.Built() != t.UnixNano() {
-		tb.Fatalf("the snapshot's layout moved: %v", err)
+	binary.LittleEndian.PutUint64(b[at:], uint64(t.UnixNano()))
+	if at == 24 { // the delta's checksum, last
+		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], crc32.MakeTable(crc32.Castagnoli)))
 	}
 	if err := os.WriteFile(p, b, 0o600); err != nil {
 		tb.Fatal(err)
 	}
+	if snap := readSnapshot(st.Path(File), st.Path(DeltaFile)); snap == nil || snap.Built() != t.UnixNano() {
+		tb.Fatalf("the snapshot's layout moved")
+	}
+}
+
+// SnapshotForTest reads st's recall snapshot from disk as Fresh would,
+// without checking it against the folder (nil when missing or corrupt).
+func SnapshotForTest(st *memdir.Store) *recall.Snapshot {
+	return readSnapshot(st.Path(File), st.Path(DeltaFile))
 }

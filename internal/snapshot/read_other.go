@@ -9,16 +9,16 @@ import (
 	"github.com/memdir/memdir/internal/recall"
 )
 
-func readSnapshot(path string) *recall.Snapshot {
-	_, err := os.Stat(path)
+func readSnapshot(base, delta string) *recall.Snapshot {
+	b, err := os.ReadFile(base)
 	if err != nil {
 		return nil
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil
+	d, _ := os.ReadFile(delta)
+	snap, err := recall.OpenSegments(b, d)
+	if err == recall.ErrStaleDelta {
+		snap, err = recall.OpenSegments(b, nil)
 	}
-	snap, err := recall.Open(b)
 	if err != nil {
 		return nil
 	}

@@ -13,12 +13,43 @@ import (
 	"github.com/memdir/memdir/internal/recall"
 )
 
-// readSnapshot maps the snapshot file instead of reading it, and returns
-// the time it was written: a query
-// touches a few pages of it, not all. The mapping lives as long as the
-// snapshot does. The file is only ever replaced by rename, so the mapped
-// inode never changes under it.
-func readSnapshot(path string) *recall.Snapshot {
+// readSnapshot maps the base segment and its delta instead of reading them:
+// a query touches a few pages of them, not all. The mappings live as long
+// as the snapshot does. The files are only ever replaced by rename, so a
+// mapped inode never changes under it (one cut short in place faults, which
+// Recall turns into an error). Missing, corrupt or mismatched files give
+// nil: the caller rebuilds.
+func readSnapshot(base, delta string) *recall.Snapshot {
+	b := mapFile(base)
+	if b == nil {
+		return nil
+	}
+	d := mapFile(delta)
+	snap, err := recall.OpenSegments(b, d)
+	if err == recall.ErrStaleDelta {
+		// A delta left beside a newer base (a merge's second write never
+		// came): the base alone is the newer.
+		unmap(d)
+		d = nil
+		snap, err = recall.OpenSegments(b, nil)
+	}
+	if err != nil {
+		unmap(b)
+		unmap(d)
+		return nil
+	}
+	runtime.AddCleanup(snap, func(m [2][]byte) { unmap(m[0]); unmap(m[1]) }, [2][]byte{b, d})
+	return snap
+}
+
+func unmap(b []byte) {
+	if b != nil {
+		syscall.Munmap(b)
+	}
+}
+
+// mapFile maps path read-only, or returns nil.
+func mapFile(path string) []byte {
 	// O_NONBLOCK: a FIFO put in the snapshot's place must not hang a hook.
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -33,18 +64,12 @@ func readSnapshot(path string) *recall.Snapshot {
 	if err != nil {
 		return nil
 	}
-	snap, err := recall.Open(data)
-	if err != nil {
-		syscall.Munmap(data)
-		return nil
-	}
-	runtime.AddCleanup(snap, func(b []byte) { syscall.Munmap(b) }, data)
-	return snap
+	return data
 }
 
 // statAll stats files in dir relative to an open handle of dir (no path
-// walk per file), a few at a time: on a cold start the stats are most of
-// recall's time.
+// walk per file), a few at a time: in a full check the stats are most of
+// its time.
 func statAll(dir string, files []string) []fileStat {
 	out := make([]fileStat, len(files))
 	d, err := os.Open(dir)
@@ -62,20 +87,22 @@ func statAll(dir string, files []string) []fileStat {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var st unix.Stat_t
 			for i := w; i < len(files); i += workers {
-				if err := unix.Fstatat(fd, files[i], &st, 0); err != nil {
-					out[i].err = &os.PathError{Op: "stat", Path: files[i], Err: err}
-					continue
-				}
-				if st.Mode&unix.S_IFMT != unix.S_IFREG {
-					out[i].err = &os.PathError{Op: "recall", Path: files[i], Err: errNotRegular}
-					continue
-				}
-				out[i] = fileStat{size: st.Size, stamp: max(st.Mtim.Nano(), st.Ctim.Nano())}
+				out[i] = fstatat(fd, files[i])
 			}
 		}()
 	}
 	wg.Wait()
 	return out
+}
+
+func fstatat(fd int, file string) fileStat {
+	var st unix.Stat_t
+	if err := unix.Fstatat(fd, file, &st, 0); err != nil {
+		return fileStat{err: &os.PathError{Op: "stat", Path: file, Err: err}}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return fileStat{err: &os.PathError{Op: "recall", Path: file, Err: errNotRegular}}
+	}
+	return fileStat{size: st.Size, stamp: max(st.Mtim.Nano(), st.Ctim.Nano()), ino: uint64(st.Ino)}
 }

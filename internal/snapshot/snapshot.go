@@ -1,9 +1,45 @@
 // Package snapshot keeps a memory folder's recall snapshot: every memory's
 // metadata and the BM25F index over them, derived from the files, cached in
 // the folder's .memdir-cache/ (written through the store) and mapped on
-// read, so a hook ranks 10,000 memories without reading them. It checks the
-// files' sizes and change stamps against the snapshot and rebuilds what
-// moved. The files stay the source of truth.
+// read, so a hook ranks 10,000 memories without reading them. The files
+// stay the source of truth.
+//
+// # Freshness
+//
+// A prompt's check costs no stat per memory. memdir writes every file by
+// a rename in the folder, which moves the folder's mtime; Fresh trusts the
+// snapshot while that mtime stays where the snapshot saw it, and otherwise
+// lists the folder once, with each name's inode, and reads only the names
+// that are new or were replaced (see Fresh). What can be stale, and for
+// how long:
+//
+//   - Files added, removed or renamed, by memdir or anything else: never;
+//     the next recall sees them.
+//   - A memory about to be injected: never. Recall reads it from the file
+//     and uses the file as it is now (its name, description, type,
+//     supersession and body); a memory deleted meanwhile is not injected,
+//     and a changed one goes into the snapshot.
+//   - A memory rewritten in place by another program (an editor that
+//     truncates and writes, echo >>, rsync --inplace) that is not
+//     injected: its ranking uses its old words until the next Sweep, run at
+//     every SessionStart and, within a session, by the hooks between
+//     prompts once the last one is older than SweepEvery (one minute). A
+//     prompt in the meantime may rank it by its old text, never inject its
+//     old text.
+//   - On systems without getdents64 (not Linux) a listing stats every
+//     file: linear, but only when the folder's mtime moved.
+//
+// # Segments
+//
+// The snapshot is a base (File) and a delta (DeltaFile) over it, both
+// replaced atomically through the store: a change rewrites only the delta,
+// which holds the changed memories and tombstones for the base documents
+// they replace, and scores exactly as one rebuilt snapshot would. A delta
+// grown past mergeAt documents is merged into a new base by the next
+// Sweep, or by any refresh once it is four times that. Killed at any
+// point, a writer leaves the old files or the new ones; a delta left
+// beside a newer base is never read over it, and a corrupt file is
+// rebuilt, never trusted.
 package snapshot
 
 import (
@@ -15,6 +51,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,7 +59,7 @@ import (
 	"github.com/memdir/memdir/internal/recall"
 )
 
-// File is the snapshot, in the memory folder's cache folder: not markdown,
+// File is the snapshot's base, in the memory folder's cache folder: not markdown,
 // so neither memdir nor an agent takes it for a memory, and in a folder of
 // its own, so replacing it does not touch the memory folder's mtime (which
 // tells recall whether files came or went). It is derived from the memory
@@ -30,9 +67,11 @@ import (
 // date.
 const File = memdir.CacheDir + "/recall.idx"
 
-// racyWindow is how close to the snapshot's writing a file time must be
-// for the file to be read again rather than trusted (some file systems
-// keep times to the second, or two).
+// racyWindow is how close to the snapshot's look at the folder the
+// folder's time must be for the listing to be done again rather than
+// trusted, and how close to its reading a file's time must be for its
+// stamp to be recorded as unknown (some file systems keep times to the
+// second, or two).
 const racyWindow = int64(2 * time.Second)
 
 // Memory is what recall needs of a memory.
@@ -47,143 +86,6 @@ func Memory(m memdir.Memory) recall.Memory {
 	return recall.Memory{File: m.File, Name: m.Title(), Description: m.Summary(), Type: string(m.Type),
 		Body: m.Body, Saved: saved, SupersededBy: m.SupersededBy}
 }
-
-// Fresh returns the folder's recall snapshot, up to date with the
-// files. It reads the snapshot file, checks every file's size and change
-// stamp against it (listing the folder only when its mtime moved), re-reads the
-// files that changed, and replaces the snapshot file atomically when
-// anything did. Files that cannot be parsed are left out and reported in
-// problems; while there are any, the folder is listed on every call, so a
-// file fixed in place (its folder's mtime unmoved) is seen. A folder that
-// cannot be written still gets its snapshot, in memory.
-func Fresh(ctx context.Context, s *memdir.Store) (snap *recall.Snapshot, problems []error, err error) {
-	// The snapshot is dated when its look at the folder began, not when it
-	// was written: a change in the same clock tick as that look must stay
-	// racy however long the build takes.
-	start := time.Now()
-	// The cache folder first: making it moves the folder's mtime.
-	// A folder that cannot be written (read-only mount, EROFS) still
-	// gets its snapshot, in memory: the write below fails and is ignored.
-	s.MakeCacheDir()
-	dirInfo, err := os.Stat(s.Dir())
-	if err != nil {
-		return nil, nil, err
-	}
-	dirMtime := dirInfo.ModTime().UnixNano()
-	snap = readSnapshot(s.Path(File))
-	var builtAt int64
-	if snap != nil {
-		builtAt = snap.Built()
-	}
-	// A time within racyWindow of the snapshot's own may hide a change made
-	// in the same timestamp tick (coarse file systems): such a folder or
-	// file is not trusted, as git treats its racily clean index entries.
-	racy := func(t int64) bool { d := t - builtAt; return d > -racyWindow && d < racyWindow }
-	// The files, as the snapshot knows them or as the folder lists them.
-	var files []string
-	listed := false
-	if snap != nil && snap.DirMtime() == dirMtime && !racy(dirMtime) {
-		files = make([]string, snap.Len())
-		for i := range files {
-			files[i] = snap.File(i)
-		}
-	} else if files, err = s.Files(); err != nil {
-		return nil, nil, err
-	} else {
-		listed = true
-	}
-	stats := statAll(s.Dir(), files)
-	// When the folder's mtime has not moved, files are the snapshot's, in
-	// its order: compare record by record.
-	if snap != nil && snap.DirMtime() == dirMtime && len(files) == snap.Len() {
-		same := true
-		for i := range files {
-			size, stamp := snap.Stat(i)
-			if stats[i].err != nil || size != stats[i].size || stamp != stats[i].stamp || racy(stamp) {
-				same = false
-				break
-			}
-		}
-		// A folder listed only because its time was racy is written again
-		// once that time is safely past, so later calls trust it without
-		// listing; until then every call lists it.
-		settled := listed && time.Now().UnixNano()-dirMtime >= racyWindow
-		if same && !settled {
-			return snap, nil, nil
-		}
-	}
-	known := map[string]int{}
-	if snap != nil {
-		for i := range snap.Len() {
-			known[snap.File(i)] = i
-		}
-	}
-	entries := make([]recall.Entry, 0, len(files))
-	// unchanged: every entry so far is the snapshot's own, in its order.
-	unchanged := snap != nil
-	for i, f := range files {
-		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
-		}
-		if stats[i].err != nil {
-			if !errors.Is(stats[i].err, fs.ErrNotExist) {
-				problems = append(problems, stats[i].err)
-			}
-			continue
-		}
-		if j, ok := known[f]; ok {
-			if size, stamp := snap.Stat(j); size == stats[i].size && stamp == stats[i].stamp && !racy(stamp) {
-				if e, err := snap.Entry(j); err == nil {
-					unchanged = unchanged && j == len(entries)
-					entries = append(entries, e)
-					continue
-				}
-			}
-		}
-		m, err := s.Read(f)
-		if err != nil {
-			problems = append(problems, err)
-			continue
-		}
-		unchanged = false
-		// The stat from before the read: a change after it shows next time.
-		entries = append(entries, recall.NewEntry(Memory(m), m.Refs, stats[i].size, stats[i].stamp))
-	}
-	snapDir := dirMtime
-	if len(problems) > 0 {
-		// Files left out are not in the snapshot's list: never trust the
-		// list, so a file fixed in place is read again.
-		snapDir = 0
-	}
-	if len(problems) > 0 && unchanged && len(entries) == snap.Len() && snap.DirMtime() == snapDir {
-		// Only files that still do not parse were read again: the
-		// snapshot on disk is right as it is.
-		return snap, problems, nil
-	}
-	data := recall.Encode(entries, snapDir, start.UnixNano())
-	// A snapshot that fails to write is still used; the next call retries.
-	if testOnlyBeforeWrite != nil {
-		testOnlyBeforeWrite(File)
-	}
-	_ = s.WriteCache(File, data)
-	snap, err = recall.Open(data)
-	return snap, problems, err
-}
-
-// fileStat is what tells a file changed: its size and its stamp, the
-// later of its modification and change times where the system keeps both
-// (a copy that keeps the mtime — cp -p, rsync -a, touch -r — still moves
-// the change time).
-type fileStat struct {
-	size, stamp int64
-	err         error
-}
-
-var errNotRegular = errors.New("not a regular file")
-
-// testOnlyBeforeWrite, when set by a test, runs just before a snapshot is
-// written.
-var testOnlyBeforeWrite func(file string)
 
 // Recalled is what Recall chose for a query.
 type Recalled struct {
@@ -252,45 +154,114 @@ func Ranked(s *memdir.Store, snap *recall.Snapshot, projectRoot string, ranked [
 		}
 	}()
 	ix := snap.DefaultIndex()
-	src := recallSource{st: s, snap: snap, root: projectRoot}
+	src := recallSource{st: s, snap: snap, root: projectRoot, fresh: map[int]freshMemory{}}
 	cands := recall.Select(&src, ranked, p, now)
+	// A memory deleted since the snapshot (or no longer readable) is never
+	// injected: select again without it, as often as another turns up.
+	for src.newGone {
+		src.newGone = false
+		ranked = slices.DeleteFunc(slices.Clone(ranked), func(sc recall.Scored) bool { return src.fresh[sc.Doc].gone })
+		cands = recall.Select(&src, ranked, p, now)
+	}
 	problems = append(problems, src.problems...)
 	for i := range cands {
 		if cands[i].File == "" {
 			cands[i].File = snap.File(cands[i].Doc) // decided without reading it
 		}
 	}
+	src.note()
 	return Recalled{Candidates: cands, Text: recall.Render(cands), Index: ix, Snapshot: snap}, problems
 }
 
-// recallSource reads what selection needs: metadata from the snapshot,
-// the body and the refs' existence from disk for the few that may be
-// rendered.
+// recallSource reads what selection needs: the snapshot's metadata for the
+// many decided on their scores alone, and the file as it is now for the few
+// that may be injected (Select asks for those only). What is injected is
+// always the file's current text and metadata, never the snapshot's.
 type recallSource struct {
 	st       *memdir.Store
 	snap     *recall.Snapshot
 	root     string
 	problems []error
+	fresh    map[int]freshMemory
+	newGone  bool
+}
+
+// freshMemory is a memory read from its file during selection.
+type freshMemory struct {
+	m       recall.Memory
+	refs    []string
+	gone    bool // deleted or unreadable: not to be injected
+	changed bool // the file differs from the snapshot's record of it
+	refsOK  bool // MissingRefs checked
 }
 
 func (r *recallSource) Memory(doc int, full bool) recall.Memory {
-	m, refs, err := r.snap.Memory(doc)
-	if err != nil || !full {
-		return m
+	f, ok := r.fresh[doc]
+	if !ok {
+		f = r.read(doc)
+		r.fresh[doc] = f
 	}
-	if got, err := r.st.Read(m.File); err == nil {
-		m.Body = got.Body
-	} else {
+	if full && !f.refsOK && !f.gone {
+		for _, ref := range f.refs {
+			if p, ok := RefPath(ref); ok {
+				if _, err := os.Stat(filepath.Join(r.root, filepath.FromSlash(p))); errors.Is(err, os.ErrNotExist) {
+					f.m.MissingRefs = append(f.m.MissingRefs, ref)
+				}
+			}
+		}
+		f.refsOK = true
+		r.fresh[doc] = f
+	}
+	return f.m
+}
+
+// read reads memory doc's file, stat'ed first: a size, stamp or inode that
+// differs from the snapshot's marks it changed (an in-place edit the
+// snapshot has not seen yet), and note puts it in the snapshot.
+func (r *recallSource) read(doc int) freshMemory {
+	m, _, err := r.snap.Memory(doc)
+	if err != nil {
 		r.problems = append(r.problems, err)
+		r.newGone = true
+		return freshMemory{m: m, gone: true}
 	}
-	for _, ref := range refs {
-		if p, ok := RefPath(ref); ok {
-			if _, err := os.Stat(filepath.Join(r.root, filepath.FromSlash(p))); errors.Is(err, os.ErrNotExist) {
-				m.MissingRefs = append(m.MissingRefs, ref)
+	st := statAll(r.st.Dir(), []string{m.File})[0]
+	got, err := r.st.Read(m.File)
+	if err == nil && st.err != nil {
+		err = st.err
+	}
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			r.problems = append(r.problems, err)
+		}
+		r.newGone = true
+		return freshMemory{m: m, gone: true, changed: true}
+	}
+	size, stamp := r.snap.Stat(doc)
+	ino := r.snap.Ino(doc)
+	changed := st.size != size || stamp != 0 && st.stamp != stamp || ino != 0 && st.ino != 0 && st.ino != ino
+	return freshMemory{m: Memory(got), refs: got.Refs, changed: changed}
+}
+
+// note writes the memories found changed during selection into the
+// snapshot's delta, so the next prompt ranks them by their current text.
+// The snapshot's own look at the folder is unchanged: its header is kept.
+func (r *recallSource) note() {
+	u := update{snap: r.snap, start: time.Now(), dead: map[int]bool{}}
+	for doc, f := range r.fresh {
+		if f.changed {
+			u.dead[doc] = true
+			if !f.gone {
+				u.reads = append(u.reads, f.m.File)
 			}
 		}
 	}
-	return m
+	if len(u.dead) == 0 {
+		return
+	}
+	if _, err := u.read(context.Background(), r.st); err == nil {
+		_, _ = u.write(r.st, r.snap.Header(), false)
+	}
 }
 
 // RefPath tells a file reference from a symbol and returns the file's

@@ -50,7 +50,8 @@ func search(t *testing.T, st *memdir.Store, q string) []string {
 }
 
 // TestRecallIndex_FollowsTheFiles: the snapshot follows saves, in-place
-// edits by another program, deletions and a corrupt snapshot file.
+// edits by another program (by the next sweep), deletions and a corrupt
+// snapshot file.
 func TestRecallIndex_FollowsTheFiles(t *testing.T) {
 	st := MustOpen(t, t0)
 	a := save(t, st, "Deploy freeze", "No deploys on Fridays", "Ask the release manager.")
@@ -65,6 +66,9 @@ func TestRecallIndex_FollowsTheFiles(t *testing.T) {
 	raw, _ := os.ReadFile(st.Path(b))
 	time.Sleep(10 * time.Millisecond)
 	if err := os.WriteFile(st.Path(b), append(raw, []byte("\nAlso on fridays, deploy nothing.\n")...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := snapshot.Sweep(t.Context(), st); err != nil {
 		t.Fatal(err)
 	}
 	if got := search(t, st, "deploy friday"); !slices.Contains(got, b) || !slices.Contains(got, a) {
@@ -136,9 +140,10 @@ func TestRecallIndex_Concurrent(t *testing.T) {
 	}
 }
 
-// TestRecallIndex_RacilyClean: an edit that keeps a file's size and its
-// time (a coarse clock ticking once for the snapshot and the edit) is
-// still seen, because times next to the snapshot's own are not trusted.
+// TestRecallIndex_RacilyClean: an edit in place that keeps a file's size
+// and its time (a coarse clock ticking once for the read and the edit) is
+// still seen by the next sweep, because a stamp next to its reading is
+// recorded as unknown.
 func TestRecallIndex_RacilyClean(t *testing.T) {
 	st := MustOpen(t, t0)
 	a := save(t, st, "Deploy freeze", "No deploys on Fridays", "Ask the release manager.")
@@ -158,6 +163,9 @@ func TestRecallIndex_RacilyClean(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.Chtimes(st.Path(a), info.ModTime(), info.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := snapshot.Sweep(t.Context(), st); err != nil {
 		t.Fatal(err)
 	}
 	if got := search(t, st, "planner"); !slices.Equal(got, []string{a}) {
@@ -317,6 +325,10 @@ func TestRecall_BrokenFileNoRewrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	deltaBefore, err := os.Stat(st.Path(snapshot.DeltaFile))
+	if err != nil {
+		t.Fatal(err)
+	}
 	time.Sleep(20 * time.Millisecond)
 	snap, problems, err := snapshot.Fresh(context.Background(), st)
 	if err != nil || len(problems) != 1 || snap.Len() != 1 {
@@ -325,5 +337,8 @@ func TestRecall_BrokenFileNoRewrite(t *testing.T) {
 	after, _ := os.Stat(st.Path(snapshot.File))
 	if !after.ModTime().Equal(before.ModTime()) {
 		t.Errorf("the snapshot was written again (%v → %v) though nothing changed", before.ModTime(), after.ModTime())
+	}
+	if after, err := os.Stat(st.Path(snapshot.DeltaFile)); err != nil || !after.ModTime().Equal(deltaBefore.ModTime()) {
+		t.Errorf("the snapshot's delta was written again (%v → %v, %v) though nothing changed", deltaBefore.ModTime(), after.ModTime(), err)
 	}
 }
