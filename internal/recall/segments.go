@@ -294,6 +294,13 @@ func (s *Snapshot) DefaultIndex() *Index { return s.defaultIx() }
 // documents: the same figures a single segment of them would give.
 func (s *Snapshot) Index(p Params) *Index {
 	n := s.Len()
+	if len(s.tomb) == 0 && s.DeltaLen() == 0 {
+		// One segment, all live: its length table is read in place (Open
+		// checked its bounds) and its stored averages are the live ones —
+		// Encode sums the lengths exactly, as below — so a process opening
+		// a snapshot of 100,000 memories copies nothing.
+		return &Index{p: p, n: n, avglen: s.base.avglen, lensLE: s.base.data[s.base.off[1]:], lookup: s.postings}
+	}
 	ix := &Index{p: p, n: n, lens: make([][NumFields]int32, n), lookup: s.postings}
 	var total [NumFields]int64
 	d := 0

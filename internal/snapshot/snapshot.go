@@ -130,7 +130,9 @@ func faultError(r any) error {
 }
 
 // From is Recall on a snapshot the caller already holds (a server
-// that checks freshness on its own schedule, a benchmark).
+// that checks freshness on its own schedule, a benchmark). It ranks only
+// as many memories as selection needs (recall.SearchSelect): Candidates
+// holds those it looked at, not every memory that matched.
 func From(s *memdir.Store, snap *recall.Snapshot, projectRoot, query string, p recall.Policy, now time.Time) (rec Recalled, problems []error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
@@ -140,29 +142,50 @@ func From(s *memdir.Store, snap *recall.Snapshot, projectRoot, query string, p r
 	}()
 	ix := snap.DefaultIndex()
 	terms, groups := recall.Default.Prompt(query)
-	return Ranked(s, snap, projectRoot, ix.SearchGroups(terms, groups), p, now)
+	var gone bool
+	rec, problems = selected(s, snap, projectRoot, func(src *recallSource) []recall.Candidate {
+		cands := recall.SearchSelect(ix, src, terms, groups, p, now)
+		gone = src.newGone
+		return cands
+	})
+	if gone {
+		// A memory deleted since the snapshot turned up (a race with a
+		// writer; a deletion moves the folder's time, which the next
+		// check sees): select again from the whole ranking without it.
+		return Ranked(s, snap, projectRoot, ix.SearchGroups(terms, groups), p, now)
+	}
+	return rec, problems
 }
 
 // Ranked selects and renders from a ranking made elsewhere (an LLM's
-// selection, a fusion with embeddings): the same policy, the same
-// rendering.
+// selection, a fusion with embeddings, the whole lexical ranking an
+// explanation shows): the same policy, the same rendering.
 func Ranked(s *memdir.Store, snap *recall.Snapshot, projectRoot string, ranked []recall.Scored, p recall.Policy, now time.Time) (rec Recalled, problems []error) {
+	return selected(s, snap, projectRoot, func(src *recallSource) []recall.Candidate {
+		cands := recall.Select(src, ranked, p, now)
+		// A memory deleted since the snapshot (or no longer readable) is
+		// never injected: select again without it, as often as another
+		// turns up.
+		for src.newGone {
+			src.newGone = false
+			ranked = slices.DeleteFunc(slices.Clone(ranked), func(sc recall.Scored) bool { return src.fresh[sc.Doc].gone })
+			cands = recall.Select(src, ranked, p, now)
+		}
+		return cands
+	})
+}
+
+// selected runs a selection over the snapshot's memories, read through a
+// recallSource, and renders what it kept.
+func selected(s *memdir.Store, snap *recall.Snapshot, projectRoot string, pick func(*recallSource) []recall.Candidate) (rec Recalled, problems []error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			rec, problems = Recalled{}, append(problems, faultError(r))
 		}
 	}()
-	ix := snap.DefaultIndex()
 	src := recallSource{st: s, snap: snap, root: projectRoot, fresh: map[int]freshMemory{}}
-	cands := recall.Select(&src, ranked, p, now)
-	// A memory deleted since the snapshot (or no longer readable) is never
-	// injected: select again without it, as often as another turns up.
-	for src.newGone {
-		src.newGone = false
-		ranked = slices.DeleteFunc(slices.Clone(ranked), func(sc recall.Scored) bool { return src.fresh[sc.Doc].gone })
-		cands = recall.Select(&src, ranked, p, now)
-	}
+	cands := pick(&src)
 	problems = append(problems, src.problems...)
 	for i := range cands {
 		if cands[i].File == "" {
@@ -170,7 +193,7 @@ func Ranked(s *memdir.Store, snap *recall.Snapshot, projectRoot string, ranked [
 		}
 	}
 	src.note()
-	return Recalled{Candidates: cands, Text: recall.Render(cands), Index: ix, Snapshot: snap}, problems
+	return Recalled{Candidates: cands, Text: recall.Render(cands), Index: snap.DefaultIndex(), Snapshot: snap}, problems
 }
 
 // recallSource reads what selection needs: the snapshot's metadata for the
