@@ -10,7 +10,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/workspace"
 )
@@ -63,16 +62,14 @@ func encodeCursor(typ string, k workspace.Key) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(cursorVersion + "\x00" + typ + "\x00" + k.Type + "\x00" + k.File))
 }
 
-var errCursor = errors.New("cursor is not one memory_list gave")
-
 func decodeCursor(c, typ string) (workspace.Key, error) {
 	b, err := base64.RawURLEncoding.DecodeString(c)
 	parts := strings.Split(string(b), "\x00")
 	if err != nil || len(parts) != 4 || parts[0] != cursorVersion || parts[3] == "" {
-		return workspace.Key{}, hint.With(errCursor, "list again without a cursor")
+		return workspace.Key{}, errors.New("cursor is not one memory_list gave: list again without a cursor")
 	}
 	if parts[1] != typ {
-		return workspace.Key{}, hint.With(fmt.Errorf("cursor is from a list of type %q, not %q", parts[1], typ), "pass the type the cursor was given with, or list again without a cursor")
+		return workspace.Key{}, fmt.Errorf("cursor is from a list of type %q, not %q: pass that type, or list again without a cursor", parts[1], typ)
 	}
 	return workspace.Key{Type: parts[2], File: parts[3]}, nil
 }

@@ -43,8 +43,6 @@ const (
 	// debounce: a burst of events (a save writes a temp file, renames it,
 	// rewrites MEMORY.md) is checked once, this long after the last.
 	debounce = 200 * time.Millisecond
-	// pollEvery is how often a folder that cannot be watched is checked.
-	pollEvery = 2 * time.Second
 	// racyWindow is snapshot's: a file time this close to the look that
 	// read it may hide a later change in the same clock tick.
 	racyWindow = int64(2 * time.Second)
@@ -52,6 +50,15 @@ const (
 	// server may serve many); the least recently used goes first.
 	maxLive = 16
 )
+
+// pollEvery is how often a folder that cannot be watched is checked.
+var pollEvery = 2 * time.Second
+
+// testOnlyNoWatch makes servers poll, as when watching fails.
+var testOnlyNoWatch bool
+
+// testOnlyChecks counts full checks, for tests.
+var testOnlyChecks atomic.Int64
 
 // lives are the projects' held snapshots, by memory folder, and the one
 // watcher that watches their folders.
@@ -87,9 +94,12 @@ type live struct {
 
 func newLives() *lives {
 	ls := &lives{byDir: map[string]*live{}}
+	if testOnlyNoWatch {
+		return ls
+	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		return ls
+		return ls // every folder is polled
 	}
 	ls.watcher = w
 	ls.wg.Add(1)
@@ -296,6 +306,7 @@ func (l *live) fresh(ctx context.Context) (*recall.Snapshot, []error, error) {
 
 // checkLocked brings the snapshot up to date with snapshot.Fresh.
 func (l *live) checkLocked(ctx context.Context) error {
+	testOnlyChecks.Add(1)
 	// Clear first: an event during the check marks it dirty again.
 	l.dirty.Store(false)
 	look := time.Now().UnixNano()
