@@ -21,7 +21,7 @@ func BenchmarkListCLI(b *testing.B) {
 	if v := os.Getenv("MEMDIR_BENCH_LIST_N"); v != "" {
 		fmt.Sscan(v, &n)
 	}
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("memdir-listbench-%d", n))
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("memdir-mcpbench-%d", n))
 	mem := filepath.Join(dir, "memory")
 	if _, err := os.Stat(filepath.Join(dir, "done")); err != nil {
 		os.RemoveAll(dir)

@@ -97,14 +97,14 @@ func (h *handlers) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) 
 		}
 		after = k
 	}
-	st, _, err := h.p.Store(in.Project, false)
+	ws, err := h.openRead(in.Project)
 	if errors.Is(err, memdir.ErrNotFound) {
 		return text("No memories for this project yet."), out, nil
 	}
 	if err != nil {
 		return nil, out, err
 	}
-	l, err := h.lives.get(st)
+	l, err := h.lives.get(ws.Store)
 	if err != nil {
 		return nil, out, err
 	}

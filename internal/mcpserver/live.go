@@ -25,9 +25,13 @@ import (
 //   - A memory created, deleted or renamed (which is every write through
 //     the store: it replaces files by rename) is seen: every call stats the
 //     folder, and a folder whose change time moved is checked in full
-//     (snapshot.Fresh) before the call is answered. While the folder's time
-//     is within racyWindow of the snapshot's look (a second change could
-//     share its clock tick), every call checks in full, as a hook does.
+//     (snapshot.Fresh) before the call is answered. While the newest time
+//     the snapshot read is within the racy window of its look (a second
+//     change could share its clock tick and leave the time unmoved), every
+//     call checks in full, as a hook does. The window is snapshot's 2 s,
+//     or watchedWindow on a watched folder whose times are finer than a
+//     millisecond: there a change in the same tick (a few milliseconds on
+//     Linux) also raises an event.
 //   - A memory changed in place by another writer (an editor, a sync tool)
 //     is seen once its fsnotify event arrives (microseconds to
 //     milliseconds after the write); the memories a call returns (the ones
@@ -46,6 +50,8 @@ const (
 	// racyWindow is snapshot's: a file time this close to the look that
 	// read it may hide a later change in the same clock tick.
 	racyWindow = int64(2 * time.Second)
+	// watchedWindow replaces it on a watched folder with fine times.
+	watchedWindow = int64(100 * time.Millisecond)
 	// maxLive bounds the projects whose snapshots a server keeps (an HTTP
 	// server may serve many); the least recently used goes first.
 	maxLive = 16
@@ -75,6 +81,8 @@ type live struct {
 	st  *memdir.Store
 	dir string
 
+	watched bool // set once, before any call: fsnotify watches the folder
+
 	dirty atomic.Bool  // an event came since the last check
 	used  atomic.Int64 // when a call last asked, in nanoseconds
 
@@ -89,7 +97,7 @@ type live struct {
 	problems []error
 	listing  *workspace.Listing // made on the first list after a check
 	dirMtime int64              // the folder's mtime when the check began
-	settled  bool               // the check began racyWindow past every time it read
+	settled  bool               // the check began a racy window past every time it read
 }
 
 func newLives() *lives {
@@ -132,7 +140,8 @@ func (ls *lives) get(st *memdir.Store) (*live, error) {
 	l.used.Store(time.Now().UnixNano())
 	l.dirty.Store(true)
 	ls.byDir[dir] = l
-	if ls.watcher == nil || ls.watcher.Add(dir) != nil {
+	l.watched = ls.watcher != nil && ls.watcher.Add(dir) == nil
+	if !l.watched {
 		ls.wg.Add(1)
 		go func() {
 			defer ls.wg.Done()
@@ -332,11 +341,15 @@ func (l *live) checkLocked(ctx context.Context) error {
 	}
 	l.snap, l.problems, l.listing = snap, problems, nil
 	l.dirMtime = fi.ModTime().UnixNano()
-	l.settled = look-newest >= racyWindow
+	window := racyWindow
+	if l.watched && l.dirMtime%int64(time.Millisecond) != 0 {
+		window = watchedWindow
+	}
+	l.settled = look-newest >= window
 	if !l.settled {
 		// Check again once the window has passed, so calls after it are
 		// answered from memory.
-		l.schedule(time.Duration(newest + racyWindow - look + int64(10*time.Millisecond)))
+		l.schedule(time.Duration(newest + window - look + int64(10*time.Millisecond)))
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -164,6 +165,42 @@ const recallDescription = `Find the memories that bear on a question or task, ra
 type handlers struct {
 	p     projects
 	lives *lives
+
+	mu     sync.Mutex
+	opened map[string]openedWorkspace // by project argument, for readers
+}
+
+// openedWorkspace is a workspace a reader opened, and when.
+type openedWorkspace struct {
+	ws *workspace.Workspace
+	at time.Time
+}
+
+// reopenAfter is how long recall and list reuse a project's workspace:
+// resolving the layout (settings, .git, links) costs more than the rest
+// of a warm recall, and a change of settings is seen this much later.
+const reopenAfter = time.Second
+
+// openRead opens a project's workspace for a reader, reusing one opened
+// within reopenAfter. Writers open theirs afresh.
+func (h *handlers) openRead(project string) (*workspace.Workspace, error) {
+	h.mu.Lock()
+	o, ok := h.opened[project]
+	h.mu.Unlock()
+	if ok && time.Since(o.at) < reopenAfter {
+		return o.ws, nil
+	}
+	ws, _, err := h.p.Open(project, false)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.opened == nil || len(h.opened) >= maxLive {
+		h.opened = map[string]openedWorkspace{}
+	}
+	h.opened[project] = openedWorkspace{ws: ws, at: time.Now()}
+	return ws, nil
 }
 
 // Common is the argument every tool takes.
@@ -264,7 +301,7 @@ func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in Recall
 		p.Budget = max(in.Budget, recall.MinBudget())
 	}
 	out := RecallOut{Files: []string{}}
-	ws, _, err := h.p.Open(in.Project, false)
+	ws, err := h.openRead(in.Project)
 	if errors.Is(err, memdir.ErrNotFound) {
 		return text("No memories for this project yet."), out, nil
 	}
