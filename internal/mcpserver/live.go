@@ -91,6 +91,8 @@ type live struct {
 	tmu   sync.Mutex
 	timer *time.Timer   // the debounced check after events
 	stop  chan struct{} // closes the poller, or ends the debounce
+	// running counts the timer's checks in progress, which Close waits for.
+	running sync.WaitGroup
 
 	mu       sync.Mutex
 	snap     *recall.Snapshot
@@ -178,8 +180,10 @@ func (ls *lives) close() error {
 		return nil
 	}
 	ls.closed = true
+	var dropped []*live
 	for _, l := range ls.byDir {
 		ls.dropLocked(l)
+		dropped = append(dropped, l)
 	}
 	var err error
 	if ls.watcher != nil {
@@ -187,6 +191,9 @@ func (ls *lives) close() error {
 	}
 	ls.mu.Unlock()
 	ls.wg.Wait()
+	for _, l := range dropped {
+		l.running.Wait()
+	}
 	return err
 }
 
@@ -265,11 +272,16 @@ func (l *live) schedule(after time.Duration) {
 		return
 	}
 	l.timer = time.AfterFunc(after, func() {
+		l.tmu.Lock()
 		select {
 		case <-l.stop:
+			l.tmu.Unlock()
 			return
 		default:
 		}
+		l.running.Add(1)
+		l.tmu.Unlock()
+		defer l.running.Done()
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		if l.dirty.Load() || !l.settled {
