@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	github.com/blevesearch/snowballstem v0.9.0
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/gofrs/flock v0.13.1
 	github.com/google/go-cmp v0.7.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bufio"
+	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/sessions"
@@ -75,45 +78,101 @@ exits 1 on them).`,
 			if err != nil {
 				return err
 			}
-			mems, problems, err := workspace.ListMemories(st, typ)
+			ls, problems, err := workspace.List(a.ctx, st)
 			if err != nil {
 				return err
 			}
 			for _, p := range problems {
 				a.warnf("%v", p)
 			}
+			var unread int
 			if a.json {
-				out := make([]memoryJSON, 0, len(mems))
-				for _, m := range mems {
-					out = append(out, toJSON(st, m, false))
-				}
-				if err := a.printJSON(out); err != nil {
-					return err
-				}
+				unread, err = a.listJSON(st, ls, typ)
 			} else {
-				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-				for _, m := range mems {
-					t := string(m.Type)
-					if t == "" {
-						t = workspace.Untyped
-					}
-					// The name is what show, edit and forget take; the
-					// file name works too.
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s — %s\n", t, m.File, m.Stamp().Local().Format("2006-01-02"), m.Title(), m.Summary())
-				}
-				tw.Flush()
-				if len(mems) == 0 {
-					a.printf("no memories match\n")
-				}
+				err = a.listText(ls, typ)
 			}
-			if len(problems) > 0 {
-				a.warnf("%s could not be read (named above); run 'memdir doctor' for details", sessions.Plural(len(problems), "memory file"))
+			if err != nil {
+				return err
+			}
+			if n := len(problems) + unread; n > 0 {
+				a.warnf("%s could not be read (named above); run 'memdir doctor' for details", sessions.Plural(n, "memory file"))
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&typ, "type", "", "only this type: user, feedback, project, reference or untyped")
 	return cmd
+}
+
+// listText prints one line per memory from the snapshot, in columns: a
+// first pass over the snapshot measures them (as text/tabwriter would,
+// which holds every line until it flushes), a second prints.
+func (a *app) listText(ls *workspace.Listing, typ string) error {
+	label := func(m workspace.Listed) string { return cmp.Or(m.Type, workspace.Untyped) }
+	typeW, fileW, n := 0, 0, 0
+	for m, err := range ls.All(typ, workspace.Key{}) {
+		if err != nil {
+			return err
+		}
+		typeW = max(typeW, utf8.RuneCountInString(label(m)))
+		fileW = max(fileW, utf8.RuneCountInString(m.File))
+		n++
+	}
+	if n == 0 {
+		a.printf("no memories match\n")
+		return nil
+	}
+	w := bufio.NewWriter(a.stdout)
+	for m, err := range ls.All(typ, workspace.Key{}) {
+		if err != nil {
+			w.Flush()
+			return err
+		}
+		t := label(m)
+		// The name is what show, edit and forget take; the file name
+		// works too.
+		fmt.Fprintf(w, "%s%*s%s%*s%s  %s — %s\n", t, typeW-utf8.RuneCountInString(t)+2, "", m.File, fileW-utf8.RuneCountInString(m.File)+2, "",
+			m.Saved.Local().Format("2006-01-02"), m.Name, m.Description)
+	}
+	return w.Flush()
+}
+
+// listJSON streams the --json array element by element; each memory's
+// fields beyond the snapshot's are read from its file, one at a time.
+// A file that can no longer be read is warned about and left out.
+func (a *app) listJSON(st *memdir.Store, ls *workspace.Listing, typ string) (unread int, err error) {
+	a.printedJSON = true
+	w := bufio.NewWriter(a.stdout)
+	n := 0
+	for l, err := range ls.All(typ, workspace.Key{}) {
+		if err != nil {
+			w.Flush()
+			return unread, err
+		}
+		m, err := st.Read(l.File)
+		if err != nil {
+			a.warnf("%v", err)
+			unread++
+			continue
+		}
+		b, err := json.MarshalIndent(toJSON(st, m, false), "  ", "  ")
+		if err != nil {
+			return unread, err
+		}
+		if n == 0 {
+			w.WriteString("[\n  ")
+		} else {
+			w.WriteString(",\n  ")
+		}
+		w.Write(b)
+		n++
+	}
+	if n == 0 {
+		w.WriteString("[]\n")
+	} else {
+		w.WriteString("\n]\n")
+	}
+	return unread, w.Flush()
 }
 
 func (a *app) showCmd() *cobra.Command {

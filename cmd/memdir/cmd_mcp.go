@@ -46,6 +46,7 @@ about.`,
 				return err
 			}
 			srv := mcpserver.New(a.mcpEnv(), version)
+			defer srv.Close()
 			if addr == "" {
 				return srv.Run(a.ctx, &mcp.StdioTransport{})
 			}
@@ -60,7 +61,7 @@ about.`,
 	return cmd
 }
 
-func (a *app) serveMCP(srv *mcp.Server, addr, token string) error {
+func (a *app) serveMCP(srv *mcpserver.Server, addr, token string) error {
 	addr, everywhere, err := mcpserver.ListenAddr(addr)
 	if err != nil {
 		return err
@@ -96,8 +97,9 @@ func (a *app) serveMCP(srv *mcp.Server, addr, token string) error {
 	return a.ctx.Err()
 }
 
-// mcpEnv is the server's environment: every call opens its project afresh,
-// so concurrent requests share nothing mutable.
+// mcpEnv is the server's environment: every call opens its project afresh;
+// what calls share is each project's recall snapshot, which the server
+// guards and keeps fresh by watching the folder.
 func (a *app) mcpEnv() workspace.Env {
 	env := a.env()
 	env.Holder = "memdir mcp"

@@ -45,7 +45,7 @@ func TestRecoverPanics(t *testing.T) {
 // TestAnnotations: clients are told which tools only read and which one
 // destroys.
 func TestAnnotations(t *testing.T) {
-	cs := connect(t, New(testEnv(t), "test"))
+	cs := connect(t, newTest(t, testEnv(t)).Server)
 	res, err := cs.ListTools(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -98,4 +98,12 @@ func testEnv(t *testing.T) workspace.Env {
 	home, project := t.TempDir(), t.TempDir()
 	vars := map[string]string{"HOME": home, "MEMDIR_HOME": filepath.Join(home, ".claude")}
 	return workspace.Env{Getenv: func(k string) string { return vars[k] }, Cwd: project, Holder: "test"}
+}
+
+// newTest is New on env, closed with the test.
+func newTest(t *testing.T, env workspace.Env) *Server {
+	t.Helper()
+	s := New(env, "test")
+	t.Cleanup(func() { s.Close() })
+	return s
 }

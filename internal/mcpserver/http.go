@@ -67,8 +67,8 @@ func ListenAddr(addr string) (hostport string, everywhere bool, err error) {
 // It is stateless: no session outlives its request, so clients that
 // initialize again and again cannot grow the server (40,000 sessions held
 // 530 MB for their 30-minute timeout).
-func Handler(srv *mcp.Server, token string) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+func Handler(srv *Server, token string) http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.Server },
 		&mcp.StreamableHTTPOptions{Stateless: true, MaxRequestBodyBytes: MaxRequest, SessionTimeout: 30 * time.Minute})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", sameOrigin(bearer(token, h)))

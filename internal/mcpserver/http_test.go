@@ -34,7 +34,7 @@ var initialize = []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":
 // even with the token; the server's own origin and clients that send no
 // Origin are served.
 func TestHandler_Origin(t *testing.T) {
-	ts := httptest.NewServer(Handler(New(testEnv(t), "test"), testToken))
+	ts := httptest.NewServer(Handler(newTest(t, testEnv(t)), testToken))
 	defer ts.Close()
 	own := strings.Replace(ts.URL, "http://", "http://", 1)
 	for origin, want := range map[string]int{
@@ -73,7 +73,7 @@ func TestSameOrigin_RebindingHost(t *testing.T) {
 // TestHandler_KeepsNoSessions: every initialize used to open a session
 // kept for 30 minutes (40,000 of them held 530 MB); now none is kept.
 func TestHandler_KeepsNoSessions(t *testing.T) {
-	ts := httptest.NewServer(Handler(New(testEnv(t), "test"), testToken))
+	ts := httptest.NewServer(Handler(newTest(t, testEnv(t)), testToken))
 	defer ts.Close()
 	if resp := post(t, ts, "", initialize); resp.Header.Get("Mcp-Session-Id") != "" {
 		t.Errorf("the server opened session %q", resp.Header.Get("Mcp-Session-Id"))

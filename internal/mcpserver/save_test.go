@@ -13,7 +13,7 @@ import (
 // names.
 func TestSave_RefusedBeforeTheFolderIsMade(t *testing.T) {
 	env := testEnv(t)
-	cs := connect(t, New(env, "test"))
+	cs := connect(t, newTest(t, env).Server)
 	other := t.TempDir()
 	for _, args := range []map[string]any{
 		{"type": "bogus", "name": "x", "description": "d", "body": "b"},

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -70,18 +71,31 @@ func (p projects) Transcripts() sessions.Roots {
 	return t.Roots
 }
 
+// Server is the MCP server and what it keeps between calls: each
+// project's recall snapshot, and the watcher that keeps it fresh. Close
+// stops the watcher.
+type Server struct {
+	*mcp.Server
+	lives *lives
+}
+
+// Close stops watching the memory folders and waits for the goroutines
+// that did. The server must not be used after it.
+func (s *Server) Close() error { return s.lives.close() }
+
 // New builds the server over env's projects (env.ProjectFlag is the
-// server's own project; a tool's project argument replaces it).
-func New(env workspace.Env, version string) *mcp.Server {
+// server's own project; a tool's project argument replaces it). It
+// watches the folders of the projects it serves until Close.
+func New(env workspace.Env, version string) *Server {
 	p := projects{env: env}
 	s := mcp.NewServer(&mcp.Implementation{Name: "memdir", Title: "memdir — long-term memory in markdown", Version: version}, &mcp.ServerOptions{
 		Instructions: instructions,
 	})
-	h := &handlers{p: p}
+	h := &handlers{p: p, lives: newLives()}
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_save", Annotations: additive, Description: saveDescription}, h.save)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_recall", Annotations: readOnly, Description: recallDescription}, h.recall)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_get", Annotations: readOnly, Description: "Read one memory in full (frontmatter fields and body), by its name or file. Call it when a recalled or listed memory looks relevant and you need all of it."}, h.get)
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_list", Annotations: readOnly, Description: "List the project's memories as a manifest — type, file, name, description, last update — without bodies, optionally of one type. Call it to see what is remembered before saving something that may already be there."}, h.list)
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_list", Annotations: readOnly, Description: listDescription}, h.list)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_update", Annotations: updating, Description: "Change an existing memory: its description, body or type. Fields you leave empty keep their value. Call it when a remembered fact changed or a correction refines an earlier one, instead of saving a duplicate."}, h.update)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_forget", Annotations: destructive, Description: "Remove a memory that is wrong or no longer true. It is moved aside (recoverable) unless purge is set. Call it when the user says to forget something, or a memory is contradicted and should not be updated."}, h.forget)
 	mcp.AddTool(s, &mcp.Tool{Name: "transcript_search", Annotations: readOnly, Description: "Search what was said in past agent sessions (the user's and the assistant's words, not tool output) for a literal string or a regular expression. Call it when the user refers to an earlier conversation, or memory does not hold the answer."}, h.searchTranscripts)
@@ -90,7 +104,7 @@ func New(env workspace.Env, version string) *mcp.Server {
 	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "memdir://memory/{file}", Name: "memory", Title: "A memory file", MIMEType: "text/markdown",
 		Description: "One memory file of the project, frontmatter and body."}, h.memoryFile)
 	s.AddReceivingMiddleware(recoverPanics)
-	return s
+	return &Server{Server: s, lives: h.lives}
 }
 
 // Tool annotations: hints for clients that ask before calling a tool that
@@ -148,7 +162,46 @@ Never save: what the code, git history or CLAUDE.md/AGENTS.md already say (file 
 
 const recallDescription = `Find the memories that bear on a question or task, ranked offline, with their age and a caveat. Call it at the start of a task, or when the user asks what was decided, preferred or learned before. Returns nothing when no memory is relevant enough; that is an answer too.`
 
-type handlers struct{ p projects }
+type handlers struct {
+	p     projects
+	lives *lives
+
+	mu     sync.Mutex
+	opened map[string]openedWorkspace // by project argument, for readers
+}
+
+// openedWorkspace is a workspace a reader opened, and when.
+type openedWorkspace struct {
+	ws *workspace.Workspace
+	at time.Time
+}
+
+// reopenAfter is how long recall and list reuse a project's workspace:
+// resolving the layout (settings, .git, links) costs more than the rest
+// of a warm recall, and a change of settings is seen this much later.
+const reopenAfter = time.Second
+
+// openRead opens a project's workspace for a reader, reusing one opened
+// within reopenAfter. Writers open theirs afresh.
+func (h *handlers) openRead(project string) (*workspace.Workspace, error) {
+	h.mu.Lock()
+	o, ok := h.opened[project]
+	h.mu.Unlock()
+	if ok && time.Since(o.at) < reopenAfter {
+		return o.ws, nil
+	}
+	ws, _, err := h.p.Open(project, false)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.opened == nil || len(h.opened) >= maxLive {
+		h.opened = map[string]openedWorkspace{}
+	}
+	h.opened[project] = openedWorkspace{ws: ws, at: time.Now()}
+	return ws, nil
+}
 
 // Common is the argument every tool takes.
 type Common struct {
@@ -248,14 +301,14 @@ func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in Recall
 		p.Budget = max(in.Budget, recall.MinBudget())
 	}
 	out := RecallOut{Files: []string{}}
-	ws, _, err := h.p.Open(in.Project, false)
+	ws, err := h.openRead(in.Project)
 	if errors.Is(err, memdir.ErrNotFound) {
 		return text("No memories for this project yet."), out, nil
 	}
 	if err != nil {
 		return nil, out, err
 	}
-	rec, err := ws.Recall(ctx, workspace.Query{Text: in.Query, Policy: p})
+	rec, err := h.recallHeld(ctx, ws, workspace.Query{Text: in.Query, Policy: p})
 	if err != nil {
 		return nil, out, err
 	}
@@ -267,6 +320,35 @@ func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in Recall
 		return text("No memory is relevant enough to this query."), out, nil
 	}
 	return text("%s", out.Text), out, nil
+}
+
+// recallHeld recalls from the project's held snapshot. A memory it would
+// render that changed on disk since the snapshot (a write in place whose
+// event is still on its way) makes it check the folder and recall again.
+func (h *handlers) recallHeld(ctx context.Context, ws *workspace.Workspace, q workspace.Query) (workspace.Recalled, error) {
+	l, err := h.lives.get(ws.Store)
+	if err != nil {
+		return workspace.Recalled{}, err
+	}
+	for try := 0; ; try++ {
+		snap, _, err := l.fresh(ctx)
+		if err != nil {
+			return workspace.Recalled{}, err
+		}
+		rec, err := ws.RecallFrom(ctx, snap, q)
+		if err != nil {
+			return rec, err
+		}
+		var kept []int
+		for _, c := range rec.Candidates {
+			if c.Kept {
+				kept = append(kept, c.Doc)
+			}
+		}
+		if try == 1 || !l.changed(snap, kept) {
+			return rec, nil
+		}
+	}
 }
 
 // NameIn names one memory.
@@ -307,67 +389,6 @@ func (h *handlers) get(ctx context.Context, _ *mcp.CallToolRequest, in NameIn) (
 	}
 	o := memoryOut(m)
 	return text("[%s] %s — %s\n\n%s", o.Type, o.File, o.Description, o.Body), o, nil
-}
-
-// ListIn filters memory_list.
-type ListIn struct {
-	Common
-	Type string `json:"type,omitempty" jsonschema:"only this type: user, feedback, project or reference"`
-}
-
-// ManifestEntry is one line of the manifest.
-type ManifestEntry struct {
-	File        string    `json:"file"`
-	Name        string    `json:"name"`
-	Description string    `json:"description"`
-	Type        string    `json:"type"`
-	Updated     time.Time `json:"updated"`
-}
-
-// ListOut is memory_list's result.
-type ListOut struct {
-	Memories []ManifestEntry `json:"memories"`
-	Problems []string        `json:"problems,omitempty"`
-}
-
-func (h *handlers) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp.CallToolResult, ListOut, error) {
-	out := ListOut{Memories: []ManifestEntry{}}
-	if in.Type != "" {
-		if _, err := memdir.ParseType(in.Type); err != nil {
-			return nil, out, err
-		}
-	}
-	st, _, err := h.p.Store(in.Project, false)
-	if errors.Is(err, memdir.ErrNotFound) {
-		return text("No memories for this project yet."), out, nil
-	}
-	if err != nil {
-		return nil, out, err
-	}
-	mems, problems, err := st.List()
-	if err != nil {
-		return nil, out, err
-	}
-	var b strings.Builder
-	for _, m := range mems {
-		if in.Type != "" && string(m.Type) != in.Type {
-			continue
-		}
-		updated := m.Updated
-		if updated.IsZero() {
-			updated = m.ModTime
-		}
-		out.Memories = append(out.Memories, ManifestEntry{File: m.File, Name: m.Title(), Description: m.Summary(), Type: string(m.Type), Updated: updated.UTC()})
-		fmt.Fprintf(&b, "- [%s] %s (%s): %s\n", m.Type, m.File, updated.UTC().Format(time.DateOnly), m.Summary())
-	}
-	if b.Len() == 0 {
-		b.WriteString("No memories match.\n")
-	}
-	for _, p := range problems {
-		out.Problems = append(out.Problems, p.Error())
-		fmt.Fprintf(&b, "problem: %v\n", p)
-	}
-	return text("%s", b.String()), out, nil
 }
 
 // UpdateIn changes a memory.

@@ -1,42 +1,11 @@
 package workspace
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/search"
 )
-
-// Untyped is the type filter that keeps the memories without a type.
-const Untyped = "untyped"
-
-// ListMemories lists st's memories of type typ ("" for all, Untyped for
-// those without one), grouped by type in memdir.Types' order (untyped
-// last), then by file; problems are the files that could not be parsed.
-func ListMemories(st *memdir.Store, typ string) (mems []memdir.Memory, problems []error, err error) {
-	mems, problems, err = st.List()
-	if err != nil {
-		return nil, nil, err
-	}
-	mems = slices.DeleteFunc(mems, func(m memdir.Memory) bool {
-		return typ != "" && string(m.Type) != strings.TrimPrefix(typ, Untyped)
-	})
-	slices.SortStableFunc(mems, func(x, y memdir.Memory) int {
-		if c := typeRank(x.Type) - typeRank(y.Type); c != 0 {
-			return c
-		}
-		return strings.Compare(x.File, y.File)
-	})
-	return mems, problems, nil
-}
-
-func typeRank(t memdir.Type) int {
-	if i := slices.Index(memdir.Types, t); i >= 0 {
-		return i
-	}
-	return len(memdir.Types)
-}
 
 // MemoryHit is a line of a memory file that matches a search.
 type MemoryHit struct {

@@ -1,0 +1,404 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/snapshot"
+	"github.com/memdir/memdir/internal/workspace"
+)
+
+// The server keeps each project's recall snapshot in memory between
+// calls, so a call does not stat every memory file as a hook must. What
+// it guarantees, for a change finished before a call arrives:
+//
+//   - A memory created, deleted or renamed (which is every write through
+//     the store: it replaces files by rename) is seen: every call stats the
+//     folder, and a folder whose change time moved is checked in full
+//     (snapshot.Fresh) before the call is answered. While the newest time
+//     the snapshot read is within the racy window of its look (a second
+//     change could share its clock tick and leave the time unmoved), every
+//     call checks in full, as a hook does. The window is snapshot's 2 s,
+//     or watchedWindow on a watched folder whose times are finer than a
+//     millisecond: there a change in the same tick (a few milliseconds on
+//     Linux) also raises an event.
+//   - A memory changed in place by another writer (an editor, a sync tool)
+//     is seen once its fsnotify event arrives (microseconds to
+//     milliseconds after the write); the memories a call returns (the ones
+//     recall renders, a page of memory_list) are stat'ed at the call, and
+//     any that changed make the call check in full and answer again. So no
+//     call returns what a memory said before a change that finished before
+//     the call; only the choice of which memories recall ranks first may
+//     rest on the old text until the event arrives.
+//   - When the folder cannot be watched (the inotify limit, an unsupported
+//     file system), a poller checks in full every pollEvery instead; the
+//     two checks above still hold.
+const (
+	// debounce: a burst of events (a save writes a temp file, renames it,
+	// rewrites MEMORY.md) is checked once, this long after the last.
+	debounce = 200 * time.Millisecond
+	// racyWindow is snapshot's: a file time this close to the look that
+	// read it may hide a later change in the same clock tick.
+	racyWindow = int64(2 * time.Second)
+	// watchedWindow replaces it on a watched folder with fine times.
+	watchedWindow = int64(100 * time.Millisecond)
+	// maxLive bounds the projects whose snapshots a server keeps (an HTTP
+	// server may serve many); the least recently used goes first.
+	maxLive = 16
+)
+
+// pollEvery is how often a folder that cannot be watched is checked.
+var pollEvery = 2 * time.Second
+
+// testOnlyNoWatch makes servers poll, as when watching fails.
+var testOnlyNoWatch bool
+
+// testOnlyChecks counts full checks, for tests.
+var testOnlyChecks atomic.Int64
+
+// lives are the projects' held snapshots, by memory folder, and the one
+// watcher that watches their folders.
+type lives struct {
+	mu      sync.Mutex
+	byDir   map[string]*live
+	watcher *fsnotify.Watcher // nil when watching failed: every live polls
+	closed  bool
+	wg      sync.WaitGroup
+}
+
+// live is one project's snapshot and what tells it is still fresh.
+type live struct {
+	st  *memdir.Store
+	dir string
+
+	watched bool // set once, before any call: fsnotify watches the folder
+
+	dirty atomic.Bool  // an event came since the last check
+	used  atomic.Int64 // when a call last asked, in nanoseconds
+
+	// tmu guards the background check's timer and stop, apart from mu,
+	// so an event never waits for a check in progress.
+	tmu   sync.Mutex
+	timer *time.Timer   // the debounced check after events
+	stop  chan struct{} // closes the poller, or ends the debounce
+	// running counts the timer's checks in progress, which Close waits for.
+	running sync.WaitGroup
+
+	mu       sync.Mutex
+	snap     *recall.Snapshot
+	problems []error
+	listing  *workspace.Listing // made on the first list after a check
+	dirMtime int64              // the folder's mtime when the check began
+	settled  bool               // the check began a racy window past every time it read
+}
+
+func newLives() *lives {
+	ls := &lives{byDir: map[string]*live{}}
+	if testOnlyNoWatch {
+		return ls
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return ls // every folder is polled
+	}
+	ls.watcher = w
+	ls.wg.Add(1)
+	go ls.watch()
+	return ls
+}
+
+// get returns the live snapshot of st's folder, watching the folder (or
+// polling it) from the first call on.
+func (ls *lives) get(st *memdir.Store) (*live, error) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.closed {
+		return nil, errors.New("server closed")
+	}
+	dir := st.Dir()
+	if l := ls.byDir[dir]; l != nil {
+		return l, nil
+	}
+	if len(ls.byDir) >= maxLive {
+		var old *live
+		for _, l := range ls.byDir {
+			if old == nil || l.used.Load() < old.used.Load() {
+				old = l
+			}
+		}
+		ls.dropLocked(old)
+	}
+	l := &live{st: st, dir: dir, stop: make(chan struct{})}
+	l.used.Store(time.Now().UnixNano())
+	l.dirty.Store(true)
+	ls.byDir[dir] = l
+	l.watched = ls.watcher != nil && ls.watcher.Add(dir) == nil
+	if !l.watched {
+		ls.wg.Add(1)
+		go func() {
+			defer ls.wg.Done()
+			l.poll()
+		}()
+	}
+	return l, nil
+}
+
+// dropLocked forgets l: its watch, its timer, its poller.
+func (ls *lives) dropLocked(l *live) {
+	if ls.byDir[l.dir] != l {
+		return
+	}
+	delete(ls.byDir, l.dir)
+	if ls.watcher != nil {
+		_ = ls.watcher.Remove(l.dir)
+	}
+	l.tmu.Lock()
+	close(l.stop)
+	if l.timer != nil {
+		l.timer.Stop()
+	}
+	l.tmu.Unlock()
+	l.dirty.Store(true)
+}
+
+// close stops the watcher and every poller and timer, and waits for their
+// goroutines.
+func (ls *lives) close() error {
+	ls.mu.Lock()
+	if ls.closed {
+		ls.mu.Unlock()
+		return nil
+	}
+	ls.closed = true
+	var dropped []*live
+	for _, l := range ls.byDir {
+		ls.dropLocked(l)
+		dropped = append(dropped, l)
+	}
+	var err error
+	if ls.watcher != nil {
+		err = ls.watcher.Close()
+	}
+	ls.mu.Unlock()
+	ls.wg.Wait()
+	for _, l := range dropped {
+		l.running.Wait()
+	}
+	return err
+}
+
+// watch marks the folders events name dirty.
+func (ls *lives) watch() {
+	defer ls.wg.Done()
+	for {
+		select {
+		case ev, ok := <-ls.watcher.Events:
+			if !ok {
+				return
+			}
+			ls.event(ev)
+		case err, ok := <-ls.watcher.Errors:
+			if !ok {
+				return
+			}
+			// An overflow lost events: every folder may have changed.
+			_ = err
+			ls.mu.Lock()
+			for _, l := range ls.byDir {
+				l.touch()
+			}
+			ls.mu.Unlock()
+		}
+	}
+}
+
+func (ls *lives) event(ev fsnotify.Event) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if l := ls.byDir[filepath.Clean(ev.Name)]; l != nil {
+		// The folder itself was removed or moved: its watch is gone.
+		// The next call starts again from whatever is there.
+		if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+			ls.dropLocked(l)
+		}
+		return
+	}
+	if ignored(filepath.Base(ev.Name)) {
+		return
+	}
+	if l := ls.byDir[filepath.Dir(ev.Name)]; l != nil {
+		l.touch()
+	}
+}
+
+// ignored are the names in a memory folder that are no memory, as
+// memdir.Store.Files skips them: dot files (the cache folder, whose own
+// writes raise no event here, the lock, temp files of atomic writes, the
+// forgotten folder), MEMORY.md, and anything not markdown.
+func ignored(name string) bool {
+	return strings.HasPrefix(name, ".") || memdir.IsIndexName(name) || !strings.HasSuffix(name, ".md")
+}
+
+// touch marks l dirty at once (a call from now on checks first) and
+// checks in the background once events stop for debounce, so the next
+// call finds it fresh.
+func (l *live) touch() {
+	l.dirty.Store(true)
+	l.schedule(debounce)
+}
+
+// schedule checks l in the background after the given time (again from
+// now if one was already due).
+func (l *live) schedule(after time.Duration) {
+	l.tmu.Lock()
+	defer l.tmu.Unlock()
+	select {
+	case <-l.stop:
+		return
+	default:
+	}
+	if l.timer != nil {
+		l.timer.Reset(after)
+		return
+	}
+	l.timer = time.AfterFunc(after, func() {
+		l.tmu.Lock()
+		select {
+		case <-l.stop:
+			l.tmu.Unlock()
+			return
+		default:
+		}
+		l.running.Add(1)
+		l.tmu.Unlock()
+		defer l.running.Done()
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.dirty.Load() || !l.settled {
+			_ = l.checkLocked(context.Background())
+		}
+	})
+}
+
+// poll checks the folder every pollEvery: the fallback when it cannot be
+// watched.
+func (l *live) poll() {
+	t := time.NewTicker(pollEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+			l.mu.Lock()
+			_ = l.checkLocked(context.Background())
+			l.mu.Unlock()
+		}
+	}
+}
+
+// fresh returns the snapshot, checked first if an event came, the
+// folder's time moved, or the last check was too close to a change to be
+// trusted.
+func (l *live) fresh(ctx context.Context) (*recall.Snapshot, []error, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.used.Store(time.Now().UnixNano())
+	if l.snap != nil && l.settled && !l.dirty.Load() {
+		if fi, err := os.Stat(l.dir); err == nil && fi.ModTime().UnixNano() == l.dirMtime {
+			return l.snap, l.problems, nil
+		}
+	}
+	if err := l.checkLocked(ctx); err != nil {
+		return nil, nil, err
+	}
+	return l.snap, l.problems, nil
+}
+
+// checkLocked brings the snapshot up to date with snapshot.Fresh.
+func (l *live) checkLocked(ctx context.Context) error {
+	testOnlyChecks.Add(1)
+	// Clear first: an event during the check marks it dirty again.
+	l.dirty.Store(false)
+	look := time.Now().UnixNano()
+	// Fresh makes the cache folder, which moves the folder's time: make
+	// it before reading that time.
+	l.st.MakeCacheDir()
+	fi, err := os.Stat(l.dir)
+	if err != nil {
+		l.snap, l.listing = nil, nil
+		l.dirty.Store(true)
+		return err
+	}
+	snap, problems, err := snapshot.Fresh(ctx, l.st)
+	if err != nil {
+		l.snap, l.listing = nil, nil
+		l.dirty.Store(true)
+		return err
+	}
+	newest := fi.ModTime().UnixNano()
+	for i := range snap.Len() {
+		_, stamp := snap.Stat(i)
+		newest = max(newest, stamp)
+	}
+	l.snap, l.problems, l.listing = snap, problems, nil
+	l.dirMtime = fi.ModTime().UnixNano()
+	window := racyWindow
+	if l.watched && l.dirMtime%int64(time.Millisecond) != 0 {
+		window = watchedWindow
+	}
+	l.settled = look-newest >= window
+	if !l.settled {
+		// Check again once the window has passed, so calls after it are
+		// answered from memory.
+		l.schedule(time.Duration(newest + window - look + int64(10*time.Millisecond)))
+	}
+	return nil
+}
+
+// listing is the snapshot in list order, made on the first list after a
+// check.
+func (l *live) listingOf(ctx context.Context) (*workspace.Listing, []error, error) {
+	snap, problems, err := l.fresh(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.listing != nil && l.listing.Snapshot() == snap {
+		return l.listing, problems, nil
+	}
+	ls, err := workspace.NewListing(snap)
+	if err != nil {
+		return nil, nil, err
+	}
+	if l.snap == snap {
+		l.listing = ls
+	}
+	return ls, problems, nil
+}
+
+// changed reports whether any of files differs on disk from what snap
+// recorded of it (size and change stamp): a write in place whose event
+// has not arrived yet. docs are the files' places in snap.
+func (l *live) changed(snap *recall.Snapshot, docs []int) bool {
+	for _, d := range docs {
+		size, stamp := snap.Stat(d)
+		s, t, err := statStamp(filepath.Join(l.dir, snap.File(d)))
+		if err != nil || s != size || t != stamp {
+			l.dirty.Store(true)
+			return true
+		}
+	}
+	return false
+}
