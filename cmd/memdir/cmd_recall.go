@@ -85,6 +85,9 @@ OPTIONAL ENGINES (the default, lexical, needs no model)
 }
 
 func (a *app) runRecall(q workspace.Query, explain bool) error {
+	// Without --explain or --json only the rendering is printed: rank just
+	// enough memories to select it.
+	q.KeptOnly = !explain && !a.json
 	out, err := a.recall(q, explain || a.json)
 	if err != nil {
 		return err

@@ -285,7 +285,7 @@ func (l *live) schedule(after time.Duration) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		if l.dirty.Load() || !l.settled {
-			_ = l.checkLocked(context.Background())
+			_ = l.checkLocked(context.Background(), l.dirty.Load())
 		}
 	})
 }
@@ -301,7 +301,7 @@ func (l *live) poll() {
 			return
 		case <-t.C:
 			l.mu.Lock()
-			_ = l.checkLocked(context.Background())
+			_ = l.checkLocked(context.Background(), true)
 			l.mu.Unlock()
 		}
 	}
@@ -319,14 +319,17 @@ func (l *live) fresh(ctx context.Context) (*recall.Snapshot, []error, error) {
 			return l.snap, l.problems, nil
 		}
 	}
-	if err := l.checkLocked(ctx); err != nil {
+	if err := l.checkLocked(ctx, l.dirty.Load()); err != nil {
 		return nil, nil, err
 	}
 	return l.snap, l.problems, nil
 }
 
-// checkLocked brings the snapshot up to date with snapshot.Fresh.
-func (l *live) checkLocked(ctx context.Context) error {
+// checkLocked brings the snapshot up to date: with snapshot.Fresh, which
+// sees files added, removed and renamed, or, when full (an event or a
+// call's stat saw a file change, or the poller's turn), with
+// snapshot.Swept, which stats every file and so also sees edits in place.
+func (l *live) checkLocked(ctx context.Context, full bool) error {
 	testOnlyChecks.Add(1)
 	// Clear first: an event during the check marks it dirty again.
 	l.dirty.Store(false)
@@ -340,7 +343,11 @@ func (l *live) checkLocked(ctx context.Context) error {
 		l.dirty.Store(true)
 		return err
 	}
-	snap, problems, err := snapshot.Fresh(ctx, l.st)
+	check := snapshot.Fresh
+	if full {
+		check = snapshot.Swept
+	}
+	snap, problems, err := check(ctx, l.st)
 	if err != nil {
 		l.snap, l.listing = nil, nil
 		l.dirty.Store(true)

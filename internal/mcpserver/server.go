@@ -308,7 +308,7 @@ func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in Recall
 	if err != nil {
 		return nil, out, err
 	}
-	rec, err := h.recallHeld(ctx, ws, workspace.Query{Text: in.Query, Policy: p})
+	rec, err := h.recallHeld(ctx, ws, workspace.Query{Text: in.Query, Policy: p, KeptOnly: true})
 	if err != nil {
 		return nil, out, err
 	}

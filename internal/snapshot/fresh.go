@@ -108,6 +108,12 @@ func Sweep(ctx context.Context, s *memdir.Store) (problems []error, err error) {
 	return problems, err
 }
 
+// Swept is Sweep returning the snapshot, for a caller that holds it (the
+// MCP server, after its watcher saw a file change in place).
+func Swept(ctx context.Context, s *memdir.Store) (snap *recall.Snapshot, problems []error, err error) {
+	return refresh(ctx, s, true)
+}
+
 // SweepIfDue sweeps when the last full check is older than every, and
 // otherwise does nothing but read the snapshot's header.
 func SweepIfDue(ctx context.Context, s *memdir.Store, every time.Duration) (problems []error, err error) {

@@ -26,6 +26,11 @@ type Query struct {
 	Policy recall.Policy
 	Engine string    // "" is lexical
 	Now    time.Time // zero: the clock
+	// KeptOnly: the caller reads only Text and the kept candidates (a
+	// hook, the MCP server), so the lexical engine ranks just enough
+	// memories to select them (recall.SearchSelect); Candidates then holds
+	// those it looked at, not every memory that matched.
+	KeptOnly bool
 }
 
 // Recalled is what Recall chose.
@@ -68,28 +73,21 @@ func (w *Workspace) Recall(ctx context.Context, q Query) (Recalled, error) {
 	if err := CheckEngine(q.Engine); err != nil {
 		return Recalled{}, err
 	}
-	now := q.Now
-	if now.IsZero() {
-		now = time.Now()
-	}
-	out := Recalled{Terms: recall.Default.Terms(q.Text, nil)}
 	snap, problems, err := snapshot.Fresh(ctx, w.Store)
-	for _, p := range problems {
-		out.Warnings = append(out.Warnings, p.Error())
-	}
 	if err != nil {
+		out := Recalled{Terms: recall.Default.Terms(q.Text, nil)}
+		for _, p := range problems {
+			out.Warnings = append(out.Warnings, p.Error())
+		}
 		return out, err
 	}
-	ranked, warn := w.rank(ctx, snap, q)
-	if warn != "" {
-		out.Warnings = append(out.Warnings, warn)
-	}
-	rec, problems := snapshot.Ranked(w.Store, snap, w.Layout.ProjectRoot, ranked, q.Policy, now)
+	out, err := w.RecallFrom(ctx, snap, q)
+	var warnings []string
 	for _, p := range problems {
-		out.Warnings = append(out.Warnings, p.Error())
+		warnings = append(warnings, p.Error())
 	}
-	out.Candidates, out.Text, out.Index = rec.Candidates, rec.Text, rec.Index
-	return out, nil
+	out.Warnings = append(warnings, out.Warnings...)
+	return out, err
 }
 
 // maxManifest bounds the manifest an LLM selector is shown: the lexical

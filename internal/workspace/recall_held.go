@@ -21,11 +21,17 @@ func (w *Workspace) RecallFrom(ctx context.Context, snap *recall.Snapshot, q Que
 		now = time.Now()
 	}
 	out := Recalled{Terms: recall.Default.Terms(q.Text, nil)}
-	ranked, warn := w.rank(ctx, snap, q)
-	if warn != "" {
-		out.Warnings = append(out.Warnings, warn)
+	var rec snapshot.Recalled
+	var problems []error
+	if q.KeptOnly && (q.Engine == "" || q.Engine == EngineLexical) {
+		rec, problems = snapshot.From(w.Store, snap, w.Layout.ProjectRoot, q.Text, q.Policy, now)
+	} else {
+		ranked, warn := w.rank(ctx, snap, q)
+		if warn != "" {
+			out.Warnings = append(out.Warnings, warn)
+		}
+		rec, problems = snapshot.Ranked(w.Store, snap, w.Layout.ProjectRoot, ranked, q.Policy, now)
 	}
-	rec, problems := snapshot.Ranked(w.Store, snap, w.Layout.ProjectRoot, ranked, q.Policy, now)
 	for _, p := range problems {
 		out.Warnings = append(out.Warnings, p.Error())
 	}
