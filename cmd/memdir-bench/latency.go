@@ -73,7 +73,9 @@ every run), builds recall's snapshot once, then measures:
 
   in-process   ranking, selection and rendering for --queries prompts (half
                about the memories, half about nothing they hold), with the
-               snapshot loaded: what a long-running server pays;
+               snapshot loaded, reported for each half: recall's own cost,
+               without start-up, freshness check or a protocol (the MCP
+               server's figure is BenchmarkRecall in internal/mcpserver);
   cold process a new 'memdir recall' process per prompt, --cold-runs times:
                what an agent's hook pays, start-up and freshness check included;
                then 'memdir hook UserPromptSubmit' as Claude Code runs it;
