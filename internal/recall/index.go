@@ -164,21 +164,10 @@ func (ix *Index) SearchGroups(query []string, groups []int) []Scored {
 	if len(qs) == 0 || ix.n == 0 {
 		return nil
 	}
-	// The word each distinct term belongs to (its first occurrence's).
-	word := make([]int, len(qs))
-	for i, q := range qs {
-		word[i] = i
-		if groups != nil {
-			word[i] = groups[slices.Index(query, q.t)]
-		}
-	}
-	// Terms by word, words in order of first appearance.
-	var words []int
+	word, words := termWords(qs, query, groups)
+	// Terms by word.
 	byWord := map[int][]int{}
 	for i := range qs {
-		if _, ok := byWord[word[i]]; !ok {
-			words = append(words, word[i])
-		}
 		byWord[word[i]] = append(byWord[word[i]], i)
 	}
 	score := make([]float64, ix.n)
@@ -237,6 +226,23 @@ func (ix *Index) SearchGroups(query []string, groups []int) []Scored {
 		return cmp.Compare(a.Doc, b.Doc)
 	})
 	return out
+}
+
+// termWords returns the word each distinct term belongs to (its first
+// occurrence's; without groups every term is a word of its own), and the
+// words in order of first appearance.
+func termWords(qs []queryTerm, query []string, groups []int) (wordOf, words []int) {
+	wordOf = make([]int, len(qs))
+	for i, q := range qs {
+		wordOf[i] = i
+		if groups != nil {
+			wordOf[i] = groups[slices.Index(query, q.t)]
+		}
+		if !slices.Contains(words, wordOf[i]) {
+			words = append(words, wordOf[i])
+		}
+	}
+	return wordOf, words
 }
 
 // Matched lists the query terms doc contains, in query order.

@@ -101,19 +101,7 @@ func (ix *Index) TopGroups(query []string, groups []int, k int, threshold float6
 	}
 	// The words, and each distinct term's cursor, in SearchGroups' order:
 	// words by first appearance, a word's terms in query order.
-	wordOf := make([]int, len(qs))
-	for i, q := range qs {
-		wordOf[i] = i
-		if groups != nil {
-			wordOf[i] = groups[slices.Index(query, q.t)]
-		}
-	}
-	var words []int
-	for _, w := range wordOf {
-		if !slices.Contains(words, w) {
-			words = append(words, w)
-		}
-	}
+	wordOf, words := termWords(qs, query, groups)
 	known := make([]float64, len(words))
 	var cs []cursor
 	for wi, wd := range words {
