@@ -186,10 +186,12 @@ func (h *hook) sessionStart() error {
 		text = Primer(len(files))
 	}
 	_, err = h.Stdout.Write(Answer(SessionStart, text))
-	// After the answer: every session starts with a full check of the
-	// recall snapshot, so a memory edited in place by another program
-	// between sessions ranks by its new text from the first prompt.
-	_, serr := snapshot.Sweep(h.ctx, st)
+	// After the answer: a session starts with a full check of the recall
+	// snapshot unless one ran in the last SweepEvery, so a memory edited in
+	// place by another program between sessions ranks by its new text from
+	// the first prompt (a check is linear in the folder: ≈25 ms at 10,000
+	// memories, not to be paid by every session of a burst).
+	_, serr := snapshot.SweepIfDue(h.ctx, st, snapshot.SweepEvery)
 	return errors.Join(err, serr)
 }
 

@@ -291,17 +291,25 @@ func (l *live) schedule(after time.Duration) {
 }
 
 // poll checks the folder every pollEvery: the fallback when it cannot be
-// watched.
+// watched. Most checks are snapshot.Fresh (one stat of the folder while
+// nothing moved); a full one, which stats every file to see edits in
+// place, runs once snapshot.SweepEvery has passed since the last — so an
+// idle server with many memories does not stat and rewrite them all
+// every few seconds.
 func (l *live) poll() {
 	t := time.NewTicker(pollEvery)
 	defer t.Stop()
+	var swept time.Time
 	for {
 		select {
 		case <-l.stop:
 			return
-		case <-t.C:
+		case now := <-t.C:
+			full := now.Sub(swept) >= snapshot.SweepEvery
 			l.mu.Lock()
-			_ = l.checkLocked(context.Background(), true)
+			if l.checkLocked(context.Background(), full) == nil && full {
+				swept = now
+			}
 			l.mu.Unlock()
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/atomicfile"
+	"github.com/memdir/memdir/internal/safefile"
 )
 
 // CacheDir holds what memdir derives from a memory folder (the recall
@@ -72,4 +73,56 @@ func (s *Store) allNames(ctx context.Context) ([]NamedFile, error) {
 		}
 	}
 	return out, nil
+}
+
+// WrittenLog names the memory files the store wrote, one per line, for
+// readers of derived data that otherwise trust a file by its inode when
+// the folder changes (the recall snapshot): a file replaced twice between
+// two looks can get its old inode back, as ext4 hands a freed inode out
+// again at once. The log is a hint, never the truth: appended to without
+// a sync, rotated to WrittenLog+".1" past writtenLogMax (under the
+// folder's lock, which every writer of memory files holds), so a reader
+// that looks once in a few hundred writes misses none.
+const WrittenLog = CacheDir + "/written"
+
+// writtenLogMax bounds each generation of the written log (about 300 names).
+const writtenLogMax = 8 << 10
+
+// noteWritten adds file to the written log. Failures only lose the hint.
+func (s *Store) noteWritten(file string) {
+	s.MakeCacheDir()
+	p := s.Path(WrittenLog)
+	if fi, err := os.Lstat(p); err == nil && fi.Size() > writtenLogMax {
+		_ = os.Rename(p, p+".1")
+	}
+	f, err := safefile.OpenAppend(p, 0o600)
+	if err != nil {
+		return
+	}
+	_, _ = f.WriteString(file + "\n")
+	_ = f.Close()
+}
+
+// Written returns the memory files the written log names (both
+// generations), each once: the files written lately, to be checked by
+// stat rather than trusted by inode.
+func (s *Store) Written() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range []string{s.Path(WrittenLog + ".1"), s.Path(WrittenLog)} {
+		b, err := safefile.ReadFile(p, 4*writtenLogMax)
+		if err != nil {
+			continue
+		}
+		for _, name := range strings.Split(string(b), "\n") {
+			// Only a plain memory file name: the log is in a folder others
+			// can write, and its names are joined to the folder's path.
+			if seen[name] || name == "" || strings.ContainsAny(name, "/\\\x00") || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") || IsIndexName(name) {
+				continue
+			}
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	return out
 }

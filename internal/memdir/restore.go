@@ -202,6 +202,7 @@ func (s *Store) Restore(ctx context.Context, name, version string) (RestoreResul
 		undo()
 		return res, err
 	}
+	s.noteWritten(filepath.Base(live))
 	res.IndexLine = EntryLine(m)
 	// The restored memory takes its line as a save would: in a full
 	// index, only in the place of less useful ones.

@@ -445,6 +445,7 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 		if err := atomicfile.WriteFile(s.Path(m.File), data, FilePerm); err != nil {
 			return res, fmt.Errorf("write %s: %w", m.File, err)
 		}
+		s.noteWritten(m.File)
 		res.Memory = merged
 		break
 	}

@@ -167,7 +167,16 @@ func refresh(ctx context.Context, s *memdir.Store, full bool) (snap *recall.Snap
 	}
 	u := update{snap: snap, start: start}
 	if snap != nil {
-		u.plan(s.Dir(), listed, full)
+		// The files the store wrote lately are stat'ed, not trusted by
+		// their inode: one replaced twice since the last look can have
+		// its old inode back.
+		written := map[string]bool{}
+		if !full {
+			for _, f := range s.Written() {
+				written[f] = true
+			}
+		}
+		u.plan(s.Dir(), listed, full, written)
 	} else {
 		for _, e := range listed {
 			u.reads = append(u.reads, e.name)
@@ -212,11 +221,12 @@ type update struct {
 }
 
 // plan compares the snapshot with the folder's listing: a name is read
-// again when it is new or its inode moved. In a full check, or where the
+// again when it is new or its inode moved. In a full check, for the names
+// in written (the store's log of what it wrote lately), or where the
 // listing or the snapshot does not know a name's inode, the file is
 // stat'ed too, and read again when its size or stamp moved or its stamp
 // was recorded as unknown.
-func (u *update) plan(dir string, listed []dirEntry, full bool) {
+func (u *update) plan(dir string, listed []dirEntry, full bool, written map[string]bool) {
 	snap := u.snap
 	u.dead = map[int]bool{}
 	at := make(map[string]int, len(listed)) // name → its place in listed
@@ -237,7 +247,7 @@ func (u *update) plan(dir string, listed []dirEntry, full bool) {
 			continue
 		}
 		seen[j] = true
-		if full || listed[j].ino == 0 || snap.Ino(i) == 0 {
+		if full || listed[j].ino == 0 || snap.Ino(i) == 0 || written[listed[j].name] {
 			check = append(check, listed[j].name)
 			checkDoc = append(checkDoc, i)
 		}
