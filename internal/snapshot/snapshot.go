@@ -14,16 +14,20 @@
 // how long:
 //
 //   - Files added, removed or renamed, by memdir or anything else: never;
-//     the next recall sees them.
+//     the next recall sees them. A name replaced twice between two looks
+//     can get its old inode back (ext4 reuses a freed inode at once): the
+//     names memdir wrote lately (memdir.WrittenLog) are stat'ed, not
+//     trusted by inode; another program's double replace is the sweep's.
 //   - A memory about to be injected: never. Recall reads it from the file
 //     and uses the file as it is now (its name, description, type,
 //     supersession and body); a memory deleted meanwhile is not injected,
 //     and a changed one goes into the snapshot.
 //   - A memory rewritten in place by another program (an editor that
 //     truncates and writes, echo >>, rsync --inplace) that is not
-//     injected: its ranking uses its old words until the next Sweep, run at
-//     every SessionStart and, within a session, by the hooks between
-//     prompts once the last one is older than SweepEvery (one minute). A
+//     injected: its ranking uses its old words until the next Sweep, run by
+//     the hooks at SessionStart and between prompts once the last one is
+//     older than SweepEvery (one minute), and every minute by an MCP
+//     server that cannot watch the folder. A
 //     prompt in the meantime may rank it by its old text, never inject its
 //     old text.
 //   - On systems without getdents64 (not Linux) a listing stats every
