@@ -286,6 +286,14 @@ func (r *recallSource) note() {
 	if len(u.dead) == 0 {
 		return
 	}
+	// Only over the snapshot on disk it was read from: a caller that held
+	// its snapshot a while (the MCP server) must not put a newer delta,
+	// or a delta over a newer base, back to its own older one. A refused
+	// note costs nothing: the next look that injects the memory sees the
+	// change again, and the next sweep records it.
+	if now := readSnapshot(r.st.Path(File), r.st.Path(DeltaFile)); now == nil || now.Header() != r.snap.Header() {
+		return
+	}
 	if _, err := u.read(context.Background(), r.st); err == nil {
 		_, _ = u.write(r.st, r.snap.Header(), false)
 	}
