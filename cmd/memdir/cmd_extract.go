@@ -11,7 +11,7 @@ import (
 )
 
 func (a *app) extractMemoriesCmd() *cobra.Command {
-	var file, session, engine string
+	var file, session, engine, sweep string
 	var pending, dryRun, trailing bool
 	cmd := &cobra.Command{
 		Use:   "extract [--transcript FILE | --session ID | --pending]",
@@ -65,6 +65,13 @@ LLM ENGINES
 				o.Transcripts = []string{file}
 			}
 			res, err := env.ExtractMemories(a.ctx, a.env(), o)
+			if sweep != "" {
+				// The hooks' recall snapshot sweep rides along, off the
+				// agent's path; its failure is no extraction's.
+				if serr := workspace.SweepIfDue(a.ctx, sweep); serr != nil {
+					a.warnErr(serr)
+				}
+			}
 			if err != nil {
 				return err
 			}
@@ -79,6 +86,8 @@ LLM ENGINES
 	f.StringVar(&engine, "engine", "", "heuristic (offline, default; or $MEMDIR_EXTRACT_ENGINE), anthropic, openai or claude")
 	f.BoolVar(&trailing, "trailing", false, "bypass the throttle (used for staged work)")
 	f.MarkHidden("trailing")
+	f.StringVar(&sweep, "sweep", "", "then check every file of this memory folder against the recall snapshot, if due (used by the hooks)")
+	f.MarkHidden("sweep")
 	return cmd
 }
 

@@ -289,3 +289,40 @@ func TestHook_TwoHooksOnePrompt(t *testing.T) {
 		}
 	}
 }
+
+// TestExtract_SweepsWhenAsked: the hooks hand the recall snapshot's sweep
+// to the detached extraction ('--sweep DIR'); with no snapshot yet, the
+// sweep is due and builds it.
+// (The snapshot is derived: removing it loses nothing.)
+func TestExtract_SweepsWhenAsked(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, "proj")
+	if err := os.MkdirAll(project, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, err := runIn(root, project, nil, "", "save", "--type", "project", "--name", "Deploy day", "--description", "deploys on tuesdays"); err != nil {
+		t.Fatalf("save: %v\n%s", err, stderr)
+	}
+	out, _, err := runIn(root, project, nil, "", "where", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var where struct {
+		MemoryDir string `json:"memory_dir"`
+	}
+	if err := json.Unmarshal([]byte(out), &where); err != nil || where.MemoryDir == "" {
+		t.Fatalf("where --json: %v %q", err, out)
+	}
+	idx := filepath.Join(where.MemoryDir, ".memdir-cache", "recall.idx")
+	// The save made a snapshot (it looks names up in it): without one, a
+	// sweep is due.
+	if err := os.RemoveAll(filepath.Dir(idx)); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, err := runIn(root, project, nil, "", "extract", "--sweep", where.MemoryDir); err != nil {
+		t.Fatalf("extract --sweep: %v\n%s", err, stderr)
+	}
+	if _, err := os.Stat(idx); err != nil {
+		t.Fatalf("extract --sweep left no snapshot: %v", err)
+	}
+}

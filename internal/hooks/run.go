@@ -298,39 +298,28 @@ func (h *hook) queue() error {
 		_, _ = t.Folder.Rotate(RecallLog, RecallLogLimit)
 		_, _ = t.Folder.Prune(SessionsDir, ".json", SessionKeep, h.Now())
 	}
-	var sweepErr error
+	// The recall snapshot's full check, when due (every file stat'ed, so an
+	// in-place edit by another program is ranked by its new text within a
+	// minute or so of a session's turns, and a grown delta is merged here
+	// rather than on a prompt): in the detached extraction when one starts,
+	// so the agent never waits for it; here otherwise.
+	sweepDir := ""
 	if !t.Layout.Disabled || !strings.HasPrefix(t.Layout.DisabledWhy, "MEMDIR_DISABLE") {
-		sweepErr = h.sweep(t.Layout.MemoryDir)
+		sweepDir = t.Layout.MemoryDir
 	}
 	if !Extracts(h.in, h.getenv(ExtractSwitch)) {
-		return sweepErr
+		if sweepDir == "" {
+			return nil
+		}
+		return workspace.SweepIfDue(h.ctx, sweepDir)
 	}
-	return errors.Join(sweepErr, h.startExtraction(t.Layout.Home))
+	return h.startExtraction(t.Layout.Home, sweepDir)
 }
 
-// sweep makes the recall snapshot's full check (snapshot.Sweep) when the
-// last one is older than snapshot.SweepEvery: between prompts, off their
-// path, so an in-place edit by another program is ranked by its new text
-// within a minute or so of a session's turns, and a delta that has grown
-// is merged here rather than on a prompt.
-func (h *hook) sweep(dir string) error {
-	if dir == "" {
-		return nil
-	}
-	st, err := memdir.Open(dir, memdir.Options{})
-	if errors.Is(err, memdir.ErrNotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	_, err = snapshot.SweepIfDue(h.ctx, st, snapshot.SweepEvery)
-	return err
-}
-
-// startExtraction runs 'memdir extract --transcript path' detached: the
-// hook returns at once and the agent never waits for it.
-func (h *hook) startExtraction(home string) error {
+// startExtraction runs 'memdir extract --transcript path' detached (with
+// the snapshot sweep of sweepDir, if any): the hook returns at once and
+// the agent never waits for it.
+func (h *hook) startExtraction(home, sweepDir string) error {
 	exe := h.Exe
 	if exe == "" {
 		var err error
@@ -338,7 +327,11 @@ func (h *hook) startExtraction(home string) error {
 			return err
 		}
 	}
-	cmd := exec.Command(exe, ExtractArgs(home, h.in)...)
+	args := ExtractArgs(home, h.in)
+	if sweepDir != "" {
+		args = append(args, "--sweep", sweepDir)
+	}
+	cmd := exec.Command(exe, args...)
 	cmd.Dir = h.Env.Cwd
 	cmd.Env = os.Environ()
 	detach(cmd)

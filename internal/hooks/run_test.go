@@ -329,10 +329,10 @@ func TestRunner_Queue(t *testing.T) {
 		off        bool
 		wantArgs   string // the extractor's arguments; "" when it must not start
 	}{
-		{name: "Stop starts the extractor", event: hooks.Stop, transcript: transcript,
-			wantArgs: "--home\nAGENT\nextract\n--transcript\n" + transcript + "\n"},
+		{name: "Stop starts the extractor, which sweeps the snapshot", event: hooks.Stop, transcript: transcript,
+			wantArgs: "--home\nAGENT\nextract\n--transcript\n" + transcript + "\n--sweep\nMEMORY\n"},
 		{name: "SessionEnd extracts the trailing turns", event: hooks.SessionEnd, transcript: transcript,
-			wantArgs: "--home\nAGENT\nextract\n--transcript\n" + transcript + "\n--trailing\n"},
+			wantArgs: "--home\nAGENT\nextract\n--transcript\n" + transcript + "\n--trailing\n--sweep\nMEMORY\n"},
 		{name: "MEMDIR_EXTRACT=off only queues", event: hooks.Stop, transcript: transcript, off: true},
 		{name: "a relative transcript is only queued", event: hooks.PreCompact, transcript: "t/sess-1.jsonl"},
 		{name: "no transcript is only queued", event: hooks.SubagentStop},
@@ -357,7 +357,12 @@ func TestRunner_Queue(t *testing.T) {
 			}
 			h.noFailures(t)
 			if tc.wantArgs != "" {
-				if got, want := waitFile(t, argsFile), strings.ReplaceAll(tc.wantArgs, "AGENT", h.agent); got != want {
+				l, err := h.wsEnv().Layout()
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := strings.NewReplacer("AGENT", h.agent, "MEMORY", l.MemoryDir).Replace(tc.wantArgs)
+				if got := waitFile(t, argsFile); got != want {
 					t.Errorf("extractor's arguments:\n got %q\nwant %q", got, want)
 				}
 				os.Remove(argsFile)
