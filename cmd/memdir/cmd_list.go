@@ -1,52 +1,14 @@
 package main
 
 import (
-	"bufio"
-	"cmp"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/sessions"
 	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
-
-// memoryJSON is a memory as --json prints it.
-type memoryJSON struct {
-	File         string    `json:"file"`
-	Path         string    `json:"path"`
-	Name         string    `json:"name"`
-	Description  string    `json:"description"`
-	Type         string    `json:"type"`
-	Scope        string    `json:"scope,omitempty"`
-	Created      time.Time `json:"created,omitzero"`
-	Updated      time.Time `json:"updated,omitzero"`
-	Modified     time.Time `json:"modified"`
-	Source       string    `json:"source,omitempty"`
-	Trust        string    `json:"trust,omitempty"`
-	Refs         []string  `json:"refs,omitempty"`
-	SupersededBy string    `json:"superseded_by,omitempty"`
-	Pinned       bool      `json:"pinned,omitempty"`
-	Size         int64     `json:"size"`
-	Body         *string   `json:"body,omitempty"`
-}
-
-func toJSON(st *memdir.Store, m memdir.Memory, withBody bool) memoryJSON {
-	j := memoryJSON{
-		File: m.File, Path: st.Path(m.File), Name: m.Title(), Description: m.Summary(), Type: string(m.Type),
-		Scope: m.Scope, Created: m.Created, Updated: m.Updated, Modified: m.ModTime, Source: m.Source,
-		Trust: m.Trust, Refs: m.Refs, SupersededBy: m.SupersededBy, Pinned: m.Pinned, Size: m.Size,
-	}
-	if withBody {
-		j.Body = &m.Body
-	}
-	return j
-}
 
 func (a *app) listCmd() *cobra.Command {
 	var typ string
@@ -70,7 +32,7 @@ exits 1 on them).`,
 			st, l, err := a.store(false)
 			if errors.Is(err, memdir.ErrNotFound) {
 				if a.json {
-					return a.printJSON([]memoryJSON{})
+					return a.printJSON([]workspace.MemoryJSON{})
 				}
 				a.printf("no memories yet for %s\n", l.ProjectRoot)
 				return nil
@@ -87,9 +49,13 @@ exits 1 on them).`,
 			}
 			var unread int
 			if a.json {
-				unread, err = a.listJSON(st, ls, typ)
+				a.printedJSON = true
+				unread, err = ls.WriteJSON(a.stdout, st, typ, func(err error) { a.warnf("%v", err) })
 			} else {
-				err = a.listText(ls, typ)
+				var n int
+				if n, err = ls.WriteText(a.stdout, typ); err == nil && n == 0 {
+					a.printf("no memories match\n")
+				}
 			}
 			if err != nil {
 				return err
@@ -102,77 +68,6 @@ exits 1 on them).`,
 	}
 	cmd.Flags().StringVar(&typ, "type", "", "only this type: user, feedback, project, reference or untyped")
 	return cmd
-}
-
-// listText prints one line per memory from the snapshot, in columns: a
-// first pass over the snapshot measures them (as text/tabwriter would,
-// which holds every line until it flushes), a second prints.
-func (a *app) listText(ls *workspace.Listing, typ string) error {
-	label := func(m workspace.Listed) string { return cmp.Or(m.Type, workspace.Untyped) }
-	typeW, fileW, n := 0, 0, 0
-	for m, err := range ls.All(typ, workspace.Key{}) {
-		if err != nil {
-			return err
-		}
-		typeW = max(typeW, utf8.RuneCountInString(label(m)))
-		fileW = max(fileW, utf8.RuneCountInString(m.File))
-		n++
-	}
-	if n == 0 {
-		a.printf("no memories match\n")
-		return nil
-	}
-	w := bufio.NewWriter(a.stdout)
-	for m, err := range ls.All(typ, workspace.Key{}) {
-		if err != nil {
-			w.Flush()
-			return err
-		}
-		t := label(m)
-		// The name is what show, edit and forget take; the file name
-		// works too.
-		fmt.Fprintf(w, "%s%*s%s%*s%s  %s — %s\n", t, typeW-utf8.RuneCountInString(t)+2, "", m.File, fileW-utf8.RuneCountInString(m.File)+2, "",
-			m.Saved.Local().Format("2006-01-02"), m.Name, m.Description)
-	}
-	return w.Flush()
-}
-
-// listJSON streams the --json array element by element; each memory's
-// fields beyond the snapshot's are read from its file, one at a time.
-// A file that can no longer be read is warned about and left out.
-func (a *app) listJSON(st *memdir.Store, ls *workspace.Listing, typ string) (unread int, err error) {
-	a.printedJSON = true
-	w := bufio.NewWriter(a.stdout)
-	n := 0
-	for l, err := range ls.All(typ, workspace.Key{}) {
-		if err != nil {
-			w.Flush()
-			return unread, err
-		}
-		m, err := st.Read(l.File)
-		if err != nil {
-			a.warnf("%v", err)
-			unread++
-			continue
-		}
-		b, err := json.MarshalIndent(toJSON(st, m, false), "  ", "  ")
-		if err != nil {
-			return unread, err
-		}
-		if n == 0 {
-			w.WriteString("[\n  ")
-		} else {
-			w.WriteString(",\n  ")
-		}
-		w.Write(b)
-		n++
-	}
-	if n == 0 {
-		w.WriteString("[]\n")
-	} else {
-		w.WriteString("\n]\n")
-	}
-	return unread, w.Flush()
 }
 
 func (a *app) showCmd() *cobra.Command {
@@ -195,7 +90,7 @@ slug, or its file name; the words of an unquoted NAME are joined.`,
 				if err != nil {
 					return err
 				}
-				return a.printJSON(toJSON(st, m, true))
+				return a.printJSON(workspace.ToJSON(st, m, true))
 			}
 			b, file, err := st.Raw(args[0])
 			if err != nil {

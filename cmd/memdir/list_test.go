@@ -75,9 +75,9 @@ func TestList_SameAsParsingEveryFile(t *testing.T) {
 			t.Errorf("list %q warned %q (problems %v)", typ, errs, problems)
 		}
 
-		out := make([]memoryJSON, 0, len(mems))
+		out := make([]workspace.MemoryJSON, 0, len(mems))
 		for _, m := range mems {
-			out = append(out, toJSON(st, m, false))
+			out = append(out, workspace.ToJSON(st, m, false))
 		}
 		var wantJSON bytes.Buffer
 		printJSONTo(&wantJSON, out)

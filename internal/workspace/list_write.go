@@ -1,0 +1,118 @@
+package workspace
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+	"unicode/utf8"
+
+	"github.com/memdir/memdir/internal/memdir"
+)
+
+// MemoryJSON is a memory as the CLI's --json prints it (list, show).
+type MemoryJSON struct {
+	File         string    `json:"file"`
+	Path         string    `json:"path"`
+	Name         string    `json:"name"`
+	Description  string    `json:"description"`
+	Type         string    `json:"type"`
+	Scope        string    `json:"scope,omitempty"`
+	Created      time.Time `json:"created,omitzero"`
+	Updated      time.Time `json:"updated,omitzero"`
+	Modified     time.Time `json:"modified"`
+	Source       string    `json:"source,omitempty"`
+	Trust        string    `json:"trust,omitempty"`
+	Refs         []string  `json:"refs,omitempty"`
+	SupersededBy string    `json:"superseded_by,omitempty"`
+	Pinned       bool      `json:"pinned,omitempty"`
+	Size         int64     `json:"size"`
+	Body         *string   `json:"body,omitempty"`
+}
+
+// ToJSON is m as MemoryJSON; withBody adds its body.
+func ToJSON(st *memdir.Store, m memdir.Memory, withBody bool) MemoryJSON {
+	j := MemoryJSON{
+		File: m.File, Path: st.Path(m.File), Name: m.Title(), Description: m.Summary(), Type: string(m.Type),
+		Scope: m.Scope, Created: m.Created, Updated: m.Updated, Modified: m.ModTime, Source: m.Source,
+		Trust: m.Trust, Refs: m.Refs, SupersededBy: m.SupersededBy, Pinned: m.Pinned, Size: m.Size,
+	}
+	if withBody {
+		j.Body = &m.Body
+	}
+	return j
+}
+
+// WriteText writes one line per memory of type typ, in columns — type,
+// file, last update, then name — description — from the snapshot alone:
+// a first pass measures the columns (as text/tabwriter would, which holds
+// every line until it flushes), a second writes. It returns how many
+// lines it wrote.
+func (l *Listing) WriteText(w io.Writer, typ string) (int, error) {
+	label := func(m Listed) string { return cmp.Or(m.Type, Untyped) }
+	typeW, fileW, n := 0, 0, 0
+	for m, err := range l.All(typ, Key{}) {
+		if err != nil {
+			return 0, err
+		}
+		typeW = max(typeW, utf8.RuneCountInString(label(m)))
+		fileW = max(fileW, utf8.RuneCountInString(m.File))
+		n++
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	bw := bufio.NewWriter(w)
+	for m, err := range l.All(typ, Key{}) {
+		if err != nil {
+			bw.Flush()
+			return 0, err
+		}
+		t := label(m)
+		// The name is what show, edit and forget take; the file name
+		// works too.
+		fmt.Fprintf(bw, "%s%*s%s%*s%s  %s — %s\n", t, typeW-utf8.RuneCountInString(t)+2, "", m.File, fileW-utf8.RuneCountInString(m.File)+2, "",
+			m.Saved.Local().Format("2006-01-02"), m.Name, m.Description)
+	}
+	return n, bw.Flush()
+}
+
+// WriteJSON streams the memories of type typ as a JSON array, element by
+// element; each memory's fields beyond the snapshot's are read from its
+// file, one at a time, so memory use does not grow with the folder. A file
+// that can no longer be read is passed to warn and left out.
+func (l *Listing) WriteJSON(w io.Writer, st *memdir.Store, typ string, warn func(error)) (unread int, err error) {
+	bw := bufio.NewWriter(w)
+	n := 0
+	for e, err := range l.All(typ, Key{}) {
+		if err != nil {
+			bw.Flush()
+			return unread, err
+		}
+		m, err := st.Read(e.File)
+		if err != nil {
+			warn(err)
+			unread++
+			continue
+		}
+		b, err := json.MarshalIndent(ToJSON(st, m, false), "  ", "  ")
+		if err != nil {
+			return unread, err
+		}
+		if n == 0 {
+			bw.WriteString("[\n  ")
+		} else {
+			bw.WriteString(",\n  ")
+		}
+		bw.Write(b)
+		n++
+	}
+	if n == 0 {
+		bw.WriteString("[]\n")
+	} else {
+		bw.WriteString("\n]\n")
+	}
+	return unread, bw.Flush()
+}
