@@ -407,13 +407,9 @@ func (l *live) listingOf(ctx context.Context) (*workspace.Listing, []error, erro
 // recorded of it (size and change stamp): a write in place whose event
 // has not arrived yet. docs are the files' places in snap.
 func (l *live) changed(snap *recall.Snapshot, docs []int) bool {
-	for _, d := range docs {
-		size, stamp := snap.Stat(d)
-		s, t, err := statStamp(filepath.Join(l.dir, snap.File(d)))
-		if err != nil || s != size || t != stamp {
-			l.dirty.Store(true)
-			return true
-		}
+	if snapshot.Changed(l.dir, snap, docs) {
+		l.dirty.Store(true)
+		return true
 	}
 	return false
 }

@@ -386,3 +386,22 @@ func writeCache(s *memdir.Store, file string, data []byte) {
 	}
 	_ = s.WriteCache(file, data)
 }
+
+// Changed reports whether any of snap's documents docs differs on disk
+// (in dir, the memory folder) from what snap recorded of it: its size,
+// change stamp or inode moved, it is gone, or its stamp was recorded as
+// unknown. For a caller that holds a snapshot between looks (the MCP
+// server) and must not answer from a file changed before the call.
+func Changed(dir string, snap *recall.Snapshot, docs []int) bool {
+	files := make([]string, len(docs))
+	for i, d := range docs {
+		files[i] = snap.File(d)
+	}
+	for i, st := range statAll(dir, files) {
+		size, stamp := snap.Stat(docs[i])
+		if st.err != nil || st.size != size || stamp == 0 || st.stamp != stamp || st.ino != 0 && snap.Ino(docs[i]) != 0 && st.ino != snap.Ino(docs[i]) {
+			return true
+		}
+	}
+	return false
+}
