@@ -32,7 +32,11 @@ func (s *Store) MakeCacheDir() {
 
 // WriteCache replaces the derived file name (a path under CacheDir)
 // atomically, after sweeping the temp files killed writers left there
-// (snapshots are megabytes).
+// (snapshots are megabytes). It does not fsync: derived data is rebuilt
+// from the memory files whenever it is missing, stale or corrupt (the
+// snapshot checks its layout and checksum), so a machine crash that brings
+// back an older or an empty file costs a rebuild, never a memory — and a
+// sync is most of the time a prompt that follows a change pays.
 func (s *Store) WriteCache(name string, data []byte) error {
 	clean := path.Clean(name)
 	if !strings.HasPrefix(clean, CacheDir+"/") || strings.Contains(strings.TrimPrefix(clean, CacheDir+"/"), "/") {
@@ -40,7 +44,7 @@ func (s *Store) WriteCache(name string, data []byte) error {
 	}
 	s.MakeCacheDir()
 	_, _ = atomicfile.Sweep(s.Path(CacheDir), time.Minute, time.Now())
-	return atomicfile.WriteFile(s.Path(clean), data, 0o600)
+	return atomicfile.WriteFileNoSync(s.Path(clean), data, 0o600)
 }
 
 // NamedFile is a memory's file and its name (its title).
