@@ -1,0 +1,88 @@
+// Package learning holds the synthesize skill's formats and decisions, pure:
+// learning lines (`- **Title** [scope/type] (YYYY-MM-DD): description` and
+// `  - Lesson: …`), daily summaries (daily/YYYY-MM-DD.md), long-term memory
+// files (global-long-term-memory.md and project-memory/{project}-long-term-memory.md),
+// the decay archive (.decay-archive.md), and what synthesis decides on them:
+// routing, dedupe, contradiction updates, pruning, decay, archive purge, pin
+// and unpin, migration. No I/O and no clock: today is passed in, and every
+// decision comes back as operations with reasons.
+//
+// Files parse losslessly: what a person wrote and memdir does not change is
+// formatted back byte for byte, so a second synthesis changes nothing.
+package learning
+
+import (
+	"fmt"
+)
+
+// Type is a learning's kind, as the skill tags it.
+type Type string
+
+// The learning types.
+const (
+	Error        Type = "error"
+	BestPractice Type = "best-practice"
+	DataQuirk    Type = "data-quirk"
+	Decision     Type = "decision"
+	Command      Type = "command"
+)
+
+// Types lists the learning types in the skill's order.
+var Types = []Type{Error, BestPractice, DataQuirk, Decision, Command}
+
+// Global is the scope of a project-agnostic learning.
+const Global = "global"
+
+// Learning is one learning entry:
+//
+//   - **Title** [scope/type] (YYYY-MM-DD): Description
+//   - Lesson: Lesson
+//   - *Source: …*            (Notes: other sub-bullets, kept verbatim)
+type Learning struct {
+	Title       string   `json:"title"`
+	Scope       string   `json:"scope"` // Global or a project's name
+	Type        Type     `json:"type"`
+	Date        string   `json:"date,omitempty"` // YYYY-MM-DD; "" when undated (never decayed)
+	Description string   `json:"description"`
+	Lesson      string   `json:"lesson,omitempty"`
+	Notes       []string `json:"notes,omitempty"` // other sub-bullets' text, without "  - "
+	Line        int      `json:"line,omitempty"`  // 1-based line it was parsed from; 0 when new
+}
+
+// Settings are the synthesis settings of <home>/memory/settings.json.
+type Settings struct {
+	Decay struct {
+		AgeDays              int `json:"ageDays"`              // 30
+		ArchiveRetentionDays int `json:"archiveRetentionDays"` // 365
+	} `json:"decay"`
+	Synthesis struct {
+		IntervalHours int `json:"intervalHours"` // 24: due after this long since .last-synthesis
+		ContextDays   int `json:"contextDays"`   // 7: recent daily summaries context and recall read
+		// MaxFileTokens bounds a long-term file (bytes/4); past it, pruning.
+		MaxFileTokens int `json:"maxFileTokens"` // 10000
+		// AlwaysLoadedTokens bounds the part of global long-term memory a
+		// session starts with.
+		AlwaysLoadedTokens int `json:"alwaysLoadedTokens"` // 1500
+	} `json:"synthesis"`
+}
+
+// DefaultSettings are the skill's defaults.
+func DefaultSettings() Settings {
+	var s Settings
+	s.Decay.AgeDays = 30
+	s.Decay.ArchiveRetentionDays = 365
+	s.Synthesis.IntervalHours = 24
+	s.Synthesis.ContextDays = 7
+	s.Synthesis.MaxFileTokens = 10000
+	s.Synthesis.AlwaysLoadedTokens = 1500
+	return s
+}
+
+// ParseError is a file memdir will not rewrite: what is wrong, and where.
+type ParseError struct {
+	File string // the file's name, as the caller gave it
+	Line int    // 1-based
+	Msg  string
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
