@@ -25,5 +25,6 @@ type DayWork struct {
 	// Rules are the format rules the summary must follow.
 	Rules string `json:"rules"`
 
-	input extract.DayInput // the heuristic engine's view of the same day
+	input       extract.DayInput // the heuristic engine's view of the same day
+	transcripts []string         // the transcripts holding the day's content
 }

@@ -34,12 +34,21 @@ func (t Transcripts) MarkDone(ctx context.Context, dates []string, archive strin
 		return nil, err
 	}
 	defer unlock()
+	return t.markDoneLocked(ctx, st, dates, archive, nil, r)
+}
+
+// markDoneLocked is MarkDone for a caller that holds the lock and loaded
+// st, reading only the transcripts at paths (nil: all of them).
+func (t Transcripts) markDoneLocked(ctx context.Context, st *sessions.State, dates []string, archive string, paths []string, r Report) ([]DoneResult, error) {
 	if err := t.ZoneConflict(st); err != nil {
 		return nil, err
 	}
-	scans := t.ReadPending(ctx, st, r)
-	var results []DoneResult
-	var moved []sessions.Advance
+	scans := t.readPendingOf(ctx, st, paths, r)
+	var (
+		results []DoneResult
+		moved   []sessions.Advance
+		err     error
+	)
 	for _, date := range dates {
 		res := DoneResult{Date: date}
 		if archive != "" {

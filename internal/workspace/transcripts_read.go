@@ -72,9 +72,17 @@ func (t Transcripts) NeedHome(r Report) error {
 // ReadPending discovers the transcripts and reads each from its cursor in
 // st, warning about unreadable files, resets and skipped lines.
 func (t Transcripts) ReadPending(ctx context.Context, st *sessions.State, r Report) []sessions.Scan {
+	return t.readPendingOf(ctx, st, nil, r)
+}
+
+// readPendingOf is ReadPending of the transcripts at paths only (nil: all).
+func (t Transcripts) readPendingOf(ctx context.Context, st *sessions.State, paths []string, r Report) []sessions.Scan {
 	files, errs := sessions.Discover(t.Roots)
 	for _, err := range errs {
 		r.warnf("%v", err)
+	}
+	if paths != nil {
+		files = slices.DeleteFunc(files, func(f sessions.File) bool { return !slices.Contains(paths, f.Path) })
 	}
 	add, stop := r.progress("reading transcripts", files)
 	scans := sessions.ReadPending(ctx, files, st, sessions.ReadOptions{Progress: add})
