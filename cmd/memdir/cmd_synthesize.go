@@ -52,7 +52,7 @@ the rest (the plugin's synthesize skill does this).`,
 			if err != nil {
 				return err
 			}
-			o := workspace.SynthesizeOptions{Engine: cmp.Or(engine, a.getenv("MEMDIR_EXTRACT_ENGINE")), DryRun: dryRun}
+			o := workspace.SynthesizeOptions{Engine: cmp.Or(engine, a.getenv("MEMDIR_EXTRACT_ENGINE")), DryRun: dryRun, Now: a.now()}
 			for _, d := range dates {
 				day, err := t.Day(d)
 				if err != nil {
@@ -111,7 +111,7 @@ is pending.`,
 					return err
 				}
 			}
-			p, err := t.Prepare(a.ctx, a.env(), date, time.Now(), a.report())
+			p, err := t.Prepare(a.ctx, a.env(), date, a.now(), a.report())
 			if err != nil {
 				return err
 			}
@@ -144,7 +144,7 @@ decays and writes .last-synthesis.`,
 			if err != nil {
 				return err
 			}
-			res, err := t.Apply(a.ctx, a.env(), args[0], time.Now(), a.report())
+			res, err := t.Apply(a.ctx, a.env(), args[0], a.now(), a.report())
 			return a.printSynthesis(res, err)
 		},
 	}
@@ -216,7 +216,7 @@ func (a *app) changeLongTerm(dryRun bool, none string, decide func(*learning.Mem
 	if err != nil {
 		return err
 	}
-	today := t.Today(time.Now())
+	today := t.Today(a.now())
 	c, err := t.ChangeLongTerm(a.ctx, dryRun, func(m *learning.Memory, s learning.Settings) []learning.Op { return decide(m, s, today) })
 	if err != nil {
 		return err
@@ -228,4 +228,13 @@ func (a *app) changeLongTerm(dryRun bool, none string, decide func(*learning.Mem
 		return a.printJSON(c)
 	}
 	return c.WriteText(a.stdout, none)
+}
+
+// now is the clock of the synthesis commands: $MEMDIR_NOW (an RFC 3339
+// time) when set, for tests and reproducible runs, else the time.
+func (a *app) now() time.Time {
+	if t, err := time.Parse(time.RFC3339, a.getenv("MEMDIR_NOW")); err == nil {
+		return t
+	}
+	return time.Now()
 }

@@ -145,7 +145,64 @@ func dayCommits(ctx context.Context, dir, date string, loc *time.Location) []ext
 	return cs
 }
 
-// heuristicSummary is the offline engine: extract.DailySummary, rendered.
+// heuristicSummary is the offline engine: extract.DailySummary, merged
+// into the day's summary when the day already has one (content that
+// arrived after it was written), rendered.
 func heuristicSummary(w DayWork) string {
-	return learning.RenderDaily(extract.DailySummary(w.input))
+	d := extract.DailySummary(w.input)
+	if w.Previous != "" {
+		if prev, err := learning.ParseDaily(w.Date+".md", w.Previous); err == nil {
+			d = mergeDaily(prev, d)
+		}
+	}
+	return learning.RenderDaily(d)
+}
+
+// mergeDaily adds to prev what cur says that prev does not, within the
+// size a daily summary aims at: prev's items first, cur's after.
+func mergeDaily(prev, cur learning.Daily) learning.Daily {
+	out := prev
+	out.Projects = union(prev.Projects, cur.Projects, 0)
+	sort.Strings(out.Projects)
+	switch {
+	case prev.Summary == "":
+		out.Summary = cur.Summary
+	case cur.Summary != "" && !strings.Contains(prev.Summary, cur.Summary):
+		out.Summary = prev.Summary + " Later: " + cur.Summary
+	}
+	out.Topics = union(prev.Topics, cur.Topics, 8)
+	out.KeyPoints = union(prev.KeyPoints, cur.KeyPoints, 10)
+	out.Commits = union(prev.Commits, cur.Commits, 6)
+	out.FilesCreated = union(prev.FilesCreated, cur.FilesCreated, 6)
+	out.Learnings = slices.Clone(prev.Learnings)
+	for _, l := range cur.Learnings {
+		if !slices.ContainsFunc(out.Learnings, func(p learning.Learning) bool { return strings.EqualFold(p.Title, l.Title) && p.Scope == l.Scope }) {
+			out.Learnings = append(out.Learnings, l)
+		}
+	}
+	// Past the target size, the added items go first, newest first.
+	for len(learning.RenderDaily(out)) > learning.DailyTarget {
+		switch {
+		case len(out.KeyPoints) > len(prev.KeyPoints):
+			out.KeyPoints = out.KeyPoints[:len(out.KeyPoints)-1]
+		case len(out.Topics) > len(prev.Topics):
+			out.Topics = out.Topics[:len(out.Topics)-1]
+		case len(out.Learnings) > len(prev.Learnings):
+			out.Learnings = out.Learnings[:len(out.Learnings)-1]
+		default:
+			return out
+		}
+	}
+	return out
+}
+
+// union is a followed by the items of b it lacks, at most n (0: all).
+func union(a, b []string, n int) []string {
+	out := slices.Clone(a)
+	for _, x := range b {
+		if !slices.Contains(out, x) && (n == 0 || len(out) < n) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
