@@ -239,7 +239,8 @@ func retryPrompt(date, text string, problems []learning.Problem) string {
 	return b.String()
 }
 
-// problemList renders problems, errors before warnings, with their lines.
+// problemList renders problems, errors before warnings, each on one line
+// with its line number.
 func problemList(problems []learning.Problem, sep string) string {
 	var items []string
 	for _, warning := range []bool{false, true} {
@@ -247,7 +248,7 @@ func problemList(problems []learning.Problem, sep string) string {
 			if p.Warning != warning {
 				continue
 			}
-			s := p.Msg
+			s := oneLine(p.Msg)
 			if p.Line > 0 {
 				s = fmt.Sprintf("line %d: %s", p.Line, s)
 			}
@@ -258,6 +259,12 @@ func problemList(problems []learning.Problem, sep string) string {
 		}
 	}
 	return strings.Join(items, sep)
+}
+
+// oneLine joins the lines of a problem's message ("… is 8.5 KB (max 4
+// KB)" and "Re-synthesize with more aggressive compaction") into one.
+func oneLine(msg string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", ". ")), " ")
 }
 
 // existingLines formats the learnings not to repeat, newest first, as

@@ -90,7 +90,7 @@ func TestModelSummary_OversizeRetried(t *testing.T) {
 	var refused []string
 	for _, p := range learning.CheckDaily(w.Date, big, w.Projects) {
 		if !p.Warning {
-			refused = append(refused, p.Msg)
+			refused = append(refused, oneLine(p.Msg))
 		}
 	}
 	if len(refused) == 0 {
@@ -130,13 +130,13 @@ func TestModelSummary_RefusedTwice(t *testing.T) {
 	if !errors.As(err, &re) || text != "" {
 		t.Fatalf("modelSummary()=%q, %v; want a SummaryRefusedError", text, err)
 	}
-	if len(re.Problems) == 0 || re.Date != "2026-02-03" || !strings.Contains(err.Error(), re.Problems[0].Msg) {
+	if len(re.Problems) == 0 || re.Date != "2026-02-03" || !strings.Contains(err.Error(), oneLine(re.Problems[0].Msg)) {
 		t.Errorf("the error does not name its problems: %v (%+v)", err, re.Problems)
 	}
 	if n := len(fake.Requests()); n != 2 || usage.InputTokens != 200 {
 		t.Errorf("%d calls, usage %+v; want 2 calls", n, usage)
 	}
-	if retry := fake.Requests()[1].Messages[2].Content; !strings.Contains(retry, re.Problems[0].Msg) {
+	if retry := fake.Requests()[1].Messages[2].Content; !strings.Contains(retry, oneLine(re.Problems[0].Msg)) {
 		t.Errorf("the retry lacks the problem %q:\n%s", re.Problems[0].Msg, retry)
 	}
 }
