@@ -66,6 +66,14 @@ func (t Transcripts) Prepare(ctx context.Context, env Env, date string, now time
 	if w.Path, err = t.Folder.Path(filepath.Join(DraftsDir, w.Date+".md")); err != nil {
 		return out, err
 	}
+	// An agent's tools cut long output and long lines: the conversation
+	// goes to a file it reads in parts.
+	conv := filepath.Join(DraftsDir, w.Date+".conversation.txt")
+	if err := t.Folder.WriteFile(conv, []byte(w.Conversation)); err != nil {
+		return out, err
+	}
+	w.ConversationFile, _ = t.Folder.Path(conv)
+	w.Conversation = ""
 	out.Work = &w
 	return out, nil
 }
@@ -138,7 +146,9 @@ func (t Transcripts) Apply(ctx context.Context, env Env, path string, now time.T
 	}
 	y.res.Days = append(y.res.Days, day)
 	if rel, ok := strings.CutPrefix(path, filepath.Join(t.Folder.Dir(), DraftsDir)+string(filepath.Separator)); ok {
-		_ = t.Folder.Remove(filepath.Join(DraftsDir, rel)) // applied: the draft is done with
+		// Applied: the draft and its conversation are done with.
+		_ = t.Folder.Remove(filepath.Join(DraftsDir, rel))
+		_ = t.Folder.Remove(filepath.Join(DraftsDir, date+".conversation.txt"))
 	}
 	return y.res, y.finish()
 }

@@ -13,7 +13,10 @@ type DayWork struct {
 	Projects []string `json:"projects"`   // the day's projects, as the summary tags them
 	// Conversation is the day's pending conversation as 'memdir
 	// transcripts extract' prints it, secrets redacted.
-	Conversation string `json:"conversation"`
+	Conversation string `json:"conversation,omitempty"`
+	// ConversationFile holds Conversation for an agent ('memdir synthesize
+	// prepare'), whose tools cut long output: it reads the file in parts.
+	ConversationFile string `json:"conversation_file,omitempty"`
 	// Commits are each project's commits of the day, newest first.
 	Commits map[string][]extract.Commit `json:"commits,omitempty"`
 	// Existing are the learnings already in long-term memory and in the
