@@ -248,6 +248,8 @@ func (h *hook) prompt() error {
 		}
 		text = rec.Text
 		line.Files = append(line.Files, rec.Kept()...)
+		// Learnings by their IDs (source#title): given once a session too.
+		line.Files = append(line.Files, rec.KeptLearnings()...)
 	}
 	line.Tokens = recall.Tokens(text)
 	line.Abstained = text == ""
@@ -281,11 +283,15 @@ func (h *hook) lockSessions(f *synthesis.Folder) (unlock func()) {
 }
 
 // recall is the workspace's one recall on the project; a project without
-// memories recalls nothing.
+// memories recalls only what synthesis wrote.
 func (h *hook) recall(l paths.Layout, q workspace.Query) (workspace.Recalled, error) {
 	ws, err := workspace.OpenLayout(h.Env, l, false)
 	if errors.Is(err, memdir.ErrNotFound) {
-		return workspace.Recalled{}, nil
+		rec := workspace.RecallSynthesis(h.Env, l, q)
+		for _, w := range rec.Warnings {
+			fmt.Fprintf(h.Stderr, "memdir: warning: %s\n", w)
+		}
+		return rec, nil
 	}
 	if err != nil {
 		return workspace.Recalled{}, err
