@@ -242,7 +242,7 @@ func (h *hook) prompt() error {
 	line := RecallLine{Time: h.Now().UTC(), SessionID: h.in.SessionID, PromptID: h.in.PromptID, Project: t.Layout.ProjectRoot, Files: []string{}}
 	var text string
 	if ok {
-		rec, err := h.recall(t.Layout, workspace.Query{Text: query, Policy: p, KeptOnly: true})
+		rec, err := h.recall(t.Layout, workspace.Query{Text: query, Policy: p, KeptOnly: true, Now: h.Now()})
 		if err != nil {
 			return err
 		}

@@ -248,12 +248,19 @@ func readLearnings(f *synthesis.Folder, project string, now time.Time) ([]Learni
 			problems = append(problems, err)
 			return
 		}
-		lf, err := learning.ParseFile(kind, rel, proj, string(b))
+		var ls []learning.Learning
+		err = failOpen(func() error {
+			lf, err := learning.ParseFile(kind, rel, proj, string(b))
+			if err == nil {
+				ls = lf.Learnings("")
+			}
+			return err
+		})
 		if err != nil {
 			problems = append(problems, fmt.Errorf("learnings of %s left out of recall: %w", rel, err))
 			return
 		}
-		for _, l := range lf.Learnings("") {
+		for _, l := range ls {
 			add(hitOf(l, rel, ""))
 		}
 	}
@@ -279,7 +286,11 @@ func readLearnings(f *synthesis.Folder, project string, now time.Time) ([]Learni
 				problems = append(problems, err)
 				continue
 			}
-			d, err := learning.ParseDaily(day+".md", string(b))
+			var d learning.Daily
+			err = failOpen(func() (err error) {
+				d, err = learning.ParseDaily(day+".md", string(b))
+				return err
+			})
 			if err != nil {
 				problems = append(problems, fmt.Errorf("%s left out of recall: %w", rel, err))
 				continue

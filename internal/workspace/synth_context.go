@@ -161,11 +161,28 @@ func (t Transcripts) StartContext(now time.Time, room int) StartContext {
 	if room > 0 {
 		tokens = min(tokens, room)
 	}
-	g, err := learning.ParseFile(learning.GlobalFile, learning.GlobalFileName, "", string(b))
+	err = failOpen(func() error {
+		g, err := learning.ParseFile(learning.GlobalFile, learning.GlobalFileName, "", string(b))
+		if err == nil {
+			c.Global = strings.TrimSpace(learning.AlwaysLoaded(g, tokens))
+		}
+		return err
+	})
 	if err != nil {
 		c.Problems = append(c.Problems, fmt.Errorf("%s left out of the session's start: %w", filepath.Base(c.GlobalPath), err))
-		return c
 	}
-	c.Global = strings.TrimSpace(learning.AlwaysLoaded(g, tokens))
 	return c
+}
+
+// failOpen runs f, turning a panic into its error: a hand-edited file
+// that trips the parser must cost the hook that part of its answer, not
+// the answer (the primer, the memories). The error names the panic, and
+// the caller logs it.
+func failOpen(f func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return f()
 }
