@@ -150,7 +150,7 @@ func TestRunner_SessionStartMalformedGlobal(t *testing.T) {
 		t.Errorf("answer:\n%s", got)
 	}
 	log := h.file(t, hooks.LogFile)
-	if strings.Count(log, "\n") != 1 || !strings.Contains(log, `SessionStart session="s1" global-long-term-memory.md left out of the session's start`) {
+	if strings.Count(log, "\n") != 1 || !strings.Contains(log, `SessionStart session="s1" global-long-term-memory.md left out of the session's start: global-long-term-memory.md:4:`) {
 		t.Errorf("hooks.log:\n%s", log)
 	}
 }

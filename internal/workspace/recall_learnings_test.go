@@ -159,7 +159,7 @@ func TestRecall_Learnings(t *testing.T) {
 // them out.
 func TestRecall_LearningsWithMemories(t *testing.T) {
 	ws := learningsWorkspace(t)
-	q := "integration tests against postgres in docker compose: the api container starts before postgres accepts connections"
+	q := "integration tests: mock postgresql or add a docker compose healthcheck?"
 	rec := recallAt(t, ws, q, recall.DefaultPolicy)
 	mem, learn := strings.Index(rec.Text, "Integration tests hit a real database"), strings.Index(rec.Text, "Docker compose healthcheck")
 	if mem < 0 || learn < mem {
