@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -314,15 +315,8 @@ func readLearnings(f *synthesis.Folder, project string, now time.Time) ([]Learni
 // hitOf is a learning of file rel as recall ranks it; a learning without
 // a date of its own takes day's.
 func hitOf(l learning.Learning, rel, day string) LearningHit {
-	return LearningHit{ID: rel + "#" + l.Title, Source: rel, Date: cmpOr(l.Date, day), Tag: l.Scope + "/" + string(l.Type),
+	return LearningHit{ID: rel + "#" + l.Title, Source: rel, Date: cmp.Or(l.Date, day), Tag: l.Scope + "/" + string(l.Type),
 		Title: l.Title, Description: l.Description, Lesson: l.Lesson}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // sameProject reports whether a project name as a summary tags it names
