@@ -148,3 +148,50 @@ func Primer(memories int) string {
 	}
 	return fmt.Sprintf("memdir: %s for this project; the ones relevant to each prompt arrive with it. `memdir recall \"<topic>\"` searches them.", what)
 }
+
+// Start is what SessionStart answers with, in parts.
+type Start struct {
+	Primer  string // Primer's note, when Claude Code loads MEMORY.md itself
+	Warning string // MEMORY.md's cut warning, when Index is given
+	Index   string // MEMORY.md as Claude Code would load it (auto memory off)
+	Due     string // the line saying synthesis is due
+	// GlobalPath is the global long-term memory file; Global is its
+	// always-loaded part.
+	GlobalPath, Global string
+}
+
+// minGlobalRoom is the least room, in tokens, the always-loaded part of
+// global long-term memory gets: past it, MEMORY.md's end is cut instead.
+const minGlobalRoom = 250
+
+// startReserve is what GlobalRoom keeps for the due line and the global
+// part's introduction, in characters.
+const startReserve = 600
+
+// GlobalRoom is how many tokens (bytes/4, as learning.AlwaysLoaded counts
+// them) the always-loaded part of global long-term memory may take so that
+// the whole answer fits ContextCap: what the other parts leave, but never
+// less than minGlobalRoom (MEMORY.md, last, is then cut by Answer).
+func (s Start) GlobalRoom() int {
+	used := utf16Len(s.Primer) + utf16Len(s.Warning) + utf16Len(s.Index) + startReserve
+	return max(minGlobalRoom, (ContextCap-used)/4)
+}
+
+// Text joins the parts: MEMORY.md's warning first (Answer cuts from the
+// end, and the warning must survive), the primer, the due line, the global
+// part with a line naming its file, and MEMORY.md last.
+func (s Start) Text() string {
+	var parts []string
+	for _, p := range []string{s.Warning, s.Primer, s.Due} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	if s.Global != "" {
+		parts = append(parts, "From "+s.GlobalPath+" (the user's global long-term memory, kept by memdir synthesis; always loaded):\n\n"+s.Global)
+	}
+	if s.Index != "" {
+		parts = append(parts, s.Index)
+	}
+	return strings.Join(parts, "\n\n")
+}

@@ -147,7 +147,11 @@ func (h *hook) transcripts() (workspace.Transcripts, error) {
 }
 
 // sessionStart answers with the primer or, when Claude Code's own auto
-// memory is off, with MEMORY.md as Claude Code would load it.
+// memory is off, with MEMORY.md as Claude Code would load it; and with
+// what synthesis adds (see StartText): a line when synthesis is due, and
+// the always-loaded part of global long-term memory. It answers even for a
+// project without memories when synthesis has something to say. What
+// synthesis cannot read is one line each in LogFile, and left out.
 func (h *hook) sessionStart() error {
 	l, err := h.layout()
 	if err != nil {
@@ -155,37 +159,45 @@ func (h *hook) sessionStart() error {
 	}
 	st, err := memdir.Open(l.MemoryDir, memdir.Options{})
 	if errors.Is(err, memdir.ErrNotFound) {
-		return nil // no memories yet: nothing to say
-	}
-	if err != nil {
+		st = nil // no memories yet: synthesis may still have something to say
+	} else if err != nil {
 		return err
 	}
-	var text string
-	if l.Disabled {
+	var s Start
+	if st != nil && l.Disabled {
 		// Claude Code's own auto memory is off, so it will not load
 		// MEMORY.md: give it as Claude Code would.
 		b, err := st.ReadIndex()
-		if err != nil || b == nil {
+		if err != nil {
 			return err
 		}
-		ld := memdir.Load(string(b))
-		text = "Contents of " + st.Path(memdir.IndexFile) + " (the user's memory index, kept by memdir):\n\n" + ld.Text
-		if ld.Warning != "" {
-			// First: the answer is cut to Claude Code's context limit
-			// from the end, and the warning must survive it.
-			text = ld.Warning + "\n\n" + text
+		if b != nil {
+			ld := memdir.Load(string(b))
+			s.Index = "Contents of " + st.Path(memdir.IndexFile) + " (the user's memory index, kept by memdir):\n\n" + ld.Text
+			s.Warning = ld.Warning
 		}
-	} else {
+	} else if st != nil {
 		files, err := st.Files()
 		if err != nil {
 			return err
 		}
-		if len(files) == 0 {
-			return nil
+		if len(files) > 0 {
+			s.Primer = Primer(len(files))
 		}
-		text = Primer(len(files))
 	}
-	_, err = h.Stdout.Write(Answer(SessionStart, text))
+	if t, err := h.transcripts(); err != nil {
+		h.logProblem(err)
+	} else {
+		c := t.StartContext(h.Now(), s.GlobalRoom())
+		for _, p := range c.Problems {
+			h.logProblem(p)
+		}
+		s.Due, s.GlobalPath, s.Global = c.Due, c.GlobalPath, c.Global
+	}
+	_, err = h.Stdout.Write(Answer(SessionStart, s.Text()))
+	if st == nil {
+		return err
+	}
 	// After the answer: a session starts with a full check of the recall
 	// snapshot unless one ran in the last SweepEvery, so a memory edited in
 	// place by another program between sessions ranks by its new text from
@@ -193,6 +205,14 @@ func (h *hook) sessionStart() error {
 	// memories, not to be paid by every session of a burst).
 	_, serr := snapshot.SweepIfDue(h.ctx, st, snapshot.SweepEvery)
 	return errors.Join(err, serr)
+}
+
+// logProblem writes one line about something a hook left out in LogFile,
+// and goes on (the hook still answers).
+func (h *hook) logProblem(err error) {
+	if t, terr := h.transcripts(); terr == nil {
+		_ = t.Folder.AppendLine(LogFile, []byte(LogLine(h.Now(), h.event, h.in.SessionID, err)))
+	}
 }
 
 // prompt answers with what recall picks for the prompt, within the
@@ -222,12 +242,14 @@ func (h *hook) prompt() error {
 	line := RecallLine{Time: h.Now().UTC(), SessionID: h.in.SessionID, PromptID: h.in.PromptID, Project: t.Layout.ProjectRoot, Files: []string{}}
 	var text string
 	if ok {
-		rec, err := h.recall(t.Layout, workspace.Query{Text: query, Policy: p, KeptOnly: true})
+		rec, err := h.recall(t.Layout, workspace.Query{Text: query, Policy: p, KeptOnly: true, Now: h.Now()})
 		if err != nil {
 			return err
 		}
 		text = rec.Text
 		line.Files = append(line.Files, rec.Kept()...)
+		// Learnings by their IDs (source#title): given once a session too.
+		line.Files = append(line.Files, rec.KeptLearnings()...)
 	}
 	line.Tokens = recall.Tokens(text)
 	line.Abstained = text == ""
@@ -261,11 +283,15 @@ func (h *hook) lockSessions(f *synthesis.Folder) (unlock func()) {
 }
 
 // recall is the workspace's one recall on the project; a project without
-// memories recalls nothing.
+// memories recalls only what synthesis wrote.
 func (h *hook) recall(l paths.Layout, q workspace.Query) (workspace.Recalled, error) {
 	ws, err := workspace.OpenLayout(h.Env, l, false)
 	if errors.Is(err, memdir.ErrNotFound) {
-		return workspace.Recalled{}, nil
+		rec := workspace.RecallSynthesis(h.Env, l, q)
+		for _, w := range rec.Warnings {
+			fmt.Fprintf(h.Stderr, "memdir: warning: %s\n", w)
+		}
+		return rec, nil
 	}
 	if err != nil {
 		return workspace.Recalled{}, err

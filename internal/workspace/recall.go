@@ -31,6 +31,9 @@ type Query struct {
 	// memories to select them (recall.SearchSelect); Candidates then holds
 	// those it looked at, not every memory that matched.
 	KeptOnly bool
+	// NoLearnings: rank the memories only, not what synthesis wrote (see
+	// RecallLearnings), for a caller that compares memories with memories.
+	NoLearnings bool
 }
 
 // Recalled is what Recall chose.
@@ -41,6 +44,10 @@ type Recalled struct {
 	Index      *recall.Index      // for explaining scores
 	// Warnings: files that could not be read, an engine that fell back.
 	Warnings []string
+	// Learnings are the entries of synthesis (long-term learnings, recent
+	// daily summaries) ranked for the query, with their decisions; the
+	// kept ones are rendered in Text after the memories.
+	Learnings []LearningHit
 }
 
 // Kept lists the files of the kept memories.

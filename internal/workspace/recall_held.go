@@ -36,5 +36,10 @@ func (w *Workspace) RecallFrom(ctx context.Context, snap *recall.Snapshot, q Que
 		out.Warnings = append(out.Warnings, p.Error())
 	}
 	out.Candidates, out.Text, out.Index = rec.Candidates, rec.Text, rec.Index
+	if !q.NoLearnings {
+		// What synthesis wrote, ranked on its own and appended in its own
+		// short section, within what the memories left of the budget.
+		out.addLearnings(RecallLearnings(w.Env, w.Layout, q.Text, q.Policy, out.Text, now))
+	}
 	return out, nil
 }

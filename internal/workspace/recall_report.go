@@ -14,6 +14,10 @@ type RecallReport struct {
 	// Considered counts every ranked memory; Candidates lists the kept
 	// ones and the best 20 of the rest.
 	Considered int `json:"-"`
+	// Learnings lists the entries of synthesis recall kept and the best 5
+	// of the rest; Candidates lists them too, after the memories (file:
+	// the entry's ID), for --explain.
+	Learnings []LearningHit `json:"learnings,omitempty"`
 }
 
 // RecallCandidate is one ranked memory and what recall decided about it.
@@ -60,5 +64,18 @@ func (r Recalled) Report(query string, detail bool) RecallReport {
 		}
 		out.Candidates = append(out.Candidates, j)
 	}
+	out.addLearnings(r.Learnings)
 	return out
+}
+
+// addLearnings lists the kept learnings and the best 5 of the rest.
+func (out *RecallReport) addLearnings(hits []LearningHit) {
+	for i, h := range hits {
+		if i >= 5 && !h.Kept {
+			continue
+		}
+		out.Learnings = append(out.Learnings, h)
+		out.Candidates = append(out.Candidates, RecallCandidate{File: h.ID, Type: h.Tag, Score: h.Score, Coverage: h.Coverage, Kept: h.Kept, Why: h.Why})
+	}
+	out.Considered += len(hits)
 }
