@@ -105,7 +105,12 @@ func (a *app) recallFor(query string, p recall.Policy) (recallJSON, error) {
 func (a *app) recall(q workspace.Query, detail bool) (recallJSON, error) {
 	ws, err := a.workspace(false)
 	if errors.Is(err, memdir.ErrNotFound) {
-		return workspace.EmptyReport(q.Text), nil
+		// No memories: what synthesis learned may still answer.
+		l, lerr := a.layout()
+		if lerr != nil {
+			return workspace.EmptyReport(q.Text), nil
+		}
+		return workspace.RecallSynthesis(a.env(), l, q).Report(q.Text, detail), nil
 	}
 	if err != nil {
 		return workspace.EmptyReport(q.Text), err

@@ -301,16 +301,23 @@ func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in Recall
 		p.Budget = max(in.Budget, recall.MinBudget())
 	}
 	out := RecallOut{Files: []string{}}
+	q := workspace.Query{Text: in.Query, Policy: p, KeptOnly: true}
 	ws, err := h.openRead(in.Project)
-	if errors.Is(err, memdir.ErrNotFound) {
-		return text("No memories for this project yet."), out, nil
-	}
-	if err != nil {
+	var rec workspace.Recalled
+	switch {
+	case errors.Is(err, memdir.ErrNotFound):
+		// No memories: what synthesis learned may still answer.
+		env, l, lerr := h.p.layout(in.Project)
+		if lerr != nil {
+			return text("No memories for this project yet."), out, nil
+		}
+		rec = workspace.RecallSynthesis(env, l, q)
+	case err != nil:
 		return nil, out, err
-	}
-	rec, err := h.recallHeld(ctx, ws, workspace.Query{Text: in.Query, Policy: p, KeptOnly: true})
-	if err != nil {
-		return nil, out, err
+	default:
+		if rec, err = h.recallHeld(ctx, ws, q); err != nil {
+			return nil, out, err
+		}
 	}
 	out.Text, out.Tokens = rec.Text, rec.Tokens()
 	if files := rec.Kept(); files != nil {

@@ -221,10 +221,12 @@ func (f *Folder) LastSynthesized() (t time.Time, ok bool) {
 	if err != nil || !found {
 		return time.Time{}, false
 	}
-	t, err = time.Parse(time.RFC3339Nano, strings.TrimSpace(text))
-	if err != nil {
-		// The skill's Python writes isoformat(): 2026-02-03T10:00:00.123456+00:00.
-		t, err = time.Parse("2006-01-02T15:04:05.999999-07:00", strings.TrimSpace(text))
+	text = strings.TrimSpace(text)
+	if t, err = time.Parse(time.RFC3339Nano, text); err != nil {
+		// The skill's Python writes isoformat(), with a zone
+		// (2026-11-20T14:03:11.123456+00:00, RFC 3339) or without one:
+		// UTC, as the skill's datetime.now(timezone.utc) means.
+		t, err = time.ParseInLocation("2006-01-02T15:04:05.999999999", text, time.UTC)
 	}
 	return t, err == nil
 }

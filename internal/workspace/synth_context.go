@@ -17,12 +17,8 @@ import (
 // SessionStart hook, once a session, so both are cheap: no transcript is
 // read, only listed, and a missing file costs one failed open.
 
-// LastSynthesisFile holds the UTC time of the last synthesis (ISO 8601, as
-// the synthesize skill's Phase 4 writes it) in the synthesis folder.
-const LastSynthesisFile = ".last-synthesis"
-
 // SynthesisDue returns the line a session starts with when synthesis is
-// due, or "": due when LastSynthesisFile is missing (or unreadable as a
+// due, or "": due when synthesis.LastSynthesis is missing (or unreadable as a
 // time), or its local date is before today's, or it is older than the
 // settings' IntervalHours, and some transcript holds content the
 // processing state has not seen (a transcript it does not know, or one
@@ -36,7 +32,7 @@ func SynthesisDue(t Transcripts, now time.Time) (line string, err error) {
 	if err != nil {
 		return "", err
 	}
-	last, ok := t.lastSynthesis()
+	last, ok := t.Folder.LastSynthesized()
 	if ok && !synthesisStale(last, now, t.Loc, s) {
 		return "", nil
 	}
@@ -62,30 +58,6 @@ func synthesisStale(last, now time.Time, loc *time.Location, s learning.Settings
 		return true
 	}
 	return now.Sub(last) > time.Duration(s.Synthesis.IntervalHours)*time.Hour
-}
-
-// lastSynthesis reads LastSynthesisFile; ok is false when it is missing
-// or holds no time memdir can read.
-func (t Transcripts) lastSynthesis() (last time.Time, ok bool) {
-	b, err := t.Folder.ReadFile(LastSynthesisFile)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return ParseSynthesisTime(string(b))
-}
-
-// ParseSynthesisTime reads the time LastSynthesisFile holds: RFC 3339 as
-// Go writes it, or Python's isoformat() ("2026-11-20T14:03:11.123456+00:00",
-// or without a zone, read as UTC).
-func ParseSynthesisTime(s string) (time.Time, bool) {
-	s = strings.TrimSpace(s)
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, true
-	}
-	if t, err := time.ParseInLocation("2006-01-02T15:04:05.999999999", s, time.UTC); err == nil {
-		return t, true
-	}
-	return time.Time{}, false
 }
 
 // cursorState is the part of the processing state the pending check

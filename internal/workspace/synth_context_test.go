@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/sessions"
+	"github.com/memdir/memdir/internal/synthesis"
 )
 
 // dueClock is the time the due tests run at (UTC, as their zone).
@@ -109,7 +110,7 @@ func TestSynthesisDue(t *testing.T) {
 				setCursors(t, tr, cursors)
 			}
 			if tc.last != "-" {
-				if err := tr.Folder.WriteFile(LastSynthesisFile, []byte(tc.last)); err != nil {
+				if err := tr.Folder.WriteFile(synthesis.LastSynthesis, []byte(tc.last)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -161,7 +162,7 @@ func BenchmarkSynthesisDue(b *testing.B) {
 		}
 	}
 	setCursors(b, tr, cursors)
-	if err := tr.Folder.WriteFile(LastSynthesisFile, []byte("2026-11-24T10:00:00Z")); err != nil {
+	if err := tr.Folder.WriteFile(synthesis.LastSynthesis, []byte("2026-11-24T10:00:00Z")); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
