@@ -90,7 +90,7 @@ func SectionFor(k Kind, t Type) string {
 // polarity words) from which a flipped polarity is a contradiction. Both
 // are tuned on route_test.go.
 const (
-	dupThreshold     = 0.5
+	dupThreshold     = 0.6
 	subjectThreshold = 0.5
 )
 

@@ -10,7 +10,7 @@ const today = "2026-03-01"
 func TestRoute_EveryScopeAndType(t *testing.T) {
 	t.Parallel()
 	want := map[Kind]map[Type]string{
-		GlobalFile: {Error: ErrorPatterns, BestPractice: BestPractices, DataQuirk: KeyLearnings, Decision: PatternsPrefs, Command: KeyLearnings},
+		GlobalFile:  {Error: ErrorPatterns, BestPractice: BestPractices, DataQuirk: KeyLearnings, Decision: PatternsPrefs, Command: KeyLearnings},
 		ProjectFile: {Error: ErrorPatterns, BestPractice: BestPractices, DataQuirk: DataQuirks, Decision: KeyDecisions, Command: UsefulCommands},
 	}
 	// Distinct subjects, so that no learning is a duplicate of another.
