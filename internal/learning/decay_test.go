@@ -42,7 +42,7 @@ func TestDecay_AgeBoundary(t *testing.T) {
 				return
 			}
 			want := "# Decay Archive\n\n## Archived " + today + "\n" +
-				"- **Aged entry** [granada/command] (" + l.Date + "): psql -c '\\dt'\n  - *Source: project-memory/granada-long-term-memory.md*\n"
+				"- **Aged entry** [granada/command] (" + l.Date + "): psql -c '\\dt'\n  - *Source: granada-long-term-memory.md*\n"
 			if got := m.Archive.Format(); got != want {
 				t.Fatalf("archive:\n%s\nwant\n%s", got, want)
 			}
@@ -211,7 +211,7 @@ func TestPrune(t *testing.T) {
 	if !strings.HasPrefix(ops[0].Reason, fmt.Sprintf("file at %d tokens > max %d", before, s.Synthesis.MaxFileTokens)) {
 		t.Fatalf("reason %q", ops[0].Reason)
 	}
-	if n := strings.Count(m.Archive.Format(), "*Source: project-memory/big-long-term-memory.md*"); n != len(ops) {
+	if n := strings.Count(m.Archive.Format(), "*Source: big-long-term-memory.md*"); n != len(ops) {
 		t.Fatalf("archive holds %d pruned entries, want %d", n, len(ops))
 	}
 	t.Run("ErrorsLastRecentKept", func(t *testing.T) {

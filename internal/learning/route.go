@@ -22,19 +22,6 @@ type Memory struct {
 	Archive  *Archive
 }
 
-// init fills what a decision may need: the global file, the projects map
-// and the archive.
-func (m *Memory) init() {
-	if m.Global == nil {
-		m.Global = NewGlobal()
-	}
-	if m.Projects == nil {
-		m.Projects = map[string]*File{}
-	}
-	if m.Archive == nil {
-		m.Archive = &Archive{}
-	}
-}
 
 // files lists m's files: the global one, then the projects by name.
 func (m *Memory) files() []*File {
@@ -160,6 +147,9 @@ func quote(l Learning) string { return fmt.Sprintf("%q", l.Title+": "+l.Descript
 // written as the file's Last synthesized / Last updated date when it
 // changes. It returns what it did.
 //
+// Route creates m.Global (from NewGlobal) or a project's file only when a
+// learning is added to it; a nil m.Projects is made.
+//
 // In detail, for each learning in order: an undated one is dated today; an
 // invalid one is skipped with the reason. If it flips the polarity of an
 // entry on the same subject ("X is broken" → "X works now", "use X" →
@@ -172,7 +162,9 @@ func quote(l Learning) string { return fmt.Sprintf("%q", l.Title+": "+l.Descript
 // same call. New entries are rendered with Learning.Format; every other
 // entry keeps its bytes.
 func Route(m *Memory, learnings []Learning, today string) []Op {
-	m.init()
+	if m.Projects == nil {
+		m.Projects = map[string]*File{}
+	}
 	var ops []Op
 	var changed []*File
 	touched := map[*File]bool{}
@@ -190,6 +182,9 @@ func Route(m *Memory, learnings []Learning, today string) []Op {
 		if err := l.Validate(); err != nil {
 			ops = append(ops, Op{Kind: "skip", File: name, Learning: l, Reason: "not written: " + err.Error()})
 			continue
+		}
+		if global && m.Global == nil {
+			m.Global = NewGlobal()
 		}
 		f := m.Global
 		if !global {

@@ -196,3 +196,26 @@ func TestRoute_InvalidSkipped(t *testing.T) {
 		t.Fatalf("ops %+v projects %v", ops, m.Projects)
 	}
 }
+
+func TestRoute_MissingSectionAdded(t *testing.T) {
+	t.Parallel()
+	text := "# Global Long-Term Memory\n\n## About Me\n- me\n\n## Error Patterns to Avoid\n- **E** [global/error] (2026-02-01): e\n"
+	m := &Memory{Global: mustParse(t, GlobalFile, GlobalFileName, "", text)}
+	Route(m, []Learning{{Title: "Table-driven tests", Scope: Global, Type: BestPractice, Date: today, Description: "t.Run per case"},
+		{Title: "Prefer rebase", Scope: Global, Type: Decision, Date: today, Description: "linear history"}}, today)
+	want := "# Global Long-Term Memory\n\n## About Me\n- me\n\n## Patterns & Preferences\n<!-- Coding style, decision patterns -->\n" +
+		"- **Prefer rebase** [global/decision] (" + today + "): linear history\n\n" +
+		"## Error Patterns to Avoid\n- **E** [global/error] (2026-02-01): e\n\n## Best Practices\n<!-- Patterns and approaches that worked well -->\n" +
+		"- **Table-driven tests** [global/best-practice] (" + today + "): t.Run per case\n\n---\n*Last synthesized: " + today + "*\n"
+	if got := m.Global.Format(); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if m.Projects == nil || len(m.Projects) != 0 {
+		t.Fatalf("Projects %v", m.Projects)
+	}
+	p := &Memory{}
+	Route(p, []Learning{{Title: "x", Scope: "alpha", Type: Command, Description: "y"}}, today)
+	if p.Global != nil || p.Archive != nil {
+		t.Fatalf("routing a project learning made a global file or an archive")
+	}
+}
