@@ -22,7 +22,6 @@ type Memory struct {
 	Archive  *Archive
 }
 
-
 // files lists m's files: the global one, then the projects by name.
 func (m *Memory) files() []*File {
 	var out []*File
