@@ -204,6 +204,9 @@ func (f *File) SectionText(section string) string {
 // updated" (project) date, adding the footer when the file has none. It
 // reports whether the text changed.
 func (f *File) SetDate(today string) bool {
+	if f == nil || f.doc == nil {
+		return false
+	}
 	label := "Last updated"
 	if f.Kind == GlobalFile {
 		label = "Last synthesized"

@@ -25,7 +25,7 @@ type Memory struct {
 // files lists m's files: the global one, then the projects by name.
 func (m *Memory) files() []*File {
 	var out []*File
-	if m.Global != nil {
+	if m.Global != nil && m.Global.doc != nil {
 		out = append(out, m.Global)
 	}
 	names := make([]string, 0, len(m.Projects))
@@ -34,7 +34,7 @@ func (m *Memory) files() []*File {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if f := m.Projects[n]; f != nil {
+		if f := m.Projects[n]; f != nil && f.doc != nil {
 			out = append(out, f)
 		}
 	}
@@ -77,7 +77,7 @@ func SectionFor(k Kind, t Type) string {
 // are tuned on route_test.go.
 const (
 	dupThreshold     = 0.6
-	subjectThreshold = 0.5
+	subjectThreshold = 0.6
 )
 
 func fullText(l Learning) string { return l.Title + " " + l.Description + " " + l.Lesson }
@@ -94,13 +94,31 @@ func similar(a, b Learning) bool {
 }
 
 // subjectSim is how alike the subjects of a and b are: the better of their
-// titles' and their whole texts' similarity, polarity words left out.
+// titles' Jaccard similarity and their whole texts' overlap (shared words
+// over the smaller set's size, with at least two shared), polarity words
+// left out. Overlap rather than Jaccard: an update ("the filter is no
+// longer needed: the rows were removed") often says more, or less, than
+// the entry it replaces.
 func subjectSim(a, b Learning) float64 {
 	t := jaccard(subject(a.Title), subject(b.Title))
-	if f := jaccard(subject(fullText(a)), subject(fullText(b))); f > t {
-		return f
+	if o := overlap(subject(fullText(a)), subject(fullText(b))); o > t {
+		return o
 	}
 	return t
+}
+
+// overlap is |a ∩ b| / min(|a|, |b|), 0 when fewer than two words are shared.
+func overlap(a, b map[string]bool) float64 {
+	inter := 0
+	for w := range a {
+		if b[w] {
+			inter++
+		}
+	}
+	if inter < 2 {
+		return 0
+	}
+	return float64(inter) / float64(min(len(a), len(b)))
 }
 
 // contradicted is the entry of f that l contradicts: same subject, opposite

@@ -219,3 +219,28 @@ func TestRoute_MissingSectionAdded(t *testing.T) {
 		t.Fatalf("routing a project learning made a global file or an archive")
 	}
 }
+
+func TestRoute_ContradictionNoLongerNeeded(t *testing.T) {
+	t.Parallel()
+	f := mustParse(t, ProjectFile, ProjectFileName("granada"), "granada", handProject)
+	m := &Memory{Projects: map[string]*File{"granada": f}}
+	ops := Route(m, []Learning{{Title: "Accident_Key filter no longer needed", Scope: "granada", Type: BestPractice,
+		Description: "The CWOP rows were removed; joins without the Accident_Key filter work now"}}, today)
+	if len(ops) != 1 || ops[0].Kind != "update" || ops[0].Section != ErrorPatterns {
+		t.Fatalf("ops %+v, want an update in ## Error Patterns to Avoid", ops)
+	}
+	if got := f.Learnings(ErrorPatterns); len(got) != 1 || got[0].Title != "Accident_Key filter no longer needed" {
+		t.Fatalf("## Error Patterns to Avoid = %+v", got)
+	}
+	// A flipped polarity ("always use" against "no longer needed") with two
+	// shared subject words of five is not the same subject.
+	l := Learning{Title: "CWOP rows for audits", Scope: "granada", Type: DataQuirk,
+		Description: "Always use the CWOP rows for the yearly audits of claims"}
+	if !flips(polarity(fullText(l)), polarity(fullText(f.Learnings(ErrorPatterns)[0]))) {
+		t.Fatalf("test learning does not flip polarity")
+	}
+	ops = Route(m, []Learning{l}, today)
+	if len(ops) != 1 || ops[0].Kind != "add" {
+		t.Fatalf("ops %+v, want an add", ops)
+	}
+}
