@@ -250,3 +250,25 @@ func TestPrune(t *testing.T) {
 func word(i int) string {
 	return string(rune('a'+i%26)) + string(rune('a'+i/26)) + "x"
 }
+
+// BenchmarkSynthesisDecisions routes 20 learnings into, then prunes and
+// decays, a project file of 200 entries (about 12k tokens).
+func BenchmarkSynthesisDecisions(b *testing.B) {
+	base := bigProject(b, []Type{Error, Command, DataQuirk, Decision}, 50, today).Format()
+	var news []Learning
+	for i := range 20 {
+		news = append(news, Learning{Title: "new subject " + word(i+100), Scope: "big", Type: BestPractice, Description: "fresh " + word(i+200)})
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		f, err := ParseFile(ProjectFile, ProjectFileName("big"), "big", base)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m := &Memory{Projects: map[string]*File{"big": f}}
+		Route(m, news, today)
+		Prune(m, DefaultSettings(), today)
+		Decay(m, DefaultSettings(), today)
+		_ = f.Format()
+	}
+}

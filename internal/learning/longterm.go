@@ -222,6 +222,7 @@ type item struct {
 	lines []string
 	l     *Learning // nil: not a learning
 	line  int       // 1-based line of lines[0] when parsed; 0 when new
+	f     *features // cached by feats; nil until then and after an edit
 }
 
 // learning returns the item's learning with its Lesson, Notes and Line.
@@ -242,6 +243,7 @@ func newItem(l Learning) *item {
 // setLines replaces an item's lines and re-reads its learning from them.
 func (it *item) setLines(lines []string) {
 	it.lines = lines
+	it.f = nil
 	l, _, ok, err := parseLine(lines[0])
 	if !ok || err != nil {
 		panic(fmt.Sprintf("learning: edited entry does not parse: %q", lines[0]))
