@@ -200,3 +200,42 @@ func TestAlwaysLoaded(t *testing.T) {
 		t.Fatalf("AlwaysLoaded(50):\n%s\nwant\n%s", cut, want)
 	}
 }
+
+// TestOps_KeepHandWritten runs every decision on a hand-kept global file:
+// what a person wrote that is not a learning stays, byte for byte.
+func TestOps_KeepHandWritten(t *testing.T) {
+	t.Parallel()
+	g := mustParse(t, GlobalFile, GlobalFileName, "", handGlobal)
+	m := &Memory{Global: g}
+	s := DefaultSettings()
+	s.Synthesis.MaxFileTokens = 100
+	var ops []Op
+	ops = append(ops, Migrate(m, today)...)
+	ops = append(ops, Route(m, []Learning{{Title: "Retry with jitter", Scope: Global, Type: BestPractice, Description: "Exponential backoff with jitter"}}, today)...)
+	ops = append(ops, Pin(m, "jitter", "", today)...)
+	ops = append(ops, Unpin(m, "jitter", "", today)...)
+	ops = append(ops, Prune(m, s, "2026-06-01")...)
+	ops = append(ops, Decay(m, s, "2026-09-01")...)
+	if len(ops) < 6 {
+		t.Fatalf("only %d ops: the decisions did not run", len(ops))
+	}
+	out := g.Format()
+	for _, keep := range []string{
+		"# Global Long-Term Memory\n\nSome intro paragraph a person wrote.\n\n## About Me\n<!-- Who the user is -->\n- I am a data engineer at Acme.\n  - prefers terse answers\n",
+		"## Current Projects\n- granada: claims analytics\n",
+		"## My Own Notes\nFree text under a section memdir does not know.\n```\n## not a heading\n- **T** [global/nonsense]: inside a fence, not a learning\n```\n",
+		"<!-- Subject to 30-day decay -->\n",
+		"- a plain bullet, not a learning\n",
+		"- **Small commits** [global/decision] (2026-01-10): One logical change per commit\n  - Lesson: Keep commits reviewable\n",
+	} {
+		if !strings.Contains(out, keep) {
+			t.Fatalf("lost %q:\n%s", keep, out)
+		}
+	}
+	if _, err := ParseFile(GlobalFile, GlobalFileName, "", out); err != nil {
+		t.Fatalf("result does not parse: %v", err)
+	}
+	if _, err := ParseArchive(m.Archive.Format()); err != nil || len(m.Archive.Learnings()) != 5 {
+		t.Fatalf("archive %v, %d learnings, want the 5 pruned or decayed:\n%s", err, len(m.Archive.Learnings()), m.Archive.Format())
+	}
+}
