@@ -2,17 +2,19 @@ package learning
 
 import (
 	"fmt"
+	"path"
 	"sort"
 )
 
 // archiveEntry takes it out of s and puts its lines in m's archive under
-// today's group, with f's name as its source.
+// today's group, with the base name of f's file as its source (as the
+// skill writes it: "*Source: granada-long-term-memory.md*").
 func (m *Memory) archiveEntry(f *File, s *section, it *item, today string) {
 	s.remove(it)
 	if m.Archive == nil {
 		m.Archive = &Archive{}
 	}
-	m.Archive.add(today, it.lines, f.Name)
+	m.Archive.add(today, it.lines, path.Base(f.Name))
 }
 
 // Prune cuts every file over s's MaxFileTokens (bytes/4): oldest entries

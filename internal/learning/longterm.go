@@ -204,6 +204,9 @@ func (f *File) SectionText(section string) string {
 // updated" (project) date, adding the footer when the file has none. It
 // reports whether the text changed.
 func (f *File) SetDate(today string) bool {
+	if f == nil || f.doc == nil {
+		return false
+	}
 	label := "Last updated"
 	if f.Kind == GlobalFile {
 		label = "Last synthesized"
@@ -219,6 +222,7 @@ type item struct {
 	lines []string
 	l     *Learning // nil: not a learning
 	line  int       // 1-based line of lines[0] when parsed; 0 when new
+	f     *features // cached by feats; nil until then and after an edit
 }
 
 // learning returns the item's learning with its Lesson, Notes and Line.
@@ -239,6 +243,7 @@ func newItem(l Learning) *item {
 // setLines replaces an item's lines and re-reads its learning from them.
 func (it *item) setLines(lines []string) {
 	it.lines = lines
+	it.f = nil
 	l, _, ok, err := parseLine(lines[0])
 	if !ok || err != nil {
 		panic(fmt.Sprintf("learning: edited entry does not parse: %q", lines[0]))

@@ -291,7 +291,7 @@ func (m *Memory) pinCrossProject(today string, changed map[*File]bool) []Op {
 		l := ws[0].e.it.learning()
 		l.Scope = Global
 		l.Line = 0
-		if _, dup := m.Global.duplicate(l); dup {
+		if _, dup := m.Global.duplicate(featuresOf(l)); dup {
 			continue
 		}
 		var names []string

@@ -22,24 +22,10 @@ type Memory struct {
 	Archive  *Archive
 }
 
-// init fills what a decision may need: the global file, the projects map
-// and the archive.
-func (m *Memory) init() {
-	if m.Global == nil {
-		m.Global = NewGlobal()
-	}
-	if m.Projects == nil {
-		m.Projects = map[string]*File{}
-	}
-	if m.Archive == nil {
-		m.Archive = &Archive{}
-	}
-}
-
 // files lists m's files: the global one, then the projects by name.
 func (m *Memory) files() []*File {
 	var out []*File
-	if m.Global != nil {
+	if m.Global != nil && m.Global.doc != nil {
 		out = append(out, m.Global)
 	}
 	names := make([]string, 0, len(m.Projects))
@@ -48,7 +34,7 @@ func (m *Memory) files() []*File {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if f := m.Projects[n]; f != nil {
+		if f := m.Projects[n]; f != nil && f.doc != nil {
 			out = append(out, f)
 		}
 	}
@@ -90,48 +76,96 @@ func SectionFor(k Kind, t Type) string {
 // polarity words) from which a flipped polarity is a contradiction. Both
 // are tuned on route_test.go.
 const (
-	dupThreshold     = 0.5
-	subjectThreshold = 0.5
+	dupThreshold     = 0.6
+	subjectThreshold = 0.6
 )
 
 func fullText(l Learning) string { return l.Title + " " + l.Description + " " + l.Lesson }
 
 func normTitle(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
 
+// features are what dedupe and contradictions compare of a learning,
+// computed once per entry (an item drops them when its lines change).
+type features struct {
+	scope, title     string          // lower-cased, title's spaces collapsed
+	all, subj, tsubj map[string]bool // content words; less polarity words; the title's less polarity words
+	pol              []int           // polarity, computed when first needed
+	text             string
+}
+
+func featuresOf(l Learning) *features {
+	t := fullText(l)
+	return &features{scope: strings.ToLower(l.Scope), title: normTitle(l.Title), all: wordSet(t), subj: subject(t), tsubj: subject(l.Title), text: t}
+}
+
+func (f *features) polarity() []int {
+	if f.pol == nil {
+		f.pol = polarity(f.text)
+	}
+	return f.pol
+}
+
+// feats returns the item's features.
+func (it *item) feats() *features {
+	if it.f == nil {
+		it.f = featuresOf(*it.l)
+	}
+	return it.f
+}
+
 // similar reports whether a and b are the same concept: identical titles
 // in the same scope, or content words at least dupThreshold alike.
-func similar(a, b Learning) bool {
-	if strings.EqualFold(a.Scope, b.Scope) && normTitle(a.Title) == normTitle(b.Title) {
+func similar(a, b *features) bool {
+	if a.scope == b.scope && a.title == b.title {
 		return true
 	}
-	return jaccard(wordSet(fullText(a)), wordSet(fullText(b))) >= dupThreshold
+	return jaccard(a.all, b.all) >= dupThreshold
 }
 
 // subjectSim is how alike the subjects of a and b are: the better of their
-// titles' and their whole texts' similarity, polarity words left out.
-func subjectSim(a, b Learning) float64 {
-	t := jaccard(subject(a.Title), subject(b.Title))
-	if f := jaccard(subject(fullText(a)), subject(fullText(b))); f > t {
-		return f
+// titles' Jaccard similarity and their whole texts' overlap (shared words
+// over the smaller set's size, with at least two shared), polarity words
+// left out. Overlap rather than Jaccard: an update ("the filter is no
+// longer needed: the rows were removed") often says more, or less, than
+// the entry it replaces.
+func subjectSim(a, b *features) float64 {
+	t := jaccard(a.tsubj, b.tsubj)
+	if o := overlap(a.subj, b.subj); o > t {
+		return o
 	}
 	return t
+}
+
+// overlap is |a ∩ b| / min(|a|, |b|), 0 when fewer than two words are shared.
+func overlap(a, b map[string]bool) float64 {
+	inter := 0
+	for w := range a {
+		if b[w] {
+			inter++
+		}
+	}
+	if inter < 2 {
+		return 0
+	}
+	return float64(inter) / float64(min(len(a), len(b)))
 }
 
 // contradicted is the entry of f that l contradicts: same subject, opposite
 // polarity. Pinned entries count only when their scope is l's (a pinned
 // learning of another scope is never rewritten by routing).
-func (f *File) contradicted(l Learning) (entry, bool) {
+func (f *File) contradicted(l Learning, lf *features) (entry, bool) {
 	var best entry
 	bestSim := 0.0
-	pl := polarity(fullText(l))
 	for _, e := range f.entries() {
 		if e.sec.name == Pinned && !strings.EqualFold(e.it.l.Scope, l.Scope) {
 			continue
 		}
-		if !flips(polarity(fullText(*e.it.l)), pl) {
+		ef := e.it.feats()
+		s := subjectSim(ef, lf)
+		if s < subjectThreshold || s <= bestSim {
 			continue
 		}
-		if s := subjectSim(*e.it.l, l); s >= subjectThreshold && s > bestSim {
+		if flips(ef.polarity(), lf.polarity()) {
 			best, bestSim = e, s
 		}
 	}
@@ -140,10 +174,10 @@ func (f *File) contradicted(l Learning) (entry, bool) {
 
 // duplicate is the entry of f (any section, Pinned included) that already
 // holds l's concept.
-func (f *File) duplicate(l Learning) (entry, bool) {
-	pl := polarity(fullText(l))
+func (f *File) duplicate(lf *features) (entry, bool) {
 	for _, e := range f.entries() {
-		if similar(*e.it.l, l) && !flips(polarity(fullText(*e.it.l)), pl) {
+		ef := e.it.feats()
+		if similar(ef, lf) && !flips(ef.polarity(), lf.polarity()) {
 			return e, true
 		}
 	}
@@ -160,6 +194,9 @@ func quote(l Learning) string { return fmt.Sprintf("%q", l.Title+": "+l.Descript
 // written as the file's Last synthesized / Last updated date when it
 // changes. It returns what it did.
 //
+// Route creates m.Global (from NewGlobal) or a project's file only when a
+// learning is added to it; a nil m.Projects is made.
+//
 // In detail, for each learning in order: an undated one is dated today; an
 // invalid one is skipped with the reason. If it flips the polarity of an
 // entry on the same subject ("X is broken" → "X works now", "use X" →
@@ -172,7 +209,9 @@ func quote(l Learning) string { return fmt.Sprintf("%q", l.Title+": "+l.Descript
 // same call. New entries are rendered with Learning.Format; every other
 // entry keeps its bytes.
 func Route(m *Memory, learnings []Learning, today string) []Op {
-	m.init()
+	if m.Projects == nil {
+		m.Projects = map[string]*File{}
+	}
 	var ops []Op
 	var changed []*File
 	touched := map[*File]bool{}
@@ -191,6 +230,9 @@ func Route(m *Memory, learnings []Learning, today string) []Op {
 			ops = append(ops, Op{Kind: "skip", File: name, Learning: l, Reason: "not written: " + err.Error()})
 			continue
 		}
+		if global && m.Global == nil {
+			m.Global = NewGlobal()
+		}
 		f := m.Global
 		if !global {
 			f = m.Projects[l.Scope]
@@ -200,7 +242,8 @@ func Route(m *Memory, learnings []Learning, today string) []Op {
 			}
 		}
 		sec := SectionFor(f.Kind, l.Type)
-		if e, ok := f.contradicted(l); ok {
+		lf := featuresOf(l)
+		if e, ok := f.contradicted(l, lf); ok {
 			old := e.it.learning()
 			nl := l
 			if e.sec.name == Pinned {
@@ -214,7 +257,7 @@ func Route(m *Memory, learnings []Learning, today string) []Op {
 			e.it.line = 0
 			ops = append(ops, Op{Kind: "update", File: f.Name, Section: e.sec.name, Learning: nl,
 				Reason: fmt.Sprintf("%s contradicts %s: replaced in place", quote(l), quote(old))})
-		} else if e, ok := f.duplicate(l); ok {
+		} else if e, ok := f.duplicate(lf); ok {
 			ops = append(ops, Op{Kind: "skip", File: f.Name, Section: e.sec.name, Learning: l,
 				Reason: fmt.Sprintf("already in ## %s: %s", e.sec.name, quote(*e.it.l))})
 			continue

@@ -10,7 +10,7 @@ const today = "2026-03-01"
 func TestRoute_EveryScopeAndType(t *testing.T) {
 	t.Parallel()
 	want := map[Kind]map[Type]string{
-		GlobalFile: {Error: ErrorPatterns, BestPractice: BestPractices, DataQuirk: KeyLearnings, Decision: PatternsPrefs, Command: KeyLearnings},
+		GlobalFile:  {Error: ErrorPatterns, BestPractice: BestPractices, DataQuirk: KeyLearnings, Decision: PatternsPrefs, Command: KeyLearnings},
 		ProjectFile: {Error: ErrorPatterns, BestPractice: BestPractices, DataQuirk: DataQuirks, Decision: KeyDecisions, Command: UsefulCommands},
 	}
 	// Distinct subjects, so that no learning is a duplicate of another.
@@ -194,5 +194,53 @@ func TestRoute_InvalidSkipped(t *testing.T) {
 	ops := Route(m, []Learning{{Title: "T", Scope: "a/b", Type: Error, Description: "d"}, {Title: "T", Scope: "p", Type: "oops", Description: "d"}}, today)
 	if len(ops) != 2 || ops[0].Kind != "skip" || ops[1].Kind != "skip" || len(m.Projects) != 0 {
 		t.Fatalf("ops %+v projects %v", ops, m.Projects)
+	}
+}
+
+func TestRoute_MissingSectionAdded(t *testing.T) {
+	t.Parallel()
+	text := "# Global Long-Term Memory\n\n## About Me\n- me\n\n## Error Patterns to Avoid\n- **E** [global/error] (2026-02-01): e\n"
+	m := &Memory{Global: mustParse(t, GlobalFile, GlobalFileName, "", text)}
+	Route(m, []Learning{{Title: "Table-driven tests", Scope: Global, Type: BestPractice, Date: today, Description: "t.Run per case"},
+		{Title: "Prefer rebase", Scope: Global, Type: Decision, Date: today, Description: "linear history"}}, today)
+	want := "# Global Long-Term Memory\n\n## About Me\n- me\n\n## Patterns & Preferences\n<!-- Coding style, decision patterns -->\n" +
+		"- **Prefer rebase** [global/decision] (" + today + "): linear history\n\n" +
+		"## Error Patterns to Avoid\n- **E** [global/error] (2026-02-01): e\n\n## Best Practices\n<!-- Patterns and approaches that worked well -->\n" +
+		"- **Table-driven tests** [global/best-practice] (" + today + "): t.Run per case\n\n---\n*Last synthesized: " + today + "*\n"
+	if got := m.Global.Format(); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if m.Projects == nil || len(m.Projects) != 0 {
+		t.Fatalf("Projects %v", m.Projects)
+	}
+	p := &Memory{}
+	Route(p, []Learning{{Title: "x", Scope: "alpha", Type: Command, Description: "y"}}, today)
+	if p.Global != nil || p.Archive != nil {
+		t.Fatalf("routing a project learning made a global file or an archive")
+	}
+}
+
+func TestRoute_ContradictionNoLongerNeeded(t *testing.T) {
+	t.Parallel()
+	f := mustParse(t, ProjectFile, ProjectFileName("granada"), "granada", handProject)
+	m := &Memory{Projects: map[string]*File{"granada": f}}
+	ops := Route(m, []Learning{{Title: "Accident_Key filter no longer needed", Scope: "granada", Type: BestPractice,
+		Description: "The CWOP rows were removed; joins without the Accident_Key filter work now"}}, today)
+	if len(ops) != 1 || ops[0].Kind != "update" || ops[0].Section != ErrorPatterns {
+		t.Fatalf("ops %+v, want an update in ## Error Patterns to Avoid", ops)
+	}
+	if got := f.Learnings(ErrorPatterns); len(got) != 1 || got[0].Title != "Accident_Key filter no longer needed" {
+		t.Fatalf("## Error Patterns to Avoid = %+v", got)
+	}
+	// A flipped polarity ("always use" against "no longer needed") with two
+	// shared subject words of five is not the same subject.
+	l := Learning{Title: "CWOP rows for audits", Scope: "granada", Type: DataQuirk,
+		Description: "Always use the CWOP rows for the yearly audits of claims"}
+	if !flips(polarity(fullText(l)), polarity(fullText(f.Learnings(ErrorPatterns)[0]))) {
+		t.Fatalf("test learning does not flip polarity")
+	}
+	ops = Route(m, []Learning{l}, today)
+	if len(ops) != 1 || ops[0].Kind != "add" {
+		t.Fatalf("ops %+v, want an add", ops)
 	}
 }
