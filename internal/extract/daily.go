@@ -63,9 +63,11 @@ const (
 //
 // The learnings' types follow what extraction classified:
 //
-//   - feedback (a rule or a correction): error when it forbids something
-//     ("don't", "never", "avoid", "stop", "no, …") and names a failure
-//     (it broke, we got burned, a bug, an outage); best-practice otherwise;
+//   - feedback (a rule or a correction): error when it corrects a mistake
+//     ("no, …", "that's wrong"), when its reason names a failure ("…,
+//     otherwise records leak", "we got burned when…") or when it forbids
+//     something ("don't", "never", "avoid") that breaks; best-practice
+//     otherwise;
 //   - project (a decision, a deadline, a freeze): decision;
 //   - reference: command when it points at something to open or run (a
 //     URL, a command in backquotes, a dashboard, a runbook, a query);

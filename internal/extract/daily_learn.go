@@ -28,6 +28,9 @@ var (
 // titleLeads are openings a learning's title drops, and the openings it
 // rewrites as the rule's verb ("we use tabs" is "Use tabs").
 var (
+	// statementLeads open a statement without saying anything.
+	statementLeads = []string{"by the way", "btw", "fyi", "heads up", "note that", "just so you know", "also", "ok",
+		"okay", "so", "no", "nope", "actually", "please", "and", "well"}
 	titleLeads = []string{"by the way", "btw", "fyi", "heads up", "note that", "just so you know", "remember that",
 		"remember to", "remember", "from now on", "going forward", "in general", "also", "ok", "okay", "so", "no",
 		"nope", "actually", "please", "and", "we've decided to", "we have decided to", "we decided to", "decided to",
@@ -77,21 +80,23 @@ func (day *dayRead) learnings(in DayInput) ([]learning.Learning, []string) {
 		*list = append(*list, oneLine(text, maxPointBytes))
 	}
 	for _, s := range day.sessions {
-		cands, _ := Heuristic(s.msgs, s.id)
-		for _, c := range cands {
+		for _, c := range s.cands {
 			rule, reason := splitBody(c.Body)
+			rule = stripLeads(rule, statementLeads)
+			dl, ok := toLearning(c.Type, rule, reason, s.project, in.Date)
+			if ok {
+				dl.terms = termSet(dl.l.Title + " " + dl.l.Description + " " + dl.l.Lesson)
+				if isKnown(dl, in.Known, known) {
+					continue // neither a learning nor a key point: memory has it
+				}
+			}
 			switch c.Type {
 			case "project":
 				addPoint(&decisions, s.project, capitalize(rule))
 			case "feedback":
 				addPoint(&rules, s.project, capitalize(rule))
 			}
-			dl, ok := toLearning(c.Type, rule, reason, s.project, in.Date)
-			if !ok || len(buckets[dl.rank]) >= maxLearnings {
-				continue
-			}
-			dl.terms = termSet(dl.l.Title + " " + dl.l.Description + " " + dl.l.Lesson)
-			if isKnown(dl, in.Known, known) || repeats(dl, buckets) {
+			if !ok || len(buckets[dl.rank]) >= maxLearnings || repeats(dl, buckets) {
 				continue
 			}
 			buckets[dl.rank] = append(buckets[dl.rank], dl)
@@ -131,7 +136,7 @@ func toLearning(typ, rule, reason, project, date string) (dayLearning, bool) {
 	switch typ {
 	case "feedback":
 		l.Type, base = learning.BestPractice, 2
-		if reCorrects().MatchString(rule) || reNegRule().MatchString(rule) && reFailure().MatchString(rule+" "+reason) {
+		if reCorrects().MatchString(rule) || reFailure().MatchString(reason) || reNegRule().MatchString(rule) && reFailure().MatchString(rule) {
 			l.Type, base = learning.Error, 0
 		}
 		if reAcross().MatchString(rule) || !reLocal().MatchString(rule) && !mentions(rule, project) &&
@@ -238,10 +243,8 @@ func learningTitle(typ, rule string) string {
 	s := rule
 	for changed := true; changed; {
 		changed = false
-		for _, l := range titleLeads {
-			if len(s) > len(l) && strings.EqualFold(s[:len(l)], l) && !isWordByte(s[len(l)]) {
-				s, changed = strings.TrimLeft(s[len(l):], " ,.!:;-—"), true
-			}
+		if t := stripLeads(s, titleLeads); t != s {
+			s, changed = t, true
 		}
 		for _, v := range titleVerbs {
 			if len(s) > len(v[0]) && strings.EqualFold(s[:len(v[0])], v[0]) && !isWordByte(s[len(v[0])]) {
@@ -266,6 +269,24 @@ func learningTitle(typ, rule string) string {
 	return "Note"
 }
 
+// stripLeads drops the leads that open s, as many as there are.
+func stripLeads(s string, leads []string) string {
+	for changed := true; changed; {
+		changed = false
+		for _, l := range leads {
+			if len(s) > len(l) && strings.EqualFold(s[:len(l)], l) && !isWordByte(s[len(l)]) {
+				s, changed = strings.TrimLeft(s[len(l):], " ,.!:;-—"), true
+			}
+		}
+	}
+	return s
+}
+
+// titleDangling are more words a title does not end on.
+var titleDangling = map[string]bool{"before": true, "after": true, "until": true, "than": true, "as": true, "so": true,
+	"but": true, "not": true, "because": true, "since": true, "while": true, "where": true, "who": true, "it": true,
+	"we": true, "i": true, "you": true, "they": true, "this": true, "these": true, "those": true, "then": true}
+
 // cutTitle keeps the first n words of s, not ending on a word that leads
 // into the rest, without the characters that would break a learning line.
 func cutTitle(s string, n int) string {
@@ -280,7 +301,8 @@ func cutTitle(s string, n int) string {
 	if len(words) > n {
 		words = words[:n]
 	}
-	for len(words) > 1 && danglingWords[strings.ToLower(strings.Trim(words[len(words)-1], ",;:.!?"))] {
+	for len(words) > 1 && (danglingWords[strings.ToLower(strings.Trim(words[len(words)-1], ",;:.!?"))] ||
+		titleDangling[strings.ToLower(strings.Trim(words[len(words)-1], ",;:.!?"))]) {
 		words = words[:len(words)-1]
 	}
 	for i, w := range words {
@@ -289,7 +311,7 @@ func cutTitle(s string, n int) string {
 			break
 		}
 	}
-	t := strings.Trim(strings.Join(words, " "), " ,;:.!?—–-\"'")
+	t := strings.TrimLeft(strings.TrimRight(strings.Join(words, " "), " ,;:.!?—–-"), " ,;:.!?—–-\"'")
 	return capitalize(t)
 }
 

@@ -21,7 +21,7 @@ type dayRead struct {
 type sessionRead struct {
 	project, id string
 	prompts     []prompt
-	msgs        []Message // the session's messages, the user's cleaned (for Heuristic)
+	cands       []Candidate // what Heuristic finds in the user's cleaned messages
 }
 
 // prompt is one thing the user typed, cleaned.
@@ -29,6 +29,8 @@ type prompt struct {
 	prose       string          // the user's own words: no paste, code, log or quote
 	terms       map[string]bool // stemmed content words of prose
 	substantive bool            // says enough to be a topic: not "yes do it", not "continue"
+	pasted      bool            // the user pasted something (a log, code): a step of a task, not a new one
+	classified  bool            // Heuristic found a rule, a decision, a pointer in it: a key point or learning already
 }
 
 // maxPromptBytes bounds what is read of one prompt: past it, a prompt is a
@@ -50,22 +52,33 @@ func readDay(in DayInput) *dayRead {
 			all[sr.project] = true
 			sessionProjects = append(sessionProjects, sr.project)
 		}
-		sr.msgs = make([]Message, len(s.Messages))
+		msgs := make([]Message, len(s.Messages))
+		var sources []string
 		for i, m := range s.Messages {
-			sr.msgs[i] = m
+			msgs[i] = m
 			if m.Role != "user" || m.Meta {
 				continue
 			}
 			if isHarnessText(m.Text) {
-				sr.msgs[i].Meta = true
+				msgs[i].Meta = true
 				continue
 			}
 			day.prompts++
 			prose := cleanPrompt(m.Text)
-			sr.msgs[i].Text = prose
+			msgs[i].Text = reOpeners().ReplaceAllString(prose, "$1")
 			p := prompt{prose: prose, terms: termSet(prose)}
 			p.substantive = len(p.terms) >= 3 && !isAck(prose)
+			p.pasted = len(prose) < len(strings.TrimSpace(m.Text))
 			sr.prompts = append(sr.prompts, p)
+			sources = append(sources, source(s.Session, m.ID, i))
+		}
+		sr.cands, _ = Heuristic(msgs, s.Session)
+		found := map[string]bool{}
+		for _, c := range sr.cands {
+			found[c.Source] = true
+		}
+		for i := range sr.prompts {
+			sr.prompts[i].classified = found[sources[i]]
 		}
 		day.sessions = append(day.sessions, sr)
 	}
@@ -117,6 +130,13 @@ var harnessPrefixes = []string{"<command-name>", "<command-message>", "<command-
 
 var (
 	reLogLine = lazyRE(`^(?:\[?\d{4}-\d{2}-\d{2}[T ]\d|\[?\d{2}:\d{2}:\d{2}|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|PANIC|ERR|NOTICE|CRITICAL)\b|level=|time=|##\[|::(?:error|warning|group|notice)|---|===|\+\+\+|@@|>>>|\$ |PS [A-Z]:|[A-Z]:\\|at [\w$.<>]+\(|File "|Traceback|goroutine \d|panic:|(?:FAIL|PASS)\b|ok\s+\S+/|exit status|npm (?:ERR|WARN)|error(?:\[E\d+\])?:|warning:|Caused by:|\^|[\w./-]+\.(?:go|py|js|ts|tsx|jsx|rs|java|rb|c|cc|cpp|h|cs|kt|swift|php|sql|ya?ml|json|toml):\d+)`)
+	// reOpeners are a sentence's openings that say how the user feels about
+	// the last answer ("No, don't…"), which the extraction's rules do not
+	// expect before a rule.
+	reOpeners = lazyRE(`(?im)(^|[.!?]\s+)(?:no|nope|actually|wait|hmm|well|right|yes|yeah|ok|okay)[,!]\s+`)
+	// reStillBroken is a prompt reporting on the task at hand: "the tests
+	// fail now", "it still crashes".
+	reStillBroken = lazyRE(`(?i)\b(?:now|still|again|anymore|same)\b.*\b(?:fail|failing|fails|error|errors|broken|crash\w*|wrong|work|works|working)\b|\b(?:fail|failing|fails|error|errors|broken|crash\w*|wrong|work|works|working)\b.*\b(?:now|still|again|anymore)\b`)
 	// reIntro ends a line that introduces what the user pasted under it.
 	reIntro = lazyRE(`(?i)\b(?:log|logs|output|trace|traceback|stack|error|errors|says|said|email|message|pasted|copied|prints?|printed|result|results|response|diff|config)\b[^:]*:\s*$`)
 )
@@ -267,7 +287,8 @@ func (day *dayRead) topics() []string {
 					old++
 				}
 			}
-			newSubject := !found || len(p.terms) >= 4 && float64(old) <= 0.2*float64(len(p.terms)) && !continues(p.prose)
+			newSubject := !found || len(p.terms) >= 4 && float64(old) <= 0.2*float64(len(p.terms)) &&
+				!p.pasted && !p.classified && !continues(p.prose)
 			for t := range p.terms {
 				seen[t] = true
 			}
@@ -355,7 +376,7 @@ func continues(prose string) bool {
 		"wait", "hmm", "no", "nope", "yes", "ok", "okay", "then", "instead", "actually":
 		return true
 	}
-	return false
+	return reStillBroken().MatchString(prose)
 }
 
 // leadIns are openings a topic phrase drops: greetings, fillers, the
@@ -364,7 +385,9 @@ var leadIns = []string{"ok so", "okay so", "alright so", "so", "ok", "okay", "al
 	"good morning", "morning", "well", "hmm", "now", "next", "also", "and", "please", "pls", "great", "thanks", "cool",
 	"can you please", "could you please", "can you", "could you", "would you", "will you", "can we", "could we",
 	"let's", "lets", "let us", "i want you to", "i'd like you to", "i need you to", "i want to", "i'd like to",
-	"i need to", "we need to", "i think we should", "we should", "help me", "i'm trying to", "i am trying to", "try to"}
+	"i need to", "we need to", "i think we should", "we should", "help me", "i'm trying to", "i am trying to", "try to",
+	"look at something else", "something else", "another thing", "one more thing", "different topic", "new task",
+	"moving on", "switching gears", "next task", "on another note", "change of topic", "by the way", "btw"}
 
 // topicPhrase makes a topic of a prompt: its first sentence with something
 // to say, without lead-ins, cut at a clause to at most 12 words; "" when
@@ -376,7 +399,7 @@ func topicPhrase(prose string) string {
 		}
 		p := stripLeadIns(s)
 		// The first clause, when it says enough alone.
-		for _, sep := range []string{"; ", " — ", " – ", " - ", ": ", " (", ", because", ", since", ", so ", ", but ", ", "} {
+		for _, sep := range []string{"; ", " — ", " – ", " - ", ": ", " (", ", because", " because ", ", since", ", so ", ", but ", ", "} {
 			if i := strings.Index(p, sep); i > 0 && len(strings.Fields(p[:i])) >= 4 {
 				p = p[:i]
 			}
