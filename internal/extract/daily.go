@@ -84,9 +84,12 @@ const (
 // Description and lesson: when the user gave a reason, the description is
 // the reason and the lesson the rule; otherwise the description is the
 // statement and there is no lesson line (it would only repeat it).
+//
+// The projects tagged are in.Projects and the projects of the day's
+// sessions and commits: every learning's scope is global or one of them.
 func DailySummary(in DayInput) learning.Daily {
-	d := learning.Daily{Date: in.Date, Projects: sortedSet(in.Projects)}
 	day := readDay(in)
+	d := learning.Daily{Date: in.Date, Projects: day.tagged}
 	d.Topics = day.topics()
 	learnings, points := day.learnings(in)
 	d.Learnings = learnings

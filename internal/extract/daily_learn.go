@@ -63,9 +63,10 @@ func (day *dayRead) learnings(in DayInput) ([]learning.Learning, []string) {
 	buckets := make([][]dayLearning, ranks)
 	var decisions, rules []string
 	var pointTerms []map[string]bool
+	perProject := map[string]int{}
 	addPoint := func(list *[]string, project, text string) {
-		if len(*list) >= maxKeyPoints {
-			return
+		if len(*list) >= maxKeyPoints || perProject[project] >= 3 {
+			return // room for the other projects' points
 		}
 		ts := termSet(text)
 		for _, p := range pointTerms {
@@ -74,6 +75,7 @@ func (day *dayRead) learnings(in DayInput) ([]learning.Learning, []string) {
 			}
 		}
 		pointTerms = append(pointTerms, ts)
+		perProject[project]++
 		if day.multi && project != "" {
 			text = project + ": " + text
 		}
@@ -155,7 +157,7 @@ func toLearning(typ, rule, reason, project, date string) (dayLearning, bool) {
 	default:
 		return dayLearning{}, false
 	}
-	if l.Scope == "" || strings.ContainsAny(l.Scope, "/]\n") {
+	if l.Scope == "" || strings.ContainsAny(l.Scope, "/[]\n\r") {
 		return dayLearning{}, false // no project to file it under
 	}
 	l.Title = learningTitle(typ, rule)

@@ -14,8 +14,10 @@ import (
 type dayRead struct {
 	sessions []sessionRead
 	projects []string // the sessions' projects, sorted (in.Projects when no session names one)
-	multi    bool     // the day has several projects: lines say which
-	prompts  int      // the user's prompts
+	tagged   []string // every project of the day, sorted: in.Projects, the sessions', the commits'
+
+	multi   bool // the day has several projects: lines say which
+	prompts int  // the user's prompts
 }
 
 type sessionRead struct {
@@ -88,6 +90,10 @@ func readDay(in DayInput) *dayRead {
 		}
 	}
 	day.multi = len(all) > 1
+	for p := range all {
+		day.tagged = append(day.tagged, p)
+	}
+	day.tagged = sortedSet(day.tagged)
 	day.projects = sortedSet(sessionProjects)
 	if len(day.projects) == 0 {
 		day.projects = sortedSet(in.Projects)
@@ -278,8 +284,8 @@ func (day *dayRead) topics() []string {
 		seen := map[string]bool{}
 		found := false
 		for _, p := range s.prompts {
-			if !p.substantive {
-				continue
+			if !p.substantive || p.classified {
+				continue // a rule or a decision is a key point, not a topic
 			}
 			old := 0
 			for t := range p.terms {
@@ -288,7 +294,7 @@ func (day *dayRead) topics() []string {
 				}
 			}
 			newSubject := !found || len(p.terms) >= 4 && float64(old) <= 0.2*float64(len(p.terms)) &&
-				!p.pasted && !p.classified && !continues(p.prose)
+				!p.pasted && !continues(p.prose)
 			for t := range p.terms {
 				seen[t] = true
 			}
