@@ -14,7 +14,7 @@ var (
 	// reLocal marks a rule about the project at hand.
 	reLocal = lazyRE(`(?i)\b(?:this|the|our) (?:repo|repository|project|codebase|service|app|team|module|package)\b|\bhere\b|\bin these\b`)
 	// reTool names tools and habits that exist outside any one project.
-	reTool = lazyRE(`(?i)\b(?:git|bash|shell|zsh|terminal|golang|python|sql|regex(?:es)?|docker|makefiles?|commit messages?|pull requests?|force[- ]push\w*|rebase|claude(?: code)?|markdown|unix|ssh|vim|emacs|tmux|homebrew|brew)\b`)
+	reTool = lazyRE(`(?i)\b(?:go (?:vet|test|build|fmt|mod|generate)|gofmt|git|bash|shell|zsh|terminal|golang|python|sql|regex(?:es)?|docker|makefiles?|commit messages?|pull requests?|force[- ]push\w*|rebase|claude(?: code)?|markdown|unix|ssh|vim|emacs|tmux|homebrew|brew)\b`)
 	// rePersonal is the user's own taste: "I prefer", "I hate".
 	rePersonal = lazyRE(`(?i)^(?:i (?:prefer|like|hate|don'?t like|want)|i(?:'d| would) rather)\b`)
 	reNegRule  = lazyRE(`(?i)^(?:(?:no|nope|also|and|ok|so|please|actually)[,.!]?\s+)*(?:don'?t|do not|never|avoid|stop|quit|not)\b`)
@@ -85,7 +85,7 @@ func (day *dayRead) learnings(in DayInput) ([]learning.Learning, []string) {
 		for _, c := range s.cands {
 			rule, reason := splitBody(c.Body)
 			rule = stripLeads(rule, statementLeads)
-			dl, ok := toLearning(c.Type, rule, reason, s.project, in.Date)
+			dl, ok := toLearning(c.Type, rule, reason, s.project, in.Date, s.corrections[c.Source])
 			if ok {
 				dl.terms = termSet(dl.l.Title + " " + dl.l.Description + " " + dl.l.Lesson)
 				if isKnown(dl, in.Known, known) {
@@ -132,13 +132,13 @@ func splitBody(body string) (rule, reason string) {
 
 // toLearning maps a candidate to a learning (see DailySummary for the
 // mapping); ok is false when it makes none.
-func toLearning(typ, rule, reason, project, date string) (dayLearning, bool) {
+func toLearning(typ, rule, reason, project, date string, correction bool) (dayLearning, bool) {
 	l := learning.Learning{Scope: project, Date: date}
 	base := 0
 	switch typ {
 	case "feedback":
 		l.Type, base = learning.BestPractice, 2
-		if reCorrects().MatchString(rule) || reFailure().MatchString(reason) || reNegRule().MatchString(rule) && reFailure().MatchString(rule) {
+		if correction || reCorrects().MatchString(rule) || reFailure().MatchString(reason) || reNegRule().MatchString(rule) && reFailure().MatchString(rule) {
 			l.Type, base = learning.Error, 0
 		}
 		if reAcross().MatchString(rule) || !reLocal().MatchString(rule) && !mentions(rule, project) &&

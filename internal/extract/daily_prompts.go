@@ -23,7 +23,21 @@ type dayRead struct {
 type sessionRead struct {
 	project, id string
 	prompts     []prompt
-	cands       []Candidate // what Heuristic finds in the user's cleaned messages
+	cands       []Candidate     // what Heuristic finds in the user's cleaned messages
+	corrections map[string]bool // the sources of prompts that correct the agent ("no, …")
+	candTerms   []map[string]bool
+}
+
+// isCandidate reports a sentence Heuristic made a candidate of: a key
+// point or a learning already, not a topic.
+func (s *sessionRead) isCandidate(sentence string) bool {
+	ts := termSet(sentence)
+	for _, c := range s.candTerms {
+		if overlap(c, ts) >= 0.5 {
+			return true
+		}
+	}
+	return false
 }
 
 // prompt is one thing the user typed, cleaned.
@@ -31,8 +45,8 @@ type prompt struct {
 	prose       string          // the user's own words: no paste, code, log or quote
 	terms       map[string]bool // stemmed content words of prose
 	substantive bool            // says enough to be a topic: not "yes do it", not "continue"
+	lead        []string        // its first three content terms: what it is about
 	pasted      bool            // the user pasted something (a log, code): a step of a task, not a new one
-	classified  bool            // Heuristic found a rule, a decision, a pointer in it: a key point or learning already
 }
 
 // maxPromptBytes bounds what is read of one prompt: past it, a prompt is a
@@ -49,7 +63,7 @@ func readDay(in DayInput) *dayRead {
 	}
 	var sessionProjects []string
 	for _, s := range in.Sessions {
-		sr := sessionRead{project: strings.TrimSpace(s.Project), id: s.Session}
+		sr := sessionRead{project: strings.TrimSpace(s.Project), id: s.Session, corrections: map[string]bool{}}
 		if sr.project != "" {
 			all[sr.project] = true
 			sessionProjects = append(sessionProjects, sr.project)
@@ -67,20 +81,20 @@ func readDay(in DayInput) *dayRead {
 			}
 			day.prompts++
 			prose := cleanPrompt(m.Text)
-			msgs[i].Text = reOpeners().ReplaceAllString(prose, "$1")
-			p := prompt{prose: prose, terms: termSet(prose)}
+			msgs[i].Text = reClauseRule().ReplaceAllString(reOpeners().ReplaceAllString(prose, "$1"), ". $1")
+			p := prompt{prose: prose, terms: termSet(prose), lead: recall.Default.Terms(prose, nil)}
+			p.lead = p.lead[:min(3, len(p.lead))]
 			p.substantive = len(p.terms) >= 3 && !isAck(prose)
 			p.pasted = len(prose) < len(strings.TrimSpace(m.Text))
 			sr.prompts = append(sr.prompts, p)
 			sources = append(sources, source(s.Session, m.ID, i))
+			if reCorrection().MatchString(prose) {
+				sr.corrections[sources[len(sources)-1]] = true
+			}
 		}
 		sr.cands, _ = Heuristic(msgs, s.Session)
-		found := map[string]bool{}
 		for _, c := range sr.cands {
-			found[c.Source] = true
-		}
-		for i := range sr.prompts {
-			sr.prompts[i].classified = found[sources[i]]
+			sr.candTerms = append(sr.candTerms, termSet(c.Description))
 		}
 		day.sessions = append(day.sessions, sr)
 	}
@@ -139,10 +153,17 @@ var (
 	// reOpeners are a sentence's openings that say how the user feels about
 	// the last answer ("No, don't…"), which the extraction's rules do not
 	// expect before a rule.
-	reOpeners = lazyRE(`(?im)(^|[.!?]\s+)(?:no|nope|actually|wait|hmm|well|right|yes|yeah|ok|okay)[,!]\s+`)
+	reOpeners = lazyRE(`(?im)(^|[.!?]\s+)(?:(?:no|nope|actually|wait|hmm|well|right|yes|yeah|ok|okay)[,!]|that'?s (?:wrong|not right|not what i (?:meant|asked))[,.:!;]|wrong[,.:!])\s+`)
+	// reClauseRule is a rule in the middle of a sentence ("the dates are
+	// UTC, don't convert them"): it starts a sentence of its own.
+	reClauseRule = lazyRE(`(?i)[,;:]\s+((?:please\s+)?(?:don'?t|do not|never|always|avoid)\s)`)
+	// reCorrection opens a prompt that corrects the agent's last step.
+	reCorrection = lazyRE(`(?i)^\s*(?:(?:no|nope|wrong)[,.!:]|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked)))\b)`)
 	// reStillBroken is a prompt reporting on the task at hand: "the tests
 	// fail now", "it still crashes".
 	reStillBroken = lazyRE(`(?i)\b(?:now|still|again|anymore|same)\b.*\b(?:fail|failing|fails|error|errors|broken|crash\w*|wrong|work|works|working)\b|\b(?:fail|failing|fails|error|errors|broken|crash\w*|wrong|work|works|working)\b.*\b(?:now|still|again|anymore)\b`)
+	// reLivesAt says where something is: a pointer, not a topic.
+	reLivesAt = lazyRE(`(?i)\b(?:lives? (?:in|at|on)|is (?:at|in) https?:|are (?:at|in) https?:|(?:is|are) tracked in|(?:is|are) kept in|(?:is|are) filed in)\b`)
 	// reIntro ends a line that introduces what the user pasted under it.
 	reIntro = lazyRE(`(?i)\b(?:log|logs|output|trace|traceback|stack|error|errors|says|said|email|message|pasted|copied|prints?|printed|result|results|response|diff|config)\b[^:]*:\s*$`)
 )
@@ -284,8 +305,8 @@ func (day *dayRead) topics() []string {
 		seen := map[string]bool{}
 		found := false
 		for _, p := range s.prompts {
-			if !p.substantive || p.classified {
-				continue // a rule or a decision is a key point, not a topic
+			if !p.substantive {
+				continue
 			}
 			old := 0
 			for t := range p.terms {
@@ -293,15 +314,19 @@ func (day *dayRead) topics() []string {
 					old++
 				}
 			}
-			newSubject := !found || len(p.terms) >= 4 && float64(old) <= 0.2*float64(len(p.terms)) &&
-				!p.pasted && !continues(p.prose)
+			sameThing := false
+			for _, t := range p.lead {
+				sameThing = sameThing || seen[t]
+			}
+			newSubject := !found || len(p.terms) >= 4 && float64(old) <= 0.25*float64(len(p.terms)) &&
+				!sameThing && !p.pasted && !continues(p.prose)
 			for t := range p.terms {
 				seen[t] = true
 			}
 			if !newSubject {
 				continue
 			}
-			phrase := topicPhrase(p.prose)
+			phrase := topicPhrase(p.prose, s.isCandidate)
 			if phrase == "" {
 				continue
 			}
@@ -393,14 +418,14 @@ var leadIns = []string{"ok so", "okay so", "alright so", "so", "ok", "okay", "al
 	"let's", "lets", "let us", "i want you to", "i'd like you to", "i need you to", "i want to", "i'd like to",
 	"i need to", "we need to", "i think we should", "we should", "help me", "i'm trying to", "i am trying to", "try to",
 	"look at something else", "something else", "another thing", "one more thing", "different topic", "new task",
-	"moving on", "switching gears", "next task", "on another note", "change of topic", "by the way", "btw"}
+	"moving on", "switching gears", "fyi", "heads up", "note that", "just so you know", "separately", "next task", "on another note", "change of topic", "by the way", "btw"}
 
 // topicPhrase makes a topic of a prompt: its first sentence with something
 // to say, without lead-ins, cut at a clause to at most 12 words; "" when
 // no sentence will do (or each one holds a secret).
-func topicPhrase(prose string) string {
+func topicPhrase(prose string, skip func(string) bool) string {
 	for _, s := range sentences(prose) {
-		if _, found := redact.String(s); len(found) > 0 || ProseSecret(s) {
+		if _, found := redact.String(s); len(found) > 0 || ProseSecret(s) || skip(s) || reLivesAt().MatchString(s) {
 			continue
 		}
 		p := stripLeadIns(s)

@@ -1,7 +1,9 @@
 package extract
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -454,5 +456,125 @@ func TestDailySummary_Size(t *testing.T) {
 	}
 	if ordinary := learning.RenderDaily(DailySummary(realisticDay())); len(ordinary) > learning.DailyTarget {
 		t.Errorf("an ordinary day renders %d bytes, want at most %d", len(ordinary), learning.DailyTarget)
+	}
+}
+
+// dayCase is a labelled day of testdata/daily: its sessions ("role:
+// text" turns) and what a person expects of its summary.
+type dayCase struct {
+	ID       string `json:"id"`
+	Sessions []struct {
+		Project string   `json:"project"`
+		Turns   []string `json:"turns"`
+	} `json:"sessions"`
+	Topics    []string `json:"topics"` // each held by a topic (lower case)
+	Learnings []struct {
+		Scope    string `json:"scope"`
+		Type     string `json:"type"`
+		Contains string `json:"contains"` // in title, description or lesson (lower case)
+	} `json:"learnings"`
+	Forbid []string `json:"forbid"` // never in the summary
+}
+
+// dayScore counts, for topics and learnings, what the engine wrote, what
+// the labels expect, and the matches; Scoped counts learnings matched on
+// words but with another scope or type.
+type dayScore struct {
+	TopicsGot, TopicsWant, TopicsMatched          int
+	LearningsGot, LearningsWant, LearningsMatched int
+	WrongTag                                      int
+	Notes                                         []string
+}
+
+func scoreDays(t *testing.T, file string) dayScore {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []dayCase
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	var sc dayScore
+	for _, c := range cases {
+		in := DayInput{Date: "2026-11-25"}
+		for i, s := range c.Sessions {
+			in.Projects = append(in.Projects, s.Project)
+			in.Sessions = append(in.Sessions, convo(s.Project, fmt.Sprintf("%s-s%d", c.ID, i), s.Turns...))
+		}
+		d := DailySummary(in)
+		t.Run(c.ID, func(t *testing.T) { check(t, d, in.Date, false, c.Forbid...) })
+		sc.TopicsGot += len(d.Topics)
+		sc.TopicsWant += len(c.Topics)
+		usedT := make([]bool, len(d.Topics))
+		for _, w := range c.Topics {
+			found := false
+			for i, g := range d.Topics {
+				if !usedT[i] && strings.Contains(strings.ToLower(g), w) {
+					usedT[i], found = true, true
+					break
+				}
+			}
+			if found {
+				sc.TopicsMatched++
+			} else {
+				sc.Notes = append(sc.Notes, fmt.Sprintf("%s: missed topic %q", c.ID, w))
+			}
+		}
+		for i, g := range d.Topics {
+			if !usedT[i] {
+				sc.Notes = append(sc.Notes, fmt.Sprintf("%s: extra topic %q", c.ID, g))
+			}
+		}
+		sc.LearningsGot += len(d.Learnings)
+		sc.LearningsWant += len(c.Learnings)
+		usedL := make([]bool, len(d.Learnings))
+		for _, w := range c.Learnings {
+			found, tagged := false, false
+			for i, l := range d.Learnings {
+				text := strings.ToLower(l.Title + " " + l.Description + " " + l.Lesson)
+				if usedL[i] || !strings.Contains(text, w.Contains) {
+					continue
+				}
+				if l.Scope == w.Scope && string(l.Type) == w.Type {
+					usedL[i], found = true, true
+					break
+				}
+				tagged = true
+				sc.Notes = append(sc.Notes, fmt.Sprintf("%s: %q tagged [%s/%s], want [%s/%s]", c.ID, w.Contains, l.Scope, l.Type, w.Scope, w.Type))
+			}
+			switch {
+			case found:
+				sc.LearningsMatched++
+			case tagged:
+				sc.WrongTag++
+			default:
+				sc.Notes = append(sc.Notes, fmt.Sprintf("%s: missed learning [%s/%s] %q", c.ID, w.Scope, w.Type, w.Contains))
+			}
+		}
+		for i, l := range d.Learnings {
+			if !usedL[i] {
+				sc.Notes = append(sc.Notes, fmt.Sprintf("%s: extra learning %s", c.ID, l.Format()))
+			}
+		}
+	}
+	t.Logf("topics:    %d/%d written match, %d/%d expected found", sc.TopicsMatched, sc.TopicsGot, sc.TopicsMatched, sc.TopicsWant)
+	t.Logf("learnings: %d/%d written match, %d/%d expected found, %d found with another scope or type",
+		sc.LearningsMatched, sc.LearningsGot, sc.LearningsMatched, sc.LearningsWant, sc.WrongTag)
+	for _, n := range sc.Notes {
+		t.Log(n)
+	}
+	return sc
+}
+
+// TestDailySummary_Tuned scores the engine on the labelled days its rules
+// were tuned on (testdata/daily/tune.json) and holds it to it.
+func TestDailySummary_Tuned(t *testing.T) {
+	utcLocal(t)
+	sc := scoreDays(t, "testdata/daily/tune.json")
+	if sc.TopicsMatched*10 < sc.TopicsGot*9 || sc.LearningsMatched*10 < sc.LearningsGot*8 {
+		t.Errorf("precision under target: topics %d/%d (want ≥ 0.9), learnings %d/%d (want ≥ 0.8)",
+			sc.TopicsMatched, sc.TopicsGot, sc.LearningsMatched, sc.LearningsGot)
 	}
 }
