@@ -78,8 +78,10 @@ const (
 // phrased as general (across projects, everywhere, in general, or an
 // "always"/"never" rule about a general tool such as git or bash), which
 // are global. A rule from a session without a project is not kept as a
-// learning (its scope would be a guess). No learning is data-quirk:
-// nothing extraction classifies says a dataset misbehaves.
+// learning (its scope would be a guess). Extraction has no class for
+// data that misbehaves, so the engine reads the user's statements for it
+// ("the dates in the export are in UTC", "Dataiku tables have no
+// indexes"): data-quirk learnings of the session's project.
 //
 // Description and lesson: when the user gave a reason, the description is
 // the reason and the lesson the rule; otherwise the description is the

@@ -82,10 +82,25 @@ func (day *dayRead) learnings(in DayInput) ([]learning.Learning, []string) {
 		*list = append(*list, oneLine(text, maxPointBytes))
 	}
 	for _, s := range day.sessions {
+		used := make([]bool, len(s.quirks))
 		for _, c := range s.cands {
 			rule, reason := splitBody(c.Body)
 			rule = stripLeads(rule, statementLeads)
 			dl, ok := toLearning(c.Type, rule, reason, s.project, in.Date, s.corrections[c.Source])
+			if ok && c.Type == "feedback" && reason == "" && dl.l.Scope == s.project {
+				// A rule given with a quirk of the data is that quirk's lesson.
+				for i, q := range s.quirks {
+					if !used[i] && q.source == c.Source {
+						used[i] = true
+						if dl.l.Type != learning.Error { // a correction stays an error
+							dl.l.Type, dl.rank = learning.DataQuirk, q.rank-1
+						}
+						dl.l.Title = q.l.Title
+						dl.l.Description, dl.l.Lesson = q.l.Description, oneLine(capitalize(rule), maxTextBytes)
+						break
+					}
+				}
+			}
 			if ok {
 				dl.terms = termSet(dl.l.Title + " " + dl.l.Description + " " + dl.l.Lesson)
 				if isKnown(dl, in.Known, known) {
@@ -99,6 +114,16 @@ func (day *dayRead) learnings(in DayInput) ([]learning.Learning, []string) {
 				addPoint(&rules, s.project, capitalize(rule))
 			}
 			if !ok || len(buckets[dl.rank]) >= maxLearnings || repeats(dl, buckets) {
+				continue
+			}
+			buckets[dl.rank] = append(buckets[dl.rank], dl)
+		}
+	}
+	for _, s := range day.sessions {
+		for _, q := range s.quirks {
+			dl := q.dayLearning
+			dl.terms = termSet(dl.l.Title + " " + dl.l.Description)
+			if len(buckets[dl.rank]) >= maxLearnings || isKnown(dl, in.Known, known) || repeats(dl, buckets) {
 				continue
 			}
 			buckets[dl.rank] = append(buckets[dl.rank], dl)

@@ -23,9 +23,10 @@ type dayRead struct {
 type sessionRead struct {
 	project, id string
 	prompts     []prompt
-	cands       []Candidate     // what Heuristic finds in the user's cleaned messages
-	corrections map[string]bool // the sources of prompts that correct the agent ("no, …")
-	candTerms   []map[string]bool
+	cands       []Candidate       // what Heuristic finds in the user's cleaned messages
+	corrections map[string]bool   // the sources of prompts that correct the agent ("no, …")
+	candTerms   []map[string]bool // the candidates' and quirks' words
+	quirks      []quirk           // what the user says about their data misbehaving
 }
 
 // isCandidate reports a sentence Heuristic made a candidate of: a key
@@ -46,6 +47,8 @@ type prompt struct {
 	terms       map[string]bool // stemmed content words of prose
 	substantive bool            // says enough to be a topic: not "yes do it", not "continue"
 	lead        []string        // its first three content terms: what it is about
+	said        string          // prose as Heuristic reads it: openers off, mid-sentence rules split off
+	source      string          // its message, as a candidate's Source names it
 	pasted      bool            // the user pasted something (a log, code): a step of a task, not a new one
 }
 
@@ -69,7 +72,6 @@ func readDay(in DayInput) *dayRead {
 			sessionProjects = append(sessionProjects, sr.project)
 		}
 		msgs := make([]Message, len(s.Messages))
-		var sources []string
 		for i, m := range s.Messages {
 			msgs[i] = m
 			if m.Role != "user" || m.Meta {
@@ -81,20 +83,25 @@ func readDay(in DayInput) *dayRead {
 			}
 			day.prompts++
 			prose := cleanPrompt(m.Text)
-			msgs[i].Text = reClauseRule().ReplaceAllString(reOpeners().ReplaceAllString(prose, "$1"), ". $1")
+			said := reClauseRule().ReplaceAllString(reOpeners().ReplaceAllString(prose, "$1"), ". $1")
+			msgs[i].Text = said
 			p := prompt{prose: prose, terms: termSet(prose), lead: recall.Default.Terms(prose, nil)}
 			p.lead = p.lead[:min(3, len(p.lead))]
 			p.substantive = len(p.terms) >= 3 && !isAck(prose)
 			p.pasted = len(prose) < len(strings.TrimSpace(m.Text))
+			p.said, p.source = said, source(s.Session, m.ID, i)
 			sr.prompts = append(sr.prompts, p)
-			sources = append(sources, source(s.Session, m.ID, i))
 			if reCorrection().MatchString(prose) {
-				sr.corrections[sources[len(sources)-1]] = true
+				sr.corrections[p.source] = true
 			}
 		}
 		sr.cands, _ = Heuristic(msgs, s.Session)
 		for _, c := range sr.cands {
 			sr.candTerms = append(sr.candTerms, termSet(c.Description))
+		}
+		sr.quirks = sr.dataQuirks(in.Date)
+		for _, q := range sr.quirks {
+			sr.candTerms = append(sr.candTerms, termSet(q.l.Description))
 		}
 		day.sessions = append(day.sessions, sr)
 	}
@@ -153,7 +160,7 @@ var (
 	// reOpeners are a sentence's openings that say how the user feels about
 	// the last answer ("No, don't…"), which the extraction's rules do not
 	// expect before a rule.
-	reOpeners = lazyRE(`(?im)(^|[.!?]\s+)(?:(?:no|nope|actually|wait|hmm|well|right|yes|yeah|ok|okay)[,!]|that'?s (?:wrong|not right|not what i (?:meant|asked))[,.:!;]|wrong[,.:!])\s+`)
+	reOpeners = lazyRE(`(?im)(^|[.!?]\s+)(?:(?:(?:no|nope|actually|wait|hmm|well|right|yes|yeah|ok|okay)[,!]|that'?s (?:wrong|not right|not what i (?:meant|asked))[,.:!;]|wrong[,.:!])\s+)+`)
 	// reClauseRule is a rule in the middle of a sentence ("the dates are
 	// UTC, don't convert them"): it starts a sentence of its own.
 	reClauseRule = lazyRE(`(?i)[,;:]\s+((?:please\s+)?(?:don'?t|do not|never|always|avoid)\s)`)
@@ -403,7 +410,7 @@ func continues(prose string) bool {
 		return true
 	}
 	switch strings.Trim(f[0], ",.!:;") {
-	case "it", "it's", "its", "that", "that's", "this", "these", "those", "still", "same", "again", "but", "and",
+	case "it", "it's", "its", "that", "that's", "this", "these", "those", "still", "same", "again", "but", "and", "looks", "seems", "apparently",
 		"wait", "hmm", "no", "nope", "yes", "ok", "okay", "then", "instead", "actually":
 		return true
 	}
@@ -418,7 +425,7 @@ var leadIns = []string{"ok so", "okay so", "alright so", "so", "ok", "okay", "al
 	"let's", "lets", "let us", "i want you to", "i'd like you to", "i need you to", "i want to", "i'd like to",
 	"i need to", "we need to", "i think we should", "we should", "help me", "i'm trying to", "i am trying to", "try to",
 	"look at something else", "something else", "another thing", "one more thing", "different topic", "new task",
-	"moving on", "switching gears", "fyi", "heads up", "note that", "just so you know", "separately", "next task", "on another note", "change of topic", "by the way", "btw"}
+	"moving on", "switching gears", "fyi", "heads up", "note that", "just so you know", "separately", "while you're at it", "while you are at it", "next task", "on another note", "change of topic", "by the way", "btw"}
 
 // topicPhrase makes a topic of a prompt: its first sentence with something
 // to say, without lead-ins, cut at a clause to at most 12 words; "" when

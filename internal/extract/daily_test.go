@@ -447,7 +447,7 @@ func TestDailySummary_Size(t *testing.T) {
 	d := DailySummary(hugeDay())
 	took := time.Since(start)
 	text := check(t, d, "2026-11-25", true, "connection reset")
-	t.Logf("huge day (50 sessions × 200 prompts, giant logs): %d bytes in %v:\n%s", len(text), took, text)
+	t.Logf("huge day (50 sessions × 200 prompts, giant logs): %d bytes in %v", len(text), took)
 	if len(text) > learning.DailyMax {
 		t.Errorf("a huge day renders %d bytes, want at most %d", len(text), learning.DailyMax)
 	}
@@ -577,4 +577,13 @@ func TestDailySummary_Tuned(t *testing.T) {
 		t.Errorf("precision under target: topics %d/%d (want ≥ 0.9), learnings %d/%d (want ≥ 0.8)",
 			sc.TopicsMatched, sc.TopicsGot, sc.LearningsMatched, sc.LearningsGot)
 	}
+}
+
+// TestDailySummary_HeldOut scores the engine on labelled days written
+// after its rules were settled (testdata/daily/heldout.json): the honest
+// figure. Only what every summary must be (valid, no forbidden text) is
+// enforced here.
+func TestDailySummary_HeldOut(t *testing.T) {
+	utcLocal(t)
+	scoreDays(t, "testdata/daily/heldout.json")
 }
