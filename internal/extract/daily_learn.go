@@ -33,7 +33,8 @@ var (
 		"okay", "so", "no", "nope", "actually", "please", "and", "well"}
 	titleLeads = []string{"by the way", "btw", "fyi", "heads up", "note that", "just so you know", "remember that",
 		"remember to", "remember", "from now on", "going forward", "in general", "also", "ok", "okay", "so", "no",
-		"nope", "actually", "please", "and", "we've decided to", "we have decided to", "we decided to", "decided to",
+		"nope", "actually", "please", "and", "i want you to", "i'd like you to", "i want", "i'd like", "i would like",
+		"we've decided to", "we have decided to", "we decided to", "decided to",
 		"the plan is to", "the decision is to", "the decision is", "the plan is"}
 	titleVerbs = [][2]string{{"we're going with", "Use"}, {"we are going with", "Use"}, {"we use", "Use"},
 		{"we always", "Always"}, {"we never", "Never"}, {"we keep", "Keep"}, {"we prefer", "Prefer"},
@@ -256,15 +257,21 @@ func learningTitle(typ, rule string) string {
 		}
 		return "About me"
 	case "reference":
-		if m := reWhere().FindStringSubmatch(rule); m != nil && len(strings.Fields(m[1])) <= 3 {
-			t := "Where " + lowerFirst(strings.TrimSpace(m[1])) + " " + strings.ToLower(m[2])
-			if m[3] != "" {
-				t += " " + strings.ToLower(m[3])
+		if m := reWhere().FindStringSubmatch(rule); m != nil && len(strings.Fields(m[1])) <= 4 {
+			subject := strings.TrimSpace(m[1])
+			switch verb := strings.ToLower(m[2]); {
+			case m[3] != "": // "Pipeline bugs are tracked in…": where they are tracked
+				return cutTitle("Where "+lowerFirst(subject)+" "+verb+" "+strings.ToLower(m[3]), maxTitleWords)
+			case strings.HasPrefix(verb, "go"): // "Migrations go in…"
+				return cutTitle("Where "+lowerFirst(subject)+" go", maxTitleWords)
 			}
-			if strings.HasPrefix(strings.ToLower(m[2]), "go") {
-				t = "Where " + lowerFirst(strings.TrimSpace(m[1])) + " go"
+			// "The on-call runbook is at…": the runbook's location.
+			if f := strings.Fields(subject); len(f) > 1 && (strings.EqualFold(f[0], "the") || strings.EqualFold(f[0], "our")) {
+				subject = strings.Join(f[1:], " ")
 			}
-			return cutTitle(t, maxTitleWords)
+			if len(strings.Fields(subject)) <= maxTitleWords-1 {
+				return cutTitle(subject+" location", maxTitleWords)
+			}
 		}
 	}
 	s := rule
@@ -312,7 +319,9 @@ func stripLeads(s string, leads []string) string {
 // titleDangling are more words a title does not end on.
 var titleDangling = map[string]bool{"before": true, "after": true, "until": true, "than": true, "as": true, "so": true,
 	"but": true, "not": true, "because": true, "since": true, "while": true, "where": true, "who": true, "it": true,
-	"we": true, "i": true, "you": true, "they": true, "this": true, "these": true, "those": true, "then": true}
+	"we": true, "i": true, "you": true, "they": true, "this": true, "these": true, "those": true, "then": true,
+	"against": true, "without": true, "about": true, "over": true, "under": true, "through": true, "per": true,
+	"via": true, "across": true, "between": true, "like": true, "all": true, "every": true}
 
 // cutTitle keeps the first n words of s, not ending on a word that leads
 // into the rest, without the characters that would break a learning line.

@@ -139,7 +139,7 @@ func isHarnessText(text string) bool {
 		return true // "/clear", "/review 12"; not "/usr/local is …"
 	}
 	if t[0] == '<' && len(t) > 1 && unicode.IsLetter(rune(t[1])) {
-		if end := strings.IndexByte(t, '>'); end > 0 && !strings.ContainsAny(t[1:end], " =\"") {
+		if end := strings.IndexByte(t, '>'); end > 0 && !strings.ContainsAny(t[1:end], " =\"") && strings.ContainsAny(t[1:end], "-_") {
 			return true // "<task-notification>…", "<user-prompt-submit-hook>…"
 		}
 	}
@@ -213,7 +213,9 @@ func cleanPrompt(text string) string {
 		text = text[:n]
 	}
 	text = strings.ReplaceAll(text, "\r\n", "\n")
-	text = reCodeFences().ReplaceAllString(text, "\n\n")
+	if strings.Contains(text, "```") {
+		text = reCodeFences().ReplaceAllString(text, "\n\n")
+	}
 	if i := strings.Index(text, "```"); i >= 0 {
 		text = text[:i] // an unclosed fence runs to the end
 	}
@@ -249,15 +251,21 @@ func cleanPrompt(text string) string {
 				continue
 			}
 			kept = append(kept, t)
-			if reIntro().MatchString(t) {
+			if introduces(t) {
 				break // "here's the log:" and what follows it in the paragraph
 			}
 		}
-		if n := len(kept); n > 0 && reIntro().MatchString(kept[n-1]) && i != first {
+		if n := len(kept); n > 0 && introduces(kept[n-1]) && i != first {
 			intro = true
 		}
 	}
 	return strings.Join(kept, "\n")
+}
+
+// introduces reports a line that introduces a paste under it: "here's
+// the log:".
+func introduces(line string) bool {
+	return strings.HasSuffix(strings.TrimSpace(line), ":") && reIntro().MatchString(line)
 }
 
 // termSet is the stemmed content words of s.
@@ -446,10 +454,16 @@ func topicPhrase(prose string, skip func(string) bool) string {
 		if len(words) > 12 {
 			words = words[:12]
 		}
-		for len(words) > 2 && danglingWords[strings.ToLower(strings.Trim(words[len(words)-1], ",;:"))] {
+		for len(words) > 2 && (danglingWords[strings.ToLower(strings.Trim(words[len(words)-1], ",;:"))] ||
+			titleDangling[strings.ToLower(strings.Trim(words[len(words)-1], ",;:"))]) {
 			words = words[:len(words)-1]
 		}
 		p = strings.TrimRight(strings.Join(words, " "), " ,;:.!?—–-")
+		for _, tail := range []string{" with this", " like this", " with this error", " here", " for me"} {
+			if len(p) > len(tail) && strings.EqualFold(p[len(p)-len(tail):], tail) {
+				p = p[:len(p)-len(tail)]
+			}
+		}
 		if len(termSet(p)) < 2 || isAck(p) {
 			continue
 		}

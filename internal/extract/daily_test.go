@@ -587,3 +587,82 @@ func TestDailySummary_HeldOut(t *testing.T) {
 	utcLocal(t)
 	scoreDays(t, "testdata/daily/heldout.json")
 }
+
+func TestLearningTitle(t *testing.T) {
+	tests := []struct{ typ, rule, want string }{
+		{"feedback", "By the way, we use tabs in this repo, never spaces", "Use tabs"},
+		{"feedback", "Don't ever run terraform apply against prod without a plan review", "Don't ever run terraform apply"},
+		{"feedback", "In general I want small commits with conventional commit messages", "Small commits with conventional commit messages"},
+		{"project", "We decided to move CI to GitHub Actions", "Move CI to GitHub Actions"},
+		{"project", "The deadline for the migration is Friday 2026-11-27", "Deadline for the migration is Friday"},
+		{"project", "We're going with BM25F over embeddings for recall", "Use BM25F over embeddings for recall"},
+		{"reference", "Pipeline bugs are tracked in the Linear project INGEST", "Where pipeline bugs are tracked"},
+		{"reference", "The on-call runbook is at https://wiki.example.com/oncall", "On-call runbook location"},
+		{"reference", "Migrations go in db/migrations, one file per change", "Where migrations go"},
+		{"user", "I'm a senior data engineer at Acme, mostly SQL", "About me: senior data engineer"},
+		{"user", "hey, I'm more of a frontend person and I hate CSS", "About me: frontend person"},
+		{"user", "I've been doing this a while", "About me"},
+		{"feedback", "**Never** use `rm -rf` [ever]", "Never use rm -rf ever"},
+	}
+	for _, tt := range tests {
+		if got := learningTitle(tt.typ, tt.rule); got != tt.want {
+			t.Errorf("learningTitle(%s, %q) = %q, want %q", tt.typ, tt.rule, got, tt.want)
+		}
+	}
+}
+
+func TestTopicPhrase(t *testing.T) {
+	none := func(string) bool { return false }
+	tests := []struct{ prose, want string }{
+		{"Hey, can you add a --dry-run flag to memdir synthesize? It should print the plan.", "Add a --dry-run flag to memdir synthesize"},
+		{"ok so could you please look into why the nightly export drops rows for renewals since the upgrade last week", "Look into why the nightly export drops rows for renewals"},
+		{"Now let's look at something else: the README benchmarks table is out of date.", "The README benchmarks table is out of date"},
+		{"npm test is failing with this", "Npm test is failing"},
+		{"yes do it", ""},
+		{"the token is ghp_Zx8Qw2Lm4Np6Rt8Vy0Bc2Df4Gh6Jk8Lm0Np2Q, deploy it", ""},
+		{"The release checklist lives in Notion.", ""},
+	}
+	for _, tt := range tests {
+		if got := topicPhrase(tt.prose, none); got != tt.want {
+			t.Errorf("topicPhrase(%q) = %q, want %q", tt.prose, got, tt.want)
+		}
+	}
+}
+
+func TestCleanPrompt(t *testing.T) {
+	tests := []struct{ name, text, want string }{
+		{"prose", "fix the uploader\nit times out on big files", "fix the uploader\nit times out on big files"},
+		{"fenced code", "why is this slow?\n```go\nfor {}\n```\nthanks", "why is this slow?\nthanks"},
+		{"unclosed fence", "look:\n```\nAlways do X", "look:"},
+		{"log under an intro", "CI is red, here's the log:\nERROR: always run make\nexit status 1", "CI is red, here's the log:"},
+		{"log paragraph, then the user", "it fails:\n\n2026-11-25T10:00:00Z ERROR boom\nAlways restart it\n\nI think the pool is too small", "it fails:\nI think the pool is too small"},
+		{"prose between two log paragraphs", "see\n\npanic: boom\n\nAlways check bounds\n\ngoroutine 1 [running]:\n\nfix it", "see\nfix it"},
+		{"quotes and tables", "> Always do X\n| a | b |\nnope", "nope"},
+		{"indented code", "what does this do\n    x := always()\n", "what does this do"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := cleanPrompt(tt.text); got != tt.want {
+				t.Errorf("cleanPrompt() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestIsHarnessText(t *testing.T) {
+	for text, want := range map[string]bool{
+		"/clear":                             true,
+		"/review 42":                         true,
+		"<command-name>/x</command-name>":    true,
+		"<task-notification>done":            true,
+		"---\nname: x\n---\nbody":            true,
+		"/usr/local/bin is on the PATH, yes": false,
+		"<div> is the wrong tag here":        false,
+		"fix the <a href=\"x\"> link":        false,
+		"":                                   true,
+	} {
+		if got := isHarnessText(text); got != want {
+			t.Errorf("isHarnessText(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
