@@ -56,18 +56,18 @@ type dayLearning struct {
 // learnings (ranked, capped, without those in.Known has) and key points
 // (decisions, deadlines, freezes, then rules).
 func (day *dayRead) learnings(in DayInput) ([]learning.Learning, []string) {
-	known := make([]map[string]bool, len(in.Known))
-	for i, k := range in.Known {
-		known[i] = termSet(k.Title + " " + k.Description + " " + k.Lesson)
-	}
+	known := newKnownSet(in.Known)
 	const ranks = 12
 	buckets := make([][]dayLearning, ranks)
 	var decisions, rules []string
 	var pointTerms []map[string]bool
 	perProject := map[string]int{}
+	pointOpen := func(list []string, project string) bool {
+		return len(list) < maxKeyPoints && perProject[project] < 3 // room for the other projects' points
+	}
 	addPoint := func(list *[]string, project, text string) {
-		if len(*list) >= maxKeyPoints || perProject[project] >= 3 {
-			return // room for the other projects' points
+		if !pointOpen(*list, project) {
+			return
 		}
 		ts := termSet(text)
 		for _, p := range pointTerms {
@@ -82,12 +82,21 @@ func (day *dayRead) learnings(in DayInput) ([]learning.Learning, []string) {
 		}
 		*list = append(*list, oneLine(text, maxPointBytes))
 	}
-	for _, s := range day.sessions {
+	merged := make([][]bool, len(day.sessions)) // the quirks a rule's learning took
+	for si, s := range day.sessions {
 		used := make([]bool, len(s.quirks))
+		merged[si] = used
 		for _, c := range s.cands {
 			rule, reason := splitBody(c.Body)
 			rule = stripLeads(rule, statementLeads)
 			dl, ok := toLearning(c.Type, rule, reason, s.project, in.Date, s.corrections[c.Source])
+			points := &rules
+			if c.Type == "project" {
+				points = &decisions
+			}
+			if (!ok || len(buckets[dl.rank]) >= maxLearnings) && (c.Type != "project" && c.Type != "feedback" || !pointOpen(*points, s.project)) {
+				continue // a busy day: no room left for what it would give
+			}
 			if ok && c.Type == "feedback" && reason == "" && dl.l.Scope == s.project {
 				// A rule given with a quirk of the data is that quirk's lesson.
 				for i, q := range s.quirks {
@@ -104,15 +113,12 @@ func (day *dayRead) learnings(in DayInput) ([]learning.Learning, []string) {
 			}
 			if ok {
 				dl.terms = termSet(dl.l.Title + " " + dl.l.Description + " " + dl.l.Lesson)
-				if isKnown(dl, in.Known, known) {
+				if known.has(dl) {
 					continue // neither a learning nor a key point: memory has it
 				}
 			}
-			switch c.Type {
-			case "project":
-				addPoint(&decisions, s.project, capitalize(rule))
-			case "feedback":
-				addPoint(&rules, s.project, capitalize(rule))
+			if c.Type == "project" || c.Type == "feedback" {
+				addPoint(points, s.project, capitalize(rule))
 			}
 			if !ok || len(buckets[dl.rank]) >= maxLearnings || repeats(dl, buckets) {
 				continue
@@ -120,11 +126,14 @@ func (day *dayRead) learnings(in DayInput) ([]learning.Learning, []string) {
 			buckets[dl.rank] = append(buckets[dl.rank], dl)
 		}
 	}
-	for _, s := range day.sessions {
-		for _, q := range s.quirks {
+	for si, s := range day.sessions {
+		for i, q := range s.quirks {
+			if merged[si][i] {
+				continue // a rule's learning has it
+			}
 			dl := q.dayLearning
 			dl.terms = termSet(dl.l.Title + " " + dl.l.Description)
-			if len(buckets[dl.rank]) >= maxLearnings || isKnown(dl, in.Known, known) || repeats(dl, buckets) {
+			if len(buckets[dl.rank]) >= maxLearnings || known.has(dl) || repeats(dl, buckets) {
 				continue
 			}
 			buckets[dl.rank] = append(buckets[dl.rank], dl)
@@ -204,23 +213,39 @@ func mentions(s, project string) bool {
 	return project != "" && strings.Contains(strings.ToLower(s), strings.ToLower(project))
 }
 
-// isKnown reports a learning whose concept memory already has: same
-// scope (or a global one), and the same title or similar words.
-func isKnown(dl dayLearning, known []learning.Learning, terms []map[string]bool) bool {
+// has reports a learning whose concept memory already has: same scope
+// (or a global one), and the same title or similar words.
+func (ks knownSet) has(dl dayLearning) bool {
 	rule := termSet(dl.l.Description)
 	if dl.l.Lesson != "" {
 		rule = termSet(dl.l.Lesson)
 	}
-	for i, k := range known {
-		if !strings.EqualFold(k.Scope, dl.l.Scope) && k.Scope != learning.Global {
+	for _, k := range ks {
+		if !strings.EqualFold(k.scope, dl.l.Scope) && k.scope != learning.Global {
 			continue
 		}
-		if strings.EqualFold(strings.TrimSpace(k.Title), dl.l.Title) || overlap(terms[i], dl.terms) >= 0.6 ||
-			overlap(rule, termSet(k.Description)) >= 0.6 || k.Lesson != "" && overlap(rule, termSet(k.Lesson)) >= 0.6 {
+		if strings.EqualFold(k.title, dl.l.Title) || overlap(k.all, dl.terms) >= 0.6 ||
+			overlap(rule, k.desc) >= 0.6 || len(k.lesson) > 0 && overlap(rule, k.lesson) >= 0.6 {
 			return true
 		}
 	}
 	return false
+}
+
+// knownSet is in.Known with the words dedupe compares, read once.
+type knownSet []struct {
+	scope, title      string
+	all, desc, lesson map[string]bool
+}
+
+func newKnownSet(known []learning.Learning) knownSet {
+	ks := make(knownSet, len(known))
+	for i, k := range known {
+		ks[i].scope, ks[i].title = k.Scope, strings.TrimSpace(k.Title)
+		ks[i].all = termSet(k.Title + " " + k.Description + " " + k.Lesson)
+		ks[i].desc, ks[i].lesson = termSet(k.Description), termSet(k.Lesson)
+	}
+	return ks
 }
 
 // repeats reports a learning the day already has, in other words.

@@ -82,13 +82,13 @@ func readDay(in DayInput) *dayRead {
 				continue
 			}
 			day.prompts++
-			prose := cleanPrompt(m.Text)
+			prose, pasted := cleanPrompt(m.Text)
 			said := reClauseRule().ReplaceAllString(reOpeners().ReplaceAllString(prose, "$1"), ". $1")
 			msgs[i].Text = said
 			p := prompt{prose: prose, terms: termSet(prose), lead: recall.Default.Terms(prose, nil)}
 			p.lead = p.lead[:min(3, len(p.lead))]
 			p.substantive = len(p.terms) >= 3 && !isAck(prose)
-			p.pasted = len(prose) < len(strings.TrimSpace(m.Text))
+			p.pasted = pasted
 			p.said, p.source = said, source(s.Session, m.ID, i)
 			sr.prompts = append(sr.prompts, p)
 			if reCorrection().MatchString(prose) {
@@ -203,8 +203,9 @@ func isLogLine(line string) bool {
 // cleanPrompt keeps the user's own words of a prompt: code blocks, pasted
 // logs (from the first log line of a paragraph to the end of the last
 // paragraph holding one), what follows "here's the log:", quotes and
-// indented code are left out.
-func cleanPrompt(text string) string {
+// indented code are left out. pasted says something was.
+func cleanPrompt(text string) (prose string, pasted bool) {
+	pasted = len(text) > maxPromptBytes || strings.Contains(text, "```")
 	if len(text) > maxPromptBytes {
 		n := maxPromptBytes
 		for n > 0 && !utf8.RuneStart(text[n]) {
@@ -236,22 +237,28 @@ func cleanPrompt(text string) string {
 	intro := false // the previous paragraph ended by introducing a paste
 	for i, p := range paras {
 		if intro && strings.TrimSpace(p) != "" {
-			intro = false
+			intro, pasted = false, true
 			continue
 		}
 		if first >= 0 && i > first && i <= last {
 			continue
 		}
-		for _, l := range strings.Split(p, "\n") {
+		for j, l := range strings.Split(p, "\n") {
 			if i == first && isLogLine(l) {
+				pasted = true
 				break // the rest of the paragraph is the paste
 			}
 			t := strings.TrimSpace(l)
-			if t == "" || strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|") || isLogLine(l) {
+			if t == "" {
+				continue
+			}
+			if strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|") || isLogLine(l) {
+				pasted = true
 				continue
 			}
 			kept = append(kept, t)
 			if introduces(t) {
+				pasted = pasted || j < strings.Count(p, "\n")
 				break // "here's the log:" and what follows it in the paragraph
 			}
 		}
@@ -259,7 +266,7 @@ func cleanPrompt(text string) string {
 			intro = true
 		}
 	}
-	return strings.Join(kept, "\n")
+	return strings.Join(kept, "\n"), pasted || first >= 0
 }
 
 // introduces reports a line that introduces a paste under it: "here's

@@ -400,8 +400,8 @@ func TestDailySummary_Empty(t *testing.T) {
 }
 
 // hugeDay is 50 sessions of 200 prompts each across five projects, with
-// rules, decisions and pointers worded anew in every prompt, and giant
-// pasted logs.
+// rules, decisions and pointers worded anew in every prompt, giant pasted
+// logs, and 300 known learnings.
 func hugeDay() DayInput {
 	in := DayInput{Date: "2026-11-25"}
 	paste := "it fails again, here's the log:\n" + strings.Repeat("2026-11-25T10:00:00Z ERROR worker crashed: connection reset by peer at db.go:42\n", 2000)
@@ -430,6 +430,11 @@ func hugeDay() DayInput {
 			}
 		}
 		in.Sessions = append(in.Sessions, session)
+	}
+	for k := range 300 {
+		in.Known = append(in.Known, learning.Learning{Title: fmt.Sprintf("Known rule %d", k), Scope: fmt.Sprintf("project%d", k%5),
+			Type: learning.BestPractice, Date: "2026-11-01", Description: fmt.Sprintf("Keep widget%d out of the hot path", k),
+			Lesson: fmt.Sprintf("Benchmark widget%d before merging", k)})
 	}
 	in.Commits = map[string][]Commit{}
 	for p := range 5 {
@@ -631,7 +636,7 @@ func TestTopicPhrase(t *testing.T) {
 
 func TestCleanPrompt(t *testing.T) {
 	tests := []struct{ name, text, want string }{
-		{"prose", "fix the uploader\nit times out on big files", "fix the uploader\nit times out on big files"},
+		{"prose", "fix the uploader\n\n  it times out on big files:\n\nthe large ones", "fix the uploader\nit times out on big files:\nthe large ones"},
 		{"fenced code", "why is this slow?\n```go\nfor {}\n```\nthanks", "why is this slow?\nthanks"},
 		{"unclosed fence", "look:\n```\nAlways do X", "look:"},
 		{"log under an intro", "CI is red, here's the log:\nERROR: always run make\nexit status 1", "CI is red, here's the log:"},
@@ -642,8 +647,9 @@ func TestCleanPrompt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := cleanPrompt(tt.text); got != tt.want {
-				t.Errorf("cleanPrompt() = %q, want %q", got, tt.want)
+			got, pasted := cleanPrompt(tt.text)
+			if got != tt.want || pasted != (tt.name != "prose") {
+				t.Errorf("cleanPrompt() = %q, %v; want %q, %v", got, pasted, tt.want, tt.name != "prose")
 			}
 		})
 	}
