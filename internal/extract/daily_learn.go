@@ -1,0 +1,389 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/memdir/memdir/internal/learning"
+)
+
+var (
+	// reAcross marks a rule the user meant for every project.
+	reAcross = lazyRE(`(?i)\b(?:across (?:all )?(?:my |our )?(?:projects|repos)|everywhere|in every (?:project|repo)|in (?:all|any) (?:of )?(?:my |our )?(?:projects|repos)|in general|whatever the project|regardless of (?:the )?(?:project|repo)|for all (?:my |our )?(?:projects|repos))\b`)
+	// reLocal marks a rule about the project at hand.
+	reLocal = lazyRE(`(?i)\b(?:this|the|our) (?:repo|repository|project|codebase|service|app|team|module|package)\b|\bhere\b|\bin these\b`)
+	// reTool names tools and habits that exist outside any one project.
+	reTool = lazyRE(`(?i)\b(?:go (?:vet|test|build|fmt|mod|generate)|gofmt|git|bash|shell|zsh|terminal|golang|python|sql|regex(?:es)?|docker|makefiles?|commit messages?|pull requests?|force[- ]push\w*|rebase|claude(?: code)?|markdown|unix|ssh|vim|emacs|tmux|homebrew|brew)\b`)
+	// rePersonal is the user's own taste: "I prefer", "I hate".
+	rePersonal = lazyRE(`(?i)^(?:i (?:prefer|like|hate|don'?t like|want)|i(?:'d| would) rather)\b`)
+	reNegRule  = lazyRE(`(?i)^(?:(?:no|nope|also|and|ok|so|please|actually)[,.!]?\s+)*(?:don'?t|do not|never|avoid|stop|quit|not)\b`)
+	reCorrects = lazyRE(`(?i)^(?:no|nope|wrong)[,.!:]\s|^that'?s (?:wrong|not (?:right|how|what))`)
+	reFailure  = lazyRE(`(?i)\b(?:broke|breaks|broken|break|fail(?:s|ed|ing|ure)?|crash\w*|bugs?|burn(?:ed|t)?|outages?|corrupt\w*|lost|lose|leak\w*|regress\w*|hid|hides|flaky|timed? ?out|took down|incidents?|data loss|errors?)\b`)
+	reRunnable = lazyRE("(?i)https?://|`[^`]+`|\\b(?:dashboards?|runbooks?|quer(?:y|ies)|commands?|scripts?|curl|psql|kubectl|grafana|kibana|datadog|honeycomb|sentry|wiki|docs?|notebooks?|playbooks?)\\b")
+	reWhere    = lazyRE(`(?i)^((?:the |our |all )?[\w .'-]{2,40}?)\s+(is|are|lives?|gets?|go(?:es)?)\s+(?:(tracked|filed|kept|managed|documented|logged|reported|posted|stored|hosted)\s+)?(?:in|at|on|under|to)\s`)
+	reAboutMe  = lazyRE(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am|i work as|i worked as|my (?:role|job) is)\s+(?:more of\s+)?(?:a |an |the )?(.+)`)
+)
+
+// titleLeads are openings a learning's title drops, and the openings it
+// rewrites as the rule's verb ("we use tabs" is "Use tabs").
+var (
+	// statementLeads open a statement without saying anything.
+	statementLeads = []string{"by the way", "btw", "fyi", "heads up", "note that", "just so you know", "also", "ok",
+		"okay", "so", "no", "nope", "actually", "please", "and", "well"}
+	titleLeads = []string{"by the way", "btw", "fyi", "heads up", "note that", "just so you know", "remember that",
+		"remember to", "remember", "from now on", "going forward", "in general", "also", "ok", "okay", "so", "no",
+		"nope", "actually", "please", "and", "i want you to", "i'd like you to", "i want", "i'd like", "i would like",
+		"we've decided to", "we have decided to", "we decided to", "decided to",
+		"the plan is to", "the decision is to", "the decision is", "the plan is"}
+	titleVerbs = [][2]string{{"we're going with", "Use"}, {"we are going with", "Use"}, {"we use", "Use"},
+		{"we always", "Always"}, {"we never", "Never"}, {"we keep", "Keep"}, {"we prefer", "Prefer"},
+		{"we don't", "Don't"}, {"we do not", "Don't"}, {"we write", "Write"}, {"we put", "Put"}, {"we run", "Run"},
+		{"we name", "Name"}, {"i prefer", "Prefer"}, {"i'd rather", "Prefer"}, {"i would rather", "Prefer"},
+		{"we're deprecating", "Deprecate"}, {"we are deprecating", "Deprecate"}, {"we're migrating", "Migrate"},
+		{"we are migrating", "Migrate"}, {"we're sunsetting", "Sunset"}, {"we are sunsetting", "Sunset"}}
+	localPhrases = []string{" in this repository", " in this repo", " in this project", " in this codebase", " here"}
+)
+
+// dayLearning is a learning the day proposes, with what ranks it.
+type dayLearning struct {
+	l     learning.Learning
+	terms map[string]bool
+	rank  int
+}
+
+// learnings turns what Heuristic finds in each session into the day's
+// learnings (ranked, capped, without those in.Known has) and key points
+// (decisions, deadlines, freezes, then rules).
+func (day *dayRead) learnings(in DayInput) ([]learning.Learning, []string) {
+	known := newKnownSet(in.Known)
+	const ranks = 12
+	buckets := make([][]dayLearning, ranks)
+	var decisions, rules []string
+	var pointTerms []map[string]bool
+	perProject := map[string]int{}
+	pointOpen := func(list []string, project string) bool {
+		return len(list) < maxKeyPoints && perProject[project] < 3 // room for the other projects' points
+	}
+	addPoint := func(list *[]string, project, text string) {
+		if !pointOpen(*list, project) {
+			return
+		}
+		ts := termSet(text)
+		for _, p := range pointTerms {
+			if overlap(p, ts) >= 0.6 {
+				return
+			}
+		}
+		pointTerms = append(pointTerms, ts)
+		perProject[project]++
+		if day.multi && project != "" {
+			text = project + ": " + text
+		}
+		*list = append(*list, oneLine(text, maxPointBytes))
+	}
+	merged := make([][]bool, len(day.sessions)) // the quirks a rule's learning took
+	for si, s := range day.sessions {
+		used := make([]bool, len(s.quirks))
+		merged[si] = used
+		for _, c := range s.cands {
+			rule, reason := splitBody(c.Body)
+			rule = stripLeads(rule, statementLeads)
+			dl, ok := toLearning(c.Type, rule, reason, s.project, in.Date, s.corrections[c.Source])
+			points := &rules
+			if c.Type == "project" {
+				points = &decisions
+			}
+			if (!ok || len(buckets[dl.rank]) >= maxLearnings) && (c.Type != "project" && c.Type != "feedback" || !pointOpen(*points, s.project)) {
+				continue // a busy day: no room left for what it would give
+			}
+			if ok && c.Type == "feedback" && reason == "" && dl.l.Scope == s.project {
+				// A rule given with a quirk of the data is that quirk's lesson.
+				for i, q := range s.quirks {
+					if !used[i] && q.source == c.Source {
+						used[i] = true
+						if dl.l.Type != learning.Error { // a correction stays an error
+							dl.l.Type, dl.rank = learning.DataQuirk, q.rank-1
+						}
+						dl.l.Title = q.l.Title
+						dl.l.Description, dl.l.Lesson = q.l.Description, oneLine(capitalize(rule), maxTextBytes)
+						break
+					}
+				}
+			}
+			if ok {
+				dl.terms = termSet(dl.l.Title + " " + dl.l.Description + " " + dl.l.Lesson)
+				if known.has(dl) {
+					continue // neither a learning nor a key point: memory has it
+				}
+			}
+			if c.Type == "project" || c.Type == "feedback" {
+				addPoint(points, s.project, capitalize(rule))
+			}
+			if !ok || len(buckets[dl.rank]) >= maxLearnings || repeats(dl, buckets) {
+				continue
+			}
+			buckets[dl.rank] = append(buckets[dl.rank], dl)
+		}
+	}
+	for si, s := range day.sessions {
+		for i, q := range s.quirks {
+			if merged[si][i] {
+				continue // a rule's learning has it
+			}
+			dl := q.dayLearning
+			dl.terms = termSet(dl.l.Title + " " + dl.l.Description)
+			if len(buckets[dl.rank]) >= maxLearnings || known.has(dl) || repeats(dl, buckets) {
+				continue
+			}
+			buckets[dl.rank] = append(buckets[dl.rank], dl)
+		}
+	}
+	var out []learning.Learning
+	for _, b := range buckets {
+		for _, dl := range b {
+			if len(out) < maxLearnings {
+				out = append(out, dl.l)
+			}
+		}
+	}
+	return out, capList(append(decisions, rules...), maxKeyPoints-2)
+}
+
+// splitBody splits a candidate's body into its rule and its reason.
+func splitBody(body string) (rule, reason string) {
+	for _, l := range strings.Split(body, "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "**Why:**"):
+			reason = strings.TrimSpace(strings.TrimPrefix(l, "**Why:**"))
+		case strings.HasPrefix(l, "**How to apply:**"), l == "":
+		case rule == "":
+			rule = l
+		}
+	}
+	return strings.TrimRight(rule, "."), strings.TrimRight(reason, ".")
+}
+
+// toLearning maps a candidate to a learning (see DailySummary for the
+// mapping); ok is false when it makes none.
+func toLearning(typ, rule, reason, project, date string, correction bool) (dayLearning, bool) {
+	l := learning.Learning{Scope: project, Date: date}
+	base := 0
+	switch typ {
+	case "feedback":
+		l.Type, base = learning.BestPractice, 2
+		if correction || reCorrects().MatchString(rule) || reFailure().MatchString(reason) || reNegRule().MatchString(rule) && reFailure().MatchString(rule) {
+			l.Type, base = learning.Error, 0
+		}
+		if reAcross().MatchString(rule) || !reLocal().MatchString(rule) && !mentions(rule, project) &&
+			(rePersonal().MatchString(rule) || reTool().MatchString(rule)) {
+			l.Scope = learning.Global
+		}
+	case "project":
+		l.Type, base = learning.Decision, 1
+	case "reference":
+		l.Type, base = learning.BestPractice, 4
+		if reRunnable().MatchString(rule) {
+			l.Type, base = learning.Command, 3
+		}
+	case "user":
+		l.Type, l.Scope, base = learning.Decision, learning.Global, 5
+	default:
+		return dayLearning{}, false
+	}
+	if l.Scope == "" || strings.ContainsAny(l.Scope, "/[]\n\r") {
+		return dayLearning{}, false // no project to file it under
+	}
+	l.Title = learningTitle(typ, rule)
+	if reason != "" {
+		l.Description = oneLine(capitalize(reason), maxTextBytes)
+		l.Lesson = oneLine(capitalize(rule), maxTextBytes)
+	} else {
+		l.Description = oneLine(capitalize(rule), maxTextBytes)
+	}
+	rank := base * 2
+	if reason == "" {
+		rank++
+	}
+	return dayLearning{l: l, rank: rank}, true
+}
+
+func mentions(s, project string) bool {
+	return project != "" && strings.Contains(strings.ToLower(s), strings.ToLower(project))
+}
+
+// has reports a learning whose concept memory already has: same scope
+// (or a global one), and the same title or similar words.
+func (ks knownSet) has(dl dayLearning) bool {
+	rule := termSet(dl.l.Description)
+	if dl.l.Lesson != "" {
+		rule = termSet(dl.l.Lesson)
+	}
+	for _, k := range ks {
+		if !strings.EqualFold(k.scope, dl.l.Scope) && k.scope != learning.Global {
+			continue
+		}
+		if strings.EqualFold(k.title, dl.l.Title) || overlap(k.all, dl.terms) >= 0.6 ||
+			overlap(rule, k.desc) >= 0.6 || len(k.lesson) > 0 && overlap(rule, k.lesson) >= 0.6 {
+			return true
+		}
+	}
+	return false
+}
+
+// knownSet is in.Known with the words dedupe compares, read once.
+type knownSet []struct {
+	scope, title      string
+	all, desc, lesson map[string]bool
+}
+
+func newKnownSet(known []learning.Learning) knownSet {
+	ks := make(knownSet, len(known))
+	for i, k := range known {
+		ks[i].scope, ks[i].title = k.Scope, strings.TrimSpace(k.Title)
+		ks[i].all = termSet(k.Title + " " + k.Description + " " + k.Lesson)
+		ks[i].desc, ks[i].lesson = termSet(k.Description), termSet(k.Lesson)
+	}
+	return ks
+}
+
+// repeats reports a learning the day already has, in other words.
+func repeats(dl dayLearning, buckets [][]dayLearning) bool {
+	for _, b := range buckets {
+		for _, o := range b {
+			if o.l.Scope == dl.l.Scope && (strings.EqualFold(o.l.Title, dl.l.Title) || overlap(o.terms, dl.terms) >= 0.6) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// learningTitle names a learning in at most six words: "About me: …" for
+// who the user is, "Where X is tracked" for a pointer, else the rule's
+// opening without lead-ins ("We decided to move CI to Actions" is "Move CI
+// to Actions").
+func learningTitle(typ, rule string) string {
+	rule = strings.Join(strings.Fields(rule), " ")
+	switch typ {
+	case "user":
+		if m := reAboutMe().FindStringSubmatch(rule); m != nil {
+			rest := m[1]
+			if i := strings.IndexAny(rest, ",;:(—"); i > 0 {
+				rest = rest[:i]
+			}
+			if i := strings.Index(strings.ToLower(rest), " and "); i > 0 {
+				rest = rest[:i]
+			}
+			if t := cutTitle(rest, 4); t != "" {
+				return "About me: " + lowerFirst(t)
+			}
+		}
+		return "About me"
+	case "reference":
+		if m := reWhere().FindStringSubmatch(rule); m != nil && len(strings.Fields(m[1])) <= 4 {
+			subject := strings.TrimSpace(m[1])
+			switch verb := strings.ToLower(m[2]); {
+			case m[3] != "": // "Pipeline bugs are tracked in…": where they are tracked
+				return cutTitle("Where "+lowerFirst(subject)+" "+verb+" "+strings.ToLower(m[3]), maxTitleWords)
+			case strings.HasPrefix(verb, "go"): // "Migrations go in…"
+				return cutTitle("Where "+lowerFirst(subject)+" go", maxTitleWords)
+			}
+			// "The on-call runbook is at…": the runbook's location.
+			if f := strings.Fields(subject); len(f) > 1 && (strings.EqualFold(f[0], "the") || strings.EqualFold(f[0], "our")) {
+				subject = strings.Join(f[1:], " ")
+			}
+			if len(strings.Fields(subject)) <= maxTitleWords-1 {
+				return cutTitle(subject+" location", maxTitleWords)
+			}
+		}
+	}
+	s := rule
+	for changed := true; changed; {
+		changed = false
+		if t := stripLeads(s, titleLeads); t != s {
+			s, changed = t, true
+		}
+		for _, v := range titleVerbs {
+			if len(s) > len(v[0]) && strings.EqualFold(s[:len(v[0])], v[0]) && !isWordByte(s[len(v[0])]) {
+				s, changed = v[1]+s[len(v[0]):], true
+			}
+		}
+	}
+	for _, p := range localPhrases {
+		if i := strings.Index(strings.ToLower(s), p); i > 0 && (i+len(p) == len(s) || !isWordByte(s[i+len(p)])) {
+			s = s[:i] + s[i+len(p):]
+		}
+	}
+	if i := strings.IndexAny(s, ";:—–(,"); i > 0 && len(strings.Fields(s[:i])) >= 2 {
+		s = s[:i]
+	}
+	if f := strings.Fields(s); len(f) > 3 && strings.EqualFold(f[0], "the") {
+		s = strings.Join(f[1:], " ")
+	}
+	if t := cutTitle(s, maxTitleWords); t != "" {
+		return t
+	}
+	return "Note"
+}
+
+// stripLeads drops the leads that open s, as many as there are.
+func stripLeads(s string, leads []string) string {
+	for changed := true; changed; {
+		changed = false
+		for _, l := range leads {
+			if len(s) > len(l) && strings.EqualFold(s[:len(l)], l) && !isWordByte(s[len(l)]) {
+				s, changed = strings.TrimLeft(s[len(l):], " ,.!:;-—"), true
+			}
+		}
+	}
+	return s
+}
+
+// titleDangling are more words a title does not end on.
+var titleDangling = map[string]bool{"before": true, "after": true, "until": true, "than": true, "as": true, "so": true,
+	"but": true, "not": true, "because": true, "since": true, "while": true, "where": true, "who": true, "it": true,
+	"we": true, "i": true, "you": true, "they": true, "this": true, "these": true, "those": true, "then": true,
+	"against": true, "without": true, "about": true, "over": true, "under": true, "through": true, "per": true,
+	"via": true, "across": true, "between": true, "like": true, "all": true, "every": true}
+
+// cutTitle keeps the first n words of s, not ending on a word that leads
+// into the rest, without the characters that would break a learning line.
+func cutTitle(s string, n int) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '*' || r == '[' || r == ']' || r == '`' || unicode.IsControl(r):
+			return ' '
+		}
+		return r
+	}, s)
+	words := strings.Fields(s)
+	if len(words) > n {
+		words = words[:n]
+	}
+	for len(words) > 1 && (danglingWords[strings.ToLower(strings.Trim(words[len(words)-1], ",;:.!?"))] ||
+		titleDangling[strings.ToLower(strings.Trim(words[len(words)-1], ",;:.!?"))]) {
+		words = words[:len(words)-1]
+	}
+	for i, w := range words {
+		if utf8.RuneCountInString(w) > 30 {
+			words = words[:i]
+			break
+		}
+	}
+	t := strings.TrimLeft(strings.TrimRight(strings.Join(words, " "), " ,;:.!?—–-"), " ,;:.!?—–-\"'")
+	return capitalize(t)
+}
+
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 || n >= len(s) {
+		return s
+	}
+	next, _ := utf8.DecodeRuneInString(s[n:])
+	if unicode.IsUpper(next) {
+		return s // "CI", "API": an acronym
+	}
+	return string(unicode.ToLower(r)) + s[n:]
+}
