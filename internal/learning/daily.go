@@ -127,7 +127,7 @@ func splitDaily(text string) (pre []string, parts []dailyPart) {
 	fence := false
 	var cur *dailyPart
 	for i, raw := range lines {
-		l := strings.TrimSuffix(raw, "\r")
+		l := strings.TrimRight(raw, "\r")
 		if strings.HasPrefix(strings.TrimSpace(l), "```") {
 			fence = !fence
 		}
@@ -139,7 +139,7 @@ func splitDaily(text string) (pre []string, parts []dailyPart) {
 		if cur == nil {
 			pre = append(pre, l)
 		} else {
-			cur.lines = append(cur.lines, strings.TrimSuffix(raw, "\r"))
+			cur.lines = append(cur.lines, strings.TrimRight(raw, "\r"))
 		}
 	}
 	for i := range parts {

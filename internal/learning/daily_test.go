@@ -180,3 +180,29 @@ func TestCheckDaily_Content(t *testing.T) {
 		})
 	}
 }
+
+func FuzzParseDaily(f *testing.F) {
+	f.Add(sampleDaily)
+	f.Add("# 2026-01-01\n## Topics\n- a\n  b\n-\n## Learnings\n- **a** b** [g/error]: c\n    deep\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		d, err := ParseDaily("d.md", text)
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Line < 1 {
+				t.Fatalf("error %v is not a ParseError with a line", err)
+			}
+			return
+		}
+		once := RenderDaily(d)
+		d2, err := ParseDaily("d.md", once)
+		if err != nil {
+			t.Fatalf("rendered daily does not parse: %v\n%s", err, once)
+		}
+		if twice := RenderDaily(d2); twice != once {
+			t.Fatalf("render not stable:\n%q\n%q", once, twice)
+		}
+		if MergeNotes(once, text) != once && len(d.UserNotes) > 0 {
+			t.Fatalf("MergeNotes added notes the rendering has")
+		}
+	})
+}

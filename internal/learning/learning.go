@@ -9,6 +9,28 @@
 //
 // Files parse losslessly: what a person wrote and memdir does not change is
 // formatted back byte for byte, so a second synthesis changes nothing.
+//
+// # Decisions
+//
+// The skill leaves some choices open; this package makes them so:
+//
+//   - Dedupe (Route) compares stemmed content words of title, description
+//     and lesson (stopwords out, a small suffix stripper in words.go): the
+//     same concept is a Jaccard similarity of 0.6 or more, or an identical
+//     title in the same scope, against any entry of the target file.
+//   - A contradiction is a new learning whose polarity flips an entry's
+//     (broken/fixed, use/don't use, needed/no longer needed) on the same
+//     subject (0.6 of the smaller subject's words shared, two at least, or
+//     alike titles): the entry is replaced in place. Pinned entries are
+//     replaced only by a learning of their own scope, and keep their
+//     "*Pinned: …*" notes.
+//   - New entries go to the top of their section (the skill prunes from the
+//     bottom, the oldest); undated new learnings are dated the day routed.
+//   - Pruned entries go to the archive like decayed ones: nothing is lost.
+//   - Pin notes "*Pinned: by the user (date)*"; Unpin drops the note and
+//     keeps the date. Migration pins into a file's own Pinned (identity,
+//     safety-critical) or, for a learning in two project files, into the
+//     global Pinned, rescoped global.
 package learning
 
 import (

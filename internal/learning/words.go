@@ -115,7 +115,7 @@ var polarityAxes = []struct {
 		neg: regexp.MustCompile(`\b(broken|breaks|fails|failing|failed|doesn't work|does not work|not working|crash|crashes|crashed|hangs)\b`),
 	},
 	{ // advice: don't use / use (negation checked first)
-		pos: regexp.MustCompile(`\b(don't|do not|never|avoid|stop using|no longer use|shouldn't|should not)\b`),
+		pos: regexp.MustCompile(`\b(don't|do not|never|avoid|stop using|no longer use|shouldn't|should not|no longer needed|not needed|no longer required|unnecessary)\b`),
 		neg: regexp.MustCompile(`\b(use|always|prefer|should)\b`),
 	},
 	{ // need: no longer needed / needed
