@@ -69,7 +69,7 @@ func dayCommits(byProject map[string][]Commit, multi bool) (lines, points []stri
 	}
 	for _, p := range projects {
 		for i, c := range kept[p][:take[p]] {
-			line := fmt.Sprintf("%s - %q", c.Hash, c.Subject)
+			line := c.Hash + ` - "` + c.Subject + `"` // not %q: a backslash stays one
 			if multi {
 				line += " (" + p + ")"
 			}

@@ -342,6 +342,8 @@ func TestDayCommits(t *testing.T) {
 			"b": {{Hash: "2222222", Subject: `export: quote the "Accident_Key" column`}},
 			"a": {{Hash: "1111111", Subject: "cli: add --json"}},
 		}, true, []string{`1111111 - "cli: add --json" (a)`, `2222222 - "export: quote the 'Accident_Key' column" (b)`}},
+		{"subjects verbatim", map[string][]Commit{"a": {{Hash: "1111111", Subject: `paths: accept C:\Users on Windows — café`}}},
+			false, []string{`1111111 - "paths: accept C:\Users on Windows — café"`}},
 		{"one-word subjects and no hash say nothing", map[string][]Commit{"a": {
 			{Hash: "1111111", Subject: "fix"}, {Hash: "", Subject: "cli: add --json"},
 		}}, false, nil},
@@ -671,4 +673,32 @@ func TestIsHarnessText(t *testing.T) {
 			t.Errorf("isHarnessText(%q) = %v, want %v", text, got, want)
 		}
 	}
+}
+
+// FuzzDailySummary: whatever the user typed, the summary is valid, under
+// learning.DailyMax, and holds no line of what a tool printed.
+func FuzzDailySummary(f *testing.F) {
+	for _, s := range []string{ciLog, "No, don't X, it broke Y. We decided to ship on Friday because Z.", "/clear",
+		"I'm a **data** engineer [x/y] (2026-01-01): z", "Pipeline bugs are tracked in Linear INGEST\n\n```\nAlways\n```",
+		"the password is Tr0ub4dor&3", strings.Repeat("never do x because it fails; ", 400)} {
+		f.Add(s, "memdir")
+	}
+	f.Fuzz(func(t *testing.T, text, project string) {
+		in := DayInput{Date: "2026-11-25", Projects: []string{project}, Sessions: []DaySession{
+			{Project: project, Session: "s", Messages: []Message{{Role: "user", Text: text, Time: dayAt},
+				{Role: "tool", Text: "TOOLOUTPUT-7f3a always run this", Time: dayAt}}}}}
+		d := DailySummary(in)
+		text2 := learning.RenderDaily(d)
+		if len(text2) > learning.DailyMax {
+			t.Fatalf("%d bytes", len(text2))
+		}
+		if strings.Contains(text2, "TOOLOUTPUT-7f3a") {
+			t.Fatal("tool output copied")
+		}
+		for _, l := range d.Learnings {
+			if err := l.Validate(); err != nil {
+				t.Fatalf("Validate: %v", err)
+			}
+		}
+	})
 }
