@@ -82,17 +82,18 @@ func (h synthHome) files() map[string]string {
 // and refuses a file that does not).
 func (h synthHome) check(days int) {
 	h.t.Helper()
-	var pending []struct{ Date string }
+	var list struct{ Days []struct{ Date string } }
 	out, err := h.cmd("transcripts", "list-pending", "--json").Output()
 	if err != nil {
 		h.t.Fatalf("list-pending: %v", err)
 	}
-	if err := json.Unmarshal(out, &pending); err != nil {
+	pending := &list.Days
+	if err := json.Unmarshal(out, &list); err != nil {
 		h.t.Fatalf("list-pending: %v\n%s", err, out)
 	}
 	for d := range days {
 		date := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, d).Format(time.DateOnly)
-		isPending := slices.ContainsFunc(pending, func(p struct{ Date string }) bool { return p.Date == date })
+		isPending := slices.ContainsFunc(*pending, func(p struct{ Date string }) bool { return p.Date == date })
 		if _, err := os.Stat(filepath.Join(h.home, "memory", "daily", date+".md")); err != nil && !isPending {
 			h.t.Fatalf("%s is marked done without its summary: %v", date, err)
 		}
@@ -109,21 +110,30 @@ func TestSynthesize_KillNine(t *testing.T) {
 	}
 	const days = 20
 	ref, h := newSynthHome(t, days), newSynthHome(t, days)
+	start := time.Now()
 	ref.run("synthesize")
+	took := time.Since(start) // the kills land within a run's length
 	want := ref.files()
 	if len(want) < days+1 {
 		t.Fatalf("the reference run wrote %d files", len(want))
 	}
 	rng := rand.New(rand.NewPCG(14, 15))
+	killed := 0
 	for range 10 {
 		c := h.cmd("synthesize")
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(10+rng.IntN(250)) * time.Millisecond)
+		time.Sleep(time.Duration(rng.Int64N(int64(took) / 2)))
 		c.Process.Signal(syscall.SIGKILL)
-		c.Wait()
+		if c.Wait() != nil {
+			killed++
+		}
 		h.check(days)
+	}
+	t.Logf("a run takes %v; %d of 10 runs were killed before their end", took, killed)
+	if killed == 0 {
+		t.Fatal("no run was killed before its end: the test tested nothing")
 	}
 	h.run("synthesize")
 	got := h.files()
