@@ -137,8 +137,9 @@ func (t Transcripts) Apply(ctx context.Context, env Env, path string, now time.T
 		}
 		done, err := t.markDoneLocked(ctx, st, []string{date}, "", nil, r)
 		for _, d := range done {
-			day.Transcripts += d.Marked
+			day.Transcripts += d.Transcripts
 		}
+		y.res.Transcripts += day.Transcripts
 		return err
 	})
 	if err != nil {

@@ -14,10 +14,12 @@ import (
 
 // DoneResult is what MarkDone did for one day.
 type DoneResult struct {
-	Date     string   `json:"date"`
-	Marked   int      `json:"marked"`        // messages marked processed
-	Left     int      `json:"still_pending"` // messages that arrived after the last extract
-	Archived []string `json:"archived,omitempty"`
+	Date   string `json:"date"`
+	Marked int    `json:"marked"` // messages marked processed
+	// Transcripts counts the transcripts that held the day's content.
+	Transcripts int      `json:"transcripts"`
+	Left        int      `json:"still_pending"` // messages that arrived after the last extract
+	Archived    []string `json:"archived,omitempty"`
 }
 
 // MarkDone marks the pending content of each date processed: what Extract
@@ -55,6 +57,9 @@ func (t Transcripts) markDoneLocked(ctx context.Context, st *sessions.State, dat
 			if res.Archived, err = archiveDay(archive, date, t.Roots, sessions.Pending(scans, t.Loc, date)); err != nil {
 				return nil, err
 			}
+		}
+		for _, d := range sessions.Pending(scans, t.Loc, date) {
+			res.Transcripts += transcriptsOf(d)
 		}
 		n, mv := sessions.MarkDone(st, scans, date, t.Loc)
 		res.Marked, moved = n, append(moved, mv...)
