@@ -88,6 +88,7 @@ func Doctor(env Env, opt DoctorOptions) []Check {
 		c.add("transcripts", CheckFail, "", "%v", terr)
 	} else {
 		c.transcripts(t, opt.Now)
+		c.synthesis(t, opt.Now) // doctor_synthesis.go
 	}
 	c.claude(l, t, terr == nil, opt.HooksLog)
 	c.pluginOnPath(l, env.getenv("PATH")) // doctor_plugin.go
@@ -306,7 +307,7 @@ func (c *checker) transcripts(t Transcripts, now time.Time) {
 			sessions.Plural(len(files), "transcript"), unextracted, unsummarised)
 	}
 	if old > 0 {
-		c.add("transcripts", CheckWarn, "run 'memdir extract', or 'memdir transcripts extract' and 'done', or raise cleanupPeriodDays",
+		c.add("transcripts", CheckWarn, "run 'memdir extract' and 'memdir synthesize', or raise cleanupPeriodDays",
 			"over 25 days old with content neither extracted nor summarised: %s; Claude Code deletes transcripts after 30 days (cleanupPeriodDays)", sessions.Plural(old, "transcript"))
 	}
 	if reset > 0 {

@@ -170,7 +170,7 @@ func TestDoctor_OldUnprocessedTranscript(t *testing.T) {
 		t.Fatalf("transcripts: %+v", fresh)
 	}
 	later := find(Doctor(env, DoctorOptions{Now: time.Now().Add(RetentionWarnAge + time.Hour)}), "transcripts")
-	if len(later) != 2 || later[1].Status != CheckWarn || later[1].Hint != "run 'memdir extract', or 'memdir transcripts extract' and 'done', or raise cleanupPeriodDays" {
+	if len(later) != 2 || later[1].Status != CheckWarn || later[1].Hint != "run 'memdir extract' and 'memdir synthesize', or raise cleanupPeriodDays" {
 		t.Fatalf("transcripts, 25 days on: %+v", later)
 	}
 
