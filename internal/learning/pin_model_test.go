@@ -73,13 +73,13 @@ func TestPinLearning(t *testing.T) {
 		reason string
 		today  string
 	}{
-		"OtherFile":      {file: GlobalFileName},
-		"OtherLine":      {edit: func(l *Learning) { l.Line++ }},
-		"OtherLesson":    {edit: func(l *Learning) { l.Lesson += "!" }},
-		"EmptyReason":    {reason: "  "},
-		"MultiLine":      {reason: "first\nsecond"},
-		"BadToday":       {today: "2026-02-30"},
-		"OtherTitle":     {edit: func(l *Learning) { l.Title = "nothing" }},
+		"OtherFile":   {file: GlobalFileName},
+		"OtherLine":   {edit: func(l *Learning) { l.Line++ }},
+		"OtherLesson": {edit: func(l *Learning) { l.Lesson += "!" }},
+		"EmptyReason": {reason: "  "},
+		"MultiLine":   {reason: "first\nsecond"},
+		"BadToday":    {today: "2026-02-30"},
+		"OtherTitle":  {edit: func(l *Learning) { l.Title = "nothing" }},
 	} {
 		t.Run(name, func(t *testing.T) {
 			m, f := load(t)
