@@ -202,11 +202,16 @@ func (y *synthesizer) save(m *synthesis.Memory) error {
 }
 
 // migrate runs the skill's Phase 0 once: Pinned sections, dates on
-// undated learnings, conservative pinning, then the marker.
+// undated learnings, conservative pinning, then the marker. With a model
+// engine, the model then pins what it finds worth it by the skill's
+// criteria (synthesize_pin.go); its failure is a warning.
 func (y *synthesizer) migrate() error {
 	if y.t.Folder.Migrated() {
 		return nil
 	}
+	// The model chooses before the lock is taken; its choices are
+	// applied below, after the same Migrate, to the same learnings.
+	picks := y.migrationPicks()
 	return y.locked(func(*sessions.State) error {
 		m, err := y.memory()
 		if err != nil {
@@ -221,6 +226,7 @@ func (y *synthesizer) migrate() error {
 			}
 		}
 		ops := learning.Migrate(&m.Memory, y.today)
+		ops = append(ops, y.applyPicks(&m.Memory, picks)...)
 		y.res.Migrated = true
 		y.res.Plan = append(y.res.Plan, ops...)
 		if err := y.save(m); err != nil || y.o.DryRun {
