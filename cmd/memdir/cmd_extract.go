@@ -91,12 +91,6 @@ LLM ENGINES
 	return cmd
 }
 
-// extractLocked extracts from targets now (quickstart's example sessions).
-func (a *app) extractLocked(env transcriptsEnv, targets []string, trailing bool) ([]workspace.ExtractReport, bool, error) {
-	res, err := env.ExtractMemories(a.ctx, a.env(), workspace.ExtractOptions{Transcripts: targets, Trailing: trailing, Warn: a.warnErr})
-	return res.Reports, res.Staged, err
-}
-
 // warnErr says on stderr what went wrong without stopping the command,
 // with its hint.
 func (a *app) warnErr(err error) {

@@ -95,11 +95,6 @@ func (a *app) runRecall(q workspace.Query, explain bool) error {
 	return a.printRecall(out, explain)
 }
 
-// recallFor runs lexical recall for query and returns what it would print.
-func (a *app) recallFor(query string, p recall.Policy) (recallJSON, error) {
-	return a.recall(workspace.Query{Text: query, Policy: p}, false)
-}
-
 // recall runs the workspace's recall for q, warning about what it could
 // not read; with detail, candidates carry their scores by field.
 func (a *app) recall(q workspace.Query, detail bool) (recallJSON, error) {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/memdir/memdir/internal/atomicfile"
 	"github.com/memdir/memdir/internal/sessions"
@@ -81,25 +80,8 @@ text (command expansions, system reminders, hook context) does not count.`,
 			if a.json {
 				return a.printJSON(map[string]any{"days": days})
 			}
-			a.printPending(days, "")
-			return nil
+			return workspace.WritePending(a.stdout, days, "")
 		},
-	}
-}
-
-// printPending prints days as list-pending does, each line after indent.
-func (a *app) printPending(days []workspace.PendingDay, indent string) {
-	if len(days) == 0 {
-		a.printf("%sNo pending transcripts.\n", indent)
-		return
-	}
-	a.printf("%sPending transcript days:\n", indent)
-	for _, d := range days {
-		a.printf("%s  %s  %s, %s", indent, d.Date, sessions.Plural(d.Sessions, "session"), sessions.Plural(d.Messages, "message"))
-		if len(d.Projects) > 0 {
-			a.printf("  (%s)", strings.Join(d.Projects, ", "))
-		}
-		a.printf("\n")
 	}
 }
 

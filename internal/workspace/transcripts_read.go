@@ -1,11 +1,14 @@
 package workspace
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/memdir/memdir/internal/hint"
@@ -133,6 +136,25 @@ func (t Transcripts) PendingDays(ctx context.Context, r Report) ([]PendingDay, e
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// WritePending writes days as 'memdir transcripts list-pending' prints
+// them, each line after indent.
+func WritePending(w io.Writer, days []PendingDay, indent string) error {
+	if len(days) == 0 {
+		_, err := fmt.Fprintf(w, "%sNo pending transcripts.\n", indent)
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%sPending transcript days:\n", indent)
+	for _, d := range days {
+		fmt.Fprintf(bw, "%s  %s  %s, %s", indent, d.Date, sessions.Plural(d.Sessions, "session"), sessions.Plural(d.Messages, "message"))
+		if len(d.Projects) > 0 {
+			fmt.Fprintf(bw, "  (%s)", strings.Join(d.Projects, ", "))
+		}
+		bw.WriteString("\n")
+	}
+	return bw.Flush()
 }
 
 // ProjectsIndex brings the summaries in st up to date and builds the
