@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"time"
 
@@ -165,7 +166,7 @@ synthesize' runs it too.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.changeLongTerm(dryRun, "Nothing to decay.", func(m *learning.Memory, s learning.Settings, today string) []learning.Op {
 				return learning.Decay(m, s, today)
-			})
+			}, false)
 		},
 	}
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "show what would be archived; write nothing")
@@ -200,9 +201,13 @@ type, where they decay again.`
 				}
 				project = t.ProjectKey()
 			}
-			return a.changeLongTerm(dryRun, "", func(m *learning.Memory, _ learning.Settings, today string) []learning.Op {
+			none := fmt.Sprintf("no long-term learning outside Pinned matches %q", args[0])
+			if unpin {
+				none = fmt.Sprintf("no pinned learning matches %q", args[0])
+			}
+			return a.changeLongTerm(dryRun, none, func(m *learning.Memory, _ learning.Settings, today string) []learning.Op {
 				return decide(m, args[0], project, today)
-			}, args[0])
+			}, true)
 		},
 	}
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "show what would move; write nothing")
@@ -211,7 +216,7 @@ type, where they decay again.`
 
 // changeLongTerm runs decide on the long-term files and prints what it
 // did; with a pattern, matching nothing is an error.
-func (a *app) changeLongTerm(dryRun bool, none string, decide func(*learning.Memory, learning.Settings, string) []learning.Op, pattern ...string) error {
+func (a *app) changeLongTerm(dryRun bool, none string, decide func(*learning.Memory, learning.Settings, string) []learning.Op, mustMatch bool) error {
 	t, err := a.transcriptsEnv()
 	if err != nil {
 		return err
@@ -221,8 +226,8 @@ func (a *app) changeLongTerm(dryRun bool, none string, decide func(*learning.Mem
 	if err != nil {
 		return err
 	}
-	if len(c.Plan) == 0 && len(pattern) > 0 {
-		return withHint(fmt.Errorf("no long-term learning matches %q", pattern[0]), "'memdir context' shows the long-term memory files")
+	if len(c.Plan) == 0 && mustMatch {
+		return withHint(errors.New(none), "'memdir context' shows the long-term memory files")
 	}
 	if a.json {
 		return a.printJSON(c)

@@ -233,3 +233,17 @@ func LongTermFile(project string) string {
 	}
 	return name + "-long-term-memory.md"
 }
+
+// MaxHookRead bounds a synthesis file a hook reads on the agent's path (a
+// long-term file is pruned to ~40 KB, a daily summary refused past 8 KB):
+// a larger one is skipped, and named, rather than parsed on every prompt.
+const MaxHookRead = 1 << 20
+
+// ReadFileMax is ReadFile with a smaller bound.
+func (f *Folder) ReadFileMax(rel string, limit int64) ([]byte, error) {
+	p, err := f.Path(rel)
+	if err != nil {
+		return nil, err
+	}
+	return safefile.ReadFile(p, limit)
+}

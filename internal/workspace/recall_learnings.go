@@ -241,7 +241,7 @@ func readLearnings(f *synthesis.Folder, project string, now time.Time) ([]Learni
 		out = append(out, h)
 	}
 	longTerm := func(kind learning.Kind, rel, proj string) {
-		b, err := f.ReadFile(rel)
+		b, err := f.ReadFileMax(rel, synthesis.MaxHookRead)
 		if errors.Is(err, fs.ErrNotExist) {
 			return
 		}
@@ -282,7 +282,7 @@ func readLearnings(f *synthesis.Folder, project string, now time.Time) ([]Learni
 		}
 		for _, day := range days {
 			rel := path.Join("daily", day+".md")
-			b, err := f.ReadFile(rel)
+			b, err := f.ReadFileMax(rel, synthesis.MaxHookRead)
 			if err != nil {
 				problems = append(problems, err)
 				continue

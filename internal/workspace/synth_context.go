@@ -10,6 +10,7 @@ import (
 
 	"github.com/memdir/memdir/internal/learning"
 	"github.com/memdir/memdir/internal/sessions"
+	"github.com/memdir/memdir/internal/synthesis"
 )
 
 // What a session starts with from synthesis: whether synthesis is due,
@@ -117,7 +118,7 @@ func (t Transcripts) StartContext(now time.Time, room int) StartContext {
 	}
 	c.Due = due
 	c.GlobalPath, _ = t.Folder.Path(learning.GlobalFileName)
-	b, err := t.Folder.ReadFile(learning.GlobalFileName)
+	b, err := t.Folder.ReadFileMax(learning.GlobalFileName, synthesis.MaxHookRead)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c
 	}

@@ -172,3 +172,25 @@ func BenchmarkSynthesisDue(b *testing.B) {
 		}
 	}
 }
+
+// TestStartContext_HugeGlobalFile: a global file far past what synthesis
+// writes (pruned to ~40 KB) is named as a problem, not parsed on every
+// session start.
+func TestStartContext_HugeGlobalFile(t *testing.T) {
+	tr := dueHome(t)
+	big := "# Global Long-Term Memory\n\n## About Me\n" + strings.Repeat("- I write Go every day and like it.\n", synthesis.MaxHookRead/30)
+	if err := tr.Folder.WriteFile("global-long-term-memory.md", []byte(big)); err != nil {
+		t.Fatal(err)
+	}
+	c := tr.StartContext(dueClock, 4000)
+	if c.Global != "" || len(c.Problems) != 1 || !strings.Contains(c.Problems[0].Error(), "larger than") {
+		t.Fatalf("global %d bytes, problems %v", len(c.Global), c.Problems)
+	}
+	small := "# Global Long-Term Memory\n\n## About Me\n- I write Go every day and like it.\n"
+	if err := tr.Folder.WriteFile("global-long-term-memory.md", []byte(small)); err != nil {
+		t.Fatal(err)
+	}
+	if c := tr.StartContext(dueClock, 4000); !strings.Contains(c.Global, "I write Go") || len(c.Problems) != 0 {
+		t.Fatalf("a small file: %q %v", c.Global, c.Problems)
+	}
+}

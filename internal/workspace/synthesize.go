@@ -363,18 +363,26 @@ func (t Transcripts) applyDaily(y *synthesizer, date, text string, projects []st
 	if err != nil {
 		return out, err
 	}
+	if old != "" {
+		// A summary someone edited into something that does not parse is
+		// never replaced from a bad parse: it is named, and the day waits.
+		if _, err := learning.ParseDaily(synthesis.DailyFile(date), old); err != nil {
+			return out, hint.With(fmt.Errorf("the day's summary does not parse: %w", err),
+				"fix the line named (or move the file aside), then run 'memdir synthesize' again")
+		}
+	}
 	text = learning.MergeNotes(text, old)
 	daily, err := learning.ParseDaily(date+".md", text)
 	if err != nil {
 		return out, err
 	}
 	out.bytes = len(text)
-	ls := scoped(daily.Learnings)
-	out.learnings = len(ls)
 	m, err := y.memory()
 	if err != nil {
 		return out, err
 	}
+	ls := routable(scoped(daily.Learnings), m, y.s, y.today)
+	out.learnings = len(daily.Learnings)
 	if err := m.Usable(scopes(ls)...); err != nil {
 		return out, badFiles(err)
 	}
@@ -433,6 +441,36 @@ func scoped(ls []learning.Learning) []learning.Learning {
 			l.Scope = synthesis.ProjectKey(l.Scope)
 		}
 		out[i] = l
+	}
+	return out
+}
+
+// routable keeps the learnings routing takes, as the skill routes the
+// learnings of the last AgeDays days: one older would be archived at once
+// (a day summarised again long after: its learnings were routed and have
+// decayed since), and one the archive holds already left long-term memory
+// (pruned, or decayed) and is not brought back.
+func routable(ls []learning.Learning, m *synthesis.Memory, s learning.Settings, today string) []learning.Learning {
+	day, err := time.Parse(time.DateOnly, today)
+	if err != nil {
+		return ls
+	}
+	oldest := day.AddDate(0, 0, -s.Decay.AgeDays).Format(time.DateOnly)
+	var archived []learning.ArchivedLearning
+	if m.Archive != nil {
+		archived = m.Archive.Learnings()
+	}
+	var out []learning.Learning
+	for _, l := range ls {
+		if l.Date != "" && l.Date < oldest {
+			continue
+		}
+		if slices.ContainsFunc(archived, func(a learning.ArchivedLearning) bool {
+			return a.Learning.Scope == l.Scope && strings.EqualFold(a.Learning.Title, l.Title)
+		}) {
+			continue
+		}
+		out = append(out, l)
 	}
 	return out
 }

@@ -85,8 +85,18 @@ func (t Transcripts) knownLearnings(date string, s learning.Settings) ([]learnin
 		return nil, err
 	}
 	known := []learning.Learning{}
+	// Learnings dated the day itself came from its own summary (a run
+	// killed after routing them, before the day was marked done): they are
+	// the day's, not known before it.
+	add := func(ls []learning.Learning) {
+		for _, l := range ls {
+			if l.Date != date {
+				known = append(known, l)
+			}
+		}
+	}
 	if m.Global != nil {
-		known = append(known, m.Global.Learnings("")...)
+		add(m.Global.Learnings(""))
 	}
 	keys := make([]string, 0, len(m.Projects))
 	for k := range m.Projects {
@@ -95,7 +105,7 @@ func (t Transcripts) knownLearnings(date string, s learning.Settings) ([]learnin
 	sort.Strings(keys)
 	for _, k := range keys {
 		if f := m.Projects[k]; f != nil {
-			known = append(known, f.Learnings("")...)
+			add(f.Learnings(""))
 		}
 	}
 	day, err := time.Parse(time.DateOnly, date)

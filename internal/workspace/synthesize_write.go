@@ -11,8 +11,11 @@ import (
 // operation in a dry run, the archived and updated ones otherwise), then
 // the skill's one-line result.
 func (r SynthesisResult) WriteText(w io.Writer) error {
-	if r.Migrated {
-		fmt.Fprintf(w, "Migrated long-term memory (Pinned sections, dates on undated learnings).\n")
+	switch {
+	case r.Migrated && r.DryRun:
+		fmt.Fprintf(w, "Would migrate long-term memory (Pinned sections, dates on undated learnings, pins).\n")
+	case r.Migrated:
+		fmt.Fprintf(w, "Migrated long-term memory (Pinned sections, dates on undated learnings, pins).\n")
 	}
 	for _, d := range r.Days {
 		if d.Error != "" {
