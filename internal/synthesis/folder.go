@@ -6,6 +6,7 @@ package synthesis
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -229,7 +230,9 @@ func LongTermFile(project string) string {
 	}
 	name := strings.Trim(b.String(), "-")
 	if name == "" {
-		name = "project"
+		// Nothing of the name is kept ("日本語", "--"): a short hash of it
+		// keeps two such projects apart.
+		name = fmt.Sprintf("project-%x", sha256.Sum256([]byte(project)))[:len("project-")+8]
 	}
 	return name + "-long-term-memory.md"
 }

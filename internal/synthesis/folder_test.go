@@ -43,12 +43,16 @@ func TestFolder(t *testing.T) {
 	unlock()
 }
 
+// TestLongTermFile: the skill's naming; a name of which nothing is kept
+// gets a short hash, so two such projects do not share a file.
 func TestLongTermFile(t *testing.T) {
 	for in, want := range map[string]string{
 		"granada":              "granada-long-term-memory.md",
 		"Claude Memory System": "claude-memory-system-long-term-memory.md",
 		"my_project--v2":       "myproject-v2-long-term-memory.md",
-		"--":                   "project-long-term-memory.md",
+		"--":                   "project-d8156bae-long-term-memory.md",
+		"日本語":                  "project-77710aed-long-term-memory.md",
+		"中文":                   "project-72726d88-long-term-memory.md",
 		"Café API":             "caf-api-long-term-memory.md",
 	} {
 		if got := synthesis.LongTermFile(in); got != want {
