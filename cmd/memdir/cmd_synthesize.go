@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/memdir/memdir/internal/learning"
@@ -116,14 +117,15 @@ is pending.`,
 			if err != nil {
 				return err
 			}
-			if a.json || p.Work == nil {
-				if !a.json {
-					a.printf("No day is pending.\n")
-					return nil
-				}
+			switch {
+			case a.json:
 				return a.printJSON(p)
+			case p.Work == nil:
+				a.printf("No day is pending.\n")
+			default:
+				a.printf("Summarise %s (%s) into %s, following the rules ('--json' gives them),\nfrom the conversation in %s; then run 'memdir synthesize apply %s'.\n",
+					p.Work.Date, strings.Join(p.Work.Projects, ", "), p.Work.Path, p.Work.ConversationFile, p.Work.Path)
 			}
-			a.printf("# Summarise %s into %s\n\n%s\n\n## Projects\n%v\n\n## Conversation\n%s", p.Work.Date, p.Work.Path, p.Work.Rules, p.Work.Projects, p.Work.Conversation)
 			return nil
 		},
 	}

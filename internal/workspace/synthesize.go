@@ -114,6 +114,7 @@ type synthesizer struct {
 	// every pending day in listed.
 	first  bool
 	listed []string
+	seen   []string // the transcripts of the days done
 }
 
 // Synthesize runs the synthesize skill's whole cycle: migration once, the
@@ -299,7 +300,13 @@ func (y *synthesizer) day(d sessions.Day, ix sessions.ProjectsIndex) {
 		res.Error = err.Error()
 		y.r.warnf("%s: %v (the day stays pending)", d.Date, err)
 	} else {
-		y.res.Transcripts += res.Transcripts
+		// A transcript that spans days is one transcript processed.
+		for _, s := range d.Sessions {
+			if !slices.Contains(y.seen, s.Path) {
+				y.seen = append(y.seen, s.Path)
+				y.res.Transcripts++
+			}
+		}
 	}
 	y.res.Days = append(y.res.Days, res)
 }
