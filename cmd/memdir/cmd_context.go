@@ -78,15 +78,7 @@ func (a *app) listProjects(ix sessions.ProjectsIndex) error {
 	if a.json {
 		return a.printJSON(map[string]any{"projects": out})
 	}
-	if len(out) == 0 {
-		a.printf("No projects known yet: no transcript under the agent home.\n")
-		return nil
-	}
-	a.printf("## Known Projects\n\n")
-	for _, k := range out {
-		a.printf("- **%s** (%s, latest: %s) `%s`\n", k.Name, sessions.Plural(k.WorkDays, "work day"), k.Latest, k.Path)
-	}
-	return nil
+	return workspace.WriteKnownProjects(a.stdout, out)
 }
 
 func (a *app) printContext(env transcriptsEnv, ix sessions.ProjectsIndex, days int) error {

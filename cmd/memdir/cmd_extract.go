@@ -3,9 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"strings"
 
-	"github.com/memdir/memdir/internal/extract"
 	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
@@ -100,58 +98,18 @@ func (a *app) warnErr(err error) {
 	}
 }
 
-// planLine is a dry run's action: what would be written, and why.
-func planLine(x extract.Action) string {
-	what := fmt.Sprintf("[%s] %s (%s)", x.Memory.Type, x.Memory.Description, x.Reason)
-	switch x.Op {
-	case extract.Create:
-		return "would save " + what
-	case extract.Update:
-		return "would update " + x.Target + " with " + what
-	}
-	return "would supersede " + x.Target + " with " + what
-}
-
 func (a *app) printExtract(res workspace.ExtractResult, dryRun bool) error {
+	var err error
 	switch {
 	case res.Staged && a.json:
 		return a.printJSON(map[string]any{"staged": true, "transcripts": res.Targets})
-	case res.Staged:
-		a.printf("Another extraction is running: staged %d transcript(s) for it.\n", len(res.Targets))
-		return nil
 	case a.json:
-		if err := a.printJSON(map[string]any{"transcripts": append([]workspace.ExtractReport{}, res.Reports...)}); err != nil {
-			return err
-		}
+		err = a.printJSON(map[string]any{"transcripts": append([]workspace.ExtractReport{}, res.Reports...)})
 	default:
-		var saved, updated, superseded []string
-		planned := 0
-		for _, r := range res.Reports {
-			saved, updated, superseded = append(saved, r.Saved...), append(updated, r.Updated...), append(superseded, r.Superseded...)
-			for _, x := range r.Plan {
-				if dryRun {
-					a.printf("%s\n", planLine(x))
-					planned++
-				}
-			}
-		}
-		switch {
-		case len(saved)+len(updated)+len(superseded)+planned == 0:
-			a.printf("Saved no memories.\n")
-		case len(saved) == 1:
-			a.printf("Saved 1 memory: %s\n", saved[0])
-		case len(saved) > 1:
-			a.printf("Saved %d memories: %s\n", len(saved), strings.Join(saved, ", "))
-		}
-		if len(updated) > 0 {
-			a.printf("Updated %s\n", strings.Join(updated, ", "))
-		}
-		if len(superseded) > 0 {
-			a.printf("Superseded %s\n", strings.Join(superseded, ", "))
-		}
+		err = res.WriteText(a.stdout, dryRun)
 	}
-	if res.Failed() {
+	if err == nil && !res.Staged && res.Failed() {
 		return errSilent // said on stderr and in the report
 	}
-	return nil
+	return err
 }

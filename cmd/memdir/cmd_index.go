@@ -2,11 +2,8 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
-	"github.com/memdir/memdir/internal/sessions"
 	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
@@ -59,20 +56,10 @@ find them. It also repairs an index of any size an older memdir left.`,
 					}
 					return errSilent
 				}
-				if !res.Changed {
-					a.printf("MEMORY.md is up to date\n")
-				} else {
-					a.printf("rebuilt MEMORY.md: %d added, %d removed\n", len(res.Added), len(res.Removed))
+				if err := workspace.WriteRebuild(a.stdout, res); err != nil {
+					return err
 				}
-				if res.LeftOut > 0 {
-					a.printf("%d of the memories have no line: MEMORY.md holds the most useful (at most %d lines); 'memdir list' and 'memdir recall QUERY' find the others\n",
-						res.LeftOut, memdir.IndexBudgetLines)
-				}
-				if len(res.Skipped) > 0 {
-					return withHint(fmt.Errorf("%s could not be read; their index lines were kept: %s", sessions.Plural(len(res.Skipped), "memory file"), strings.Join(res.Skipped, ", ")),
-						"'memdir doctor' says why; fix them ('memdir edit NAME'), then run 'memdir index --rebuild' again")
-				}
-				return nil
+				return workspace.RebuildProblem(res)
 			}
 			l, err := st.LoadIndex(a.ctx)
 			if err != nil {
@@ -104,30 +91,8 @@ func (a *app) indexCheck(st *memdir.Store) error {
 		if err := a.printJSON(r); err != nil {
 			return err
 		}
-	} else {
-		a.printf("MEMORY.md: %d/%d lines (%.0f%%), %d/%d characters (%.0f%%)\n",
-			r.Usage.Lines, memdir.MaxIndexLines, 100*r.Usage.LineRatio,
-			r.Usage.Chars, memdir.MaxIndexChars, 100*r.Usage.CharRatio)
-		if !r.Exists {
-			a.printf("  missing: it will be rebuilt from the files on the next save or 'memdir index'\n")
-		}
-		for _, f := range r.Dangling {
-			a.printf("  dangling: a line points at %s, which does not exist\n", f)
-		}
-		for _, f := range r.Orphans {
-			a.printf("  orphan: %s has no index line\n", f)
-		}
-		for _, f := range r.Duplicates {
-			a.printf("  duplicate: %s is listed more than once\n", f)
-		}
-		if r.LeftOut > 0 {
-			a.printf("  full: %d memories have no line (it holds the most useful; 'memdir list' finds the others)\n", r.LeftOut)
-		}
-		if r.Loaded.Truncated {
-			a.printf("  truncated: %s\n", r.Loaded.Warning)
-		} else if w := r.Usage.Warning(); w != "" {
-			a.printf("  near cap: %s\n", w)
-		}
+	} else if err := workspace.WriteIndexCheck(a.stdout, r); err != nil {
+		return err
 	}
 	return workspace.IndexProblem(r)
 }

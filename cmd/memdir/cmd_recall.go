@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/recall"
@@ -128,18 +127,5 @@ func (a *app) printRecall(out recallJSON, explain bool) error {
 	if !explain {
 		return nil
 	}
-	fmt.Fprintf(a.stderr, "query terms: %s\n", strings.Join(out.Terms, " "))
-	if len(out.Candidates) == 0 {
-		fmt.Fprintf(a.stderr, "no memory holds any of them\n")
-		return nil
-	}
-	tw := tabwriter.NewWriter(a.stderr, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "file\tscore\tname\tdescription\tbody\tcoverage\tdecision\n")
-	for _, c := range out.Candidates {
-		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.2f\t%s\n", c.File, c.Score,
-			c.ByField["name"], c.ByField["description"], c.ByField["body"], c.Coverage, c.Why)
-	}
-	tw.Flush()
-	fmt.Fprintf(a.stderr, "%d of %d candidates kept, %d tokens\n", out.Memories, out.Considered, out.Tokens)
-	return nil
+	return out.WriteExplain(a.stderr)
 }

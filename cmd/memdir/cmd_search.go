@@ -9,7 +9,6 @@ import (
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/search"
-	"github.com/memdir/memdir/internal/sessions"
 	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
@@ -97,16 +96,9 @@ func (a *app) searchTranscripts(opt search.Options, since string) error {
 		return err
 	case a.json:
 		return printJSONTo(out, map[string]any{"results": results, "stats": stats})
-	case stats.Results == 0:
-		fmt.Fprintf(a.stderr, "No matches in %s (%s).\n", sessions.Plural(stats.Files, "transcript"), mb(stats.Bytes))
-	case isTerminal(a.stdout):
-		fmt.Fprintf(a.stderr, "%s in %s (%s) in %s\n", sessions.Plural(stats.Results, "result"),
-			sessions.Plural(stats.Files, "transcript"), mb(stats.Bytes), time.Since(start).Round(time.Millisecond))
 	}
-	return nil
+	return workspace.WriteSearchSummary(a.stderr, stats, time.Since(start), isTerminal(a.stdout))
 }
-
-func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
 
 func (a *app) searchMemories(opt search.Options) error {
 	m, err := search.NewMatcher(opt)
@@ -131,11 +123,5 @@ func (a *app) searchMemories(opt search.Options) error {
 	if a.json {
 		return a.printJSON(map[string]any{"results": hits})
 	}
-	for _, h := range hits {
-		a.printf("%s:%d: %s\n", h.File, h.Line, h.Text)
-	}
-	if len(hits) == 0 {
-		fmt.Fprintf(a.stderr, "No matches in %s.\n", sessions.Plural(files, "memory file"))
-	}
-	return nil
+	return workspace.WriteMemoryHits(a.stdout, a.stderr, hits, files)
 }

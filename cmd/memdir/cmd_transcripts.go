@@ -113,13 +113,9 @@ arrives in between stays pending.`,
 			if err != nil {
 				return err
 			}
-			var want []string
-			if len(args) == 1 {
-				d, err := env.Day(args[0])
-				if err != nil {
-					return err
-				}
-				want = []string{d}
+			want, err := env.Days(args)
+			if err != nil {
+				return err
 			}
 			return a.extract(env, want, output, raw)
 		},
@@ -189,13 +185,9 @@ Running done again for the same day changes nothing.`,
 			if err != nil {
 				return err
 			}
-			var dates []string
-			for _, arg := range args {
-				d, err := env.Day(arg)
-				if err != nil {
-					return err
-				}
-				dates = append(dates, d)
+			dates, err := env.Days(args)
+			if err != nil {
+				return err
 			}
 			if archive != "" && !filepath.IsAbs(archive) {
 				archive = filepath.Join(a.cwd, archive)
@@ -207,25 +199,7 @@ Running done again for the same day changes nothing.`,
 			if a.json {
 				return a.printJSON(map[string]any{"done": results})
 			}
-			for _, r := range results {
-				switch {
-				case r.Marked == 0 && r.Left == 0:
-					a.printf("Nothing pending on %s.\n", r.Date)
-				default:
-					a.printf("Marked %s done: %s.\n", r.Date, sessions.Plural(r.Marked, "message"))
-				}
-				if len(r.Archived) > 0 {
-					a.printf("Archived %s to %s.\n", sessions.Plural(len(r.Archived), "transcript"), filepath.Join(archive, r.Date))
-				}
-				if r.Left > 0 {
-					verb := "stay"
-					if r.Left == 1 {
-						verb = "stays"
-					}
-					a.warnf("%s of %s arrived after the last extract and %s pending; run 'memdir transcripts extract %s'", sessions.Plural(r.Left, "message"), r.Date, verb, r.Date)
-				}
-			}
-			return nil
+			return workspace.WriteDone(a.stdout, results, archive, a.warnf)
 		},
 	}
 	cmd.Flags().StringVar(&archive, "archive", "", "copy the day's transcripts into this folder first")
@@ -257,11 +231,7 @@ its branches and the agents used: what a daily summary can be tagged with
 			if a.json {
 				return a.printJSON(ix)
 			}
-			a.printf("Built project index: %s\nProjects found: %d\n", filepath.Join(env.Folder.Dir(), sessions.IndexFile), len(ix.Projects))
-			for _, p := range ix.Sorted() {
-				a.printf("  %s: %s (%s)\n", p.Name, sessions.Plural(len(p.WorkDays), "work day"), p.OriginalPath)
-			}
-			return nil
+			return workspace.WriteProjectsIndex(a.stdout, filepath.Join(env.Folder.Dir(), sessions.IndexFile), ix)
 		},
 	}
 }
