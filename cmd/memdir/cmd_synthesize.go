@@ -55,12 +55,8 @@ the rest (the plugin's synthesize skill does this).`,
 				return err
 			}
 			o := workspace.SynthesizeOptions{Engine: cmp.Or(engine, a.getenv("MEMDIR_EXTRACT_ENGINE")), DryRun: dryRun, Now: a.now()}
-			for _, d := range dates {
-				day, err := t.Day(d)
-				if err != nil {
-					return err
-				}
-				o.Dates = append(o.Dates, day)
+			if o.Dates, err = t.Days(dates); err != nil {
+				return err
 			}
 			res, err := t.Synthesize(a.ctx, a.env(), o, a.report())
 			return a.printSynthesis(res, err)
