@@ -20,7 +20,7 @@ var groupRE = regexp.MustCompile(`^Archived (.*)$`)
 // heading without a real date, invalid UTF-8 or a NUL byte is a
 // *ParseError with its line.
 func ParseArchive(text string) (*Archive, error) {
-	d, err := parseDoc(ArchiveFileName, text, func(string) bool { return false }, false)
+	d, err := parseDoc(ArchiveFileName, text, func(string) bool { return false }, nil, false)
 	if err != nil {
 		return nil, err
 	}
