@@ -312,7 +312,9 @@ func TestRoute_NeverReplaces(t *testing.T) {
 
 func TestSameSubject(t *testing.T) {
 	t.Parallel()
-	l := func(title, desc string) *features { return featuresOf(Learning{Title: title, Scope: Global, Type: BestPractice, Description: desc}) }
+	l := func(title, desc string) *features {
+		return featuresOf(Learning{Title: title, Scope: Global, Type: BestPractice, Description: desc})
+	}
 	tests := []struct {
 		a, b *features
 		want bool
