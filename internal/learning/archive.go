@@ -20,7 +20,7 @@ var groupRE = regexp.MustCompile(`^Archived (.*)$`)
 // heading without a real date, invalid UTF-8 or a NUL byte is a
 // *ParseError with its line.
 func ParseArchive(text string) (*Archive, error) {
-	d, err := parseDoc(ArchiveFileName, text, func(string) bool { return false }, false)
+	d, err := parseDoc(ArchiveFileName, text, func(string) bool { return false }, nil, false)
 	if err != nil {
 		return nil, err
 	}
@@ -97,9 +97,17 @@ func (a *Archive) Learnings() []ArchivedLearning {
 	return out
 }
 
-// add appends an entry's lines (with a "*Source: source*" note) under the
-// group of today, creating the group (newest first) when missing.
-func (a *Archive) add(today string, lines []string, source string) {
+// add appends an entry's lines (with a "*Source: source*" note, then the
+// notes given, each "  - note") under the group of today, creating the
+// group (newest first) when missing. An entry whose learning (same scope,
+// title and date, case-insensitively) is in the archive already, in any
+// group, is not added again: archiving is idempotent, so a crash between
+// the archive's write and the long-term file's leaves one copy. It reports
+// whether it added the entry.
+func (a *Archive) add(today string, lines []string, source string, notes ...string) bool {
+	if l, _, ok, err := parseLine(lines[0]); ok && err == nil && a.has(l) {
+		return false
+	}
 	if a.doc == nil || len(a.doc.secs) == 0 {
 		a.doc = &doc{secs: []*section{{}}}
 	}
@@ -108,16 +116,18 @@ func (a *Archive) add(today string, lines []string, source string) {
 		a.doc.finalNL = true
 	}
 	g := a.group(today)
-	note := "  - *Source: " + source + "*"
 	lines = append([]string(nil), lines...)
-	has := false
-	for _, l := range lines[1:] {
-		if strings.TrimSuffix(l, "\r") == note {
-			has = true
+	for _, n := range append([]string{"*Source: " + source + "*"}, notes...) {
+		n = "  - " + n
+		has := false
+		for _, l := range lines[1:] {
+			if strings.TrimSuffix(l, "\r") == n {
+				has = true
+			}
 		}
-	}
-	if !has {
-		lines = append(lines, note)
+		if !has {
+			lines = append(lines, n)
+		}
 	}
 	it := &item{}
 	it.setLines(lines)
@@ -126,6 +136,23 @@ func (a *Archive) add(today string, lines []string, source string) {
 		i--
 	}
 	g.insert(i, it)
+	return true
+}
+
+// has reports whether the archive holds a learning with l's scope, title
+// and date (case-insensitively).
+func (a *Archive) has(l Learning) bool {
+	if a.doc == nil {
+		return false
+	}
+	for _, s := range a.doc.secs {
+		for _, it := range s.items {
+			if it.l != nil && strings.EqualFold(it.l.Scope, l.Scope) && normTitle(it.l.Title) == normTitle(l.Title) && it.l.Date == l.Date {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // group returns today's group, adding it before the first older group (or

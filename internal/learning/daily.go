@@ -288,9 +288,12 @@ type Problem struct {
 
 // CheckDaily validates the text of a daily summary for date, as apply and
 // the model engines do before anything is written: the H1 is the date, the
-// required sections are present, every learning line parses with a known
-// scope (Global or one of projects, when projects is not empty) and type
-// and a date that is not after the day; size over DailyTarget is a
+// required sections are present, every top-level bullet of "## Learnings"
+// ("- " or "* " indented less than two spaces) is a learning line that
+// parses (sub-bullets, blank lines, comments and code fences are fine:
+// a learning line routing would not see is an error, not a silent loss),
+// with a known scope (Global or one of projects, when projects is not
+// empty) and type and a date that is not after the day; size over DailyTarget is a
 // warning, over DailyMax an error whose message is the skill's ("Daily
 // summary YYYY-MM-DD.md is 9.1 KB (max 4 KB)" and "Re-synthesize with more
 // aggressive compaction").
@@ -346,12 +349,27 @@ func CheckDaily(date, text string, projects []string) []Problem {
 		if p.heading != dailyLearnings {
 			continue
 		}
+		fence, comment := false, false
 		for i, l := range p.lines {
 			lineNo := p.line + 1 + i
+			t := strings.TrimSpace(l)
+			switch {
+			case strings.HasPrefix(t, "```"):
+				fence = !fence
+				continue
+			case fence:
+				continue
+			case comment || strings.HasPrefix(t, "<!--"):
+				comment = !strings.Contains(t, "-->")
+				continue
+			}
 			got, ok, err := ParseLine(l)
 			switch {
 			case err != nil:
 				ps = append(ps, Problem{Line: lineNo, Msg: err.Error()})
+				continue
+			case !ok && topBullet(l):
+				ps = append(ps, Problem{Line: lineNo, Msg: fmt.Sprintf("line %d is not a learning line (want `- **Title** [scope/type] (YYYY-MM-DD): description`)", lineNo)})
 				continue
 			case !ok:
 				continue
@@ -371,6 +389,16 @@ func CheckDaily(date, text string, projects []string) []Problem {
 		}
 	}
 	return ps
+}
+
+// topBullet reports whether l is a top-level bullet: "- " or "* " after
+// fewer than two spaces (a sub-bullet is indented two or more).
+func topBullet(l string) bool {
+	t := strings.TrimLeft(l, " ")
+	if len(l)-len(t) >= 2 {
+		return false
+	}
+	return strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || t == "-" || t == "*"
 }
 
 // MergeNotes returns text with the user notes of old (the previous version

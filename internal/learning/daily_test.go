@@ -206,3 +206,31 @@ func FuzzParseDaily(f *testing.F) {
 		}
 	})
 }
+
+func TestCheckDaily_MalformedLearningLines(t *testing.T) {
+	t.Parallel()
+	bad := []string{
+		"* **T** [global/error] (2026-02-03): d",
+		"- **T**: [global/error] (2026-02-03): d",
+		"- T [global/command] (2026-02-03): d",
+		"-  **T** [global/error] (2026-02-03): d",
+		" - **T** [global/error] (2026-02-03): d",
+		"- a plain bullet",
+	}
+	for _, b := range bad {
+		t.Run(b, func(t *testing.T) {
+			text := strings.Replace(sampleDaily, "\n## Commits", "\n"+b+"\n\n## Commits", 1)
+			ps := CheckDaily("2026-02-03", text, nil)
+			want := "line 22 is not a learning line (want `- **Title** [scope/type] (YYYY-MM-DD): description`)"
+			if len(ps) != 1 || ps[0].Line != 22 || ps[0].Warning || ps[0].Msg != want {
+				t.Fatalf("CheckDaily=%+v, want one error at line 22: %q", ps, want)
+			}
+		})
+	}
+	fine := "## Learnings\n<!-- a comment\n- **not** a learning -->\n\n- **T** [global/error] (2026-02-03): d\n  - Lesson: l\n  - * odd sub-bullet\n    deeper\n\n" +
+		"```\n- code\n```\n"
+	text := strings.Replace(sampleDaily, "## Learnings\n", fine, 1)
+	if ps := CheckDaily("2026-02-03", text, nil); len(ps) != 0 {
+		t.Fatalf("CheckDaily=%+v, want none", ps)
+	}
+}

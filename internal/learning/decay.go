@@ -8,13 +8,20 @@ import (
 
 // archiveEntry takes it out of s and puts its lines in m's archive under
 // today's group, with the base name of f's file as its source (as the
-// skill writes it: "*Source: granada-long-term-memory.md*").
-func (m *Memory) archiveEntry(f *File, s *section, it *item, today string) {
+// skill writes it: "*Source: granada-long-term-memory.md*"). It reports whether the archive did not hold the learning yet
+// (Archive.add: an archived learning is not archived twice).
+func (m *Memory) archiveEntry(f *File, s *section, it *item, today string) bool {
 	s.remove(it)
+	return m.archiveLines(f, it.lines, today)
+}
+
+// archiveLines puts an entry's lines in m's archive (made when nil) under
+// today's group, as archiveEntry does, without touching f.
+func (m *Memory) archiveLines(f *File, lines []string, today string, notes ...string) bool {
 	if m.Archive == nil {
 		m.Archive = &Archive{}
 	}
-	m.Archive.add(today, it.lines, path.Base(f.Name))
+	return m.Archive.add(today, lines, path.Base(f.Name), notes...)
 }
 
 // Prune cuts every file over s's MaxFileTokens (bytes/4): oldest entries
@@ -75,9 +82,11 @@ func Prune(m *Memory, s Settings, today string) []Op {
 				break
 			}
 			l := c.e.it.learning()
-			m.archiveEntry(f, c.e.sec, c.e.it, today)
-			ops = append(ops, Op{Kind: "prune", File: f.Name, Section: c.e.sec.name, Learning: l,
-				Reason: fmt.Sprintf("file at %d tokens > max %d", tokens, maxTokens)})
+			reason := fmt.Sprintf("file at %d tokens > max %d", tokens, maxTokens)
+			if !m.archiveEntry(f, c.e.sec, c.e.it, today) {
+				reason += " (already in the archive: not archived twice)"
+			}
+			ops = append(ops, Op{Kind: "prune", File: f.Name, Section: c.e.sec.name, Learning: l, Reason: reason})
 			changed = true
 			tokens = len(f.Format()) / 4
 		}
@@ -119,9 +128,11 @@ func Decay(m *Memory, s Settings, today string) []Op {
 					continue
 				}
 				l := it.learning()
-				m.archiveEntry(f, sec, it, today)
-				ops = append(ops, Op{Kind: "archive", File: f.Name, Section: sec.name, Learning: l,
-					Reason: fmt.Sprintf("dated %s, %d days old > ageDays %d", l.Date, age, s.Decay.AgeDays)})
+				reason := fmt.Sprintf("dated %s, %d days old > ageDays %d", l.Date, age, s.Decay.AgeDays)
+				if !m.archiveEntry(f, sec, it, today) {
+					reason += " (already in the archive: not archived twice)"
+				}
+				ops = append(ops, Op{Kind: "archive", File: f.Name, Section: sec.name, Learning: l, Reason: reason})
 				changed = true
 			}
 		}

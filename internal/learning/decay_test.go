@@ -272,3 +272,34 @@ func BenchmarkSynthesisDecisions(b *testing.B) {
 		_ = f.Format()
 	}
 }
+
+// TestDecay_IdempotentAfterCrash replays a crash between the archive's
+// write and the long-term file's: the file comes back as it was, decay runs
+// again (a day later too), and the archive still holds each learning once.
+func TestDecay_IdempotentAfterCrash(t *testing.T) {
+	t.Parallel()
+	old := "2025-01-01"
+	text := strings.NewReplacer("(2026-02-01)", "("+old+")", "(2026-02-03)", "("+old+")").Replace(handGlobal)
+	m := &Memory{Global: mustParse(t, GlobalFile, GlobalFileName, "", text)}
+	first := Decay(m, DefaultSettings(), today)
+	if len(first) != 3 {
+		t.Fatalf("ops %+v, want 3 archived", first)
+	}
+	archived := m.Archive.Format()
+	for _, day := range []string{today, "2026-03-02"} {
+		m.Global = mustParse(t, GlobalFile, GlobalFileName, "", text) // the long-term write was lost
+		ops := Decay(m, DefaultSettings(), day)
+		if len(ops) != 3 || !strings.Contains(ops[0].Reason, "already in the archive") {
+			t.Fatalf("%s: ops %+v, want 3 archive ops saying already archived", day, ops)
+		}
+		if got := m.Archive.Format(); got != archived {
+			t.Fatalf("%s: archive changed on the replay:\n%s\nwant\n%s", day, got, archived)
+		}
+		if n := len(m.Archive.Learnings()); n != 3 {
+			t.Fatalf("%s: archive holds %d learnings, want 3", day, n)
+		}
+		if ls := m.Global.Learnings(ErrorPatterns); len(ls) != 0 {
+			t.Fatalf("%s: decayed entry stayed: %+v", day, ls)
+		}
+	}
+}

@@ -20,10 +20,34 @@
 //     title in the same scope, against any entry of the target file.
 //   - A contradiction is a new learning whose polarity flips an entry's
 //     (broken/fixed, use/don't use, needed/no longer needed) on the same
-//     subject (0.6 of the smaller subject's words shared, two at least, or
-//     alike titles): the entry is replaced in place. Pinned entries are
-//     replaced only by a learning of their own scope, and keep their
-//     "*Pinned: …*" notes.
+//     subject: the same title (case and punctuation aside), or titles
+//     equal but for polarity words, or 0.8 of the smaller subject's words
+//     shared (two at least) — and then the objects of the statements (the
+//     words after the verb) overlapping too: "use vim for Go code" and
+//     "don't use vim for markdown" are not the same subject. The entry is
+//     replaced in place, and its old lines go to the archive with
+//     "*Replaced by: <new title> (date)*": nothing is lost. Entries of
+//     Pinned (the user's) and of the global file's auto-pinned sections
+//     (About Me, Current Projects, Technical Environment, Patterns &
+//     Preferences) are never replaced: the learning is added, and the
+//     add's reason says which entry it may contradict (so does a looser
+//     match: 0.6 of the smaller subject shared).
+//   - A learning line is a bold title and a [scope/type] tag. In the global
+//     file's profile sections (About Me, Current Projects, Technical
+//     Environment, Patterns & Preferences) a line is a learning only when
+//     its tag's type is one of the five types: "- **Stack** [Go/Python]:
+//     Go and Python daily" is a person's text, kept as it is. Everywhere
+//     else (the learning sections, Pinned, other sections, the archive, a
+//     daily summary's Learnings) a tagged line with another type is a
+//     malformed learning, so a typo ("[global/eror]") is reported, not
+//     silently left out of decay and routing. Under a daily summary's
+//     "## Learnings", CheckDaily refuses any top-level bullet that is not a
+//     learning line ("* **T** …", "- T [g/error] …").
+//   - Archiving is idempotent: a learning (same scope, title and date)
+//     already in the archive is not added again, so a crash between the
+//     archive's write and the long-term file's does not duplicate it.
+//   - A re-summarised day is merged into the day's file (MergeDaily), not
+//     rewritten: every byte of the old file stays, new items are added.
 //   - New entries go to the top of their section (the skill prunes from the
 //     bottom, the oldest); undated new learnings are dated the day routed.
 //   - Pruned entries go to the archive like decayed ones: nothing is lost.

@@ -72,6 +72,17 @@ func parseLine(line string) (l Learning, tagEnd int, ok bool, err error) {
 	return l, tagEnd, true, nil
 }
 
+// typedTag reports whether line looks like a learning whose tag's type is
+// one of the five types (whatever else is wrong with it).
+func typedTag(line string) bool {
+	m := looksRE.FindStringSubmatch(strings.TrimSuffix(line, "\r"))
+	if m == nil {
+		return false
+	}
+	_, ok := parseType(strings.TrimSpace(m[3]))
+	return ok
+}
+
 // parseType returns the Type named s (case-insensitively).
 func parseType(s string) (Type, bool) {
 	for _, t := range Types {

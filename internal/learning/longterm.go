@@ -84,6 +84,14 @@ func (k Kind) sections() []templateSection {
 // autoPinned are the global file's sections that never decay.
 var autoPinned = map[string]bool{AboutMe: true, CurrentProjects: true, TechEnvironment: true, PatternsPrefs: true, Pinned: true}
 
+// profileSections are the global file's sections a person describes
+// themselves in: a tagged line there is a learning only when its tag names
+// one of the five types ("- **Stack** [Go/Python]: …" is plain text).
+var profileSections = map[string]bool{AboutMe: true, CurrentProjects: true, TechEnvironment: true, PatternsPrefs: true}
+
+// profile reports whether section is a profile section of a file of kind k.
+func (k Kind) profile(section string) bool { return k == GlobalFile && profileSections[section] }
+
 // decayEligible reports whether section's learnings decay in a file of kind k.
 func decayEligible(k Kind, section string) bool {
 	if k == GlobalFile {
@@ -147,9 +155,12 @@ func NewProject(project string) *File {
 // line that does not parse), invalid UTF-8, a NUL byte or a known section
 // heading given twice is a *ParseError with its line: the caller reports
 // it and leaves the file untouched. Anything else (free text, unknown
-// sections, comments, plain bullets) is kept as it is.
+// sections, comments, plain bullets) is kept as it is. In the global
+// file's profile sections (About Me, Current Projects, Technical
+// Environment, Patterns & Preferences) a tagged line whose type is not one
+// of the five is plain text, not a malformed learning: see the package doc.
 func ParseFile(kind Kind, name, project, text string) (*File, error) {
-	d, err := parseDoc(name, text, kind.known, true)
+	d, err := parseDoc(name, text, kind.known, kind.profile, true)
 	if err != nil {
 		return nil, err
 	}
@@ -273,8 +284,10 @@ type doc struct {
 var footerRE = regexp.MustCompile(`^\*(Last synthesized|Last updated): (.*)\*\s*$`)
 
 // parseDoc parses text into a doc. known tells the sections that must not
-// appear twice; footer says whether to look for a footer.
-func parseDoc(name, text string, known func(string) bool, footer bool) (*doc, error) {
+// appear twice; profile the sections where a tag whose type is not one of
+// the five is plain text (nil: none); footer says whether to look for a
+// footer.
+func parseDoc(name, text string, known, profile func(string) bool, footer bool) (*doc, error) {
 	if err := checkText(name, text); err != nil {
 		return nil, err
 	}
@@ -313,6 +326,9 @@ func parseDoc(name, text string, known func(string) bool, footer bool) (*doc, er
 			continue
 		}
 		lr, ok, err := ParseLine(l)
+		if ok && profile != nil && profile(cur.name) && !typedTag(l) {
+			ok, err = false, nil
+		}
 		if err != nil {
 			return nil, &ParseError{File: name, Line: i + 1, Msg: err.Error()}
 		}

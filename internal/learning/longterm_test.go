@@ -212,3 +212,41 @@ func FuzzFileRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func TestParseFile_ProfileBracketsArePlainText(t *testing.T) {
+	t.Parallel()
+	text := "# Global Long-Term Memory\n\n## About Me\n- **Stack** [Go/Python]: Go and Python daily\n" +
+		"- **Editor** [vim/neovim] (2026-13-45): whatever\n\n## Technical Environment\n- **OS** [macOS/Linux]: both\n\n" +
+		"## Patterns & Preferences\n- **Small commits** [global/decision] (2026-01-10): One change per commit\n\n" +
+		"## Error Patterns to Avoid\n- **E** [global/error] (2026-02-01): e\n"
+	f, err := ParseFile(GlobalFile, GlobalFileName, "", text)
+	if err != nil {
+		t.Fatalf("hand-written profile lines refused: %v", err)
+	}
+	if got := f.Format(); got != text {
+		t.Fatalf("not lossless:\n%s", got)
+	}
+	if ls := f.Learnings(""); len(ls) != 2 || ls[0].Title != "Small commits" || ls[1].Title != "E" {
+		t.Fatalf("learnings %+v, want the two typed ones", ls)
+	}
+	// Typos stay errors: a typed tag in a profile section, any tag in a
+	// learning section, in Pinned, in an unknown section, in a project file.
+	bad := []struct {
+		kind Kind
+		text string
+		line int
+	}{
+		{GlobalFile, "# G\n\n## Error Patterns to Avoid\n- **T** [global/eror] (2026-02-01): d\n", 4},
+		{GlobalFile, "# G\n\n## Pinned\n- **Stack** [Go/Python]: Go and Python daily\n", 4},
+		{GlobalFile, "# G\n\n## My Notes\n- **T** [global/best-practise]: d\n", 4},
+		{GlobalFile, "# G\n\n## About Me\n- **T** [global/error] (2026-02-30): d\n", 4},
+		{ProjectFile, "# p\n\n## About Me\n- **Stack** [Go/Python]: Go\n", 4},
+	}
+	for _, b := range bad {
+		_, err := ParseFile(b.kind, "f.md", "p", b.text)
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line != b.line {
+			t.Errorf("ParseFile(%q) err=%v, want a ParseError at line %d", b.text, err, b.line)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package learning
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -144,8 +145,10 @@ func TestRoute_ContradictionUpdate(t *testing.T) {
 			"update", ErrorPatterns, "Arrow export broken"},
 		{"UseToDont", Learning{Title: "Don't use pandas for the claims join", Scope: "granada", Type: BestPractice, Description: "Avoid pandas to join claims and policies: it runs out of memory"},
 			"update", BestPractices, "Use pandas for the claims join"},
+		// A user-pinned entry is never replaced: the contradiction is added,
+		// its reason names the pinned entry (see TestRoute_NeverReplaces).
 		{"PinnedSameScope", Learning{Title: "Never use the staging replica", Scope: "granada", Type: Decision, Description: "The staging replica is no longer refreshed; query prod read-only"},
-			"update", Pinned, "Always use the staging replica"},
+			"add", KeyDecisions, ""},
 		{"Unrelated", Learning{Title: "Claims dates are UTC", Scope: "granada", Type: DataQuirk, Description: "All claim timestamps are stored in UTC"},
 			"add", DataQuirks, ""},
 	}
@@ -168,11 +171,17 @@ func TestRoute_ContradictionUpdate(t *testing.T) {
 			if got[0].Title != tt.l.Title {
 				t.Fatalf("## %s starts with %q, want the update in place", tt.section, got[0].Title)
 			}
-			if tt.section == Pinned && !strings.Contains(out, "  - *Pinned: by the user (2026-01-06)*") {
-				t.Fatalf("pinned update lost its Pinned note:\n%s", out)
-			}
 			if !strings.Contains(out, "- **Missing Accident_Key check** [granada/error] (2026-02-03): Joined without filtering CWOP\n") {
 				t.Fatalf("untouched entry changed:\n%s", out)
+			}
+			// The replaced entry is not lost: it is in the archive, with
+			// its source and what replaced it.
+			arch := m.Archive.Learnings()
+			if len(arch) != 1 || arch[0].Title != tt.gone || arch[0].Archived != today {
+				t.Fatalf("archive %+v, want %q under %s", arch, tt.gone, today)
+			}
+			if !strings.Contains(m.Archive.Format(), "  - *Source: granada-long-term-memory.md*\n  - *Replaced by: "+tt.l.Title+" ("+today+")*\n") {
+				t.Fatalf("archive lacks the Source and Replaced by notes:\n%s", m.Archive.Format())
 			}
 		})
 	}
@@ -224,12 +233,20 @@ func TestRoute_ContradictionNoLongerNeeded(t *testing.T) {
 	t.Parallel()
 	f := mustParse(t, ProjectFile, ProjectFileName("granada"), "granada", handProject)
 	m := &Memory{Projects: map[string]*File{"granada": f}}
+	// Another title, two thirds of the words: not the same subject enough
+	// to replace the entry; the add says it may contradict it.
 	ops := Route(m, []Learning{{Title: "Accident_Key filter no longer needed", Scope: "granada", Type: BestPractice,
+		Description: "The CWOP rows were removed; joins without the Accident_Key filter work now"}}, today)
+	if len(ops) != 1 || ops[0].Kind != "add" || !strings.Contains(ops[0].Reason, `may contradict "Missing Accident_Key check"`) {
+		t.Fatalf("ops %+v, want an add that may contradict the error", ops)
+	}
+	// The same title but for polarity words, and the same object: replaced.
+	ops = Route(m, []Learning{{Title: "Missing Accident_Key check no longer needed", Scope: "granada", Type: BestPractice,
 		Description: "The CWOP rows were removed; joins without the Accident_Key filter work now"}}, today)
 	if len(ops) != 1 || ops[0].Kind != "update" || ops[0].Section != ErrorPatterns {
 		t.Fatalf("ops %+v, want an update in ## Error Patterns to Avoid", ops)
 	}
-	if got := f.Learnings(ErrorPatterns); len(got) != 1 || got[0].Title != "Accident_Key filter no longer needed" {
+	if got := f.Learnings(ErrorPatterns); len(got) != 1 || got[0].Title != "Missing Accident_Key check no longer needed" {
 		t.Fatalf("## Error Patterns to Avoid = %+v", got)
 	}
 	// A flipped polarity ("always use" against "no longer needed") with two
@@ -242,5 +259,78 @@ func TestRoute_ContradictionNoLongerNeeded(t *testing.T) {
 	ops = Route(m, []Learning{l}, today)
 	if len(ops) != 1 || ops[0].Kind != "add" {
 		t.Fatalf("ops %+v, want an add", ops)
+	}
+}
+
+// TestRoute_NeverReplaces holds the contradictions that replaced
+// compatible entries: protected sections are never updated, and a shared
+// word or two is not the same subject. Each old entry stays as it was.
+func TestRoute_NeverReplaces(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, section, entry string
+		l                    Learning
+		maybe                bool // the add's reason names the entry
+	}{
+		{"AboutMe", AboutMe, "- **Vim for Go** [global/decision] (2026-01-05): I use vim for Go code editing",
+			Learning{Title: "Vim for Go", Scope: Global, Type: Decision, Description: "I don't use vim for Go code editing anymore"}, true},
+		{"AboutMeOtherObject", AboutMe, "- **Editor** [global/decision] (2026-01-05): I use vim for Go code editing",
+			Learning{Title: "No vim for markdown", Scope: Global, Type: Decision, Description: "I don't use vim for markdown"}, false},
+		{"CurrentProjects", CurrentProjects, "- **Granada** [global/decision] (2026-01-05): Always use the claims warehouse",
+			Learning{Title: "Granada", Scope: Global, Type: BestPractice, Description: "Never use the claims warehouse"}, true},
+		{"PinnedByUser", Pinned, "- **Named volumes for postgres** [global/best-practice] (2026-01-05): Use named docker volumes for postgres data\n  - *Pinned: by the user (2026-01-06)*",
+			Learning{Title: "Bind mounts for source", Scope: Global, Type: BestPractice, Description: "Bind mounts are fine for source code, not for postgres data: don't use them there"}, false},
+		{"PinnedSameTitle", Pinned, "- **Named volumes for postgres** [global/best-practice] (2026-01-05): Use named docker volumes for postgres data\n  - *Pinned: by the user (2026-01-06)*",
+			Learning{Title: "Named volumes for postgres", Scope: Global, Type: BestPractice, Description: "Don't use named docker volumes for postgres data"}, true},
+		{"TableTests", BestPractices, "- **Use table tests for Go parsers** [global/best-practice] (2026-01-05): Table-driven tests keep parser cases short",
+			Learning{Title: "Don't use table tests for CLI e2e", Scope: Global, Type: BestPractice, Description: "Table tests make CLI e2e failures hard to read"}, false},
+		{"SameWordsOtherObject", BestPractices, "- **Vim for Go and markdown** [global/best-practice] (2026-01-05): Use vim for Go code",
+			Learning{Title: "Vim for markdown", Scope: Global, Type: BestPractice, Description: "Don't use vim for markdown"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := "# Global Long-Term Memory\n\n## " + tt.section + "\n" + tt.entry + "\n\n---\n*Last synthesized: 2026-02-01*\n"
+			m := &Memory{Global: mustParse(t, GlobalFile, GlobalFileName, "", text)}
+			ops := Route(m, []Learning{tt.l}, today)
+			if len(ops) != 1 || ops[0].Kind != "add" {
+				t.Fatalf("ops %+v, want one add", ops)
+			}
+			if !strings.Contains(m.Global.Format(), "\n"+tt.entry+"\n") || len(m.Global.Learnings(tt.section)) == 0 {
+				t.Fatalf("the entry changed:\n%s", m.Global.Format())
+			}
+			ls := m.Global.Learnings(tt.section)
+			old := ls[len(ls)-1].Title
+			if got := strings.Contains(ops[0].Reason, "may contradict "+fmt.Sprintf("%q", old)); got != tt.maybe {
+				t.Fatalf("reason %q, want it to name %q: %v", ops[0].Reason, old, tt.maybe)
+			}
+			if m.Archive != nil {
+				t.Fatalf("archive written: %q", m.Archive.Format())
+			}
+		})
+	}
+}
+
+func TestSameSubject(t *testing.T) {
+	t.Parallel()
+	l := func(title, desc string) *features {
+		return featuresOf(Learning{Title: title, Scope: Global, Type: BestPractice, Description: desc})
+	}
+	tests := []struct {
+		a, b *features
+		want bool
+	}{
+		{l("Vim", "I use vim for Go code editing"), l("Vim", "I don't use vim for markdown"), true}, // the same title
+		{l("Don't use vim!", "x"), l("don't  use VIM", "y"), true},
+		{l("Editor choice", "I use vim for Go code editing"), l("Editor choice for notes", "I don't use vim for markdown"), false},
+		{l("Vim for Go and markdown", "Use vim for Go code"), l("Vim for markdown", "Don't use vim for markdown"), false},
+		{l("Arrow export broken", "The Arrow exporter is broken on Windows paths"), l("Arrow export fixed", "The Arrow exporter works now on Windows paths"), true},
+		{l("Use table tests for Go parsers", "Table-driven tests for parsers"), l("Don't use table tests for CLI e2e", "Table tests hide CLI failures"), false},
+		{l("Named volumes", "Use named docker volumes for postgres data"), l("Bind mounts", "Bind mounts are fine for source code, not for postgres data"), false},
+		{l("Pandas join", "Use pandas to join claims and policies"), l("No pandas join", "Avoid pandas to join claims and policies: out of memory"), true},
+	}
+	for i, tt := range tests {
+		if got := sameSubject(tt.a, tt.b); got != tt.want {
+			t.Errorf("%d: sameSubject(%q, %q)=%v, want %v", i, tt.a.text, tt.b.text, got, tt.want)
+		}
 	}
 }

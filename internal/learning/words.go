@@ -163,3 +163,35 @@ func subject(s string) map[string]bool {
 	}
 	return m
 }
+
+// subjectSeq is the content words of s less polarity words, in order.
+func subjectSeq(s string) []string {
+	var out []string
+	for _, w := range words(s) {
+		if !polarityWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// verbRE matches the verb of a learning's statement, roughly: a form of
+// be or have, a modal or negation, or one of the verbs learnings turn on.
+var verbRE = regexp.MustCompile(`\b(is|are|was|were|be|been|has|have|had|do|does|did|don't|doesn't|didn't|never|always|should|shouldn't|must|can|cannot|can't|will|won't|` +
+	`use|uses|used|using|avoid|avoids|prefer|prefers|preferred|need|needs|needed|require|requires|required|fail|fails|failed|failing|` +
+	`break|breaks|broke|broken|work|works|worked|fix|fixes|fixed|crash|crashes|crashed|hang|hangs|run|runs|ran|keep|keeps|stop|stops)\b`)
+
+// object is the object of a learning's statement: the subject words after
+// the first verb of its description ("I use vim for Go code" → vim, go,
+// code), else of its title, else every subject word of both.
+func object(l Learning) map[string]bool {
+	for _, s := range []string{l.Description, l.Title} {
+		t := strings.ToLower(strings.ReplaceAll(s, "’", "'"))
+		if loc := verbRE.FindStringIndex(t); loc != nil {
+			if o := subject(t[loc[1]:]); len(o) > 0 {
+				return o
+			}
+		}
+	}
+	return subject(l.Title + " " + l.Description)
+}
