@@ -314,7 +314,7 @@ func (y *synthesizer) day(d sessions.Day, ix sessions.ProjectsIndex) {
 // summarize writes the day's summary with the run's engine.
 func (y *synthesizer) summarize(w DayWork) (string, error) {
 	if y.chat == nil {
-		return heuristicSummary(w), nil
+		return heuristicSummary(w)
 	}
 	text, usage, err := modelSummary(y.ctx, y.chat, w)
 	y.res.Tokens.InputTokens += usage.InputTokens

@@ -3,6 +3,7 @@ package workspace
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/extract"
+	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/learning"
 	"github.com/memdir/memdir/internal/sessions"
 	"github.com/memdir/memdir/internal/synthesis"
@@ -156,63 +158,22 @@ func dayCommits(ctx context.Context, dir, date string, loc *time.Location) []ext
 }
 
 // heuristicSummary is the offline engine: extract.DailySummary, merged
-// into the day's summary when the day already has one (content that
-// arrived after it was written), rendered.
-func heuristicSummary(w DayWork) string {
+// losslessly into the day's summary when the day has one already (content
+// that arrived after it was written). A summary that does not parse is
+// refused, and the day waits.
+func heuristicSummary(w DayWork) (string, error) {
 	d := extract.DailySummary(w.input)
-	if w.Previous != "" {
-		if prev, err := learning.ParseDaily(w.Date+".md", w.Previous); err == nil {
-			d = mergeDaily(prev, d)
-		}
+	if w.Previous == "" {
+		return learning.RenderDaily(d), nil
 	}
-	return learning.RenderDaily(d)
-}
-
-// mergeDaily adds to prev what cur says that prev does not, within the
-// size a daily summary aims at: prev's items first, cur's after.
-func mergeDaily(prev, cur learning.Daily) learning.Daily {
-	out := prev
-	out.Projects = union(prev.Projects, cur.Projects, 0)
-	sort.Strings(out.Projects)
-	switch {
-	case prev.Summary == "":
-		out.Summary = cur.Summary
-	case cur.Summary != "" && !strings.Contains(prev.Summary, cur.Summary):
-		out.Summary = prev.Summary + " Later: " + cur.Summary
+	_, err := learning.ParseDaily(synthesis.DailyFile(w.Date), w.Previous) // named as the folder has it
+	text := ""
+	if err == nil {
+		text, err = learning.MergeDaily(w.Previous, d)
 	}
-	out.Topics = union(prev.Topics, cur.Topics, 8)
-	out.KeyPoints = union(prev.KeyPoints, cur.KeyPoints, 10)
-	out.Commits = union(prev.Commits, cur.Commits, 6)
-	out.FilesCreated = union(prev.FilesCreated, cur.FilesCreated, 6)
-	out.Learnings = slices.Clone(prev.Learnings)
-	for _, l := range cur.Learnings {
-		if !slices.ContainsFunc(out.Learnings, func(p learning.Learning) bool { return strings.EqualFold(p.Title, l.Title) && p.Scope == l.Scope }) {
-			out.Learnings = append(out.Learnings, l)
-		}
+	if err != nil {
+		return "", hint.With(fmt.Errorf("the day's summary does not parse: %w", err),
+			"fix the line named (or move the file aside), then run 'memdir synthesize' again")
 	}
-	// Past the target size, the added items go first, newest first.
-	for len(learning.RenderDaily(out)) > learning.DailyTarget {
-		switch {
-		case len(out.KeyPoints) > len(prev.KeyPoints):
-			out.KeyPoints = out.KeyPoints[:len(out.KeyPoints)-1]
-		case len(out.Topics) > len(prev.Topics):
-			out.Topics = out.Topics[:len(out.Topics)-1]
-		case len(out.Learnings) > len(prev.Learnings):
-			out.Learnings = out.Learnings[:len(out.Learnings)-1]
-		default:
-			return out
-		}
-	}
-	return out
-}
-
-// union is a followed by the items of b it lacks, at most n (0: all).
-func union(a, b []string, n int) []string {
-	out := slices.Clone(a)
-	for _, x := range b {
-		if !slices.Contains(out, x) && (n == 0 || len(out) < n) {
-			out = append(out, x)
-		}
-	}
-	return out
+	return text, nil
 }
