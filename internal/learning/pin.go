@@ -68,16 +68,22 @@ func (it *item) setDate(date string) {
 // learnings or after the item placed there before in the same call.
 func moveTo(it *item, from, to *section, cursor map[*section]*item) {
 	from.remove(it)
-	at := to.insertAt()
-	if prev := cursor[to]; prev != nil {
-		for i, x := range to.items {
+	to.place(it, cursor)
+}
+
+// place puts it at the top of s's learnings, or after the item placed
+// there before in the same call (cursor), and records it there.
+func (s *section) place(it *item, cursor map[*section]*item) {
+	at := s.insertAt()
+	if prev := cursor[s]; prev != nil {
+		for i, x := range s.items {
 			if x == prev {
 				at = i + 1
 			}
 		}
 	}
-	to.insert(at, it)
-	cursor[to] = it
+	s.insert(at, it)
+	cursor[s] = it
 }
 
 // Pin moves the learnings matching pattern (case-insensitive substring of
@@ -306,17 +312,7 @@ func (m *Memory) pinCrossProject(today string, changed map[*File]bool) []Op {
 		}
 		l.Notes = append(notes, "*Pinned: in projects "+strings.Join(names, ", ")+" (migration "+today+")*")
 		pinned, _ := m.Global.ensureSection(Pinned)
-		it := newItem(l)
-		at := pinned.insertAt()
-		if prev := cursor[pinned]; prev != nil {
-			for i, x := range pinned.items {
-				if x == prev {
-					at = i + 1
-				}
-			}
-		}
-		pinned.insert(at, it)
-		cursor[pinned] = it
+		pinned.place(newItem(l), cursor)
 		changed[m.Global] = true
 		reason := "in projects " + strings.Join(names, ", ")
 		ops = append(ops, Op{Kind: "pin", File: m.Global.Name, Section: Pinned, Learning: l, Reason: reason + ": pinned globally"})

@@ -327,17 +327,7 @@ func Route(m *Memory, learnings []Learning, today string) []Op {
 			continue
 		} else {
 			s, _ := f.ensureSection(sec)
-			it := newItem(l)
-			at := s.insertAt()
-			if prev := cursor[s]; prev != nil {
-				for i, x := range s.items {
-					if x == prev {
-						at = i + 1
-					}
-				}
-			}
-			s.insert(at, it)
-			cursor[s] = it
+			s.place(newItem(l), cursor)
 			reason := fmt.Sprintf("[%s/%s] goes to ## %s", l.Scope, l.Type, sec)
 			if replace {
 				maybe = append([]entry{c}, maybe...)
