@@ -402,20 +402,6 @@ func (day *dayRead) topics() []string {
 	return out
 }
 
-// overlap is the Jaccard index of two term sets.
-func overlap(a, b map[string]bool) float64 {
-	inter := 0
-	for t := range a {
-		if b[t] {
-			inter++
-		}
-	}
-	union := len(a) + len(b) - inter
-	if union == 0 {
-		return 0
-	}
-	return float64(inter) / float64(union)
-}
 
 // continues reports a prompt that carries on the subject before it: "it
 // still fails", "that's wrong", "no, …".

@@ -17,18 +17,7 @@ func Jaccard(a, b string) float64 {
 		}
 		return m
 	}
-	wa, wb := words(a), words(b)
-	inter := 0
-	for w := range wa {
-		if wb[w] {
-			inter++
-		}
-	}
-	union := len(wa) + len(wb) - inter
-	if union == 0 {
-		return 0
-	}
-	return float64(inter) / float64(union)
+	return overlap(words(a), words(b))
 }
 
 // Contradicts reports whether two statements about the same thing
@@ -117,4 +106,19 @@ func polarity(s string) (negated, affirmed map[string]bool) {
 		}
 	}
 	return negated, affirmed
+}
+
+// overlap is the Jaccard index of two term sets.
+func overlap(a, b map[string]bool) float64 {
+	inter := 0
+	for t := range a {
+		if b[t] {
+			inter++
+		}
+	}
+	union := len(a) + len(b) - inter
+	if union == 0 {
+		return 0
+	}
+	return float64(inter) / float64(union)
 }
