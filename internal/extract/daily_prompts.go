@@ -402,7 +402,6 @@ func (day *dayRead) topics() []string {
 	return out
 }
 
-
 // continues reports a prompt that carries on the subject before it: "it
 // still fails", "that's wrong", "no, …".
 func continues(prose string) bool {
