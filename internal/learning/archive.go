@@ -139,15 +139,17 @@ func (a *Archive) add(today string, lines []string, source string, notes ...stri
 	return true
 }
 
-// has reports whether the archive holds a learning with l's scope, title
-// and date (case-insensitively).
+// has reports whether the archive holds l: the same scope and title
+// (case-insensitively), date, type and description. Two different
+// learnings that only share a title and a date are both kept.
 func (a *Archive) has(l Learning) bool {
 	if a.doc == nil {
 		return false
 	}
 	for _, s := range a.doc.secs {
 		for _, it := range s.items {
-			if it.l != nil && strings.EqualFold(it.l.Scope, l.Scope) && normTitle(it.l.Title) == normTitle(l.Title) && it.l.Date == l.Date {
+			if it.l != nil && strings.EqualFold(it.l.Scope, l.Scope) && normTitle(it.l.Title) == normTitle(l.Title) && it.l.Date == l.Date &&
+				it.l.Type == l.Type && strings.TrimSpace(it.l.Description) == strings.TrimSpace(l.Description) {
 				return true
 			}
 		}

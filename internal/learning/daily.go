@@ -369,7 +369,7 @@ func CheckDaily(date, text string, projects []string) []Problem {
 				ps = append(ps, Problem{Line: lineNo, Msg: err.Error()})
 				continue
 			case !ok && topBullet(l):
-				ps = append(ps, Problem{Line: lineNo, Msg: fmt.Sprintf("line %d is not a learning line (want `- **Title** [scope/type] (YYYY-MM-DD): description`)", lineNo)})
+				ps = append(ps, Problem{Line: lineNo, Msg: "not a learning line (want `- **Title** [scope/type] (YYYY-MM-DD): description`)"})
 				continue
 			case !ok:
 				continue
@@ -394,12 +394,22 @@ func CheckDaily(date, text string, projects []string) []Problem {
 // topBullet reports whether l is a top-level bullet: "- " or "* " after
 // fewer than two spaces (a sub-bullet is indented two or more).
 func topBullet(l string) bool {
+	if reTaggedItem.MatchString(l) {
+		// A list item of any kind or depth that carries a bold title and a
+		// [x/y] tag is meant as a learning, whatever its bullet.
+		return true
+	}
 	t := strings.TrimLeft(l, " ")
 	if len(l)-len(t) >= 2 {
 		return false
 	}
-	return strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || t == "-" || t == "*"
+	return strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ") || t == "-" || t == "*" || t == "+" || reNumbered.MatchString(t)
 }
+
+var (
+	reNumbered   = regexp.MustCompile(`^\d+[.)] `)
+	reTaggedItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+\*\*.*\*\*.*\[[^\]/]+/[^\]]+\]`)
+)
 
 // MergeNotes returns text with the user notes of old (the previous version
 // of the same day's file) that text lacks appended, verbatim. A note is

@@ -216,12 +216,15 @@ func TestCheckDaily_MalformedLearningLines(t *testing.T) {
 		"-  **T** [global/error] (2026-02-03): d",
 		" - **T** [global/error] (2026-02-03): d",
 		"- a plain bullet",
+		"1. **T** [global/error] (2026-02-03): d",
+		"+ **T** [global/error] (2026-02-03): d",
+		"\t- **T** [global/error] (2026-02-03): d",
 	}
 	for _, b := range bad {
 		t.Run(b, func(t *testing.T) {
 			text := strings.Replace(sampleDaily, "\n## Commits", "\n"+b+"\n\n## Commits", 1)
 			ps := CheckDaily("2026-02-03", text, nil)
-			want := "line 22 is not a learning line (want `- **Title** [scope/type] (YYYY-MM-DD): description`)"
+			want := "not a learning line (want `- **Title** [scope/type] (YYYY-MM-DD): description`)"
 			if len(ps) != 1 || ps[0].Line != 22 || ps[0].Warning || ps[0].Msg != want {
 				t.Fatalf("CheckDaily=%+v, want one error at line 22: %q", ps, want)
 			}

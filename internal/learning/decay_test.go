@@ -303,3 +303,27 @@ func TestDecay_IdempotentAfterCrash(t *testing.T) {
 		}
 	}
 }
+
+// TestArchive_SameTitleOtherLearning: two different learnings that share a
+// title and a date are both archived: only the same learning (type and
+// description too) is "already in the archive".
+func TestArchive_SameTitleOtherLearning(t *testing.T) {
+	t.Parallel()
+	text := "# Global Long-Term Memory\n\n## Key Learnings\n" +
+		"- **Postgres upgrade** [global/command] (2025-01-01): pg_upgrade --link is fast\n\n" +
+		"## Error Patterns to Avoid\n" +
+		"- **Postgres upgrade** [global/error] (2025-01-01): extensions must be upgraded first\n"
+	m := &Memory{Global: mustParse(t, GlobalFile, GlobalFileName, "", text)}
+	ops := Decay(m, DefaultSettings(), today)
+	if len(ops) != 2 {
+		t.Fatalf("ops %+v", ops)
+	}
+	for _, op := range ops {
+		if strings.Contains(op.Reason, "already in the archive") {
+			t.Fatalf("a different learning was taken for archived: %+v", op)
+		}
+	}
+	if n := len(m.Archive.Learnings()); n != 2 {
+		t.Fatalf("archive holds %d learnings, want 2:\n%s", n, m.Archive.Format())
+	}
+}

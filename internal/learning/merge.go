@@ -16,18 +16,19 @@ import (
 //   - the "<!-- projects: … -->" line becomes the sorted union of both days'
 //     projects (the one line rewritten, and only when cur brings a new
 //     project; added after the H1 when missing);
+//   - learnings not present (same scope and title, case-insensitively) go
+//     at the end of "## Learnings" in the canonical format, a blank line
+//     between learnings as RenderDaily writes them;
 //   - cur.Summary, when prevText's Sessions Summary does not contain it
 //     already, is appended to that section as a "Later: …" line;
 //   - Topics, Key Points, Commits and Files Created bullets not present
-//     (same text, case-insensitively) go at the end of their section;
-//   - learnings not present (same scope and title, case-insensitively) go
-//     at the end of "## Learnings" in the canonical format, a blank line
-//     between learnings as RenderDaily writes them.
+//     (same text, case-insensitively) go at the end of their section.
 //
 // A missing section is created in the canonical order (RenderDaily's),
 // before the first user note or later canonical section, else at the end.
-// Items are added in the order above, learnings last, and adding stops at
-// the first item that would take the text past DailyTarget. Items that
+// Items are added in the order above, learnings first (they are what the
+// day is kept for, and what routing takes), and adding stops at the first
+// item that would take the text past DailyTarget. Items that
 // cannot be written (an invalid learning, a NUL byte, invalid UTF-8) are
 // left out; multi-line bullets and summaries are joined onto one line.
 // MergeDaily(MergeDaily(p, c), c) is MergeDaily(p, c), and a merge that
@@ -46,7 +47,21 @@ func MergeDaily(prevText string, cur Daily) (string, error) {
 	d := &mergeDoc{lines: strings.Split(strings.TrimSuffix(prevText, "\n"), "\n")}
 	d.mergeProjects(prev.Projects, cur.Projects)
 
+	// Learnings first: they are what the day is kept for, and what
+	// routing takes; past DailyTarget the bullets give way.
 	full := false // set once an item would pass DailyTarget: nothing more is added
+	seen := map[string]bool{}
+	for _, l := range prev.Learnings {
+		seen[learningID(l)] = true
+	}
+	for _, l := range cur.Learnings {
+		l.Line = 0
+		if full || l.Validate() != nil || !writable(l.Format()) || seen[learningID(l)] {
+			continue
+		}
+		seen[learningID(l)] = true
+		full = !d.add(dailyLearnings, strings.Split(l.Format(), "\n"), true)
+	}
 	if s := oneLine(cur.Summary); s != "" && !full && writable(s) && !strings.Contains(fold(prev.Summary), fold(s)) {
 		line := s
 		if d.section(dailySummary) != nil {
@@ -75,18 +90,6 @@ func MergeDaily(prevText string, cur Daily) (string, error) {
 			seen[fold(it)] = true
 			full = !d.add(b.heading, []string{"- " + it}, false)
 		}
-	}
-	seen := map[string]bool{}
-	for _, l := range prev.Learnings {
-		seen[learningID(l)] = true
-	}
-	for _, l := range cur.Learnings {
-		l.Line = 0
-		if full || l.Validate() != nil || !writable(l.Format()) || seen[learningID(l)] {
-			continue
-		}
-		seen[learningID(l)] = true
-		full = !d.add(dailyLearnings, strings.Split(l.Format(), "\n"), true)
 	}
 	if !d.changed {
 		return prevText, nil

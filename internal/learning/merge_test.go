@@ -202,8 +202,16 @@ func TestMergeDaily_SizeCap(t *testing.T) {
 		t.Fatalf("merged size %d, want just under %d", len(got), DailyTarget)
 	}
 	d, _ := ParseDaily("d.md", got)
-	if len(d.Learnings) == 0 || len(d.Learnings) == 20 || !strings.Contains(got, "- a new topic\n") {
+	// Learnings go first; the topic, after them, no longer fits.
+	if len(d.Learnings) == 0 || len(d.Learnings) == 20 || strings.Contains(got, "- a new topic\n") {
 		t.Fatalf("%d learnings added, topic added %v", len(d.Learnings), strings.Contains(got, "- a new topic"))
+	}
+	// Room for one learning or one key point: the learning wins.
+	near := dailyOfSize(t, DailyTarget-150)
+	one := Daily{Date: "2026-02-03", KeyPoints: []string{strings.Repeat("a key point that takes room ", 3)},
+		Learnings: []Learning{{Title: "Never commit secrets", Scope: Global, Type: Error, Date: "2026-02-03", Description: "a key leaked"}}}
+	if got, _ := MergeDaily(near, one); !strings.Contains(got, "Never commit secrets") || strings.Contains(got, "a key point that takes room") {
+		t.Fatalf("near the cap, the learning gave way:\n%s", got[len(near)-50:])
 	}
 	if again, _ := MergeDaily(got, cur); again != got {
 		t.Fatalf("capped merge not idempotent")

@@ -388,7 +388,7 @@ func (t Transcripts) applyDaily(y *synthesizer, date, text string, projects []st
 	if err != nil {
 		return out, err
 	}
-	ls := routable(scoped(daily.Learnings), m, y.s, y.today)
+	ls := routable(scoped(daily.Learnings), m, y.s, y.today, date)
 	out.learnings = len(daily.Learnings)
 	if err := m.Usable(scopes(ls)...); err != nil {
 		return out, badFiles(err)
@@ -452,32 +452,32 @@ func scoped(ls []learning.Learning) []learning.Learning {
 	return out
 }
 
-// routable keeps the learnings routing takes, as the skill routes the
-// learnings of the last AgeDays days: one older would be archived at once
-// (a day summarised again long after: its learnings were routed and have
-// decayed since), and one the archive holds already left long-term memory
-// (pruned, or decayed) and is not brought back.
-func routable(ls []learning.Learning, m *synthesis.Memory, s learning.Settings, today string) []learning.Learning {
-	day, err := time.Parse(time.DateOnly, today)
+// routable keeps the learnings of day's summary that routing takes. As
+// the skill routes the summaries of the last AgeDays days, a day older
+// than that routes nothing (it was routed when it was summarised, and its
+// learnings have decayed since; one summarised that late keeps them in its
+// file). A learning the archive holds already — the same one: scope,
+// title, type and date — left long-term memory (pruned, decayed, replaced)
+// and is not brought back by a second summary of its day.
+func routable(ls []learning.Learning, m *synthesis.Memory, s learning.Settings, today, day string) []learning.Learning {
+	t, err := time.Parse(time.DateOnly, today)
 	if err != nil {
 		return ls
 	}
-	oldest := day.AddDate(0, 0, -s.Decay.AgeDays).Format(time.DateOnly)
+	if day < t.AddDate(0, 0, -s.Decay.AgeDays).Format(time.DateOnly) {
+		return nil
+	}
 	var archived []learning.ArchivedLearning
 	if m.Archive != nil {
 		archived = m.Archive.Learnings()
 	}
 	var out []learning.Learning
 	for _, l := range ls {
-		if l.Date != "" && l.Date < oldest {
-			continue
-		}
-		if slices.ContainsFunc(archived, func(a learning.ArchivedLearning) bool {
-			return a.Learning.Scope == l.Scope && strings.EqualFold(a.Learning.Title, l.Title)
+		if !slices.ContainsFunc(archived, func(a learning.ArchivedLearning) bool {
+			return a.Scope == l.Scope && strings.EqualFold(a.Title, l.Title) && a.Type == l.Type && a.Date == l.Date
 		}) {
-			continue
+			out = append(out, l)
 		}
-		out = append(out, l)
 	}
 	return out
 }
