@@ -40,7 +40,8 @@ Engines: heuristic (offline, the default) writes an extractive summary from the
 prompts, what extraction classifies and the day's commits; anthropic, openai
 and claude (keys as 'memdir extract --help' says) write it with a model. Every
 summary is checked before it is written: over 8 KB, or a malformed learning,
-and the day stays pending. Settings: <home>/memory/settings.json.
+and the day stays pending. Settings: <home>/memory/settings.json. The clock is
+$MEMDIR_NOW (an RFC 3339 time) when set, for tests and reproducible runs.
 
 An agent can be the model: 'memdir synthesize prepare --json' gives it a day
 and the rules, and 'memdir synthesize apply FILE' checks what it wrote and does
