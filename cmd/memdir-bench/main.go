@@ -5,6 +5,7 @@
 //
 //	go run ./cmd/memdir-bench locomo --data ../shared/bench/locomo/locomo10.json
 //	go run ./cmd/memdir-bench latency --memories 1000,10000
+//	go run ./cmd/memdir-bench extraction --set all
 //
 // Results go to stdout, progress to stderr. Exit status is 0, 1, or 130 on
 // interrupt, as memdir's.
@@ -71,7 +72,7 @@ docs/benchmarks.md with the command and the machine.`,
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return hint.With(err, "see '%s --help'", cmd.CommandPath())
 	})
-	root.AddCommand(b.locomoCmd(), b.latencyCmd())
+	root.AddCommand(b.locomoCmd(), b.latencyCmd(), b.extractionCmd())
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
