@@ -56,7 +56,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	b := &bench{ctx: ctx, stdout: stdout, stderr: stderr}
 	root := &cobra.Command{
 		Use:   "memdir-bench",
-		Short: "Measure recall quality (LoCoMo) and latency",
+		Short: "Measure recall quality (LoCoMo), latency and extraction quality",
 		Long: `memdir-bench measures what recall promises: quality on the LoCoMo benchmark,
 and latency on generated memory folders. Results go to stdout; record them in
 docs/benchmarks.md with the command and the machine.`,
