@@ -23,8 +23,10 @@ type claudeCLI struct{ cfg Config }
 // Args is the command line the claude engine runs (the prompt goes on
 // stdin, so its length is not bounded by argv).
 func (c *claudeCLI) Args(r Request) []string {
+	// At most 5 turns, as Claude Code bounds its own background memory
+	// extraction: the model reads, never investigates.
 	args := []string{"-p", "--bare", "--no-session-persistence", "--output-format", "json", "--strict-mcp-config",
-		"--permission-mode", "dontAsk"}
+		"--permission-mode", "dontAsk", "--max-turns", "5"}
 	if c.cfg.WriteDir != "" {
 		dir := filepath.ToSlash(c.cfg.WriteDir)
 		args = append(args, "--tools", "Read", "--add-dir", c.cfg.WriteDir, "--allowedTools", "Read("+dir+"/**)")

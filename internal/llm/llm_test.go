@@ -165,7 +165,7 @@ func TestClaudeCLI_Args(t *testing.T) {
 	c := &claudeCLI{Config{Provider: "claude", WriteDir: "/home/u/.claude/projects/-p/memory", Model: "sonnet"}}
 	got := c.Args(Request{System: "be brief"})
 	want := []string{"-p", "--bare", "--no-session-persistence", "--output-format", "json", "--strict-mcp-config",
-		"--permission-mode", "dontAsk", "--tools", "Read", "--add-dir", "/home/u/.claude/projects/-p/memory",
+		"--permission-mode", "dontAsk", "--max-turns", "5", "--tools", "Read", "--add-dir", "/home/u/.claude/projects/-p/memory",
 		"--allowedTools", "Read(/home/u/.claude/projects/-p/memory/**)",
 		"--model", "sonnet", "--system-prompt", "be brief"}
 	if !slices.Equal(got, want) {
