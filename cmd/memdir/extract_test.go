@@ -264,6 +264,55 @@ func TestExtract_HookDoesNotWait(t *testing.T) {
 	}
 }
 
+// TestExtract_NoticeAtNextPrompt: what the Stop hook's detached
+// extraction saved is told at the session's next prompt, once, with the
+// command that undoes it.
+func TestExtract_NoticeAtNextPrompt(t *testing.T) {
+	h := newExtractHome(t)
+	path := h.transcript("told", rules("told", 2))
+	hook := func(event string, in map[string]string) string {
+		in["session_id"], in["hook_event_name"], in["cwd"] = "told", event, h.proj
+		b, _ := json.Marshal(in)
+		c := h.cmd("hook", event)
+		c.Stdin = bytes.NewReader(b)
+		out, err := c.Output()
+		if err != nil {
+			t.Fatalf("hook %s: %v", event, err)
+		}
+		return string(out)
+	}
+	if out := hook("Stop", map[string]string{"transcript_path": path}); out != "" {
+		t.Fatalf("Stop answered %q", out)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) { // files only: the index line follows each file
+		if m, _ := filepath.Glob(filepath.Join(h.tdir, "memory", "*.md")); len(m) > 2 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// The run holds the extraction lock to its end: taking it means done.
+	lockDir := filepath.Join(h.home, "memory", "extract")
+	for time.Now().Before(deadline) {
+		if unlock, err := lockfile.Lock(t.Context(), lockDir, lockfile.Options{Timeout: 100 * time.Millisecond}); err == nil {
+			unlock()
+			break
+		}
+	}
+	saved := h.memories()
+	if len(saved) != 2 {
+		t.Fatalf("the detached extraction saved %v", saved)
+	}
+	first := hook("UserPromptSubmit", map[string]string{"prompt": "what next?"})
+	want := "memdir saved memories from this session (new: " + saved[0] + ", " + saved[1] + "); undo with 'memdir forget NAME'"
+	if !strings.Contains(first, `"additionalContext":"`+want) {
+		t.Errorf("the next prompt's answer does not start with %q:\n%s", want, first)
+	}
+	if again := hook("UserPromptSubmit", map[string]string{"prompt": "and then?"}); strings.Contains(again, "memdir saved") {
+		t.Errorf("the notice was given twice:\n%s", again)
+	}
+}
+
 // TestHook_TwoHooksOnePrompt: two UserPromptSubmit hooks for one prompt
 // (the plugin and an install both wired) give each memory once.
 func TestHook_TwoHooksOnePrompt(t *testing.T) {

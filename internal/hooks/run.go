@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -216,8 +217,9 @@ func (h *hook) logProblem(err error) {
 }
 
 // prompt answers with what recall picks for the prompt, within the
-// session's exclusions and budget, and records the turn in the session's
-// state and in RecallLog.
+// session's exclusions and budget, after one line on what extraction saved
+// from the session since its last prompt (if it saved anything), and
+// records the turn in the session's state and in RecallLog.
 func (h *hook) prompt() error {
 	t, err := h.transcripts()
 	if err != nil {
@@ -255,6 +257,11 @@ func (h *hook) prompt() error {
 	line.Abstained = text == ""
 	sess.Given(line.Files, line.Tokens)
 	line.Budget = sess.Remaining()
+	// What extraction saved from the session since its last prompt: one
+	// line first, given even when recall gives nothing, and given once.
+	if n := h.notice(t); n != "" {
+		text, line.Notice = strings.TrimSuffix(n+"\n\n"+text, "\n\n"), true
+	}
 	// The session's bookkeeping first: if it cannot be saved, the answer
 	// is still right, but it is logged (the next turn may repeat it).
 	stateErr := t.Folder.WriteStateJSON(rel, sess)
@@ -266,6 +273,24 @@ func (h *hook) prompt() error {
 	line.MS = float64(h.Now().Sub(h.start).Microseconds()) / 1000
 	b, _ := json.Marshal(line)
 	return errors.Join(stateErr, t.Folder.AppendLine(RecallLog, b))
+}
+
+// notice takes the session's notices (see workspace.TakeNotices) and
+// returns their line, or "". It fails open: a notice that cannot be read
+// is dropped, never the answer's failure. Without notices it costs one
+// failed lstat.
+func (h *hook) notice(t workspace.Transcripts) string {
+	if h.in.SessionID == "" {
+		return ""
+	}
+	ns, err := t.TakeNotices(h.in.SessionID)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			h.logProblem(err)
+		}
+		return ""
+	}
+	return workspace.NoticeLine(ns)
 }
 
 // lockSessions takes the sessions folder's lock, or returns nil when it
@@ -323,6 +348,7 @@ func (h *hook) queue() error {
 		// sessions' bookkeeping stay bounded. Failures only let them grow.
 		_, _ = t.Folder.Rotate(RecallLog, RecallLogLimit)
 		_, _ = t.Folder.Prune(SessionsDir, ".json", SessionKeep, h.Now())
+		_, _ = t.Folder.Prune(SessionsDir, workspace.NoticeExt, SessionKeep, h.Now())
 	}
 	// The recall snapshot's full check, when due (every file stat'ed, so an
 	// in-place edit by another program is ranked by its new text within a

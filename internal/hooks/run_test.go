@@ -475,10 +475,13 @@ func TestRunner_SessionEndKeepsThingsBounded(t *testing.T) {
 	bigLog := strings.Repeat("y", hooks.RecallLogLimit) + "\n"
 	os.WriteFile(filepath.Join(mem, hooks.RecallLog), []byte(bigLog), 0o600)
 	oldSess, newSess := filepath.Join(mem, hooks.SessionsDir, "old.json"), filepath.Join(mem, hooks.SessionsDir, "new.json")
+	oldNotice := filepath.Join(mem, filepath.FromSlash(workspace.NoticeFile("old")))
 	os.WriteFile(oldSess, []byte("{}"), 0o600)
 	os.WriteFile(newSess, []byte("{}"), 0o600)
+	os.WriteFile(oldNotice, []byte("{}\n"), 0o600)
 	long, recent := clock.Add(-hooks.SessionKeep-time.Hour), clock.Add(-time.Hour)
 	os.Chtimes(oldSess, long, long)
+	os.Chtimes(oldNotice, long, long)
 	os.Chtimes(newSess, recent, recent)
 
 	h.event(t, hooks.Stop, map[string]string{"session_id": "s1"})
@@ -488,6 +491,9 @@ func TestRunner_SessionEndKeepsThingsBounded(t *testing.T) {
 	h.event(t, hooks.SessionEnd, map[string]string{"session_id": "s1"})
 	if _, err := os.Stat(oldSess); !os.IsNotExist(err) {
 		t.Errorf("an old session's file stayed: %v", err)
+	}
+	if _, err := os.Stat(oldNotice); !os.IsNotExist(err) {
+		t.Errorf("an old session's notices (never given) stayed: %v", err)
 	}
 	if _, err := os.Stat(newSess); err != nil {
 		t.Errorf("a recent session's file went: %v", err)

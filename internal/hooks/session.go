@@ -1,8 +1,6 @@
 package hooks
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -11,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/workspace"
 )
 
 // Files of the synthesis folder the hooks write.
@@ -18,7 +17,7 @@ const (
 	LogFile      = "logs/hooks.log"      // one line per hook failure
 	RecallLog    = "logs/recall.jsonl"   // one line per prompt: what was injected
 	ExtractQueue = "extract-queue.jsonl" // transcripts to extract from
-	SessionsDir  = "sessions"            // what each session was given
+	SessionsDir  = workspace.SessionsDir // what each session was given, and its notices
 )
 
 // Deadline is how long a hook process may run before it leaves, exiting 0
@@ -86,35 +85,10 @@ func RecallQuery(prompt string, p recall.Policy) (text string, ok bool) {
 	return prompt, p.Budget >= recall.MinBudget() && strings.TrimSpace(prompt) != ""
 }
 
-// safeSession matches the session ids that name their file as they are:
-// ^[A-Za-z0-9_-]{1,100}$. Not as a regexp: the {1,100} compiled to a
-// hundred copies of the class, 97 KB and a millisecond at every start-up.
-var safeSession sessionName
-
-type sessionName struct{}
-
-func (sessionName) MatchString(id string) bool {
-	if len(id) == 0 || len(id) > 100 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
 // SessionFile names a session's state file in SessionsDir: its id when
-// that is a plain name, else a hash of it.
-func SessionFile(id string) string {
-	if safeSession.MatchString(id) {
-		return id + ".json"
-	}
-	sum := sha256.Sum256([]byte(id))
-	return hex.EncodeToString(sum[:12]) + ".json"
-}
+// that is a plain name, else a hash of it (workspace.SessionName, which
+// names the session's notices file too).
+func SessionFile(id string) string { return workspace.SessionName(id) + ".json" }
 
 // RecallLine is the line RecallLog gets for each prompt.
 type RecallLine struct {
@@ -126,6 +100,7 @@ type RecallLine struct {
 	Tokens    int       `json:"tokens"`
 	Abstained bool      `json:"abstained,omitempty"`
 	Budget    int       `json:"session_budget_left"`
+	Notice    bool      `json:"notice,omitempty"` // the answer told what extraction saved
 	MS        float64   `json:"ms"`
 }
 

@@ -146,6 +146,28 @@ func (f *Folder) AppendLine(rel string, line []byte) error {
 	return err
 }
 
+// Take moves rel aside, reads it (up to limit bytes) and removes it: what
+// a writer appends to rel after the move goes to a new rel, so no line is
+// both read and kept, and a second taker finds nothing. A missing rel is
+// fs.ErrNotExist, at the cost of one failed lstat (a failed rename costs
+// two system calls). A file over limit is removed all the same, and is an
+// error.
+func (f *Folder) Take(rel string, limit int64) ([]byte, error) {
+	p, err := f.Path(rel)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Lstat(p); err != nil {
+		return nil, err
+	}
+	taken := p + ".taken"
+	if err := os.Rename(p, taken); err != nil {
+		return nil, err
+	}
+	defer os.Remove(taken)
+	return safefile.ReadFile(taken, limit)
+}
+
 // Rotate moves rel aside to rel.1, replacing an older rel.1, when it is
 // larger than limit bytes, so that a file only ever appended to stays
 // bounded. It reports whether it moved the file; a missing rel is not an

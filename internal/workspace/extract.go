@@ -318,6 +318,8 @@ func (x *extractor) one(st *ExtractState, path string, trailing bool) (ExtractRe
 	st.Transcripts[path] = e
 	if rep.Ran && rep.Wrote() {
 		x.logRun(map[string]any{"transcript": path, "saved": rep.Saved, "updated": rep.Updated, "superseded": rep.Superseded})
+		// The session is told at its next prompt (the hooks give it).
+		x.notice(session, rep)
 	}
 	return rep, nil
 }

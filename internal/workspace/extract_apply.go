@@ -144,7 +144,9 @@ func (w *Workspace) similar(ctx context.Context, m extract.Candidate) []extract.
 }
 
 // apply writes one planned action through the store and records it in
-// rep: the one apply step of every engine.
+// rep: the one apply step of every engine. A memory it changes keeps its
+// previous version, so 'memdir restore NAME' undoes the change (the
+// session's notice says so).
 func (w *Workspace) apply(ctx context.Context, a extract.Action, rep *ExtractReport) error {
 	typ, err := memdir.ParseType(a.Memory.Type)
 	if err != nil {
@@ -155,14 +157,14 @@ func (w *Workspace) apply(ctx context.Context, a extract.Action, rep *ExtractRep
 	switch a.Op {
 	case extract.Update:
 		m.File, m.Name = a.Target, "" // the memory keeps its name
-		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{})
+		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{KeepPrevious: true})
 		if err != nil {
 			return err
 		}
 		rep.Updated = append(rep.Updated, res.File)
 	case extract.Supersede:
 		m.File = w.freeFile(c.Name) // never the target itself
-		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{})
+		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{KeepPrevious: true})
 		if err != nil {
 			return err
 		}
@@ -170,13 +172,13 @@ func (w *Workspace) apply(ctx context.Context, a extract.Action, rep *ExtractRep
 			rep.Updated = append(rep.Updated, res.File)
 			return nil
 		}
-		if _, err := w.Store.Save(ctx, memdir.Memory{File: a.Target, SupersededBy: res.File}, memdir.SaveOptions{}); err != nil {
+		if _, err := w.Store.Save(ctx, memdir.Memory{File: a.Target, SupersededBy: res.File}, memdir.SaveOptions{KeepPrevious: true}); err != nil {
 			return err
 		}
 		rep.Superseded = append(rep.Superseded, a.Target+" → "+res.File)
 	case extract.Create:
 		m.File = w.freeFile(c.Name)
-		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{})
+		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{KeepPrevious: true})
 		if err != nil {
 			return err
 		}
