@@ -17,7 +17,7 @@ import (
 
 // testEnv is an environment with a home and a project of their own under
 // a temporary folder, and nothing else set.
-func testEnv(t *testing.T) (Env, paths.Layout) {
+func testEnv(t testing.TB) (Env, paths.Layout) {
 	t.Helper()
 	dir := t.TempDir()
 	project := filepath.Join(dir, "proj")

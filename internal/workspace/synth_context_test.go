@@ -18,14 +18,8 @@ var dueClock = time.Date(2026, 11, 25, 14, 0, 0, 0, time.UTC)
 // dueHome is a temp agent home whose days are counted in UTC.
 func dueHome(t testing.TB) Transcripts {
 	t.Helper()
-	dir := t.TempDir()
-	project := filepath.Join(dir, "proj")
-	if err := os.MkdirAll(project, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	vars := map[string]string{"HOME": dir, "CODEX_HOME": filepath.Join(dir, "codex")}
-	env := Env{Getenv: func(k string) string { return vars[k] }, Cwd: project, HomeFlag: filepath.Join(dir, "home"), ProjectFlag: project, Holder: "test"}
-	tr, err := env.Transcripts()
+	env, l := testEnv(t)
+	tr, err := env.TranscriptsAt(l)
 	if err != nil {
 		t.Fatal(err)
 	}
