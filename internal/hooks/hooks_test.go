@@ -92,12 +92,14 @@ func TestRecallQuery(t *testing.T) {
 		{"blank", " \t\n", p.Budget, 3, false},
 		{"no budget for one memory", "deploy on friday?", recall.MinBudget() - 1, 17, false},
 		{"a pasted megabyte is ranked on its start", strings.Repeat("x", 1<<20), p.Budget, hooks.MaxPrompt, true},
+		{"private text is not searched for", "deploy <private>tangerine</private> friday", p.Budget, len("deploy [private] friday"), true},
+		{"a private prompt is no query", "<private>tangerine plans</private>", p.Budget, len("[private]"), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := p
 			q.Budget = tc.budget
 			text, ok := hooks.RecallQuery(tc.prompt, q)
-			if len(text) != tc.wantLen || ok != tc.wantOK {
+			if len(text) != tc.wantLen || ok != tc.wantOK || strings.Contains(text, "tangerine") {
 				t.Errorf("len %d ok %v, want %d %v", len(text), ok, tc.wantLen, tc.wantOK)
 			}
 		})

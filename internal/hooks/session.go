@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/redact"
 	"github.com/memdir/memdir/internal/workspace"
 )
 
@@ -82,6 +83,9 @@ func RecallQuery(prompt string, p recall.Policy) (text string, ok bool) {
 	if len(prompt) > MaxPrompt {
 		prompt = prompt[:MaxPrompt]
 	}
+	// What the person marked private is not searched for, nor sent to a
+	// model by an LLM recall engine.
+	prompt, _ = redact.Private(prompt)
 	return prompt, p.Budget >= recall.MinBudget() && strings.TrimSpace(prompt) != ""
 }
 

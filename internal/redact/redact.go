@@ -4,6 +4,8 @@
 // Kinds, most specific first (a secret matched by an earlier kind is not
 // reported again under a later one):
 //
+//	private              what a person marked <private>…</private>, tags and all, replaced by
+//	                     "[private]" (see Private); an unclosed tag hides the rest of the text
 //	private-key          a PEM/OpenSSH/PGP "-----BEGIN ... PRIVATE KEY-----" block up to its
 //	                     END line, or to the end of the text when the END line is missing
 //	anthropic-key        sk-ant-api03-..., sk-ant-admin01-... and other sk-ant- keys
@@ -118,6 +120,9 @@ const markerPrefix = "[REDACTED:"
 func String(s string) (string, []Finding) {
 	compileRules()
 	counts := map[string]int{}
+	if out, n := Private(s); n > 0 {
+		s, counts["private"] = out, n
+	}
 	// A replacement by a later rule can change what an earlier rule would
 	// match, so run passes until one changes nothing. This ends: every
 	// replacement turns at least one byte outside markers into a marker, and

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/memdir/memdir/internal/redact"
 )
 
 // claudeTypes are the record types Claude Code 2.1 writes. Only user and
@@ -225,9 +227,14 @@ func (s *Session) attachment(a *ccAttachment, ts time.Time, no int) {
 }
 
 // claudeContent turns message content (a string or a list of blocks) into
-// text and one-line tool calls. Thinking is left out.
+// text and one-line tool calls. Thinking is left out. What a person
+// marked <private>…</private> is gone from it (see
+// redact.Private): no pipeline downstream — extraction, summaries,
+// search, a model — ever sees it.
 func claudeContent(raw json.RawMessage) (string, []ToolCall) {
-	return blocksContent(raw, false)
+	text, tools := blocksContent(raw, false)
+	text, _ = redact.Private(text)
+	return text, tools
 }
 
 // blocksContent is claudeContent; inResult says raw is a tool result's

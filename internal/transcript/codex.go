@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/memdir/memdir/internal/redact"
 )
 
 // codexTypes are Codex CLI's rollout line types (RolloutItem).
@@ -101,6 +103,7 @@ func (s *Session) codexItem(p cxPayload, ts time.Time, no int, off int64) {
 		if strings.HasPrefix(t, "<environment_context>") || strings.HasPrefix(t, "<user_instructions>") || strings.HasPrefix(t, "# AGENTS.md") {
 			meta = true
 		}
+		text, _ = redact.Private(text) // as claudeContent does
 		if text != "" {
 			s.Messages = append(s.Messages, Message{Role: role, Text: text, Timestamp: ts, Line: no, Offset: off, LastOffset: off, Meta: meta, CWD: s.CWD})
 		}
