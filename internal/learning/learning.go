@@ -95,8 +95,14 @@ type Learning struct {
 	Line        int      `json:"line,omitempty"`  // 1-based line it was parsed from; 0 when new
 }
 
-// Settings are the synthesis settings of <home>/memory/settings.json.
+// Settings are memdir's settings of <home>/memory/settings.json: the
+// synthesis's, and the projects kept out of extraction and synthesis.
 type Settings struct {
+	// Exclude lists projects whose sessions are never extracted into
+	// memories nor summarised: a folder (absolute, or ~/…) and everything
+	// under it, or a glob matched against a project's path and its folder
+	// name ("*/clients/*", "scratch-*").
+	Exclude []string `json:"exclude,omitempty"`
 	Decay struct {
 		AgeDays              int `json:"ageDays"`              // 30
 		ArchiveRetentionDays int `json:"archiveRetentionDays"` // 365

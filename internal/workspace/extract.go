@@ -288,6 +288,20 @@ func (x *extractor) one(st *ExtractState, path string, trailing bool) (ExtractRe
 	if err != nil {
 		return rep, err
 	}
+	// A project the settings exclude is never extracted: its turns are
+	// passed over (the cursor moves), not kept for later.
+	s, err := x.t.Folder.Settings()
+	if err != nil {
+		return rep, err // no extraction while the exclude list cannot be read
+	}
+	if p := excluded(s.Exclude, x.env.getenv("HOME"), l.ProjectRoot, sess.CWD); p != "" {
+		rep.Why = fmt.Sprintf("the project is excluded by %q in %s", p, "settings.json")
+		if !x.o.DryRun {
+			e.Cursor, e.SessionID = next, cmp.Or(e.SessionID, sess.ID)
+			st.Transcripts[path] = e
+		}
+		return rep, nil
+	}
 	ws, err := OpenLayout(penv, l, !x.o.DryRun)
 	if err != nil && !errors.Is(err, memdir.ErrNotFound) {
 		return rep, err

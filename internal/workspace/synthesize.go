@@ -115,6 +115,9 @@ type synthesizer struct {
 	first  bool
 	listed []string
 	seen   []string // the transcripts of the days done
+	// paths are the transcripts holding each pending day's content, those
+	// of excluded projects too: marking the day done marks them all.
+	paths map[string][]string
 }
 
 // Synthesize runs the synthesize skill's whole cycle: migration once, the
@@ -262,21 +265,40 @@ func (y *synthesizer) pending() ([]sessions.Day, sessions.ProjectsIndex, error) 
 			y.r.warnf("%s name no working directory: their days are tagged with no project", sessions.Plural(unplaced, "transcript"))
 		}
 		scans := y.t.ReadPending(y.ctx, st, y.r)
+		var whole []sessions.Day // the days as read, excluded sessions too
 		for _, d := range sessions.Pending(scans, y.t.Loc, y.o.Dates...) {
 			if len(y.o.Dates) == 0 && d.Date >= y.today {
 				y.res.Later = append(y.res.Later, d.Date)
 				continue
 			}
-			days = append(days, d)
+			// Sessions of projects the settings exclude are not summarised
+			// (the day is still marked done: they stay out for good).
+			if y.paths == nil {
+				y.paths = map[string][]string{}
+			}
+			y.paths[d.Date] = transcriptPaths(d)
+			whole = append(whole, d)
+			kept := d
+			kept.Sessions = slices.DeleteFunc(slices.Clone(d.Sessions), func(s sessions.DaySession) bool {
+				return excluded(y.s.Exclude, y.env.getenv("HOME"), "", s.CWD) != ""
+			})
+			days = append(days, kept)
 			y.listed = append(y.listed, d.Date)
 		}
-		if y.first && len(days) > 1 {
-			days = days[:1]
+		if y.first {
+			// The first day to summarise, after those only excluded
+			// projects worked on (the caller marks them done).
+			for i, d := range days {
+				if len(d.Sessions) > 0 {
+					days, whole = days[:i+1], whole[:i+1]
+					break
+				}
+			}
 		}
 		if y.o.DryRun {
 			return nil
 		}
-		sessions.MarkExtracted(st, scans, days)
+		sessions.MarkExtracted(st, scans, whole)
 		if err := y.t.Folder.WriteJSON(sessions.StateFile, st); err != nil {
 			return err
 		}
@@ -288,6 +310,21 @@ func (y *synthesizer) pending() ([]sessions.Day, sessions.ProjectsIndex, error) 
 // day summarises one day and commits it; a failure is the day's, and the
 // run goes on with the next.
 func (y *synthesizer) day(d sessions.Day, ix sessions.ProjectsIndex) {
+	if len(d.Sessions) == 0 {
+		// Only excluded projects worked that day: no summary, and the day
+		// is done.
+		err := y.locked(func(st *sessions.State) error {
+			if y.o.DryRun {
+				return nil
+			}
+			_, err := y.t.markDoneLocked(y.ctx, st, []string{d.Date}, "", y.paths[d.Date], y.r)
+			return err
+		})
+		if err != nil {
+			y.r.warnf("%s: %v", d.Date, err)
+		}
+		return
+	}
 	w, err := y.t.dayWork(y.ctx, d, ix, y.s)
 	res := SynthesizedDay{Date: d.Date, File: w.Path, Sessions: len(d.Sessions), Transcripts: transcriptsOf(d)}
 	if err == nil {
@@ -333,7 +370,11 @@ func (y *synthesizer) commit(w DayWork, text string, res SynthesizedDay) (Synthe
 		if err != nil || y.o.DryRun {
 			return err
 		}
-		_, err = y.t.markDoneLocked(y.ctx, st, []string{w.Date}, "", w.transcripts, y.r)
+		paths := y.paths[w.Date]
+		if paths == nil {
+			paths = w.transcripts
+		}
+		_, err = y.t.markDoneLocked(y.ctx, st, []string{w.Date}, "", paths, y.r)
 		return err
 	})
 	return res, err
@@ -493,13 +534,16 @@ func scopes(ls []learning.Learning) []string {
 	return out
 }
 
-// transcriptsOf counts the transcripts holding content of d.
-func transcriptsOf(d sessions.Day) int {
-	var seen []string
+// transcriptPaths lists the transcripts holding content of d.
+func transcriptPaths(d sessions.Day) []string {
+	var out []string
 	for _, s := range d.Sessions {
-		if !slices.Contains(seen, s.Path) {
-			seen = append(seen, s.Path)
+		if !slices.Contains(out, s.Path) {
+			out = append(out, s.Path)
 		}
 	}
-	return len(seen)
+	return out
 }
+
+// transcriptsOf counts the transcripts holding content of d.
+func transcriptsOf(d sessions.Day) int { return len(transcriptPaths(d)) }

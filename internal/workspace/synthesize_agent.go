@@ -56,6 +56,11 @@ func (t Transcripts) Prepare(ctx context.Context, env Env, date string, now time
 		return out, err
 	}
 	out.PendingDays = append(out.PendingDays, y.listed...)
+	for len(days) > 0 && len(days[0].Sessions) == 0 {
+		y.day(days[0], ix) // only excluded projects: done, no summary
+		out.PendingDays = slices.DeleteFunc(out.PendingDays, func(d string) bool { return d == days[0].Date })
+		days = days[1:]
+	}
 	if len(days) == 0 {
 		return out, nil
 	}
