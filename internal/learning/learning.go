@@ -103,7 +103,7 @@ type Settings struct {
 	// under it, or a glob matched against a project's path and its folder
 	// name ("*/clients/*", "scratch-*").
 	Exclude []string `json:"exclude,omitempty"`
-	Decay struct {
+	Decay   struct {
 		AgeDays              int `json:"ageDays"`              // 30
 		ArchiveRetentionDays int `json:"archiveRetentionDays"` // 365
 	} `json:"decay"`
