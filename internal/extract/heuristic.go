@@ -101,17 +101,12 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 		text := reCodeFences().ReplaceAllString(m.Text, " ")
 		text = reQuoteLine().ReplaceAllString(text, " ") // a pasted quote is context
 		sents := sentences(text)
-		for si := 0; si < len(sents); si++ {
-			s, next := sents[si], ""
+		for si, s := range sents {
+			next := ""
 			if si+1 < len(sents) {
 				next = sents[si+1]
 			}
-			cs, usedNext := classify(s, next, m.Time.In(time.Local)) // days as the user lives them
-			if usedNext {
-				si++
-				s += " " + next
-			}
-			for _, c := range cs {
+			for _, c := range classify(s, next, m.Time.In(time.Local)) { // days as the user lives them
 				if _, found := redact.String(s + " " + c.Body); len(found) > 0 || ProseSecret(s+" "+c.Body) {
 					sk.Secrets++ // a memory about a secret is not saved, even redacted
 					continue
@@ -184,16 +179,15 @@ func splitSentences(text string) []string {
 }
 
 // classify decides what one sentence is, if anything worth keeping: none,
-// one, or one per clause when the sentence holds several facts. It
-// reports whether the next sentence was read as part of this one.
-func classify(raw, next string, at time.Time) ([]Candidate, bool) {
+// one, or one per clause when the sentence holds several facts.
+func classify(raw, next string, at time.Time) []Candidate {
 	if reQuestion().MatchString(raw) || reDerivable().MatchString(raw) {
-		return nil, false
+		return nil
 	}
 	r := read(raw)
 	s := r.text
 	if len(strings.Fields(s)) < 3 {
-		return nil, false
+		return nil
 	}
 	lower := strings.ToLower(s)
 	many := func(typ string, parts []string) []Candidate {
@@ -207,18 +201,18 @@ func classify(raw, next string, at time.Time) ([]Candidate, bool) {
 	switch {
 	case hasPointer && (rePointer().MatchString(s) || reSystems().MatchString(s)) || isWhere(s):
 		if parts := splitFacts(s, isWhere); parts != nil {
-			return many("reference", parts), false
+			return many("reference", parts)
 		}
-		return []Candidate{build("reference", s, "", at)}, false
+		return []Candidate{build("reference", s, "", at)}
 	case reProject().MatchString(s) || isScheduled(s, at):
 		if _, dated := AbsoluteDates(s, at); dated || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") {
-			return []Candidate{build("project", s, reasonOf(s, next), at)}, false
+			return []Candidate{build("project", s, reasonOf(s, next), at)}
 		}
 	case reUser().MatchString(s) && !reUserNot().MatchString(s):
-		return []Candidate{build("user", s, "", at)}, false
+		return []Candidate{build("user", s, "", at)}
 	case selfClauses(s) != nil:
-		return many("user", selfClauses(s)), false
+		return many("user", selfClauses(s))
 	case reFeedback().MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") || !reNotImperative().MatchString(s)):
 		bare := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "also, "), "please "), " ")
 		general := reGeneral().MatchString(s) || r.correction
@@ -226,24 +220,15 @@ func classify(raw, next string, at time.Time) ([]Candidate, bool) {
 			general = general || strings.HasPrefix(bare, p)
 		}
 		if !general || reOneOff().MatchString(s) && !reGeneral().MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
-			return nil, false
+			return nil
 		}
 		reason := reasonOf(s, next)
 		if reason == "" {
 			reason = causalReason(s, r.correction)
 		}
-		if reason == "" && next != "" && !reQuestion().MatchString(next) && sharesTopic(s, next) {
-			// The next sentence goes on with the same rule and says why:
-			// "never backfill from a laptop. backfills go through the dag
-			// because …".
-			n := read(next).text
-			if why := reasonOf(n, ""); why != "" {
-				return []Candidate{build("feedback", strings.TrimRight(s, " .!")+"; "+n, why, at)}, true
-			}
-		}
-		return []Candidate{build("feedback", s, reason, at)}, false
+		return []Candidate{build("feedback", s, reason, at)}
 	}
-	return nil, false
+	return nil
 }
 
 // reasonOf finds the reason the user gave: a because/since clause in the

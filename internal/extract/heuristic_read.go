@@ -169,20 +169,3 @@ func causalReason(s string, correction bool) string {
 	}
 	return ""
 }
-
-// sharesTopic reports whether two sentences share a content word: "never
-// backfill from a laptop" and "backfills go through the airflow dag".
-func sharesTopic(a, b string) bool {
-	stems := map[string]bool{}
-	for _, w := range strings.Fields(strings.ToLower(a)) {
-		if w = strings.Trim(w, ".,;:!?'\"`()"); len(w) >= 5 {
-			stems[w[:5]] = true
-		}
-	}
-	for _, w := range strings.Fields(strings.ToLower(b)) {
-		if w = strings.Trim(w, ".,;:!?'\"`()"); len(w) >= 5 && stems[w[:5]] {
-			return true
-		}
-	}
-	return false
-}
