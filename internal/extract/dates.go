@@ -24,6 +24,8 @@ var (
 	reEndMonth = lazyRE(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`)
 	reMonthDay = lazyRE(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
 	reDayMonth = lazyRE(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`)
+	reEndQuart = lazyRE(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`)
+	reTheNth   = lazyRE(`(?i)\b(on|by|until|till|before|after|from|starting) the (\d{1,2})(?:st|nd|rd|th)\b`)
 	reISODate  = lazyRE(`\b\d{4}-\d{2}-\d{2}\b`)
 )
 
@@ -58,6 +60,11 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 		found = true
 		end := time.Date(at.Year(), at.Month()+1, 0, 0, 0, 0, 0, at.Location())
 		return day(end)
+	})
+	s = reEndQuart().ReplaceAllStringFunc(s, func(string) string {
+		found = true
+		q := (int(at.Month())-1)/3*3 + 3 // the quarter's last month
+		return day(time.Date(at.Year(), time.Month(q)+1, 0, 0, 0, 0, 0, at.Location()))
 	})
 	s = reInN().ReplaceAllStringFunc(s, func(m string) string {
 		found = true
@@ -107,6 +114,23 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 		g := reDayMonth().FindStringSubmatch(m)
 		d, _ := strconv.Atoi(g[1])
 		return monthDay(m, months[strings.ToLower(g[2])], d)
+	})
+	// "on the 14th": the next 14th, this month's if it is still ahead.
+	s = reTheNth().ReplaceAllStringFunc(s, func(m string) string {
+		g := reTheNth().FindStringSubmatch(m)
+		d, _ := strconv.Atoi(g[2])
+		if d < 1 || d > 31 {
+			return m
+		}
+		for k := 0; k < 12; k++ {
+			first := time.Date(at.Year(), at.Month()+time.Month(k), 1, 0, 0, 0, 0, at.Location())
+			t := first.AddDate(0, 0, d-1)
+			if t.Month() == first.Month() && !t.Before(time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())) {
+				found = true
+				return g[1] + " " + day(t)
+			}
+		}
+		return m
 	})
 	return s, found
 }
