@@ -273,7 +273,7 @@ func build(typ, s, reason string, at time.Time) Candidate {
 		reason, _ = AbsoluteDates(reason, at)
 	}
 	rule = strings.TrimRight(rule, " .!,;:—–-")
-	c := Candidate{Type: typ, Name: title(rule), Description: oneLine(rule, 140)}
+	c := Candidate{Type: typ, Name: title(learningTitle(typ, rule)), Description: oneLine(rule, 140)}
 	body := capitalize(rule) + "."
 	if reason != "" {
 		body += "\n\n**Why:** " + capitalize(reason) + ".\n**How to apply:** " + howTo(typ)
@@ -289,7 +289,7 @@ func howTo(typ string) string {
 	return "follow it in this project from now on, unless the user says otherwise."
 }
 
-// title makes a memory name from a rule: its first words, up to 7.
+// title makes a memory name from a rule: its first words, up to 6.
 func title(rule string) string {
 	for _, lead := range []string{"from now on", "going forward", "in general", "also", "ok", "so", "heads up:", "fyi", "btw", "remember that", "remember to"} {
 		if len(rule) > len(lead) && strings.EqualFold(rule[:len(lead)], lead) {
@@ -305,8 +305,8 @@ func title(rule string) string {
 	for len(words) > 0 && (strings.EqualFold(words[0], "please") || strings.EqualFold(words[0], "so") || strings.EqualFold(words[0], "ok")) {
 		words = words[1:]
 	}
-	if len(words) > 7 {
-		words = words[:7]
+	if len(words) > 6 {
+		words = words[:6]
 		// Not ending on a word that leads into the rest.
 		for len(words) > 3 && danglingWords[strings.ToLower(words[len(words)-1])] {
 			words = words[:len(words)-1]

@@ -147,13 +147,14 @@ func TestHeuristic_Edges(t *testing.T) {
 }
 
 // TestHeuristic_Titles: a name is the rule's first clause or its first
-// words without a dangling "the", and nothing ends in ",.".
+// words (at most six, issue 17) without a dangling "the" or a lead-in "we",
+// and nothing ends in ",.".
 func TestHeuristic_Titles(t *testing.T) {
 	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	for _, tc := range []struct{ text, name, desc, bodyStart string }{
 		{"Never push directly to main; always open a PR, because CI only runs on PRs.", "Never push directly to main", "Never push directly to main; always open a PR", "Never push directly to main; always open a PR.\n"},
 		{"In this repo we always run the integration suite against a real postgres container.", "In this repo we always run", "", ""},
-		{"Always use miniredis in unit tests instead, since the shared Redis flakes under load.", "Always use miniredis in unit tests instead", "Always use miniredis in unit tests instead", "Always use miniredis in unit tests instead.\n"},
+		{"Always use miniredis in unit tests instead, since the shared Redis flakes under load.", "Always use miniredis in unit tests", "Always use miniredis in unit tests instead", "Always use miniredis in unit tests instead.\n"},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
 		if len(got) != 1 {
@@ -174,12 +175,12 @@ func TestHeuristic_Reasons(t *testing.T) {
 	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	for _, tc := range []struct{ text, name, why string }{
 		{"From now on, write Go tests as a table of cases run with t.Run.", "Write Go tests as a table", ""},
-		{"Always treat warnings as errors in CI because a warning hid a real bug last month.", "Always treat warnings as errors in CI", "A warning hid a real bug last month"},
-		{"We always rotate the API token every 90 days because of the audit.", "We always rotate the API token every", "Because of the audit"},
+		{"Always treat warnings as errors in CI because a warning hid a real bug last month.", "Always treat warnings as errors", "A warning hid a real bug last month"},
+		{"We always rotate the API token every 90 days because of the audit.", "Always rotate the API token", "Because of the audit"},
 		{"Avoid global state in the handlers since it breaks our parallel tests.", "Avoid global state in the handlers", "It breaks our parallel tests"},
-		{"We always deploy from the release branch since 2024 and never from main.", "We always deploy from the release branch", ""},
-		{"Never change the orders table by hand since 3 services read that table directly.", "Never change the orders table by hand", "3 services read that table directly"},
-		{"Never edit the generated files by hand, as the next codegen run overwrites them.", "Never edit the generated files by hand", "The next codegen run overwrites them"},
+		{"We always deploy from the release branch since 2024 and never from main.", "Always deploy from the release branch", ""},
+		{"Never change the orders table by hand since 3 services read that table directly.", "Never change the orders table", "3 services read that table directly"},
+		{"Never edit the generated files by hand, as the next codegen run overwrites them.", "Never edit the generated files", "The next codegen run overwrites them"},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
 		if len(got) != 1 {
