@@ -224,7 +224,7 @@ func classify(raw, next string, at time.Time) []Candidate {
 		}
 		reason := reasonOf(s, next)
 		if reason == "" {
-			reason = causalReason(s, r.correction)
+			reason = causalReason(s)
 		}
 		return []Candidate{build("feedback", s, reason, at)}
 	}

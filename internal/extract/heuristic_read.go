@@ -36,8 +36,7 @@ var (
 	// exists, given without "because".
 	reCausal = lazyRE(`(?i)(?:^|[,;—–]\s*)((?:we|it|they|that|this|[\w-]+(?: [\w-]+){0,3}) (?:got burned|caused|broke|killed|corrupted|took down|costs?|oomed|ooms|bans?|bit us|bites us|reads? terribly)\b.*)$`)
 	// reSubjectClause is a trailing declarative clause with its own
-	// subject: in a correction it gives the reason ("return an error, the
-	// CLI callers need to print hints").
+	// subject: after a rule it gives the reason.
 	reSubjectClause = lazyRE(`(?i)[,;]\s+((?:the|it|we|they|our|i|a|an) [\w-]+ [^,;]{6,})$`)
 
 	// reSchedule is a verb that puts a fact on the calendar.
@@ -156,16 +155,16 @@ func splitFacts(s string, ok func(string) bool) []string {
 	return out
 }
 
-// causalReason is the clause that says what went wrong, when the user gave
-// the reason without "because".
-func causalReason(s string, correction bool) string {
+// causalReason is the reason a rule's user gave without "because": the
+// clause that says what went wrong ("…, it caused double renders"), or a
+// trailing clause with its own subject ("return an error, the CLI callers
+// need to print hints").
+func causalReason(s string) string {
 	if m := reCausal().FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) >= 3 && strings.Index(s, m[1]) > 0 {
 		return strings.TrimRight(m[1], ".!")
 	}
-	if correction {
-		if m := reSubjectClause().FindStringSubmatch(s); m != nil {
-			return strings.TrimRight(m[1], ".!")
-		}
+	if m := reSubjectClause().FindStringSubmatch(s); m != nil {
+		return strings.TrimRight(m[1], ".!")
 	}
 	return ""
 }
