@@ -209,10 +209,15 @@ func classify(raw, next string, at time.Time) []Candidate {
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") {
 			return []Candidate{build("project", s, reasonOf(s, next), at)}
 		}
-	case reUser().MatchString(s) && !reUserNot().MatchString(s):
+		return nil
+	}
+	if reUser().MatchString(s) && !reUserNot().MatchString(s) {
 		return []Candidate{build("user", s, "", at)}
-	case selfClauses(s) != nil:
-		return many("user", selfClauses(s))
+	}
+	if self := selfClauses(s); len(self) > 0 {
+		return many("user", self)
+	}
+	switch {
 	case reFeedback().MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") || !reNotImperative().MatchString(s)):
 		bare := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "also, "), "please "), " ")
 		general := reGeneral().MatchString(s) || r.correction

@@ -46,7 +46,8 @@ var (
 	// reNamedPlace is "a named place outside the repo where something lives": a
 	// location verb, then within a few words a name — quoted, a #channel,
 	// an identifier with dashes, dots or slashes, a TICKET-12 key, a URL.
-	reNamedPlace = lazyRE(`(?i)\b(?:lives?|is|are|sits?|happens?|happen|lands?|land|goes?|go|posted|tracked|tracking|tracks?|kept|stored|deployed|hosted|filed|pinned|published|reported)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under)\b[^.;]{0,60}?(?:'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+(?:/[\w.-]+)*|\b[A-Z][A-Z0-9]+-\d+\b|\b[\w.-]+/[\w.-]+|https?://)`)
+	reLocVerb    = lazyRE(`(?i)\b(?:lives?|is|are|sits?|happens?|happen|lands?|land|goes?|go|posted|tracked|tracking|tracks?|kept|stored|deployed|hosted|filed|pinned|published|reported)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under)\b`)
+	reNamedPlace = lazyRE(`^[^.;]{0,60}?(?:'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+(?:/[\w.-]+)*|\b[A-Z][A-Z0-9]+-\d+\b|\b[\w.-]+/[\w.-]+|https?://)`)
 	// reIsNamed is a copula naming the place outright: "the tracker is the
 	// github project 'Test Health'", "the registry is ghcr.io/acme".
 	reIsNamed = lazyRE(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|page|repo|channel|bucket|folder|sheet|board|service|dashboard|space|doc|wiki|epic|vault|file)\s+['"\x60]|\b(?:is|are)\s+(?:at\s+)?(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.-]+)*\b)`)
@@ -118,14 +119,26 @@ func selfClauses(s string) []string {
 
 // isWhere reports a named place outside the repository.
 func isWhere(s string) bool {
-	return (reNamedPlace().MatchString(s) || reIsNamed().MatchString(s)) && !reInRepo().MatchString(s) && !reDerivable().MatchString(s)
+	if !strings.ContainsAny(s, "'\"`#-_/.") {
+		return false // no quoted name, channel, identifier or address
+	}
+	named := false
+	for _, m := range reLocVerb().FindAllStringIndex(s, -1) {
+		if named = reNamedPlace().MatchString(s[m[1]:]); named {
+			break
+		}
+	}
+	return (named || reIsNamed().MatchString(s)) && !reInRepo().MatchString(s) && !reDerivable().MatchString(s)
 }
 
 // isScheduled reports a project fact with a date: a thing that starts,
 // ends, ships or freezes on a day the sentence names.
 func isScheduled(s string, at time.Time) bool {
+	if !reSchedule().MatchString(s) || reNotProject().MatchString(s) {
+		return false
+	}
 	_, dated := AbsoluteDates(s, at)
-	return dated && reSchedule().MatchString(s) && !reNotProject().MatchString(s)
+	return dated
 }
 
 // splitFacts cuts a sentence into clauses at ", " and " and the ", and

@@ -197,3 +197,27 @@ func TestHeuristic_Reasons(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHeuristic_4MB reads a 4 MB transcript of user turns; issue 17
+// asks for at most a second on one core.
+func BenchmarkHeuristic_4MB(b *testing.B) {
+	turns := []string{
+		"hey. fwiw I mostly do infra, go is kinda new to me so explain the channel stuff when it comes up",
+		"no, not like that — don't mock the db in these tests, we got burned last quarter when the mocks passed. use the testcontainers setup",
+		"cool. btw the data contract for events is in the notion page 'Event Contracts v3', that's the source of truth, not the yaml",
+		"the perf audit by the security team starts on the 14th, so anything touching auth needs a ticket before merge",
+		"here's the log:\n```\n--- FAIL: TestRetryBackoff (0.31s)\n```\nwhat's going on? can you look at internal/api/orders.go",
+	}
+	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	var msgs []Message
+	size := 0
+	for i := 0; size < 4<<20; i++ {
+		t := turns[i%len(turns)]
+		msgs = append(msgs, Message{Role: "user", Text: t, Time: at})
+		size += len(t)
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		Heuristic(msgs, "s")
+	}
+}
