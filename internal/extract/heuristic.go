@@ -204,6 +204,8 @@ func classify(raw, next string, at time.Time) []Candidate {
 			return many("reference", parts)
 		}
 		return []Candidate{build("reference", s, "", at)}
+	case (reOwner().MatchString(s) || reLifecycle().MatchString(s)) && !reNotProject().MatchString(s):
+		return []Candidate{build("project", s, reasonOf(s, next), at)}
 	case reProject().MatchString(s) || isScheduled(s, at):
 		if _, dated := AbsoluteDates(s, at); dated || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") {

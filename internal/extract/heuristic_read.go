@@ -40,7 +40,13 @@ var (
 	reSubjectClause = lazyRE(`(?i)[,;]\s+((?:the|it|we|they|our|i|a|an) [\w-]+ [^,;]{6,})$`)
 
 	// reSchedule is a verb that puts a fact on the calendar.
-	reSchedule   = lazyRE(`(?i)\b(?:starts?|starting|begins?|ends?|due|goes? live|go live|launch(?:es|ing)?|ships?|shipping|planned|scheduled|moved to|moves to|until|deadline|freez(?:e|es|ing)|cut-?off|release[sd]?|kicks? off|expires?|lands?)\b`)
+	reSchedule = lazyRE(`(?i)\b(?:starts?|starting|begins?|ends?|due|goes? live|go live|launch(?:es|ing)?|ships?|shipping|planned|scheduled|moved to|moves to|until|deadline|freez(?:e|es|ing)|cut-?off|release[sd]?|kicks? off|expires?|lands?)\b`)
+	// reOwner is who owns or decides something, a person named by name:
+	// "Maria owns the event bus mapping", "Priya, she decides on schema
+	// changes".
+	reOwner = lazyRE(`\b(?:[A-Z][a-z]+|[Ss]he|[Hh]e|[Tt]hey)\s+(?:owns|decides on|decides|signs off on|approves|is responsible for|is in charge of)\b`)
+	// reLifecycle is a component's fate: deprecated, removed, replaced.
+	reLifecycle  = lazyRE(`(?i)\b(?:is|are|getting|being|gets|will be) (?:deprecated|removed|sunset|replaced|retired|shut down)\b|\b[\w-]+ replaces (?:it|them|the)\b`)
 	reNotProject = lazyRE(`(?i)^(?:i|you|please|can you|could you|remind)\b`)
 
 	// reNamedPlace is "a named place outside the repo where something lives": a
