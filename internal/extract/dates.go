@@ -24,6 +24,8 @@ var (
 	reEndMonth = lazyRE(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`)
 	reMonthDay = lazyRE(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
 	reDayMonth = lazyRE(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`)
+	reEndQuart = lazyRE(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`)
+	reTheNth   = lazyRE(`(?i)\b(on|by|until|till|before|after|from|starting) the (\d{1,2})(?:st|nd|rd|th)\b`)
 	reISODate  = lazyRE(`\b\d{4}-\d{2}-\d{2}\b`)
 )
 
@@ -34,9 +36,12 @@ var smallNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "fi
 // 2026-11-27", "tomorrow" "2026-11-21", "Dec 3" "2026-12-03". It reports
 // whether s names a date at all.
 func AbsoluteDates(s string, at time.Time) (string, bool) {
+	if !mayHoldDate(s) {
+		return s, false
+	}
 	day := func(t time.Time) string { return t.Format(time.DateOnly) }
 	found := reISODate().MatchString(s)
-	s = reRelDay().ReplaceAllStringFunc(s, func(m string) string {
+	s = gated(s, reRelDay, []string{"today", "tonight", "tomorrow", "yesterday"}, func(m string) string {
 		found = true
 		switch strings.ToLower(m) {
 		case "tomorrow":
@@ -46,7 +51,7 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return day(at)
 	})
-	s = reNextWeek().ReplaceAllStringFunc(s, func(string) string {
+	s = gated(s, reNextWeek, []string{"next"}, func(string) string {
 		found = true
 		d := (8 - int(at.Weekday())) % 7 // the coming Monday
 		if d == 0 {
@@ -54,12 +59,17 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return "the week of " + day(at.AddDate(0, 0, d))
 	})
-	s = reEndMonth().ReplaceAllStringFunc(s, func(string) string {
+	s = gated(s, reEndMonth, []string{"month"}, func(string) string {
 		found = true
 		end := time.Date(at.Year(), at.Month()+1, 0, 0, 0, 0, 0, at.Location())
 		return day(end)
 	})
-	s = reInN().ReplaceAllStringFunc(s, func(m string) string {
+	s = gated(s, reEndQuart, []string{"quarter"}, func(string) string {
+		found = true
+		q := (int(at.Month())-1)/3*3 + 3 // the quarter's last month
+		return day(time.Date(at.Year(), time.Month(q)+1, 0, 0, 0, 0, 0, at.Location()))
+	})
+	s = gated(s, reInN, []string{"in "}, func(m string) string {
 		found = true
 		g := reInN().FindStringSubmatch(m)
 		n, err := strconv.Atoi(g[1])
@@ -71,7 +81,7 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return "by " + day(at.AddDate(0, 0, n))
 	})
-	s = reWeekday().ReplaceAllStringFunc(s, func(m string) string {
+	s = gated(s, reWeekday, []string{"day"}, func(m string) string {
 		found = true
 		g := reWeekday().FindStringSubmatch(m)
 		wd := weekdays[strings.ToLower(g[2])]
@@ -96,19 +106,70 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return day(t)
 	}
-	s = reMonthDay().ReplaceAllStringFunc(s, func(m string) string {
+	s = gated(s, reMonthDay, monthHints, func(m string) string {
 		found = true
 		g := reMonthDay().FindStringSubmatch(m)
 		d, _ := strconv.Atoi(g[2])
 		return monthDay(m, months[strings.ToLower(g[1])], d)
 	})
-	s = reDayMonth().ReplaceAllStringFunc(s, func(m string) string {
+	s = gated(s, reDayMonth, monthHints, func(m string) string {
 		found = true
 		g := reDayMonth().FindStringSubmatch(m)
 		d, _ := strconv.Atoi(g[1])
 		return monthDay(m, months[strings.ToLower(g[2])], d)
 	})
+	// "on the 14th": the next 14th, this month's if it is still ahead.
+	s = gated(s, reTheNth, []string{"the "}, func(m string) string {
+		g := reTheNth().FindStringSubmatch(m)
+		d, _ := strconv.Atoi(g[2])
+		if d < 1 || d > 31 {
+			return m
+		}
+		for k := 0; k < 12; k++ {
+			first := time.Date(at.Year(), at.Month()+time.Month(k), 1, 0, 0, 0, 0, at.Location())
+			t := first.AddDate(0, 0, d-1)
+			if t.Month() == first.Month() && !t.Before(time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())) {
+				found = true
+				return g[1] + " " + day(t)
+			}
+		}
+		return m
+	})
 	return s, found
+}
+
+// monthHints are the month names' common stem.
+var monthHints = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
+
+// gated runs a date pattern's replacement only when s holds one of its
+// hints: most sentences name no date, and the patterns are costly.
+func gated(s string, re func() *regexp.Regexp, hints []string, f func(string) string) string {
+	lower := strings.ToLower(s)
+	for _, h := range hints {
+		if strings.Contains(lower, h) {
+			return re().ReplaceAllStringFunc(s, f)
+		}
+	}
+	return s
+}
+
+// dateWords are the word parts every date AbsoluteDates reads holds, one at
+// least, when it holds no digit: a cheap test before its patterns run.
+var dateWords = []string{"day", "tonight", "tomorrow", "week", "month", "quarter", "jan", "feb", "mar", "apr", "may",
+	"jun", "jul", "aug", "sep", "oct", "nov", "dec"}
+
+// mayHoldDate reports whether s might name a date at all.
+func mayHoldDate(s string) bool {
+	if strings.ContainsAny(s, "0123456789") {
+		return true
+	}
+	lower := strings.ToLower(s)
+	for _, w := range dateWords {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // lazyRE compiles a pattern on first use: memdir's hooks start a process

@@ -57,15 +57,16 @@ var (
 
 	reProject = lazyRE(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freez(?:e|ing)|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset))\b`)
 
-	reFeedback   = lazyRE(`(?i)^(?:(?:also|and|ok|so|please)[,]?\s+)*(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using))\b|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`)
-	reOneOff     = lazyRE(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`)
-	reGeneral    = lazyRE(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`)
-	reReason     = lazyRE(`(?i)(?:^|[\s,;—–-])(because|since|as|so that|otherwise)\s+`)
-	reTemporal   = lazyRE(`(?i)^(?:\d{4}\b|\d{1,2}(?:[:/.-]\d|\s*(?:am|pm)\b|\s+(?:days?|weeks?|months?|years?|hours?|minutes?)\b)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|yesterday|today|last\b|then\b|early\b|the (?:start|beginning|last|first)\b|v\d)`)
-	reBurned     = lazyRE(`(?i)^(?:we got burned|last (?:time|quarter|month|year|week)|it (?:broke|caused|took down)|that (?:broke|caused)|the reason is)\b`)
-	reQuestion   = lazyRE(`\?\s*$`)
-	reDerivable  = lazyRE(`(?i)\b(?:the (?:repo|project|codebase) (?:has|contains|is organi[sz]ed)|is (?:defined|declared|implemented) in|lives in (?:internal|cmd|src|pkg|lib)/|git log|last commit|was (?:added|changed|committed) in)\b`)
-	reCodeFences = lazyRE("(?s)```.*?```")
+	reFeedback      = lazyRE(`(?i)^(?:(?:also|and|ok|so|please)[,]?\s+)*(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using))\b|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`)
+	reOneOff        = lazyRE(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`)
+	reGeneral       = lazyRE(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`)
+	reReason        = lazyRE(`(?i)(?:^|[\s,;—–-])(because|since|as|so that|otherwise)\s+`)
+	reTemporal      = lazyRE(`(?i)^(?:\d{4}\b|\d{1,2}(?:[:/.-]\d|\s*(?:am|pm)\b|\s+(?:days?|weeks?|months?|years?|hours?|minutes?)\b)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|yesterday|today|last\b|then\b|early\b|the (?:start|beginning|last|first)\b|v\d)`)
+	reBurned        = lazyRE(`(?i)^(?:we got burned|last (?:time|quarter|month|year|week)|it (?:broke|caused|took down)|that (?:broke|caused)|the reason is)\b`)
+	reNotImperative = lazyRE(`(?i)^(?:the|a|an|this|that|it|its|it'?s|i|i'?m|i'?ve|you|he|she|they|there|what|why|how|my|our|your|his|her|their|is|are|was|were|if|when|maybe|probably|just|ok|sure|yes|thanks)\b`)
+	reQuestion      = lazyRE(`\?\s*$`)
+	reDerivable     = lazyRE(`(?i)\b(?:the (?:repo|project|codebase) (?:has|contains|is organi[sz]ed)|is (?:defined|declared|implemented) in|lives in (?:internal|cmd|src|pkg|lib)/|git log|last commit|was (?:added|changed|committed) in)\b`)
+	reCodeFences    = lazyRE("(?s)```.*?```")
 	// reProseSecret is a credential stated in words, which the redactor's
 	// key=value rules do not see: "the password is Tr0ub4dor&3", "with
 	// password hunter2x9", "use the token 8f3a9c…". The value must hold a
@@ -98,23 +99,22 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			continue
 		}
 		text := reCodeFences().ReplaceAllString(m.Text, " ")
+		text = reQuoteLine().ReplaceAllString(text, " ") // a pasted quote is context
 		sents := sentences(text)
 		for si, s := range sents {
 			next := ""
 			if si+1 < len(sents) {
 				next = sents[si+1]
 			}
-			c, ok := classify(s, next, m.Time.In(time.Local)) // days as the user lives them
-			if !ok {
-				continue
+			for _, c := range classify(s, next, m.Time.In(time.Local)) { // days as the user lives them
+				if _, found := redact.String(s + " " + c.Body); len(found) > 0 || ProseSecret(s+" "+c.Body) {
+					sk.Secrets++ // a memory about a secret is not saved, even redacted
+					continue
+				}
+				c.Source = source(session, m.ID, mi)
+				c.Trust = "user"
+				out = append(out, c)
 			}
-			if _, found := redact.String(s + " " + c.Body); len(found) > 0 || ProseSecret(s+" "+c.Body) {
-				sk.Secrets++ // a memory about a secret is not saved, even redacted
-				continue
-			}
-			c.Source = source(session, m.ID, mi)
-			c.Trust = "user"
-			out = append(out, c)
 		}
 	}
 	return dedupe(out), sk
@@ -178,35 +178,64 @@ func splitSentences(text string) []string {
 	return append(out, text[start:])
 }
 
-// classify decides what one sentence is, if anything worth keeping.
-func classify(s, next string, at time.Time) (Candidate, bool) {
+// classify decides what one sentence is, if anything worth keeping: none,
+// one, or one per clause when the sentence holds several facts.
+func classify(raw, next string, at time.Time) []Candidate {
+	if reQuestion().MatchString(raw) || reDerivable().MatchString(raw) {
+		return nil
+	}
+	r := read(raw)
+	s := r.text
+	if len(strings.Fields(s)) < 3 {
+		return nil
+	}
 	lower := strings.ToLower(s)
-	if reQuestion().MatchString(s) || reDerivable().MatchString(s) {
-		return Candidate{}, false
+	many := func(typ string, parts []string) []Candidate {
+		var cs []Candidate
+		for _, p := range parts {
+			cs = append(cs, build(typ, read(p).text, "", at))
+		}
+		return cs
 	}
 	hasPointer := reURL().MatchString(s) || reChannel().MatchString(lower) || reSystems().MatchString(s) && rePointer().MatchString(s)
 	switch {
-	case hasPointer && (rePointer().MatchString(s) || reSystems().MatchString(s)):
-		return build("reference", s, "", at), true
-	case reProject().MatchString(s):
+	case hasPointer && (rePointer().MatchString(s) || reSystems().MatchString(s)) || isWhere(s):
+		if parts := splitFacts(s, isWhere); parts != nil {
+			return many("reference", parts)
+		}
+		return []Candidate{build("reference", s, "", at)}
+	case (reOwner().MatchString(s) || reLifecycle().MatchString(s)) && !reNotProject().MatchString(s):
+		return []Candidate{build("project", s, reasonOf(s, next), at)}
+	case reProject().MatchString(s) || isScheduled(s, at):
 		if _, dated := AbsoluteDates(s, at); dated || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") {
-			return build("project", s, reasonOf(s, next), at), true
+			return []Candidate{build("project", s, reasonOf(s, next), at)}
 		}
-	case reUser().MatchString(s) && !reUserNot().MatchString(s):
-		return build("user", s, "", at), true
-	case reFeedback().MatchString(s):
+		return nil
+	}
+	if reUser().MatchString(s) && !reUserNot().MatchString(s) {
+		return []Candidate{build("user", s, "", at)}
+	}
+	if self := selfClauses(s); len(self) > 0 {
+		return many("user", self)
+	}
+	switch {
+	case reFeedback().MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") || !reNotImperative().MatchString(s)):
 		bare := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "also, "), "please "), " ")
-		general := reGeneral().MatchString(s)
+		general := reGeneral().MatchString(s) || r.correction
 		for _, p := range []string{"don", "do not", "never", "avoid", "prefer", "always", "stop ", "remember"} {
 			general = general || strings.HasPrefix(bare, p)
 		}
 		if !general || reOneOff().MatchString(s) && !reGeneral().MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
-			return Candidate{}, false
+			return nil
 		}
-		return build("feedback", s, reasonOf(s, next), at), true
+		reason := reasonOf(s, next)
+		if reason == "" {
+			reason = causalReason(s)
+		}
+		return []Candidate{build("feedback", s, reason, at)}
 	}
-	return Candidate{}, false
+	return nil
 }
 
 // reasonOf finds the reason the user gave: a because/since clause in the
@@ -251,7 +280,7 @@ func build(typ, s, reason string, at time.Time) Candidate {
 		reason, _ = AbsoluteDates(reason, at)
 	}
 	rule = strings.TrimRight(rule, " .!,;:—–-")
-	c := Candidate{Type: typ, Name: title(rule), Description: oneLine(rule, 140)}
+	c := Candidate{Type: typ, Name: title(learningTitle(typ, rule)), Description: oneLine(rule, 140)}
 	body := capitalize(rule) + "."
 	if reason != "" {
 		body += "\n\n**Why:** " + capitalize(reason) + ".\n**How to apply:** " + howTo(typ)
@@ -267,7 +296,7 @@ func howTo(typ string) string {
 	return "follow it in this project from now on, unless the user says otherwise."
 }
 
-// title makes a memory name from a rule: its first words, up to 7.
+// title makes a memory name from a rule: its first words, up to 6.
 func title(rule string) string {
 	for _, lead := range []string{"from now on", "going forward", "in general", "also", "ok", "so", "heads up:", "fyi", "btw", "remember that", "remember to"} {
 		if len(rule) > len(lead) && strings.EqualFold(rule[:len(lead)], lead) {
@@ -283,8 +312,8 @@ func title(rule string) string {
 	for len(words) > 0 && (strings.EqualFold(words[0], "please") || strings.EqualFold(words[0], "so") || strings.EqualFold(words[0], "ok")) {
 		words = words[1:]
 	}
-	if len(words) > 7 {
-		words = words[:7]
+	if len(words) > 6 {
+		words = words[:6]
 		// Not ending on a word that leads into the rest.
 		for len(words) > 3 && danglingWords[strings.ToLower(words[len(words)-1])] {
 			words = words[:len(words)-1]

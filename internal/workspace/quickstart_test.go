@@ -45,7 +45,7 @@ func TestQuickstart(t *testing.T) {
 		out.Recalls[1].Injected != "" || !strings.Contains(out.Recalls[2].Injected, "every-cache-call-takes-a-context.md") {
 		t.Errorf("recalls %+v: want the database memory, nothing, then the extracted memory", out.Recalls)
 	}
-	if want := []string{"every-cache-call-takes-a-context.md", "release-notes-go-in-changelog-md-under-unreleased.md"}; fmt.Sprint(out.ExtractedMemories) != fmt.Sprint(want) {
+	if want := []string{"every-cache-call-takes-a-context.md", "release-notes-go-in-changelog-md.md"}; fmt.Sprint(out.ExtractedMemories) != fmt.Sprint(want) {
 		t.Errorf("extracted %q, want %q", out.ExtractedMemories, want)
 	}
 	daily := filepath.Join(sb.Home, "memory", "daily")
