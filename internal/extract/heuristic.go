@@ -37,8 +37,9 @@ type Candidate struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Body        string `json:"body"`
-	Source      string `json:"source"` // session id and record
-	Trust       string `json:"trust"`  // "user": the user said it
+	Source      string `json:"source"`          // session id and record
+	Trust       string `json:"trust"`           // "user": the user said it
+	Scope       string `json:"scope,omitempty"` // private or team (ScopeFor)
 }
 
 // Skipped counts sentences left out on purpose, by reason.
@@ -280,7 +281,7 @@ func build(typ, s, reason string, at time.Time) Candidate {
 		reason, _ = AbsoluteDates(reason, at)
 	}
 	rule = strings.TrimRight(rule, " .!,;:—–-")
-	c := Candidate{Type: typ, Name: title(learningTitle(typ, rule)), Description: oneLine(rule, 140)}
+	c := Candidate{Type: typ, Name: title(learningTitle(typ, rule)), Description: oneLine(rule, 140), Scope: ScopeFor(typ, s)}
 	body := capitalize(rule) + "."
 	if reason != "" {
 		body += "\n\n**Why:** " + capitalize(reason) + ".\n**How to apply:** " + howTo(typ)

@@ -53,7 +53,8 @@ func FromOps(ops []Op, session, engine string) []Action {
 			body += "\n"
 		}
 		out = append(out, Action{Op: op.Op, Target: op.Target, Reason: "the " + engine + " engine proposed it",
-			Memory: Candidate{Type: op.Type, Name: op.Name, Description: op.Description, Body: body, Source: session, Trust: "agent"}})
+			Memory: Candidate{Type: op.Type, Name: op.Name, Description: op.Description, Body: body, Source: session, Trust: "agent",
+				Scope: ScopeFor(op.Type, op.Description+"\n"+op.Body)}})
 	}
 	return out
 }

@@ -153,10 +153,10 @@ func (w *Workspace) apply(ctx context.Context, a extract.Action, rep *ExtractRep
 		return err
 	}
 	c := a.Memory
-	m := memdir.Memory{Name: c.Name, Description: c.Description, Type: typ, Body: c.Body, Source: c.Source, Trust: c.Trust}
+	m := memdir.Memory{Name: c.Name, Description: c.Description, Type: typ, Body: c.Body, Source: c.Source, Trust: c.Trust, Scope: c.Scope}
 	switch a.Op {
 	case extract.Update:
-		m.File, m.Name = a.Target, "" // the memory keeps its name
+		m.File, m.Name, m.Scope = a.Target, "", "" // the memory keeps its name and scope
 		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{KeepPrevious: true})
 		if err != nil {
 			return err
