@@ -101,7 +101,40 @@ func DailySummary(in DayInput) learning.Daily {
 	d.Commits = commits
 	d.Summary = day.summary(d.Topics, in.Commits)
 	trim(&d)
+	printable(&d)
 	return d
+}
+
+// printable takes control characters (a NUL typed or pasted into a
+// prompt) out of every text of d, and drops a learning that still would
+// not be written: the summary is checked before it is written, and one bad
+// learning must not cost the day.
+func printable(d *learning.Daily) {
+	clean := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			switch {
+			case r == '\t':
+				return ' '
+			case r < 0x20 || r == 0x7f:
+				return -1
+			}
+			return r
+		}, s)
+	}
+	for _, list := range [][]string{d.Topics, d.KeyPoints, d.Commits, d.FilesCreated} {
+		for i := range list {
+			list[i] = clean(list[i])
+		}
+	}
+	d.Summary = clean(d.Summary)
+	kept := d.Learnings[:0]
+	for _, l := range d.Learnings {
+		l.Title, l.Description, l.Lesson = clean(l.Title), clean(l.Description), clean(l.Lesson)
+		if l.Validate() == nil {
+			kept = append(kept, l)
+		}
+	}
+	d.Learnings = kept
 }
 
 // sortedSet returns the non-empty names of s, sorted, without repeats.
