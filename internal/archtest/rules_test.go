@@ -21,8 +21,8 @@ var layers = []layer{
 	{"helpers", append(append([]string{}, benchHelpers...), testOnly...)},
 	{"app", []string{"internal/workspace"}},
 	{"domain", []string{"internal/memdir", "internal/snapshot", "internal/sessions", "internal/search", "internal/synthesis",
-		"internal/llm", "internal/claudeinstall", "internal/examples"}},
-	{"leaf", []string{"internal/recall", "internal/extract", "internal/learning", "internal/transcript", "internal/redact",
+		"internal/llm", "internal/claudeinstall", "internal/examples", "internal/usage"}},
+	{"leaf", []string{"internal/recall", "internal/extract", "internal/learning", "internal/consolidate", "internal/claims", "internal/transcript", "internal/redact",
 		"internal/hint", "internal/paths", "internal/atomicfile", "internal/lockfile", "internal/safefile"}},
 }
 
@@ -32,7 +32,7 @@ var (
 	// testOnly packages are imported by _test.go files only.
 	testOnly = []string{"internal/testenv", "internal/llm/llmtest", "internal/archtest"}
 	// pure packages do no I/O and read no clock.
-	pure = []string{"internal/recall", "internal/extract", "internal/learning", "internal/transcript", "internal/redact", "internal/hint"}
+	pure = []string{"internal/recall", "internal/extract", "internal/learning", "internal/consolidate", "internal/claims", "internal/transcript", "internal/redact", "internal/hint"}
 )
 
 // ruleStoreImportsNoRanker keeps ranking out of the store: the recall

@@ -111,6 +111,7 @@ type Memory struct {
 	Refs         []string  // paths and symbols the memory names
 	SupersededBy string    // file name of the memory that replaced this one
 	Pinned       bool
+	Stale        string // why the memory may no longer hold, and when that was found: "src/x.go no longer exists (2026-11-25)"
 
 	Body string // markdown after the frontmatter, byte for byte
 
