@@ -119,7 +119,7 @@ func (a *app) rootCmd() *cobra.Command {
 	root.AddCommand(
 		a.initCmd(), a.saveCmd(), a.listCmd(), a.showCmd(), a.editCmd(), a.forgetCmd(),
 		a.indexCmd(), a.whereCmd(), a.doctorCmd(), a.quickstartCmd(), a.transcriptsCmd(), a.contextCmd(), a.searchCmd(), a.recallCmd(), a.hookCmd(), a.installCmd(), a.uninstallCmd(), a.mcpCmd(), a.extractMemoriesCmd(), a.restoreCmd(), a.versionCmd(),
-		a.synthesizeCmd(), a.decayCmd(), a.pinCmd(false), a.pinCmd(true),
+		a.synthesizeCmd(), a.decayCmd(), a.pinCmd(false), a.pinCmd(true), a.dreamCmd(),
 	)
 	return root
 }
@@ -146,40 +146,9 @@ func (a *app) hookRootCmd() *cobra.Command {
 // baseCmd is the root command with the global flags, and no command.
 func (a *app) baseCmd() *cobra.Command {
 	root := &cobra.Command{
-		Use:   "memdir",
-		Short: "Long-term memory for AI coding agents, in plain markdown files",
-		Long: `memdir keeps what an AI coding agent should remember across sessions: who you
-are, how you like to work, project decisions, and where things live. Memories
-are markdown files with YAML frontmatter, in the same folder Claude Code uses
-(~/.claude/projects/<project>/memory/), indexed by MEMORY.md.
-
-Start with 'memdir quickstart' to see it work in a throwaway folder.
-
-EXIT STATUS
-  0    success
-  1    an error, a failed check, or bad usage
-  130  interrupted
-  memdir never exits 2, which an agent's hook runner reads as "block".
-
-ENVIRONMENT
-  MEMDIR_HOME, CLAUDE_CONFIG_DIR   agent home (default ~/.claude)
-  MEMDIR_MEMORY_DIR                memory folder override (absolute path)
-  MEMDIR_ALLOWED_ROOTS             more folders an override may point into (a path list)
-  MEMDIR_DISABLE=1                 memdir's off switch: its hooks do nothing
-  CLAUDE_CODE_DISABLE_AUTO_MEMORY  Claude Code's own switch (so is autoMemoryEnabled: false):
-                                   it turns off Claude Code's memory, not memdir's; memdir's
-                                   hooks then give MEMORY.md, and still recall and extract
-  MEMDIR_LOCK_TIMEOUT              how long to wait for a busy folder (default 10s)
-  MEMDIR_EXTRACT=off               hooks queue sessions but start no extraction
-  MEMDIR_EXTRACT_ENGINE            heuristic (default), anthropic, openai or claude
-  MEMDIR_RECALL_ENGINE             lexical (default), llm or hybrid, for 'memdir recall'
-  MEMDIR_LLM_PROVIDER, _MODEL, _BASE_URL, _TIMEOUT
-                                   the model engines' endpoint ('memdir extract --help')
-  ANTHROPIC_API_KEY, OPENAI_API_KEY  keys for those engines (never read from files)
-  MEMDIR_EMBED_MODEL, _BASE_URL    embeddings for --engine hybrid
-  MEMDIR_MCP_TOKEN                 bearer token of 'memdir mcp --http'
-  CODEX_HOME                       Codex CLI's home, for its transcripts (default ~/.codex)
-  TZ                               the time zone transcript days are counted in`,
+		Use:           "memdir",
+		Short:         "Long-term memory for AI coding agents, in plain markdown files",
+		Long:          longHelp("memdir"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRun: func(cmd *cobra.Command, _ []string) {

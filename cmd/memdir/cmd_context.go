@@ -17,19 +17,7 @@ func (a *app) contextCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "context [PROJECT_PATH]",
 		Short: "Print a project's memory context, or list the known projects",
-		Long: `Context prints what memdir knows of a project (default: the current one): its
-MEMORY.md as an agent loads it (capped), its long-term memory file
-(<home>/memory/project-memory/<name>-long-term-memory.md) and the daily
-summaries (<home>/memory/daily/DATE.md) of its last --days work days, oldest
-first. Work days come from the transcripts (see 'memdir transcripts
-build-index'); parts that do not exist yet are named, not invented.
-
---list prints every project seen in the transcripts, with its number of work
-days and the latest one.
-
-Context only reads. Work days are computed from the transcripts each time,
-so they are never stale; 'memdir transcripts build-index' caches what it
-read, which makes this fast.`,
+		Long:  longHelp("context"),
 		Example: `  memdir context
   memdir context ~/src/api --days 3
   memdir context --list --json`,

@@ -42,10 +42,7 @@ func (a *app) doctorCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the memory folder, its files and its index",
-		Long: `Doctor checks where memdir writes, folder and file permissions, every memory
-file's frontmatter, links that lead out of the folder, leftover temporary
-files, and MEMORY.md against the files and its caps. It changes nothing and
-exits 1 when it finds a problem.`,
+		Long:  longHelp("doctor"),
 		Example: `  memdir doctor
   memdir doctor --json`,
 		Args: cobra.NoArgs,

@@ -17,15 +17,7 @@ func (a *app) editCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "edit NAME",
 		Short: "Open a memory in $EDITOR, and check it before saving",
-		Long: `Edit opens a copy of the memory in $VISUAL or $EDITOR (default vi). When the
-editor exits, the copy is checked: frontmatter must parse and the type must be
-user, feedback, project or reference. A valid copy replaces the memory (its
-updated date moves to now, its index line is refreshed, secrets are redacted);
-an invalid one is kept aside and the memory is left as it was. If another
-program changed the memory while you edited, nothing is overwritten.
-
---from FILE takes the new version from FILE instead of an editor, with the
-same checks: the way back in for an edit that was kept aside.`,
+		Long:  longHelp("edit"),
 		Example: `  memdir edit prefer-tabs
   EDITOR="code --wait" memdir edit "Release freeze"
   memdir edit prefer-tabs --from /tmp/memdir-edit-123-prefer-tabs.md`,

@@ -14,38 +14,7 @@ func (a *app) extractMemoriesCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "extract [--transcript FILE | --session ID | --pending]",
 		Short: "Turn new session turns into memories (offline heuristic engine)",
-		Long: `Extract reads what is new in session transcripts since the last extraction and
-saves what is worth remembering: corrections and stated preferences
-(feedback), what the user says about themselves (user), decisions,
-deadlines and freezes with absolute dates (project), and where things live
-outside the repo (reference). It reads only what the user typed: assistant
-text and tool output (web pages, files, command output) never become
-memories. Secrets are never saved.
-
-Each transcript has a cursor, so every turn is processed once. A stretch in
-which the agent wrote its memory files itself is skipped. Extraction runs
-every $MEMDIR_EXTRACT_EVERY user turns (default 1). When another extraction
-holds the lock, the work is staged and processed right after it. A memory
-that says what an existing one says updates it; one that contradicts it
-supersedes it (superseded_by), keeping the history. --dry-run prints that
-plan: each memory it would save, update or supersede, and why.
-
-The Claude Code hooks start 'memdir extract --transcript FILE' detached when
-a session stops; MEMDIR_EXTRACT=off turns that off. A run stops at
-$MEMDIR_EXTRACT_TIMEOUT (default 10m; what it did not reach is taken by the
-next run), and only regular files are read as transcripts. A run that finds
-the lock held past that bound names the hung holder and exits 1.
-
-LLM ENGINES
-  --engine anthropic  the Messages API; ANTHROPIC_API_KEY
-  --engine openai     any OpenAI-compatible endpoint: OPENAI_API_KEY and/or
-                      MEMDIR_LLM_BASE_URL (e.g. http://localhost:11434/v1 for Ollama)
-  --engine claude     the claude CLI in print mode, without hooks, with one
-                      tool: Read, in the memory folder only
-  MEMDIR_LLM_MODEL, MEMDIR_LLM_TIMEOUT (default 60s) tune them. The model sees
-  the manifest of existing memories and the new turns, and answers with
-  create/update/supersede operations, validated strictly before anything is
-  written; an invalid answer is retried once, then skipped and logged.`,
+		Long:  longHelp("extract"),
 		Example: `  memdir extract --pending
   memdir extract --transcript ~/.claude/projects/-home-me-api/5f0c….jsonl --dry-run --json`,
 		Args: cobra.NoArgs,

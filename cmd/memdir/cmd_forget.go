@@ -10,10 +10,7 @@ func (a *app) forgetCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "forget NAME [--purge]",
 		Short: "Remove a memory and its index line",
-		Long: `Forget moves a memory out of the folder and drops its line from MEMORY.md.
-The file goes to .forgotten/ in the memory folder, renamed <file>.<UTC time>
-so that no agent loads it again; 'memdir restore NAME' brings it back. --purge deletes
-it instead.`,
+		Long:  longHelp("forget"),
 		Example: `  memdir forget prefer-tabs
   memdir forget "Release freeze" --purge`,
 		Args: exactArgs(1, "a memory NAME"),

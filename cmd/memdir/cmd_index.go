@@ -13,20 +13,7 @@ func (a *app) indexCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "index [--check | --rebuild]",
 		Short: "Print, check or rebuild MEMORY.md",
-		Long: `Index prints MEMORY.md as an agent loads it: at most 200 lines, then at most
-25,000 characters, with a warning line when anything was cut. A missing index
-is rebuilt from the files first.
-
---check reports lines that point at missing files, memory files with no line,
-files listed twice, and how close the index is to each cap; it exits 1 when
-anything needs fixing.
-
---rebuild regenerates the index from the files: one fresh line for each of
-the most useful memories (pinned, then user and feedback, then the rest,
-newest first), up to 140 lines and 17,500 characters — 70% of Claude Code's
-caps, as its own backfill fills it; dangling lines dropped, headings and notes
-written by hand kept. The other memories stay files: 'memdir list' and recall
-find them. It also repairs an index of any size an older memdir left.`,
+		Long:  longHelp("index"),
 		Example: `  memdir index
   memdir index --check
   memdir index --rebuild --json`,

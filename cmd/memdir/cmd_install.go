@@ -13,27 +13,7 @@ func (a *app) installCmd() *cobra.Command {
 	return a.settingsCmd(true, &cobra.Command{
 		Use:   "install claude [--scope user|project|local] [--dry-run]",
 		Short: "Wire memdir into Claude Code's hooks",
-		Long: `Install claude adds memdir's hooks to a Claude Code settings file, so that from
-the next session on the agent gets the right memories with every prompt and
-its sessions are queued for extraction (see 'memdir hook --help').
-
-  --scope user     <home>/settings.json: every project (default)
-  --scope project  <project>/.claude/settings.json, shared with the repo
-  --scope local    <project>/.claude/settings.local.json, this machine only
-
-The file is backed up first (<file>.memdir-backup-<time>, the newest five;
-files inside the project are backed up under <home>/memory/backups/, out of
-the working tree); every other key and every other hook is kept; the hooks
-call this memdir binary by its absolute path, so a project-scope install
-suits a team whose members install memdir at the same path. It also registers memdir's MCP server ('memdir mcp') where
-'claude mcp add --scope' would (~/.claude.json, or <project>/.mcp.json for
---scope project); --no-mcp skips that. Running install again changes
-nothing; after moving the binary it updates the path. --dry-run prints the
-change and writes nothing.
-'memdir uninstall claude' takes out exactly what install put in, and
-removes a file left with nothing in it.
-
-To turn the hooks off for a while without uninstalling: MEMDIR_DISABLE=1.`,
+		Long:  longHelp("install"),
 		Example: `  memdir install claude
   memdir install claude --scope project --dry-run`,
 	})
@@ -43,10 +23,7 @@ func (a *app) uninstallCmd() *cobra.Command {
 	return a.settingsCmd(false, &cobra.Command{
 		Use:   "uninstall claude [--scope user|project|local] [--dry-run]",
 		Short: "Take memdir's hooks out of Claude Code's settings",
-		Long: `Uninstall claude removes every memdir hook from the settings file of the scope
-(see 'memdir install --help'), and the hook lists that held only memdir's,
-after backing the file up. Everything else in it is kept. Memories,
-transcripts and logs are not touched.`,
+		Long:  longHelp("uninstall"),
 		Example: `  memdir uninstall claude
   memdir uninstall claude --scope local --dry-run`,
 	})

@@ -15,10 +15,7 @@ func (a *app) listCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list [--type TYPE]",
 		Short: "List the project's memories",
-		Long: `List prints one line per memory: type, file, last update, then name — description,
-grouped by type. Files that cannot be parsed are named in a warning on stderr
-and the others are still listed; the exit status stays 0 ('memdir doctor'
-exits 1 on them).`,
+		Long:  longHelp("list"),
 		Example: `  memdir list
   memdir list --type feedback
   memdir list --type untyped --json`,

@@ -21,22 +21,7 @@ func (a *app) mcpCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp [--http ADDR [--token T]]",
 		Short: "Serve memdir's memory over the Model Context Protocol",
-		Long: `Mcp serves the project's memory to MCP clients (Claude Code, Codex CLI, Gemini
-CLI, Claude Desktop, Cursor, …): tools memory_save, memory_recall,
-memory_get, memory_list, memory_update, memory_forget and transcript_search,
-and resources memdir://index (MEMORY.md as loaded) and memdir://memory/{file}.
-
-It serves the project of its working directory (or --project); every tool
-also takes a "project" argument for clients that work across projects.
-
-By default it speaks over stdin and stdout. With --http ADDR it serves
-streamable HTTP at http://ADDR/mcp instead (a bare port means 127.0.0.1),
-and every request must carry "Authorization: Bearer <token>": give the token
-with --token or MEMDIR_MCP_TOKEN (at least 32 characters), or a random one is
-made and printed on stderr. Browsers' requests from another origin are
-refused, requests are limited to 4 MiB, and no session is kept between
-requests. Listening beyond this machine (0.0.0.0, a LAN address) is warned
-about.`,
+		Long:  longHelp("mcp"),
 		Example: `  claude mcp add memdir -- memdir mcp
   memdir mcp --http 7777
   MEMDIR_MCP_TOKEN=$(openssl rand -hex 24) memdir mcp --http 127.0.0.1:7777`,

@@ -13,12 +13,7 @@ func (a *app) quickstartCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "quickstart",
 		Short: "See memdir work end to end in a throwaway folder, offline",
-		Long: `Quickstart makes a throwaway agent home and project (in a new temporary folder,
-or --dir), saves a handful of realistic example memories of all four types
-through the same store every other command uses, and prints MEMORY.md as an
-agent loads it at the start of a session. Your real memories are not touched.
-The folder is left in place so you can explore it with the commands printed
-at the end, which also say how to remove it (rm -rf DIR).`,
+		Long:  longHelp("quickstart"),
 		Example: `  memdir quickstart
   memdir quickstart --dir /tmp/try-memdir --json`,
 		Args: cobra.NoArgs,

@@ -21,32 +21,7 @@ func (a *app) recallCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "recall QUERY",
 		Short: "Print the memories worth injecting for a prompt, or nothing",
-		Long: `Recall ranks the project's memories against QUERY (usually the user's prompt)
-and prints what an agent should be given: at most --k memories, within
---budget tokens, each with its type, file, age and a caveat that memories are
-point-in-time notes to verify. When no memory covers enough of the query
-(--threshold), it prints nothing: abstaining is a feature (on a terminal it
-says so on stderr). The words of an unquoted QUERY are joined.
-
-Ranking is BM25F over each memory's name, description and body, with code
-identifiers split and English words stemmed (see 'go doc
-github.com/memdir/memdir/internal/recall'). Memories marked superseded_by are
-never returned. With --tools, reference and usage notes about those tools (the
-agent is already using them) are left out, while warnings about them stay.
-Memories whose refs name files missing from the project are marked possibly
-stale.
-
---explain adds, on stderr, each candidate's score by field and why it was kept
-or dropped.
-
-OPTIONAL ENGINES (the default, lexical, needs no model)
-  --engine llm     a model picks up to --k files from the memories' manifest
-                   (provider $MEMDIR_LLM_PROVIDER: anthropic, openai or claude;
-                   see 'memdir extract --help' for their variables)
-  --engine hybrid  lexical ranking fused with embeddings from an
-                   OpenAI-compatible or Ollama endpoint ($MEMDIR_EMBED_BASE_URL,
-                   $MEMDIR_EMBED_MODEL, $OPENAI_API_KEY); vectors are cached
-  When the model or the endpoint fails, recall falls back to lexical.`,
+		Long:  longHelp("recall"),
 		Example: `  memdir recall "why does the API return 500 on a cold cache?"
   memdir recall "run the integration tests" --tools docker,psql
   memdir recall "deploy on friday" --explain

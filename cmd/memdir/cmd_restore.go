@@ -10,14 +10,7 @@ func (a *app) restoreCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "restore NAME [--list] [--version STAMP]",
 		Short: "Undo an edit or a forget: put a kept version of a memory back",
-		Long: `Restore puts back a version of a memory that memdir kept: 'memdir edit' keeps
-the version it replaces, and 'memdir forget' (without --purge) keeps the
-memory it removes, in .forgotten/ of the memory folder, named
-<file>.<UTC time>. The newest is restored unless --version names another
-(--list shows them); its file and its MEMORY.md line come back.
-
-A live memory of that file is not overwritten and lost: it is kept in
-.forgotten/ first, so restoring again (or --version) undoes a restore.`,
+		Long:  longHelp("restore"),
 		Example: `  memdir restore prefer-tabs
   memdir restore prefer-tabs --list
   memdir restore prefer-tabs --version 20261125T140000Z`,

@@ -20,22 +20,7 @@ func (a *app) saveCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "save --type TYPE --name NAME --description TEXT [--body TEXT | < body.md]",
 		Short: "Save a memory, or update the one with the same name",
-		Long: `Save writes one memory file and then its line in MEMORY.md.
-
-The file name is a slug of the name ("Prefer tabs" → prefer-tabs.md). Saving a
-name that exists updates that memory: the fields you pass replace the stored
-ones, the others are kept, and its updated date moves to now.
-
-Types:
-  user       who the user is: role, expertise, preferences
-  feedback   a correction or confirmation of how to work (add **Why:** and **How to apply:**)
-  project    a decision, deadline or freeze that the code does not show
-  reference  where something lives outside the repo (a tracker, a dashboard)
-
-The body comes from --body, or from standard input when it is not a terminal.
-Credentials (API keys, tokens, passwords, private keys) are replaced by
-[REDACTED:<kind>] before anything is written. Do not save what the repo already
-says (code structure, file lists, git history) or what only matters today.`,
+		Long:  longHelp("save"),
 		Example: `  memdir save --type feedback --name "Prefer table-driven tests" \
     --description "Write Go tests as tables with t.Run" \
     --body $'Use table-driven tests.\n\n**Why:** the user asked for them in review.\n**How to apply:** every new _test.go file.'

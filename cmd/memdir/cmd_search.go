@@ -22,24 +22,7 @@ func (a *app) searchCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "search PATTERN",
 		Short: "Search the project's memories, or every transcript with --transcripts",
-		Long: `Search finds PATTERN, a literal string unless --regex is given (Go RE2
-syntax; ^ and $ match at the start and end of each line), case-sensitive
-unless --ignore-case. The words of an unquoted PATTERN are joined with spaces.
-
-Without --transcripts it searches the project's memory files and prints
-file:line: text for each matching line.
-
-With --transcripts it searches the conversation text of every transcript
-under the agent home (and Codex's, when present): the user's and the
-assistant's words, not tool output or bookkeeping records. Each result names
-the date, role, project, session and transcript line; results come in time
-order (--limit keeps the earliest). Transcripts are
-streamed and searched in parallel, so gigabytes take seconds.
-
-  --project P   only sessions run in P or below it (default: all projects)
-  --since DATE  only messages from DATE (YYYY-MM-DD, local) on
-  --role R      only the user's or only the assistant's words
-  --context N   N lines of the message's text around each match`,
+		Long:  longHelp("search"),
 		Example: `  memdir search tabs
   memdir search --transcripts "connection pool"
   memdir search --transcripts --regex 'pnpm|yarn' --role user --since 2026-11-01

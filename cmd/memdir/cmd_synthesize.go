@@ -19,33 +19,7 @@ func (a *app) synthesizeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "synthesize",
 		Short: "Summarise each day's sessions and keep their learnings in long-term memory",
-		Long: `Synthesize runs the synthesize skill's whole cycle on <home>/memory/:
-  1. once: migrate long-term memory (a Pinned section, dates on undated
-     learnings, conservative pinning) and write .migration-complete
-  2. build projects-index.json
-  3. each pending day before today → daily/YYYY-MM-DD.md: Sessions Summary,
-     Topics, Key Points, Learnings tagged [scope/type] (YYYY-MM-DD), Commits;
-     user notes (## HH:MM - User Note) are kept
-  4. route learnings: global → global-long-term-memory.md, a project's →
-     project-memory/<project>-long-term-memory.md, each to the section of its
-     type; a learning already there is skipped, one that contradicts an entry
-     replaces it; a file over ~10k tokens is pruned (oldest first)
-  5. mark the day done, only now
-  6. decay: learnings older than decay.ageDays (30) move to .decay-archive.md,
-     archive groups older than decay.archiveRetentionDays (365) are purged;
-     Pinned and the profile sections never decay, nor undated learnings
-  7. write .last-synthesis
-
-Engines: heuristic (offline, the default) writes an extractive summary from the
-prompts, what extraction classifies and the day's commits; anthropic, openai
-and claude (keys as 'memdir extract --help' says) write it with a model. Every
-summary is checked before it is written: over 8 KB, or a malformed learning,
-and the day stays pending. Settings: <home>/memory/settings.json. The clock is
-$MEMDIR_NOW (an RFC 3339 time) when set, for tests and reproducible runs.
-
-An agent can be the model: 'memdir synthesize prepare --json' gives it a day
-and the rules, and 'memdir synthesize apply FILE' checks what it wrote and does
-the rest (the plugin's synthesize skill does this).`,
+		Long:  longHelp("synthesize"),
 		Example: `  memdir synthesize
   memdir synthesize --dry-run
   memdir synthesize --date yesterday --engine anthropic`,
@@ -90,12 +64,7 @@ func (a *app) prepareCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "prepare [DATE]",
 		Short: "Give an agent one pending day to summarise, with the rules",
-		Long: `Prepare readies the oldest pending day before today (or DATE) for an agent to
-summarise: its conversation (secrets redacted), its projects, their commits,
-the learnings already kept (not to repeat), the day's current summary and the
-format rules. The agent writes the summary to the "daily_file" path given (a
-draft), then runs 'memdir synthesize apply' on it. "work" is null when no day
-is pending.`,
+		Long:  longHelp("prepare"),
 		Example: `  memdir synthesize prepare --json
   memdir synthesize prepare 2026-11-20 --json`,
 		Args: cobra.MaximumNArgs(1),
@@ -130,13 +99,9 @@ is pending.`,
 
 func (a *app) applyCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "apply DAILY_FILE",
-		Short: "Check a day's summary an agent wrote, and do the rest",
-		Long: `Apply checks a daily summary (the H1 names its day): the format, its learning
-lines' tags and dates, its size (over 4 KB a warning, over 8 KB refused: exit 1
-with the problems, so the agent rewrites it). Then it writes the daily file
-(keeping its user notes), routes the learnings, prunes, marks the day done,
-decays and writes .last-synthesis.`,
+		Use:     "apply DAILY_FILE",
+		Short:   "Check a day's summary an agent wrote, and do the rest",
+		Long:    longHelp("apply"),
 		Example: `  memdir synthesize apply ~/.claude/memory/drafts/2026-11-20.md`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -153,13 +118,9 @@ decays and writes .last-synthesis.`,
 func (a *app) decayCmd() *cobra.Command {
 	var dryRun bool
 	cmd := &cobra.Command{
-		Use:   "decay",
-		Short: "Archive long-term learnings older than decay.ageDays",
-		Long: `Decay moves dated learnings older than decay.ageDays (default 30) out of the
-long-term memory files into .decay-archive.md, and purges archive groups older
-than decay.archiveRetentionDays (default 365). Pinned learnings, the profile
-sections of global memory and undated learnings never decay. 'memdir
-synthesize' runs it too.`,
+		Use:     "decay",
+		Short:   "Archive long-term learnings older than decay.ageDays",
+		Long:    longHelp("decay"),
 		Example: `  memdir decay --dry-run`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

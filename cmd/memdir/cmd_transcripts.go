@@ -15,27 +15,7 @@ func (a *app) transcriptsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "transcripts",
 		Short: "Find, extract and track the agents' session transcripts",
-		Long: `Transcripts reads the session logs agents write: Claude Code's
-<home>/projects/<project>/*.jsonl (with subagents' files) and, when present,
-Codex CLI's $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl (CODEX_HOME
-defaults to ~/.codex, unless --home is given).
-
-memdir keeps a processing state in <home>/memory/transcripts-state.json: per
-transcript, the byte offset and last record uuid already processed, so each
-run reads only what is new. A transcript that shrank or was replaced is read
-again from its start. Days are local dates (set TZ to change the zone); done
-refuses to mark a day counted in another zone than the extract's, and extract
-in a new zone counts the pending days there.
-
-The usual cycle, for an agent (or you) writing a summary of each day's
-work into <home>/memory/ — the files 'memdir context' shows:
-  memdir transcripts list-pending     which days have unprocessed content
-  memdir transcripts extract DATE     read that day's conversations
-  (write the day's summary)
-  memdir transcripts done DATE        mark the day processed
-For memories extracted without a model, see 'memdir extract'.
-
-memdir never changes, moves or deletes an agent's transcripts.`,
+		Long:  longHelp("transcripts"),
 		Example: `  memdir transcripts list-pending
   memdir transcripts extract yesterday --output /tmp/day.txt
   memdir transcripts done yesterday`,
@@ -91,19 +71,7 @@ func (a *app) extractCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "extract [DATE]",
 		Short: "Print the pending conversation of a day (or of every pending day)",
-		Long: `Extract prints the pending content of DATE (YYYY-MM-DD, today or yesterday),
-or of every pending day without DATE: per session, the user's and the
-assistant's text in order, each tool call on one line, failed tool results
-flagged. Harness text and hook context are left out, so memdir never mines its
-own injections.
-
---json gives {"DATE": [{session_id, filepath, message_count, messages:
-[{role, content, timestamp, line, tools}]}]}. --output writes to a file
-(atomically) instead of stdout.
-
-Extract changes no cursor: it records how far it showed each day, and
-'memdir transcripts done DATE' then marks no more than that, so content that
-arrives in between stays pending.`,
+		Long:  longHelp("transcripts-extract"),
 		Example: `  memdir transcripts extract 2026-11-20
   memdir transcripts extract --output /tmp/transcripts.txt
   memdir transcripts extract yesterday --json`,
@@ -159,19 +127,7 @@ func (a *app) doneCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "done DATE...",
 		Short: "Mark days processed",
-		Long: `Done marks the pending content of each DATE processed: everything of that day
-that 'memdir transcripts extract' showed (or, if the day was never extracted,
-everything there is now). Content that arrived after the extract stays
-pending, in a transcript extract showed as in one it did not. Cursors then move past the processed records, so later runs read
-only what is new.
-
-memdir never deletes an agent's transcripts. --archive DIR copies the
-transcripts that held content of DATE into DIR/DATE/ before marking, for a
-record of what was summarised: each at its path under <home>/projects
-(<project folder>/<session>.jsonl, subagents' under their session's
-folder), Codex rollouts under DIR/DATE/codex/.
-
-Running done again for the same day changes nothing.`,
+		Long:  longHelp("done"),
 		Example: `  memdir transcripts done 2026-11-20
   memdir transcripts done 2026-11-19 2026-11-20 --archive ~/transcript-archive`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -210,12 +166,7 @@ func (a *app) buildIndexCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "build-index",
 		Short: "Write projects-index.json: each project's work days and sessions",
-		Long: `Build-index reads every transcript (only what was appended since the last run)
-and writes <home>/memory/projects-index.json: per project, keyed by its
-lower-cased path, its name, the Claude Code folders it was seen in, its work
-days (local dates with conversation), its session ids, when it was last seen,
-its branches and the agents used: what a daily summary can be tagged with
-(the projects worked on that day).`,
+		Long:  longHelp("build-index"),
 		Example: `  memdir transcripts build-index
   memdir transcripts build-index --json`,
 		Args: cobra.NoArgs,

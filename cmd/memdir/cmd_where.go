@@ -28,13 +28,7 @@ func (a *app) whereCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "where",
 		Short: "Print where memdir reads and writes for this project",
-		Long: `Where prints the agent home, the project root (the git root, shared by all
-worktrees of a repository), the memory folder and the synthesis folder, and
-where each came from. Nothing is created.
-
-The memory folder can be moved only from the environment (MEMDIR_MEMORY_DIR,
-CLAUDE_COWORK_MEMORY_PATH_OVERRIDE) or the user's settings.json
-(autoMemoryDirectory), never from a file inside the project.`,
+		Long:  longHelp("where"),
 		Example: `  memdir where
   memdir where --json --project ~/src/api`,
 		Args: cobra.NoArgs,

@@ -116,7 +116,18 @@ type Settings struct {
 		// session starts with.
 		AlwaysLoadedTokens int `json:"alwaysLoadedTokens"` // 1500
 	} `json:"synthesis"`
+	// Dream gates the automatic consolidation of a project's memories, as
+	// Claude Code gates its own: at most once in MinHours, and only after
+	// MinSessions sessions of the project since the last one.
+	Dream struct {
+		Auto        *bool `json:"auto,omitempty"` // nil: on
+		MinHours    int   `json:"minHours"`       // 24
+		MinSessions int   `json:"minSessions"`    // 5
+	} `json:"dream"`
 }
+
+// DreamAuto reports whether automatic consolidation is on.
+func (s Settings) DreamAuto() bool { return s.Dream.Auto == nil || *s.Dream.Auto }
 
 // DefaultSettings are the skill's defaults.
 func DefaultSettings() Settings {
@@ -127,6 +138,8 @@ func DefaultSettings() Settings {
 	s.Synthesis.ContextDays = 7
 	s.Synthesis.MaxFileTokens = 10000
 	s.Synthesis.AlwaysLoadedTokens = 1500
+	s.Dream.MinHours = 24
+	s.Dream.MinSessions = 5
 	return s
 }
 

@@ -40,6 +40,8 @@ func (f *Folder) Settings() (learning.Settings, error) {
 		{"synthesis.contextDays", s.Synthesis.ContextDays},
 		{"synthesis.maxFileTokens", s.Synthesis.MaxFileTokens},
 		{"synthesis.alwaysLoadedTokens", s.Synthesis.AlwaysLoadedTokens},
+		{"dream.minHours", s.Dream.MinHours},
+		{"dream.minSessions", s.Dream.MinSessions},
 	} {
 		if v.n <= 0 {
 			return learning.DefaultSettings(), fmt.Errorf("%s: %s is %d; it must be a positive number (remove the key for the default)", p, v.name, v.n)

@@ -1,0 +1,261 @@
+package workspace
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/memdir/memdir/internal/consolidate"
+	"github.com/memdir/memdir/internal/hint"
+	"github.com/memdir/memdir/internal/memdir"
+)
+
+// DreamOptions configure one consolidation.
+type DreamOptions struct {
+	// Engine plans: heuristic (the default), anthropic, openai or claude.
+	Engine string
+	// Apply writes the plan (all of it, or the ops in Only) as one batch.
+	Apply bool
+	// Only limits Apply to these operation ids.
+	Only []string
+	// Lossless limits Apply to the operations that lose no fact: what an
+	// automatic run may do. Prune always waits for a person.
+	Lossless bool
+	// Plan is a plan written by an agent (the plugin's skill): it is
+	// validated like any engine's and used instead of one.
+	Plan []byte
+	// Now is the clock; zero is time.Now.
+	Now time.Time
+}
+
+// DreamReport is what Dream planned and did.
+type DreamReport struct {
+	Folder   string               `json:"folder"`
+	Engine   string               `json:"engine"`
+	Memories int                  `json:"memories"`
+	Plan     consolidate.Plan     `json:"plan"`
+	Applied  []string             `json:"applied,omitempty"` // operation ids written
+	Held     []HeldOp             `json:"held,omitempty"`    // operations Apply left out, and why
+	Batch    *memdir.BatchResult  `json:"batch,omitempty"`
+	Warnings []string             `json:"warnings,omitempty"`
+	Problems []string             `json:"problems,omitempty"` // memory files that could not be read: left out of the plan
+	Index    *memdir.RebuildResult `json:"index,omitempty"`
+}
+
+// HeldOp is a planned operation that was not applied.
+type HeldOp struct {
+	ID  string `json:"id"`
+	Why string `json:"why"`
+}
+
+// dreamState is a folder as a plan was made from it.
+type dreamState struct {
+	in   consolidate.Input
+	mems map[string]memdir.Memory
+	raw  map[string][]byte
+}
+
+// Dream plans the consolidation of the project's memories and, with
+// Apply, writes it as one batch that 'memdir dream --undo' takes back.
+func (w *Workspace) Dream(ctx context.Context, opt DreamOptions) (DreamReport, error) {
+	now := cmp.Or(opt.Now, time.Now())
+	engine := cmp.Or(opt.Engine, "heuristic")
+	rep := DreamReport{Folder: w.Store.Dir(), Engine: engine}
+	st, problems, err := w.dreamState(ctx, now)
+	if err != nil {
+		return rep, err
+	}
+	rep.Problems, rep.Memories = problems, len(st.in.Items)
+	plan := consolidate.Heuristic(st.in)
+	switch {
+	case opt.Plan != nil:
+		rep.Engine = "agent"
+		if plan, err = consolidate.ParsePlan(string(opt.Plan)); err != nil {
+			return rep, hint.With(err, "write the plan as 'memdir dream --dry-run --json' prints one (its \"plan\" object)")
+		}
+	case engine != "heuristic":
+		var warns []string
+		plan, warns, err = w.modelPlan(ctx, engine, st.in, plan)
+		rep.Warnings = append(rep.Warnings, warns...)
+		if err != nil {
+			return rep, err
+		}
+	}
+	if err := consolidate.Validate(st.in, plan); err != nil {
+		return rep, hint.With(err, "nothing was written; fix the plan, or run 'memdir dream --dry-run' for the heuristic one")
+	}
+	rep.Plan = plan
+	if !opt.Apply {
+		return rep, nil
+	}
+	chosen, held, err := chooseOps(plan, opt.Only, opt.Lossless)
+	if err != nil {
+		return rep, err
+	}
+	rep.Held = held
+	if len(chosen) == 0 {
+		return rep, nil
+	}
+	b, rebuild := dreamBatch(st, chosen, now)
+	res, err := w.Store.Apply(ctx, b)
+	if err != nil {
+		return rep, err
+	}
+	rep.Batch = &res
+	for _, op := range chosen {
+		rep.Applied = append(rep.Applied, op.ID)
+	}
+	w.dreamMoveUsage(ctx, chosen)
+	if rebuild {
+		r, err := w.Store.RebuildIndex(ctx)
+		if err != nil {
+			rep.Warnings = append(rep.Warnings, "MEMORY.md was not rebuilt: "+err.Error())
+		} else {
+			rep.Index = &r
+		}
+	}
+	return rep, nil
+}
+
+// DreamUndo takes back the batch id ("" for the last one a dream wrote).
+func (w *Workspace) DreamUndo(ctx context.Context, id string, force bool) (memdir.BatchInfo, error) {
+	return w.Store.Undo(ctx, id, force)
+}
+
+// dreamState reads every memory of the folder into the planner's input.
+func (w *Workspace) dreamState(ctx context.Context, now time.Time) (dreamState, []string, error) {
+	mems, problems, err := w.Store.List()
+	if err != nil {
+		return dreamState{}, nil, err
+	}
+	st := dreamState{in: consolidate.Input{Now: now}, mems: map[string]memdir.Memory{}, raw: map[string][]byte{}}
+	var probs []string
+	for _, p := range problems {
+		probs = append(probs, p.Error())
+	}
+	use := w.dreamUsage(ctx)
+	for _, m := range mems {
+		raw, _, err := w.Store.Raw(m.File)
+		if err != nil {
+			probs = append(probs, err.Error())
+			continue
+		}
+		st.mems[m.File], st.raw[m.File] = m, raw
+		st.in.Items = append(st.in.Items, consolidate.Item{
+			File: m.File, Name: m.Title(), Description: m.Description, Type: string(m.Type), Scope: m.Scope,
+			Body: m.Body, Created: cmp.Or(m.Created, m.Updated, m.ModTime), Updated: m.Updated,
+			Pinned: m.Pinned, SupersededBy: m.SupersededBy, Stale: m.Stale, Usage: use[m.File],
+		})
+	}
+	if ix, err := w.Store.ReadIndex(); err == nil && ix != nil {
+		u := memdir.IndexUsage(string(ix))
+		st.in.Index = consolidate.Index{Lines: u.Lines, Chars: u.Chars}
+		for _, l := range memdir.ParseIndex(ix).Lines {
+			if l.File != "" && utf8.RuneCountInString(l.Text) > memdir.MaxEntryChars {
+				st.in.Index.LongLines = append(st.in.Index.LongLines, l.File)
+			}
+		}
+	}
+	return st, probs, ctx.Err()
+}
+
+// chooseOps picks the operations Apply writes: those in only (each must
+// be in the plan), and with lossless only those that lose nothing.
+func chooseOps(p consolidate.Plan, only []string, lossless bool) (chosen []consolidate.Op, held []HeldOp, err error) {
+	for _, id := range only {
+		if !slices.ContainsFunc(p.Ops, func(op consolidate.Op) bool { return op.ID == id }) {
+			return nil, nil, hint.With(fmt.Errorf("the plan has no operation %q", id), "see the ids with 'memdir dream --dry-run'")
+		}
+	}
+	for _, op := range p.Ops {
+		switch {
+		case len(only) > 0 && !slices.Contains(only, op.ID):
+			held = append(held, HeldOp{op.ID, "not chosen"})
+		case lossless && (!op.Lossless || op.Kind == consolidate.Prune):
+			held = append(held, HeldOp{op.ID, "it may lose a fact: it waits for a person ('memdir dream --apply')"})
+		default:
+			chosen = append(chosen, op)
+		}
+	}
+	return chosen, held, nil
+}
+
+// dreamBatch turns operations into the store's batch, and says whether
+// MEMORY.md is to be rebuilt to its budget afterwards.
+func dreamBatch(st dreamState, ops []consolidate.Op, now time.Time) (memdir.Batch, bool) {
+	b := memdir.Batch{Label: "dream", IfMatch: map[string][]byte{}}
+	saves := map[string]memdir.Memory{}
+	var order []string
+	save := func(m memdir.Memory) {
+		if _, ok := saves[m.File]; !ok {
+			order = append(order, m.File)
+		}
+		saves[m.File] = m
+	}
+	get := func(f string) memdir.Memory {
+		if m, ok := saves[f]; ok {
+			return m
+		}
+		return st.mems[f]
+	}
+	rebuild := false
+	for _, op := range ops {
+		for _, f := range op.Files {
+			if raw, ok := st.raw[f]; ok {
+				b.IfMatch[f] = raw
+			}
+		}
+		if op.Kind == consolidate.Shorten && op.Keep == consolidate.IndexFile {
+			rebuild = true
+			continue
+		}
+		if op.Keep != "" && op.Edit != nil {
+			m := get(op.Keep)
+			applyEdit(&m, *op.Edit)
+			m.Updated = now
+			save(m)
+		}
+		for _, f := range op.Retire {
+			if op.Kind == consolidate.Supersede {
+				m := get(f)
+				m.SupersededBy = op.Keep
+				m.Updated = now
+				save(m)
+				continue
+			}
+			b.Retire = append(b.Retire, f)
+		}
+	}
+	for _, f := range order {
+		b.Save = append(b.Save, saves[f])
+	}
+	return b, rebuild
+}
+
+// applyEdit sets what an operation's edit changes.
+func applyEdit(m *memdir.Memory, e consolidate.Edit) {
+	if e.Name != "" {
+		m.Name = e.Name
+	}
+	if e.Description != "" {
+		m.Description = e.Description
+	}
+	if e.Body != "" {
+		body := e.Body
+		if !strings.HasSuffix(body, "\n") {
+			body += "\n"
+		}
+		// A body that opened with a blank line keeps it: only the text changes.
+		if strings.HasPrefix(m.Body, "\n") && !strings.HasPrefix(body, "\n") {
+			body = "\n" + body
+		}
+		m.Body = body
+	}
+	if !e.Created.IsZero() && (m.Created.IsZero() || e.Created.Before(m.Created)) {
+		m.Created = e.Created
+	}
+}
