@@ -34,15 +34,15 @@ type DreamOptions struct {
 
 // DreamReport is what Dream planned and did.
 type DreamReport struct {
-	Folder   string               `json:"folder"`
-	Engine   string               `json:"engine"`
-	Memories int                  `json:"memories"`
-	Plan     consolidate.Plan     `json:"plan"`
-	Applied  []string             `json:"applied,omitempty"` // operation ids written
-	Held     []HeldOp             `json:"held,omitempty"`    // operations Apply left out, and why
-	Batch    *memdir.BatchResult  `json:"batch,omitempty"`
-	Warnings []string             `json:"warnings,omitempty"`
-	Problems []string             `json:"problems,omitempty"` // memory files that could not be read: left out of the plan
+	Folder   string                `json:"folder"`
+	Engine   string                `json:"engine"`
+	Memories int                   `json:"memories"`
+	Plan     consolidate.Plan      `json:"plan"`
+	Applied  []string              `json:"applied,omitempty"` // operation ids written
+	Held     []HeldOp              `json:"held,omitempty"`    // operations Apply left out, and why
+	Batch    *memdir.BatchResult   `json:"batch,omitempty"`
+	Warnings []string              `json:"warnings,omitempty"`
+	Problems []string              `json:"problems,omitempty"` // memory files that could not be read: left out of the plan
 	Index    *memdir.RebuildResult `json:"index,omitempty"`
 }
 
