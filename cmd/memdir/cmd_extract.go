@@ -2,14 +2,16 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 
+	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
 
 func (a *app) extractMemoriesCmd() *cobra.Command {
-	var file, session, engine, sweep string
+	var file, session, engine, sweep, dream string
 	var pending, dryRun, trailing bool
 	cmd := &cobra.Command{
 		Use:   "extract [--transcript FILE | --session ID | --pending]",
@@ -39,6 +41,9 @@ func (a *app) extractMemoriesCmd() *cobra.Command {
 					a.warnErr(serr)
 				}
 			}
+			if dream != "" {
+				a.dreamAfter(dream)
+			}
 			if err != nil {
 				return err
 			}
@@ -55,7 +60,21 @@ func (a *app) extractMemoriesCmd() *cobra.Command {
 	f.MarkHidden("trailing")
 	f.StringVar(&sweep, "sweep", "", "then check every file of this memory folder against the recall snapshot, if due (used by the hooks)")
 	f.MarkHidden("sweep")
+	f.StringVar(&dream, "then-dream", "", "then run the automatic consolidation if due, the session SESSION aside (used by the hooks)")
+	f.MarkHidden("then-dream")
 	return cmd
+}
+
+// dreamAfter runs the automatic consolidation a session's end asks for;
+// what it did or why it failed is DreamLog's line.
+func (a *app) dreamAfter(session string) {
+	w, err := a.workspace(false)
+	if err == nil {
+		_, err = w.DreamAuto(a.ctx, a.now(), session)
+	}
+	if err != nil && !errors.Is(err, memdir.ErrNotFound) {
+		a.warnErr(err)
+	}
 }
 
 // warnErr says on stderr what went wrong without stopping the command,

@@ -147,7 +147,7 @@ func TestExtraction(t *testing.T) {
 		args     []string
 	}{
 		{"Stop", hooks.Input{Event: hooks.Stop, TranscriptPath: abs}, "", true, []string{"--home", "/h", "extract", "--transcript", abs}},
-		{"SessionEnd takes the trailing turns", hooks.Input{Event: hooks.SessionEnd, TranscriptPath: abs}, "on", true, []string{"--home", "/h", "extract", "--transcript", abs, "--trailing"}},
+		{"SessionEnd takes the trailing turns, then the dream", hooks.Input{Event: hooks.SessionEnd, SessionID: "s1", TranscriptPath: abs}, "on", true, []string{"--home", "/h", "extract", "--transcript", abs, "--trailing", "--then-dream", "s1"}},
 		{"off", hooks.Input{Event: hooks.Stop, TranscriptPath: abs}, "Off", false, nil},
 		{"relative path", hooks.Input{Event: hooks.Stop, TranscriptPath: "t/s.jsonl"}, "", false, nil},
 		{"no path", hooks.Input{Event: hooks.Stop}, "", false, nil},

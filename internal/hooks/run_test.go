@@ -331,8 +331,8 @@ func TestRunner_Queue(t *testing.T) {
 	}{
 		{name: "Stop starts the extractor, which sweeps the snapshot", event: hooks.Stop, transcript: transcript,
 			wantArgs: "--home\nAGENT\nextract\n--transcript\n" + transcript + "\n--sweep\nMEMORY\n"},
-		{name: "SessionEnd extracts the trailing turns", event: hooks.SessionEnd, transcript: transcript,
-			wantArgs: "--home\nAGENT\nextract\n--transcript\n" + transcript + "\n--trailing\n--sweep\nMEMORY\n"},
+		{name: "SessionEnd extracts the trailing turns, then consolidates if due", event: hooks.SessionEnd, transcript: transcript,
+			wantArgs: "--home\nAGENT\nextract\n--transcript\n" + transcript + "\n--trailing\n--then-dream\nsess-1\n--sweep\nMEMORY\n"},
 		{name: "MEMDIR_EXTRACT=off only queues", event: hooks.Stop, transcript: transcript, off: true},
 		{name: "a relative transcript is only queued", event: hooks.PreCompact, transcript: "t/sess-1.jsonl"},
 		{name: "no transcript is only queued", event: hooks.SubagentStop},

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -133,11 +134,14 @@ func Extracts(in Input, extractSwitch string) bool {
 
 // ExtractArgs are the arguments of the detached 'memdir extract' run on a
 // transcript. At SessionEnd no more turns will come: what the throttle held
-// back is extracted now (--trailing), or never.
+// back is extracted now (--trailing), or never; and then the project's
+// memories are consolidated when that is due (--then-dream: the gates are
+// checked there, off the hook's path, after the session's memories are
+// saved).
 func ExtractArgs(home string, in Input) []string {
 	args := []string{"--home", home, "extract", "--transcript", in.TranscriptPath}
 	if in.Event == SessionEnd {
-		args = append(args, "--trailing")
+		args = append(args, "--trailing", "--then-dream", cmp.Or(in.SessionID, "-"))
 	}
 	return args
 }

@@ -54,7 +54,7 @@ func TestAnnotations(t *testing.T) {
 	for _, tool := range res.Tools {
 		got[tool.Name] = tool.Annotations
 	}
-	for _, name := range []string{"memory_recall", "memory_get", "memory_list", "transcript_search"} {
+	for _, name := range []string{"memory_recall", "memory_get", "memory_list", "transcript_search", "memory_consolidate"} {
 		if a := got[name]; a == nil || !a.ReadOnlyHint {
 			t.Errorf("%s is not marked read-only: %+v", name, a)
 		}
@@ -70,8 +70,8 @@ func TestAnnotations(t *testing.T) {
 	if a := got["memory_save"]; a == nil || *a.DestructiveHint {
 		t.Errorf("memory_save is marked destructive: %+v", a)
 	}
-	if len(got) != 7 {
-		t.Errorf("%d tools, want 7", len(got))
+	if len(got) != 8 {
+		t.Errorf("%d tools, want 8", len(got))
 	}
 }
 

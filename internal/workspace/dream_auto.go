@@ -33,6 +33,9 @@ type DreamGate struct {
 // Code's own runs set too), and at least dream.minSessions sessions of the
 // project (transcripts written since then) other than current.
 func (w *Workspace) DreamDue(now time.Time, current string) (DreamGate, error) {
+	if w.Layout.Disabled {
+		return DreamGate{Why: "automatic memory is off (" + w.Layout.DisabledWhy + ")"}, nil
+	}
 	s, err := w.synthesisFolder().Settings()
 	if err != nil {
 		return DreamGate{Why: "settings: " + err.Error()}, err
