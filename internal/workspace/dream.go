@@ -88,6 +88,9 @@ func (w *Workspace) Dream(ctx context.Context, opt DreamOptions) (DreamReport, e
 	if err := consolidate.Validate(st.in, plan); err != nil {
 		return rep, hint.With(err, "nothing was written; fix the plan, or run 'memdir dream --dry-run' for the heuristic one")
 	}
+	if plan.Ops == nil {
+		plan.Ops = []consolidate.Op{} // [] in JSON, not null
+	}
 	rep.Plan = plan
 	if !opt.Apply {
 		return rep, nil

@@ -33,7 +33,7 @@ check(info && info.name === "memdir", "server name", info);
 check(client.getServerCapabilities()?.tools, "tools capability", client.getServerCapabilities());
 
 const tools = (await client.listTools()).tools.map((t) => t.name).sort();
-const want = ["memory_forget", "memory_get", "memory_list", "memory_recall", "memory_save", "memory_update", "transcript_search"];
+const want = ["memory_consolidate", "memory_forget", "memory_get", "memory_list", "memory_recall", "memory_save", "memory_update", "transcript_search"];
 check(JSON.stringify(tools) === JSON.stringify(want), "tool list", tools);
 for (const t of (await client.listTools()).tools) {
   check(t.inputSchema?.type === "object" && t.description.length > 40, `schema and description of ${t.name}`, t);
@@ -81,6 +81,10 @@ const fg = await client.callTool({ name: "memory_forget", arguments: { name: fil
 check(!fg.isError && fg.structuredContent.file === files[2], "forget", fg);
 const after = await client.callTool({ name: "memory_get", arguments: { name: files[2] } });
 check(after.isError === true, "a forgotten memory is not found", after);
+
+const plan = await client.callTool({ name: "memory_consolidate", arguments: {} });
+check(!plan.isError && plan.structuredContent.memories === 2 && Array.isArray(plan.structuredContent.plan.ops) &&
+  plan.content[0].text.includes("Dream plan for"), "consolidation plan", plan);
 
 const ts = await client.callTool({ name: "transcript_search", arguments: { pattern: "connection pool exhausted" } });
 check(!ts.isError && ts.structuredContent.results.length === 1 && ts.structuredContent.results[0].role === "user", "transcript search", ts);
