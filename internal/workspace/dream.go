@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -35,6 +36,7 @@ type DreamOptions struct {
 // DreamReport is what Dream planned and did.
 type DreamReport struct {
 	Folder   string                `json:"folder"`
+	PlanFile string                `json:"plan_file"` // where an agent writes its plan (the dream skill)
 	Engine   string                `json:"engine"`
 	Memories int                   `json:"memories"`
 	Plan     consolidate.Plan      `json:"plan"`
@@ -64,7 +66,8 @@ type dreamState struct {
 func (w *Workspace) Dream(ctx context.Context, opt DreamOptions) (DreamReport, error) {
 	now := cmp.Or(opt.Now, time.Now())
 	engine := cmp.Or(opt.Engine, "heuristic")
-	rep := DreamReport{Folder: w.Store.Dir(), Engine: engine}
+	rep := DreamReport{Folder: w.Store.Dir(), Engine: engine,
+		PlanFile: filepath.Join(w.Layout.SynthesisDir, "drafts", "dream-"+w.Layout.ProjectKey+".json")}
 	st, problems, err := w.dreamState(ctx, now)
 	if err != nil {
 		return rep, err
