@@ -265,3 +265,10 @@ func applyEdit(m *memdir.Memory, e consolidate.Edit) {
 		m.Created = e.Created
 	}
 }
+
+// DreamInput is what a dream of the folder plans from, at now: the
+// memories (with their usage evidence) and MEMORY.md's measures.
+func (w *Workspace) DreamInput(ctx context.Context, now time.Time) (consolidate.Input, error) {
+	st, _, err := w.dreamState(ctx, now)
+	return st.in, err
+}

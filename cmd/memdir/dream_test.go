@@ -1,0 +1,215 @@
+package main
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// dreamHome is an agent home whose project has a messy memory folder.
+type dreamHome struct {
+	*extractHome
+	mem string
+}
+
+// newDreamHome writes pairs copy-paste duplicates (the same rule saved
+// twice under two names), a pinned memory and a Claude Code layout file.
+func newDreamHome(t *testing.T, pairs int) dreamHome {
+	h := dreamHome{extractHome: newExtractHome(t)}
+	h.mem = filepath.Join(h.tdir, "memory")
+	if err := os.MkdirAll(h.mem, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(h.mem, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var index strings.Builder
+	index.WriteString("# Memory\n\n")
+	for i := range pairs {
+		svc := fmt.Sprintf("billing-%02d", i)
+		body := fmt.Sprintf("The %s service answers health checks on port %d; the load balancer probes /healthz there every 10 seconds.\n", svc, 8100+i)
+		for j, name := range []string{svc + " health port", "Health checks of " + svc} {
+			file := fmt.Sprintf("%s-%d.md", svc, j)
+			write(file, fmt.Sprintf("---\nname: %s\ndescription: Health checks of %s go to port %d\ntype: reference\ncreated: 2026-0%d-1%dT10:00:00Z\n---\n%s",
+				name, svc, 8100+i, 1+j, i%10, body))
+			fmt.Fprintf(&index, "- [%s](%s) — health checks of %s\n", name, file, svc)
+		}
+	}
+	write("pinned-rule.md", "---\nname: Never push to main\ndescription: All changes go through a pull request\ntype: feedback\npinned: true\ncreated: 2025-01-01T00:00:00Z\n---\nAll changes go through a pull request; never push to main.\n")
+	write("claude-layout.md", "---\nname: user-role\ndescription: The user is a data engineer who reads Go but writes Python\nmetadata:\n  type: user\n---\n\nData engineer; reads Go, writes Python.\n")
+	index.WriteString("- [Never push to main](pinned-rule.md) — all changes go through a pull request\n- [user-role](claude-layout.md) — data engineer\n")
+	write("MEMORY.md", index.String())
+	return h
+}
+
+func (h dreamHome) run(args ...string) string {
+	h.t.Helper()
+	c := h.cmd(args...)
+	c.Env = append(c.Env, "MEMDIR_NOW=2026-11-25T12:00:00Z")
+	out, err := c.CombinedOutput()
+	if err != nil {
+		h.t.Fatalf("memdir %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// stampRE is the UTC stamp the store adds to a kept version's name.
+var stampRE = regexp.MustCompile(`\.md\.[0-9TZ.-]+$`)
+
+// folder is the memory folder as a person sees it: every file but the
+// derived ones (cache, batch journals, lock), by path, with a kept
+// version's stamp taken out of its name (it is the clock's).
+func (h dreamHome) folder() map[string]string {
+	h.t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(h.mem, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(h.mem, p)
+		if d.IsDir() {
+			if rel == ".memdir-cache" || rel == ".memdir-batches" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if rel == ".memdir.lock" || rel == ".consolidate-lock" || rel == ".memdir-usage.json" {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		key := stampRE.ReplaceAllString(rel, ".md.STAMP")
+		for out[key] != "" {
+			key += "'"
+		}
+		out[key] = fmt.Sprintf("%x", sha256.Sum256(b))
+		return nil
+	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return out
+}
+
+func sameFolder(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func diffFolder(a, b map[string]string) string {
+	var d []string
+	for k, v := range a {
+		if b[k] != v {
+			d = append(d, k)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			d = append(d, k)
+		}
+	}
+	slices.Sort(d)
+	return strings.Join(d, ", ")
+}
+
+// TestDream_ApplyUndo: --apply merges the duplicates, leaves the pinned
+// and the Claude Code file as they were, and --undo puts the folder back
+// byte for byte.
+func TestDream_ApplyUndo(t *testing.T) {
+	h := newDreamHome(t, 4)
+	before := h.folder()
+	claude, _ := os.ReadFile(filepath.Join(h.mem, "claude-layout.md"))
+	pinned, _ := os.ReadFile(filepath.Join(h.mem, "pinned-rule.md"))
+	out := h.run("dream", "--apply")
+	if !strings.Contains(out, "Applied ") {
+		t.Fatalf("dream --apply:\n%s", out)
+	}
+	after := h.folder()
+	if sameFolder(before, after) {
+		t.Fatalf("--apply changed nothing:\n%s", out)
+	}
+	for i := range 4 {
+		a, b := fmt.Sprintf("billing-%02d-0.md", i), fmt.Sprintf("billing-%02d-1.md", i)
+		if _, okA := after[a]; okA == (after[b] != "") {
+			t.Errorf("pair %d: not merged into one memory (%s: %v, %s: %v)", i, a, okA, b, after[b] != "")
+		}
+	}
+	for name, want := range map[string][]byte{"claude-layout.md": claude, "pinned-rule.md": pinned} {
+		if got, _ := os.ReadFile(filepath.Join(h.mem, name)); string(got) != string(want) {
+			t.Errorf("%s changed though no operation names it:\n%s", name, got)
+		}
+	}
+	h.run("dream", "--undo")
+	if got := h.folder(); !sameFolder(before, got) {
+		t.Errorf("after --undo the folder differs from before --apply in: %s", diffFolder(before, got))
+	}
+}
+
+// TestDream_KillNine: an --apply killed at any moment leaves, once memdir
+// next opens the folder, either the folder before or the folder after —
+// never a mix.
+func TestDream_KillNine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills processes")
+	}
+	const pairs = 40
+	ref := newDreamHome(t, pairs)
+	old := ref.folder()
+	start := time.Now()
+	ref.run("dream", "--apply")
+	took := time.Since(start)
+	want := ref.folder()
+	if sameFolder(old, want) {
+		t.Fatal("the reference --apply changed nothing")
+	}
+	rng := rand.New(rand.NewPCG(18, 18))
+	seen := map[string]int{}
+	for i := range 25 {
+		h := newDreamHome(t, pairs)
+		c := h.cmd("dream", "--apply")
+		c.Env = append(c.Env, "MEMDIR_NOW=2026-11-25T12:00:00Z")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rng.Int64N(int64(took))))
+		c.Process.Signal(syscall.SIGKILL)
+		killed := c.Wait() != nil
+		h.run("list", "--json") // the next memdir to open the folder finishes or drops the batch
+		got := h.folder()
+		switch {
+		case sameFolder(got, old):
+			seen["before"]++
+		case sameFolder(got, want):
+			seen["after"]++
+		default:
+			t.Fatalf("run %d (killed: %v): the folder is neither before nor after; differs from after in: %s", i, killed, diffFolder(got, want))
+		}
+		if killed {
+			seen["killed"]++
+		}
+	}
+	t.Logf("an --apply takes %v; of 25 runs, %d killed; folder left before: %d, after: %d", took, seen["killed"], seen["before"], seen["after"])
+	if seen["killed"] == 0 {
+		t.Fatal("no run was killed before its end: the test tested nothing")
+	}
+}
