@@ -199,10 +199,18 @@ func contradiction(a, b Item) (string, []string) {
 }
 
 var (
-	reMove     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(?:moved|migrated|switched|changed|moving|migrating|switching|went|upgraded|upgrading|ported|porting)\s+(?:\w+\s+){0,2}?from\s+([\w.+#-]+)\s+(?:\w+\s+)?to\s+([\w.+#-]+)`) })
-	reReplaced = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\breplac(?:ed|ing)\s+([\w.+#-]+)\s+with\s+([\w.+#-]+)`) })
-	reInstead  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b([\w.+#-]+)\s+(?:instead of|rather than|over)\s+([\w.+#-]+)`) })
-	reNoLonger = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bno longer\s+(?:use[sd]?|using|run[s]?|on|in)\s+([\w.+#-]+)`) })
+	reMove = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:moved|migrated|switched|changed|moving|migrating|switching|went|upgraded|upgrading|ported|porting)\s+(?:\w+\s+){0,2}?from\s+([\w.+#-]+)\s+(?:\w+\s+)?to\s+([\w.+#-]+)`)
+	})
+	reReplaced = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\breplac(?:ed|ing)\s+([\w.+#-]+)\s+with\s+([\w.+#-]+)`)
+	})
+	reInstead = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b([\w.+#-]+)\s+(?:instead of|rather than|over)\s+([\w.+#-]+)`)
+	})
+	reNoLonger = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bno longer\s+(?:use[sd]?|using|run[s]?|on|in)\s+([\w.+#-]+)`)
+	})
 )
 
 // moves lists the (from, to) changes a sentence reports: "moved from X to
