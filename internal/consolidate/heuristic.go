@@ -60,12 +60,29 @@ type item struct {
 	Item
 	terms map[string]bool // content stems of description and body
 	dated string          // body with relative dates made absolute; "" when none
+	sents []sentence      // of description and body
+	moves [][5]string     // changes it reports: stemmed from and to ("" for "no longer"), as written, the sentence
+}
+
+// sentence is one sentence of a memory and its content stems.
+type sentence struct {
+	text  string
+	terms map[string]bool
 }
 
 func newPlanner(in Input) *planner {
 	p := &planner{in: in, byFile: map[string]int{}, retired: map[string]bool{}, edited: map[string]bool{}}
 	for i, it := range in.Items {
-		p.items = append(p.items, item{Item: it, terms: termSet(it.Description + "\n" + it.Body)})
+		x := item{Item: it, terms: termSet(it.Description + "\n" + it.Body)}
+		for _, s := range sentences(it.Description + "\n" + it.Body) {
+			x.sents = append(x.sents, sentence{text: s, terms: termSet(s)})
+			for _, mv := range moves(s) {
+				if from := stem(mv[0]); from != "" {
+					x.moves = append(x.moves, [5]string{from, stem(mv[1]), mv[0], mv[1], s})
+				}
+			}
+		}
+		p.items = append(p.items, x)
 		p.byFile[it.File] = i
 	}
 	return p

@@ -31,7 +31,7 @@ var (
 // at, as extract.AbsoluteDates does, but leaves alone what is already
 // absolute or recurring. It returns s unchanged when at is zero.
 func absolute(s string, at time.Time) string {
-	if at.IsZero() || s == "" {
+	if at.IsZero() || !relativeHint(s) {
 		return s
 	}
 	var kept []string
@@ -47,6 +47,19 @@ func absolute(s string, at time.Time) string {
 		out = strings.Replace(out, placeholder(i), k, 1)
 	}
 	return out
+}
+
+// relativeHint reports whether s might hold a relative date: the words
+// every one AbsoluteDates reads holds one of.
+func relativeHint(s string) bool {
+	lower := strings.ToLower(s)
+	for _, w := range []string{"day", "tonight", "tomorrow", "week", "month", "quarter", "the ", "jan", "feb", "mar",
+		"apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"} {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // placeholder stands for a kept span while AbsoluteDates runs: private-use

@@ -3,6 +3,7 @@ package consolidate
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -31,8 +32,9 @@ type pair struct {
 	quotes  []string // the sentences that decided it
 }
 
-// candidatePairs blocks the all-pairs comparison: only memories sharing a
-// rare stem (in at most max(20, n/20) memories) are compared.
+// candidatePairs blocks the all-pairs comparison: only memories sharing
+// two rare stems (each in at most max(20, n/20) memories) are compared,
+// and those where one reports a move away from a stem the other holds.
 func (p *planner) candidatePairs() [][2]int {
 	n := len(p.items)
 	df := map[string][]int{}
@@ -42,20 +44,30 @@ func (p *planner) candidatePairs() [][2]int {
 		}
 	}
 	limit := max(20, n/20)
-	seen := map[[2]int]bool{}
-	var out [][2]int
+	shared := map[[2]int]int{}
 	for _, ids := range df {
 		if len(ids) < 2 || len(ids) > limit {
 			continue
 		}
 		for x := 0; x < len(ids); x++ {
 			for y := x + 1; y < len(ids); y++ {
-				k := [2]int{min(ids[x], ids[y]), max(ids[x], ids[y])}
-				if !seen[k] {
-					seen[k] = true
-					out = append(out, k)
+				shared[[2]int{min(ids[x], ids[y]), max(ids[x], ids[y])}]++
+			}
+		}
+	}
+	for i, it := range p.items {
+		for _, mv := range it.moves {
+			for _, j := range df[mv[0]] {
+				if j != i {
+					shared[[2]int{min(i, j), max(i, j)}] += 2
 				}
 			}
+		}
+	}
+	var out [][2]int
+	for k, c := range shared {
+		if c >= 2 || n <= limit {
+			out = append(out, k)
 		}
 	}
 	slices.SortFunc(out, func(a, b [2]int) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
@@ -89,7 +101,7 @@ func (p *planner) pairs() {
 			continue
 		}
 		pr := pair{a: i, b: j, jaccard: overlapOf(a.terms, b.terms), contain: containment(a.terms, b.terms)}
-		pr.contra, pr.quotes = contradiction(a.Item, b.Item)
+		pr.contra, pr.quotes = contradiction(a, b)
 		switch {
 		case pr.contra != "":
 			sup = append(sup, pr)
@@ -159,43 +171,86 @@ func intersection(a, b map[string]bool) int {
 }
 
 // contradiction says how the newer memory b contradicts the older a, with
-// the two sentences that show it, or "": a move ("moved from X to Y") away
-// from what a states, a preference of Y over X that a made the other way
-// or where a uses X, or two sentences about the same thing of opposite
-// polarity.
-func contradiction(a, b Item) (string, []string) {
-	as, bs := sentences(a.Description+"\n"+a.Body), sentences(b.Description+"\n"+b.Body)
-	aTerms := termSet(a.Description + "\n" + a.Body)
-	for _, s := range bs {
-		for _, mv := range moves(s) {
-			from, to := stem(mv[0]), stem(mv[1])
-			if from == "" || from == to || !aTerms[from] || to != "" && aTerms[to] {
-				continue
-			}
-			for _, o := range as {
-				if termSet(o)[from] {
-					why := fmt.Sprintf("it moved from %s to %s", mv[0], mv[1])
-					if to == "" {
-						why = "it no longer uses " + mv[0]
-					}
-					return why, []string{quote(o), quote(s)}
+// the two sentences that show it, or "": a move ("moved from X to Y", "Y
+// instead of X", "no longer uses X") away from what a states, or two
+// sentences about the same thing that disagree (extract.Contradiction:
+// opposite polarity, a reversed choice).
+func contradiction(a, b item) (string, []string) {
+	for _, mv := range b.moves {
+		from, to := mv[0], mv[1]
+		if from == to || !a.terms[from] || to != "" && a.terms[to] {
+			continue
+		}
+		for _, o := range a.sents {
+			if o.terms[from] {
+				why := fmt.Sprintf("it moved from %s to %s", mv[2], mv[3])
+				if to == "" {
+					why = "it no longer uses " + mv[2]
 				}
+				return why, []string{quote(o.text), quote(mv[4])}
 			}
 		}
 	}
-	for _, o := range as {
-		ot := termSet(o)
-		for _, s := range bs {
-			st := termSet(s)
-			if overlapOf(ot, st) < sentenceTopic {
+	for _, o := range a.sents {
+		for _, s := range b.sents {
+			if overlapOf(o.terms, s.terms) < sentenceTopic {
 				continue
 			}
-			if why := extract.Contradiction(o, s); why != "" && why != "only one of them is a negation" {
-				return why, []string{quote(o), quote(s)}
+			why := extract.Contradiction(o.text, s.text)
+			if why == "" || why == "only one of them is a negation" {
+				continue
 			}
+			if !strings.HasPrefix(why, "it reverses") {
+				why = polarityWhy(o.text, s.text) // extract names one word of several, at random
+			}
+			return why, []string{quote(o.text), quote(s.text)}
 		}
 	}
 	return "", nil
+}
+
+// polarityWhy says, naming the first word in order, what the newer
+// sentence negates that the older affirms, or the other way round.
+func polarityWhy(old, new string) string {
+	on, oa := polarity(old)
+	nn, na := polarity(new)
+	for _, w := range slices.Sorted(maps.Keys(on)) {
+		if na[w] {
+			return "it affirms " + w + ", which the older one negates"
+		}
+	}
+	for _, w := range slices.Sorted(maps.Keys(nn)) {
+		if oa[w] {
+			return "it negates " + w + ", which the older one affirms"
+		}
+	}
+	return "they disagree"
+}
+
+// polarity splits a sentence's stems into those a negation governs (the
+// two words after not, never, don't, no, avoid, stop, without), as
+// extract reads them, and the rest.
+func polarity(s string) (negated, affirmed map[string]bool) {
+	negated, affirmed = map[string]bool{}, map[string]bool{}
+	left := 0
+	for _, w := range recall.Tokenize(s) {
+		switch w {
+		case "not", "never", "don", "no", "stop", "avoid", "without", "t":
+			left = 2
+			continue
+		}
+		t := recall.Default.Terms(w, nil)
+		if len(t) == 0 {
+			continue
+		}
+		if left > 0 {
+			negated[t[0]] = true
+			left--
+		} else {
+			affirmed[t[0]] = true
+		}
+	}
+	return negated, affirmed
 }
 
 var (
@@ -217,6 +272,11 @@ var (
 // Y", "replaced X with Y", "Y instead of X", "no longer uses X" (to "").
 func moves(s string) [][2]string {
 	var out [][2]string
+	lower := strings.ToLower(s)
+	if !strings.Contains(lower, "from") && !strings.Contains(lower, "replac") && !strings.Contains(lower, "instead") &&
+		!strings.Contains(lower, "rather") && !strings.Contains(lower, "over") && !strings.Contains(lower, "no longer") {
+		return nil
+	}
 	for _, m := range reMove().FindAllStringSubmatch(s, -1) {
 		out = append(out, [2]string{m[1], m[2]})
 	}
