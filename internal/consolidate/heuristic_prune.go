@@ -85,6 +85,9 @@ func (p *planner) shortenIndex() {
 		ev = append(ev, fmt.Sprintf("%d characters, over the cap of %d", ix.Chars, maxIndexChars))
 	}
 	for _, f := range slices.Sorted(slices.Values(ix.LongLines)) {
+		if p.shortened[f] {
+			continue // its own shorten op fixes its line
+		}
 		ev = append(ev, fmt.Sprintf("the line of %s is over %d characters", f, maxDescription))
 	}
 	if len(ev) == 0 {
@@ -141,6 +144,7 @@ func (p *planner) shortenDescriptions() {
 				lossless = false
 			}
 		}
+		p.shortened[it.File] = true
 		p.ops = append(p.ops, Op{ID: opID(Shorten, []string{it.File}), Kind: Shorten, Files: []string{it.File}, Keep: it.File,
 			Edit: &Edit{Description: short}, Lossless: lossless,
 			Reason: fmt.Sprintf("The description of %s is %d characters, over the %d an index line should hold; it is cut at a clause boundary.",
