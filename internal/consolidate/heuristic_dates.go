@@ -20,6 +20,9 @@ var (
 	reKeepAsIs = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b` + weekdayRE + `,?\s+\(?\d{4}-\d{2}-\d{2}\b|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `,?\s+\d{4}\b|\b(?:every|each|on)\s+` + weekdayRE + `s\b|\b(?:every|each|a)\s+` + weekdayRE + `\b|\b` + weekdayRE + `s\b|\b(?:every|each)\s+(?:day|week|month|quarter)\b`)
 	})
+	reStartsBy = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(starts?|starting|begins?|beginning|happens?|lands?|is|are)\s+by\s+(\d{4}-\d{2}-\d{2})\b`)
+	})
 	reEndNextMonth = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:the\s+)?end\s+of\s+next\s+month\b`)
 	})
@@ -67,6 +70,7 @@ func absolute(s string, at time.Time) string {
 	if out == masked {
 		return s
 	}
+	out = reStartsBy().ReplaceAllString(out, "$1 on $2") // "starts in two weeks" is a day, not a deadline
 	for i, k := range kept {
 		out = strings.Replace(out, placeholder(i), k, 1)
 	}

@@ -184,15 +184,6 @@ func overlapOf(a, b map[string]bool) float64 {
 	return float64(inter) / float64(union)
 }
 
-// containment is the share of the smaller stem set found in the larger.
-func containment(a, b map[string]bool) float64 {
-	m := min(len(a), len(b))
-	if m == 0 {
-		return 0
-	}
-	return float64(intersection(a, b)) / float64(m)
-}
-
 func intersection(a, b map[string]bool) int {
 	if len(a) > len(b) {
 		a, b = b, a
@@ -242,6 +233,9 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 			if !strings.HasPrefix(why, "it reverses") {
 				why = polarityWhy(o.text, s.text) // extract names one word of several, at random
 			}
+			if strings.HasPrefix(why, "it affirms") && p.agree(o, s) {
+				continue // "use pnpm, not npm", then "npm install breaks the pnpm lockfile": a mention, no reversal
+			}
 			return why, []string{quote(o.text), quote(s.text)}
 		}
 	}
@@ -265,6 +259,17 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 		}
 	}
 	return "", nil
+}
+
+// agree reports whether two sentences both affirm a rare stem: the thing
+// they are about, which neither reverses.
+func (p *planner) agree(o, s sentence) bool {
+	for w := range o.aff {
+		if s.aff[w] && !o.neg[w] && !s.neg[w] && p.rare(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // polarityWhy says, naming the first word in order, what the newer

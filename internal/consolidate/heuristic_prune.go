@@ -2,8 +2,10 @@ package consolidate
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -68,10 +70,19 @@ func usageEvidence(u Usage, cutoff time.Time) string {
 }
 
 // ephemeral reports whether an unused memory is a project or reference
-// note that reads as passing.
+// note that reads as passing: scratch notes, an investigation under way, a
+// guess, something temporary. A durable fact nobody happened to recall (a
+// contact, a convention) is not pruned on usage alone.
 func ephemeral(it Item) bool {
-	return it.Type == "project" || it.Type == "reference"
+	if it.Type != "project" && it.Type != "reference" {
+		return false
+	}
+	return reEphemeral().MatchString(it.Name + "\n" + it.Description + "\n" + it.Body)
 }
+
+var reEphemeral = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:scratch|notes? (?:while|from|on)|wip|todo|to-do|tmp|temp|temporary|temporarily|for now|for the moment|this week|this sprint|today|currently (?:investigating|debugging|looking)|investigating|chasing|debugging|was looking|looking into|might be|maybe|not (?:yet )?conclusive|unclear|hypothesis|workaround until|draft)\b`)
+})
 
 // shortenIndex plans one operation on MEMORY.md when it is over Claude
 // Code's caps or has lines over maxDescription characters.
