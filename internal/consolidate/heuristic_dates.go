@@ -1,0 +1,239 @@
+package consolidate
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/memdir/memdir/internal/extract"
+)
+
+const weekdayRE = `(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)`
+const monthRE = `(?:jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)`
+
+var (
+	// Dates already absolute, or recurring, that AbsoluteDates would
+	// rewrite again: "Friday 2026-03-06", "March 6, 2026", "every Monday".
+	reKeepAsIs = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b` + weekdayRE + `,?\s+\(?\d{4}-\d{2}-\d{2}\b|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `,?\s+\d{4}\b|\b(?:every|each|on)\s+` + weekdayRE + `s\b|\b(?:every|each|a)\s+` + weekdayRE + `\b|\b` + weekdayRE + `s\b|\b(?:every|each)\s+(?:day|week|month|quarter)\b`)
+	})
+	reStartsBy = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(starts?|starting|begins?|beginning|happens?|lands?|is|are)\s+by\s+(\d{4}-\d{2}-\d{2})\b`)
+	})
+	reEndNextMonth = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:the\s+)?end\s+of\s+next\s+month\b`)
+	})
+	// A start and how long it lasts: "starts 2026-06-08 and lasts a week".
+	reStartFor = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:starts?|starting|begins?|beginning|from)\s+(?:on\s+)?(?:` + weekdayRE + `,?\s+)?(\d{4}-\d{2}-\d{2})\b.*?\b(?:lasts?|lasting|runs?|for)\s+(?:about\s+)?(a|one|two|three|four|\d+)\s+(day|week|month)s?\b`)
+	})
+	// A date a start word governs: no end.
+	reStartDate = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:starts?|starting|started|begins?|beginning|began|from|since|as of|effective|after)\s+(?:on\s+)?(?:\w{3,9},?\s+)?(\d{4}-\d{2}-\d{2})\b`)
+	})
+	reAnyDate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`) })
+	// Words of a one-off event whose day is its end.
+	reEvent = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:freeze|window|maintenance|downtime|outage|cutover|cut-over|deadline|blackout|embargo|moratorium)\b`)
+	})
+	// Words of a recurrence: its dates come back.
+	reRecurs = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:every|each|repeats?|recurring|annual|annually|yearly|weekly|monthly)\b`)
+	})
+	// An end: a word that closes a period, then a date.
+	reEnd = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(until|till|til|through|thru|ends?|ending|ended|expires?|expiring|expired|closes?|closing|closed|deadline(?:\s+is)?|due(?:\s+(?:by|on))?|by|before|lifted(?:\s+on)?|runs?\s+to|over\s+on)\s+(?:on\s+|at\s+)?(?:the\s+end\s+of\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b` +
+			`|\bfrom\s+(?:` + weekdayRE + `\s+)?\d{4}-\d{2}-\d{2}\s+(?:to|-|–|—)\s+(?:` + weekdayRE + `\s+)?(\d{4}-\d{2}-\d{2})\b` +
+			`|\b(?:during\s+)?the\s+week\s+of\s+(\d{4}-\d{2}-\d{2})\b`)
+	})
+)
+
+// absolute rewrites the relative dates of s as absolute ones, counted from
+// at, as extract.AbsoluteDates does, but leaves alone what is already
+// absolute or recurring. It returns s unchanged when at is zero.
+func absolute(s string, at time.Time) string {
+	if at.IsZero() || !relativeHint(s) {
+		return s
+	}
+	var kept []string
+	masked := reKeepAsIs().ReplaceAllStringFunc(s, func(m string) string {
+		kept = append(kept, m)
+		return placeholder(len(kept) - 1)
+	})
+	out := reEndNextMonth().ReplaceAllStringFunc(masked, func(string) string {
+		return day(time.Date(at.Year(), at.Month()+2, 0, 0, 0, 0, 0, at.Location()))
+	})
+	out, _ = extract.AbsoluteDates(out, at)
+	if out == masked {
+		return s
+	}
+	out = reStartsBy().ReplaceAllString(out, "$1 on $2") // "starts in two weeks" is a day, not a deadline
+	for i, k := range kept {
+		out = strings.Replace(out, placeholder(i), k, 1)
+	}
+	return out
+}
+
+// relativeHint reports whether s might hold a relative date: the words
+// every one AbsoluteDates reads holds one of.
+func relativeHint(s string) bool {
+	lower := strings.ToLower(s)
+	for _, w := range []string{"day", "tonight", "tomorrow", "week", "month", "quarter", "the ", "jan", "feb", "mar",
+		"apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"} {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// placeholder stands for a kept span while AbsoluteDates runs: private-use
+// runes and letters, no digit and no date word.
+func placeholder(i int) string {
+	var b strings.Builder
+	b.WriteRune('\uE000')
+	for {
+		b.WriteByte(byte('k' + i%8))
+		i /= 8
+		if i == 0 {
+			break
+		}
+	}
+	b.WriteRune('\uE001')
+	return b.String()
+}
+
+// computeDates fills each item's dated body, when its relative dates
+// change.
+func (p *planner) computeDates() {
+	for i := range p.items {
+		it := &p.items[i]
+		if d := absolute(it.Body, it.Created); d != it.Body {
+			it.dated = d
+		}
+	}
+}
+
+// dates plans a date operation for every memory, neither retired nor
+// edited yet, whose body or description holds a relative date.
+func (p *planner) dates() {
+	for _, it := range p.items {
+		if !p.free(it.File) || it.Created.IsZero() {
+			continue
+		}
+		desc := absolute(it.Description, it.Created)
+		if it.dated == "" && desc == it.Description {
+			continue
+		}
+		e := &Edit{}
+		var ev []string
+		if it.dated != "" {
+			e.Body = it.dated
+			ev = append(ev, changedSentences(it.Body, it.dated)...)
+		}
+		if desc != it.Description {
+			e.Description = desc
+			ev = append(ev, changedSentences(it.Description, desc)...)
+		}
+		p.add(Op{Kind: Date, Files: []string{it.File}, Keep: it.File, Edit: e, Lossless: true,
+			Reason:   fmt.Sprintf("%s says when things happen in words relative to when it was written (%s); they become absolute dates.", it.File, day(it.Created)),
+			Evidence: ev})
+	}
+}
+
+// changedSentences quotes each sentence a rewrite changed, before → after.
+func changedSentences(before, after string) []string {
+	bs, as := sentences(before), sentences(after)
+	var out []string
+	if len(bs) != len(as) {
+		return []string{quote(before) + " → " + quote(after)}
+	}
+	for i := range bs {
+		if bs[i] != as[i] {
+			out = append(out, quote(bs[i])+" → "+quote(as[i]))
+		}
+	}
+	return out
+}
+
+// expire plans an expire operation for every project memory whose stated
+// period has ended before now: all the ends it names have passed. An end
+// is a date after until, by, before, through…, the end of a range, a start
+// plus how long it lasts, or the day of a one-off event (a freeze, a
+// window, a deadline) that does not recur. A date that only starts
+// something ends nothing.
+func (p *planner) expire() {
+	today := day(p.in.Now)
+	for _, it := range p.items {
+		if it.Type != "project" || it.Pinned || it.SupersededBy != "" || p.retired[it.File] {
+			continue
+		}
+		body := it.Body
+		if it.dated != "" {
+			body = it.dated
+		}
+		text := absolute(it.Description, it.Created) + "\n" + body
+		if reRecurs().MatchString(text) {
+			continue
+		}
+		last, quoteOf := "", ""
+		note := func(end, s string) {
+			if end > last {
+				last, quoteOf = end, s
+			}
+		}
+		for _, s := range sentences(text) {
+			for _, m := range reEnd().FindAllStringSubmatch(s, -1) {
+				end := m[2] + m[3]
+				if m[4] != "" {
+					end = plusDays(m[4], 6)
+				}
+				note(end, s)
+			}
+			for _, m := range reStartFor().FindAllStringSubmatch(s, -1) {
+				n, ok := smallNumber[strings.ToLower(m[2])]
+				if !ok {
+					n, _ = strconv.Atoi(m[2])
+				}
+				switch strings.ToLower(m[3]) {
+				case "week":
+					n *= 7
+				case "month":
+					n *= 30
+				}
+				note(plusDays(m[1], n), s)
+			}
+			if reEvent().MatchString(s) {
+				starts := map[string]bool{}
+				for _, m := range reStartDate().FindAllStringSubmatch(s, -1) {
+					starts[m[1]] = true
+				}
+				for _, d := range reAnyDate().FindAllString(s, -1) {
+					if !starts[d] {
+						note(d, s)
+					}
+				}
+			}
+		}
+		if last == "" || last >= today {
+			continue
+		}
+		p.add(Op{Kind: Expire, Files: []string{it.File}, Retire: []string{it.File}, Lossless: true,
+			Reason:   fmt.Sprintf("%s states a period that ended on %s, before today (%s): it is archived, not deleted.", it.File, last, today),
+			Evidence: []string{quote(quoteOf)}})
+	}
+}
+
+var smallNumber = map[string]int{"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+
+// plusDays is the date n days after date d, or d when it is no date.
+func plusDays(d string, n int) string {
+	t, err := time.Parse(time.DateOnly, d)
+	if err != nil {
+		return d
+	}
+	return day(t.AddDate(0, 0, n))
+}

@@ -1,0 +1,376 @@
+package consolidate
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/memdir/memdir/internal/extract"
+	"github.com/memdir/memdir/internal/recall"
+)
+
+// Thresholds of the pair decisions, on the weighted Jaccard index of two
+// memories' content stems (name, description and body), each stem weighing
+// its inverse document frequency in the folder: two memories sharing
+// "pnpm" and "lockfile" are closer than two sharing "use" and "repo".
+// Tuned on the tune half of testdata/dream.
+const (
+	mergeJaccard    = 0.16 // near-duplicates: merged when type and scope agree
+	mergeContained  = 0.8  // or the smaller one's weight nearly all in the larger…
+	mergeContainMin = 0.12 // …and this much overlap at least
+	leftJaccard     = 0.10 // similar, undecided: left for a model
+	contraJaccard   = 0.08 // about the same thing enough for a contradiction to count
+	sentenceTopic   = 0.25 // two sentences about the same thing, for a contradiction
+)
+
+// pair is two memories worth comparing: a older than b.
+type pair struct {
+	a, b    int
+	jaccard float64
+	contain float64
+	contra  string   // how b contradicts a, or ""
+	quotes  []string // the sentences that decided it
+}
+
+// candidatePairs blocks the all-pairs comparison: only memories sharing
+// two rare stems (each in at most max(20, n/20) memories) are compared,
+// and those where one reports a move away from a stem the other holds.
+func (p *planner) candidatePairs() [][2]int {
+	n := len(p.items)
+	df := map[string][]int{}
+	for i, it := range p.items {
+		for t := range it.terms {
+			df[t] = append(df[t], i)
+		}
+	}
+	limit := max(20, n/20)
+	shared := map[[2]int]int{}
+	for _, ids := range df {
+		if len(ids) < 2 || len(ids) > limit {
+			continue
+		}
+		for x := 0; x < len(ids); x++ {
+			for y := x + 1; y < len(ids); y++ {
+				shared[[2]int{min(ids[x], ids[y]), max(ids[x], ids[y])}]++
+			}
+		}
+	}
+	for i, it := range p.items {
+		for _, mv := range it.moves {
+			for _, j := range df[mv[0]] {
+				if j != i {
+					shared[[2]int{min(i, j), max(i, j)}] += 2
+				}
+			}
+		}
+	}
+	var out [][2]int
+	for k, c := range shared {
+		if c >= 2 || n <= limit {
+			out = append(out, k)
+		}
+	}
+	slices.SortFunc(out, func(a, b [2]int) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	return out
+}
+
+// older orders two items by created, then updated, then file: the first is
+// the older.
+func (p *planner) older(i, j int) bool {
+	a, b := p.items[i], p.items[j]
+	if !a.Created.Equal(b.Created) {
+		return a.Created.Before(b.Created)
+	}
+	if !a.Updated.Equal(b.Updated) {
+		return a.Updated.Before(b.Updated)
+	}
+	return a.File < b.File
+}
+
+// pairs plans supersede and merge operations, and leaves what it cannot
+// decide for a model.
+func (p *planner) pairs() {
+	var sup, near []pair
+	for _, ij := range p.candidatePairs() {
+		i, j := ij[0], ij[1]
+		if !p.older(i, j) {
+			i, j = j, i
+		}
+		a, b := p.items[i], p.items[j]
+		if a.SupersededBy != "" || b.SupersededBy != "" || p.retired[a.File] || p.retired[b.File] {
+			continue
+		}
+		pr := pair{a: i, b: j}
+		pr.jaccard, pr.contain = p.weighted(a.terms, b.terms)
+		pr.contra, pr.quotes = p.contradiction(a, b, pr.jaccard >= contraJaccard)
+		switch {
+		case pr.contra != "":
+			sup = append(sup, pr)
+		case pr.jaccard >= leftJaccard || pr.contain >= mergeContained && pr.jaccard >= mergeContainMin:
+			near = append(near, pr)
+		}
+	}
+	p.supersede(sup)
+	p.merge(near)
+}
+
+// supersede plans the strongest contradicting pairs first; a memory is
+// superseded once.
+func (p *planner) supersede(prs []pair) {
+	slices.SortStableFunc(prs, func(x, y pair) int { return cmp.Compare(y.jaccard, x.jaccard) })
+	for _, pr := range prs {
+		a, b := p.items[pr.a], p.items[pr.b]
+		if p.retired[a.File] || p.retired[b.File] {
+			continue
+		}
+		files := []string{b.File, a.File}
+		if a.Pinned {
+			p.left = append(p.left, Candidate{Kind: Supersede, Files: files,
+				Why: fmt.Sprintf("%s is newer and %s, but the older %s is pinned: a pinned memory is never retired without a person or a model", b.File, pr.contra, a.File)})
+			continue
+		}
+		if p.edited[a.File] {
+			continue
+		}
+		p.add(Op{Kind: Supersede, Files: files, Keep: b.File, Retire: []string{a.File}, Lossless: true,
+			Reason: fmt.Sprintf("%s (created %s) contradicts the older %s (created %s): %s; the newer wins and the older stays as history.",
+				b.File, day(b.Created), a.File, day(a.Created), pr.contra),
+			Evidence: pr.quotes})
+	}
+}
+
+// rare reports whether a stem is in few of the folder's memories (at most
+// max(3, n/15)): a thing's name, not a common word.
+func (p *planner) rare(t string) bool {
+	n := len(p.items)
+	return p.idf[t] >= math.Log(float64(n+1)/float64(max(3, n/15)))
+}
+
+// weighted is the Jaccard index of two stem sets, each stem weighing its
+// idf, and the share of the lighter set's weight they have in common.
+func (p *planner) weighted(a, b map[string]bool) (jaccard, contain float64) {
+	var inter, wa, wb float64
+	for t := range a {
+		w := p.idf[t]
+		wa += w
+		if b[t] {
+			inter += w
+		}
+	}
+	for t := range b {
+		wb += p.idf[t]
+	}
+	if union := wa + wb - inter; union > 0 {
+		jaccard = inter / union
+	}
+	if m := min(wa, wb); m > 0 {
+		contain = inter / m
+	}
+	return jaccard, contain
+}
+
+// overlapOf is the Jaccard index of two stem sets.
+func overlapOf(a, b map[string]bool) float64 {
+	inter := intersection(a, b)
+	union := len(a) + len(b) - inter
+	if union == 0 {
+		return 0
+	}
+	return float64(inter) / float64(union)
+}
+
+func intersection(a, b map[string]bool) int {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	n := 0
+	for t := range a {
+		if b[t] {
+			n++
+		}
+	}
+	return n
+}
+
+// contradiction says how the newer memory b contradicts the older a, with
+// the two sentences that show it, or "": a move ("moved from X to Y", "Y
+// instead of X", "no longer uses X") away from what a states, or two
+// sentences about the same thing that disagree (extract.Contradiction:
+// opposite polarity, a reversed choice).
+func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
+	for _, mv := range b.moves {
+		from, to := mv[0], mv[1]
+		if from == to || !a.terms[from] || to != "" && a.terms[to] || !p.rare(from) {
+			continue
+		}
+		for _, o := range a.sents {
+			if o.terms[from] {
+				why := fmt.Sprintf("it moved from %s to %s", mv[2], mv[3])
+				if to == "" {
+					why = "it no longer uses " + mv[2]
+				}
+				return why, []string{quote(o.text), quote(mv[4])}
+			}
+		}
+	}
+	if !sameTopic {
+		return "", nil
+	}
+	for _, o := range a.sents {
+		for _, s := range b.sents {
+			if j, _ := p.weighted(o.terms, s.terms); max(j, overlapOf(o.terms, s.terms)) < sentenceTopic {
+				continue
+			}
+			why := extract.Contradiction(o.text, s.text)
+			if why == "" || why == "only one of them is a negation" {
+				continue
+			}
+			if !strings.HasPrefix(why, "it reverses") {
+				why = polarityWhy(o.text, s.text) // extract names one word of several, at random
+			}
+			if strings.HasPrefix(why, "it affirms") && p.agree(o, s) {
+				continue // "use pnpm, not npm", then "npm install breaks the pnpm lockfile": a mention, no reversal
+			}
+			return why, []string{quote(o.text), quote(s.text)}
+		}
+	}
+	// The newer memory negates in its description a rare stem — a tool's
+	// or a practice's name — that the older affirms in its own ("always
+	// squash-merge", then "don't squash-merge anymore").
+	if a.Description == "" || b.Description == "" {
+		return "", nil
+	}
+	bd, ad := sentences(b.Description), termSet(a.Name+"\n"+a.Description)
+	for _, s := range b.sents[:min(len(bd), len(b.sents))] {
+		for _, w := range slices.Sorted(maps.Keys(s.neg)) {
+			if s.aff[w] || !ad[w] || !p.rare(w) {
+				continue
+			}
+			for _, o := range a.sents {
+				if o.aff[w] && !o.neg[w] {
+					return "it negates " + w + ", which the older one affirms", []string{quote(o.text), quote(s.text)}
+				}
+			}
+		}
+	}
+	return "", nil
+}
+
+// agree reports whether two sentences both affirm a rare stem: the thing
+// they are about, which neither reverses.
+func (p *planner) agree(o, s sentence) bool {
+	for w := range o.aff {
+		if s.aff[w] && !o.neg[w] && !s.neg[w] && p.rare(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// polarityWhy says, naming the first word in order, what the newer
+// sentence negates that the older affirms, or the other way round.
+func polarityWhy(old, new string) string {
+	on, oa := polarity(old)
+	nn, na := polarity(new)
+	for _, w := range slices.Sorted(maps.Keys(on)) {
+		if na[w] {
+			return "it affirms " + w + ", which the older one negates"
+		}
+	}
+	for _, w := range slices.Sorted(maps.Keys(nn)) {
+		if oa[w] {
+			return "it negates " + w + ", which the older one affirms"
+		}
+	}
+	return "they disagree"
+}
+
+// polarity splits a sentence's stems into those a negation governs (the
+// two words after not, never, don't, no, avoid, stop, without), as
+// extract reads them, and the rest.
+func polarity(s string) (negated, affirmed map[string]bool) {
+	negated, affirmed = map[string]bool{}, map[string]bool{}
+	left := 0
+	for _, w := range recall.Tokenize(s) {
+		switch w {
+		case "not", "never", "don", "no", "stop", "avoid", "without", "t":
+			left = 2
+			continue
+		}
+		t := recall.Default.Terms(w, nil)
+		if len(t) == 0 {
+			continue
+		}
+		if left > 0 {
+			negated[t[0]] = true
+			left--
+		} else {
+			affirmed[t[0]] = true
+		}
+	}
+	return negated, affirmed
+}
+
+var (
+	reMove = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:moved|migrated|switched|changed|moving|migrating|switching|went|upgraded|upgrading|ported|porting)\s+(?:\w+\s+){0,2}?from\s+([\w.+#-]+)\s+(?:\w+\s+)?to\s+([\w.+#-]+)`)
+	})
+	reReplaced = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\breplac(?:ed|ing)\s+([\w.+#-]+)\s+with\s+([\w.+#-]+)`)
+	})
+	reInstead = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b([\w.+#-]+)\s+(?:instead of|rather than|over)\s+([\w.+#-]+)`)
+	})
+	reNoLonger = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bno longer\s+(?:use[sd]?\s+|using\s+|runs?\s+(?:on\s+)?|on\s+|in\s+|at\s+)?([\w.+#-]+)`)
+	})
+	reOff = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:moved|migrated|switched|moving|migrating|switching|ported|porting)\s+(?:\w+\s+){0,2}?(?:off|away from)\s+([\w.+#-]+)`)
+	})
+	reGone = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b([\w.+#-]+)\s+(?:was|is|has been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off)\b`)
+	})
+)
+
+// moves lists the (from, to) changes a sentence reports: "moved from X to
+// Y", "replaced X with Y", "Y instead of X", "no longer uses X" (to "").
+func moves(s string) [][2]string {
+	var out [][2]string
+	lower := strings.ToLower(s)
+	if !strings.Contains(lower, "from") && !strings.Contains(lower, "replac") && !strings.Contains(lower, "instead") &&
+		!strings.Contains(lower, "rather") && !strings.Contains(lower, "over") && !strings.Contains(lower, "no longer") &&
+		!strings.Contains(lower, "off") && !strings.Contains(lower, "away") && !strings.Contains(lower, " is ") &&
+		!strings.Contains(lower, " was ") && !strings.Contains(lower, " has been ") && !strings.Contains(lower, " got ") {
+		return nil
+	}
+	for _, m := range reMove().FindAllStringSubmatch(s, -1) {
+		out = append(out, [2]string{m[1], m[2]})
+	}
+	for _, m := range reReplaced().FindAllStringSubmatch(s, -1) {
+		out = append(out, [2]string{m[1], m[2]})
+	}
+	for _, m := range reInstead().FindAllStringSubmatch(s, -1) {
+		out = append(out, [2]string{m[2], m[1]})
+	}
+	for _, re := range []func() *regexp.Regexp{reNoLonger, reOff, reGone} {
+		for _, m := range re().FindAllStringSubmatch(s, -1) {
+			out = append(out, [2]string{m[1], ""})
+		}
+	}
+	return out
+}
+
+// stem is the first stem of a word (of a tool's name, "Fly.io", its first
+// part), or "" when it has none (a stop word).
+func stem(w string) string {
+	t := recall.Default.Terms(strings.Trim(w, ".,;:"), nil)
+	if len(t) == 0 {
+		return ""
+	}
+	return t[0]
+}
