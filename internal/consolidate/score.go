@@ -209,10 +209,10 @@ func violations(items map[string]Item, p Plan, e Expected) []string {
 	var out []string
 	for _, op := range p.Ops {
 		for _, f := range retired(op) {
-			if slices.Contains(e.Untouched, f) {
-				out = append(out, fmt.Sprintf("%s retires untouched %s", describeOp(op), f))
-			} else if items[f].Pinned {
+			if items[f].Pinned {
 				out = append(out, fmt.Sprintf("%s retires pinned %s", describeOp(op), f))
+			} else if slices.Contains(e.Untouched, f) {
+				out = append(out, fmt.Sprintf("%s retires untouched %s", describeOp(op), f))
 			}
 		}
 		if op.Kind != Merge {

@@ -118,8 +118,8 @@ func TestScore(t *testing.T) {
 		}
 		e.Untouched = []string{"owner.md"}
 		r = Score(scoreInput(), p, e)
-		if len(r.Violations) != 1 || !strings.Contains(r.Violations[0], "untouched owner.md") {
-			t.Errorf("violations = %q, want the untouched owner.md retired", r.Violations)
+		if len(r.Violations) != 1 || !strings.Contains(r.Violations[0], "pinned owner.md") {
+			t.Errorf("violations = %q, want the pinned owner.md retired (pinned wins over untouched)", r.Violations)
 		}
 	})
 	t.Run("ExtraOpLowersPrecision", func(t *testing.T) {
