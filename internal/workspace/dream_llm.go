@@ -37,10 +37,16 @@ const (
 // request only.
 //
 // modelPlan fails soft: a model that fails or answers badly twice leaves
-// the heuristic plan, with a warning. Its error is a client it cannot make
-// (the engine's key or endpoint missing) or ctx ending; both come with the
-// heuristic plan, which the caller may still use.
+// the heuristic plan, with a warning. Its error is a heuristic plan that
+// fails Validate itself (wrapping consolidate.ErrInvalid), a client it
+// cannot make (the engine's key or endpoint missing) or ctx ending; each
+// comes with the heuristic plan as given.
 func (w *Workspace) modelPlan(ctx context.Context, engine string, in consolidate.Input, heuristic consolidate.Plan) (consolidate.Plan, []string, error) {
+	if err := consolidate.Validate(in, heuristic); err != nil {
+		// The base every model operation is checked against is broken: a
+		// bug of the heuristic engine, not the model's.
+		return heuristic, nil, fmt.Errorf("the heuristic plan: %w", err)
+	}
 	client, err := w.Models.chat(w.Env, engine, dreamTimeout)
 	if err != nil {
 		return heuristic, nil, hint.With(fmt.Errorf("dream engine %s: %w", engine, err),

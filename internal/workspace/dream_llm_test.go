@@ -30,7 +30,8 @@ var dreamDay = time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 // memories nothing decided, and a pinned one.
 func dreamInput() (consolidate.Input, consolidate.Plan) {
 	item := func(file, typ, scope, body string, days int) consolidate.Item {
-		return consolidate.Item{File: file, Name: strings.TrimSuffix(file, ".md"), Description: "about " + strings.TrimSuffix(file, ".md"),
+		first, _, _ := strings.Cut(body, "\n")
+		return consolidate.Item{File: file, Name: strings.TrimSuffix(file, ".md"), Description: first,
 			Type: typ, Scope: scope, Body: body, Created: dreamDay.AddDate(0, 0, days)}
 	}
 	in := consolidate.Input{Now: dreamDay.AddDate(0, 6, 0), Items: []consolidate.Item{
@@ -291,5 +292,17 @@ func TestModelPlan_ClaudeEngineArgs(t *testing.T) {
 	}
 	if strings.Contains(args, "Read") || strings.Contains(args, "--add-dir") {
 		t.Errorf("claude ran with a tool: %q", args)
+	}
+}
+
+// Real Validate: a heuristic plan that fails validation is an error, and
+// no model is asked.
+func TestModelPlan_BrokenHeuristicPlan(t *testing.T) {
+	in, h := dreamInput()
+	h.Ops = append(h.Ops, consolidate.Op{ID: "prune:oncall.md", Kind: consolidate.Prune, Files: []string{"oncall.md"}, Retire: []string{"oncall.md"}, Reason: "unused"})
+	fake := &llmtest.Client{CompleteFunc: llmtest.Replies(answer(supersedeDB))}
+	plan, _, err := dreamWorkspace(fake).modelPlan(t.Context(), "anthropic", in, h)
+	if !errors.Is(err, consolidate.ErrInvalid) || len(fake.Requests()) != 0 || !reflect.DeepEqual(plan, h) {
+		t.Errorf("modelPlan = %+v, %v after %d requests; want the plan refused before asking", plan.Ops, err, len(fake.Requests()))
 	}
 }
