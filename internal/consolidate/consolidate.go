@@ -110,14 +110,3 @@ type Plan struct {
 
 // ErrInvalid wraps every reason Validate refuses a plan.
 var ErrInvalid = errors.New("invalid consolidation plan")
-
-// Heuristic plans what can be decided without a model.
-func Heuristic(in Input) Plan {
-	return Plan{}
-}
-
-// Validate checks a plan from any engine against its input before anything
-// is written. Its errors wrap ErrInvalid and name the operation.
-func Validate(in Input, p Plan) error {
-	return nil
-}

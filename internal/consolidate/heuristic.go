@@ -1,0 +1,197 @@
+package consolidate
+
+import (
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/memdir/memdir/internal/recall"
+)
+
+// The caps the heuristic engine keeps to (Claude Code's own).
+const (
+	maxDescription = 150    // runes of an index hook
+	maxIndexLines  = 200    // lines of MEMORY.md loaded
+	maxIndexChars  = 25_000 // characters of MEMORY.md loaded
+	maxEvidence    = 160    // runes of one quoted line of evidence
+	unusedDays     = 90     // days without use before prune considers a memory
+)
+
+// Heuristic plans what can be decided without a model: near-duplicates of
+// one type and scope merged, contradicting pairs superseded by the newer,
+// relative dates made absolute, ended project facts expired, long-unused
+// or long-superseded memories pruned, hooks and the index shortened. What
+// it finds similar but cannot decide it leaves for a model.
+//
+// A memory is retired by one operation at most, and edited by one at most:
+// retiring operations are planned first (prune, expire, supersede, merge),
+// and a date rewrite of a memory a merge keeps is folded into the merge.
+func Heuristic(in Input) Plan {
+	p := newPlanner(in)
+	p.computeDates()
+	p.shortenIndex()
+	p.prune()
+	p.expire()
+	p.pairs()
+	p.dates()
+	p.shortenDescriptions()
+	slices.SortFunc(p.ops, func(a, b Op) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(p.left, func(a, b Candidate) int {
+		return strings.Compare(opID(a.Kind, a.Files), opID(b.Kind, b.Files))
+	})
+	return Plan{Ops: p.ops, LeftForModel: p.left}
+}
+
+// planner holds what the heuristic engine has read of its input and what
+// it has planned so far.
+type planner struct {
+	in      Input
+	items   []item
+	byFile  map[string]int
+	retired map[string]bool // retired by an op already
+	edited  map[string]bool // edited by an op already
+	ops     []Op
+	left    []Candidate
+}
+
+// item is an Item with what the planner reads from it once.
+type item struct {
+	Item
+	terms map[string]bool // content stems of description and body
+	dated string          // body with relative dates made absolute; "" when none
+	sents []sentence      // of description and body
+	moves [][5]string     // changes it reports: stemmed from and to ("" for "no longer"), as written, the sentence
+}
+
+// sentence is one sentence of a memory and its content stems.
+type sentence struct {
+	text  string
+	terms map[string]bool
+}
+
+func newPlanner(in Input) *planner {
+	p := &planner{in: in, byFile: map[string]int{}, retired: map[string]bool{}, edited: map[string]bool{}}
+	for i, it := range in.Items {
+		x := item{Item: it, terms: termSet(it.Description + "\n" + it.Body)}
+		for _, s := range sentences(it.Description + "\n" + it.Body) {
+			x.sents = append(x.sents, sentence{text: s, terms: termSet(s)})
+			for _, mv := range moves(s) {
+				if from := stem(mv[0]); from != "" {
+					x.moves = append(x.moves, [5]string{from, stem(mv[1]), mv[0], mv[1], s})
+				}
+			}
+		}
+		p.items = append(p.items, x)
+		p.byFile[it.File] = i
+	}
+	return p
+}
+
+// add records an op, its ID derived from its kind and files.
+func (p *planner) add(op Op) {
+	op.ID = opID(op.Kind, op.Files)
+	for _, f := range op.Retire {
+		p.retired[f] = true
+	}
+	if op.Edit != nil && op.Keep != "" {
+		p.edited[op.Keep] = true
+	}
+	p.ops = append(p.ops, op)
+}
+
+// free reports whether a file is neither retired nor edited by an op yet.
+func (p *planner) free(file string) bool { return !p.retired[file] && !p.edited[file] }
+
+// opID is an operation's stable ID: its kind and its files, sorted.
+func opID(k Kind, files []string) string {
+	fs := slices.Sorted(slices.Values(files))
+	return string(k) + ":" + strings.Join(fs, "+")
+}
+
+// termSet is the set of content stems of s, as recall reads them.
+func termSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, t := range recall.Default.Terms(s, nil) {
+		m[t] = true
+	}
+	return m
+}
+
+// quote cuts a line of evidence to maxEvidence runes, on a word boundary.
+func quote(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= maxEvidence {
+		return s
+	}
+	r := []rune(s)[:maxEvidence-1]
+	cut := string(r)
+	if i := strings.LastIndexByte(cut, ' '); i > maxEvidence/2 {
+		cut = cut[:i]
+	}
+	return cut + "…"
+}
+
+// day formats a time as a date.
+func day(t time.Time) string { return t.Format(time.DateOnly) }
+
+// sentences splits text into its sentences: lines, and within a line the
+// parts ended by ". ", "! ", "? " or "; ". Markdown list marks and headings
+// are left out of the sentence; empty ones are dropped.
+func sentences(text string) []string {
+	var out []string
+	for line := range strings.SplitSeq(text, "\n") {
+		line = strings.TrimSpace(line)
+		line = strings.TrimLeft(line, "-*+#> ")
+		if line == "" {
+			continue
+		}
+		start := 0
+		for i := 0; i < len(line)-1; i++ {
+			switch line[i] {
+			case '.', '!', '?', ';':
+				if line[i+1] == ' ' && !abbreviation(line[start:i]) {
+					if s := strings.TrimSpace(line[start : i+1]); s != "" {
+						out = append(out, s)
+					}
+					start = i + 1
+				}
+			}
+		}
+		if s := strings.TrimSpace(line[start:]); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// abbreviation reports whether text before a full stop ends in one that
+// does not end a sentence ("e.g", "i.e", "etc", "vs").
+func abbreviation(before string) bool {
+	lower := strings.ToLower(before)
+	for _, a := range []string{"e.g", "i.e", "etc", "vs", "cf"} {
+		if strings.HasSuffix(lower, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// covered is the share of the content stems of sentence s found in terms:
+// how much of a fact a text still states.
+func covered(s string, terms map[string]bool) float64 {
+	ts := termSet(s)
+	if len(ts) == 0 {
+		return 1
+	}
+	n := 0
+	for t := range ts {
+		if terms[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(ts))
+}
+
+// factKept is the share of a fact's stems a merged text must hold.
+const factKept = 0.8

@@ -1,0 +1,166 @@
+package consolidate
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/memdir/memdir/internal/extract"
+)
+
+const weekdayRE = `(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)`
+const monthRE = `(?:jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)`
+
+var (
+	// Dates already absolute, or recurring, that AbsoluteDates would
+	// rewrite again: "Friday 2026-03-06", "March 6, 2026", "every Monday".
+	reKeepAsIs = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b` + weekdayRE + `,?\s+\(?\d{4}-\d{2}-\d{2}\b|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `,?\s+\d{4}\b|\b(?:every|each|on)\s+` + weekdayRE + `s\b|\b(?:every|each)\s+` + weekdayRE + `\b|\b(?:every|each)\s+(?:day|week|month|quarter)\b`)
+	})
+	// An end: a word that closes a period, then a date.
+	reEnd = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(until|till|til|through|thru|ends?|ending|ended|expires?|expiring|expired|closes?|closing|closed|deadline(?:\s+is)?|due(?:\s+(?:by|on))?|by|before|lifted(?:\s+on)?|runs?\s+to|over\s+on)\s+(?:on\s+|at\s+)?(?:the\s+end\s+of\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b` +
+			`|\bfrom\s+(?:` + weekdayRE + `\s+)?\d{4}-\d{2}-\d{2}\s+(?:to|-|–|—)\s+(?:` + weekdayRE + `\s+)?(\d{4}-\d{2}-\d{2})\b` +
+			`|\b(?:during\s+)?the\s+week\s+of\s+(\d{4}-\d{2}-\d{2})\b`)
+	})
+)
+
+// absolute rewrites the relative dates of s as absolute ones, counted from
+// at, as extract.AbsoluteDates does, but leaves alone what is already
+// absolute or recurring. It returns s unchanged when at is zero.
+func absolute(s string, at time.Time) string {
+	if at.IsZero() || !relativeHint(s) {
+		return s
+	}
+	var kept []string
+	masked := reKeepAsIs().ReplaceAllStringFunc(s, func(m string) string {
+		kept = append(kept, m)
+		return placeholder(len(kept) - 1)
+	})
+	out, _ := extract.AbsoluteDates(masked, at)
+	if out == masked {
+		return s
+	}
+	for i, k := range kept {
+		out = strings.Replace(out, placeholder(i), k, 1)
+	}
+	return out
+}
+
+// relativeHint reports whether s might hold a relative date: the words
+// every one AbsoluteDates reads holds one of.
+func relativeHint(s string) bool {
+	lower := strings.ToLower(s)
+	for _, w := range []string{"day", "tonight", "tomorrow", "week", "month", "quarter", "the ", "jan", "feb", "mar",
+		"apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"} {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// placeholder stands for a kept span while AbsoluteDates runs: private-use
+// runes and letters, no digit and no date word.
+func placeholder(i int) string {
+	var b strings.Builder
+	b.WriteRune('\uE000')
+	for {
+		b.WriteByte(byte('k' + i%8))
+		i /= 8
+		if i == 0 {
+			break
+		}
+	}
+	b.WriteRune('\uE001')
+	return b.String()
+}
+
+// computeDates fills each item's dated body, when its relative dates
+// change.
+func (p *planner) computeDates() {
+	for i := range p.items {
+		it := &p.items[i]
+		if d := absolute(it.Body, it.Created); d != it.Body {
+			it.dated = d
+		}
+	}
+}
+
+// dates plans a date operation for every memory, neither retired nor
+// edited yet, whose body or description holds a relative date.
+func (p *planner) dates() {
+	for _, it := range p.items {
+		if !p.free(it.File) || it.Created.IsZero() {
+			continue
+		}
+		desc := absolute(it.Description, it.Created)
+		if it.dated == "" && desc == it.Description {
+			continue
+		}
+		e := &Edit{}
+		var ev []string
+		if it.dated != "" {
+			e.Body = it.dated
+			ev = append(ev, changedSentences(it.Body, it.dated)...)
+		}
+		if desc != it.Description {
+			e.Description = desc
+			ev = append(ev, changedSentences(it.Description, desc)...)
+		}
+		p.add(Op{Kind: Date, Files: []string{it.File}, Keep: it.File, Edit: e, Lossless: true,
+			Reason:   fmt.Sprintf("%s says when things happen in words relative to when it was written (%s); they become absolute dates.", it.File, day(it.Created)),
+			Evidence: ev})
+	}
+}
+
+// changedSentences quotes each sentence a rewrite changed, before → after.
+func changedSentences(before, after string) []string {
+	bs, as := sentences(before), sentences(after)
+	var out []string
+	if len(bs) != len(as) {
+		return []string{quote(before) + " → " + quote(after)}
+	}
+	for i := range bs {
+		if bs[i] != as[i] {
+			out = append(out, quote(bs[i])+" → "+quote(as[i]))
+		}
+	}
+	return out
+}
+
+// expire plans an expire operation for every project memory whose stated
+// period has ended before now: all the ends it names have passed.
+func (p *planner) expire() {
+	today := day(p.in.Now)
+	for _, it := range p.items {
+		if it.Type != "project" || it.Pinned || it.SupersededBy != "" || p.retired[it.File] {
+			continue
+		}
+		text := absolute(it.Description, it.Created) + "\n" + absolute(it.Body, it.Created)
+		last, quoteOf := "", ""
+		for _, s := range sentences(text) {
+			for _, m := range reEnd().FindAllStringSubmatch(s, -1) {
+				end := m[2] + m[3]
+				if m[4] != "" {
+					t, err := time.Parse(time.DateOnly, m[4])
+					if err != nil {
+						continue
+					}
+					end = day(t.AddDate(0, 0, 6))
+				}
+				if end > last {
+					last, quoteOf = end, s
+				}
+			}
+		}
+		if last == "" || last >= today {
+			continue
+		}
+		p.add(Op{Kind: Expire, Files: []string{it.File}, Retire: []string{it.File}, Lossless: true,
+			Reason:   fmt.Sprintf("%s states a period that ended on %s, before today (%s): it is archived, not deleted.", it.File, last, today),
+			Evidence: []string{quote(quoteOf)}})
+	}
+}

@@ -1,0 +1,213 @@
+package consolidate
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// merge groups near-duplicate pairs of one type and scope into merge
+// operations; a similar pair it may not merge (across types or scopes, two
+// pinned, a moderate overlap) is left for a model.
+func (p *planner) merge(near []pair) {
+	parent := map[int]int{}
+	var find func(int) int
+	find = func(x int) int {
+		if r, ok := parent[x]; ok && r != x {
+			parent[x] = find(r)
+			return parent[x]
+		}
+		parent[x] = x
+		return x
+	}
+	best := map[int]pair{} // per group member, its closest pair: the evidence
+	for _, pr := range near {
+		a, b := p.items[pr.a], p.items[pr.b]
+		if p.retired[a.File] || p.retired[b.File] {
+			continue
+		}
+		files := []string{a.File, b.File}
+		dup := pr.jaccard >= mergeJaccard || pr.contain >= mergeContained && pr.jaccard >= mergeContainMin
+		switch {
+		case !dup:
+			p.left = append(p.left, Candidate{Kind: Merge, Files: files,
+				Why: fmt.Sprintf("%s and %s share %.0f%% of their words: maybe one memory, maybe two; a model should read both", a.File, b.File, 100*pr.jaccard)})
+		case a.Type != b.Type || a.Scope != b.Scope:
+			p.left = append(p.left, Candidate{Kind: Merge, Files: files,
+				Why: fmt.Sprintf("%s (%s) and %s (%s) look alike but differ in type or scope: never merged by the heuristic engine", a.File, kindOf(a.Item), b.File, kindOf(b.Item))})
+		default:
+			parent[find(pr.a)] = find(pr.b)
+			for _, x := range []int{pr.a, pr.b} {
+				if q, ok := best[x]; !ok || pr.jaccard > q.jaccard {
+					best[x] = pr
+				}
+			}
+		}
+	}
+	groups := map[int][]int{}
+	for x := range parent {
+		groups[find(x)] = append(groups[find(x)], x)
+	}
+	for _, g := range groups {
+		if len(g) < 2 {
+			continue
+		}
+		slices.Sort(g)
+		p.mergeGroup(g, best)
+	}
+}
+
+// kindOf names a memory's type and scope for a message.
+func kindOf(it Item) string {
+	t := cmp.Or(it.Type, "untyped")
+	if it.Scope != "" {
+		t += ", " + it.Scope
+	}
+	return t
+}
+
+// mergeGroup plans one merge: the best memory keeps, every sentence of the
+// others it does not state yet is added to its body, and it takes the
+// group's earliest created time.
+func (p *planner) mergeGroup(g []int, best map[int]pair) {
+	var files []string
+	pinned := 0
+	for _, x := range g {
+		files = append(files, p.items[x].File)
+		if p.items[x].Pinned {
+			pinned++
+		}
+	}
+	if pinned > 1 {
+		p.left = append(p.left, Candidate{Kind: Merge, Files: files,
+			Why: "near-duplicates, but more than one is pinned: a pinned memory is never merged away"})
+		return
+	}
+	for _, f := range files {
+		if p.edited[f] {
+			return
+		}
+	}
+	keep := slices.MinFunc(g, func(x, y int) int { return p.better(x, y) })
+	k := p.items[keep]
+	body := k.Body
+	if k.dated != "" {
+		body = k.dated
+	}
+	terms := termSet(k.Name + "\n" + k.Description + "\n" + body)
+	created := k.Created
+	var retire, added []string
+	others := slices.DeleteFunc(slices.Clone(g), func(x int) bool { return x == keep })
+	slices.SortFunc(others, func(x, y int) int {
+		if p.older(x, y) {
+			return -1
+		}
+		return 1
+	})
+	for _, x := range others {
+		o := p.items[x]
+		retire = append(retire, o.File)
+		created = earliest(created, o.Created)
+		ob := o.Body
+		if o.dated != "" {
+			ob = o.dated
+		}
+		var extra []string
+		for _, s := range sentences(o.Description + "\n" + ob) {
+			if covered(s, terms) >= factKept {
+				continue
+			}
+			extra = append(extra, endSentence(s))
+			for t := range termSet(s) {
+				terms[t] = true
+			}
+		}
+		if len(extra) > 0 {
+			added = append(added, strings.Join(extra, " "))
+		}
+	}
+	if len(added) > 0 {
+		body = strings.TrimRight(body, "\n") + "\n\n" + strings.Join(added, "\n\n") + "\n"
+	}
+	edit := &Edit{Body: body}
+	if !created.Equal(k.Created) {
+		edit.Created = created
+	}
+	var ev []string
+	for _, x := range g {
+		if pr, ok := best[x]; ok && x != keep {
+			ev = append(ev, fmt.Sprintf("%s and %s share %.0f%% of their words", p.items[pr.a].File, p.items[pr.b].File, 100*pr.jaccard))
+		}
+	}
+	for _, x := range g {
+		ev = append(ev, p.items[x].File+": "+quote(firstLine(p.items[x].Item)))
+	}
+	slices.Sort(retire)
+	p.add(Op{Kind: Merge, Files: append([]string{k.File}, retire...), Keep: k.File, Retire: retire, Edit: edit, Lossless: true,
+		Reason: fmt.Sprintf("%s say the same thing; %s keeps (%s), with every fact of the others and the earliest created time (%s).",
+			strings.Join(files, ", "), k.File, p.whyKeep(keep, g), day(created)),
+		Evidence: ev})
+}
+
+// better orders two memories of a merge by which should keep: pinned,
+// then the most injected and helpful, then the shortest name, then file.
+func (p *planner) better(x, y int) int {
+	a, b := p.items[x], p.items[y]
+	if a.Pinned != b.Pinned {
+		if a.Pinned {
+			return -1
+		}
+		return 1
+	}
+	ua, ub := a.Usage.Injected+a.Usage.Helpful-a.Usage.Wrong, b.Usage.Injected+b.Usage.Helpful-b.Usage.Wrong
+	return cmp.Or(cmp.Compare(ub, ua),
+		cmp.Compare(utf8.RuneCountInString(a.Name), utf8.RuneCountInString(b.Name)),
+		cmp.Compare(a.File, b.File))
+}
+
+// whyKeep says why a merge keeps the memory it keeps.
+func (p *planner) whyKeep(keep int, g []int) string {
+	k := p.items[keep]
+	if k.Pinned {
+		return "it is pinned"
+	}
+	for _, x := range g {
+		if x != keep && p.items[x].Usage.Injected != k.Usage.Injected {
+			return fmt.Sprintf("the most used: injected %d times", k.Usage.Injected)
+		}
+	}
+	return "the clearest name"
+}
+
+// endSentence ends a sentence with a full stop when it has no final mark.
+func endSentence(s string) string {
+	if s == "" || strings.ContainsRune(".!?:", rune(s[len(s)-1])) {
+		return s
+	}
+	return s + "."
+}
+
+// firstLine is what a memory says first: its description, else its body's
+// first line.
+func firstLine(it Item) string {
+	if it.Description != "" {
+		return it.Description
+	}
+	for l := range strings.SplitSeq(it.Body, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return it.Name
+}
+
+// earliest is the earlier of two times, zero counting as unknown.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || !b.IsZero() && b.Before(a) {
+		return b
+	}
+	return a
+}

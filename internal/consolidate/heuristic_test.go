@@ -1,0 +1,170 @@
+package consolidate
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func date(s string) time.Time {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		panic(err)
+	}
+	return t.Add(10 * time.Hour)
+}
+
+var now = date("2026-11-25")
+
+// ids lists a plan's operation IDs.
+func ids(p Plan) []string {
+	var out []string
+	for _, op := range p.Ops {
+		out = append(out, op.ID)
+	}
+	return out
+}
+
+func TestHeuristic(t *testing.T) {
+	old := Usage{Since: date("2026-01-01")}
+	for _, tc := range []struct {
+		name  string
+		items []Item
+		index Index
+		want  []string // op IDs
+		left  []string // candidate files, joined
+	}{
+		{"MergeNearDuplicates", []Item{
+			{File: "a.md", Name: "pnpm", Type: "feedback", Body: "Use pnpm for installs in this repo. Run pnpm install with the frozen lockfile in CI.", Created: date("2026-02-01")},
+			{File: "b.md", Name: "package manager is pnpm", Type: "feedback", Body: "Use pnpm for installs in this repo; CI runs pnpm install with the frozen lockfile. Node 22 is required.", Created: date("2026-01-01")},
+		}, Index{}, []string{"merge:a.md+b.md"}, nil},
+		{"NoMergeAcrossScopes", []Item{
+			{File: "a.md", Name: "pnpm", Type: "feedback", Body: "Use pnpm for installs in this repo. Run pnpm install with the frozen lockfile in CI.", Created: date("2026-02-01")},
+			{File: "b.md", Name: "pnpm", Type: "feedback", Scope: "team", Body: "Use pnpm for installs in this repo; CI runs pnpm install with the frozen lockfile.", Created: date("2026-01-01")},
+		}, Index{}, nil, []string{"a.md+b.md"}},
+		{"SupersedeAMove", []Item{
+			{File: "host.md", Name: "hosting", Type: "project", Body: "We deploy the API on Heroku.", Created: date("2026-01-01")},
+			{File: "fly.md", Name: "hosting moved", Type: "project", Body: "Moved hosting from Heroku to Fly.io in March.", Created: date("2026-04-01")},
+		}, Index{}, []string{"supersede:fly.md+host.md"}, nil},
+		{"SupersedePolarity", []Item{
+			{File: "tabs.md", Name: "tabs", Type: "feedback", Body: "Indent with tabs.", Created: date("2026-01-01")},
+			{File: "spaces.md", Name: "spaces", Type: "feedback", Body: "Don't indent with tabs, indent with spaces.", Created: date("2026-05-01")},
+		}, Index{}, []string{"supersede:spaces.md+tabs.md"}, nil},
+		{"PinnedOlderLeftForModel", []Item{
+			{File: "tabs.md", Name: "tabs", Type: "feedback", Body: "Indent with tabs.", Created: date("2026-01-01"), Pinned: true},
+			{File: "spaces.md", Name: "spaces", Type: "feedback", Body: "Don't indent with tabs, indent with spaces.", Created: date("2026-05-01")},
+		}, Index{}, nil, []string{"spaces.md+tabs.md"}},
+		{"DateRelative", []Item{
+			{File: "demo.md", Name: "demo", Type: "project", Body: "The demo for Acme is next Friday.", Created: date("2026-11-23")},
+		}, Index{}, []string{"date:demo.md"}, nil},
+		{"DateAbsoluteLeftAlone", []Item{
+			{File: "demo.md", Name: "demo", Type: "project", Body: "The demo is on Friday 2026-12-04. Standups every Monday.", Created: date("2026-11-23")},
+		}, Index{}, nil, nil},
+		{"ExpireEndedFreeze", []Item{
+			{File: "freeze.md", Name: "freeze", Type: "project", Body: "Merge freeze until next Friday for the release.", Created: date("2026-03-02")},
+		}, Index{}, []string{"expire:freeze.md"}, nil},
+		{"StartIsNoEnd", []Item{
+			{File: "start.md", Name: "new process", Type: "project", Body: "Code review by two people starts on 2026-03-01.", Created: date("2026-02-01")},
+		}, Index{}, nil, nil},
+		{"FreezeOfUserNotExpired", []Item{
+			{File: "me.md", Name: "vacation", Type: "user", Body: "Away until 2026-03-06.", Created: date("2026-03-01")},
+		}, Index{}, nil, nil},
+		{"PinnedFreezeNotExpired", []Item{
+			{File: "freeze.md", Name: "freeze", Type: "project", Body: "Freeze until 2026-03-06.", Created: date("2026-03-01"), Pinned: true},
+		}, Index{}, nil, nil},
+		{"PruneUnusedAndSuperseded", []Item{
+			{File: "note.md", Name: "note", Type: "project", Body: "Staging cluster is flaky.", Created: date("2026-01-05"), Usage: old},
+			{File: "used.md", Name: "used", Type: "project", Body: "Staging lives in eu-west-1.", Created: date("2026-01-05"), Usage: Usage{Since: old.Since, Injected: 3, LastInjected: date("2026-11-01")}},
+			{File: "pref.md", Name: "pref", Type: "user", Body: "Prefers short answers.", Created: date("2026-01-05"), Usage: old},
+			{File: "wrong.md", Name: "wrong", Type: "user", Body: "Works in Java.", Created: date("2026-01-05"), Usage: Usage{Since: old.Since, Injected: 4, Wrong: 2}},
+			{File: "gone.md", Name: "gone", Type: "feedback", Body: "Tabs.", Created: date("2026-01-05"), SupersededBy: "x.md"},
+			{File: "pin.md", Name: "pin", Type: "project", Body: "Legal contact is Ana.", Created: date("2026-01-05"), Usage: old, Pinned: true},
+		}, Index{}, []string{"prune:note.md", "prune:wrong.md"}, nil},
+		{"ShortenDescriptionAndIndex", []Item{
+			{File: "long.md", Name: "long", Type: "reference", Created: date("2026-10-01"), Body: "Grafana.",
+				Description: "The Grafana dashboard for the API, with panels for latency, errors and saturation, the on-call rotation, the alert routes, and the runbook link at length"},
+		}, Index{Lines: 230, LongLines: []string{"long.md"}}, []string{"shorten:MEMORY.md", "shorten:long.md"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := Input{Items: tc.items, Index: tc.index, Now: now}
+			p := Heuristic(in)
+			if got := ids(p); !slices.Equal(got, tc.want) {
+				t.Errorf("ops %v, want %v", got, tc.want)
+			}
+			var left []string
+			for _, c := range p.LeftForModel {
+				left = append(left, strings.Join(slices.Sorted(slices.Values(c.Files)), "+"))
+			}
+			if !slices.Equal(left, tc.left) {
+				t.Errorf("left for a model %v, want %v", left, tc.left)
+			}
+			if err := Validate(in, p); err != nil {
+				t.Errorf("the plan does not validate: %v", err)
+			}
+			for _, op := range p.Ops {
+				if !strings.HasSuffix(op.Reason, ".") || len(op.Evidence) == 0 {
+					t.Errorf("%s: reason %q, evidence %q: want a sentence and evidence", op.ID, op.Reason, op.Evidence)
+				}
+			}
+			if again := Heuristic(in); !reflect.DeepEqual(again, p) {
+				t.Errorf("a second run planned differently")
+			}
+		})
+	}
+}
+
+func TestHeuristic_MergeKeepsEveryFact(t *testing.T) {
+	in := Input{Now: now, Items: []Item{
+		{File: "a.md", Name: "pnpm", Type: "feedback", Body: "Use pnpm for installs in this repo. Run pnpm install with the frozen lockfile in CI.", Created: date("2026-02-01"), Usage: Usage{Injected: 1}},
+		{File: "b.md", Name: "package manager is pnpm", Type: "feedback", Body: "Use pnpm for installs in this repo; CI runs pnpm install with the frozen lockfile. Node 22 is required.", Created: date("2026-01-01"), Usage: Usage{Injected: 5}},
+	}}
+	p := Heuristic(in)
+	if len(p.Ops) != 1 {
+		t.Fatalf("ops %v", ids(p))
+	}
+	op := p.Ops[0]
+	if op.Keep != "b.md" || !slices.Equal(op.Retire, []string{"a.md"}) {
+		t.Errorf("keep %s retire %v: want the most used, b.md, kept", op.Keep, op.Retire)
+	}
+	if !strings.Contains(op.Edit.Body, "Node 22 is required.") || !op.Edit.Created.IsZero() {
+		t.Errorf("edit %+v: want b.md's body whole and its own created time", op.Edit)
+	}
+	in.Items[1].Usage.Injected = 0
+	op = Heuristic(in).Ops[0]
+	if op.Keep != "a.md" || !op.Edit.Created.Equal(date("2026-01-01")) || !strings.Contains(op.Edit.Body, "Node 22 is required.") {
+		t.Errorf("keep %s, edit %+v: want the shorter name kept, the fact of b.md added, the earliest created", op.Keep, op.Edit)
+	}
+}
+
+func TestHeuristic_DateRewritesOnlyDates(t *testing.T) {
+	in := Input{Now: now, Items: []Item{
+		{File: "d.md", Name: "demo", Type: "project", Description: "Demo tomorrow", Body: "The Acme demo is next Friday; slides in two weeks.", Created: date("2026-11-23")},
+	}}
+	p := Heuristic(in)
+	if len(p.Ops) != 1 || p.Ops[0].Kind != Date {
+		t.Fatalf("ops %v", ids(p))
+	}
+	e := p.Ops[0].Edit
+	if e.Body != "The Acme demo is Friday 2026-11-27; slides by 2026-12-07." || e.Description != "Demo 2026-11-24" {
+		t.Errorf("edit %+v", e)
+	}
+}
+
+func TestCut(t *testing.T) {
+	long := "Deploys go through the release train, which leaves every other Tuesday; hotfixes go through the on-call lead, who must approve them in the channel first"
+	for _, tc := range []struct{ in, want string }{
+		{"short", "short"},
+		{long, "Deploys go through the release train, which leaves every other Tuesday"},
+		{strings.Repeat("abc ", 50), strings.TrimSpace(strings.Repeat("abc ", 24)) + "…"},
+	} {
+		got := cut(tc.in, 100)
+		if got != tc.want {
+			t.Errorf("cut(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if len([]rune(got)) > 100 {
+			t.Errorf("cut(%q) is %d runes", tc.in, len([]rune(got)))
+		}
+	}
+}

@@ -1,0 +1,271 @@
+package consolidate
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxName bounds a merged memory's new name.
+const maxName = 100
+
+// Validate checks a plan from any engine against its input before anything
+// is written: every file it names exists, every kind is known, no pinned
+// memory is retired, no memory is retired twice or both kept and retired,
+// and each operation keeps its kind's rules — a merge joins two memories or
+// more of one type and scope and loses none of their facts, a supersede
+// retires the one it does not keep, a date rewrite changes only date words,
+// an expire or prune keeps nothing, a shorten brings a description within
+// 150 characters. Its errors wrap ErrInvalid and name the operation.
+func Validate(in Input, p Plan) error {
+	items := map[string]Item{}
+	for _, it := range in.Items {
+		items[it.File] = it
+	}
+	retired, kept := map[string]string{}, map[string]string{}
+	for _, op := range p.Ops {
+		id := op.ID
+		if id == "" {
+			id = opID(op.Kind, op.Files)
+		}
+		fail := func(format string, a ...any) error {
+			return fmt.Errorf("%w: op %s: %s", ErrInvalid, id, fmt.Sprintf(format, a...))
+		}
+		if err := validateOp(in, items, op, fail); err != nil {
+			return err
+		}
+		for _, f := range op.Retire {
+			if other, ok := retired[f]; ok {
+				return fail("%s is retired twice (also by %s)", f, other)
+			}
+			if other, ok := kept[f]; ok {
+				return fail("%s is retired here and kept by %s", f, other)
+			}
+			retired[f] = id
+		}
+		if op.Keep != "" {
+			if other, ok := retired[op.Keep]; ok {
+				return fail("%s is kept here and retired by %s", op.Keep, other)
+			}
+			kept[op.Keep] = id
+		}
+	}
+	return nil
+}
+
+// validateOp checks one operation on its own.
+func validateOp(in Input, items map[string]Item, op Op, fail func(string, ...any) error) error {
+	switch op.Kind {
+	case Merge, Supersede, Date, Expire, Prune, Shorten:
+	default:
+		return fail("unknown kind %q", op.Kind)
+	}
+	if len(op.Files) == 0 {
+		return fail("names no file")
+	}
+	index := op.Kind == Shorten && op.Keep == IndexFile
+	seen := map[string]bool{}
+	for _, f := range op.Files {
+		if seen[f] {
+			return fail("names %s twice", f)
+		}
+		seen[f] = true
+		if _, ok := items[f]; !ok && !(index && f == IndexFile) {
+			return fail("names %s, which is not in the folder", f)
+		}
+	}
+	if op.Keep != "" && !seen[op.Keep] {
+		return fail("keeps %s, which is not among its files", op.Keep)
+	}
+	for _, f := range op.Retire {
+		if !seen[f] {
+			return fail("retires %s, which is not among its files", f)
+		}
+		if f == op.Keep {
+			return fail("both keeps and retires %s", f)
+		}
+		if items[f].Pinned {
+			return fail("retires %s, which is pinned", f)
+		}
+	}
+	switch op.Kind {
+	case Merge:
+		return validateMerge(items, op, fail)
+	case Supersede:
+		if len(op.Files) != 2 || op.Keep == "" || len(op.Retire) != 1 {
+			return fail("a supersede names exactly two memories, keeps one and retires the other")
+		}
+	case Date:
+		return validateDate(items, op, fail)
+	case Expire, Prune:
+		if op.Keep != "" || op.Edit != nil {
+			return fail("an %s keeps and edits nothing", op.Kind)
+		}
+		if len(op.Retire) != len(op.Files) {
+			return fail("an %s retires every memory it names", op.Kind)
+		}
+	case Shorten:
+		if index {
+			if len(op.Files) != 1 || len(op.Retire) != 0 {
+				return fail("a shorten of %s names it alone and retires nothing", IndexFile)
+			}
+			return nil
+		}
+		if len(op.Files) != 1 || op.Keep != op.Files[0] || len(op.Retire) != 0 {
+			return fail("a shorten names one memory, keeps it and retires nothing")
+		}
+		if op.Edit == nil || op.Edit.Description == "" {
+			return fail("a shorten gives no new description")
+		}
+		if n := utf8.RuneCountInString(op.Edit.Description); n > maxDescription {
+			return fail("the new description is %d characters, over %d", n, maxDescription)
+		}
+		if op.Edit.Body != "" || op.Edit.Name != "" {
+			return fail("a shorten changes only the description")
+		}
+	}
+	return nil
+}
+
+// validateMerge checks a merge: two memories or more, of one type and
+// scope, the merged text holding every sentence-level fact of each.
+func validateMerge(items map[string]Item, op Op, fail func(string, ...any) error) error {
+	if len(op.Files) < 2 || op.Keep == "" {
+		return fail("a merge joins two memories or more into the one it keeps")
+	}
+	if len(op.Retire) != len(op.Files)-1 {
+		return fail("a merge retires every memory but the one it keeps")
+	}
+	if op.Edit == nil || strings.TrimSpace(op.Edit.Body) == "" {
+		return fail("a merge gives no merged body")
+	}
+	k := items[op.Keep]
+	for _, f := range op.Files {
+		if it := items[f]; it.Type != k.Type || it.Scope != k.Scope {
+			return fail("merges %s (%s) with %s (%s): never across types or scopes", f, kindOf(it), k.File, kindOf(k))
+		}
+	}
+	if n := op.Edit.Name; n != "" {
+		if strings.ContainsRune(n, '\n') || utf8.RuneCountInString(n) > maxName || strings.IndexFunc(n, unicode.IsControl) >= 0 {
+			return fail("the new name %q is not one line of at most %d printable characters", n, maxName)
+		}
+	}
+	merged := op.Edit.Body + "\n" + op.Edit.Description + "\n" + op.Edit.Name
+	if op.Edit.Description == "" {
+		merged += "\n" + k.Description
+	}
+	terms := termSet(merged)
+	for _, f := range op.Files {
+		it := items[f]
+		for _, s := range sentences(it.Description + "\n" + it.Body) {
+			if c := max(covered(s, terms), covered(absolute(s, it.Created), terms)); c < factKept {
+				return fail("the merged memory loses a fact of %s (%.0f%% of its words kept): %q", f, 100*c, quote(s))
+			}
+		}
+	}
+	return nil
+}
+
+// validateDate checks a date rewrite: one memory, kept, whose body and
+// description change only in their date words.
+func validateDate(items map[string]Item, op Op, fail func(string, ...any) error) error {
+	if len(op.Files) != 1 || op.Keep != op.Files[0] || len(op.Retire) != 0 {
+		return fail("a date rewrite names one memory, keeps it and retires nothing")
+	}
+	if op.Edit == nil || op.Edit.Body == "" && op.Edit.Description == "" || op.Edit.Name != "" {
+		return fail("a date rewrite gives a new body or description, and nothing else")
+	}
+	it := items[op.Keep]
+	for _, c := range []struct{ field, before, after string }{
+		{"body", it.Body, op.Edit.Body},
+		{"description", it.Description, op.Edit.Description},
+	} {
+		if c.after == "" {
+			continue
+		}
+		removed, added := wordDiff(c.before, c.after)
+		for _, w := range removed {
+			if !relativeWord(w) {
+				return fail("the new %s drops %q, which is no date word", c.field, w)
+			}
+		}
+		for _, w := range added {
+			if !absoluteWord(w) {
+				return fail("the new %s adds %q, which is no date", c.field, w)
+			}
+		}
+	}
+	return nil
+}
+
+// wordDiff lists the words, lower-cased, that after has fewer (removed) and
+// more (added) of than before.
+func wordDiff(before, after string) (removed, added []string) {
+	count := map[string]int{}
+	for _, w := range words(before) {
+		count[w]++
+	}
+	for _, w := range words(after) {
+		count[w]--
+	}
+	for _, w := range slices.Sorted(maps.Keys(count)) {
+		for n := count[w]; n > 0; n-- {
+			removed = append(removed, w)
+		}
+		for n := count[w]; n < 0; n++ {
+			added = append(added, w)
+		}
+	}
+	return removed, added
+}
+
+// words splits text into lower-cased runs of letters and digits.
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// relativeWord reports whether a word may be part of a relative date
+// ("next Friday", "in two weeks", "on the 14th", "end of the quarter").
+func relativeWord(w string) bool {
+	if allDigits(strings.TrimRight(w, "stndrh")) {
+		return true // 14th, 3
+	}
+	switch w {
+	case "today", "tonight", "tomorrow", "yesterday", "next", "this", "coming", "week", "weeks", "day", "days",
+		"month", "months", "quarter", "end", "of", "the", "in", "on", "by", "one", "two", "three", "four", "five", "six",
+		"until", "till", "before", "after", "from", "starting":
+		return true
+	}
+	return weekdayOrMonth(w)
+}
+
+// absoluteWord reports whether a word may be part of an absolute date as
+// the rewrite writes it ("Friday 2026-03-06", "by 2026-03-16", "the week
+// of 2026-03-09").
+func absoluteWord(w string) bool {
+	if allDigits(w) {
+		return true
+	}
+	switch w {
+	case "by", "the", "week", "of", "on":
+		return true
+	}
+	return weekdayOrMonth(w)
+}
+
+func allDigits(w string) bool {
+	return w != "" && strings.IndexFunc(w, func(r rune) bool { return r < '0' || r > '9' }) < 0
+}
+
+func weekdayOrMonth(w string) bool {
+	switch w {
+	case "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+		"jan", "january", "feb", "february", "mar", "march", "apr", "april", "may", "jun", "june", "jul", "july",
+		"aug", "august", "sep", "sept", "september", "oct", "october", "nov", "november", "dec", "december":
+		return true
+	}
+	return false
+}
