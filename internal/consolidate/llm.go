@@ -52,7 +52,8 @@ The rules:
    the team scope, never touch CLAUDE.md (when a memory contradicts it, leave both). Leave superseded
    memories alone except to prune them.
 8. The heuristic engine's operations are decided: plan nothing on their files, with one exception: for
-   a decided merge you may answer a merge of exactly the same files and keep, with a better merged text.
+   a decided merge you may answer a merge into the same kept memory, of the same files (to write a
+   better merged text) or of them and more that nothing decided names (a duplicate it missed).
    A memory may be retired by one operation at most and edited by one at most. A memory whose body is
    shown cut ("[…]") may not be merged, dated or rewritten.
 9. Judge every candidate you are given: plan the operation it needs, or nothing when the memories are
@@ -109,7 +110,7 @@ func DreamRequest(in Input, heuristic Plan) string {
 		fmt.Fprintf(&b, "Usage evidence (how often recall injected each memory) is kept since %s.\n", since.Format(time.DateOnly))
 	}
 
-	b.WriteString("\n<decided>\nOperations already decided by the heuristic engine: plan nothing on their files, except a merge of exactly the same files and keep, with a better merged text.\n")
+	b.WriteString("\n<decided>\nOperations already decided by the heuristic engine: plan nothing on their files, except a merge into the memory a decided merge keeps, of its files and maybe more (rule 8).\n")
 	decided, size := 0, 0
 	for _, op := range heuristic.Ops {
 		line := "- " + cutLine(opLine(op), requestLineMax) + "\n"
@@ -429,7 +430,7 @@ func (w wireOp) op() (Op, error) {
 	if strings.TrimSpace(w.Reason) == "" {
 		return Op{}, fmt.Errorf("a %s of %s without a reason", w.Kind, strings.Join(w.Files, ", "))
 	}
-	op := Op{ID: modelOpID(w.Kind, w.Files), Kind: w.Kind, Files: w.Files, Keep: w.Keep, Retire: w.Retire,
+	op := Op{ID: opID(w.Kind, w.Files), Kind: w.Kind, Files: w.Files, Keep: w.Keep, Retire: w.Retire,
 		Reason: oneLine(w.Reason), Evidence: w.Evidence, Lossless: w.Lossless}
 	if e := w.Edit; e != nil {
 		created, err := parseCreated(e.Created)
@@ -454,12 +455,6 @@ func parseCreated(s string) (time.Time, error) {
 		}
 	}
 	return time.Time{}, fmt.Errorf("edit.created %q is not an RFC 3339 time", s)
-}
-
-// modelOpID is an operation's stable ID: its kind and its files, sorted
-// (as the heuristic engine sets it).
-func modelOpID(k Kind, files []string) string {
-	return string(k) + ":" + strings.Join(slices.Sorted(slices.Values(files)), "+")
 }
 
 // jsonObject finds the JSON object in a model's answer: inside a code

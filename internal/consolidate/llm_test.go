@@ -200,3 +200,49 @@ func TestDreamRequest_Fields(t *testing.T) {
 		t.Errorf("the request asks to judge candidate %d, past MaxJudged", consolidate.MaxJudged+1)
 	}
 }
+
+// On the labelled set: the request shows every memory a candidate names
+// whole, marks the pinned ones, and the heuristic plan survives the trip
+// through the answer's schema.
+func TestDreamRequest_Labelled(t *testing.T) {
+	for _, half := range halves {
+		h := loadHalf(t, half)
+		p := consolidate.Heuristic(h.in)
+		req := consolidate.DreamRequest(h.in, p)
+		t.Logf("%s: %d memories, %d ops decided, %d candidates; request %d bytes", half, len(h.in.Items), len(p.Ops), len(p.LeftForModel), len(req))
+		if len(req) > 60_000 {
+			t.Errorf("%s: request is %d bytes", half, len(req))
+		}
+		byFile := map[string]consolidate.Item{}
+		for _, it := range h.in.Items {
+			byFile[it.File] = it
+			if it.Pinned && !strings.Contains(req, fmt.Sprintf("<memory file=%q type=%q scope=%q", it.File, it.Type, it.Scope)) {
+				t.Errorf("%s: pinned %s is not shown", half, it.File)
+			}
+		}
+		for _, c := range p.LeftForModel {
+			for _, f := range c.Files {
+				if !strings.Contains(req, strings.TrimSpace(byFile[f].Body)) {
+					t.Errorf("%s: candidate %s's body is not shown whole", half, f)
+				}
+			}
+		}
+		if n := strings.Count(req, ` pinned="true"`); n == 0 {
+			t.Errorf("%s: no memory is marked pinned", half)
+		}
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := consolidate.ParsePlan("```json\n" + string(b) + "\n```")
+		if err != nil {
+			t.Fatalf("%s: ParsePlan(the heuristic plan): %v", half, err)
+		}
+		if err := consolidate.Validate(h.in, back); err != nil {
+			t.Errorf("%s: the heuristic plan read back fails Validate: %v", half, err)
+		}
+		if !reflect.DeepEqual(back.Ops, p.Ops) {
+			t.Errorf("%s: the heuristic plan does not read back the same", half)
+		}
+	}
+}

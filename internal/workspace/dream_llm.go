@@ -71,7 +71,7 @@ func (w *Workspace) modelPlan(ctx context.Context, engine string, in consolidate
 				return heuristic, []string{fmt.Sprintf("the %s engine's answer was refused twice, so the plan is the heuristic engine's alone: %v", engine, err)}, nil
 			}
 		} else {
-			props, notes := proposals(engine, heuristic, answer)
+			props, notes := proposals(in, engine, heuristic, answer)
 			plan := assemble(heuristic, props)
 			if err = consolidate.Validate(in, plan); err == nil {
 				return plan, notes, nil
@@ -88,18 +88,20 @@ func (w *Workspace) modelPlan(ctx context.Context, engine string, in consolidate
 }
 
 // proposal is one of the model's operations as the final plan takes it:
-// added, or replacing the text of decided merge replaces.
+// added, or replacing the decided merge replaces.
 type proposal struct {
 	op       consolidate.Op
 	replaces int // index in the heuristic plan's Ops; -1: added
 }
 
-// proposals sorts the model's answer against the heuristic plan: an
-// operation on a file a decided operation names is ignored (noted), unless
-// it merges the same files into the same memory as a decided merge, whose
-// text it then replaces; a file is named by one of the model's operations
-// at most.
-func proposals(engine string, heuristic, answer consolidate.Plan) ([]proposal, []string) {
+// proposals sorts the model's answer against the heuristic plan. An
+// operation on a file a decided operation names is ignored (noted), except
+// a merge into the memory a decided merge keeps, of its files and maybe
+// more that nothing decided names: it replaces the decided merge (its text,
+// and its files when it adds some), and its reason says so. A file is named
+// by one of the model's operations at most. Every merge's created time is
+// set to the earliest of its memories'.
+func proposals(in consolidate.Input, engine string, heuristic, answer consolidate.Plan) ([]proposal, []string) {
 	decided := map[string]string{} // file → ID of the decided operation naming it
 	for _, op := range heuristic.Ops {
 		for _, f := range opFiles(op) {
@@ -109,23 +111,22 @@ func proposals(engine string, heuristic, answer consolidate.Plan) ([]proposal, [
 	var props []proposal
 	var notes []string
 	claimed := map[string]bool{}
+	free := func(f string) bool { return decided[f] == "" && !claimed[f] }
 	for _, op := range answer.Ops {
-		if i := sameMerge(heuristic, op); i >= 0 {
-			h := heuristic.Ops[i]
-			if op.Edit == nil || strings.TrimSpace(op.Edit.Body) == "" || slices.ContainsFunc(props, func(p proposal) bool { return p.replaces == i }) {
-				continue // agrees with the decided merge, or said it twice
+		if op.Kind == consolidate.Merge {
+			op.Edit = mergeCreated(in, op)
+		}
+		if i := widerMerge(heuristic, op, free); i >= 0 {
+			if slices.ContainsFunc(props, func(p proposal) bool { return p.replaces == i }) {
+				notes = append(notes, fmt.Sprintf("ignored the %s engine's %s: it already rewrote %s", engine, op.ID, heuristic.Ops[i].ID))
+				continue
 			}
-			r := h
-			r.Edit = &consolidate.Edit{Name: op.Edit.Name, Description: op.Edit.Description, Body: op.Edit.Body, Created: op.Edit.Created}
-			if e := h.Edit; e != nil {
-				r.Edit.Name = cmp.Or(r.Edit.Name, e.Name)
-				r.Edit.Description = cmp.Or(r.Edit.Description, e.Description)
-				if r.Edit.Created.IsZero() || !e.Created.IsZero() && e.Created.Before(r.Edit.Created) {
-					r.Edit.Created = e.Created
+			if r, ok := replacement(in, engine, heuristic.Ops[i], op); ok {
+				for _, f := range op.Files {
+					claimed[f] = true
 				}
+				props = append(props, proposal{op: r, replaces: i})
 			}
-			r.Reason = strings.TrimSpace(h.Reason + "; merged text written by the " + engine + " engine")
-			props = append(props, proposal{op: r, replaces: i})
 			continue
 		}
 		files := opFiles(op)
@@ -143,6 +144,64 @@ func proposals(engine string, heuristic, answer consolidate.Plan) ([]proposal, [
 		props = append(props, proposal{op: op, replaces: -1})
 	}
 	return props, notes
+}
+
+// replacement is the decided merge h as the model's merge op rewrites it:
+// op's text (h's name and description where op leaves them out) and, when
+// op adds memories, op's files. ok is false when op changes nothing.
+func replacement(in consolidate.Input, engine string, h, op consolidate.Op) (consolidate.Op, bool) {
+	wider := len(op.Files) > len(h.Files)
+	if !wider && (op.Edit == nil || strings.TrimSpace(op.Edit.Body) == "") {
+		return h, false // agrees with the decided merge
+	}
+	r := h
+	r.Edit = &consolidate.Edit{}
+	if op.Edit != nil {
+		*r.Edit = *op.Edit
+	}
+	if e := h.Edit; e != nil {
+		r.Edit.Name = cmp.Or(r.Edit.Name, e.Name)
+		r.Edit.Description = cmp.Or(r.Edit.Description, e.Description)
+		if strings.TrimSpace(r.Edit.Body) == "" {
+			r.Edit.Body = e.Body
+		}
+	}
+	if wider {
+		added := slices.DeleteFunc(slices.Clone(op.Files), func(f string) bool { return slices.Contains(h.Files, f) })
+		r.ID, r.Files, r.Evidence = op.ID, op.Files, append(slices.Clip(h.Evidence), op.Evidence...)
+		r.Retire = slices.DeleteFunc(slices.Clone(op.Files), func(f string) bool { return f == h.Keep })
+		r.Reason = fmt.Sprintf("%s; the %s engine adds %s: %s", h.Reason, engine, strings.Join(added, ", "), op.Reason)
+	} else {
+		r.Reason = h.Reason + "; merged text written by the " + engine + " engine"
+	}
+	r.Edit = mergeCreated(in, r)
+	return r, true
+}
+
+// mergeCreated is a merge's edit with the earliest created time of its
+// memories, or none when the kept memory's own is the earliest.
+func mergeCreated(in consolidate.Input, op consolidate.Op) *consolidate.Edit {
+	if op.Edit == nil {
+		return nil
+	}
+	e := *op.Edit
+	var keep, first time.Time
+	for _, it := range in.Items {
+		if !slices.Contains(op.Files, it.File) || it.Created.IsZero() {
+			continue
+		}
+		if it.File == op.Keep {
+			keep = it.Created
+		}
+		if first.IsZero() || it.Created.Before(first) {
+			first = it.Created
+		}
+	}
+	e.Created = time.Time{}
+	if !first.IsZero() && !first.Equal(keep) {
+		e.Created = first
+	}
+	return &e
 }
 
 // keepValid is the heuristic plan with those of props that pass
@@ -182,15 +241,27 @@ func assemble(heuristic consolidate.Plan, props []proposal) consolidate.Plan {
 	return p
 }
 
-// sameMerge is the index of the decided merge that op merges the same
-// files of into the same memory, or -1.
-func sameMerge(heuristic consolidate.Plan, op consolidate.Op) int {
+// widerMerge is the index of the decided merge whose memory op merges its
+// files into, with maybe more files that free holds for, or -1.
+func widerMerge(heuristic consolidate.Plan, op consolidate.Op, free func(string) bool) int {
 	if op.Kind != consolidate.Merge {
 		return -1
 	}
 	return slices.IndexFunc(heuristic.Ops, func(h consolidate.Op) bool {
-		return h.Kind == consolidate.Merge && h.Keep == op.Keep && len(h.Files) == len(op.Files) &&
-			!slices.ContainsFunc(op.Files, func(f string) bool { return !slices.Contains(h.Files, f) })
+		if h.Kind != consolidate.Merge || h.Keep != op.Keep {
+			return false
+		}
+		for _, f := range h.Files {
+			if !slices.Contains(op.Files, f) {
+				return false
+			}
+		}
+		for _, f := range op.Files {
+			if !slices.Contains(h.Files, f) && !free(f) {
+				return false
+			}
+		}
+		return true
 	})
 }
 

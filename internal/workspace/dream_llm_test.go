@@ -26,8 +26,8 @@ import (
 var dreamDay = time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 
 // dreamInput is a small folder: two deploy memories the heuristic engine
-// merged, two test-database memories it left for a model, two build
-// memories nothing decided, and a pinned one.
+// merged and a third it did not see, two test-database memories it left
+// for a model, two build memories nothing decided, and a pinned one.
 func dreamInput() (consolidate.Input, consolidate.Plan) {
 	item := func(file, typ, scope, body string, days int) consolidate.Item {
 		first, _, _ := strings.Cut(body, "\n")
@@ -42,12 +42,13 @@ func dreamInput() (consolidate.Input, consolidate.Plan) {
 		item("build-a.md", "project", "team", "The build needs Go 1.26.\nCI caches modules in /cache/go.", 2),
 		item("build-b.md", "project", "team", "Builds require Go 1.26 or newer.\nA cold build takes eleven minutes.", 4),
 		item("oncall.md", "reference", "team", "The on-call rota is in PagerDuty under the name platform-primary.", 5),
+		item("deploy-time.md", "project", "team", "Deploys start at 14:00 UTC.", -5),
 	}}
 	in.Items[6].Pinned = true
 	h := consolidate.Plan{
 		Ops: []consolidate.Op{{ID: "merge:deploy-a.md+deploy-b.md", Kind: consolidate.Merge, Files: []string{"deploy-a.md", "deploy-b.md"},
 			Keep: "deploy-a.md", Retire: []string{"deploy-b.md"}, Lossless: true, Reason: "near-duplicates: both say deploys happen on Fridays",
-			Edit: &consolidate.Edit{Body: in.Items[0].Body + "\n" + in.Items[1].Body, Created: dreamDay}}},
+			Edit: &consolidate.Edit{Body: in.Items[0].Body + "\n" + in.Items[1].Body}}},
 		LeftForModel: []consolidate.Candidate{
 			{Kind: consolidate.Supersede, Files: []string{"db-new.md", "db-old.md"}, Why: "use Postgres / use MySQL"},
 			{Kind: consolidate.Merge, Files: []string{"build-a.md", "build-b.md"}, Why: "both about the Go version"},
@@ -102,7 +103,7 @@ func TestModelPlan_MergeTextAndJudgement(t *testing.T) {
 	}
 	m := opByID(plan, "merge:deploy-a.md+deploy-b.md")
 	if m == nil || !strings.HasPrefix(m.Edit.Body, "Deploys happen on Fridays, in the afternoon") ||
-		m.Edit.Description != "Deploys: Fridays, after make release" || !m.Edit.Created.Equal(dreamDay) ||
+		m.Edit.Description != "Deploys: Fridays, after make release" || !m.Edit.Created.IsZero() ||
 		!strings.Contains(m.Reason, "merged text written by the anthropic engine") || !reflect.DeepEqual(m.Retire, []string{"deploy-b.md"}) {
 		t.Errorf("merge = %+v (edit %+v), want the model's text, the earliest created and a reason saying so", m, m.Edit)
 	}
@@ -304,5 +305,29 @@ func TestModelPlan_BrokenHeuristicPlan(t *testing.T) {
 	plan, _, err := dreamWorkspace(fake).modelPlan(t.Context(), "anthropic", in, h)
 	if !errors.Is(err, consolidate.ErrInvalid) || len(fake.Requests()) != 0 || !reflect.DeepEqual(plan, h) {
 		t.Errorf("modelPlan = %+v, %v after %d requests; want the plan refused before asking", plan.Ops, err, len(fake.Requests()))
+	}
+}
+
+// A model merge that adds a memory to a decided merge replaces it, with the
+// earliest created time of all three.
+func TestModelPlan_WiderMerge(t *testing.T) {
+	in, h := dreamInput()
+	wider := `{"kind":"merge","files":["deploy-a.md","deploy-time.md","deploy-b.md"],"keep":"deploy-a.md","retire":["deploy-b.md","deploy-time.md"],
+		"edit":{"body":"Deploys happen on Fridays: we deploy every Friday afternoon, starting at 14:00 UTC.\nRun make release before deploying.\nThe release checklist lives in docs/release.md.","created":"2026-03-09T00:00:00Z"},
+		"reason":"deploy-time.md is about the same deploys","lossless":true}`
+	fake := &llmtest.Client{CompleteFunc: llmtest.Replies(answer(wider))}
+	plan, warnings, err := dreamWorkspace(fake).modelPlan(t.Context(), "anthropic", in, h)
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("modelPlan: %v, warnings %q", err, warnings)
+	}
+	if len(plan.Ops) != 1 {
+		t.Fatalf("ops = %+v, want the one widened merge", plan.Ops)
+	}
+	m := plan.Ops[0]
+	if m.ID != "merge:deploy-a.md+deploy-b.md+deploy-time.md" || m.Keep != "deploy-a.md" ||
+		!reflect.DeepEqual(m.Retire, []string{"deploy-time.md", "deploy-b.md"}) ||
+		!strings.Contains(m.Reason, "the anthropic engine adds deploy-time.md") ||
+		!m.Edit.Created.Equal(dreamDay.AddDate(0, 0, -5)) || !strings.Contains(m.Edit.Body, "14:00 UTC") {
+		t.Errorf("merge = %+v (edit %+v), want the three memories merged, created the earliest", m, m.Edit)
 	}
 }
