@@ -368,8 +368,11 @@ type wireEdit struct {
 	Created     string `json:"created"`
 }
 
-// maxModelOps bounds the operations of one answer.
-const maxModelOps = 500
+// Bounds of reading an answer.
+const (
+	maxModelOps    = 500 // operations of one answer
+	maxObjectTries = 64  // places a JSON object is looked for at
+)
 
 // ParsePlan reads a model's answer to DreamRequest: one JSON object in the
 // Plan schema, found in a ```json fence or among prose around it, read
@@ -475,12 +478,16 @@ func jsonObject(text string) ([]byte, bool) {
 	places = append(places, text)
 	var first []byte
 	for _, s := range places {
-		for i := 0; i < len(s); i++ {
+		// Each try may read to the end of s: a bounded number of tries
+		// keeps a long answer cut short from costing its length squared.
+		tries := 0
+		for i := 0; i < len(s) && tries < maxObjectTries; i++ {
 			j := strings.IndexByte(s[i:], '{')
 			if j < 0 {
 				break
 			}
 			i += j
+			tries++
 			var raw json.RawMessage
 			if err := json.NewDecoder(strings.NewReader(s[i:])).Decode(&raw); err != nil {
 				continue

@@ -246,3 +246,45 @@ func TestDreamRequest_Labelled(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParsePlan: no answer makes ParsePlan panic, and a plan it accepts
+// reads back the same from its own JSON.
+func FuzzParsePlan(f *testing.F) {
+	b, _ := json.Marshal(samplePlan())
+	f.Add(string(b))
+	f.Add("```json\n" + string(b) + "\n```")
+	f.Add(`Sure {x} {"ops":[{"kind":"prune","files":["a.md"],"retire":["a.md"],"reason":"r","edit":{"created":"2026-03-02"}}]} done`)
+	f.Add(`{"ops":[{"kind":"merge","fil`)
+	f.Fuzz(func(t *testing.T, text string) {
+		p, err := consolidate.ParsePlan(text)
+		if err != nil {
+			if !errors.Is(err, consolidate.ErrInvalid) {
+				t.Fatalf("ParsePlan error %v does not wrap ErrInvalid", err)
+			}
+			return
+		}
+		again, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := consolidate.ParsePlan(string(again))
+		if err != nil {
+			t.Fatalf("ParsePlan(%s): %v", again, err)
+		}
+		if b2, _ := json.Marshal(back); string(b2) != string(again) {
+			t.Fatalf("read back differs:\n%s\n%s", again, b2)
+		}
+	})
+}
+
+// An answer cut short with thousands of nested objects is refused quickly.
+func TestParsePlan_LongCutShortAnswer(t *testing.T) {
+	text := `{"ops":[` + strings.Repeat(`{"kind":"prune","files":["a.md"],"edit":{"body":"x"},`, 20_000)
+	start := time.Now()
+	if _, err := consolidate.ParsePlan(text); !errors.Is(err, consolidate.ErrInvalid) {
+		t.Errorf("ParsePlan = %v, want ErrInvalid", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("ParsePlan took %v on %d bytes", d, len(text))
+	}
+}

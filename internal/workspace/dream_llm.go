@@ -24,8 +24,9 @@ const (
 // modelPlan has a model engine (anthropic, openai or claude) judge what the
 // heuristic plan left for a model and write merged texts. The final plan is
 // the heuristic one with the model's operations on files no decided
-// operation names, and with a decided merge's text replaced when the model
-// merges exactly the same files into the same memory (its reason says so).
+// operation names, and with a decided merge rewritten when the model merges
+// its files into the same memory: a better text, and maybe more memories
+// nothing decided names (its reason says so).
 // The plan passes consolidate.Validate; a refused answer is sent back once
 // with the reason, and when the second answer is refused too its offending
 // operations are dropped one by one (a replaced merge text falls back to
@@ -88,7 +89,7 @@ func (w *Workspace) modelPlan(ctx context.Context, engine string, in consolidate
 }
 
 // proposal is one of the model's operations as the final plan takes it:
-// added, or replacing the decided merge replaces.
+// added, or in place of a decided merge.
 type proposal struct {
 	op       consolidate.Op
 	replaces int // index in the heuristic plan's Ops; -1: added
@@ -215,7 +216,7 @@ func keepValid(in consolidate.Input, engine string, heuristic consolidate.Plan, 
 		case err == nil:
 			kept = append(kept, p)
 		case p.replaces >= 0:
-			dropped = append(dropped, fmt.Sprintf("kept the heuristic engine's merged text of %s: the %s engine's was refused: %v", p.op.ID, engine, err))
+			dropped = append(dropped, fmt.Sprintf("kept the heuristic engine's %s as it was: the %s engine's rewrite was refused: %v", heuristic.Ops[p.replaces].ID, engine, err))
 		default:
 			dropped = append(dropped, fmt.Sprintf("dropped the %s engine's %s: %v", engine, p.op.ID, err))
 		}

@@ -179,7 +179,7 @@ func TestModelPlan_LossyMergeTextFallsBack(t *testing.T) {
 	if !reflect.DeepEqual(plan.Ops, h.Ops) {
 		t.Errorf("ops = %+v, want the heuristic's merge unchanged", plan.Ops)
 	}
-	if len(warnings) != 1 || !strings.Contains(warnings[0], "kept the heuristic engine's merged text of merge:deploy-a.md+deploy-b.md") {
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "kept the heuristic engine's merge:deploy-a.md+deploy-b.md as it was: the anthropic engine's rewrite was refused") {
 		t.Errorf("warnings = %q", warnings)
 	}
 }
