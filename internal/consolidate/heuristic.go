@@ -1,6 +1,7 @@
 package consolidate
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -30,12 +31,12 @@ const (
 func Heuristic(in Input) Plan {
 	p := newPlanner(in)
 	p.computeDates()
-	p.shortenIndex()
-	p.prune()
 	p.expire()
+	p.prune()
 	p.pairs()
 	p.dates()
 	p.shortenDescriptions()
+	p.shortenIndex()
 	slices.SortFunc(p.ops, func(a, b Op) int { return strings.Compare(a.ID, b.ID) })
 	slices.SortFunc(p.left, func(a, b Candidate) int {
 		return strings.Compare(opID(a.Kind, a.Files), opID(b.Kind, b.Files))
@@ -46,19 +47,21 @@ func Heuristic(in Input) Plan {
 // planner holds what the heuristic engine has read of its input and what
 // it has planned so far.
 type planner struct {
-	in      Input
-	items   []item
-	byFile  map[string]int
-	retired map[string]bool // retired by an op already
-	edited  map[string]bool // edited by an op already
-	ops     []Op
-	left    []Candidate
+	in        Input
+	items     []item
+	byFile    map[string]int
+	idf       map[string]float64 // of each stem, over the folder: rare stems weigh more
+	retired   map[string]bool    // retired by an op already
+	edited    map[string]bool    // kept by an op already: one op per memory
+	ops       []Op
+	shortened map[string]bool // files whose description a shorten op cuts
+	left      []Candidate
 }
 
 // item is an Item with what the planner reads from it once.
 type item struct {
 	Item
-	terms map[string]bool // content stems of description and body
+	terms map[string]bool // content stems of name, description and body
 	dated string          // body with relative dates made absolute; "" when none
 	sents []sentence      // of description and body
 	moves [][5]string     // changes it reports: stemmed from and to ("" for "no longer"), as written, the sentence
@@ -66,16 +69,18 @@ type item struct {
 
 // sentence is one sentence of a memory and its content stems.
 type sentence struct {
-	text  string
-	terms map[string]bool
+	text     string
+	terms    map[string]bool
+	neg, aff map[string]bool // stems a negation governs, and the others
 }
 
 func newPlanner(in Input) *planner {
-	p := &planner{in: in, byFile: map[string]int{}, retired: map[string]bool{}, edited: map[string]bool{}}
+	p := &planner{in: in, byFile: map[string]int{}, retired: map[string]bool{}, edited: map[string]bool{}, shortened: map[string]bool{}}
 	for i, it := range in.Items {
-		x := item{Item: it, terms: termSet(it.Description + "\n" + it.Body)}
+		x := item{Item: it, terms: termSet(it.Name + "\n" + it.Description + "\n" + it.Body)}
 		for _, s := range sentences(it.Description + "\n" + it.Body) {
-			x.sents = append(x.sents, sentence{text: s, terms: termSet(s)})
+			neg, aff := polarity(s)
+			x.sents = append(x.sents, sentence{text: s, terms: termSet(s), neg: neg, aff: aff})
 			for _, mv := range moves(s) {
 				if from := stem(mv[0]); from != "" {
 					x.moves = append(x.moves, [5]string{from, stem(mv[1]), mv[0], mv[1], s})
@@ -84,6 +89,16 @@ func newPlanner(in Input) *planner {
 		}
 		p.items = append(p.items, x)
 		p.byFile[it.File] = i
+	}
+	df := map[string]int{}
+	for _, x := range p.items {
+		for t := range x.terms {
+			df[t]++
+		}
+	}
+	p.idf = make(map[string]float64, len(df))
+	for t, n := range df {
+		p.idf[t] = math.Log(float64(len(p.items)+1) / float64(n))
 	}
 	return p
 }
@@ -94,7 +109,7 @@ func (p *planner) add(op Op) {
 	for _, f := range op.Retire {
 		p.retired[f] = true
 	}
-	if op.Edit != nil && op.Keep != "" {
+	if op.Keep != "" {
 		p.edited[op.Keep] = true
 	}
 	p.ops = append(p.ops, op)

@@ -3,6 +3,7 @@ package consolidate
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -17,7 +18,30 @@ var (
 	// Dates already absolute, or recurring, that AbsoluteDates would
 	// rewrite again: "Friday 2026-03-06", "March 6, 2026", "every Monday".
 	reKeepAsIs = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b` + weekdayRE + `,?\s+\(?\d{4}-\d{2}-\d{2}\b|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `,?\s+\d{4}\b|\b(?:every|each|on)\s+` + weekdayRE + `s\b|\b(?:every|each)\s+` + weekdayRE + `\b|\b(?:every|each)\s+(?:day|week|month|quarter)\b`)
+		return regexp.MustCompile(`(?i)\b` + weekdayRE + `,?\s+\(?\d{4}-\d{2}-\d{2}\b|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `,?\s+\d{4}\b|\b(?:every|each|on)\s+` + weekdayRE + `s\b|\b(?:every|each|a)\s+` + weekdayRE + `\b|\b` + weekdayRE + `s\b|\b(?:every|each)\s+(?:day|week|month|quarter)\b`)
+	})
+	reStartsBy = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(starts?|starting|begins?|beginning|happens?|lands?|is|are)\s+by\s+(\d{4}-\d{2}-\d{2})\b`)
+	})
+	reEndNextMonth = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:the\s+)?end\s+of\s+next\s+month\b`)
+	})
+	// A start and how long it lasts: "starts 2026-06-08 and lasts a week".
+	reStartFor = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:starts?|starting|begins?|beginning|from)\s+(?:on\s+)?(?:` + weekdayRE + `,?\s+)?(\d{4}-\d{2}-\d{2})\b.*?\b(?:lasts?|lasting|runs?|for)\s+(?:about\s+)?(a|one|two|three|four|\d+)\s+(day|week|month)s?\b`)
+	})
+	// A date a start word governs: no end.
+	reStartDate = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:starts?|starting|started|begins?|beginning|began|from|since|as of|effective|after)\s+(?:on\s+)?(?:\w{3,9},?\s+)?(\d{4}-\d{2}-\d{2})\b`)
+	})
+	reAnyDate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`) })
+	// Words of a one-off event whose day is its end.
+	reEvent = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:freeze|window|maintenance|downtime|outage|cutover|cut-over|deadline|blackout|embargo|moratorium)\b`)
+	})
+	// Words of a recurrence: its dates come back.
+	reRecurs = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:every|each|repeats?|recurring|annual|annually|yearly|weekly|monthly)\b`)
 	})
 	// An end: a word that closes a period, then a date.
 	reEnd = sync.OnceValue(func() *regexp.Regexp {
@@ -39,10 +63,14 @@ func absolute(s string, at time.Time) string {
 		kept = append(kept, m)
 		return placeholder(len(kept) - 1)
 	})
-	out, _ := extract.AbsoluteDates(masked, at)
+	out := reEndNextMonth().ReplaceAllStringFunc(masked, func(string) string {
+		return day(time.Date(at.Year(), at.Month()+2, 0, 0, 0, 0, 0, at.Location()))
+	})
+	out, _ = extract.AbsoluteDates(out, at)
 	if out == masked {
 		return s
 	}
+	out = reStartsBy().ReplaceAllString(out, "$1 on $2") // "starts in two weeks" is a day, not a deadline
 	for i, k := range kept {
 		out = strings.Replace(out, placeholder(i), k, 1)
 	}
@@ -132,7 +160,11 @@ func changedSentences(before, after string) []string {
 }
 
 // expire plans an expire operation for every project memory whose stated
-// period has ended before now: all the ends it names have passed.
+// period has ended before now: all the ends it names have passed. An end
+// is a date after until, by, before, through…, the end of a range, a start
+// plus how long it lasts, or the day of a one-off event (a freeze, a
+// window, a deadline) that does not recur. A date that only starts
+// something ends nothing.
 func (p *planner) expire() {
 	today := day(p.in.Now)
 	for _, it := range p.items {
@@ -140,19 +172,45 @@ func (p *planner) expire() {
 			continue
 		}
 		text := absolute(it.Description, it.Created) + "\n" + absolute(it.Body, it.Created)
+		if reRecurs().MatchString(text) {
+			continue
+		}
 		last, quoteOf := "", ""
+		note := func(end, s string) {
+			if end > last {
+				last, quoteOf = end, s
+			}
+		}
 		for _, s := range sentences(text) {
 			for _, m := range reEnd().FindAllStringSubmatch(s, -1) {
 				end := m[2] + m[3]
 				if m[4] != "" {
-					t, err := time.Parse(time.DateOnly, m[4])
-					if err != nil {
-						continue
-					}
-					end = day(t.AddDate(0, 0, 6))
+					end = plusDays(m[4], 6)
 				}
-				if end > last {
-					last, quoteOf = end, s
+				note(end, s)
+			}
+			for _, m := range reStartFor().FindAllStringSubmatch(s, -1) {
+				n, ok := smallNumber[strings.ToLower(m[2])]
+				if !ok {
+					n, _ = strconv.Atoi(m[2])
+				}
+				switch strings.ToLower(m[3]) {
+				case "week":
+					n *= 7
+				case "month":
+					n *= 30
+				}
+				note(plusDays(m[1], n), s)
+			}
+			if reEvent().MatchString(s) {
+				starts := map[string]bool{}
+				for _, m := range reStartDate().FindAllStringSubmatch(s, -1) {
+					starts[m[1]] = true
+				}
+				for _, d := range reAnyDate().FindAllString(s, -1) {
+					if !starts[d] {
+						note(d, s)
+					}
 				}
 			}
 		}
@@ -163,4 +221,15 @@ func (p *planner) expire() {
 			Reason:   fmt.Sprintf("%s states a period that ended on %s, before today (%s): it is archived, not deleted.", it.File, last, today),
 			Evidence: []string{quote(quoteOf)}})
 	}
+}
+
+var smallNumber = map[string]int{"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+
+// plusDays is the date n days after date d, or d when it is no date.
+func plusDays(d string, n int) string {
+	t, err := time.Parse(time.DateOnly, d)
+	if err != nil {
+		return d
+	}
+	return day(t.AddDate(0, 0, n))
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -13,13 +14,17 @@ import (
 	"github.com/memdir/memdir/internal/recall"
 )
 
-// Thresholds of the pair decisions, on the Jaccard index of two memories'
-// content stems (description and body).
+// Thresholds of the pair decisions, on the weighted Jaccard index of two
+// memories' content stems (name, description and body), each stem weighing
+// its inverse document frequency in the folder: two memories sharing
+// "pnpm" and "lockfile" are closer than two sharing "use" and "repo".
+// Tuned on the tune half of testdata/dream.
 const (
-	mergeJaccard    = 0.5  // near-duplicates: merged when type and scope agree
-	mergeContained  = 0.8  // or the shorter one's stems nearly all in the longer…
-	mergeContainMin = 0.3  // …and this much overlap at least
-	leftJaccard     = 0.3  // similar, undecided: left for a model
+	mergeJaccard    = 0.16 // near-duplicates: merged when type and scope agree
+	mergeContained  = 0.8  // or the smaller one's weight nearly all in the larger…
+	mergeContainMin = 0.12 // …and this much overlap at least
+	leftJaccard     = 0.10 // similar, undecided: left for a model
+	contraJaccard   = 0.08 // about the same thing enough for a contradiction to count
 	sentenceTopic   = 0.25 // two sentences about the same thing, for a contradiction
 )
 
@@ -100,8 +105,9 @@ func (p *planner) pairs() {
 		if a.SupersededBy != "" || b.SupersededBy != "" || p.retired[a.File] || p.retired[b.File] {
 			continue
 		}
-		pr := pair{a: i, b: j, jaccard: overlapOf(a.terms, b.terms), contain: containment(a.terms, b.terms)}
-		pr.contra, pr.quotes = contradiction(a, b)
+		pr := pair{a: i, b: j}
+		pr.jaccard, pr.contain = p.weighted(a.terms, b.terms)
+		pr.contra, pr.quotes = p.contradiction(a, b, pr.jaccard >= contraJaccard)
 		switch {
 		case pr.contra != "":
 			sup = append(sup, pr)
@@ -138,6 +144,36 @@ func (p *planner) supersede(prs []pair) {
 	}
 }
 
+// rare reports whether a stem is in few of the folder's memories (at most
+// max(3, n/15)): a thing's name, not a common word.
+func (p *planner) rare(t string) bool {
+	n := len(p.items)
+	return p.idf[t] >= math.Log(float64(n+1)/float64(max(3, n/15)))
+}
+
+// weighted is the Jaccard index of two stem sets, each stem weighing its
+// idf, and the share of the lighter set's weight they have in common.
+func (p *planner) weighted(a, b map[string]bool) (jaccard, contain float64) {
+	var inter, wa, wb float64
+	for t := range a {
+		w := p.idf[t]
+		wa += w
+		if b[t] {
+			inter += w
+		}
+	}
+	for t := range b {
+		wb += p.idf[t]
+	}
+	if union := wa + wb - inter; union > 0 {
+		jaccard = inter / union
+	}
+	if m := min(wa, wb); m > 0 {
+		contain = inter / m
+	}
+	return jaccard, contain
+}
+
 // overlapOf is the Jaccard index of two stem sets.
 func overlapOf(a, b map[string]bool) float64 {
 	inter := intersection(a, b)
@@ -146,15 +182,6 @@ func overlapOf(a, b map[string]bool) float64 {
 		return 0
 	}
 	return float64(inter) / float64(union)
-}
-
-// containment is the share of the smaller stem set found in the larger.
-func containment(a, b map[string]bool) float64 {
-	m := min(len(a), len(b))
-	if m == 0 {
-		return 0
-	}
-	return float64(intersection(a, b)) / float64(m)
 }
 
 func intersection(a, b map[string]bool) int {
@@ -175,10 +202,10 @@ func intersection(a, b map[string]bool) int {
 // instead of X", "no longer uses X") away from what a states, or two
 // sentences about the same thing that disagree (extract.Contradiction:
 // opposite polarity, a reversed choice).
-func contradiction(a, b item) (string, []string) {
+func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 	for _, mv := range b.moves {
 		from, to := mv[0], mv[1]
-		if from == to || !a.terms[from] || to != "" && a.terms[to] {
+		if from == to || !a.terms[from] || to != "" && a.terms[to] || !p.rare(from) {
 			continue
 		}
 		for _, o := range a.sents {
@@ -191,9 +218,12 @@ func contradiction(a, b item) (string, []string) {
 			}
 		}
 	}
+	if !sameTopic {
+		return "", nil
+	}
 	for _, o := range a.sents {
 		for _, s := range b.sents {
-			if overlapOf(o.terms, s.terms) < sentenceTopic {
+			if j, _ := p.weighted(o.terms, s.terms); max(j, overlapOf(o.terms, s.terms)) < sentenceTopic {
 				continue
 			}
 			why := extract.Contradiction(o.text, s.text)
@@ -203,10 +233,43 @@ func contradiction(a, b item) (string, []string) {
 			if !strings.HasPrefix(why, "it reverses") {
 				why = polarityWhy(o.text, s.text) // extract names one word of several, at random
 			}
+			if strings.HasPrefix(why, "it affirms") && p.agree(o, s) {
+				continue // "use pnpm, not npm", then "npm install breaks the pnpm lockfile": a mention, no reversal
+			}
 			return why, []string{quote(o.text), quote(s.text)}
 		}
 	}
+	// The newer memory negates in its description a rare stem — a tool's
+	// or a practice's name — that the older affirms in its own ("always
+	// squash-merge", then "don't squash-merge anymore").
+	if a.Description == "" || b.Description == "" {
+		return "", nil
+	}
+	bd, ad := sentences(b.Description), termSet(a.Name+"\n"+a.Description)
+	for _, s := range b.sents[:min(len(bd), len(b.sents))] {
+		for _, w := range slices.Sorted(maps.Keys(s.neg)) {
+			if s.aff[w] || !ad[w] || !p.rare(w) {
+				continue
+			}
+			for _, o := range a.sents {
+				if o.aff[w] && !o.neg[w] {
+					return "it negates " + w + ", which the older one affirms", []string{quote(o.text), quote(s.text)}
+				}
+			}
+		}
+	}
 	return "", nil
+}
+
+// agree reports whether two sentences both affirm a rare stem: the thing
+// they are about, which neither reverses.
+func (p *planner) agree(o, s sentence) bool {
+	for w := range o.aff {
+		if s.aff[w] && !o.neg[w] && !s.neg[w] && p.rare(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // polarityWhy says, naming the first word in order, what the newer
@@ -264,7 +327,13 @@ var (
 		return regexp.MustCompile(`(?i)\b([\w.+#-]+)\s+(?:instead of|rather than|over)\s+([\w.+#-]+)`)
 	})
 	reNoLonger = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\bno longer\s+(?:use[sd]?|using|run[s]?|on|in)\s+([\w.+#-]+)`)
+		return regexp.MustCompile(`(?i)\bno longer\s+(?:use[sd]?\s+|using\s+|runs?\s+(?:on\s+)?|on\s+|in\s+|at\s+)?([\w.+#-]+)`)
+	})
+	reOff = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:moved|migrated|switched|moving|migrating|switching|ported|porting)\s+(?:\w+\s+){0,2}?(?:off|away from)\s+([\w.+#-]+)`)
+	})
+	reGone = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b([\w.+#-]+)\s+(?:was|is|has been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off)\b`)
 	})
 )
 
@@ -274,7 +343,9 @@ func moves(s string) [][2]string {
 	var out [][2]string
 	lower := strings.ToLower(s)
 	if !strings.Contains(lower, "from") && !strings.Contains(lower, "replac") && !strings.Contains(lower, "instead") &&
-		!strings.Contains(lower, "rather") && !strings.Contains(lower, "over") && !strings.Contains(lower, "no longer") {
+		!strings.Contains(lower, "rather") && !strings.Contains(lower, "over") && !strings.Contains(lower, "no longer") &&
+		!strings.Contains(lower, "off") && !strings.Contains(lower, "away") && !strings.Contains(lower, " is ") &&
+		!strings.Contains(lower, " was ") && !strings.Contains(lower, " has been ") && !strings.Contains(lower, " got ") {
 		return nil
 	}
 	for _, m := range reMove().FindAllStringSubmatch(s, -1) {
@@ -286,8 +357,10 @@ func moves(s string) [][2]string {
 	for _, m := range reInstead().FindAllStringSubmatch(s, -1) {
 		out = append(out, [2]string{m[2], m[1]})
 	}
-	for _, m := range reNoLonger().FindAllStringSubmatch(s, -1) {
-		out = append(out, [2]string{m[1], ""})
+	for _, re := range []func() *regexp.Regexp{reNoLonger, reOff, reGone} {
+		for _, m := range re().FindAllStringSubmatch(s, -1) {
+			out = append(out, [2]string{m[1], ""})
+		}
 	}
 	return out
 }

@@ -2,8 +2,10 @@ package consolidate
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -68,10 +70,19 @@ func usageEvidence(u Usage, cutoff time.Time) string {
 }
 
 // ephemeral reports whether an unused memory is a project or reference
-// note that reads as passing.
+// note that reads as passing: scratch notes, an investigation under way, a
+// guess, something temporary. A durable fact nobody happened to recall (a
+// contact, a convention) is not pruned on usage alone.
 func ephemeral(it Item) bool {
-	return it.Type == "project" || it.Type == "reference"
+	if it.Type != "project" && it.Type != "reference" {
+		return false
+	}
+	return reEphemeral().MatchString(it.Name + "\n" + it.Description + "\n" + it.Body)
 }
+
+var reEphemeral = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:scratch|notes? (?:while|from|on)|wip|todo|to-do|tmp|temp|temporary|temporarily|for now|for the moment|this week|this sprint|today|currently (?:investigating|debugging|looking)|investigating|chasing|debugging|was looking|looking into|might be|maybe|not (?:yet )?conclusive|unclear|hypothesis|workaround until|draft)\b`)
+})
 
 // shortenIndex plans one operation on MEMORY.md when it is over Claude
 // Code's caps or has lines over maxDescription characters.
@@ -85,6 +96,9 @@ func (p *planner) shortenIndex() {
 		ev = append(ev, fmt.Sprintf("%d characters, over the cap of %d", ix.Chars, maxIndexChars))
 	}
 	for _, f := range slices.Sorted(slices.Values(ix.LongLines)) {
+		if p.shortened[f] {
+			continue // its own shorten op fixes its line
+		}
 		ev = append(ev, fmt.Sprintf("the line of %s is over %d characters", f, maxDescription))
 	}
 	if len(ev) == 0 {
@@ -141,6 +155,7 @@ func (p *planner) shortenDescriptions() {
 				lossless = false
 			}
 		}
+		p.shortened[it.File] = true
 		p.ops = append(p.ops, Op{ID: opID(Shorten, []string{it.File}), Kind: Shorten, Files: []string{it.File}, Keep: it.File,
 			Edit: &Edit{Description: short}, Lossless: lossless,
 			Reason: fmt.Sprintf("The description of %s is %d characters, over the %d an index line should hold; it is cut at a clause boundary.",

@@ -1,6 +1,7 @@
 package consolidate
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -75,7 +76,8 @@ func TestHeuristic(t *testing.T) {
 			{File: "freeze.md", Name: "freeze", Type: "project", Body: "Freeze until 2026-03-06.", Created: date("2026-03-01"), Pinned: true},
 		}, Index{}, nil, nil},
 		{"PruneUnusedAndSuperseded", []Item{
-			{File: "note.md", Name: "note", Type: "project", Body: "Staging cluster is flaky.", Created: date("2026-01-05"), Usage: old},
+			{File: "note.md", Name: "note", Type: "project", Body: "Staging cluster is flaky; investigating.", Created: date("2026-01-05"), Usage: old},
+			{File: "contact.md", Name: "contact", Type: "reference", Body: "Security questions go to Bo in #sec.", Created: date("2026-01-05"), Usage: old},
 			{File: "used.md", Name: "used", Type: "project", Body: "Staging lives in eu-west-1.", Created: date("2026-01-05"), Usage: Usage{Since: old.Since, Injected: 3, LastInjected: date("2026-11-01")}},
 			{File: "pref.md", Name: "pref", Type: "user", Body: "Prefers short answers.", Created: date("2026-01-05"), Usage: old},
 			{File: "wrong.md", Name: "wrong", Type: "user", Body: "Works in Java.", Created: date("2026-01-05"), Usage: Usage{Since: old.Since, Injected: 4, Wrong: 2}},
@@ -166,5 +168,93 @@ func TestCut(t *testing.T) {
 		if len([]rune(got)) > 100 {
 			t.Errorf("cut(%q) is %d runes", tc.in, len([]rune(got)))
 		}
+	}
+}
+
+func TestAbsolute(t *testing.T) {
+	mon := date("2026-03-02") // a Monday
+	for _, tc := range []struct{ in, want string }{
+		{"Freeze until next Friday.", "Freeze until Friday 2026-03-06."},
+		{"The pentest starts in two weeks.", "The pentest starts on 2026-03-16."},
+		{"Migrate by the end of next month.", "Migrate by 2026-04-30."},
+		{"Handover every Monday, and on Mondays the rota changes; a Friday demo.", "Handover every Monday, and on Mondays the rota changes; a Friday demo."},
+		{"Ships on Friday 2026-03-06 or March 9, 2026.", "Ships on Friday 2026-03-06 or March 9, 2026."},
+		{"Nothing relative here.", "Nothing relative here."},
+	} {
+		if got := absolute(tc.in, mon); got != tc.want {
+			t.Errorf("absolute(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := absolute("Freeze until next Friday.", time.Time{}); got != "Freeze until next Friday." {
+		t.Errorf("with no created time: %q", got)
+	}
+}
+
+func TestHeuristic_Expire(t *testing.T) {
+	for _, tc := range []struct {
+		body    string
+		created string
+		want    bool
+	}{
+		{"Merge freeze until next Friday.", "2026-03-02", true},
+		{"No merges from 2026-10-26 to 2026-11-06 during the audit.", "2026-10-20", true},
+		{"Code freeze starts next Monday and lasts a week.", "2026-06-03", true},
+		{"Maintenance window: Sat 2026-09-19, 02:00-06:00 UTC.", "2026-09-10", true},
+		{"Stripe drops the v1 format by the end of next month.", "2026-08-14", true},
+		{"Code review by two people starts on 2026-03-01.", "2026-02-01", false},       // a start ends nothing
+		{"Freeze from 2026-03-01; lifted when the audit passes.", "2026-02-01", false}, // no end date
+		{"Year-end freeze 2025-12-19 to 2026-01-05; it repeats every December.", "2025-12-01", false},
+		{"All services on Node 22 by 2027-01-15.", "2026-10-28", false}, // ahead
+		{"Release 2.0 shipped on 2026-03-01 with the new API.", "2026-03-01", false},
+	} {
+		in := Input{Now: now, Items: []Item{{File: "m.md", Name: "m", Type: "project", Body: tc.body, Created: date(tc.created)}}}
+		p := Heuristic(in)
+		got := slices.Contains(ids(p), "expire:m.md")
+		if got != tc.want {
+			t.Errorf("%q: expired %v, want %v (ops %v)", tc.body, got, tc.want, ids(p))
+		}
+	}
+}
+
+func TestHeuristic_Supersede(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		old, new   Item
+		supersedes bool
+	}{
+		{"MovedOff",
+			Item{Name: "deploys", Description: "Deploys: ArgoCD syncs the prod app", Body: "Merging to main lets ArgoCD sync ledger-prod."},
+			Item{Name: "deploys moved", Description: "We moved deploys off ArgoCD", Body: "Prod deploys run from deploy.yml on a tag push."}, true},
+		{"Gone",
+			Item{Name: "orm", Description: "The API uses Prisma", Body: "Change the Prisma schema, then migrate."},
+			Item{Name: "orm now", Description: "Tables live in schema.ts", Body: "Prisma is gone since 2.0; tables live in schema.ts."}, true},
+		{"NegatedInDescription",
+			Item{Name: "merging", Description: "Always squash-merge pull requests", Body: "Use Squash and merge for every PR."},
+			Item{Name: "rebase", Description: "Don't squash-merge anymore; rebase-merge", Body: "Use Rebase and merge so the changelog sees every commit."}, true},
+		{"OlderNegatesAnAlternative",
+			Item{Name: "pnpm", Description: "Package manager is pnpm; do not use npm", Body: "Use pnpm for every install, not npm."},
+			Item{Name: "pnpm lockfile", Description: "npm install breaks the pnpm lockfile", Body: "npm install writes a package-lock.json next to pnpm-lock.yaml."}, false},
+		{"CommonWordMove", // "one" is no tool's name
+			Item{Name: "migrations", Description: "Migrations stay compatible for one release", Body: "Drop a column one release later."},
+			Item{Name: "stacked PRs", Description: "Stacked PRs instead of one big one", Body: "Stack them: migration, API, UI."}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.old.File, tc.old.Type, tc.old.Created = "old.md", "feedback", date("2026-01-01")
+			tc.new.File, tc.new.Type, tc.new.Created = "new.md", "feedback", date("2026-06-01")
+			// a few unrelated memories, so that idf tells rare from common
+			items := []Item{tc.old, tc.new}
+			for i, b := range []string{"Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
+				"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time.", "One reviewer is enough for docs."} {
+				items = append(items, Item{File: fmt.Sprintf("x%d.md", i), Name: fmt.Sprintf("x%d", i), Type: "reference", Body: b, Created: date("2026-01-01")})
+			}
+			p := Heuristic(Input{Now: now, Items: items})
+			got := slices.Contains(ids(p), "supersede:new.md+old.md")
+			if got != tc.supersedes {
+				t.Errorf("superseded %v, want %v (ops %v)", got, tc.supersedes, ids(p))
+				for _, op := range p.Ops {
+					t.Log(op.Reason, op.Evidence)
+				}
+			}
+		})
 	}
 }

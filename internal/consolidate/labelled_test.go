@@ -17,7 +17,7 @@ import (
 // The labelled dream set (issue 18): two messy memory folders with the plan
 // a careful person would make for each. The tune half may be tuned on; the
 // heldout half, written with other projects and wording, is only reported.
-var halves = []string{"tune"}
+var halves = []string{"tune", "heldout"}
 
 // fallbackCreated anchors a memory that has neither created nor updated
 // (a Claude Code file without metadata.modified, a hand-written one). The

@@ -157,6 +157,9 @@ func validateMerge(items map[string]Item, op Op, fail func(string, ...any) error
 	if op.Edit.Description == "" {
 		merged += "\n" + k.Description
 	}
+	if op.Edit.Name == "" {
+		merged += "\n" + k.Name
+	}
 	terms := termSet(merged)
 	for _, f := range op.Files {
 		it := items[f]
