@@ -171,7 +171,11 @@ func (p *planner) expire() {
 		if it.Type != "project" || it.Pinned || it.SupersededBy != "" || p.retired[it.File] {
 			continue
 		}
-		text := absolute(it.Description, it.Created) + "\n" + absolute(it.Body, it.Created)
+		body := it.Body
+		if it.dated != "" {
+			body = it.dated
+		}
+		text := absolute(it.Description, it.Created) + "\n" + body
 		if reRecurs().MatchString(text) {
 			continue
 		}
