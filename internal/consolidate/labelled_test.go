@@ -14,10 +14,11 @@ import (
 	"github.com/memdir/memdir/internal/memdir"
 )
 
-// The labelled dream set (issue 18): two messy memory folders with the plan
-// a careful person would make for each. The tune half may be tuned on; the
-// heldout half, written with other projects and wording, is only reported.
-var halves = []string{"tune", "heldout"}
+// The labelled dream set (issue 18): three messy memory folders with the
+// plan a careful person would make for each. The tune half may be tuned on;
+// the heldout and fresh halves, written with other projects and wording (fresh
+// by a labeller who never saw the engine), are only reported.
+var halves = []string{"tune", "heldout", "fresh"}
 
 // fallbackCreated anchors a memory that has neither created nor updated
 // (a Claude Code file without metadata.modified, a hand-written one). The
