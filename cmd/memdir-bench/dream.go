@@ -48,13 +48,13 @@ Tune on "tune"; "heldout" is only reported.`,
   go run ./cmd/memdir-bench dream --set heldout --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			halves := []string{"tune", "heldout"}
+			halves := []string{"tune", "heldout", "fresh"}
 			switch set {
 			case "all":
-			case "tune", "heldout":
+			case "tune", "heldout", "fresh":
 				halves = []string{set}
 			default:
-				return hint.With(fmt.Errorf("--set %q", set), "use tune, heldout or all")
+				return hint.With(fmt.Errorf("--set %q", set), "use tune, heldout, fresh or all")
 			}
 			var out []dreamHalf
 			for _, h := range halves {
@@ -77,7 +77,7 @@ Tune on "tune"; "heldout" is only reported.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&set, "set", "all", "tune, heldout or all")
+	cmd.Flags().StringVar(&set, "set", "all", "tune, heldout, fresh or all")
 	cmd.Flags().StringVar(&dir, "dir", dreamDir, "the labelled set's folder")
 	cmd.Flags().StringVar(&engine, "engine", "heuristic", "heuristic, or a model engine (anthropic, openai, claude: needs a key)")
 	return cmd

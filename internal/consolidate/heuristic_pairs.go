@@ -108,6 +108,9 @@ func (p *planner) pairs() {
 		pr := pair{a: i, b: j}
 		pr.jaccard, pr.contain = p.weighted(a.terms, b.terms)
 		pr.contra, pr.quotes = p.contradiction(a, b, pr.jaccard >= contraJaccard)
+		if pr.contra == "" && (pr.jaccard >= leftJaccard || pr.contain >= mergeContained && pr.jaccard >= mergeContainMin) {
+			pr.contra, pr.quotes = valueChange(a, b)
+		}
 		switch {
 		case pr.contra != "":
 			sup = append(sup, pr)
@@ -373,4 +376,56 @@ func stem(w string) string {
 		return ""
 	}
 	return t[0]
+}
+
+// valueRE finds the tokens of a sentence that carry a value: a number, a
+// version, a port, a date ("8085", "1.84", "v2", "2026-03-06"), and a
+// capitalised word inside a sentence (a person's or a product's name).
+var valueRE = regexp.MustCompile(`\b[\p{L}_.-]*\d[\p{L}\d_.-]*\b|[^.!?:;\s]\s+(\p{Lu}\p{Ll}+)`)
+
+// values lists a sentence's value tokens.
+func values(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range valueRE.FindAllStringSubmatch(s, -1) {
+		v := m[0]
+		if m[1] != "" {
+			v = m[1]
+		}
+		out[strings.ToLower(strings.Trim(v, ".-"))] = true
+	}
+	return out
+}
+
+// valueChange says how the newer memory b changes a value the older a
+// states, or "": two sentences that say the same thing (most of their
+// words shared) but each with a value the other lacks ("the labeling UI
+// runs on port 8085", then "… on port 9300"; "Priya owns iOS releases",
+// then "Tomás owns …"). Such a pair is an update, never a duplicate: merged,
+// it would state both values.
+func valueChange(a, b item) (string, []string) {
+	for _, o := range a.sents {
+		for _, s := range b.sents {
+			if overlapOf(o.terms, s.terms) < 0.4 {
+				continue
+			}
+			vo, vs := values(o.text), values(s.text)
+			var from, to []string
+			for v := range vo {
+				if !vs[v] {
+					from = append(from, v)
+				}
+			}
+			for v := range vs {
+				if !vo[v] {
+					to = append(to, v)
+				}
+			}
+			if len(from) > 0 && len(to) > 0 {
+				slices.Sort(from)
+				slices.Sort(to)
+				return fmt.Sprintf("it changes %s to %s", strings.Join(from, ", "), strings.Join(to, ", ")), []string{quote(o.text), quote(s.text)}
+			}
+		}
+	}
+	return "", nil
 }

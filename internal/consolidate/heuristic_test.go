@@ -234,6 +234,15 @@ func TestHeuristic_Supersede(t *testing.T) {
 		{"OlderNegatesAnAlternative",
 			Item{Name: "pnpm", Description: "Package manager is pnpm; do not use npm", Body: "Use pnpm for every install, not npm."},
 			Item{Name: "pnpm lockfile", Description: "npm install breaks the pnpm lockfile", Body: "npm install writes a package-lock.json next to pnpm-lock.yaml."}, false},
+		{"ChangedPort", // the same sentence with another value: an update, never a merge stating both
+			Item{Name: "grafana port", Description: "Grafana runs on port 3000 in the dev stack", Body: "Open Grafana at localhost port 3000 in the dev stack."},
+			Item{Name: "grafana address", Description: "Grafana runs on port 3300 in the dev stack", Body: "Open Grafana at localhost port 3300 in the dev stack; 3000 is taken by the web app."}, true},
+		{"ChangedOwner",
+			Item{Name: "release owner", Description: "Priya Raman owns the Android releases", Body: "Priya Raman owns the Android releases and the Play Console."},
+			Item{Name: "who releases android", Description: "Tomas Ibarra owns the Android releases now", Body: "Tomas Ibarra owns the Android releases and the Play Console."}, true},
+		{"SameValueMoreDetail", // one adds a detail, none changes: a duplicate
+			Item{Name: "grafana port", Description: "Grafana runs on port 3000 in the dev stack", Body: "Open Grafana at localhost port 3000."},
+			Item{Name: "grafana dev", Description: "Grafana runs on port 3000 in the dev stack", Body: "Open Grafana at localhost port 3000; log in as admin."}, false},
 		{"CommonWordMove", // "one" is no tool's name
 			Item{Name: "migrations", Description: "Migrations stay compatible for one release", Body: "Drop a column one release later."},
 			Item{Name: "stacked PRs", Description: "Stacked PRs instead of one big one", Body: "Stack them: migration, API, UI."}, false},
