@@ -58,7 +58,9 @@ type Store struct {
 // Open opens the memory folder dir. It fails when dir does not exist,
 // unless opt.Create is set. Temporary files left by writers that died
 // mid-write are swept by the store's first write: readers (recall, in a
-// hook on every prompt) do not pay for listing the folder.
+// hook on every prompt) do not pay for listing the folder. A batch (Apply)
+// a crash cut short is finished, or dropped when it was not committed:
+// one Lstat when there is none.
 func Open(dir string, opt Options) (*Store, error) {
 	if opt.LockTimeout <= 0 {
 		opt.LockTimeout = 10 * time.Second
@@ -87,7 +89,9 @@ func Open(dir string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{dir: dir, real: real, opt: opt}, nil
+	s := &Store{dir: dir, real: real, opt: opt}
+	s.openRecover()
+	return s, nil
 }
 
 // sweep removes stale temporary files before a Store's first write, at
