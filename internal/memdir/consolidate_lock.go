@@ -93,6 +93,10 @@ func (s *Store) AcquireConsolidation(now time.Time) (release func(ok bool) error
 		err := errors.New("consolidation lock released twice")
 		once.Do(func() {
 			heldHere.Delete(p)
+			if pid, rerr := readLockPID(p); rerr != nil || pid != me {
+				err = nil // taken over since: not ours to touch
+				return
+			}
 			switch {
 			case ok:
 				err = os.Chtimes(p, now, now)
