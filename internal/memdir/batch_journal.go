@@ -291,6 +291,9 @@ func (s *Store) openRecover() {
 	_ = s.recoverLocked() // a reader opens; the next write reports a failure
 }
 
+// giveUp is the hint of a batch that cannot be finished.
+const giveUp = "run 'memdir doctor'; to give the batch up as it stands (some files changed, some not), remove %s"
+
 // recoverLocked finishes the batch or undo pending names, or drops it when
 // it was not committed. The caller holds the lock.
 func (s *Store) recoverLocked() error {
@@ -319,7 +322,7 @@ func (s *Store) recoverLocked() error {
 			err = s.applyChanges(changes, false)
 		}
 		if err != nil {
-			return hint.With(fmt.Errorf("finish batch %s, cut short: %w", id, err), "run 'memdir doctor'")
+			return hint.With(fmt.Errorf("finish batch %s, cut short: %w", id, err), giveUp, s.Path(filepath.Join(BatchDir, pendingFile)))
 		}
 		return s.finishJournal(id, markDone)
 	case s.has(id, markUndoing) && !s.has(id, markUndone):
@@ -328,7 +331,7 @@ func (s *Store) recoverLocked() error {
 			err = s.applyChanges(changes, true)
 		}
 		if err != nil {
-			return hint.With(fmt.Errorf("finish the undo of batch %s, cut short: %w", id, err), "run 'memdir doctor'")
+			return hint.With(fmt.Errorf("finish the undo of batch %s, cut short: %w", id, err), giveUp, s.Path(filepath.Join(BatchDir, pendingFile)))
 		}
 		return s.finishJournal(id, markUndone)
 	}
