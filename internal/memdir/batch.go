@@ -1,9 +1,20 @@
 package memdir
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
 	"time"
+
+	"github.com/memdir/memdir/internal/atomicfile"
+	"github.com/memdir/memdir/internal/hint"
+	"github.com/memdir/memdir/internal/paths"
 )
 
 // BatchDir holds the journals of multi-file changes (Apply): one folder per
@@ -47,25 +58,295 @@ type BatchInfo struct {
 	Undone bool      `json:"undone"`
 }
 
-var errBatchTODO = errors.New("batches are not built yet")
+// change is one file a batch touches, by its slash path in the folder, with
+// its content before and after; a nil content with its flag false is an
+// absent file.
+type change struct {
+	Path          string
+	Before, After []byte
+	Existed       bool // Before holds the file's content; else it did not exist
+	Exists        bool // After holds it; else the batch removes the file
+}
+
+// testOnlyBatchCrash, when set by a test, is asked at each stage of an
+// Apply ("journaled", "committed", "applied"): true makes Apply return at
+// once, leaving every file as a process killed there would.
+var testOnlyBatchCrash func(stage string) bool
+
+// errCrashedForTest is what Apply returns when testOnlyBatchCrash stops it.
+var errCrashedForTest = errors.New("batch stopped by a test")
 
 // Apply writes a batch under the folder's lock: every file the batch
 // changes (memories, MEMORY.md, versions under ForgottenDir) lands, or
 // none does — after a crash the next Open finishes a batch that was
 // committed and drops one that was not. The files' previous contents stay
 // in the batch's journal for Undo.
+//
+// Every post-state is computed before anything is written: the memories
+// as Save would write them, the retired files' versions, MEMORY.md with
+// the retired files' lines gone, the saved memories' lines updated where
+// they had one and a new memory's line placed as a save places it. A
+// missing MEMORY.md stays missing, and one too large to edit is left alone.
+// An empty batch writes nothing and returns an empty ID.
 func (s *Store) Apply(ctx context.Context, b Batch) (BatchResult, error) {
-	return BatchResult{}, errBatchTODO
+	var res BatchResult
+	saves := slices.Clone(b.Save)
+	byName := make([]bool, len(saves))
+	for i := range saves {
+		bn, _, err := normalizeSave(&saves[i])
+		if err != nil {
+			return res, err
+		}
+		byName[i] = bn
+	}
+	leaving := map[string]bool{}
+	for _, f := range b.Retire {
+		if !isMemoryName(f) {
+			return res, fmt.Errorf("%w: %q cannot be retired: not a memory file name", ErrInvalid, f)
+		}
+		if leaving[f] {
+			return res, fmt.Errorf("%w: %s is retired twice in one batch", ErrInvalid, f)
+		}
+		leaving[f] = true
+	}
+	if len(saves) == 0 && len(leaving) == 0 {
+		return res, nil
+	}
+	unlock, err := s.Lock(ctx) // finishes a batch a crash cut short first
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
+	saved := map[string]bool{}
+	for i := range saves {
+		if byName[i] {
+			if saves[i].File, err = s.fileForName(ctx, saves[i].Name); err != nil {
+				return res, err
+			}
+		}
+		f := saves[i].File
+		if saved[f] || leaving[f] {
+			return res, fmt.Errorf("%w: %s is named twice in one batch", ErrInvalid, f)
+		}
+		saved[f] = true
+	}
+	now := s.opt.Now().UTC().Truncate(time.Second)
+	for try := 0; ; try++ {
+		changes, planned, err := s.planBatch(ctx, saves, b.Retire, leaving, b.IfMatch, now)
+		if err != nil {
+			return res, err
+		}
+		if len(changes) == 0 {
+			return planned, nil
+		}
+		id, err := s.newBatchID()
+		if err != nil {
+			return res, err
+		}
+		planned.ID = id
+		man, err := s.writeJournal(id, b.Label, now, changes)
+		if err != nil {
+			s.dropJournal(id)
+			return res, fmt.Errorf("write the journal of batch %s: %w (nothing was changed)", id, err)
+		}
+		if testOnlyBatchCrash != nil && testOnlyBatchCrash("journaled") {
+			return res, errCrashedForTest
+		}
+		// Claude Code writes without our lock: the files must still hold
+		// what the plan was made from when the batch commits.
+		if moved := s.movedSince(changes); moved != "" {
+			s.dropJournal(id)
+			if try == maxRetries {
+				return res, hint.With(fmt.Errorf("%s keeps changing: %w", moved, ErrConflict), "run it again once nothing else writes the memory folder")
+			}
+			continue
+		}
+		if err := s.commitJournal(id, man); err != nil {
+			s.dropJournal(id)
+			return res, fmt.Errorf("commit batch %s: %w (nothing was changed)", id, err)
+		}
+		if testOnlyBatchCrash != nil && testOnlyBatchCrash("committed") {
+			return res, errCrashedForTest
+		}
+		s.sweep()
+		if err := s.applyChanges(changes, false); err != nil {
+			return res, s.abortBatch(id, changes, err)
+		}
+		if testOnlyBatchCrash != nil && testOnlyBatchCrash("applied") {
+			return res, errCrashedForTest
+		}
+		if err := s.finishJournal(id, markDone); err != nil {
+			return planned, hint.With(fmt.Errorf("batch %s was applied, but not marked done: %w", id, err), "run 'memdir doctor': the next memdir command finishes it")
+		}
+		s.pruneJournals(id, now)
+		return planned, nil
+	}
 }
 
-// Undo puts back, byte for byte, every file the batch id changed (id ""
-// is the newest batch not undone), under the lock; a file changed since
-// the batch is ErrConflict, unless force.
-func (s *Store) Undo(ctx context.Context, id string, force bool) (BatchInfo, error) {
-	return BatchInfo{}, errBatchTODO
+// planBatch computes every file a batch changes and what it will hold. The
+// caller holds the lock.
+func (s *Store) planBatch(ctx context.Context, saves []Memory, retire []string, leaving map[string]bool, ifMatch map[string][]byte, now time.Time) ([]change, BatchResult, error) {
+	var res BatchResult
+	for f, want := range ifMatch {
+		if !isMemoryName(f) && !IsIndexName(f) {
+			return nil, res, fmt.Errorf("%w: IfMatch names %q, not a memory file", ErrInvalid, f)
+		}
+		cur, _, err := s.readFile(f)
+		if err != nil {
+			return nil, res, err
+		}
+		if !bytes.Equal(cur, want) {
+			return nil, res, hint.With(fmt.Errorf("%s: %w", f, ErrConflict), "make the plan again ('memdir dream --dry-run'): %s changed since it was planned", f)
+		}
+	}
+	var changes []change
+	merged := make([]Memory, 0, len(saves))
+	created := map[string]bool{}
+	for _, m := range saves {
+		old, _, err := s.readFile(m.File)
+		if err != nil {
+			return nil, res, err
+		}
+		mm, data, _, err := s.saveContent(ctx, m, old, Memory{}, now, func(f string) bool { return leaving[f] })
+		if err != nil {
+			return nil, res, fmt.Errorf("%s: %w", m.File, err)
+		}
+		mm.File = m.File
+		merged = append(merged, mm)
+		created[m.File] = old == nil
+		if old != nil && bytes.Equal(old, data) {
+			continue
+		}
+		changes = append(changes, change{Path: m.File, Before: old, Existed: old != nil, After: data, Exists: true})
+		res.Written = append(res.Written, m.File)
+	}
+	var versions []change
+	for _, f := range retire {
+		old, _, err := s.readFile(f)
+		if err != nil {
+			return nil, res, err
+		}
+		if old == nil {
+			return nil, res, hint.With(fmt.Errorf("%s: %w", f, ErrNotFound), "make the plan again ('memdir dream --dry-run'): %s is gone", f)
+		}
+		dst, err := s.asidePath(f)
+		if err != nil {
+			return nil, res, err
+		}
+		versions = append(versions, change{Path: ForgottenDir + "/" + filepath.Base(dst), After: old, Exists: true})
+		changes = append(changes, change{Path: f, Before: old, Existed: true})
+		res.Retired = append(res.Retired, f)
+		res.KeptIn = append(res.KeptIn, dst)
+	}
+	// The versions land first and the index last: a reader in between
+	// sees no line to a missing file.
+	changes = append(versions, changes...)
+	old, err := s.readIndexUpTo(maxEditIndexSize)
+	switch {
+	case IsIndexTooBig(err) || err == nil && old == nil:
+		return changes, res, nil
+	case err != nil:
+		return nil, res, err
+	}
+	ix := ParseIndex(old)
+	for _, f := range retire {
+		ix.Remove(f)
+	}
+	for _, m := range merged {
+		line := EntryLine(m)
+		switch {
+		case slices.ContainsFunc(ix.Lines, func(l IndexLine) bool { return l.File == m.File }):
+			ix.Upsert(m.File, line)
+		case created[m.File]:
+			s.placeEntry(&ix, m, &SaveResult{IndexLine: line})
+		}
+	}
+	if data := ix.Bytes(); !bytes.Equal(data, old) {
+		changes = append(changes, change{Path: IndexFile, Before: old, Existed: true, After: data, Exists: true})
+		res.Index = true
+	}
+	return changes, res, nil
 }
 
-// Batches lists the journals, newest first.
-func (s *Store) Batches() ([]BatchInfo, error) {
-	return nil, errBatchTODO
+// movedSince names a file that no longer holds the content a batch was
+// planned from, or returns "".
+func (s *Store) movedSince(changes []change) string {
+	for _, c := range changes {
+		if testOnlyBeforeReplace != nil {
+			testOnlyBeforeReplace(c.Path)
+		}
+		cur, ok, err := s.readJournaled(c.Path)
+		if err != nil || ok != c.Existed || !bytes.Equal(cur, c.Before) {
+			return c.Path
+		}
+	}
+	return ""
+}
+
+// readJournaled reads a file a journal names (a memory file, MEMORY.md or
+// a version), reporting whether it exists.
+func (s *Store) readJournaled(rel string) ([]byte, bool, error) {
+	if !strings.Contains(rel, "/") {
+		b, _, err := s.readFile(rel)
+		return b, b != nil, err
+	}
+	b, err := os.ReadFile(s.Path(filepath.FromSlash(rel)))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	return b, err == nil, err
+}
+
+// applyChanges writes every file's after-content (before-content when
+// undo), or removes it. Each step is atomic and idempotent: a batch cut
+// short is finished by running it again.
+func (s *Store) applyChanges(changes []change, undo bool) error {
+	order := slices.Clone(changes)
+	if undo {
+		slices.Reverse(order) // the index first, then the memories, then the versions
+	}
+	for _, c := range order {
+		data, exists := c.After, c.Exists
+		if undo {
+			data, exists = c.Before, c.Existed
+		}
+		p := s.Path(filepath.FromSlash(c.Path))
+		if exists {
+			if err := os.MkdirAll(filepath.Dir(p), DirPerm); err != nil {
+				return err
+			}
+			if err := atomicfile.WriteFile(p, data, FilePerm); err != nil {
+				return fmt.Errorf("write %s: %w", c.Path, err)
+			}
+		} else {
+			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("remove %s: %w", c.Path, err)
+			}
+			if err := atomicfile.SyncDir(filepath.Dir(p)); err != nil {
+				return err
+			}
+		}
+		if path.Dir(c.Path) == "." && !IsIndexName(c.Path) {
+			s.noteWritten(c.Path)
+		}
+	}
+	return nil
+}
+
+// abortBatch puts every file of a committed batch that failed midway back
+// as it was, then drops the journal; when that fails too, the journal stays
+// committed and the next lock finishes the batch.
+func (s *Store) abortBatch(id string, changes []change, cause error) error {
+	if err := s.applyChanges(changes, true); err != nil {
+		return hint.With(fmt.Errorf("batch %s failed midway (%w), and could not be taken back: %v", id, cause, err),
+			"free the disk or fix the folder's permissions, then run 'memdir doctor': the next memdir command finishes the batch")
+	}
+	s.dropJournal(id)
+	return fmt.Errorf("batch %s: %w (nothing was changed)", id, cause)
+}
+
+// isMemoryName reports whether f names a top-level memory file.
+func isMemoryName(f string) bool {
+	return paths.ValidateName(f) == nil && strings.HasSuffix(f, ".md") && !IsIndexName(f) &&
+		!strings.HasPrefix(f, ".") && !strings.ContainsAny(f, "/\\")
 }

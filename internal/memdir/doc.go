@@ -10,6 +10,10 @@
 //	<slug>.md        one memory per file: YAML frontmatter, then a markdown body
 //	.forgotten/      forgotten memories, renamed <file>.<UTC stamp> so no scan reads them
 //	.memdir.lock     the cross-process lock; its content names the holder
+//	.memdir-batches/ the journals of multi-file changes (Apply), for crash
+//	                 recovery and Undo; nothing in it ends in .md
+//	.consolidate-lock Claude Code's consolidation lock: the holder's PID; its
+//	                 mtime is when the folder was last consolidated
 //	.memdir-cache/   derived data (the recall snapshot, cached embeddings),
 //	                 written through WriteCache; safe to delete
 //
@@ -52,4 +56,10 @@
 // Claude Code writes these files without that lock, so before replacing a
 // file the store re-reads it and re-applies its change when it moved.
 // Secrets are redacted (package redact) before anything reaches disk.
+//
+// A change of several files (Apply, for consolidation) lands whole or not
+// at all: the files' contents before and after go to a synced journal in
+// BatchDir, whose manifest, written last, commits the batch; a batch a
+// crash cut short is finished by the next Open or Lock, or dropped when it
+// was not committed, and Undo puts a finished one back byte for byte.
 package memdir

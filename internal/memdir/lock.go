@@ -21,6 +21,15 @@ func IsLocked(err error) bool { return lockfile.IsLocked(err) }
 // timeout, and records who holds it. The returned func releases it. The
 // store's own writes take it themselves: a caller holding it must not call
 // them, since a second Lock waits even within one process. Readers never lock.
+// A batch (Apply, Undo) a crash cut short is finished first.
 func (s *Store) Lock(ctx context.Context) (unlock func(), err error) {
-	return lockfile.Lock(ctx, s.dir, lockfile.Options{Timeout: s.opt.LockTimeout, Holder: s.opt.Holder, Now: s.opt.Now})
+	unlock, err = lockfile.Lock(ctx, s.dir, lockfile.Options{Timeout: s.opt.LockTimeout, Holder: s.opt.Holder, Now: s.opt.Now})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.recoverLocked(); err != nil {
+		unlock()
+		return nil, err
+	}
+	return unlock, nil
 }

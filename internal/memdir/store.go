@@ -58,7 +58,9 @@ type Store struct {
 // Open opens the memory folder dir. It fails when dir does not exist,
 // unless opt.Create is set. Temporary files left by writers that died
 // mid-write are swept by the store's first write: readers (recall, in a
-// hook on every prompt) do not pay for listing the folder.
+// hook on every prompt) do not pay for listing the folder. A batch (Apply)
+// a crash cut short is finished, or dropped when it was not committed:
+// one Lstat when there is none.
 func Open(dir string, opt Options) (*Store, error) {
 	if opt.LockTimeout <= 0 {
 		opt.LockTimeout = 10 * time.Second
@@ -87,7 +89,9 @@ func Open(dir string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{dir: dir, real: real, opt: opt}, nil
+	s := &Store{dir: dir, real: real, opt: opt}
+	s.openRecover()
+	return s, nil
 }
 
 // sweep removes stale temporary files before a Store's first write, at
@@ -319,36 +323,11 @@ const maxRetries = 5
 // with paths.ErrInvalidName, ErrInvalid, ErrConflict, ErrSymlinkEscape or a
 // *LockedError and then leaves every file as it was.
 func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult, error) {
-	m.Name = oneLine(m.Name)
-	m.Description = oneLine(m.Description)
-	// YAML cannot hold invalid UTF-8 as text: the encoder would write the
-	// value as !!binary base64, which reads back as the base64 string.
-	for _, f := range []*string{&m.Description, &m.Source, &m.Trust, &m.Scope, &m.SupersededBy} {
-		*f = strings.ToValidUTF8(*f, "\uFFFD")
+	byName, red, err := normalizeSave(&m)
+	if err != nil {
+		return SaveResult{}, err
 	}
-	m.Refs = slices.Clone(m.Refs)
-	for i := range m.Refs {
-		m.Refs[i] = strings.ToValidUTF8(m.Refs[i], "\uFFFD")
-	}
-	byName := m.File == ""
-	if byName {
-		if m.Name == "" {
-			return SaveResult{}, fmt.Errorf("%w: a memory needs a name", ErrInvalid)
-		}
-		// Any title will do: the file name is its slug, never the title.
-		if err := validTitle(m.Name, maxTitleLen); err != nil {
-			return SaveResult{}, err
-		}
-	} else {
-		if err := paths.ValidateName(m.File); err != nil {
-			return SaveResult{}, err
-		}
-		if !strings.HasSuffix(m.File, ".md") || IsIndexName(m.File) {
-			return SaveResult{}, fmt.Errorf("%w: file name %q must end in .md and not be %s", ErrInvalid, m.File, IndexFile)
-		}
-	}
-	var res SaveResult
-	res.Redactions = redactMemory(&m)
+	res := SaveResult{Redactions: red}
 
 	unlock, err := s.Lock(ctx)
 	if err != nil {
@@ -368,7 +347,6 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 	now := s.opt.Now().UTC().Truncate(time.Second)
 	var typeChange string
 	for try := 0; ; try++ {
-		typeChange = ""
 		old, _, err := s.readFile(m.File)
 		if err != nil {
 			return res, err
@@ -379,47 +357,12 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 		if opt.MustExist && old == nil {
 			return res, fmt.Errorf("%s: %w", m.File, ErrNotFound)
 		}
-		merged := m
-		if old != nil {
-			cur, err := Parse(m.File, old)
-			if err != nil {
-				if m.front == nil {
-					return res, fmt.Errorf("existing file is invalid, fix it with 'memdir edit' first: %w", err)
-				}
-			} else {
-				// A rename onto another memory's name would leave a name
-				// that show, edit and forget cannot tell apart.
-				if m.Name != "" && !SameName(cur.Title(), m.Name) {
-					other, err := s.fileNamed(ctx, m.Name, true)
-					var fe *FrontmatterError
-					if errors.As(err, &fe) && fe.File != m.File {
-						other, err = fe.File, nil // a file of that name that does not parse still holds it
-					}
-					if errors.Is(err, ErrAmbiguous) || err == nil && other != "" && other != m.File {
-						return res, fmt.Errorf("%q is the name of %s: %w", m.Name, cmp.Or(other, "other memories"), ErrNameTaken)
-					}
-				}
-				merged = merge(cur, m)
-				if cur.Type != "" && merged.Type != cur.Type {
-					typeChange = fmt.Sprintf("%s changed its type from %s to %s", m.File, cur.Type, merged.Type)
-				}
-			}
-		}
 		res.Created = old == nil
-		if res.Created {
-			merged.Source = cmp.Or(merged.Source, opt.Defaults.Source)
-			merged.Trust = cmp.Or(merged.Trust, opt.Defaults.Trust)
-		}
-		if merged.Created.IsZero() {
-			merged.Created = now
-		}
-		merged.Updated = now
-		data := Format(merged)
-		if len(data) > MaxFileSize {
-			return res, fmt.Errorf("%w: %s would be %d bytes, over the %d-byte limit of a memory file; keep one fact per memory", ErrInvalid, m.File, len(data), MaxFileSize)
-		}
-		if _, err := Parse(m.File, data); err != nil {
-			return res, err // never write what we could not read back
+		var merged Memory
+		var data []byte
+		merged, data, typeChange, err = s.saveContent(ctx, m, old, opt.Defaults, now, nil)
+		if err != nil {
+			return res, err
 		}
 		// Claude Code writes without our lock: re-read just before the
 		// rename, and re-apply on top of its version if it changed.
@@ -475,6 +418,90 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 		res.Warnings = append(res.Warnings, w)
 	}
 	return res, nil
+}
+
+// saveContent computes what a save of m writes over old, the file's
+// current content (nil: a new file): m merged into the stored memory,
+// created kept or set, updated set to now. leaving, when not nil, names
+// files on their way out (a batch retires them), whose names m may take.
+func (s *Store) saveContent(ctx context.Context, m Memory, old []byte, defaults Memory, now time.Time, leaving func(file string) bool) (merged Memory, data []byte, typeChange string, err error) {
+	merged = m
+	if old != nil {
+		cur, err := Parse(m.File, old)
+		if err != nil {
+			if m.front == nil {
+				return Memory{}, nil, "", fmt.Errorf("existing file is invalid, fix it with 'memdir edit' first: %w", err)
+			}
+		} else {
+			// A rename onto another memory's name would leave a name
+			// that show, edit and forget cannot tell apart.
+			if m.Name != "" && !SameName(cur.Title(), m.Name) {
+				other, err := s.fileNamed(ctx, m.Name, true)
+				var fe *FrontmatterError
+				if errors.As(err, &fe) && fe.File != m.File {
+					other, err = fe.File, nil // a file of that name that does not parse still holds it
+				}
+				if errors.Is(err, ErrAmbiguous) || err == nil && other != "" && other != m.File && (leaving == nil || !leaving(other)) {
+					return Memory{}, nil, "", fmt.Errorf("%q is the name of %s: %w", m.Name, cmp.Or(other, "other memories"), ErrNameTaken)
+				}
+			}
+			merged = merge(cur, m)
+			if cur.Type != "" && merged.Type != cur.Type {
+				typeChange = fmt.Sprintf("%s changed its type from %s to %s", m.File, cur.Type, merged.Type)
+			}
+		}
+	}
+	if old == nil {
+		merged.Source = cmp.Or(merged.Source, defaults.Source)
+		merged.Trust = cmp.Or(merged.Trust, defaults.Trust)
+	}
+	if merged.Created.IsZero() {
+		merged.Created = now
+	}
+	merged.Updated = now
+	data = Format(merged)
+	if len(data) > MaxFileSize {
+		return Memory{}, nil, "", fmt.Errorf("%w: %s would be %d bytes, over the %d-byte limit of a memory file; keep one fact per memory", ErrInvalid, m.File, len(data), MaxFileSize)
+	}
+	if _, err := Parse(m.File, data); err != nil {
+		return Memory{}, nil, "", err // never write what we could not read back
+	}
+	return merged, data, typeChange, nil
+}
+
+// normalizeSave prepares m as every save does: name and description on one
+// line, valid UTF-8 where YAML needs text, a valid title or file name; then
+// secrets are redacted. byName says the file is to be found from the name.
+func normalizeSave(m *Memory) (byName bool, red []RedactionCount, err error) {
+	m.Name = oneLine(m.Name)
+	m.Description = oneLine(m.Description)
+	// YAML cannot hold invalid UTF-8 as text: the encoder would write the
+	// value as !!binary base64, which reads back as the base64 string.
+	for _, f := range []*string{&m.Description, &m.Source, &m.Trust, &m.Scope, &m.SupersededBy} {
+		*f = strings.ToValidUTF8(*f, "\uFFFD")
+	}
+	m.Refs = slices.Clone(m.Refs)
+	for i := range m.Refs {
+		m.Refs[i] = strings.ToValidUTF8(m.Refs[i], "\uFFFD")
+	}
+	byName = m.File == ""
+	if byName {
+		if m.Name == "" {
+			return false, nil, fmt.Errorf("%w: a memory needs a name", ErrInvalid)
+		}
+		// Any title will do: the file name is its slug, never the title.
+		if err := validTitle(m.Name, maxTitleLen); err != nil {
+			return false, nil, err
+		}
+	} else {
+		if err := paths.ValidateName(m.File); err != nil {
+			return false, nil, err
+		}
+		if !strings.HasSuffix(m.File, ".md") || IsIndexName(m.File) {
+			return false, nil, fmt.Errorf("%w: file name %q must end in .md and not be %s", ErrInvalid, m.File, IndexFile)
+		}
+	}
+	return byName, redactMemory(m), nil
 }
 
 // placeEntry gives the saved memory m its line in ix and reports whether ix

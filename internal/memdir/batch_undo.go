@@ -1,0 +1,77 @@
+package memdir
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/memdir/memdir/internal/hint"
+)
+
+// Undo puts back, byte for byte, every file the batch id changed (id ""
+// is the newest batch not undone), under the lock; a file changed since
+// the batch is ErrConflict, unless force. The files a batch created (a
+// new memory, a version in ForgottenDir) are removed; with force, what a
+// file held since is lost. An undo is atomic as a batch is: one cut short
+// is finished by the next Open.
+func (s *Store) Undo(ctx context.Context, id string, force bool) (BatchInfo, error) {
+	unlock, err := s.Lock(ctx) // finishes a batch or undo a crash cut short first
+	if err != nil {
+		return BatchInfo{}, err
+	}
+	defer unlock()
+	infos, err := s.Batches()
+	if err != nil {
+		return BatchInfo{}, err
+	}
+	var info BatchInfo
+	found := false
+	for _, in := range infos {
+		if id == "" && !in.Undone || id != "" && in.ID == id {
+			info, found = in, true
+			break
+		}
+	}
+	switch {
+	case !found && id == "":
+		return BatchInfo{}, hint.With(fmt.Errorf("no batch to undo: %w", ErrNotFound), "'memdir dream --apply' makes one; every batch applied is undone already")
+	case !found:
+		return BatchInfo{}, hint.With(fmt.Errorf("no batch %s (journals are kept for the last %d batches, 90 days): %w", id, keepJournals, ErrNotFound), "run 'memdir dream --undo' to undo the newest batch")
+	case info.Undone:
+		return info, hint.With(fmt.Errorf("batch %s was undone already: %w", info.ID, ErrInvalid), "run 'memdir dream --undo' to undo the newest batch not undone")
+	}
+	_, changes, err := s.readJournal(info.ID)
+	if err != nil {
+		return info, err
+	}
+	var moved []string
+	for _, c := range changes {
+		cur, ok, err := s.readJournaled(c.Path)
+		if err != nil {
+			return info, err
+		}
+		if ok != c.Exists || !bytes.Equal(cur, c.After) {
+			moved = append(moved, c.Path)
+		}
+	}
+	if len(moved) > 0 && !force {
+		return info, hint.With(fmt.Errorf("%s changed since batch %s: %w", strings.Join(moved, ", "), info.ID, ErrConflict),
+			"undo the later batches first ('memdir dream --undo'), or undo this one anyway with --force, losing those changes")
+	}
+	if err := s.markPending(info.ID); err != nil {
+		return info, err
+	}
+	if err := s.finishMark(info.ID, markUndoing); err != nil {
+		_ = s.clearPending()
+		return info, fmt.Errorf("undo batch %s: %w (nothing was changed)", info.ID, err)
+	}
+	if err := s.applyChanges(changes, true); err != nil {
+		return info, hint.With(fmt.Errorf("undo batch %s, cut short: %w", info.ID, err), "free the disk or fix the folder's permissions, then run 'memdir doctor': the next memdir command finishes the undo")
+	}
+	if err := s.finishJournal(info.ID, markUndone); err != nil {
+		return info, hint.With(fmt.Errorf("batch %s was undone, but not marked so: %w", info.ID, err), "run 'memdir doctor': the next memdir command finishes it")
+	}
+	info.Undone = true
+	return info, nil
+}
