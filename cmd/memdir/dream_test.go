@@ -64,12 +64,16 @@ func (h dreamHome) run(args ...string) string {
 	return string(out)
 }
 
+// updatedRE is a memory's updated line, which the store stamps with the
+// time of the write.
+var updatedRE = regexp.MustCompile(`(?m)^updated: .*$`)
+
 // stampRE is the UTC stamp the store adds to a kept version's name.
 var stampRE = regexp.MustCompile(`\.md\.[0-9TZ.-]+$`)
 
 // folder is the memory folder as a person sees it: every file but the
-// derived ones (cache, batch journals, lock), by path, with a kept
-// version's stamp taken out of its name (it is the clock's).
+// derived ones (cache, batch journals, lock), by path, with the clock's
+// marks taken out: a kept version's stamp in its name, the updated lines.
 func (h dreamHome) folder() map[string]string {
 	h.t.Helper()
 	out := map[string]string{}
@@ -91,6 +95,7 @@ func (h dreamHome) folder() map[string]string {
 		if err != nil {
 			return err
 		}
+		b = updatedRE.ReplaceAll(b, []byte("updated: CLOCK")) // the store's clock, not MEMDIR_NOW
 		key := stampRE.ReplaceAllString(rel, ".md.STAMP")
 		for out[key] != "" {
 			key += "'"

@@ -108,6 +108,9 @@ func (p *planner) pairs() {
 		pr := pair{a: i, b: j}
 		pr.jaccard, pr.contain = p.weighted(a.terms, b.terms)
 		pr.contra, pr.quotes = p.contradiction(a, b, pr.jaccard >= contraJaccard)
+		if pr.contra == "" && differentSubjects(a, b) {
+			continue // "billing-07 health port" and "billing-08 health port": two things, alike
+		}
 		if pr.contra == "" && (pr.jaccard >= leftJaccard || pr.contain >= mergeContained && pr.jaccard >= mergeContainMin) {
 			pr.contra, pr.quotes = valueChange(a, b)
 		}
@@ -402,7 +405,12 @@ func values(s string) map[string]bool {
 // runs on port 8085", then "… on port 9300"; "Priya owns iOS releases",
 // then "Tomás owns …"). Such a pair is an update, never a duplicate: merged,
 // it would state both values.
+//
+// A value a memory's name or file name holds names its subject instead
+// ("billing-07 health port"): two memories differing there are about two
+// things, not one thing changed.
 func valueChange(a, b item) (string, []string) {
+	sa, sb := subject(a), subject(b)
 	for _, o := range a.sents {
 		for _, s := range b.sents {
 			if overlapOf(o.terms, s.terms) < 0.4 {
@@ -420,6 +428,9 @@ func valueChange(a, b item) (string, []string) {
 					to = append(to, v)
 				}
 			}
+			if slices.ContainsFunc(from, func(v string) bool { return sa[v] }) || slices.ContainsFunc(to, func(v string) bool { return sb[v] }) {
+				continue
+			}
 			if len(from) > 0 && len(to) > 0 {
 				slices.Sort(from)
 				slices.Sort(to)
@@ -428,4 +439,26 @@ func valueChange(a, b item) (string, []string) {
 		}
 	}
 	return "", nil
+}
+
+// subject is the values a memory's name and file name hold: what it is
+// about when memories are written from one template ("billing-07").
+func subject(it item) map[string]bool {
+	return values(it.Name + " " + strings.TrimSuffix(it.File, ".md")) // its first word is no name
+}
+
+// differentSubjects reports whether two memories name different things in
+// their names — each names one, and none is the other's — so that alike
+// wording is a template, not a duplicate.
+func differentSubjects(a, b item) bool {
+	sa, sb := subject(a), subject(b)
+	if len(sa) == 0 || len(sb) == 0 {
+		return false
+	}
+	for v := range sa {
+		if sb[v] {
+			return false
+		}
+	}
+	return true
 }

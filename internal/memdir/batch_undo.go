@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/memdir/memdir/internal/hint"
@@ -72,6 +73,9 @@ func (s *Store) Undo(ctx context.Context, id string, force bool) (BatchInfo, err
 	if err := s.finishJournal(info.ID, markUndone); err != nil {
 		return info, hint.With(fmt.Errorf("batch %s was undone, but not marked so: %w", info.ID, err), "run 'memdir doctor': the next memdir command finishes it")
 	}
+	// A ForgottenDir the batch made holds nothing now: gone with it, so the
+	// folder is as it was.
+	_ = os.Remove(s.Path(ForgottenDir)) // fails, as it should, when it holds anything
 	info.Undone = true
 	return info, nil
 }
