@@ -276,6 +276,10 @@ type SaveOptions struct {
 	// KeepPrevious keeps the version a save replaces in ForgottenDir
 	// (<file>.<UTC time>), where Restore finds it: the undo of an edit.
 	KeepPrevious bool
+	// KeepUpdated leaves the updated time as it is: a mark that changes
+	// no fact the memory states (verify's stale) does not make it look
+	// newer to recall.
+	KeepUpdated bool
 }
 
 // SaveResult says what a Save did.
@@ -321,9 +325,10 @@ const maxRetries = 5
 func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult, error) {
 	m.Name = oneLine(m.Name)
 	m.Description = oneLine(m.Description)
+	m.Stale = oneLine(m.Stale)
 	// YAML cannot hold invalid UTF-8 as text: the encoder would write the
 	// value as !!binary base64, which reads back as the base64 string.
-	for _, f := range []*string{&m.Description, &m.Source, &m.Trust, &m.Scope, &m.SupersededBy} {
+	for _, f := range []*string{&m.Description, &m.Source, &m.Trust, &m.Scope, &m.SupersededBy, &m.Stale} {
 		*f = strings.ToValidUTF8(*f, "\uFFFD")
 	}
 	m.Refs = slices.Clone(m.Refs)
@@ -413,7 +418,9 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 		if merged.Created.IsZero() {
 			merged.Created = now
 		}
-		merged.Updated = now
+		if !opt.KeepUpdated || merged.Updated.IsZero() {
+			merged.Updated = now
+		}
 		data := Format(merged)
 		if len(data) > MaxFileSize {
 			return res, fmt.Errorf("%w: %s would be %d bytes, over the %d-byte limit of a memory file; keep one fact per memory", ErrInvalid, m.File, len(data), MaxFileSize)
@@ -592,6 +599,7 @@ func merge(cur, m Memory) Memory {
 	set(&out.Source, m.Source)
 	set(&out.Trust, m.Trust)
 	set(&out.SupersededBy, m.SupersededBy)
+	set(&out.Stale, m.Stale)
 	if len(m.Refs) > 0 {
 		out.Refs = m.Refs
 	}
