@@ -75,6 +75,8 @@ func Classify(ref string) Kind {
 		return Symbol
 	case isImportPath(ref):
 		return Package
+	case binaries[ref]:
+		return Command
 	}
 	if _, ok := PathOf(ref); ok {
 		return Path

@@ -95,6 +95,7 @@ func TestClassify(t *testing.T) {
 		{"--dry-run", Flag},
 		{"-race", Flag},
 		{"make test", Command},
+		{"prettier", Command},
 		{"npm run lint", Command},
 		{"github.com/spf13/cobra", Package},
 		{"https://example.com/a/b", URL},

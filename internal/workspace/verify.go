@@ -93,7 +93,7 @@ func (w *Workspace) Verify(ctx context.Context, opt VerifyOptions) (VerifyReport
 		}
 		v := verifyOne(ctx, c, m, opt, now)
 		if v.Action != "" && !opt.DryRun {
-			if err := w.writeVerified(ctx, m, &v); err != nil {
+			if err := w.writeVerified(ctx, m, &v, opt.Fix); err != nil {
 				if ctx.Err() != nil {
 					return rep, ctx.Err()
 				}
@@ -244,10 +244,10 @@ func replacePath(s, old, new string) string {
 
 func isPathByte(c byte) bool { return isWordByte(c) || c == '/' || c == '.' || c == '-' }
 
-// writeVerified writes v's mark and edits into m's file: read again, and
-// written only over what was read (a memory changed meanwhile is left as
-// it is, and says so).
-func (w *Workspace) writeVerified(ctx context.Context, m memdir.Memory, v *VerifiedMemory) error {
+// writeVerified writes v's mark, and with fix its edits, into m's file:
+// read again, and written only over what was read (a memory changed
+// meanwhile is left as it is, and says so).
+func (w *Workspace) writeVerified(ctx context.Context, m memdir.Memory, v *VerifiedMemory, fix bool) error {
 	raw, file, err := w.Store.Raw(m.File)
 	if err != nil {
 		return err
@@ -259,7 +259,11 @@ func (w *Workspace) writeVerified(ctx context.Context, m memdir.Memory, v *Verif
 	if cur.Stale != v.Was {
 		return errors.New("the memory changed while it was verified; run 'memdir verify' again")
 	}
-	for _, e := range v.Edits {
+	edits := v.Edits
+	if !fix {
+		edits = nil
+	}
+	for _, e := range edits {
 		switch e.Field {
 		case "description":
 			cur.Description = replacePath(cur.Description, e.Old, e.New)
@@ -273,6 +277,6 @@ func (w *Workspace) writeVerified(ctx context.Context, m memdir.Memory, v *Verif
 		}
 	}
 	cur.Stale = v.Stale
-	_, err = w.Store.Save(ctx, cur, memdir.SaveOptions{IfMatch: raw, MustExist: true, KeepPrevious: true, KeepUpdated: len(v.Edits) == 0})
+	_, err = w.Store.Save(ctx, cur, memdir.SaveOptions{IfMatch: raw, MustExist: true, KeepPrevious: true, KeepUpdated: len(edits) == 0})
 	return err
 }
