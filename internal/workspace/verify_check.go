@@ -471,4 +471,3 @@ func goModHas(gomod, imp string, dirExists func(string) bool) bool {
 	}
 	return false
 }
-
