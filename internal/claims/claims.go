@@ -138,18 +138,19 @@ func PathOf(ref string) (string, bool) {
 
 // finder collects claims, each once.
 type finder struct {
-	out []Claim
+	out  []Claim
+	seen map[Claim]bool // kind and text
 }
 
 func (f *finder) add(k Kind, text, command string) {
-	if text == "" {
+	key := Claim{Kind: k, Text: text}
+	if text == "" || f.seen[key] {
 		return
 	}
-	for _, c := range f.out {
-		if c.Kind == k && c.Text == text {
-			return
-		}
+	if f.seen == nil {
+		f.seen = map[Claim]bool{}
 	}
+	f.seen[key] = true
 	f.out = append(f.out, Claim{Kind: k, Text: text, Command: command})
 }
 
@@ -466,10 +467,8 @@ func packageName(s string) string {
 func trimPunct(s string) string {
 	s = strings.TrimLeft(s, "(\"'[<*_“‘")
 	s = strings.TrimRight(s, ".,;:!?\"')]>*_”’")
-	if strings.HasSuffix(s, "(") {
-		s = strings.TrimSuffix(s, "(")
-	}
-	return s
+	return strings.TrimSuffix(s, "(") // ParseConfig() lost its ')'
+
 }
 
 func allDigitsOrDots(s string) bool {
