@@ -78,7 +78,7 @@ func (w *Workspace) Verify(ctx context.Context, opt VerifyOptions) (VerifyReport
 	if err != nil {
 		return VerifyReport{}, err
 	}
-	c := newClaimChecker(ctx, w.Layout.ProjectRoot, w.Env.getenv)
+	c := newClaimChecker(ctx, w.Layout.ProjectRoot, w.Layout.MemoryDir, w.Env.getenv)
 	rep := VerifyReport{Root: w.Layout.ProjectRoot, Git: c.git, DryRun: opt.DryRun, Fix: opt.Fix, Counts: map[string]int{}}
 	for _, p := range problems {
 		rep.Problems = append(rep.Problems, p.Error())

@@ -53,14 +53,18 @@ type claimChecker struct {
 	timeout time.Duration
 	git     bool   // root is in a git work tree and git runs
 	prefix  string // root's path inside the work tree, "" or "sub/dir/"
+	skip    string // the memory folder, when inside the root: never searched
 	renames map[string]string
 	files   []string // the project's files, slash-separated, read once
 	filesOK bool
 	done    map[claims.Claim]ClaimResult
 }
 
-func newClaimChecker(ctx context.Context, root string, getenv func(string) string) *claimChecker {
+func newClaimChecker(ctx context.Context, root, memoryDir string, getenv func(string) string) *claimChecker {
 	c := &claimChecker{root: root, getenv: getenv, timeout: verifyCheckTimeout, done: map[claims.Claim]ClaimResult{}}
+	if rel, err := filepath.Rel(root, memoryDir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
+		c.skip = filepath.ToSlash(rel) // a memory naming LoadCache is no evidence LoadCache exists
+	}
 	if out, code, err := c.runGit(ctx, "rev-parse", "--show-prefix"); err == nil && code == 0 {
 		c.git, c.prefix = true, strings.TrimSpace(string(out))
 	}
@@ -241,7 +245,11 @@ func (c *claimChecker) search(ctx context.Context, r *ClaimResult, s string, wor
 		if word {
 			args = append(args, "-w")
 		}
-		_, code, err := c.runGit(ctx, append(args, "-e", s, "--", ".")...)
+		args = append(args, "-e", s, "--", ".")
+		if c.skip != "" {
+			args = append(args, ":(exclude)"+c.skip)
+		}
+		_, code, err := c.runGit(ctx, args...)
 		switch {
 		case err != nil:
 			r.Status, r.Reason = ClaimUnchecked, "git grep failed: "+err.Error()
@@ -299,7 +307,7 @@ func (c *claimChecker) projectFiles(ctx context.Context) []string {
 		out, code, err := c.runGit(ctx, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 		if err == nil && code == 0 {
 			for f := range strings.SplitSeq(string(out), "\x00") {
-				if f != "" {
+				if f != "" && (c.skip == "" || !strings.HasPrefix(f, c.skip+"/")) {
 					c.files = append(c.files, f)
 				}
 			}
@@ -311,8 +319,8 @@ func (c *claimChecker) projectFiles(ctx context.Context) []string {
 			return filepath.SkipDir
 		}
 		if d.IsDir() {
-			switch d.Name() {
-			case ".git", "node_modules", "vendor", ".memdir-cache":
+			switch rel, _ := filepath.Rel(c.root, p); {
+			case d.Name() == ".git", d.Name() == "node_modules", d.Name() == "vendor", filepath.ToSlash(rel) == c.skip:
 				return filepath.SkipDir
 			}
 			return nil

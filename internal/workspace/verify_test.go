@@ -43,9 +43,12 @@ const (
 
 // verifyWorkspace opens a workspace on a new project holding three
 // memories: one naming a file, one a function, one a flag.
-func verifyWorkspace(t *testing.T, proj string) *workspace.Workspace {
+func verifyWorkspace(t *testing.T, proj string, env ...string) *workspace.Workspace {
 	t.Helper()
 	vars := map[string]string{"HOME": filepath.Join(filepath.Dir(proj), "home"), "PATH": os.Getenv("PATH")}
+	for i := 0; i+1 < len(env); i += 2 {
+		vars[env[i]] = env[i+1]
+	}
 	ws, err := workspace.Open(workspace.Env{Getenv: func(k string) string { return vars[k] }, Cwd: proj, Holder: "test"}, true)
 	if err != nil {
 		t.Fatal(err)
@@ -167,15 +170,16 @@ func TestVerify_GitRepository(t *testing.T) {
 	}
 }
 
-// Outside a git repository the files are searched directly, and a missing
-// path cannot be followed: it is stale.
+// Outside a git repository the files are searched directly (not
+// node_modules, nor the memory folder inside the project, whose memories
+// name LoadCache), and a missing path cannot be followed: it is stale.
 func TestVerify_NoGit(t *testing.T) {
 	t.Parallel()
 	proj := filepath.Join(t.TempDir(), "proj")
 	writeFile(t, filepath.Join(proj, "src", "server.go"), serverGo)
 	writeFile(t, filepath.Join(proj, "cmd", "deploy", "main.go"), mainGo)
 	writeFile(t, filepath.Join(proj, "node_modules", "x", "cache.js"), "function LoadCache() {}\n")
-	ws := verifyWorkspace(t, proj)
+	ws := verifyWorkspace(t, proj, "MEMDIR_MEMORY_DIR", filepath.Join(proj, "docs", "memory"), "MEMDIR_ALLOWED_ROOTS", proj)
 	rep, err := ws.Verify(t.Context(), workspace.VerifyOptions{Now: verifyDay})
 	if err != nil {
 		t.Fatal(err)
