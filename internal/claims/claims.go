@@ -319,6 +319,9 @@ func strictPath(p string) bool {
 		return true
 	}
 	first, _, _ := strings.Cut(p, "/")
+	if strings.Contains(strings.TrimPrefix(first, "."), ".") {
+		return false // a host (wiki.corp/page), not a folder
+	}
 	return knownDirs[first] || strings.Count(p, "/") >= 2 && !strings.ContainsAny(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 }
 
@@ -442,7 +445,7 @@ func domainPath(s string) bool {
 		return false
 	}
 	_, tld, dotted := cutLast(host, ".")
-	if !dotted || len(tld) < 2 || len(tld) > 6 || fileExts[tld] {
+	if !dotted || len(tld) < 2 || len(tld) > 12 || fileExts[tld] {
 		return false
 	}
 	return strings.Trim(tld, "abcdefghijklmnopqrstuvwxyz") == ""

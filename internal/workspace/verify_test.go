@@ -281,3 +281,61 @@ func equalMaps(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// Save fills refs with what the memory names (issue 18): the refs given
+// first, then paths, symbols, flags and commands, each once; not a bare
+// file name, nor a flag of another tool.
+func TestSave_FillsRefs(t *testing.T) {
+	t.Parallel()
+	proj := filepath.Join(t.TempDir(), "proj")
+	writeFile(t, filepath.Join(proj, "src", "app.go"), appGo)
+	ws := verifyWorkspace(t, proj)
+	body := "Settings live in src/app.go (see store.go too); call `ParseConfig()`, pass `--dry-run`, run `make test` and go test with -race. Docs: https://example.com/x\n"
+	res, err := ws.Save(t.Context(), workspace.SaveRequest{Type: "project", Name: "Settings", Description: "where settings are read", Body: body, Refs: []string{"docs/settings.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ws.Store.Get(res.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"docs/settings.md", "src/app.go", "ParseConfig", "--dry-run", "make test"}
+	if strings.Join(m.Refs, "|") != strings.Join(want, "|") {
+		t.Errorf("Refs=%q, want %q", m.Refs, want)
+	}
+	if !slicesContain(res.Warnings, "ref docs/settings.md is not in") || slicesContain(res.Warnings, "ParseConfig") {
+		t.Errorf("Warnings=%q, want one for docs/settings.md only", res.Warnings)
+	}
+}
+
+// A memory folder kept in the repository is not searched: its memories
+// name the symbol that is gone.
+func TestVerify_MemoryFolderInRepository(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		testenv.Unavailable(t, "git is not installed")
+	}
+	t.Parallel()
+	proj := filepath.Join(t.TempDir(), "proj")
+	writeFile(t, filepath.Join(proj, "src", "server.go"), serverGo)
+	writeFile(t, filepath.Join(proj, "cmd", "deploy", "main.go"), mainGo)
+	ws := verifyWorkspace(t, proj, "MEMDIR_MEMORY_DIR", filepath.Join(proj, ".claude", "memory"), "MEMDIR_ALLOWED_ROOTS", proj)
+	runGit(t, proj, "init", "-q")
+	runGit(t, proj, "add", "-A")
+	runGit(t, proj, "commit", "-q", "-m", "code and memories")
+	rep, err := ws.Verify(t.Context(), workspace.VerifyOptions{DryRun: true, Now: verifyDay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := statuses(rep); got["cache-warmup.md"] != workspace.VerifyStale || got["dry-runs-first.md"] != workspace.VerifyFresh {
+		t.Errorf("Verify() statuses=%v, want cache-warmup.md stale and dry-runs-first.md fresh", got)
+	}
+}
+
+func slicesContain(list []string, sub string) bool {
+	for _, s := range list {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
