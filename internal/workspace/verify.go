@@ -138,7 +138,7 @@ func MemoryClaims(m memdir.Memory) []claims.Claim {
 // verifyOne checks m's claims and decides its mark and its fix.
 func verifyOne(ctx context.Context, c *claimChecker, m memdir.Memory, opt VerifyOptions, now time.Time) VerifiedMemory {
 	v := VerifiedMemory{File: m.File, Name: m.Title(), Was: m.Stale}
-	var missing, renamed []string
+	var missing, renamed, unfixed []string
 	checked := 0
 	for _, cl := range MemoryClaims(m) {
 		r := c.check(ctx, cl)
@@ -148,7 +148,11 @@ func verifyOne(ctx context.Context, c *claimChecker, m memdir.Memory, opt Verify
 			missing = append(missing, r.Reason)
 		case ClaimRenamed:
 			renamed = append(renamed, r.Reason)
-			v.Edits = append(v.Edits, renameEdits(m, r.Text, r.To)...)
+			edits := renameEdits(m, r.Text, r.To)
+			if len(edits) == 0 {
+				unfixed = append(unfixed, r.Reason) // named in a way no edit finds
+			}
+			v.Edits = append(v.Edits, edits...)
 		}
 		if r.Status != ClaimUnchecked {
 			checked++
@@ -166,7 +170,7 @@ func verifyOne(ctx context.Context, c *claimChecker, m memdir.Memory, opt Verify
 	}
 	reasons := append(slices.Clone(missing), renamed...)
 	if opt.Fix && len(v.Edits) > 0 {
-		reasons = missing // the fix makes the renamed paths right
+		reasons = append(slices.Clone(missing), unfixed...) // the fix makes the others right
 	}
 	v.Stale = staleMark(m.Stale, reasons, now)
 	switch {
@@ -185,13 +189,17 @@ func verifyOne(ctx context.Context, c *claimChecker, m memdir.Memory, opt Verify
 	return v
 }
 
-// staleMark is the mark for reasons found at now: the old mark when it
-// says the same (its date stays that of the first finding), "" when none.
+// staleMark is the mark for reasons found at now (at most three named):
+// the old mark when it says the same (its date stays that of the first
+// finding), "" when none.
 func staleMark(old string, reasons []string, now time.Time) string {
 	if len(reasons) == 0 {
 		return ""
 	}
-	why := strings.Join(reasons, "; ")
+	why := strings.Join(reasons[:min(len(reasons), 3)], "; ")
+	if len(reasons) > 3 {
+		why += fmt.Sprintf("; and %d more", len(reasons)-3)
+	}
 	if i := strings.LastIndex(old, " ("); i > 0 && old[:i] == why {
 		return old
 	}

@@ -58,6 +58,9 @@ func WriteVerify(w io.Writer, rep VerifyReport) error {
 			fmt.Fprintf(bw, "          not written: %s\n", m.Error)
 		}
 	}
+	for _, p := range rep.Problems {
+		fmt.Fprintf(bw, "unreadable %s\n", p)
+	}
 	switch {
 	case rep.DryRun:
 		fmt.Fprintln(bw, "Dry run: nothing was written.")
