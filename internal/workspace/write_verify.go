@@ -8,9 +8,9 @@ import (
 )
 
 // WriteVerify writes rep as 'memdir verify' prints it: a summary line,
-// then a line per memory that is not fresh (its status, file, reasons and
-// what was written), the fix plan under a renamed memory, and what to run
-// next.
+// then a line per memory that is stale or renamed or whose mark changed
+// (its status, file, reasons and what was written), the fix plan under a
+// renamed memory, files that could not be read, and what to run next.
 func WriteVerify(w io.Writer, rep VerifyReport) error {
 	bw := bufio.NewWriter(w)
 	where := rep.Root
@@ -36,7 +36,7 @@ func WriteVerify(w io.Writer, rep VerifyReport) error {
 				unchecked++
 			}
 		}
-		if m.Status == VerifyFresh && m.Action == "" && m.Error == "" {
+		if (m.Status == VerifyFresh || m.Status == VerifyUnchecked) && m.Action == "" && m.Error == "" {
 			continue
 		}
 		line := fmt.Sprintf("%-9s %s", m.Status, m.File)
