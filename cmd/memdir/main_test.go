@@ -35,6 +35,7 @@ func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           filepath.Join("testdata", "script"),
 		UpdateScripts: *update,
+		Condition:     condition,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("MEMDIR_LOCK_TIMEOUT", "5s")
@@ -75,6 +76,22 @@ func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
 	}
+}
+
+// condition adds [git]: git is installed. Its absence fails the script
+// under CI=true rather than let [!git] skip it: a silent skip in CI would
+// hide a hole.
+func condition(cond string) (bool, error) {
+	if cond != "git" {
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") == "true" {
+			return false, errors.New("required under CI=true: git is not installed")
+		}
+		return false, nil
+	}
+	return true, nil
 }
 
 type heldLock struct{}

@@ -207,7 +207,7 @@ func (s *Store) planBatch(ctx context.Context, saves []Memory, retire []string, 
 		if err != nil {
 			return nil, res, err
 		}
-		mm, data, _, err := s.saveContent(ctx, m, old, Memory{}, now, func(f string) bool { return leaving[f] })
+		mm, data, _, err := s.saveContent(ctx, m, old, Memory{}, now, false, func(f string) bool { return leaving[f] })
 		if err != nil {
 			return nil, res, fmt.Errorf("%s: %w", m.File, err)
 		}

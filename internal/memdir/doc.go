@@ -25,7 +25,8 @@
 // Frontmatter carries name, description and type (user, feedback, project or
 // reference), at top level or under Claude Code 2.1's metadata: block, plus
 // the fields memdir owns: scope, created, updated, source, trust, refs,
-// superseded_by and pinned. Fields memdir does not know survive a rewrite.
+// superseded_by, pinned and stale (why 'memdir verify' found the memory may
+// no longer hold). Fields memdir does not know survive a rewrite.
 //
 // # The index and its caps
 //

@@ -69,6 +69,7 @@ func Format(m Memory) []byte {
 	if m.orig == nil || m.Pinned != orig.Pinned {
 		w.set(keyPinned, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"}, !m.Pinned)
 	}
+	setStr(keyStale, m.Stale, orig.Stale)
 	buf.WriteString("---\n")
 	if len(root.Content) > 0 {
 		out, err := yaml.Dump(root, yaml.WithIndent(2), yaml.WithLineWidth(-1))
@@ -191,7 +192,7 @@ func (m Memory) fieldsEqual(o Memory) bool {
 	return m.Name == o.Name && m.Description == o.Description && m.Type == o.Type &&
 		m.Scope == o.Scope && m.Created.Equal(o.Created) && m.Updated.Equal(o.Updated) &&
 		m.Source == o.Source && m.Trust == o.Trust && slices.Equal(m.Refs, o.Refs) &&
-		m.SupersededBy == o.SupersededBy && m.Pinned == o.Pinned
+		m.SupersededBy == o.SupersededBy && m.Pinned == o.Pinned && m.Stale == o.Stale
 }
 
 // touchModified moves Claude Code's metadata.modified, where the file has

@@ -30,6 +30,7 @@ const (
 	keyRefs         = "refs"
 	keySupersededBy = "superseded_by"
 	keyPinned       = "pinned"
+	keyStale        = "stale"
 	keyMetadata     = "metadata"
 	keyModified     = "modified" // metadata.modified, written by Claude Code
 )
@@ -237,6 +238,8 @@ func (p *fieldParser) field(m *Memory, key string, v *yaml.Node, inMeta bool) {
 		}
 	case keySupersededBy:
 		m.SupersededBy = p.str(key, v)
+	case keyStale:
+		m.Stale = oneLine(p.str(key, v))
 	case keyPinned:
 		s := p.str(key, v)
 		if s == "" {

@@ -55,7 +55,7 @@ func TestParse_Layouts(t *testing.T) {
 // fieldsOf strips the unexported parse state so cmp can diff memories.
 func fieldsOf(m Memory) Memory {
 	return Memory{Name: m.Name, Description: m.Description, Type: m.Type, Scope: m.Scope, Created: m.Created,
-		Updated: m.Updated, Source: m.Source, Trust: m.Trust, Refs: m.Refs, SupersededBy: m.SupersededBy, Pinned: m.Pinned, Body: m.Body}
+		Updated: m.Updated, Source: m.Source, Trust: m.Trust, Refs: m.Refs, SupersededBy: m.SupersededBy, Pinned: m.Pinned, Stale: m.Stale, Body: m.Body}
 }
 
 func TestParse_Body(t *testing.T) {

@@ -27,6 +27,7 @@ func redactMemory(m *Memory) []RedactionCount {
 	clean(&m.Description)
 	clean(&m.Source)
 	clean(&m.SupersededBy)
+	clean(&m.Stale)
 	m.Refs = slices.Clone(m.Refs)
 	for i := range m.Refs {
 		clean(&m.Refs[i])

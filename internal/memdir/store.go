@@ -280,6 +280,10 @@ type SaveOptions struct {
 	// KeepPrevious keeps the version a save replaces in ForgottenDir
 	// (<file>.<UTC time>), where Restore finds it: the undo of an edit.
 	KeepPrevious bool
+	// KeepUpdated leaves the updated time as it is: a mark that changes
+	// no fact the memory states (verify's stale) does not make it look
+	// newer to recall.
+	KeepUpdated bool
 }
 
 // SaveResult says what a Save did.
@@ -360,7 +364,7 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 		res.Created = old == nil
 		var merged Memory
 		var data []byte
-		merged, data, typeChange, err = s.saveContent(ctx, m, old, opt.Defaults, now, nil)
+		merged, data, typeChange, err = s.saveContent(ctx, m, old, opt.Defaults, now, opt.KeepUpdated, nil)
 		if err != nil {
 			return res, err
 		}
@@ -424,7 +428,7 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 // current content (nil: a new file): m merged into the stored memory,
 // created kept or set, updated set to now. leaving, when not nil, names
 // files on their way out (a batch retires them), whose names m may take.
-func (s *Store) saveContent(ctx context.Context, m Memory, old []byte, defaults Memory, now time.Time, leaving func(file string) bool) (merged Memory, data []byte, typeChange string, err error) {
+func (s *Store) saveContent(ctx context.Context, m Memory, old []byte, defaults Memory, now time.Time, keepUpdated bool, leaving func(file string) bool) (merged Memory, data []byte, typeChange string, err error) {
 	merged = m
 	if old != nil {
 		cur, err := Parse(m.File, old)
@@ -458,7 +462,9 @@ func (s *Store) saveContent(ctx context.Context, m Memory, old []byte, defaults 
 	if merged.Created.IsZero() {
 		merged.Created = now
 	}
-	merged.Updated = now
+	if !keepUpdated || merged.Updated.IsZero() {
+		merged.Updated = now
+	}
 	data = Format(merged)
 	if len(data) > MaxFileSize {
 		return Memory{}, nil, "", fmt.Errorf("%w: %s would be %d bytes, over the %d-byte limit of a memory file; keep one fact per memory", ErrInvalid, m.File, len(data), MaxFileSize)
@@ -475,9 +481,10 @@ func (s *Store) saveContent(ctx context.Context, m Memory, old []byte, defaults 
 func normalizeSave(m *Memory) (byName bool, red []RedactionCount, err error) {
 	m.Name = oneLine(m.Name)
 	m.Description = oneLine(m.Description)
+	m.Stale = oneLine(m.Stale)
 	// YAML cannot hold invalid UTF-8 as text: the encoder would write the
 	// value as !!binary base64, which reads back as the base64 string.
-	for _, f := range []*string{&m.Description, &m.Source, &m.Trust, &m.Scope, &m.SupersededBy} {
+	for _, f := range []*string{&m.Description, &m.Source, &m.Trust, &m.Scope, &m.SupersededBy, &m.Stale} {
 		*f = strings.ToValidUTF8(*f, "\uFFFD")
 	}
 	m.Refs = slices.Clone(m.Refs)
@@ -619,6 +626,7 @@ func merge(cur, m Memory) Memory {
 	set(&out.Source, m.Source)
 	set(&out.Trust, m.Trust)
 	set(&out.SupersededBy, m.SupersededBy)
+	set(&out.Stale, m.Stale)
 	if len(m.Refs) > 0 {
 		out.Refs = m.Refs
 	}

@@ -20,6 +20,9 @@ type Memory struct {
 	// MissingRefs are the files the memory's refs name that the caller
 	// found missing from the project.
 	MissingRefs []string
+	// Stale is why 'memdir verify' found the memory may no longer hold,
+	// and when ("" when it holds, or was never verified).
+	Stale string
 }
 
 // Analyse turns a memory into a Doc with the Default analyzer.
@@ -117,7 +120,7 @@ func Select(src Source, ranked []Scored, p Policy, now time.Time) []Candidate {
 			text := renderOne(c.Memory, now)
 			if used+Tokens(text) > p.Budget {
 				// Cut the body to what is left, if enough is left to say something.
-				left := (p.Budget-used)*3 - len(renderOne(Memory{File: c.File, Name: c.Name, Description: c.Description, Type: c.Type, Saved: c.Saved, MissingRefs: c.MissingRefs}, now)) - len(cutMark)
+				left := (p.Budget-used)*3 - len(renderOne(Memory{File: c.File, Name: c.Name, Description: c.Description, Type: c.Type, Saved: c.Saved, MissingRefs: c.MissingRefs, Stale: c.Stale}, now)) - len(cutMark)
 				if left < 120 {
 					c.Why = fmt.Sprintf("over the budget (%d tokens, %d left)", Tokens(text), p.Budget-used)
 					break
@@ -147,6 +150,7 @@ var harnessTags = []string{"memdir-", "system-reminder", "system>", "user-prompt
 // the memory reads the same but can only ever be text inside the frame.
 func defang(m Memory) Memory {
 	m.File, m.Name, m.Description, m.Body = defangText(m.File), defangText(m.Name), defangText(m.Description), defangText(m.Body)
+	m.Stale = defangText(m.Stale)
 	return m
 }
 
@@ -255,8 +259,9 @@ func Render(cands []Candidate) string {
 	return b.String()
 }
 
-// renderOne renders one memory: a heading with its type, file and age,
-// the name and description, then the body.
+// renderOne renders one memory: a heading with its type, file, age and
+// what makes it stale (refs missing now, what verify found), the name and
+// description, then the body.
 func renderOne(m Memory, now time.Time) string {
 	var b strings.Builder
 	b.WriteString("\n### ")
@@ -269,6 +274,9 @@ func renderOne(m Memory, now time.Time) string {
 	}
 	if len(m.MissingRefs) > 0 {
 		fmt.Fprintf(&b, " · possibly stale: %s no longer exist", strings.Join(m.MissingRefs, ", "))
+	}
+	if m.Stale != "" {
+		b.WriteString(" · stale: " + m.Stale)
 	}
 	b.WriteString("\n")
 	if m.Name != "" {

@@ -106,6 +106,17 @@ func TestSelect_StaleRefs(t *testing.T) {
 	}
 }
 
+// TestSelect_StaleMark: the stale field 'memdir verify' writes is shown
+// beside the memory (issue 18), and cannot open a harness tag.
+func TestSelect_StaleMark(t *testing.T) {
+	ms := []Memory{{File: "loader.md", Name: "Cache loader", Description: "The cache loader ignores the request context", Type: "project",
+		Stale: "symbol LoadCache no longer found <system-reminder> (2026-11-25)"}}
+	out := Render(Select(Memories(ms), rank(ms, "cache loader context"), DefaultPolicy, now))
+	if !strings.Contains(out, "### project · loader.md · stale: symbol LoadCache no longer found ‹system-reminder> (2026-11-25)\n") {
+		t.Errorf("no stale mark in the heading:\n%s", out)
+	}
+}
+
 // TestRender_CannotBreakTheFrame: a memory whose text closes memdir's frame
 // and opens a system block of its own stays text inside the one frame.
 func TestRender_CannotBreakTheFrame(t *testing.T) {

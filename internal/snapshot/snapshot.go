@@ -56,9 +56,9 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"time"
 
+	"github.com/memdir/memdir/internal/claims"
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/recall"
 )
@@ -88,7 +88,7 @@ func Memory(m memdir.Memory) recall.Memory {
 		saved = m.ModTime
 	}
 	return recall.Memory{File: m.File, Name: m.Title(), Description: m.Summary(), Type: string(m.Type),
-		Body: m.Body, Saved: saved, SupersededBy: m.SupersededBy}
+		Body: m.Body, Saved: saved, SupersededBy: m.SupersededBy, Stale: m.Stale}
 }
 
 // Recalled is what Recall chose for a query.
@@ -299,47 +299,17 @@ func (r *recallSource) note() {
 	}
 }
 
-// RefPath tells a file reference from a symbol and returns the file's
-// path without a ":12", ":12:3" or "#L12-L20" position. A path has a known
-// file extension, or a separator and no dot in its last element
-// ("internal/recall", "scripts/deploy"); "recall.Select", "os.Getenv" and
-// "internal/recall.Select" are symbols, left to the agent to verify.
+// RefPath tells a file reference from a symbol, flag, command, package or
+// URL (refs hold all of them) and returns the file's path without a
+// leading "./" or a ":12", ":12:3" or "#L12-L20" position; see
+// claims.PathOf. Only a path can be missing from the project: a symbol is
+// never called missing here ('memdir verify' looks for it).
 func RefPath(ref string) (string, bool) {
-	if ref == "" || strings.ContainsAny(ref, " \t()") || filepath.IsAbs(ref) {
+	if claims.Classify(ref) != claims.Path {
 		return "", false
 	}
-	if i := strings.Index(ref, "#L"); i > 0 {
-		ref = ref[:i]
-	}
-	for {
-		i := strings.LastIndexByte(ref, ':')
-		if i <= 0 || i == len(ref)-1 || strings.Trim(ref[i+1:], "0123456789") != "" {
-			break
-		}
-		ref = ref[:i]
-	}
-	base := ref[strings.LastIndexByte(ref, '/')+1:]
-	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(base), "."))
-	switch {
-	case fileExts[ext]:
-		return ref, true
-	case strings.Contains(ref, "/") && !strings.Contains(base, "."):
-		return ref, true
-	}
-	return "", false
+	return claims.PathOf(ref)
 }
-
-// fileExts are the extensions that make a reference a file.
-var fileExts = func() map[string]bool {
-	m := map[string]bool{}
-	for _, e := range strings.Fields(`go mod sum py pyi ipynb js mjs cjs jsx ts tsx vue svelte rs java kt kts scala groovy gradle
-		c h cc cpp cxx hpp hh m mm swift rb php cs fs ex exs erl hrl hs ml mli clj cljs dart r jl lua pl pm sh bash zsh fish
-		ps1 bat sql graphql proto thrift avsc tf hcl nix md mdx rst txt adoc json jsonl yaml yml toml ini cfg conf env
-		lock xml html htm css scss sass less svg png jpg jpeg gif csv tsv parquet zig nim cue star bzl dockerfile makefile`) {
-		m[e] = true
-	}
-	return m
-}()
 
 // Names lists every memory's file and name from the snapshot: what a store
 // opened by a workspace uses to find a memory by name (memdir.Options.Names).

@@ -249,7 +249,8 @@ func TestRecall_StaleRefs(t *testing.T) {
 	os.MkdirAll(root+"/internal/recall", 0o700)
 	os.WriteFile(root+"/internal/recall/select.go", nil, 0o600)
 	refs := []string{"recall.Select", "internal/recall/select.go", "internal/recall/select.go:75", "internal/recall/select.go:75:3",
-		"internal/recall/select.go#L10-L20", "os.Getenv", "internal/recall.Select", "internal/recall", "gone/file.go", "docs/guide.md#L10", "scripts/deploy"}
+		"internal/recall/select.go#L10-L20", "os.Getenv", "internal/recall.Select", "internal/recall", "gone/file.go", "docs/guide.md#L10", "scripts/deploy",
+		"--dry-run", "make test", "ParseConfig()", "github.com/gone/module", "https://example.com/gone/page"} // issue 18: refs hold every kind of claim
 	_, err := st.Save(t.Context(), memdir.Memory{Name: "Selection rules", Description: "how recall selects memories", Type: memdir.TypeProject, Body: "See the code.", Refs: refs}, memdir.SaveOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -154,6 +154,9 @@ func (w *Workspace) apply(ctx context.Context, a extract.Action, rep *ExtractRep
 	}
 	c := a.Memory
 	m := memdir.Memory{Name: c.Name, Description: c.Description, Type: typ, Body: c.Body, Source: c.Source, Trust: c.Trust, Scope: c.Scope}
+	if c.Body != "" {
+		m.Refs = autoRefs(nil, c.Description, c.Body) // what it names, for 'memdir verify' and recall's stale marks
+	}
 	switch a.Op {
 	case extract.Update:
 		m.File, m.Name, m.Scope = a.Target, "", "" // the memory keeps its name and scope

@@ -28,6 +28,7 @@ type MemoryJSON struct {
 	Refs         []string  `json:"refs,omitempty"`
 	SupersededBy string    `json:"superseded_by,omitempty"`
 	Pinned       bool      `json:"pinned,omitempty"`
+	Stale        string    `json:"stale,omitempty"`
 	Size         int64     `json:"size"`
 	Body         *string   `json:"body,omitempty"`
 }
@@ -37,7 +38,7 @@ func ToJSON(st *memdir.Store, m memdir.Memory, withBody bool) MemoryJSON {
 	j := MemoryJSON{
 		File: m.File, Path: st.Path(m.File), Name: m.Title(), Description: m.Summary(), Type: string(m.Type),
 		Scope: m.Scope, Created: m.Created, Updated: m.Updated, Modified: m.ModTime, Source: m.Source,
-		Trust: m.Trust, Refs: m.Refs, SupersededBy: m.SupersededBy, Pinned: m.Pinned, Size: m.Size,
+		Trust: m.Trust, Refs: m.Refs, SupersededBy: m.SupersededBy, Pinned: m.Pinned, Stale: m.Stale, Size: m.Size,
 	}
 	if withBody {
 		j.Body = &m.Body

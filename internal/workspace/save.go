@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/memdir/memdir/internal/claims"
 	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/snapshot"
@@ -65,6 +67,9 @@ func (w *Workspace) Save(ctx context.Context, r SaveRequest) (memdir.SaveResult,
 	if err != nil {
 		return memdir.SaveResult{}, err
 	}
+	if m.Body != "" {
+		m.Refs = autoRefs(m.Refs, m.Description, m.Body)
+	}
 	res, err := w.Store.Save(ctx, m, memdir.SaveOptions{Defaults: r.Defaults})
 	if err != nil {
 		return res, err
@@ -97,8 +102,37 @@ func (w *Workspace) Update(ctx context.Context, r UpdateRequest) (memdir.SaveRes
 	if err != nil {
 		return memdir.SaveResult{}, err
 	}
+	m := memdir.Memory{File: file, Description: r.Description, Body: withNewline(r.Body), Type: typ}
+	if m.Body != "" {
+		m.Refs = autoRefs(nil, m.Description, m.Body) // the refs of the new text
+	}
 	// MustExist: a memory forgotten since Resolve is not brought back.
-	return w.Store.Save(ctx, memdir.Memory{File: file, Description: r.Description, Body: withNewline(r.Body), Type: typ}, memdir.SaveOptions{MustExist: true})
+	return w.Store.Save(ctx, m, memdir.SaveOptions{MustExist: true})
+}
+
+// maxAutoRefs bounds the refs a save finds in a memory's text.
+const maxAutoRefs = 12
+
+// autoRefs are the refs given, then the paths, symbols, flags and commands
+// the texts name (claims.Find), each once, at most maxAutoRefs found ones.
+// A bare file name ("store.go") is left out: it names a file anywhere, and
+// a ref is looked up at the project's root.
+func autoRefs(given []string, texts ...string) []string {
+	out := slices.Clone(given)
+	found := 0
+	for _, c := range claims.Find(strings.Join(texts, "\n")) {
+		switch {
+		case found >= maxAutoRefs:
+			return out
+		case c.Kind == claims.Path && !strings.Contains(c.Text, "/"):
+		case c.Kind == claims.Path, c.Kind == claims.Symbol, c.Kind == claims.Flag && c.Command == "", c.Kind == claims.Command:
+			if !slices.Contains(out, c.Text) {
+				out = append(out, c.Text)
+				found++
+			}
+		}
+	}
+	return out
 }
 
 // missingRefs warns about each ref that names a file missing from the
