@@ -12,8 +12,9 @@ import (
 
 func (a *app) listCmd() *cobra.Command {
 	var typ string
+	var stats bool
 	cmd := &cobra.Command{
-		Use:   "list [--type TYPE]",
+		Use:   "list [--type TYPE] [--stats]",
 		Short: "List the project's memories",
 		Long: `List prints one line per memory: type, file, last update, then name — description,
 grouped by type. Files that cannot be parsed are named in a warning on stderr
@@ -21,7 +22,8 @@ and the others are still listed; the exit status stays 0 ('memdir doctor'
 exits 1 on them).`,
 		Example: `  memdir list
   memdir list --type feedback
-  memdir list --type untyped --json`,
+  memdir list --type untyped --json
+  memdir list --stats`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if typ != "" && typ != workspace.Untyped {
@@ -41,6 +43,9 @@ exits 1 on them).`,
 				return err
 			}
 			ls, problems, err := workspace.List(a.ctx, st)
+			if err == nil && stats {
+				err = ls.AddStats(a.ctx, &workspace.Workspace{Env: a.env(), Layout: l, Store: st})
+			}
 			if err != nil {
 				return err
 			}
@@ -67,6 +72,7 @@ exits 1 on them).`,
 		},
 	}
 	cmd.Flags().StringVar(&typ, "type", "", "only this type: user, feedback, project, reference or untyped")
+	cmd.Flags().BoolVar(&stats, "stats", false, "add each memory's usage: times injected, last injected, marked helpful and wrong")
 	return cmd
 }
 
