@@ -2,8 +2,8 @@ package workspace
 
 import (
 	"bufio"
-	"context"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"

@@ -221,24 +221,24 @@ func closeLog(fh *os.File) {
 }
 
 // readTail reads fh, or its last limit bytes from the start of a line
-// when it is larger.
+// when it is larger. A file that grows meanwhile is read up to its size
+// at the start (a line appended since is the next fold's).
 func readTail(fh *os.File, limit int64) ([]byte, error) {
 	fi, err := fh.Stat()
 	if err != nil {
 		return nil, err
 	}
-	if fi.Size() <= limit {
-		return io.ReadAll(io.LimitReader(fh, limit))
-	}
-	if _, err := fh.Seek(fi.Size()-limit, io.SeekStart); err != nil {
+	off := max(0, fi.Size()-limit)
+	b := make([]byte, fi.Size()-off)
+	n, err := fh.ReadAt(b, off)
+	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
-	b, err := io.ReadAll(io.LimitReader(fh, limit))
-	if err != nil {
-		return nil, err
-	}
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		b = b[i+1:]
+	b = b[:n]
+	if off > 0 {
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			b = b[i+1:]
+		}
 	}
 	return b, nil
 }
