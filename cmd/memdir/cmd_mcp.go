@@ -22,8 +22,8 @@ func (a *app) mcpCmd() *cobra.Command {
 		Use:   "mcp [--http ADDR [--token T]]",
 		Short: "Serve memdir's memory over the Model Context Protocol",
 		Long: `Mcp serves the project's memory to MCP clients (Claude Code, Codex CLI, Gemini
-CLI, Claude Desktop, Cursor, …): tools memory_save, memory_recall,
-memory_get, memory_list, memory_update, memory_forget and transcript_search,
+CLI, Claude Desktop, Cursor, …): tools memory_save, memory_recall, memory_get,
+memory_list, memory_update, memory_forget, memory_feedback, transcript_search,
 and resources memdir://index (MEMORY.md as loaded) and memdir://memory/{file}.
 
 It serves the project of its working directory (or --project); every tool
