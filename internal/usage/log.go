@@ -44,7 +44,7 @@ func (l *Log) ReadLog(b []byte, project string, after time.Time) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		t, ok := lineTime(line)
+		t, ok := LineTime(line)
 		if !ok {
 			l.Bad++
 			continue
@@ -66,9 +66,10 @@ func (l *Log) ReadLog(b []byte, project string, after time.Time) {
 	}
 }
 
-// lineTime is the time a recall line opens with ({"time":"…", as the hook
-// writes it), or, for a line in another order, its decoded "time".
-func lineTime(line []byte) (time.Time, bool) {
+// LineTime is the time a recall line opens with ({"time":"…", as the hook
+// writes it), or, for a line in another order, its decoded "time"; false
+// for a line that is not whole JSON with a time.
+func LineTime(line []byte) (time.Time, bool) {
 	const open = `{"time":"`
 	if rest, ok := bytes.CutPrefix(line, []byte(open)); ok {
 		if i := bytes.IndexByte(rest, '"'); i > 0 {

@@ -30,6 +30,9 @@ const RecallLog = "logs/recall.jsonl"
 // rather than lost behind FoldedUntil.
 const UsageSettle = 10 * time.Second
 
+// tailChunk is the first piece of a recall log a fold reads from its end.
+var tailChunk int64 = 64 << 10
+
 // maxRecallRead bounds what is read of each generation of the recall log
 // (rotated past 4 MiB, unless rotation failed): its tail past that.
 const maxRecallRead = 32 << 20
@@ -71,8 +74,8 @@ type Folded struct {
 func (w *Workspace) FoldUsage(ctx context.Context, now time.Time) (Folded, error) {
 	var res Folded
 	aside, err := w.Store.UpdateSide(ctx, memdir.UsageFile, func(old []byte) ([]byte, error) {
-		f, n, err := w.fold(old, now)
-		if err != nil || (n == 0 && old != nil) {
+		prev, f, n, err := w.fold(old, now)
+		if err != nil || (n == 0 && old != nil && f.FoldedUntil.Sub(prev) < usageRewrite) {
 			return nil, err // nothing new: the file stays as it is
 		}
 		res.Lines = n
@@ -84,16 +87,22 @@ func (w *Workspace) FoldUsage(ctx context.Context, now time.Time) (Folded, error
 	return res, err
 }
 
+// usageRewrite is how far FoldedUntil may lag before a fold that counted
+// nothing moves it anyway: a fold reads the log back to FoldedUntil.
+const usageRewrite = 24 * time.Hour
+
 // fold is the usage file of old bytes with the project's recall lines up
-// to now minus UsageSettle, and how many lines it counted.
-func (w *Workspace) fold(old []byte, now time.Time) (usage.File, int, error) {
+// to now minus UsageSettle, how many lines it counted, and the file's
+// FoldedUntil before.
+func (w *Workspace) fold(old []byte, now time.Time) (prev time.Time, _ usage.File, _ int, _ error) {
 	f, err := usage.Parse(old)
 	if err != nil {
-		return f, 0, fmt.Errorf("%w: %w", memdir.ErrSideCorrupt, err)
+		return prev, f, 0, fmt.Errorf("%w: %w", memdir.ErrSideCorrupt, err)
 	}
+	prev = f.FoldedUntil
 	log, err := w.recallLog(f.FoldedUntil)
 	if err != nil {
-		return f, 0, err
+		return prev, f, 0, err
 	}
 	until := now.Add(-UsageSettle)
 	n := 0
@@ -102,7 +111,7 @@ func (w *Workspace) fold(old []byte, now time.Time) (usage.File, int, error) {
 			n++
 		}
 	}
-	return usage.Fold(f, log, w.Layout.ProjectRoot, until), n, nil
+	return prev, usage.Fold(f, log, w.Layout.ProjectRoot, until), n, nil
 }
 
 // Verdict is the verdict of a front end's two switches (--helpful,
@@ -146,7 +155,7 @@ func (w *Workspace) Mark(ctx context.Context, name string, v usage.Verdict, note
 	note, _ = redact.String(note)
 	now := time.Now()
 	aside, err := w.Store.UpdateSide(ctx, memdir.UsageFile, func(old []byte) ([]byte, error) {
-		f, _, err := w.fold(old, now)
+		_, f, _, err := w.fold(old, now)
 		if err != nil {
 			return nil, err
 		}
@@ -195,7 +204,7 @@ func (w *Workspace) recallLog(after time.Time) (usage.Log, error) {
 		if fh == nil {
 			continue
 		}
-		b, err := readTail(fh, maxRecallRead)
+		b, err := readTail(fh, maxRecallRead, after)
 		if err != nil {
 			return log, fmt.Errorf("read %s: %w", fh.Name(), err)
 		}
@@ -220,25 +229,58 @@ func closeLog(fh *os.File) {
 	}
 }
 
-// readTail reads fh, or its last limit bytes from the start of a line
-// when it is larger. A file that grows meanwhile is read up to its size
-// at the start (a line appended since is the next fold's).
-func readTail(fh *os.File, limit int64) ([]byte, error) {
+// readTail reads what fh holds of the lines stamped after after: its tail
+// from a line whose time is older than after by UsageSettle at least (a
+// line is appended within a hook's deadline of its time, so none before it
+// is newer than after), read in growing pieces from the end; all of fh
+// for a zero after. It reads at most limit bytes, from the start of a
+// line. A file that grows meanwhile is read up to its size at the start
+// (a line appended since is the next fold's).
+func readTail(fh *os.File, limit int64, after time.Time) ([]byte, error) {
 	fi, err := fh.Stat()
 	if err != nil {
 		return nil, err
 	}
-	off := max(0, fi.Size()-limit)
-	b := make([]byte, fi.Size()-off)
-	n, err := fh.ReadAt(b, off)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
+	size := fi.Size()
+	n := min(size, limit)
+	if !after.IsZero() {
+		n = min(n, tailChunk)
 	}
-	b = b[:n]
-	if off > 0 {
+	for {
+		off := size - n
+		b := make([]byte, n)
+		m, err := fh.ReadAt(b, off)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		b = b[:m]
+		if off > 0 {
+			if i := bytes.IndexByte(b, '\n'); i >= 0 {
+				b = b[i+1:]
+			} else {
+				b = nil
+			}
+		}
+		if off == 0 || n >= limit || settledBefore(b, after) {
+			return b, nil
+		}
+		n = min(2*n, size, limit)
+	}
+}
+
+// settledBefore reports whether the first line of b that bears a time is
+// older than after by UsageSettle at least.
+func settledBefore(b []byte, after time.Time) bool {
+	for len(b) > 0 {
+		line := b
 		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			b = b[i+1:]
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if t, ok := usage.LineTime(line); ok {
+			return !t.Add(UsageSettle).After(after)
 		}
 	}
-	return b, nil
+	return false
 }

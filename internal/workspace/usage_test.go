@@ -119,10 +119,18 @@ func TestUsage_Fold(t *testing.T) {
 	if after, _ := os.Stat(ws.Store.Path(memdir.UsageFile)); !os.SameFile(before, after) {
 		t.Error("a fold with nothing new rewrote the file")
 	}
+	// Unless FoldedUntil lags a day behind: it moves, so that later folds
+	// read less of the log.
+	if _, err := ws.FoldUsage(t.Context(), uat(90).Add(usageRewrite)); err != nil {
+		t.Fatal(err)
+	}
+	if got := readUsage(t, ws).FoldedUntil; !got.Equal(uat(90).Add(usageRewrite - UsageSettle)) {
+		t.Errorf("folded_until %v after a day without lines", got)
+	}
 	// Rotation moves the log aside; what was folded stays counted once.
 	os.Rename(p, p+".1")
-	os.WriteFile(p, []byte(recallLine(uat(100), me, "beta.md")+"\n"), 0o600)
-	ws.FoldUsage(t.Context(), uat(120))
+	os.WriteFile(p, []byte(recallLine(uat(100).Add(usageRewrite), me, "beta.md")+"\n"), 0o600)
+	ws.FoldUsage(t.Context(), uat(120).Add(usageRewrite))
 	if got := counts(readUsage(t, ws)); got != "alpha.md=2 beta.md=2 gamma.md=1" {
 		t.Errorf("after a rotation: %s", got)
 	}
@@ -312,4 +320,37 @@ func readUsageB(b *testing.B, ws *Workspace) usage.File {
 		b.Fatal(err)
 	}
 	return f
+}
+
+// TestUsage_ReadsTheTail: a fold after the first reads the log from its
+// end back to a line settled before FoldedUntil, and counts what a reading
+// of the whole log would: a line stamped after FoldedUntil but appended
+// before lines stamped up to 8 s earlier (a hook slow to answer) included,
+// wherever the pieces read end.
+func TestUsage_ReadsTheTail(t *testing.T) {
+	defer func(c int64) { tailChunk = c }(tailChunk)
+	tailChunk = 300 // two or three lines
+	ws := usageWorkspace(t)
+	me := ws.Layout.ProjectRoot
+	sec := func(i int) time.Time { return ut0.Add(time.Duration(i) * time.Second) }
+	const n = 400
+	for _, k := range []int{399, 390, 350, 300, 200, 57, 10, 6} {
+		lines := make([]string, 0, n+1)
+		for i := range n {
+			if i == k-6 {
+				lines = append(lines, recallLine(sec(k).Add(time.Second/2), me, "beta.md"))
+			}
+			lines = append(lines, recallLine(sec(i), me, "alpha.md"))
+		}
+		writeRecallLog(t, ws, nil, lines)
+		f, _ := usage.Format(usage.File{Version: 1, Since: ut0, FoldedUntil: sec(k), Memories: map[string]usage.Record{"alpha.md": {Injected: k + 1}}})
+		ws.Store.UpdateSide(t.Context(), memdir.UsageFile, func([]byte) ([]byte, error) { return f, nil })
+		res, err := ws.FoldUsage(t.Context(), sec(n+60))
+		if err != nil || res.Lines != n-k {
+			t.Errorf("FoldedUntil at line %d: FoldUsage = %+v, %v; want %d lines", k, res, err, n-k)
+		}
+		if got, want := counts(readUsage(t, ws)), fmt.Sprintf("alpha.md=%d beta.md=1", n); got != want {
+			t.Errorf("FoldedUntil at line %d: counts %s, want %s", k, got, want)
+		}
+	}
 }
