@@ -28,9 +28,10 @@ type Log struct {
 }
 
 // ReadLog adds to l the lines of b (a recall log's bytes, JSON lines) of
-// project newer than after. It decodes only those: a line's time, which
-// opens it, and its project are checked on its bytes first, so a log of
-// many projects and old lines is read at the speed of a scan.
+// project ("": of every project) newer than after. It decodes only those:
+// a line's time, which opens it, and its project are checked on its bytes
+// first, so a log of many projects and old lines is read at the speed of
+// a scan.
 func (l *Log) ReadLog(b []byte, project string, after time.Time) {
 	needle, _ := json.Marshal(project)
 	needle = append([]byte(`"project":`), needle...)
@@ -52,7 +53,7 @@ func (l *Log) ReadLog(b []byte, project string, after time.Time) {
 		if l.Oldest.IsZero() || t.Before(l.Oldest) {
 			l.Oldest = t
 		}
-		if !t.After(after) || !bytes.Contains(line, needle) {
+		if !t.After(after) || (project != "" && !bytes.Contains(line, needle)) {
 			continue
 		}
 		var ln Line
@@ -60,7 +61,7 @@ func (l *Log) ReadLog(b []byte, project string, after time.Time) {
 			l.Bad++
 			continue
 		}
-		if ln.Project == project {
+		if project == "" || ln.Project == project {
 			l.Lines = append(l.Lines, ln)
 		}
 	}

@@ -144,7 +144,8 @@ func clone(f File) File {
 	return f
 }
 
-// Fold adds to f the injections of project's lines in log newer than
+// Fold adds to f the injections of project's lines ("": every project's,
+// for a folder all projects share) in log newer than
 // f.FoldedUntil and no newer than until, and moves FoldedUntil to until.
 // A zero until folds every newer line and leaves FoldedUntil as it is (a
 // view of the evidence, not to be written). The first fold sets Since: the
@@ -160,7 +161,7 @@ func Fold(f File, log Log, project string, until time.Time) File {
 		}
 	}
 	for _, l := range log.Lines {
-		if l.Project != project || !l.Time.After(f.FoldedUntil) || (!until.IsZero() && l.Time.After(until)) {
+		if (project != "" && l.Project != project) || !l.Time.After(f.FoldedUntil) || (!until.IsZero() && l.Time.After(until)) {
 			continue
 		}
 		for _, file := range l.Files {

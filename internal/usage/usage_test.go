@@ -187,3 +187,14 @@ func FuzzReadLog(f *testing.F) {
 		_ = usage.Fold(usage.File{}, l, "/p", time.Time{})
 	})
 }
+
+func TestFold_EveryProject(t *testing.T) {
+	var l usage.Log
+	l.ReadLog([]byte(line(at(0), "/p", "a.md")+"\n"+line(at(1), "/q", "a.md")+"\n"), "", time.Time{})
+	if got := usage.Fold(usage.File{}, l, "", at(5)).Memories["a.md"].Injected; got != 2 {
+		t.Errorf("every project: injected %d, want 2", got)
+	}
+	if got := usage.Fold(usage.File{}, l, "/q", at(5)).Memories["a.md"].Injected; got != 1 {
+		t.Errorf("project /q: injected %d, want 1", got)
+	}
+}

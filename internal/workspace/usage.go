@@ -55,7 +55,7 @@ func (w *Workspace) Usage(ctx context.Context) (usage.File, error) {
 	if err != nil {
 		return usage.File{}, err
 	}
-	return usage.Fold(f, log, w.Layout.ProjectRoot, time.Time{}), nil
+	return usage.Fold(f, log, w.usageProject(), time.Time{}), nil
 }
 
 // Folded is what FoldUsage did.
@@ -111,7 +111,7 @@ func (w *Workspace) fold(old []byte, now time.Time) (prev time.Time, _ usage.Fil
 			n++
 		}
 	}
-	return prev, usage.Fold(f, log, w.Layout.ProjectRoot, until), n, nil
+	return prev, usage.Fold(f, log, w.usageProject(), until), n, nil
 }
 
 // Verdict is the verdict of a front end's two switches (--helpful,
@@ -124,6 +124,18 @@ func Verdict(helpful, wrong bool) usage.Verdict {
 		return usage.Wrong
 	}
 	return ""
+}
+
+// usageProject is the project whose recall lines count for the folder:
+// the project's root, as the hook records it; "" (every project) for a
+// folder that autoMemoryDirectory in the user's settings gives every
+// project. A folder given by MEMDIR_MEMORY_DIR (a process's environment,
+// which the log does not record) counts its own project's lines only.
+func (w *Workspace) usageProject() string {
+	if w.Layout.MemorySource == "user-settings" {
+		return ""
+	}
+	return w.Layout.ProjectRoot
 }
 
 // Marked is what Mark did.
@@ -208,7 +220,7 @@ func (w *Workspace) recallLog(after time.Time) (usage.Log, error) {
 		if err != nil {
 			return log, fmt.Errorf("read %s: %w", fh.Name(), err)
 		}
-		log.ReadLog(b, w.Layout.ProjectRoot, after)
+		log.ReadLog(b, w.usageProject(), after)
 	}
 	return log, nil
 }

@@ -354,3 +354,29 @@ func TestUsage_ReadsTheTail(t *testing.T) {
 		}
 	}
 }
+
+// TestUsage_SharedFolder: a memory folder that autoMemoryDirectory gives
+// every project counts every project's lines; the default folder of a
+// project counts its own.
+func TestUsage_SharedFolder(t *testing.T) {
+	env, l := testEnv(t)
+	shared := filepath.Join(filepath.Dir(l.ProjectRoot), "shared-memory")
+	os.MkdirAll(l.Home, 0o700)
+	os.WriteFile(filepath.Join(l.Home, "settings.json"), []byte(`{"autoMemoryDirectory": "`+shared+`"}`), 0o600)
+	l, err := env.Layout()
+	if err != nil || l.MemorySource != "user-settings" {
+		t.Fatalf("layout: %+v, %v", l, err)
+	}
+	ws, err := Init(env, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(t, ws, "Alpha")
+	writeRecallLog(t, ws, nil, []string{recallLine(uat(0), l.ProjectRoot, "alpha.md"), recallLine(uat(1), "/another/project", "alpha.md")})
+	if _, err := ws.FoldUsage(t.Context(), uat(60)); err != nil {
+		t.Fatal(err)
+	}
+	if got := counts(readUsage(t, ws)); got != "alpha.md=2" {
+		t.Errorf("shared folder: %s, want both projects' lines", got)
+	}
+}
