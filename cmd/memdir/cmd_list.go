@@ -12,13 +12,15 @@ import (
 
 func (a *app) listCmd() *cobra.Command {
 	var typ string
+	var stats bool
 	cmd := &cobra.Command{
-		Use:   "list [--type TYPE]",
+		Use:   "list [--type TYPE] [--stats]",
 		Short: "List the project's memories",
 		Long:  longHelp("list"),
 		Example: `  memdir list
   memdir list --type feedback
-  memdir list --type untyped --json`,
+  memdir list --type untyped --json
+  memdir list --stats`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if typ != "" && typ != workspace.Untyped {
@@ -38,6 +40,9 @@ func (a *app) listCmd() *cobra.Command {
 				return err
 			}
 			ls, problems, err := workspace.List(a.ctx, st)
+			if err == nil && stats {
+				err = ls.AddStats(a.ctx, &workspace.Workspace{Env: a.env(), Layout: l, Store: st})
+			}
 			if err != nil {
 				return err
 			}
@@ -64,6 +69,7 @@ func (a *app) listCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&typ, "type", "", "only this type: user, feedback, project, reference or untyped")
+	cmd.Flags().BoolVar(&stats, "stats", false, "add each memory's usage: times injected, last injected, marked helpful and wrong")
 	return cmd
 }
 

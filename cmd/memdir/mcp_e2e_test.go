@@ -17,8 +17,8 @@ import (
 // TestMCP_TypeScriptClient runs the official TypeScript SDK client (npm,
 // pinned) against 'memdir mcp' over stdio and over streamable HTTP:
 // initialize, list tools and resources, save three memories, recall,
-// update, forget, search a transcript — every result checked by
-// testdata/mcp-client.mjs.
+// update, mark (memory_feedback, memory_list with stats), forget, search a
+// transcript — every result checked by testdata/mcp-client.mjs.
 func TestMCP_TypeScriptClient(t *testing.T) {
 	modules := testenv.NodeModules(t, "@modelcontextprotocol/sdk@"+testenv.MCPSDKVersion)
 	// ESM resolves packages from the script's folder: put it beside them.

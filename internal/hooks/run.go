@@ -346,6 +346,9 @@ func (h *hook) queue() error {
 	if h.in.Event == SessionEnd {
 		// Off the prompt's path, once a session: the logs and the
 		// sessions' bookkeeping stay bounded. Failures only let them grow.
+		// The project's recall lines are counted as usage evidence first,
+		// before a rotation can take them away.
+		h.foldUsage(t)
 		_, _ = t.Folder.Rotate(RecallLog, RecallLogLimit)
 		_, _ = t.Folder.Prune(SessionsDir, ".json", SessionKeep, h.Now())
 		_, _ = t.Folder.Prune(SessionsDir, workspace.NoticeExt, SessionKeep, h.Now())
@@ -366,6 +369,36 @@ func (h *hook) queue() error {
 		return workspace.SweepIfDue(h.ctx, sweepDir)
 	}
 	return h.startExtraction(t.Layout.Home, sweepDir)
+}
+
+// usageLockWait bounds the wait for the memory folder's lock of the fold
+// at SessionEnd: a busy folder is folded at a later session's end.
+const usageLockWait = 2 * time.Second
+
+// foldUsage counts the project's recall lines in the memory folder's usage
+// file (workspace.FoldUsage). It fails open: a failure, or a corrupt usage
+// file kept aside, is a line in LogFile, and the hook goes on.
+func (h *hook) foldUsage(t workspace.Transcripts) {
+	if t.Layout.Disabled && strings.HasPrefix(t.Layout.DisabledWhy, "MEMDIR_DISABLE") {
+		return
+	}
+	ws, err := workspace.OpenLayout(h.Env, t.Layout, false)
+	if errors.Is(err, memdir.ErrNotFound) {
+		return // no memories: nothing to count
+	}
+	if err != nil {
+		h.logProblem(fmt.Errorf("usage: %w", err))
+		return
+	}
+	ctx, cancel := context.WithTimeout(h.ctx, usageLockWait)
+	defer cancel()
+	res, err := ws.FoldUsage(ctx, h.Now())
+	if err != nil {
+		h.logProblem(fmt.Errorf("usage: %w", err))
+	}
+	if res.Aside != "" {
+		h.logProblem(fmt.Errorf("usage: the usage file could not be read; kept as %s, a fresh one started", res.Aside))
+	}
 }
 
 // startExtraction runs 'memdir extract --transcript path' detached (with

@@ -17,7 +17,7 @@ import (
 // Files of the synthesis folder the hooks write.
 const (
 	LogFile      = "logs/hooks.log"      // one line per hook failure
-	RecallLog    = "logs/recall.jsonl"   // one line per prompt: what was injected
+	RecallLog    = workspace.RecallLog   // one line per prompt: what was injected
 	ExtractQueue = "extract-queue.jsonl" // transcripts to extract from
 	SessionsDir  = workspace.SessionsDir // what each session was given, and its notices
 )

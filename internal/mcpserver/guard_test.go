@@ -59,7 +59,7 @@ func TestAnnotations(t *testing.T) {
 			t.Errorf("%s is not marked read-only: %+v", name, a)
 		}
 	}
-	for _, name := range []string{"memory_save", "memory_update", "memory_forget"} {
+	for _, name := range []string{"memory_save", "memory_update", "memory_forget", "memory_feedback"} {
 		if a := got[name]; a == nil || a.ReadOnlyHint || a.DestructiveHint == nil {
 			t.Errorf("%s: %+v", name, a)
 		}
@@ -70,8 +70,11 @@ func TestAnnotations(t *testing.T) {
 	if a := got["memory_save"]; a == nil || *a.DestructiveHint {
 		t.Errorf("memory_save is marked destructive: %+v", a)
 	}
-	if len(got) != 8 {
-		t.Errorf("%d tools, want 8", len(got))
+	if a := got["memory_feedback"]; a == nil || *a.DestructiveHint {
+		t.Errorf("memory_feedback is marked destructive: %+v", a)
+	}
+	if len(got) != 10 {
+		t.Errorf("%d tools, want 10", len(got))
 	}
 }
 

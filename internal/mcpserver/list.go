@@ -11,10 +11,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/usage"
 	"github.com/memdir/memdir/internal/workspace"
 )
 
-const listDescription = `List the project's memories as a manifest — type, file, name, description, last update — without bodies, optionally of one type, a page at a time: grouped by type (user, feedback, project, reference, then untyped), then by file. Call it to see what is remembered before saving something that may already be there.
+const listDescription = `List the project's memories as a manifest — type, file, name, description, last update — without bodies, optionally of one type, a page at a time: grouped by type (user, feedback, project, reference, then untyped), then by file. Call it to see what is remembered before saving something that may already be there. With stats, each memory also gets its usage: how often recall injected it, when last, and its helpful and wrong marks (memory_feedback).
 
 A reply holds at most limit memories (default 100, at most 1000), the total of that type, and next_cursor when more follow: pass it back as cursor, with the same type, for the next page. A cursor is a place in that order, not a page number: memories saved or forgotten between two pages move no other memory, so the memories that stayed are never skipped nor repeated; one saved before the cursor's place is not shown (list again without a cursor to see it). A cursor that is not one memory_list gave, or given with another type, is an error: list again without one.`
 
@@ -32,6 +33,7 @@ type ListIn struct {
 	Type   string `json:"type,omitempty" jsonschema:"only this type: user, feedback, project, reference or untyped"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous reply, for the page after it; empty: the first page"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many memories (default 100, at most 1000)"`
+	Stats  bool   `json:"stats,omitempty" jsonschema:"add each memory's usage: times recall injected it, the last time, and helpful and wrong marks"`
 }
 
 // ManifestEntry is one line of the manifest.
@@ -41,6 +43,8 @@ type ManifestEntry struct {
 	Description string    `json:"description"`
 	Type        string    `json:"type"`
 	Updated     time.Time `json:"updated"`
+	// Usage is the memory's evidence of use, with stats.
+	Usage *usage.Record `json:"usage,omitempty"`
 }
 
 // ListOut is memory_list's result.
@@ -135,14 +139,28 @@ func (h *handlers) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) 
 		}
 		break
 	}
+	var stats map[string]usage.Record
+	if in.Stats {
+		f, err := ws.Usage(ctx)
+		if err != nil {
+			return nil, out, err
+		}
+		stats = f.Memories
+	}
 	var b strings.Builder
 	for _, m := range page {
 		t := m.Type
-		out.Memories = append(out.Memories, ManifestEntry{File: m.File, Name: m.Name, Description: m.Description, Type: t, Updated: m.Saved.UTC()})
+		e := ManifestEntry{File: m.File, Name: m.Name, Description: m.Description, Type: t, Updated: m.Saved.UTC()}
+		extra := ""
+		if stats != nil {
+			r := stats[m.File]
+			e.Usage, extra = &r, statsText(r)
+		}
+		out.Memories = append(out.Memories, e)
 		if t == "" {
 			t = workspace.Untyped
 		}
-		fmt.Fprintf(&b, "- [%s] %s (%s): %s\n", t, m.File, m.Saved.UTC().Format(time.DateOnly), m.Description)
+		fmt.Fprintf(&b, "- [%s] %s (%s): %s%s\n", t, m.File, m.Saved.UTC().Format(time.DateOnly), m.Description, extra)
 	}
 	if len(page) == 0 {
 		b.WriteString("No memories match.\n")

@@ -1,6 +1,6 @@
 // Package mcpserver serves memdir's memory over the Model Context
-// Protocol: tools to save, recall, read, list, update and forget memories
-// and to search transcripts, and resources for MEMORY.md and each memory
+// Protocol: tools to save, recall, read, list, update, forget and mark
+// memories and to search transcripts, and resources for MEMORY.md and each memory
 // file. Its handlers call the same store, recall and search functions as
 // the CLI.
 package mcpserver
@@ -98,6 +98,7 @@ func New(env workspace.Env, version string) *Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_list", Annotations: readOnly, Description: listDescription}, h.list)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_update", Annotations: updating, Description: "Change an existing memory: its description, body or type. Fields you leave empty keep their value. Call it when a remembered fact changed or a correction refines an earlier one, instead of saving a duplicate."}, h.update)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_forget", Annotations: destructive, Description: "Remove a memory that is wrong or no longer true. It is moved aside (recoverable) unless purge is set. Call it when the user says to forget something, or a memory is contradicted and should not be updated."}, h.forget)
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_feedback", Annotations: additive, Description: feedbackDescription}, h.feedback)
 	mcp.AddTool(s, &mcp.Tool{Name: "transcript_search", Annotations: readOnly, Description: "Search what was said in past agent sessions (the user's and the assistant's words, not tool output) for a literal string or a regular expression. Call it when the user refers to an earlier conversation, or memory does not hold the answer."}, h.searchTranscripts)
 	addMaintenanceTools(s, h)
 	s.AddResource(&mcp.Resource{URI: "memdir://index", Name: "MEMORY.md", Title: "Memory index", MIMEType: "text/markdown",

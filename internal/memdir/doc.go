@@ -16,6 +16,9 @@
 //	                 mtime is when the folder was last consolidated
 //	.memdir-cache/   derived data (the recall snapshot, cached embeddings),
 //	                 written through WriteCache; safe to delete
+//	.memdir-usage.json  the evidence of use (package usage): kept, written only
+//	                 through UpdateSide; a corrupt one is kept aside as
+//	                 .memdir-usage.json.corrupt-<UTC stamp>
 //
 // The store knows nothing of ranking: package snapshot derives the recall
 // snapshot from the files, and a workspace gives the store its name list

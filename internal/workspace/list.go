@@ -13,6 +13,7 @@ import (
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/recall"
 	"github.com/memdir/memdir/internal/snapshot"
+	"github.com/memdir/memdir/internal/usage"
 )
 
 // Untyped is the type filter that keeps the memories without a type.
@@ -64,12 +65,15 @@ func List(ctx context.Context, st *memdir.Store) (*Listing, []error, error) {
 // memdir.Types' order (untyped and unknown types last, together), then by
 // file, as ListMemories orders them. It holds five bytes per memory (its
 // place in the snapshot and its type), never the memories: they are
-// decoded from the snapshot one at a time. A Listing does not change; it
-// is safe for concurrent use.
+// decoded from the snapshot one at a time. A Listing does not change once
+// made (and given its Stats); it is safe for concurrent use.
 type Listing struct {
 	snap  *recall.Snapshot
 	order []int32 // order[p] is the snapshot's index of the memory at place p
 	kind  []uint8 // kind[p]: its type's index in memdir.Types, or kindUntyped, kindOther
+	// Stats is the evidence of use by memory file (AddStats); nil: not
+	// shown.
+	Stats map[string]usage.Record
 	// first[r] is the first place of rank r (kinds above len(Types) share
 	// the last rank); first[len(first)-1] is the end.
 	first []int

@@ -3,6 +3,7 @@ package workspace
 import (
 	"bufio"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/usage"
 )
 
 // MemoryJSON is a memory as the CLI's --json prints it (list, show).
@@ -31,6 +33,8 @@ type MemoryJSON struct {
 	Stale        string    `json:"stale,omitempty"`
 	Size         int64     `json:"size"`
 	Body         *string   `json:"body,omitempty"`
+	// Usage is the memory's evidence of use (list --stats).
+	Usage *usage.Record `json:"usage,omitempty"`
 }
 
 // ToJSON is m as MemoryJSON; withBody adds its body.
@@ -74,8 +78,8 @@ func (l *Listing) WriteText(w io.Writer, typ string) (int, error) {
 		t := label(m)
 		// The name is what show, edit and forget take; the file name
 		// works too.
-		fmt.Fprintf(bw, "%s%*s%s%*s%s  %s — %s\n", t, typeW-utf8.RuneCountInString(t)+2, "", m.File, fileW-utf8.RuneCountInString(m.File)+2, "",
-			m.Saved.Local().Format("2006-01-02"), m.Name, m.Description)
+		fmt.Fprintf(bw, "%s%*s%s%*s%s  %s%s — %s\n", t, typeW-utf8.RuneCountInString(t)+2, "", m.File, fileW-utf8.RuneCountInString(m.File)+2, "",
+			m.Saved.Local().Format("2006-01-02"), l.statsColumn(m.File), m.Name, m.Description)
 	}
 	return n, bw.Flush()
 }
@@ -98,7 +102,12 @@ func (l *Listing) WriteJSON(w io.Writer, st *memdir.Store, typ string, warn func
 			unread++
 			continue
 		}
-		b, err := json.MarshalIndent(ToJSON(st, m, false), "  ", "  ")
+		j := ToJSON(st, m, false)
+		if l.Stats != nil {
+			r := l.Stats[e.File]
+			j.Usage = &r
+		}
+		b, err := json.MarshalIndent(j, "  ", "  ")
 		if err != nil {
 			return unread, err
 		}
@@ -116,4 +125,57 @@ func (l *Listing) WriteJSON(w io.Writer, st *memdir.Store, typ string, warn func
 		bw.WriteString("\n]\n")
 	}
 	return unread, bw.Flush()
+}
+
+// AddStats gives the listing the evidence of use of w's memories
+// (Workspace.Usage): WriteText and WriteJSON then show it.
+func (l *Listing) AddStats(ctx context.Context, w *Workspace) error {
+	f, err := w.Usage(ctx)
+	if err != nil {
+		return err
+	}
+	l.Stats = f.Memories
+	return nil
+}
+
+// statsColumn is the text listing's column of file's evidence of use:
+// injections, the last one's day, helpful and wrong marks; "" without
+// stats.
+func (l *Listing) statsColumn(file string) string {
+	if l.Stats == nil {
+		return ""
+	}
+	r := l.Stats[file]
+	last := "never     "
+	if !r.LastInjected.IsZero() {
+		last = r.LastInjected.Local().Format("2006-01-02")
+	}
+	return fmt.Sprintf("injected %3d  last %s  helpful %d  wrong %d  ", r.Injected, last, r.Helpful, r.Wrong)
+}
+
+// Write writes what Mark did on w: the memory and its evidence now, as
+// indented JSON with asJSON; a usage file kept aside is a warning on warn.
+func (m Marked) Write(w, warn io.Writer, asJSON bool) error {
+	if m.Aside != "" {
+		fmt.Fprintf(warn, "memdir: warning: the usage file could not be read: kept as %s, a fresh one started\n", m.Aside)
+	}
+	if asJSON {
+		b, err := json.MarshalIndent(m, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(b, '\n'))
+		return err
+	}
+	r := m.Record
+	last := "never"
+	if !r.LastInjected.IsZero() {
+		last = r.LastInjected.Local().Format("2006-01-02")
+	}
+	verdict := ""
+	if n := len(r.Notes); n > 0 {
+		verdict = string(r.Notes[n-1].Verdict)
+	}
+	_, err := fmt.Fprintf(w, "marked %s %s: helpful %d, wrong %d; injected %d times (last %s)\n", m.File, verdict, r.Helpful, r.Wrong, r.Injected, last)
+	return err
 }

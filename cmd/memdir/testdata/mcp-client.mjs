@@ -33,7 +33,7 @@ check(info && info.name === "memdir", "server name", info);
 check(client.getServerCapabilities()?.tools, "tools capability", client.getServerCapabilities());
 
 const tools = (await client.listTools()).tools.map((t) => t.name).sort();
-const want = ["memory_consolidate", "memory_forget", "memory_get", "memory_list", "memory_recall", "memory_save", "memory_update", "transcript_search"];
+const want = ["memory_consolidate", "memory_feedback", "memory_forget", "memory_get", "memory_list", "memory_recall", "memory_save", "memory_update", "memory_verify", "transcript_search"];
 check(JSON.stringify(tools) === JSON.stringify(want), "tool list", tools);
 for (const t of (await client.listTools()).tools) {
   check(t.inputSchema?.type === "object" && t.description.length > 40, `schema and description of ${t.name}`, t);
@@ -71,6 +71,14 @@ check(got.structuredContent.description === "Indent Go with tabs; YAML with two 
 
 const list = await client.callTool({ name: "memory_list", arguments: {} });
 for (const f of files) check(list.structuredContent.memories.some((m) => m.file === f), `list has ${f}`, list);
+
+const fb = await client.callTool({ name: "memory_feedback", arguments: { name: files[1], verdict: "helpful", note: "kept us from a Friday deploy" } });
+check(!fb.isError && fb.structuredContent.file === files[1] && fb.structuredContent.usage.helpful === 1 && fb.structuredContent.usage.notes[0].by === "mcp", "feedback", fb);
+const badfb = await client.callTool({ name: "memory_feedback", arguments: { name: files[1], verdict: "maybe" } });
+check(badfb.isError === true, "a bad verdict is a tool error", badfb);
+const stats = await client.callTool({ name: "memory_list", arguments: { stats: true } });
+check(stats.structuredContent.memories.some((m) => m.file === files[1] && m.usage?.helpful === 1 && m.usage.injected === 0), "list with stats", stats);
+check(!list.structuredContent.memories.some((m) => m.usage), "no stats unless asked", list);
 
 const idx = await client.readResource({ uri: "memdir://index" });
 check(idx.contents[0].text.includes(`(${files[2]})`), "index resource lists the memories", idx);
