@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,7 +12,9 @@ import (
 
 	"github.com/memdir/memdir/internal/consolidate"
 	"github.com/memdir/memdir/internal/hint"
+	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/usage"
 	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
@@ -145,7 +149,25 @@ func (b *bench) dreamHalf(dir, half, engine string) (dreamHalf, error) {
 		Millis: float64(took.Microseconds()) / 1000}, nil
 }
 
-// seedUsage writes a labelled half's usage evidence where memdir keeps it.
+// seedUsage writes a labelled half's usage evidence where memdir keeps it
+// (the store writes no such file unasked, so the bench does, once, into
+// its throwaway folder).
 func seedUsage(file, mem string) error {
-	return nil
+	b, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var f usage.File
+	if err := json.Unmarshal(b, &f); err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	f.Version = usage.Version
+	out, err := usage.Format(f)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(mem, memdir.UsageFile), out, 0o600)
 }

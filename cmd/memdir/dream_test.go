@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -216,5 +217,94 @@ func TestDream_KillNine(t *testing.T) {
 	t.Logf("an --apply takes %v; of 25 runs, %d killed; folder left before: %d, after: %d", took, seen["killed"], seen["before"], seen["after"])
 	if seen["killed"] == 0 {
 		t.Fatal("no run was killed before its end: the test tested nothing")
+	}
+}
+
+// TestDream_LabelledFolders runs 'memdir dream' on each half of the
+// labelled messy folders (internal/consolidate/testdata/dream): the plan
+// retires no pinned memory; --apply changes only the files the plan names
+// — Claude Code's own files among the rest keep every byte — and --undo
+// puts the folder back.
+func TestDream_LabelledFolders(t *testing.T) {
+	for _, half := range []string{"tune", "heldout", "fresh"} {
+		t.Run(half, func(t *testing.T) {
+			h := dreamHome{extractHome: newExtractHome(t)}
+			h.mem = filepath.Join(h.tdir, "memory")
+			src := filepath.Join("..", "..", "internal", "consolidate", "testdata", "dream", half, "memories")
+			files, _ := filepath.Glob(filepath.Join(src, "*.md"))
+			if len(files) < 30 {
+				t.Fatalf("%s: %d memories", src, len(files))
+			}
+			if err := os.MkdirAll(h.mem, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			pinned, claude := map[string]bool{}, map[string]bool{}
+			jan := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			for _, f := range files {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := filepath.Base(f)
+				pinned[name] = strings.Contains(string(b), "\npinned: true\n")
+				claude[name] = strings.Contains(string(b), "\nmetadata:\n")
+				dst := filepath.Join(h.mem, name)
+				if err := os.WriteFile(dst, b, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				os.Chtimes(dst, jan, jan)
+			}
+			var rep struct {
+				Plan struct {
+					Ops []struct {
+						ID     string   `json:"id"`
+						Files  []string `json:"files"`
+						Retire []string `json:"retire"`
+					} `json:"ops"`
+				} `json:"plan"`
+			}
+			out := h.run("dream", "--dry-run", "--json")
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			named := map[string]bool{}
+			for _, op := range rep.Plan.Ops {
+				for _, f := range op.Files {
+					named[f] = true
+				}
+				for _, f := range op.Retire {
+					if pinned[f] {
+						t.Errorf("%s retires the pinned %s", op.ID, f)
+					}
+				}
+			}
+			before := map[string][]byte{}
+			for name := range pinned {
+				before[name], _ = os.ReadFile(filepath.Join(h.mem, name))
+			}
+			whole := h.folder()
+			h.run("dream", "--apply")
+			untouched, cc := 0, 0
+			for name, b := range before {
+				if named[name] {
+					continue
+				}
+				untouched++
+				if claude[name] {
+					cc++
+				}
+				if got, _ := os.ReadFile(filepath.Join(h.mem, name)); string(got) != string(b) {
+					t.Errorf("%s changed, though no operation names it", name)
+				}
+			}
+			if cc == 0 {
+				t.Errorf("no Claude Code file was left out of the plan: the check of their bytes checked nothing")
+			}
+			h.run("dream", "--undo")
+			if got := h.folder(); !sameFolder(whole, got) {
+				t.Errorf("after --undo the folder differs in: %s", diffFolder(whole, got))
+			}
+			t.Logf("%s: %d operations; %d files no operation names kept their bytes (%d of Claude Code's layout)", half, len(rep.Plan.Ops), untouched, cc)
+		})
 	}
 }

@@ -68,7 +68,7 @@ func (w *Workspace) Dream(ctx context.Context, opt DreamOptions) (DreamReport, e
 	engine := cmp.Or(opt.Engine, "heuristic")
 	rep := DreamReport{Folder: w.Store.Dir(), Engine: engine,
 		PlanFile: filepath.Join(w.Layout.SynthesisDir, "drafts", "dream-"+w.Layout.ProjectKey+".json")}
-	st, problems, err := w.dreamState(ctx, now)
+	st, problems, err := w.dreamState(ctx, now, func(s string) { rep.Warnings = append(rep.Warnings, s) })
 	if err != nil {
 		return rep, err
 	}
@@ -115,7 +115,9 @@ func (w *Workspace) Dream(ctx context.Context, opt DreamOptions) (DreamReport, e
 	for _, op := range chosen {
 		rep.Applied = append(rep.Applied, op.ID)
 	}
-	w.dreamMoveUsage(ctx, chosen)
+	if err := w.dreamMoveUsage(ctx, chosen); err != nil {
+		rep.Warnings = append(rep.Warnings, "the merged memories' usage evidence was not moved: "+err.Error())
+	}
 	if rebuild {
 		r, err := w.Store.RebuildIndex(ctx)
 		if err != nil {
@@ -133,7 +135,7 @@ func (w *Workspace) DreamUndo(ctx context.Context, id string, force bool) (memdi
 }
 
 // dreamState reads every memory of the folder into the planner's input.
-func (w *Workspace) dreamState(ctx context.Context, now time.Time) (dreamState, []string, error) {
+func (w *Workspace) dreamState(ctx context.Context, now time.Time, warn func(string)) (dreamState, []string, error) {
 	mems, problems, err := w.Store.List()
 	if err != nil {
 		return dreamState{}, nil, err
@@ -143,7 +145,7 @@ func (w *Workspace) dreamState(ctx context.Context, now time.Time) (dreamState, 
 	for _, p := range problems {
 		probs = append(probs, p.Error())
 	}
-	use := w.dreamUsage(ctx)
+	use, none := w.dreamUsage(ctx, warn)
 	for _, m := range mems {
 		raw, _, err := w.Store.Raw(m.File)
 		if err != nil {
@@ -154,7 +156,7 @@ func (w *Workspace) dreamState(ctx context.Context, now time.Time) (dreamState, 
 		st.in.Items = append(st.in.Items, consolidate.Item{
 			File: m.File, Name: m.Title(), Description: m.Description, Type: string(m.Type), Scope: m.Scope,
 			Body: m.Body, Created: cmp.Or(m.Created, m.Updated, m.ModTime), Updated: m.Updated,
-			Pinned: m.Pinned, SupersededBy: m.SupersededBy, Stale: m.Stale, Usage: use[m.File],
+			Pinned: m.Pinned, SupersededBy: m.SupersededBy, Stale: m.Stale, Usage: cmp.Or(use[m.File], none),
 		})
 	}
 	if ix, err := w.Store.ReadIndex(); err == nil && ix != nil {
@@ -269,6 +271,6 @@ func applyEdit(m *memdir.Memory, e consolidate.Edit) {
 // DreamInput is what a dream of the folder plans from, at now: the
 // memories (with their usage evidence) and MEMORY.md's measures.
 func (w *Workspace) DreamInput(ctx context.Context, now time.Time) (consolidate.Input, error) {
-	st, _, err := w.dreamState(ctx, now)
+	st, _, err := w.dreamState(ctx, now, func(string) {})
 	return st.in, err
 }
