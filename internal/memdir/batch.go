@@ -35,6 +35,13 @@ type Batch struct {
 	// Retire lists memory files that leave the folder: each is kept as a
 	// version in ForgottenDir (Restore finds it) and its index line goes.
 	Retire []string
+	// RebuildIndex lays MEMORY.md out again as RebuildIndex does, over the
+	// folder as the batch leaves it (the most useful memories within the
+	// budget, hand-written lines kept), instead of editing only the lines
+	// of the memories the batch changes: an index over its caps is cut
+	// back within the batch, and an undo puts it back too. An index too
+	// large to keep in the journal is left as it is.
+	RebuildIndex bool
 	// IfMatch, per file, is the content the caller planned from: the batch
 	// fails with ErrConflict, writing nothing, when a file changed since.
 	IfMatch map[string][]byte
@@ -132,7 +139,7 @@ func (s *Store) Apply(ctx context.Context, b Batch) (BatchResult, error) {
 	}
 	now := s.opt.Now().UTC().Truncate(time.Second)
 	for try := 0; ; try++ {
-		changes, planned, err := s.planBatch(ctx, saves, b.Retire, leaving, b.IfMatch, now)
+		changes, planned, err := s.planBatch(ctx, saves, b.Retire, leaving, b.IfMatch, b.RebuildIndex, now)
 		if err != nil {
 			return res, err
 		}
@@ -185,7 +192,7 @@ func (s *Store) Apply(ctx context.Context, b Batch) (BatchResult, error) {
 
 // planBatch computes every file a batch changes and what it will hold. The
 // caller holds the lock.
-func (s *Store) planBatch(ctx context.Context, saves []Memory, retire []string, leaving map[string]bool, ifMatch map[string][]byte, now time.Time) ([]change, BatchResult, error) {
+func (s *Store) planBatch(ctx context.Context, saves []Memory, retire []string, leaving map[string]bool, ifMatch map[string][]byte, rebuild bool, now time.Time) ([]change, BatchResult, error) {
 	var res BatchResult
 	for f, want := range ifMatch {
 		if !isMemoryName(f) && !IsIndexName(f) {
@@ -247,6 +254,17 @@ func (s *Store) planBatch(ctx context.Context, saves []Memory, retire []string, 
 		return changes, res, nil
 	case err != nil:
 		return nil, res, err
+	}
+	if rebuild {
+		data, err := s.rebuiltIndex(ctx, merged, retire)
+		if err != nil {
+			return nil, res, err
+		}
+		if !bytes.Equal(data, old) {
+			changes = append(changes, change{Path: IndexFile, Before: old, Existed: true, After: data, Exists: true})
+			res.Index = true
+		}
+		return changes, res, nil
 	}
 	ix := ParseIndex(old)
 	for _, f := range retire {
@@ -349,4 +367,45 @@ func (s *Store) abortBatch(id string, changes []change, cause error) error {
 func isMemoryName(f string) bool {
 	return paths.ValidateName(f) == nil && strings.HasSuffix(f, ".md") && !IsIndexName(f) &&
 		!strings.HasPrefix(f, ".") && !strings.ContainsAny(f, "/\\")
+}
+
+// rebuiltIndex is MEMORY.md as RebuildIndex would write it once the batch
+// has saved merged and retired retire. The caller holds the lock.
+func (s *Store) rebuiltIndex(ctx context.Context, merged []Memory, retire []string) ([]byte, error) {
+	ranked, skipped, _, err := s.rankAll(ctx)
+	if err != nil {
+		return nil, err
+	}
+	gone := map[string]bool{}
+	for _, f := range retire {
+		gone[f] = true
+	}
+	changed := map[string]Memory{}
+	for _, m := range merged {
+		changed[m.File] = m
+	}
+	out := ranked[:0]
+	for _, c := range ranked {
+		if m, ok := changed[c.File]; ok {
+			c = candidateOf(m)
+			delete(changed, c.File)
+		}
+		if !gone[c.File] {
+			out = append(out, c)
+		}
+	}
+	for _, m := range changed { // memories the batch creates
+		out = append(out, candidateOf(m))
+	}
+	slices.SortFunc(out, compareUseful)
+	listed := map[string]bool{}
+	for _, c := range out {
+		listed[c.File] = true
+	}
+	keep := func(file string) bool { return !gone[file] && (slices.Contains(skipped, file) || s.inSubfolder(file)) }
+	lines, _, _, err := s.scanIndexFile(func(f string) bool { return listed[f] })
+	if err != nil {
+		return nil, err
+	}
+	return planRebuild(lines, out, keep).Index.Bytes(), nil
 }

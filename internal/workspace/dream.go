@@ -45,7 +45,6 @@ type DreamReport struct {
 	Batch    *memdir.BatchResult   `json:"batch,omitempty"`
 	Warnings []string              `json:"warnings,omitempty"`
 	Problems []string              `json:"problems,omitempty"` // memory files that could not be read: left out of the plan
-	Index    *memdir.RebuildResult `json:"index,omitempty"`
 }
 
 // HeldOp is a planned operation that was not applied.
@@ -106,7 +105,7 @@ func (w *Workspace) Dream(ctx context.Context, opt DreamOptions) (DreamReport, e
 	if len(chosen) == 0 {
 		return rep, nil
 	}
-	b, rebuild := dreamBatch(st, chosen, now)
+	b := dreamBatch(st, chosen, now)
 	res, err := w.Store.Apply(ctx, b)
 	if err != nil {
 		return rep, err
@@ -118,13 +117,8 @@ func (w *Workspace) Dream(ctx context.Context, opt DreamOptions) (DreamReport, e
 	if err := w.dreamMoveUsage(ctx, chosen); err != nil {
 		rep.Warnings = append(rep.Warnings, "the merged memories' usage evidence was not moved: "+err.Error())
 	}
-	if rebuild {
-		r, err := w.Store.RebuildIndex(ctx)
-		if err != nil {
-			rep.Warnings = append(rep.Warnings, "MEMORY.md was not rebuilt: "+err.Error())
-		} else {
-			rep.Index = &r
-		}
+	if b.RebuildIndex && !res.Index && st.in.Index.Lines > memdir.MaxIndexLines {
+		rep.Warnings = append(rep.Warnings, "MEMORY.md is too large to rebuild inside the batch; run 'memdir index --rebuild'")
 	}
 	return rep, nil
 }
@@ -192,9 +186,9 @@ func chooseOps(p consolidate.Plan, only []string, lossless bool) (chosen []conso
 	return chosen, held, nil
 }
 
-// dreamBatch turns operations into the store's batch, and says whether
-// MEMORY.md is to be rebuilt to its budget afterwards.
-func dreamBatch(st dreamState, ops []consolidate.Op, now time.Time) (memdir.Batch, bool) {
+// dreamBatch turns operations into the store's batch; a shortening of
+// MEMORY.md rebuilds it to its budget within the batch.
+func dreamBatch(st dreamState, ops []consolidate.Op, now time.Time) memdir.Batch {
 	b := memdir.Batch{Label: "dream", IfMatch: map[string][]byte{}}
 	saves := map[string]memdir.Memory{}
 	var order []string
@@ -210,7 +204,6 @@ func dreamBatch(st dreamState, ops []consolidate.Op, now time.Time) (memdir.Batc
 		}
 		return st.mems[f]
 	}
-	rebuild := false
 	for _, op := range ops {
 		for _, f := range op.Files {
 			if raw, ok := st.raw[f]; ok {
@@ -218,7 +211,7 @@ func dreamBatch(st dreamState, ops []consolidate.Op, now time.Time) (memdir.Batc
 			}
 		}
 		if op.Kind == consolidate.Shorten && op.Keep == consolidate.IndexFile {
-			rebuild = true
+			b.RebuildIndex = true
 			continue
 		}
 		if op.Keep != "" && op.Edit != nil {
@@ -241,7 +234,7 @@ func dreamBatch(st dreamState, ops []consolidate.Op, now time.Time) (memdir.Batc
 	for _, f := range order {
 		b.Save = append(b.Save, saves[f])
 	}
-	return b, rebuild
+	return b
 }
 
 // applyEdit sets what an operation's edit changes.

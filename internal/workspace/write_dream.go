@@ -66,8 +66,8 @@ func WriteDream(w io.Writer, r DreamReport) error {
 	case r.Batch != nil:
 		ew.printf("Applied %d %s as batch %s: %d %s written, %d retired (kept in %s).\n",
 			len(r.Applied), plural(len(r.Applied), "operation"), r.Batch.ID, len(r.Batch.Written), plural(len(r.Batch.Written), "file"), len(r.Batch.Retired), memdir.ForgottenDir)
-		if r.Index != nil && r.Index.Changed {
-			ew.printf("MEMORY.md rebuilt to its budget (%d memories without a line).\n", r.Index.LeftOut)
+		if r.Batch.Index {
+			ew.printf("MEMORY.md changed with it.\n")
 		}
 		if len(r.Held) > 0 {
 			ew.printf("%d %s not applied (see --json \"held\").\n", len(r.Held), plural(len(r.Held), "operation"))
