@@ -3,11 +3,15 @@ package consolidate
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
+
+// isoDate is an absolute date as a date rewrite writes it.
+var isoDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
 
 // maxName bounds a merged memory's new name.
 const maxName = 100
@@ -49,6 +53,10 @@ func Validate(in Input, p Plan) error {
 		if op.Keep != "" {
 			if other, ok := retired[op.Keep]; ok {
 				return fail("%s is kept here and retired by %s", op.Keep, other)
+			}
+			if other, ok := kept[op.Keep]; ok {
+				// Two edits of one memory: the second would replace the first's text.
+				return fail("%s is changed here and by %s: one operation per memory", op.Keep, other)
 			}
 			kept[op.Keep] = id
 		}
@@ -97,6 +105,9 @@ func validateOp(in Input, items map[string]Item, op Op, fail func(string, ...any
 	case Supersede:
 		if len(op.Files) != 2 || op.Keep == "" || len(op.Retire) != 1 {
 			return fail("a supersede names exactly two memories, keeps one and retires the other")
+		}
+		if op.Edit != nil {
+			return fail("a supersede edits nothing: the newer memory stays as written")
 		}
 	case Date:
 		return validateDate(items, op, fail)
@@ -161,15 +172,54 @@ func validateMerge(items map[string]Item, op Op, fail func(string, ...any) error
 		merged += "\n" + k.Name
 	}
 	terms := termSet(merged)
+	mergedSents := sentences(merged)
 	for _, f := range op.Files {
 		it := items[f]
 		for _, s := range sentences(it.Description + "\n" + it.Body) {
 			if c := max(covered(s, terms), covered(absolute(s, it.Created), terms)); c < factKept {
 				return fail("the merged memory loses a fact of %s (%.0f%% of its words kept): %q", f, 100*c, quote(s))
 			}
+			if m, w := flipped(s, mergedSents); w != "" {
+				return fail("the merged memory turns a fact of %s around (%q): %q became %q", f, w, quote(s), quote(m))
+			}
 		}
 	}
 	return nil
+}
+
+// flipped finds a negated fact the merged text states without its
+// negation ("never push to main" merged as "push to main to ship"): the
+// fact negates something, and none of the merged sentences that hold most
+// of its words negates anything. It returns that sentence and the word the
+// fact negated, or "". (A merged sentence that negates something else is
+// let through: "not the dev DB" may well say what "the dev DB is 5432"
+// said.)
+func flipped(s string, merged []string) (string, string) {
+	sn, _ := polarity(s)
+	if len(sn) == 0 {
+		return "", ""
+	}
+	bestCover := 0.0
+	for _, m := range merged {
+		bestCover = max(bestCover, covered(s, termSet(m)))
+	}
+	floor := min(bestCover, factKept)
+	first := ""
+	for _, m := range merged {
+		if bestCover == 0 || covered(s, termSet(m)) < floor {
+			continue
+		}
+		if mn, _ := polarity(m); len(mn) > 0 {
+			return "", ""
+		}
+		if first == "" {
+			first = m
+		}
+	}
+	if first == "" {
+		return "", ""
+	}
+	return first, slices.Sorted(maps.Keys(sn))[0]
 }
 
 // validateDate checks a date rewrite: one memory, kept, whose body and
@@ -189,7 +239,7 @@ func validateDate(items map[string]Item, op Op, fail func(string, ...any) error)
 		if c.after == "" {
 			continue
 		}
-		removed, added := wordDiff(c.before, c.after)
+		removed, added := wordDiff(isoDate.ReplaceAllString(c.before, " isodate "), isoDate.ReplaceAllString(c.after, " isodate "))
 		for _, w := range removed {
 			if !relativeWord(w) {
 				return fail("the new %s drops %q, which is no date word", c.field, w)
@@ -233,8 +283,8 @@ func words(s string) []string {
 // relativeWord reports whether a word may be part of a relative date
 // ("next Friday", "in two weeks", "on the 14th", "end of the quarter").
 func relativeWord(w string) bool {
-	if allDigits(strings.TrimRight(w, "stndrh")) {
-		return true // 14th, 3
+	if d := strings.TrimRight(w, "stndrh"); allDigits(d) && len(d) <= 2 {
+		return true // 14th, 3 (a day of the month, a count of days or weeks; never a port or a version)
 	}
 	switch w {
 	case "today", "tonight", "tomorrow", "yesterday", "next", "this", "coming", "week", "weeks", "day", "days",
@@ -249,11 +299,8 @@ func relativeWord(w string) bool {
 // the rewrite writes it ("Friday 2026-03-06", "by 2026-03-16", "the week
 // of 2026-03-09").
 func absoluteWord(w string) bool {
-	if allDigits(w) {
-		return true
-	}
 	switch w {
-	case "by", "the", "week", "of", "on":
+	case "isodate", "by", "the", "week", "of", "on":
 		return true
 	}
 	return weekdayOrMonth(w)

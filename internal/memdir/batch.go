@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -71,8 +72,17 @@ type BatchInfo struct {
 type change struct {
 	Path          string
 	Before, After []byte
-	Existed       bool // Before holds the file's content; else it did not exist
-	Exists        bool // After holds it; else the batch removes the file
+	Existed       bool      // Before holds the file's content; else it did not exist
+	Exists        bool      // After holds it; else the batch removes the file
+	BeforeTime    time.Time // the file's modification time before; an undo sets it back (a memory without dates is dated by it)
+}
+
+// mtime is a file's modification time, zero without one.
+func mtime(fi fs.FileInfo) time.Time {
+	if fi == nil {
+		return time.Time{}
+	}
+	return fi.ModTime()
 }
 
 // testOnlyBatchCrash, when set by a test, is asked at each stage of an
@@ -116,7 +126,7 @@ func (s *Store) Apply(ctx context.Context, b Batch) (BatchResult, error) {
 		}
 		leaving[f] = true
 	}
-	if len(saves) == 0 && len(leaving) == 0 {
+	if len(saves) == 0 && len(leaving) == 0 && !b.RebuildIndex {
 		return res, nil
 	}
 	unlock, err := s.Lock(ctx) // finishes a batch a crash cut short first
@@ -193,7 +203,7 @@ func (s *Store) Apply(ctx context.Context, b Batch) (BatchResult, error) {
 // planBatch computes every file a batch changes and what it will hold. The
 // caller holds the lock.
 func (s *Store) planBatch(ctx context.Context, saves []Memory, retire []string, leaving map[string]bool, ifMatch map[string][]byte, rebuild bool, now time.Time) ([]change, BatchResult, error) {
-	var res BatchResult
+	res := BatchResult{Written: []string{}, Retired: []string{}, KeptIn: []string{}} // [] in JSON, not null
 	for f, want := range ifMatch {
 		if !isMemoryName(f) && !IsIndexName(f) {
 			return nil, res, fmt.Errorf("%w: IfMatch names %q, not a memory file", ErrInvalid, f)
@@ -210,7 +220,7 @@ func (s *Store) planBatch(ctx context.Context, saves []Memory, retire []string, 
 	merged := make([]Memory, 0, len(saves))
 	created := map[string]bool{}
 	for _, m := range saves {
-		old, _, err := s.readFile(m.File)
+		old, fi, err := s.readFile(m.File)
 		if err != nil {
 			return nil, res, err
 		}
@@ -224,12 +234,12 @@ func (s *Store) planBatch(ctx context.Context, saves []Memory, retire []string, 
 		if old != nil && bytes.Equal(old, data) {
 			continue
 		}
-		changes = append(changes, change{Path: m.File, Before: old, Existed: old != nil, After: data, Exists: true})
+		changes = append(changes, change{Path: m.File, Before: old, Existed: old != nil, After: data, Exists: true, BeforeTime: mtime(fi)})
 		res.Written = append(res.Written, m.File)
 	}
 	var versions []change
 	for _, f := range retire {
-		old, _, err := s.readFile(f)
+		old, fi, err := s.readFile(f)
 		if err != nil {
 			return nil, res, err
 		}
@@ -241,7 +251,7 @@ func (s *Store) planBatch(ctx context.Context, saves []Memory, retire []string, 
 			return nil, res, err
 		}
 		versions = append(versions, change{Path: ForgottenDir + "/" + filepath.Base(dst), After: old, Exists: true})
-		changes = append(changes, change{Path: f, Before: old, Existed: true})
+		changes = append(changes, change{Path: f, Before: old, Existed: true, BeforeTime: mtime(fi)})
 		res.Retired = append(res.Retired, f)
 		res.KeptIn = append(res.KeptIn, dst)
 	}
@@ -335,6 +345,9 @@ func (s *Store) applyChanges(changes []change, undo bool) error {
 			}
 			if err := atomicfile.WriteFile(p, data, FilePerm); err != nil {
 				return fmt.Errorf("write %s: %w", c.Path, err)
+			}
+			if undo && !c.BeforeTime.IsZero() {
+				_ = os.Chtimes(p, c.BeforeTime, c.BeforeTime) // best effort: the bytes are what matters
 			}
 		} else {
 			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {

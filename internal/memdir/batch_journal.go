@@ -60,9 +60,10 @@ type manifest struct {
 }
 
 type journalFile struct {
-	Path   string   `json:"path"`
-	Before *segment `json:"before"` // nil: the file did not exist
-	After  *segment `json:"after"`  // nil: the batch removes it
+	Path       string    `json:"path"`
+	Before     *segment  `json:"before"` // nil: the file did not exist
+	After      *segment  `json:"after"`  // nil: the batch removes it
+	BeforeTime time.Time `json:"before_mtime,omitzero"`
 }
 
 // segment is where a content lies in the journal's data.
@@ -153,7 +154,7 @@ func (s *Store) writeJournal(id, label string, now time.Time, changes []change) 
 		return seg
 	}
 	for _, c := range changes {
-		m.Files = append(m.Files, journalFile{Path: c.Path, Before: put(c.Before, c.Existed), After: put(c.After, c.Exists)})
+		m.Files = append(m.Files, journalFile{Path: c.Path, Before: put(c.Before, c.Existed), After: put(c.After, c.Exists), BeforeTime: c.BeforeTime})
 	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, journalData), data.Bytes(), FilePerm); err != nil {
 		return nil, err
@@ -252,7 +253,7 @@ func (s *Store) readJournal(id string) (manifest, []change, error) {
 		if !validJournalPath(f.Path) {
 			return m, nil, bad("it names %q, no file of a memory folder", f.Path)
 		}
-		c := change{Path: f.Path}
+		c := change{Path: f.Path, BeforeTime: f.BeforeTime}
 		if c.Before, c.Existed, err = get(f.Before); err != nil {
 			return m, nil, err
 		}
