@@ -73,6 +73,21 @@ func TestValidate(t *testing.T) {
 		{"ShortenStillLong", func(_ *Input, p *Plan) {
 			p.Ops[2] = Op{ID: "shorten:long.md", Kind: Shorten, Files: []string{"long.md"}, Keep: "long.md", Edit: &Edit{Description: strings.Repeat("x", 151)}}
 		}, "151 characters, over 150"},
+		{"SupersedeEdits", func(_ *Input, p *Plan) {
+			p.Ops[0] = Op{ID: "supersede:b.md+a.md", Kind: Supersede, Files: []string{"b.md", "a.md"}, Keep: "b.md", Retire: []string{"a.md"}, Edit: &Edit{Body: "Anything goes."}}
+		}, "a supersede edits nothing"},
+		{"KeptTwice", func(_ *Input, p *Plan) {
+			p.Ops = append(p.Ops, Op{ID: "date:a.md", Kind: Date, Files: []string{"a.md"}, Keep: "a.md", Edit: &Edit{Body: "Use pnpm for installs."}})
+		}, "a.md is changed here and by merge:a.md+b.md"},
+		{"DateChangesANumber", func(in *Input, p *Plan) {
+			in.Items[2].Body = "Staging Postgres on port 5433 from next Monday."
+			p.Ops[1].Edit.Body = "Staging Postgres on port 8080 from Monday 2026-03-09."
+		}, `drops "5433"`},
+		{"MergeDropsANegation", func(in *Input, p *Plan) {
+			in.Items[0].Body = "Never push directly to the main branch of the billing repository."
+			in.Items[1].Body = "Never push directly to the main branch of the billing repository. CI runs on every pull request."
+			p.Ops[0].Edit.Body = "Push directly to the main branch of the billing repository.\n\nCI runs on every pull request.\n"
+		}, "turns a fact of a.md around"},
 		{"ShortenIndexUnknownFile", func(_ *Input, p *Plan) { p.Ops[3].Files = []string{"INDEX.md"}; p.Ops[3].Keep = "INDEX.md" }, "INDEX.md, which is not in the folder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -31,20 +31,22 @@ type DreamOptions struct {
 	Plan []byte
 	// Now is the clock; zero is time.Now.
 	Now time.Time
+	// locked: the caller holds the consolidation lock (DreamAuto).
+	locked bool
 }
 
 // DreamReport is what Dream planned and did.
 type DreamReport struct {
-	Folder   string                `json:"folder"`
-	PlanFile string                `json:"plan_file"` // where an agent writes its plan (the dream skill)
-	Engine   string                `json:"engine"`
-	Memories int                   `json:"memories"`
-	Plan     consolidate.Plan      `json:"plan"`
-	Applied  []string              `json:"applied,omitempty"` // operation ids written
-	Held     []HeldOp              `json:"held,omitempty"`    // operations Apply left out, and why
-	Batch    *memdir.BatchResult   `json:"batch,omitempty"`
-	Warnings []string              `json:"warnings,omitempty"`
-	Problems []string              `json:"problems,omitempty"` // memory files that could not be read: left out of the plan
+	Folder   string              `json:"folder"`
+	PlanFile string              `json:"plan_file"` // where an agent writes its plan (the dream skill)
+	Engine   string              `json:"engine"`
+	Memories int                 `json:"memories"`
+	Plan     consolidate.Plan    `json:"plan"`
+	Applied  []string            `json:"applied,omitempty"` // operation ids written
+	Held     []HeldOp            `json:"held,omitempty"`    // operations Apply left out, and why
+	Batch    *memdir.BatchResult `json:"batch,omitempty"`
+	Warnings []string            `json:"warnings,omitempty"`
+	Problems []string            `json:"problems,omitempty"` // memory files that could not be read: left out of the plan
 }
 
 // HeldOp is a planned operation that was not applied.
@@ -93,6 +95,11 @@ func (w *Workspace) Dream(ctx context.Context, opt DreamOptions) (DreamReport, e
 	if plan.Ops == nil {
 		plan.Ops = []consolidate.Op{} // [] in JSON, not null
 	}
+	if rep.Engine != "heuristic" {
+		for i := range plan.Ops {
+			plan.Ops[i].Lossless = plan.Ops[i].Lossless && losslessKind(plan.Ops[i])
+		}
+	}
 	rep.Plan = plan
 	if !opt.Apply {
 		return rep, nil
@@ -105,10 +112,24 @@ func (w *Workspace) Dream(ctx context.Context, opt DreamOptions) (DreamReport, e
 	if len(chosen) == 0 {
 		return rep, nil
 	}
+	if !opt.locked {
+		// Never while another consolidation (memdir's own automatic run,
+		// or Claude Code's) holds the folder; and a dream applied by hand
+		// counts as the folder's last consolidation.
+		release, err := w.Store.AcquireConsolidation(now)
+		if err != nil {
+			return rep, hint.With(err, "wait for it to end (its lock, %s, is released within the hour), then run it again", memdir.ConsolidateLock)
+		}
+		defer func() { _ = release(rep.Batch != nil) }()
+	}
 	b := dreamBatch(st, chosen, now)
 	res, err := w.Store.Apply(ctx, b)
 	if err != nil {
 		return rep, err
+	}
+	if res.ID == "" {
+		rep.Warnings = append(rep.Warnings, "the chosen operations change no file: nothing was written")
+		return rep, nil
 	}
 	rep.Batch = &res
 	for _, op := range chosen {
@@ -125,6 +146,11 @@ func (w *Workspace) Dream(ctx context.Context, opt DreamOptions) (DreamReport, e
 
 // DreamUndo takes back the batch id ("" for the last one a dream wrote).
 func (w *Workspace) DreamUndo(ctx context.Context, id string, force bool) (memdir.BatchInfo, error) {
+	release, err := w.Store.AcquireConsolidation(time.Now())
+	if err != nil {
+		return memdir.BatchInfo{}, hint.With(err, "wait for it to end (its lock, %s, is released within the hour), then run it again", memdir.ConsolidateLock)
+	}
+	defer func() { _ = release(false) }() // an undo is no consolidation: the folder's last one stays when it was
 	return w.Store.Undo(ctx, id, force)
 }
 
@@ -177,13 +203,29 @@ func chooseOps(p consolidate.Plan, only []string, lossless bool) (chosen []conso
 		switch {
 		case len(only) > 0 && !slices.Contains(only, op.ID):
 			held = append(held, HeldOp{op.ID, "not chosen"})
-		case lossless && (!op.Lossless || op.Kind == consolidate.Prune):
+		case lossless && !losslessKind(op):
 			held = append(held, HeldOp{op.ID, "it may lose a fact: it waits for a person ('memdir dream --apply')"})
 		default:
 			chosen = append(chosen, op)
 		}
 	}
 	return chosen, held, nil
+}
+
+// losslessKind reports whether an operation of op's kind loses no fact
+// once Validate passed it, whatever the plan says of itself (a model's or
+// an agent's plan is not trusted on that): a merge keeps every fact, a
+// date rewrite changes only dates, a supersede keeps the older memory as
+// history, an expiry archives, and MEMORY.md's memories stay files. A
+// prune and a shortened description may lose something: a person decides.
+func losslessKind(op consolidate.Op) bool {
+	switch op.Kind {
+	case consolidate.Merge, consolidate.Date, consolidate.Supersede, consolidate.Expire:
+		return true
+	case consolidate.Shorten:
+		return op.Keep == consolidate.IndexFile
+	}
+	return false
 }
 
 // dreamBatch turns operations into the store's batch; a shortening of

@@ -117,7 +117,7 @@ func (w *Workspace) DreamAuto(ctx context.Context, now time.Time, current string
 		return res, err
 	}
 	res.Ran = true
-	rep, err := w.Dream(ctx, DreamOptions{Apply: true, Lossless: true, Now: now})
+	rep, err := w.Dream(ctx, DreamOptions{Apply: true, Lossless: true, Now: now, locked: true})
 	res.Planned, res.Applied, res.Held = len(rep.Plan.Ops), rep.Applied, len(rep.Held)
 	if rep.Batch != nil {
 		res.Batch = rep.Batch.ID
