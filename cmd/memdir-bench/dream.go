@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,16 +54,22 @@ Tune on "tune"; "heldout" is only reported.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			halves := []string{"tune", "heldout", "fresh"}
+			sets := map[string][]string{}
+			for _, h := range halves {
+				sets[h] = []string{filepath.Join(dir, h)}
+				sets["combined"] = append(sets["combined"], filepath.Join(dir, h))
+			}
 			switch set {
 			case "all":
-			case "tune", "heldout", "fresh":
+				halves = append(halves, "combined")
+			case "tune", "heldout", "fresh", "combined":
 				halves = []string{set}
 			default:
-				return hint.With(fmt.Errorf("--set %q", set), "use tune, heldout, fresh or all")
+				return hint.With(fmt.Errorf("--set %q", set), "use tune, heldout, fresh, combined (the three in one folder) or all")
 			}
 			var out []dreamHalf
 			for _, h := range halves {
-				r, err := b.dreamHalf(filepath.Join(dir, h), h, engine)
+				r, err := b.dreamHalf(sets[h], h, engine)
 				if err != nil {
 					return err
 				}
@@ -81,21 +88,30 @@ Tune on "tune"; "heldout" is only reported.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&set, "set", "all", "tune, heldout, fresh or all")
+	cmd.Flags().StringVar(&set, "set", "all", "tune, heldout, fresh, combined (the three in one folder) or all")
 	cmd.Flags().StringVar(&dir, "dir", dreamDir, "the labelled set's folder")
 	cmd.Flags().StringVar(&engine, "engine", "heuristic", "heuristic, or a model engine (anthropic, openai, claude: needs a key)")
 	return cmd
 }
 
 // dreamHalf plans one labelled folder in a throwaway home and scores it.
-func (b *bench) dreamHalf(dir, half, engine string) (dreamHalf, error) {
+func (b *bench) dreamHalf(dirs []string, half, engine string) (dreamHalf, error) {
 	var e consolidate.Expected
-	raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
-	if err != nil {
-		return dreamHalf{}, hint.With(err, "run from the module root, or give --dir")
-	}
-	if err := json.Unmarshal(raw, &e); err != nil {
-		return dreamHalf{}, fmt.Errorf("%s: %w", filepath.Join(dir, "expected.json"), err)
+	for _, dir := range dirs {
+		var one consolidate.Expected
+		raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
+		if err != nil {
+			return dreamHalf{}, hint.With(err, "run from the module root, or give --dir")
+		}
+		if err := json.Unmarshal(raw, &one); err != nil {
+			return dreamHalf{}, fmt.Errorf("%s: %w", filepath.Join(dir, "expected.json"), err)
+		}
+		e.Now = one.Now
+		e.Ops = append(e.Ops, one.Ops...)
+		e.Untouched = append(e.Untouched, one.Untouched...)
+		e.Index.Lines += one.Index.Lines
+		e.Index.Chars += one.Index.Chars
+		e.Index.LongLines = append(e.Index.LongLines, one.Index.LongLines...)
 	}
 	root, err := os.MkdirTemp("", "memdir-bench-dream-")
 	if err != nil {
@@ -110,7 +126,11 @@ func (b *bench) dreamHalf(dir, half, engine string) (dreamHalf, error) {
 	if err := os.MkdirAll(proj, 0o700); err != nil {
 		return dreamHalf{}, err
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "memories", "*.md"))
+	var files []string
+	for _, dir := range dirs {
+		more, _ := filepath.Glob(filepath.Join(dir, "memories", "*.md"))
+		files = append(files, more...)
+	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -124,7 +144,7 @@ func (b *bench) dreamHalf(dir, half, engine string) (dreamHalf, error) {
 			return dreamHalf{}, err
 		}
 	}
-	if err := seedUsage(filepath.Join(dir, "usage.json"), mem); err != nil {
+	if err := seedUsage(dirs, mem); err != nil {
 		return dreamHalf{}, err
 	}
 	env := workspace.Env{Getenv: func(k string) string { return map[string]string{"HOME": root}[k] }, Cwd: proj, HomeFlag: home}
@@ -149,22 +169,32 @@ func (b *bench) dreamHalf(dir, half, engine string) (dreamHalf, error) {
 		Millis: float64(took.Microseconds()) / 1000}, nil
 }
 
-// seedUsage writes a labelled half's usage evidence where memdir keeps it
-// (the store writes no such file unasked, so the bench does, once, into
-// its throwaway folder).
-func seedUsage(file, mem string) error {
-	b, err := os.ReadFile(file)
-	if errors.Is(err, fs.ErrNotExist) {
+// seedUsage writes the labelled halves' usage evidence where memdir keeps
+// it (the store writes no such file unasked, so the bench does, once, into
+// its throwaway folder); halves put together keep the earliest since.
+func seedUsage(dirs []string, mem string) error {
+	f := usage.File{Version: usage.Version, Memories: map[string]usage.Record{}}
+	for _, dir := range dirs {
+		file := filepath.Join(dir, "usage.json")
+		b, err := os.ReadFile(file)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		var one usage.File
+		if err := json.Unmarshal(b, &one); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		if f.Since.IsZero() || one.Since.Before(f.Since) {
+			f.Since = one.Since
+		}
+		maps.Copy(f.Memories, one.Memories)
+	}
+	if len(f.Memories) == 0 {
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	var f usage.File
-	if err := json.Unmarshal(b, &f); err != nil {
-		return fmt.Errorf("%s: %w", file, err)
-	}
-	f.Version = usage.Version
 	out, err := usage.Format(f)
 	if err != nil {
 		return err
