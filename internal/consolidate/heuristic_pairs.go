@@ -296,31 +296,9 @@ func polarityWhy(old, new string) string {
 	return "they disagree"
 }
 
-// polarity splits a sentence's stems into those a negation governs (the
-// two words after not, never, don't, no, avoid, stop, without), as
-// extract reads them, and the rest.
-func polarity(s string) (negated, affirmed map[string]bool) {
-	negated, affirmed = map[string]bool{}, map[string]bool{}
-	left := 0
-	for _, w := range recall.Tokenize(s) {
-		switch w {
-		case "not", "never", "don", "no", "stop", "avoid", "without", "t":
-			left = 2
-			continue
-		}
-		t := recall.Default.Terms(w, nil)
-		if len(t) == 0 {
-			continue
-		}
-		if left > 0 {
-			negated[t[0]] = true
-			left--
-		} else {
-			affirmed[t[0]] = true
-		}
-	}
-	return negated, affirmed
-}
+// polarity splits a sentence's stems into those a negation governs and
+// the rest, as extract reads them.
+func polarity(s string) (negated, affirmed map[string]bool) { return extract.Polarity(s) }
 
 var (
 	reMove = sync.OnceValue(func() *regexp.Regexp {

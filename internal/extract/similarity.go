@@ -8,7 +8,7 @@ import "github.com/memdir/memdir/internal/recall"
 func Jaccard(a, b string) float64 {
 	words := func(s string) map[string]bool {
 		m := map[string]bool{}
-		neg, aff := polarity(s)
+		neg, aff := Polarity(s)
 		for w := range neg {
 			m[w] = true
 		}
@@ -36,8 +36,8 @@ func Contradiction(old, new string) string {
 			}
 		}
 	}
-	on, op := polarity(old)
-	nn, np := polarity(new)
+	on, op := Polarity(old)
+	nn, np := Polarity(new)
 	for w := range on {
 		if np[w] {
 			return "it affirms " + w + ", which the old one negates"
@@ -82,10 +82,10 @@ func preferences(s string) map[[2]string]bool {
 	return out
 }
 
-// polarity splits a statement's stemmed words into those a negation
+// Polarity splits a statement's stemmed words into those a negation
 // governs (the two words after not, never, don't, no, avoid, stop,
 // without) and the rest.
-func polarity(s string) (negated, affirmed map[string]bool) {
+func Polarity(s string) (negated, affirmed map[string]bool) {
 	negated, affirmed = map[string]bool{}, map[string]bool{}
 	left := 0
 	for _, w := range recall.Tokenize(s) {
