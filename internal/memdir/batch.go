@@ -43,6 +43,11 @@ type Batch struct {
 	// back within the batch, and an undo puts it back too. An index too
 	// large to keep in the journal is left as it is.
 	RebuildIndex bool
+	// Recent is when recall last gave each memory: a rebuilt index ranks a
+	// memory within its class (pinned, user and feedback, the rest) by the
+	// later of that and when it was written, so what is in use keeps its
+	// line.
+	Recent map[string]time.Time
 	// IfMatch, per file, is the content the caller planned from: the batch
 	// fails with ErrConflict, writing nothing, when a file changed since.
 	IfMatch map[string][]byte
@@ -149,7 +154,7 @@ func (s *Store) Apply(ctx context.Context, b Batch) (BatchResult, error) {
 	}
 	now := s.opt.Now().UTC().Truncate(time.Second)
 	for try := 0; ; try++ {
-		changes, planned, err := s.planBatch(ctx, saves, b.Retire, leaving, b.IfMatch, b.RebuildIndex, now)
+		changes, planned, err := s.planBatch(ctx, saves, b.Retire, leaving, b.IfMatch, b.RebuildIndex, b.Recent, now)
 		if err != nil {
 			return res, err
 		}
@@ -202,7 +207,7 @@ func (s *Store) Apply(ctx context.Context, b Batch) (BatchResult, error) {
 
 // planBatch computes every file a batch changes and what it will hold. The
 // caller holds the lock.
-func (s *Store) planBatch(ctx context.Context, saves []Memory, retire []string, leaving map[string]bool, ifMatch map[string][]byte, rebuild bool, now time.Time) ([]change, BatchResult, error) {
+func (s *Store) planBatch(ctx context.Context, saves []Memory, retire []string, leaving map[string]bool, ifMatch map[string][]byte, rebuild bool, recent map[string]time.Time, now time.Time) ([]change, BatchResult, error) {
 	res := BatchResult{Written: []string{}, Retired: []string{}, KeptIn: []string{}} // [] in JSON, not null
 	for f, want := range ifMatch {
 		if !isMemoryName(f) && !IsIndexName(f) {
@@ -266,7 +271,7 @@ func (s *Store) planBatch(ctx context.Context, saves []Memory, retire []string, 
 		return nil, res, err
 	}
 	if rebuild {
-		data, err := s.rebuiltIndex(ctx, merged, retire)
+		data, err := s.rebuiltIndex(ctx, merged, retire, recent)
 		if err != nil {
 			return nil, res, err
 		}
@@ -384,7 +389,7 @@ func isMemoryName(f string) bool {
 
 // rebuiltIndex is MEMORY.md as RebuildIndex would write it once the batch
 // has saved merged and retired retire. The caller holds the lock.
-func (s *Store) rebuiltIndex(ctx context.Context, merged []Memory, retire []string) ([]byte, error) {
+func (s *Store) rebuiltIndex(ctx context.Context, merged []Memory, retire []string, recent map[string]time.Time) ([]byte, error) {
 	ranked, skipped, _, err := s.rankAll(ctx)
 	if err != nil {
 		return nil, err
@@ -409,6 +414,11 @@ func (s *Store) rebuiltIndex(ctx context.Context, merged []Memory, retire []stri
 	}
 	for _, m := range changed { // memories the batch creates
 		out = append(out, candidateOf(m))
+	}
+	for i, c := range out {
+		if t := recent[c.File]; t.After(c.Stamp) {
+			out[i].Stamp = t
+		}
 	}
 	slices.SortFunc(out, compareUseful)
 	listed := map[string]bool{}

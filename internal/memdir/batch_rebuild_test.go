@@ -7,14 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memdir/memdir/internal/memdir"
 )
 
 // TestApply_RebuildIndex: a batch that rebuilds MEMORY.md cuts an index
 // past Claude Code's caps back to the budget (hand-written lines kept, the
-// retired memory's line gone), and its undo puts the old index back byte
-// for byte.
+// retired memory's line gone, a recently recalled memory kept), and its
+// undo puts the old index back byte for byte.
 func TestApply_RebuildIndex(t *testing.T) {
 	dir := t.TempDir()
 	var ix strings.Builder
@@ -34,7 +35,9 @@ func TestApply_RebuildIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := st.Apply(context.Background(), memdir.Batch{Label: "test", Retire: []string{"m000.md"}, RebuildIndex: true})
+	// Of memories written alike, the one recall gave lately keeps a line.
+	recent := map[string]time.Time{"m250.md": time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
+	res, err := st.Apply(context.Background(), memdir.Batch{Label: "test", Retire: []string{"m000.md"}, RebuildIndex: true, Recent: recent})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,6 +46,9 @@ func TestApply_RebuildIndex(t *testing.T) {
 	if !res.Index || lines > memdir.IndexBudgetLines || !strings.Contains(string(got), "Written by hand: keep this line.") || strings.Contains(string(got), "(m000.md)") {
 		t.Errorf("index after the batch: changed %v, %d lines (budget %d), hand line kept %v, retired line gone %v",
 			res.Index, lines, memdir.IndexBudgetLines, strings.Contains(string(got), "Written by hand"), !strings.Contains(string(got), "(m000.md)"))
+	}
+	if !strings.Contains(string(got), "(m250.md)") || strings.Contains(string(got), "(m249.md)") {
+		t.Error("the rebuilt index does not rank the recently recalled m250.md above its peers")
 	}
 	if _, err := st.Undo(context.Background(), res.ID, false); err != nil {
 		t.Fatal(err)

@@ -254,6 +254,12 @@ func dreamBatch(st dreamState, ops []consolidate.Op, now time.Time) memdir.Batch
 		}
 		if op.Kind == consolidate.Shorten && op.Keep == consolidate.IndexFile {
 			b.RebuildIndex = true
+			b.Recent = map[string]time.Time{}
+			for _, it := range st.in.Items {
+				if !it.Usage.LastInjected.IsZero() {
+					b.Recent[it.File] = it.Usage.LastInjected
+				}
+			}
 			continue
 		}
 		if op.Keep != "" && op.Edit != nil {
