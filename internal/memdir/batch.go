@@ -60,6 +60,9 @@ type BatchResult struct {
 	Retired []string `json:"retired"` // memory files kept aside and removed
 	KeptIn  []string `json:"kept_in"` // where the retired files' versions went, under ForgottenDir
 	Index   bool     `json:"index"`   // MEMORY.md changed
+	// LeftOut counts the memories a rebuilt MEMORY.md (RebuildIndex) has no
+	// line for: they stay files that recall, list and the agent find.
+	LeftOut int `json:"index_left_out,omitempty"`
 }
 
 // BatchInfo is one journal in BatchDir.
@@ -271,10 +274,11 @@ func (s *Store) planBatch(ctx context.Context, saves []Memory, retire []string, 
 		return nil, res, err
 	}
 	if rebuild {
-		data, err := s.rebuiltIndex(ctx, merged, retire, recent)
+		data, leftOut, err := s.rebuiltIndex(ctx, merged, retire, recent)
 		if err != nil {
 			return nil, res, err
 		}
+		res.LeftOut = leftOut
 		if !bytes.Equal(data, old) {
 			changes = append(changes, change{Path: IndexFile, Before: old, Existed: true, After: data, Exists: true})
 			res.Index = true
@@ -389,10 +393,10 @@ func isMemoryName(f string) bool {
 
 // rebuiltIndex is MEMORY.md as RebuildIndex would write it once the batch
 // has saved merged and retired retire. The caller holds the lock.
-func (s *Store) rebuiltIndex(ctx context.Context, merged []Memory, retire []string, recent map[string]time.Time) ([]byte, error) {
+func (s *Store) rebuiltIndex(ctx context.Context, merged []Memory, retire []string, recent map[string]time.Time) ([]byte, int, error) {
 	ranked, skipped, _, err := s.rankAll(ctx)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	gone := map[string]bool{}
 	for _, f := range retire {
@@ -428,7 +432,8 @@ func (s *Store) rebuiltIndex(ctx context.Context, merged []Memory, retire []stri
 	keep := func(file string) bool { return !gone[file] && (slices.Contains(skipped, file) || s.inSubfolder(file)) }
 	lines, _, _, err := s.scanIndexFile(func(f string) bool { return listed[f] })
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return planRebuild(lines, out, keep).Index.Bytes(), nil
+	p := planRebuild(lines, out, keep)
+	return p.Index.Bytes(), p.LeftOut, nil
 }

@@ -67,7 +67,11 @@ func WriteDream(w io.Writer, r DreamReport) error {
 		ew.printf("Applied %d %s as batch %s: %d %s written, %d retired (kept in %s).\n",
 			len(r.Applied), plural(len(r.Applied), "operation"), r.Batch.ID, len(r.Batch.Written), plural(len(r.Batch.Written), "file"), len(r.Batch.Retired), memdir.ForgottenDir)
 		if r.Batch.Index {
-			ew.printf("MEMORY.md changed with it.\n")
+			ew.printf("MEMORY.md changed with it")
+			if n := r.Batch.LeftOut; n > 0 {
+				ew.printf("; %d %s no line in it (the most useful lines are kept; the others stay files that recall and 'memdir list' find)", n, map[bool]string{true: "memory has", false: "memories have"}[n == 1])
+			}
+			ew.printf(".\n")
 		}
 		if len(r.Held) > 0 {
 			ew.printf("%d %s not applied (see --json \"held\").\n", len(r.Held), plural(len(r.Held), "operation"))
