@@ -242,13 +242,19 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 			if strings.HasPrefix(why, "it affirms") && p.agree(o, s) {
 				continue // "use pnpm, not npm", then "npm install breaks the pnpm lockfile": a mention, no reversal
 			}
+			if sharedProhibition(a, b) {
+				// Both forbid the same thing ("never mock PostgreSQL"; "the real
+				// PostgreSQL, never a mock"): a negation's reach over the words
+				// after it is a guess, and two prohibitions of one thing agree.
+				continue
+			}
 			return why, []string{quote(o.text), quote(s.text)}
 		}
 	}
 	// The newer memory negates in its description a rare stem — a tool's
 	// or a practice's name — that the older affirms in its own ("always
 	// squash-merge", then "don't squash-merge anymore").
-	if a.Description == "" || b.Description == "" {
+	if a.Description == "" || b.Description == "" || sharedProhibition(a, b) {
 		return "", nil
 	}
 	bd, ad := sentences(b.Description), termSet(a.Name+"\n"+a.Description)
@@ -439,4 +445,26 @@ func differentSubjects(a, b item) bool {
 		}
 	}
 	return true
+}
+
+// sharedProhibition reports whether two memories both negate one stem.
+func sharedProhibition(a, b item) bool {
+	for _, s := range a.sents {
+		for w := range s.neg {
+			if negates(b, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// negates reports whether any sentence of a memory negates stem w.
+func negates(it item, w string) bool {
+	for _, s := range it.sents {
+		if s.neg[w] {
+			return true
+		}
+	}
+	return false
 }

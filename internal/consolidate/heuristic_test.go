@@ -243,6 +243,11 @@ func TestHeuristic_Supersede(t *testing.T) {
 		{"SameValueMoreDetail", // one adds a detail, none changes: a duplicate
 			Item{Name: "grafana port", Description: "Grafana runs on port 3000 in the dev stack", Body: "Open Grafana at localhost port 3000."},
 			Item{Name: "grafana dev", Description: "Grafana runs on port 3000 in the dev stack", Body: "Open Grafana at localhost port 3000; log in as admin."}, false},
+		{"BothForbid", // a negation's reach differs ("never mock PostgreSQL"), the prohibition is one
+			Item{Name: "No mocked database in integration tests", Description: "Integration tests never mock PostgreSQL; they use the real docker-compose database",
+				Body: "Integration tests use the real PostgreSQL from docker compose, never a mock or an in-memory fake: a mock missed a NOT NULL column once."},
+			Item{Name: "Integration tests hit a real database", Description: "Never mock PostgreSQL in integration tests; use the docker-compose database",
+				Body: "Integration tests run against the real PostgreSQL from `docker compose up db`,\nnever a mock or an in-memory fake."}, false},
 		{"CommonWordMove", // "one" is no tool's name
 			Item{Name: "migrations", Description: "Migrations stay compatible for one release", Body: "Drop a column one release later."},
 			Item{Name: "stacked PRs", Description: "Stacked PRs instead of one big one", Body: "Stack them: migration, API, UI."}, false},

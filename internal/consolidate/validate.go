@@ -189,37 +189,30 @@ func validateMerge(items map[string]Item, op Op, fail func(string, ...any) error
 
 // flipped finds a negated fact the merged text states without its
 // negation ("never push to main" merged as "push to main to ship"): the
-// fact negates something, and none of the merged sentences that hold most
-// of its words negates anything. It returns that sentence and the word the
-// fact negated, or "". (A merged sentence that negates something else is
-// let through: "not the dev DB" may well say what "the dev DB is 5432"
-// said.)
+// fact negates some words and the merged text negates none of them. It
+// returns the merged sentence that holds most of the fact's words and the
+// first such word, or "". The merged text is read whole, as a fact may
+// span its lines; a negation's reach is polarity's guess.
 func flipped(s string, merged []string) (string, string) {
 	sn, _ := polarity(s)
 	if len(sn) == 0 {
 		return "", ""
 	}
-	bestCover := 0.0
 	for _, m := range merged {
-		bestCover = max(bestCover, covered(s, termSet(m)))
+		mn, _ := polarity(m)
+		for w := range sn {
+			if mn[w] {
+				return "", ""
+			}
+		}
 	}
-	floor := min(bestCover, factKept)
-	first := ""
+	best, bestCover := "", -1.0
 	for _, m := range merged {
-		if bestCover == 0 || covered(s, termSet(m)) < floor {
-			continue
-		}
-		if mn, _ := polarity(m); len(mn) > 0 {
-			return "", ""
-		}
-		if first == "" {
-			first = m
+		if c := covered(s, termSet(m)); c > bestCover {
+			best, bestCover = m, c
 		}
 	}
-	if first == "" {
-		return "", ""
-	}
-	return first, slices.Sorted(maps.Keys(sn))[0]
+	return best, slices.Sorted(maps.Keys(sn))[0]
 }
 
 // validateDate checks a date rewrite: one memory, kept, whose body and

@@ -29,6 +29,7 @@ type QuickstartResult struct {
 	Recalls           []RecallReport      `json:"recalls"`
 	ExtractedMemories []string            `json:"extracted_memories"`
 	Synthesis         QuickstartSynthesis `json:"synthesis"`
+	Dream             QuickstartDream     `json:"dream"`
 }
 
 // QuickstartSynthesis is what the quickstart's synthesis wrote: the daily
@@ -115,7 +116,7 @@ func (q *quickstart) run() error {
 	if q.t, err = q.env.TranscriptsAt(q.ws.Layout); err != nil {
 		return err
 	}
-	for _, step := range []func() error{q.memories, q.transcripts, q.recalls, q.extract, q.synthesize} {
+	for _, step := range []func() error{q.memories, q.transcripts, q.recalls, q.extract, q.synthesize, q.dream} {
 		if err := step(); err != nil {
 			return err
 		}

@@ -66,10 +66,13 @@ func TestQuickstart(t *testing.T) {
 			t.Errorf("the narrative does not show %s with its text:\n%s", f, said.String())
 		}
 	}
-	for _, step := range []string{"1. Saving", "4. memdir transcripts list-pending", "9. memdir recall", "10. memdir synthesize", "   " + out.Synthesis.Line + "\n"} {
+	for _, step := range []string{"1. Saving", "4. memdir transcripts list-pending", "9. memdir recall", "10. memdir synthesize", "   " + out.Synthesis.Line + "\n", "11. memdir dream"} {
 		if !strings.Contains(said.String(), step) {
 			t.Errorf("the narrative lacks %q", step)
 		}
+	}
+	if len(out.Dream.Planned) != 2 || out.Dream.Batch == "" {
+		t.Errorf("dream: planned %q, batch %q; want the merge and the date, applied", out.Dream.Planned, out.Dream.Batch)
 	}
 	t.Run("Silent", func(t *testing.T) {
 		sb, err := examples.NewSandbox(t.TempDir())
