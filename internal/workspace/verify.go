@@ -118,6 +118,13 @@ func MemoryClaims(m memdir.Memory) []claims.Claim {
 			out = append(out, cl)
 		}
 	}
+	found := claims.Find(m.Description + "\n" + m.Body)
+	negated := map[string]bool{}
+	for _, cl := range found {
+		if cl.Negated {
+			negated[cl.Text] = true
+		}
+	}
 	for _, r := range m.Refs {
 		k := claims.Classify(r)
 		text := strings.TrimSpace(r)
@@ -127,9 +134,11 @@ func MemoryClaims(m memdir.Memory) []claims.Claim {
 		if k == claims.Symbol {
 			text = strings.TrimSuffix(text, "()")
 		}
-		add(claims.Claim{Kind: k, Text: text})
+		// A ref the text names as something not to use (filled in from
+		// the text) is not checked either.
+		add(claims.Claim{Kind: k, Text: text, Negated: negated[text]})
 	}
-	for _, cl := range claims.Find(m.Description + "\n" + m.Body) {
+	for _, cl := range found {
 		add(cl)
 	}
 	return out
