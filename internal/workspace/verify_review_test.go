@@ -141,3 +141,38 @@ func TestVerify_RefsOutsideProject(t *testing.T) {
 		t.Errorf("outside.md: %s %+v, want unchecked", m.Status, m.Claims)
 	}
 }
+
+// TestSave_RefsFollowTheText: refs filled in from a memory's text go when
+// the text no longer names them; refs given by hand outlive a re-save.
+func TestSave_RefsFollowTheText(t *testing.T) {
+	proj := filepath.Join(t.TempDir(), "proj")
+	writeFile(t, filepath.Join(proj, "src", "app.go"), appGo)
+	ws := verifyWorkspace(t, proj)
+	ctx := t.Context()
+	refs := func(want ...string) {
+		t.Helper()
+		m, err := ws.Store.Get("clients.md")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(m.Refs, "|") != strings.Join(want, "|") {
+			t.Errorf("Refs=%q, want %q", m.Refs, want)
+		}
+	}
+	save := func(body string, given ...string) {
+		t.Helper()
+		if _, err := ws.Save(ctx, workspace.SaveRequest{Type: "project", Name: "Clients", Description: "the clients", Body: body, Refs: given}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save("Clients are built in src/app.go by `ParseConfig()`.\n", "docs/design.md")
+	refs("docs/design.md", "src/app.go", "ParseConfig")
+	save("Clients are built in src/server.go now.\n") // no refs given: the hand one stays
+	refs("docs/design.md", "src/server.go")
+	if _, err := ws.Update(ctx, workspace.UpdateRequest{Name: "Clients", Body: "Clients are built on demand.\n"}); err != nil {
+		t.Fatal(err)
+	}
+	refs("docs/design.md")
+	save("Clients use `NewClient()`.\n", "docs/clients.md")
+	refs("docs/design.md", "docs/clients.md", "NewClient")
+}
