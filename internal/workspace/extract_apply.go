@@ -157,7 +157,8 @@ func (w *Workspace) apply(ctx context.Context, a extract.Action, rep *ExtractRep
 	switch a.Op {
 	case extract.Update:
 		m.File, m.Name, m.Scope = a.Target, "", "" // the memory keeps its name and scope
-		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{KeepPrevious: true, Refs: refsRule(nil)}) // what it names, for 'memdir verify' and recall's stale marks
+		// Refs: what it names, for 'memdir verify' and recall's stale marks.
+		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{KeepPrevious: true, Refs: refsRule(nil)})
 		if err != nil {
 			return err
 		}
