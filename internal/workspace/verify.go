@@ -84,6 +84,13 @@ func (w *Workspace) Verify(ctx context.Context, opt VerifyOptions) (VerifyReport
 		rep.Problems = append(rep.Problems, p.Error())
 	}
 	slices.SortFunc(mems, func(a, b memdir.Memory) int { return strings.Compare(a.File, b.File) })
+	var all []claims.Claim
+	for _, m := range mems {
+		if m.SupersededBy == "" {
+			all = append(all, MemoryClaims(m)...)
+		}
+	}
+	c.prefetch(ctx, all) // one search per kind for all memories, not one per claim
 	for _, m := range mems {
 		if err := ctx.Err(); err != nil {
 			return rep, err

@@ -60,6 +60,13 @@ type claimChecker struct {
 	files   []string // the project's files, slash-separated, read once
 	filesOK bool
 	done    map[claims.Claim]ClaimResult
+	found   map[searchKey]bool // what prefetch looked up: found or not
+}
+
+// searchKey is one string searched for, as a whole word or anywhere.
+type searchKey struct {
+	s    string
+	word bool
 }
 
 func newClaimChecker(ctx context.Context, root, memoryDir string, getenv func(string) string) *claimChecker {
@@ -76,9 +83,17 @@ func newClaimChecker(ctx context.Context, root, memoryDir string, getenv func(st
 // runGit runs git in the root, with its own timeout; code is git's exit
 // status, err a failure to run it at all.
 func (c *claimChecker) runGit(ctx context.Context, args ...string) (out []byte, code int, err error) {
+	return c.runGitInput(ctx, "", args...)
+}
+
+// runGitInput is runGit with stdin.
+func (c *claimChecker) runGitInput(ctx context.Context, stdin string, args ...string) (out []byte, code int, err error) {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", c.root, "-c", "core.quotepath=off"}, args...)...)
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
 	out, err = cmd.Output()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ctx.Err() == nil {
@@ -111,9 +126,7 @@ func (c *claimChecker) check(ctx context.Context, cl claims.Claim) ClaimResult {
 	case claims.Path:
 		c.checkPath(ctx, &r)
 	case claims.Symbol:
-		name := strings.TrimSuffix(cl.Text, "()")
-		name = name[strings.LastIndexByte(name, '.')+1:]
-		c.search(ctx, &r, name, true, "symbol "+cl.Text+" is no longer found")
+		c.search(ctx, &r, symbolName(cl.Text), true, "symbol "+cl.Text+" is no longer found")
 	case claims.Flag:
 		c.search(ctx, &r, cl.Text, false, "flag "+cl.Text+" is no longer found")
 		if r.Status == ClaimMissing && len(strings.TrimLeft(cl.Text, "-")) >= 3 {
@@ -263,6 +276,14 @@ func (c *claimChecker) readRenames(ctx context.Context) map[string]string {
 func (c *claimChecker) search(ctx context.Context, r *ClaimResult, s string, word bool, missing string) {
 	if s == "" {
 		r.Status, r.Reason = ClaimUnchecked, "nothing to look for"
+		return
+	}
+	if found, ok := c.found[searchKey{s, word}]; ok {
+		if found {
+			r.Status, r.Reason = ClaimOK, ""
+		} else {
+			r.Status, r.Reason = ClaimMissing, missing
+		}
 		return
 	}
 	if c.git {
