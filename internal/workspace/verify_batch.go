@@ -79,7 +79,7 @@ func (c *claimChecker) grepAll(ctx context.Context, pats []string, word bool) {
 			c.found[searchKey{p, word}] = true
 		case inAnyMatch(printed, p, word):
 			c.found[searchKey{p, word}] = true
-		case !overlapsAnyMatch(printed, p):
+		case !overlapsAnyMatch(printed, p, word):
 			c.found[searchKey{p, word}] = false
 		}
 	}
@@ -95,12 +95,13 @@ func inAnyMatch(printed map[string]bool, p string, word bool) bool {
 	return false
 }
 
-// overlapsAnyMatch reports whether a printed match ends with a start of p:
-// p may begin inside it, where git grep did not look for it.
-func overlapsAnyMatch(printed map[string]bool, p string) bool {
+// overlapsAnyMatch reports whether a printed match ends with a start of p
+// (a whole word's start, for a word): p may begin inside it, where git
+// grep did not look for it.
+func overlapsAnyMatch(printed map[string]bool, p string, word bool) bool {
 	for m := range printed {
 		for k := 1; k < len(m); k++ {
-			if strings.HasPrefix(p, m[k:]) {
+			if (!word || !isWordByte(m[k-1])) && strings.HasPrefix(p, m[k:]) {
 				return true
 			}
 		}
