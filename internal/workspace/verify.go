@@ -125,14 +125,16 @@ func MemoryClaims(m memdir.Memory) []claims.Claim {
 			out = append(out, cl)
 		}
 	}
-	found := claims.Find(m.Description + "\n" + m.Body)
-	negated := map[string]bool{}
+	all := m.Description + "\n" + m.Body
+	found := claims.Find(all)
+	named := map[string]bool{} // by the text; true when negated
 	for _, cl := range found {
-		if cl.Negated {
-			negated[cl.Text] = true
-		}
+		named[cl.Text] = named[cl.Text] || cl.Negated
 	}
 	for _, r := range m.Refs {
+		if _, ok := named[strings.TrimSuffix(r, "()")]; !ok && containsWord([]byte(all), r, true) {
+			continue // filled in from the text by an older memdir, which read "web/mobile" as a path
+		}
 		k := claims.Classify(r)
 		text := strings.TrimSpace(r)
 		if k == claims.Path {
@@ -143,7 +145,7 @@ func MemoryClaims(m memdir.Memory) []claims.Claim {
 		}
 		// A ref the text names as something not to use (filled in from
 		// the text) is not checked either.
-		add(claims.Claim{Kind: k, Text: text, Negated: negated[text]})
+		add(claims.Claim{Kind: k, Text: text, Negated: named[text]})
 	}
 	for _, cl := range found {
 		add(cl)

@@ -176,3 +176,15 @@ func TestSave_RefsFollowTheText(t *testing.T) {
 	save("Clients use `NewClient()`.\n", "docs/clients.md")
 	refs("docs/design.md", "docs/clients.md", "NewClient")
 }
+
+// TestVerify_LegacyRefs: a ref an older memdir filled in from the text
+// ("web/mobile"), which the text names as no claim, is not checked; a ref
+// the text does not hold is.
+func TestVerify_LegacyRefs(t *testing.T) {
+	ws, _ := reviewProject(t, nil, workspace.SaveRequest{Type: "project", Name: "Clients", Description: "the clients",
+		Body: "The web/mobile clients share one API.\n", Refs: []string{"web/mobile", "src/gone.go"}})
+	m := verified(t, ws, workspace.VerifyOptions{DryRun: true})["clients.md"]
+	if m.Status != workspace.VerifyStale || len(m.Claims) != 1 || m.Claims[0].Text != "src/gone.go" {
+		t.Errorf("clients.md: %s %+v, want stale for src/gone.go alone", m.Status, m.Claims)
+	}
+}
