@@ -4,11 +4,15 @@
 // pure: no I/O.
 //
 // Code (inside backticks or a fenced block) is read generously: `src/app`,
-// `ParseConfig`, `--dry-run` and `make test` are claims there. Prose is read
-// strictly, so that ordinary sentences name nothing: a path needs a known
-// file extension or a known first folder ("internal/recall", not "and/or"),
-// a symbol needs parentheses or a qualified name (ParseConfig(), Store.Save),
-// and a flag counts only after a command ("run go test with -race").
+// `ParseConfig`, `make test --fast` and `go get x` (its packages) are claims
+// there; a flag alone, `snake_case`, `camelCase` and `ALL_CAPS` are not.
+// Prose is read strictly, so that ordinary sentences name nothing: a path
+// needs a code or config extension, a well-known name (go.mod) or a usual
+// first folder ("internal/recall", not "web/mobile"), a symbol needs
+// parentheses or a qualified name (ParseConfig(), Store.Save), a flag
+// counts only after a command ("run go test with -race"), and prose names
+// no package. A claim in a clause that forbids or retires it ("never use
+// X", "X is gone", "instead of X") is Negated.
 package claims
 
 import "strings"
