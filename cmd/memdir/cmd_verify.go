@@ -12,10 +12,10 @@ func (a *app) verifyCmd() *cobra.Command {
 		Short: "Check what memories name against the project; mark stale ones",
 		Long: `Verify checks what each memory names (refs, description, body) against the project now:
 paths exist or were renamed (git history gives the new path); symbols (ParseConfig(),
-Store.Save, snake_case) and flags (--dry-run; not those of go, npm…) are found by git grep
-(outside git, a bounded search); a command's make target, npm script, script or program (on
-PATH) exists; packages (go get x, npm install y) are in go.mod, package.json, requirements*.txt,
-pyproject.toml or Cargo.toml; URLs are not checked. A failed claim marks the memory "stale:
+Store.Save, NewClient) and flags (given to make, a script or a program the project builds) are
+found by git grep (outside git, a bounded search); a command's make target, npm script, script
+or program (on PATH) exists; packages (go get x in code) are in go.mod, package.json, requirements*.txt,
+pyproject.toml or Cargo.toml. Not checked: URLs, what a memory forbids ("never use X"). A failed claim marks the memory "stale:
 <reason> (<date>)", shown by recall; a mark that no longer holds is cleared. --fix replaces
 renamed paths. 'memdir restore NAME' undoes a change. No shell is run. Exit 0 when stale too.`,
 		Example: "  memdir verify --dry-run\n  memdir verify --fix --json",

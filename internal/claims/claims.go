@@ -4,11 +4,15 @@
 // pure: no I/O.
 //
 // Code (inside backticks or a fenced block) is read generously: `src/app`,
-// `ParseConfig`, `--dry-run` and `make test` are claims there. Prose is read
-// strictly, so that ordinary sentences name nothing: a path needs a known
-// file extension or a known first folder ("internal/recall", not "and/or"),
-// a symbol needs parentheses or a qualified name (ParseConfig(), Store.Save),
-// and a flag counts only after a command ("run go test with -race").
+// `ParseConfig`, `make test --fast` and `go get x` (its packages) are claims
+// there; a flag alone, `snake_case`, `camelCase` and `ALL_CAPS` are not.
+// Prose is read strictly, so that ordinary sentences name nothing: a path
+// needs a code or config extension, a well-known name (go.mod) or a usual
+// first folder ("internal/recall", not "web/mobile"), a symbol needs
+// parentheses or a qualified name (ParseConfig(), Store.Save), a flag
+// counts only after a command ("run go test with -race"), and prose names
+// no package. A claim in a clause that forbids or retires it ("never use
+// X", "X is gone", "instead of X") is Negated.
 package claims
 
 import "strings"
@@ -34,6 +38,10 @@ type Claim struct {
 	// ("go" for go test -race): a flag of a tool the project does not own
 	// cannot be looked up in the project.
 	Command string
+	// Negated is set for a claim named as something not to use ("never
+	// use `time.Sleep`", "X is gone", "instead of X"): that it is absent
+	// proves nothing, so it is not checked.
+	Negated bool
 }
 
 // Find returns the claims text makes, in the order they first appear, each
@@ -52,7 +60,11 @@ func Find(text string) []Claim {
 			f.commandLine(strings.TrimPrefix(trimmed, "$ "))
 			continue
 		}
-		f.line(line)
+		for _, seg := range segments(line) {
+			f.neg = seg.neg
+			f.line(seg.text)
+		}
+		f.neg = false
 	}
 	return f.out
 }
@@ -139,19 +151,26 @@ func PathOf(ref string) (string, bool) {
 // finder collects claims, each once.
 type finder struct {
 	out  []Claim
-	seen map[Claim]bool // kind and text
+	seen map[Claim]int // kind and text: index in out
+	neg  bool          // the text read now is negated
 }
 
 func (f *finder) add(k Kind, text, command string) {
 	key := Claim{Kind: k, Text: text}
-	if text == "" || f.seen[key] {
+	if text == "" {
+		return
+	}
+	if i, ok := f.seen[key]; ok {
+		if !f.neg {
+			f.out[i].Negated = false // named plainly elsewhere: checked
+		}
 		return
 	}
 	if f.seen == nil {
-		f.seen = map[Claim]bool{}
+		f.seen = map[Claim]int{}
 	}
-	f.seen[key] = true
-	f.out = append(f.out, Claim{Kind: k, Text: text, Command: command})
+	f.seen[key] = len(f.out)
+	f.out = append(f.out, Claim{Kind: k, Text: text, Command: command, Negated: f.neg})
 }
 
 // line reads one line of prose, with its code spans.
@@ -191,7 +210,7 @@ func (f *finder) code(s string) {
 			}
 		}
 	case isFlag(s):
-		f.add(Flag, flagName(s), "")
+		// A flag alone names no command: nothing to look it up in.
 	case isImportPath(s):
 		f.add(Package, s, "")
 	case binaries[s]:
@@ -235,6 +254,11 @@ func (f *finder) commandLine(s string) bool {
 	}
 	f.add(Command, name, "")
 	installs := len(args) > 0 && installers[prog+" "+args[0]]
+	for _, a := range args {
+		if globalFlags[a] {
+			installs = false // installed for the user, not into the project
+		}
+	}
 	for i, a := range args {
 		a = strings.Trim(a, `"'`)
 		switch {
@@ -272,19 +296,7 @@ func (f *finder) prose(s string) {
 		switch {
 		case w == "":
 		case binaries[w] && i+1 < len(words):
-			lastProg = i
-			if installers[w+" "+trimPunct(words[i+1])] {
-				for j := i + 2; j < len(words) && !isFlag(words[j]); j++ {
-					p := trimPunct(words[j])
-					if p == "" || !isPackageWord(p) {
-						break
-					}
-					f.add(Package, packageName(p), "")
-					if strings.ContainsAny(words[j][len(words[j])-1:], ",.;:") {
-						break
-					}
-				}
-			}
+			lastProg = i // prose names no package: "npm install after pulling"
 		case isFlag(w) && i-lastProg <= 4:
 			f.add(Flag, flagName(w), trimPunct(words[max(lastProg, 0)]))
 			lastProg = i
@@ -295,7 +307,7 @@ func (f *finder) prose(s string) {
 				f.add(Symbol, sym, "")
 			}
 		default:
-			if p, ok := PathOf(w); ok && strictPath(p) {
+			if p, ok := PathOf(w); ok && strictPath(w, p) {
 				f.add(Path, p, "")
 				if isScript(w) {
 					lastProg = i
@@ -310,24 +322,47 @@ func (f *finder) prose(s string) {
 	}
 }
 
-// strictPath reports whether a path found in prose is surely one: it has
-// a known extension or name, or its first folder is a usual one, or it
-// has two separators.
-func strictPath(p string) bool {
+// strictPath reports whether a path found in prose (the word w, p once
+// cleaned) is surely one, where "a.m.", "Day.js", "web/mobile" and
+// "dev/staging/prod" are not: a well-known file name (Makefile, go.mod),
+// a file name with a code or config extension, or a path with a file
+// extension in one of its elements, a leading "./", or a usual source
+// folder first ("internal/recall").
+func strictPath(w, p string) bool {
 	base := p[strings.LastIndexByte(p, '/')+1:]
-	if _, ext, ok := cutLast(base, "."); ok && fileExts[strings.ToLower(ext)] || fileNames[strings.ToLower(base)] {
+	if proseNames[strings.ToLower(base)] || fileNames[strings.ToLower(base)] || dotFiles[base] {
 		return true
 	}
-	first, _, _ := strings.Cut(p, "/")
+	if !strings.Contains(p, "/") {
+		stem, ext, ok := cutLast(base, ".")
+		if !ok || !proseExts[ext] || stem == "" {
+			return false
+		}
+		// Day.js and Moment.js are products; app.js and App.tsx are files.
+		return !(ext == "js" && (isUpper(stem[0]) || strings.Contains(stem, ".")))
+	}
+	if strings.HasPrefix(w, "./") {
+		return true
+	}
+	first, rest, _ := strings.Cut(p, "/")
 	if strings.Contains(strings.TrimPrefix(first, "."), ".") {
 		return false // a host (wiki.corp/page), not a folder
 	}
-	return knownDirs[first] || strings.Count(p, "/") >= 2 && !strings.ContainsAny(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+	if sourceRoots[first] && rest != "" {
+		return true
+	}
+	for el := range strings.SplitSeq(p, "/") {
+		if stem, ext, ok := cutLast(el, "."); ok && len(ext) > 1 && fileExts[strings.ToLower(ext)] && stem != "" || dotFiles[el] {
+			return true
+		}
+	}
+	return false
 }
 
 // symbolOf returns the symbol s names: an identifier called (ParseConfig(),
 // Store.Save(ctx)), a qualified name with an upper-case member
-// (Store.Save, os.Getenv) and, in code, a CamelCase or snake_case name.
+// (Store.Save, os.Getenv) and, in code, a CamelCase name of two humps or
+// more.
 func symbolOf(s string, inCode bool) (string, bool) {
 	called := false
 	if i := strings.IndexByte(s, '('); i > 0 && strings.HasSuffix(s, ")") {
@@ -344,7 +379,9 @@ func symbolOf(s string, inCode bool) (string, bool) {
 		if isUpper(last[0]) && !allUpper(last) || inCode && (isCamel(last) || strings.Contains(last, "_")) {
 			return s, true
 		}
-	case inCode && (isCamel(s) || strings.Contains(strings.Trim(s, "_"), "_")):
+	case inCode && isUpper(s[0]) && isCamel(s):
+		// ParseConfig, HTTPServer; not camelCase, snake_case or ALL_CAPS,
+		// which name a convention or an environment variable as often.
 		return s, true
 	}
 	return "", false
@@ -451,10 +488,6 @@ func domainPath(s string) bool {
 	return strings.Trim(tld, "abcdefghijklmnopqrstuvwxyz") == ""
 }
 
-func isPackageWord(s string) bool {
-	return s != "" && (isLower(s[0]) || s[0] == '@' || isUpper(s[0])) && !strings.ContainsAny(s, "()`")
-}
-
 // packageName drops a version: x@v1.2.0, y==1.0, z>=2 (but keeps a scope:
 // @types/node).
 func packageName(s string) string {
@@ -505,18 +538,27 @@ var fileNames = set(`makefile gnumakefile dockerfile containerfile justfile gemf
 	jenkinsfile brewfile pipfile license readme changelog codeowners`)
 
 // dotFiles are names starting with '.' that are files, not a sentence's end.
-var dotFiles = set(`.env .gitignore .gitattributes .dockerignore .editorconfig .npmrc .nvmrc .golangci.yml
-	.prettierrc .eslintrc .github .vscode .tool-versions .python-version .envrc`)
+var dotFiles = set(`.gitignore .gitattributes .dockerignore .editorconfig .npmrc .nvmrc .golangci.yml
+	.prettierrc .eslintrc .github .vscode .tool-versions .python-version`)
+
+// .env and .envrc are left out of dotFiles: local files, never committed,
+// absent from a fresh clone.
+
+// proseNames are files prose names without a folder or a usual extension.
+var proseNames = set(`go.mod go.sum package.json package-lock.json pnpm-lock.yaml yarn.lock cargo.toml cargo.lock
+	pyproject.toml requirements.txt tsconfig.json readme.md changelog.md agents.md claude.md`)
+
+// proseExts are the extensions that make a single word of prose a file:
+// code and config, never one letter a sentence can end in ("a.m.").
+var proseExts = set(`go py ts tsx js jsx rs rb java kt swift c h cpp yml yaml json toml sql sh md`)
 
 // brands end in a file extension but name a product, not a file.
 var brands = set(`node.js vue.js next.js nuxt.js react.js express.js three.js d3.js chart.js ember.js backbone.js
 	angular.js alpine.js deno.js bun.sh socket.io`)
 
-// knownDirs are the first folders that make a word with one '/' a path in
-// prose ("internal/recall"), where "and/or" is not.
-var knownDirs = set(`src lib internal cmd pkg app apps api bin build config configs conf docs doc scripts script
-	test tests testdata spec specs web www public static assets tools hack deploy deployments infra migrations
-	packages services examples vendor node_modules dist .github .vscode e2e fixtures`)
+// sourceRoots are the first folders that make a word with a '/' a path in
+// prose ("internal/recall"), where "web/mobile" is not.
+var sourceRoots = set(`src internal cmd lib app pkg test tests scripts`)
 
 // scriptExts make a relative path a script when it is run.
 var scriptExts = set(`sh bash zsh fish py rb pl js mjs ts ps1 bat`)
@@ -533,14 +575,17 @@ var binaries = set(`make just task go gofmt npm npx pnpm yarn bun deno node pyth
 var codeHosts = set(`github.com gitlab.com bitbucket.org codeberg.org golang.org google.golang.org gopkg.in
 	k8s.io sigs.k8s.io cloud.google.com honnef.co modernc.org gotest.tools mvdan.cc gitea.com sr.ht`)
 
+// globalFlags install a package for the user, not into the project.
+var globalFlags = set(`-g --global --user`)
+
 // runners run a package.json script with "run".
 var runners = set(`npm pnpm yarn bun`)
 
 // installers are the commands whose arguments are packages.
 var installers = func() map[string]bool {
 	m := map[string]bool{}
-	for e := range strings.SplitSeq("go get|go install|npm install|npm i|npm add|pnpm add|pnpm install|yarn add|bun add|"+
-		"pip install|pip3 install|uv add|poetry add|cargo add|cargo install|gem install|composer require", "|") {
+	for e := range strings.SplitSeq("go get|npm install|npm i|npm add|pnpm add|pnpm install|yarn add|bun add|"+
+		"pip install|pip3 install|uv add|poetry add|cargo add|composer require", "|") {
 		m[e] = true
 	}
 	return m

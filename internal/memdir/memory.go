@@ -123,6 +123,7 @@ type Memory struct {
 	typeInMeta bool       // the type came from a metadata: block (Claude Code 2.1 layout)
 	orig       *Memory    // the fields as parsed, to rewrite only what changed
 	rawHead    []byte     // the file's bytes before the body, reused when no field changed
+	refsSet    bool       // Refs replace the stored ones even when empty (SaveOptions.Refs)
 }
 
 // Title is the text used for the memory's index line: its name, or its file

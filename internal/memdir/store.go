@@ -284,6 +284,11 @@ type SaveOptions struct {
 	// no fact the memory states (verify's stale) does not make it look
 	// newer to recall.
 	KeepUpdated bool
+	// Refs, when set, gives the saved memory's refs (even none) from the
+	// stored memory (zero when the save creates it) and the memory given:
+	// a front end's rule for which refs outlive an edit. It runs under
+	// the lock, on the version the save replaces.
+	Refs func(stored, given Memory) []string
 }
 
 // SaveResult says what a Save did.
@@ -362,6 +367,15 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 			return res, fmt.Errorf("%s: %w", m.File, ErrNotFound)
 		}
 		res.Created = old == nil
+		if opt.Refs != nil {
+			var cur Memory
+			if old != nil {
+				if cur, err = Parse(m.File, old); err != nil {
+					cur = Memory{}
+				}
+			}
+			m.Refs, m.refsSet = opt.Refs(cur, m), true
+		}
 		var merged Memory
 		var data []byte
 		merged, data, typeChange, err = s.saveContent(ctx, m, old, opt.Defaults, now, opt.KeepUpdated, nil)
@@ -627,7 +641,7 @@ func merge(cur, m Memory) Memory {
 	set(&out.Trust, m.Trust)
 	set(&out.SupersededBy, m.SupersededBy)
 	set(&out.Stale, m.Stale)
-	if len(m.Refs) > 0 {
+	if len(m.Refs) > 0 || m.refsSet {
 		out.Refs = m.Refs
 	}
 	if m.Pinned {

@@ -52,10 +52,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/memdir/memdir/internal/claims"
@@ -304,11 +306,18 @@ func (r *recallSource) note() {
 // leading "./" or a ":12", ":12:3" or "#L12-L20" position; see
 // claims.PathOf. Only a path can be missing from the project: a symbol is
 // never called missing here ('memdir verify' looks for it).
+//
+// A path that leads out of the project ("../x") is no ref of it: it is
+// never stat'ed, so never called missing (nor found).
 func RefPath(ref string) (string, bool) {
 	if claims.Classify(ref) != claims.Path {
 		return "", false
 	}
-	return claims.PathOf(ref)
+	p, ok := claims.PathOf(ref)
+	if c := path.Clean(p); !ok || c == ".." || strings.HasPrefix(c, "../") || path.IsAbs(c) {
+		return "", false
+	}
+	return p, true
 }
 
 // Names lists every memory's file and name from the snapshot: what a store

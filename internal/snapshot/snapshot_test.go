@@ -250,7 +250,8 @@ func TestRecall_StaleRefs(t *testing.T) {
 	os.WriteFile(root+"/internal/recall/select.go", nil, 0o600)
 	refs := []string{"recall.Select", "internal/recall/select.go", "internal/recall/select.go:75", "internal/recall/select.go:75:3",
 		"internal/recall/select.go#L10-L20", "os.Getenv", "internal/recall.Select", "internal/recall", "gone/file.go", "docs/guide.md#L10", "scripts/deploy",
-		"--dry-run", "make test", "ParseConfig()", "github.com/gone/module", "https://example.com/gone/page"} // issue 18: refs hold every kind of claim
+		"--dry-run", "make test", "ParseConfig()", "github.com/gone/module", "https://example.com/gone/page",
+		"../gone-outside.go", "internal/../../gone-outside.md"} // issue 18: refs hold every kind of claim; one outside the project is none of its files
 	_, err := st.Save(t.Context(), memdir.Memory{Name: "Selection rules", Description: "how recall selects memories", Type: memdir.TypeProject, Body: "See the code.", Refs: refs}, memdir.SaveOptions{})
 	if err != nil {
 		t.Fatal(err)

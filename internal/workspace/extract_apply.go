@@ -154,20 +154,18 @@ func (w *Workspace) apply(ctx context.Context, a extract.Action, rep *ExtractRep
 	}
 	c := a.Memory
 	m := memdir.Memory{Name: c.Name, Description: c.Description, Type: typ, Body: c.Body, Source: c.Source, Trust: c.Trust, Scope: c.Scope}
-	if c.Body != "" {
-		m.Refs = autoRefs(nil, c.Description, c.Body) // what it names, for 'memdir verify' and recall's stale marks
-	}
 	switch a.Op {
 	case extract.Update:
 		m.File, m.Name, m.Scope = a.Target, "", "" // the memory keeps its name and scope
-		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{KeepPrevious: true})
+		// Refs: what it names, for 'memdir verify' and recall's stale marks.
+		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{KeepPrevious: true, Refs: refsRule(nil)})
 		if err != nil {
 			return err
 		}
 		rep.Updated = append(rep.Updated, res.File)
 	case extract.Supersede:
 		m.File = w.freeFile(c.Name) // never the target itself
-		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{KeepPrevious: true})
+		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{KeepPrevious: true, Refs: refsRule(nil)})
 		if err != nil {
 			return err
 		}
@@ -181,7 +179,7 @@ func (w *Workspace) apply(ctx context.Context, a extract.Action, rep *ExtractRep
 		rep.Superseded = append(rep.Superseded, a.Target+" → "+res.File)
 	case extract.Create:
 		m.File = w.freeFile(c.Name)
-		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{KeepPrevious: true})
+		res, err := w.Store.Save(ctx, m, memdir.SaveOptions{KeepPrevious: true, Refs: refsRule(nil)})
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -67,14 +68,11 @@ func (w *Workspace) Save(ctx context.Context, r SaveRequest) (memdir.SaveResult,
 	if err != nil {
 		return memdir.SaveResult{}, err
 	}
-	if m.Body != "" {
-		m.Refs = autoRefs(m.Refs, m.Description, m.Body)
-	}
-	res, err := w.Store.Save(ctx, m, memdir.SaveOptions{Defaults: r.Defaults})
+	res, err := w.Store.Save(ctx, m, memdir.SaveOptions{Defaults: r.Defaults, Refs: refsRule(r.Refs)})
 	if err != nil {
 		return res, err
 	}
-	res.Warnings = append(res.Warnings, w.missingRefs(m.Refs)...)
+	res.Warnings = append(res.Warnings, w.missingRefs(res.Memory.Refs)...)
 	return res, nil
 }
 
@@ -103,18 +101,45 @@ func (w *Workspace) Update(ctx context.Context, r UpdateRequest) (memdir.SaveRes
 		return memdir.SaveResult{}, err
 	}
 	m := memdir.Memory{File: file, Description: r.Description, Body: withNewline(r.Body), Type: typ}
-	if m.Body != "" {
-		m.Refs = autoRefs(nil, m.Description, m.Body) // the refs of the new text
-	}
 	// MustExist: a memory forgotten since Resolve is not brought back.
-	return w.Store.Save(ctx, m, memdir.SaveOptions{MustExist: true})
+	return w.Store.Save(ctx, m, memdir.SaveOptions{MustExist: true, Refs: refsRule(nil)})
 }
 
 // maxAutoRefs bounds the refs a save finds in a memory's text.
 const maxAutoRefs = 12
 
+// refsRule is the rule for a saved memory's refs, given by hand (given)
+// or filled in from its text: a new memory gets given ∪ found(text); an
+// update gets (stored refs − those its old text named) ∪ given ∪
+// found(new text). So refs given by hand outlive a re-save, and refs
+// filled in follow the text. A stored ref the old text named is one it
+// filled in: found by claims.Find, or written in it word for word (refs
+// filled in by an older memdir).
+func refsRule(given []string) func(stored, m memdir.Memory) []string {
+	return func(stored, m memdir.Memory) []string {
+		desc, body := cmp.Or(m.Description, stored.Description), cmp.Or(m.Body, stored.Body)
+		var out []string
+		if len(stored.Refs) > 0 {
+			oldText := stored.Description + "\n" + stored.Body
+			old := autoRefs(nil, oldText)
+			for _, r := range stored.Refs {
+				if !slices.Contains(old, r) && !containsWord([]byte(oldText), r, true) && !slices.Contains(out, r) {
+					out = append(out, r)
+				}
+			}
+		}
+		for _, r := range given {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+		return autoRefs(out, desc, body)
+	}
+}
+
 // autoRefs are the refs given, then the paths, symbols, flags and commands
 // the texts name (claims.Find), each once, at most maxAutoRefs found ones.
+// What the texts name as something not to use is no ref.
 // A bare file name ("store.go") is left out: it names a file anywhere, and
 // a ref is looked up at the project's root.
 func autoRefs(given []string, texts ...string) []string {
@@ -124,6 +149,7 @@ func autoRefs(given []string, texts ...string) []string {
 		switch {
 		case found >= maxAutoRefs:
 			return out
+		case c.Negated:
 		case c.Kind == claims.Path && !strings.Contains(c.Text, "/"):
 		case c.Kind == claims.Path, c.Kind == claims.Symbol, c.Kind == claims.Flag && c.Command == "", c.Kind == claims.Command:
 			if !slices.Contains(out, c.Text) {

@@ -84,6 +84,13 @@ func (w *Workspace) Verify(ctx context.Context, opt VerifyOptions) (VerifyReport
 		rep.Problems = append(rep.Problems, p.Error())
 	}
 	slices.SortFunc(mems, func(a, b memdir.Memory) int { return strings.Compare(a.File, b.File) })
+	var all []claims.Claim
+	for _, m := range mems {
+		if m.SupersededBy == "" {
+			all = append(all, MemoryClaims(m)...)
+		}
+	}
+	c.prefetch(ctx, all) // one search per kind for all memories, not one per claim
 	for _, m := range mems {
 		if err := ctx.Err(); err != nil {
 			return rep, err
@@ -118,7 +125,16 @@ func MemoryClaims(m memdir.Memory) []claims.Claim {
 			out = append(out, cl)
 		}
 	}
+	all := m.Description + "\n" + m.Body
+	found := claims.Find(all)
+	named := map[string]bool{} // by the text; true when negated
+	for _, cl := range found {
+		named[cl.Text] = named[cl.Text] || cl.Negated
+	}
 	for _, r := range m.Refs {
+		if _, ok := named[strings.TrimSuffix(r, "()")]; !ok && containsWord([]byte(all), r, true) {
+			continue // filled in from the text by an older memdir, which read "web/mobile" as a path
+		}
 		k := claims.Classify(r)
 		text := strings.TrimSpace(r)
 		if k == claims.Path {
@@ -127,9 +143,11 @@ func MemoryClaims(m memdir.Memory) []claims.Claim {
 		if k == claims.Symbol {
 			text = strings.TrimSuffix(text, "()")
 		}
-		add(claims.Claim{Kind: k, Text: text})
+		// A ref the text names as something not to use (filled in from
+		// the text) is not checked either.
+		add(claims.Claim{Kind: k, Text: text, Negated: named[text]})
 	}
-	for _, cl := range claims.Find(m.Description + "\n" + m.Body) {
+	for _, cl := range found {
 		add(cl)
 	}
 	return out

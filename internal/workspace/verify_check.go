@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -58,6 +60,13 @@ type claimChecker struct {
 	files   []string // the project's files, slash-separated, read once
 	filesOK bool
 	done    map[claims.Claim]ClaimResult
+	found   map[searchKey]bool // what prefetch looked up: found or not
+}
+
+// searchKey is one string searched for, as a whole word or anywhere.
+type searchKey struct {
+	s    string
+	word bool
 }
 
 func newClaimChecker(ctx context.Context, root, memoryDir string, getenv func(string) string) *claimChecker {
@@ -74,9 +83,17 @@ func newClaimChecker(ctx context.Context, root, memoryDir string, getenv func(st
 // runGit runs git in the root, with its own timeout; code is git's exit
 // status, err a failure to run it at all.
 func (c *claimChecker) runGit(ctx context.Context, args ...string) (out []byte, code int, err error) {
+	return c.runGitInput(ctx, "", args...)
+}
+
+// runGitInput is runGit with stdin.
+func (c *claimChecker) runGitInput(ctx context.Context, stdin string, args ...string) (out []byte, code int, err error) {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", c.root, "-c", "core.quotepath=off"}, args...)...)
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
 	out, err = cmd.Output()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ctx.Err() == nil {
@@ -90,23 +107,27 @@ func (c *claimChecker) runGit(ctx context.Context, args ...string) (out []byte, 
 
 // check checks one claim, once per run.
 func (c *claimChecker) check(ctx context.Context, cl claims.Claim) ClaimResult {
-	key := claims.Claim{Kind: cl.Kind, Text: cl.Text, Command: cl.Command}
+	key := claims.Claim{Kind: cl.Kind, Text: cl.Text, Command: cl.Command, Negated: cl.Negated}
 	if r, ok := c.done[key]; ok {
 		return r
 	}
 	r := ClaimResult{Kind: cl.Kind, Text: cl.Text}
+	switch {
+	case cl.Negated:
+		r.Status, r.Reason = ClaimUnchecked, "named as something not to use"
+		c.done[key] = r
+		return r
+	case cl.Kind == claims.Flag && cl.Command != "" && !c.ownCommand(cl.Command, cl.Text):
+		r.Status, r.Reason = ClaimUnchecked, "a flag of "+cl.Command+", not of the project"
+		c.done[key] = r
+		return r
+	}
 	switch cl.Kind {
 	case claims.Path:
 		c.checkPath(ctx, &r)
 	case claims.Symbol:
-		name := strings.TrimSuffix(cl.Text, "()")
-		name = name[strings.LastIndexByte(name, '.')+1:]
-		c.search(ctx, &r, name, true, "symbol "+cl.Text+" is no longer found")
+		c.search(ctx, &r, symbolName(cl.Text), true, "symbol "+cl.Text+" is no longer found")
 	case claims.Flag:
-		if cl.Command != "" && !strings.Contains(cl.Command, "/") {
-			r.Status, r.Reason = ClaimUnchecked, "a flag of "+cl.Command+", not of the project"
-			break
-		}
 		c.search(ctx, &r, cl.Text, false, "flag "+cl.Text+" is no longer found")
 		if r.Status == ClaimMissing && len(strings.TrimLeft(cl.Text, "-")) >= 3 {
 			// Flag libraries name a flag without its dashes ("dry-run").
@@ -121,6 +142,16 @@ func (c *claimChecker) check(ctx context.Context, cl claims.Claim) ClaimResult {
 	}
 	c.done[key] = r
 	return r
+}
+
+// ownCommand reports whether flag, given to prog, is the project's: prog
+// is a script of it, make or just (a long flag: -j and -C are make's own),
+// or a program it builds (cmd/prog, bin/prog).
+func (c *claimChecker) ownCommand(prog, flag string) bool {
+	if prog == "make" || prog == "just" {
+		return strings.HasPrefix(flag, "--")
+	}
+	return strings.Contains(prog, "/") || c.exists("cmd/"+prog) || c.exists("bin/"+prog)
 }
 
 // inRoot returns the claim's path in the root, or "" when it leads out.
@@ -155,63 +186,70 @@ func (c *claimChecker) checkPath(ctx context.Context, r *ClaimResult) {
 			}
 		}
 	}
-	if to := c.renamedTo(ctx, p); to != "" {
-		r.Status, r.To, r.Reason = ClaimRenamed, to, r.Text+" was renamed to "+to
+	switch to := c.renamedTo(ctx, p); {
+	case len(to) == 1:
+		r.Status, r.To, r.Reason = ClaimRenamed, to[0], r.Text+" was renamed to "+to[0]
+		return
+	case len(to) > 1:
+		// Which of them the memory means is for a person to say: no fix.
+		r.Status, r.Reason = ClaimMissing, r.Text+" was split into "+strings.Join(to, ", ")
 		return
 	}
 	r.Status, r.Reason = ClaimMissing, r.Text+" no longer exists"
 }
 
 // renamedTo follows the repository's renames from p (a file, a folder or
-// a bare file name) to a path that exists now, or returns "".
-func (c *claimChecker) renamedTo(ctx context.Context, p string) string {
+// a bare file name) to the paths that exist now: none, one, or (a folder
+// split in two) several, sorted.
+func (c *claimChecker) renamedTo(ctx context.Context, p string) []string {
 	if !c.git {
-		return ""
+		return nil
 	}
 	if c.renames == nil {
 		c.renames = c.readRenames(ctx)
 	}
-	cur := c.prefix + p
-	for range 10 { // a chain of renames, bounded
-		next, ok := c.renames[cur]
-		if !ok && !strings.Contains(p, "/") {
-			for from, to := range c.renames {
-				if path.Base(from) == cur {
-					next, ok = path.Base(to), true
-					break
-				}
-			}
-		}
-		if !ok {
-			for from, to := range c.renames { // a folder: its files moved together
-				if rest, in := strings.CutPrefix(from, cur+"/"); in {
-					if dir, found := strings.CutSuffix(to, "/"+rest); found {
-						next, ok = dir, true
-						break
-					}
-				}
-			}
-		}
-		if !ok {
-			return ""
-		}
-		rel, in := strings.CutPrefix(next, c.prefix)
-		if !in && strings.Contains(p, "/") {
-			return ""
-		}
-		if c.exists(rel) {
-			return rel
-		}
-		if !strings.Contains(p, "/") {
-			for _, f := range c.projectFiles(ctx) {
-				if path.Base(f) == rel {
-					return rel
-				}
-			}
-		}
-		cur = next
+	found := map[string]bool{}
+	c.followRenames(ctx, p, c.prefix+p, 10, found) // a chain of renames, bounded
+	out := slices.Sorted(maps.Keys(found))
+	return out
+}
+
+// followRenames adds to found the existing paths that cur (p's path in
+// the repository, or a later name of it) was renamed to.
+func (c *claimChecker) followRenames(ctx context.Context, p, cur string, depth int, found map[string]bool) {
+	if depth == 0 || len(found) > 10 {
+		return
 	}
-	return ""
+	next := map[string]bool{}
+	if to, ok := c.renames[cur]; ok {
+		next[to] = true
+	}
+	if len(next) == 0 && !strings.Contains(p, "/") {
+		for from, to := range c.renames {
+			if path.Base(from) == cur {
+				next[path.Base(to)] = true
+			}
+		}
+	}
+	if len(next) == 0 {
+		for from, to := range c.renames { // a folder: its files moved together
+			if rest, in := strings.CutPrefix(from, cur+"/"); in {
+				if dir, ok := strings.CutSuffix(to, "/"+rest); ok {
+					next[dir] = true
+				}
+			}
+		}
+	}
+	for n := range next {
+		rel, in := strings.CutPrefix(n, c.prefix)
+		switch {
+		case !in && strings.Contains(p, "/"):
+		case c.exists(rel) || !strings.Contains(p, "/") && slices.ContainsFunc(c.projectFiles(ctx), func(f string) bool { return path.Base(f) == rel }):
+			found[rel] = true
+		default:
+			c.followRenames(ctx, p, n, depth-1, found)
+		}
+	}
 }
 
 // readRenames maps each renamed path to its newest new name, from the
@@ -238,6 +276,14 @@ func (c *claimChecker) readRenames(ctx context.Context) map[string]string {
 func (c *claimChecker) search(ctx context.Context, r *ClaimResult, s string, word bool, missing string) {
 	if s == "" {
 		r.Status, r.Reason = ClaimUnchecked, "nothing to look for"
+		return
+	}
+	if found, ok := c.found[searchKey{s, word}]; ok {
+		if found {
+			r.Status, r.Reason = ClaimOK, ""
+		} else {
+			r.Status, r.Reason = ClaimMissing, missing
+		}
 		return
 	}
 	if c.git {
@@ -358,6 +404,9 @@ func (c *claimChecker) checkCommand(ctx context.Context, r *ClaimResult) {
 			r.Status, r.Reason = ClaimMissing, "there is no "+names[0]+" for "+r.Text
 			return
 		}
+		if prog == "make" {
+			text += c.makeIncludes(text, 1, map[string]bool{file: true})
+		}
 		re := regexp.MustCompile(`(?m)^(?:[^\s:#=][^:#=]*\s)?` + regexp.QuoteMeta(sub) + `(?:\s[^:#=]*)?\s*:`)
 		if prog == "just" {
 			re = regexp.MustCompile(`(?m)^@?` + regexp.QuoteMeta(sub) + `(?:\s[^:]*)?:`)
@@ -385,6 +434,51 @@ func (c *claimChecker) checkCommand(ctx context.Context, r *ClaimResult) {
 	default:
 		c.lookPath(r, prog)
 	}
+}
+
+// Bounds of following a Makefile's includes.
+const (
+	makeMaxDepth    = 3
+	makeMaxIncludes = 50
+)
+
+// makeIncludes returns the text of the files a Makefile's text includes
+// ("include x.mk", "-include mk/*.mk"), relative to the root, followed
+// makeMaxDepth deep; read holds the files read so far. A file outside the
+// root, or named by a variable, is not read.
+func (c *claimChecker) makeIncludes(text string, depth int, read map[string]bool) string {
+	if depth > makeMaxDepth {
+		return ""
+	}
+	var b strings.Builder
+	for line := range strings.Lines(text) {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] != "include" && f[0] != "-include" && f[0] != "sinclude" {
+			continue
+		}
+		for _, pat := range f[1:] {
+			if strings.HasPrefix(pat, "#") {
+				break
+			}
+			if strings.Contains(pat, "$") || c.inRoot(pat) == "" {
+				continue
+			}
+			matches, _ := filepath.Glob(filepath.Join(c.root, filepath.FromSlash(path.Clean(pat))))
+			for _, m := range matches {
+				rel, err := filepath.Rel(c.root, m)
+				if err != nil || read[rel] || len(read) >= makeMaxIncludes {
+					continue
+				}
+				read[rel] = true
+				if inc, err := safefile.ReadFile(m, verifyMaxFileSize); err == nil {
+					b.WriteString("\n")
+					b.Write(inc)
+					b.WriteString(c.makeIncludes(string(inc), depth+1, read))
+				}
+			}
+		}
+	}
+	return b.String()
 }
 
 // lookPath finds prog on the PATH the front end gave, or built by the

@@ -56,7 +56,7 @@ func verifyWorkspace(t *testing.T, proj string, env ...string) *workspace.Worksp
 	for _, r := range []workspace.SaveRequest{
 		{Type: "project", Name: "Config loading", Description: "Settings are read in src/app.go", Body: "Add a setting in `src/app.go`, next to the others.\n"},
 		{Type: "project", Name: "Cache warmup", Description: "Warm the cache at startup", Body: "Call `LoadCache()` at startup, before serving requests.\n"},
-		{Type: "feedback", Name: "Dry runs first", Description: "Deploy with a dry run first", Body: "Always pass `--dry-run` to the deploy tool before a real deploy.\n"},
+		{Type: "feedback", Name: "Dry runs first", Description: "Deploy with a dry run first", Body: "Always run `deploy --dry-run` before a real deploy.\n"},
 		{Type: "reference", Name: "Dashboards", Description: "The latency dashboard", Body: "See https://grafana.example.com/d/latency for latency.\n"},
 	} {
 		if _, err := ws.Save(t.Context(), r); err != nil {
@@ -299,7 +299,7 @@ func TestSave_FillsRefs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"docs/settings.md", "src/app.go", "ParseConfig", "--dry-run", "make test"}
+	want := []string{"docs/settings.md", "src/app.go", "ParseConfig", "make test"} // a flag alone names no command
 	if strings.Join(m.Refs, "|") != strings.Join(want, "|") {
 		t.Errorf("Refs=%q, want %q", m.Refs, want)
 	}
