@@ -31,7 +31,15 @@ type segment struct {
 // masked returns line in lower case with its code spans' bytes replaced
 // by 'x' (same length), so markers and clause ends are found only in prose.
 func masked(line string) string {
-	b := []byte(strings.ToLower(line))
+	// Lower-cased byte for byte (the negation words are ASCII): the result
+	// must keep line's offsets, which strings.ToLower does not on invalid
+	// UTF-8 or on letters whose lower case is longer.
+	b := []byte(line)
+	for k, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[k] = c + 'a' - 'A'
+		}
+	}
 	for off := 0; ; {
 		i := strings.IndexByte(line[off:], '`')
 		if i < 0 {
