@@ -91,7 +91,7 @@ type Op struct {
 	Retire   []string `json:"retire,omitempty"` // memories that leave: merged away, superseded (they stay as history), expired, pruned
 	Reason   string   `json:"reason"`
 	Evidence []string `json:"evidence,omitempty"` // quoted lines, dates, usage
-	Lossless bool     `json:"lossless"`           // loses no fact: an automatic run may apply it
+	Lossless bool     `json:"lossless"`           // loses no fact, and the engine is sure of it: an automatic run may apply it
 }
 
 // Candidate is a group of memories the engine could not decide on alone:

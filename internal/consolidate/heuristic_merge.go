@@ -136,6 +136,15 @@ func (p *planner) mergeGroup(g []int, best map[int]pair) {
 	if !created.Equal(k.Created) {
 		edit.Created = created
 	}
+	// Sure — for an automatic run — only of near copies: every member
+	// shares half its words with another. Looser groups are planned for a
+	// person to confirm.
+	sure := true
+	for _, x := range g {
+		if pr, ok := best[x]; !ok || pr.jaccard < sureMerge {
+			sure = false
+		}
+	}
 	var ev []string
 	for _, x := range g {
 		if pr, ok := best[x]; ok && x != keep {
@@ -146,11 +155,15 @@ func (p *planner) mergeGroup(g []int, best map[int]pair) {
 		ev = append(ev, p.items[x].File+": "+quote(firstLine(p.items[x].Item)))
 	}
 	slices.Sort(retire)
-	p.add(Op{Kind: Merge, Files: append([]string{k.File}, retire...), Keep: k.File, Retire: retire, Edit: edit, Lossless: true,
+	p.add(Op{Kind: Merge, Files: append([]string{k.File}, retire...), Keep: k.File, Retire: retire, Edit: edit, Lossless: sure,
 		Reason: fmt.Sprintf("%s say the same thing; %s keeps (%s), with every fact of the others and the earliest created time (%s).",
 			strings.Join(files, ", "), k.File, p.whyKeep(keep, g), day(created)),
 		Evidence: ev})
 }
+
+// sureMerge is the word overlap (weighted Jaccard) past which a merge is a
+// near copy an automatic run may apply.
+const sureMerge = 0.5
 
 // better orders two memories of a merge by which should keep: pinned,
 // then the most injected and helpful, then the shortest name, then file.

@@ -108,7 +108,7 @@ func (p *planner) pairs() {
 		pr := pair{a: i, b: j}
 		pr.jaccard, pr.contain = p.weighted(a.terms, b.terms)
 		pr.contra, pr.quotes = p.contradiction(a, b, pr.jaccard >= contraJaccard)
-		if pr.contra == "" && differentSubjects(a, b) {
+		if pr.contra == "" && (differentSubjects(a, b) || otherThing(a, b)) {
 			continue // "billing-07 health port" and "billing-08 health port": two things, alike
 		}
 		if pr.contra == "" && (pr.jaccard >= leftJaccard || pr.contain >= mergeContained && pr.jaccard >= mergeContainMin) {
@@ -143,7 +143,17 @@ func (p *planner) supersede(prs []pair) {
 		if p.edited[a.File] {
 			continue
 		}
-		p.add(Op{Kind: Supersede, Files: files, Keep: b.File, Retire: []string{a.File}, Lossless: true,
+		if a.Created.Equal(b.Created) && a.Updated.Equal(b.Updated) {
+			p.left = append(p.left, Candidate{Kind: Supersede, Files: files,
+				Why: fmt.Sprintf("%s and %s disagree (%s), but were written at the same time: which one holds now is for a person or a model to say", b.File, a.File, pr.contra)})
+			continue
+		}
+		// Sure only when the newer one says it replaced the older ("moved
+		// from X to Y", "no longer X"): an automatic run applies that alone.
+		// A disagreement read from negations or changed values is planned
+		// for a person to confirm.
+		sure := strings.HasPrefix(pr.contra, "it moved") || strings.HasPrefix(pr.contra, "it no longer")
+		p.add(Op{Kind: Supersede, Files: files, Keep: b.File, Retire: []string{a.File}, Lossless: sure,
 			Reason: fmt.Sprintf("%s (created %s) contradicts the older %s (created %s): %s; the newer wins and the older stays as history.",
 				b.File, day(b.Created), a.File, day(a.Created), pr.contra),
 			Evidence: pr.quotes})
@@ -241,6 +251,9 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 			}
 			if strings.HasPrefix(why, "it affirms") && p.agree(o, s) {
 				continue // "use pnpm, not npm", then "npm install breaks the pnpm lockfile": a mention, no reversal
+			}
+			if from, to := valueDiff(o.text, s.text); len(from) > 0 && len(to) > 0 {
+				continue // "write Go tests table-driven"; "in Python, don't": two subjects, no reversal
 			}
 			if sharedProhibition(a, b) {
 				// Both forbid the same thing ("never mock PostgreSQL"; "the real
@@ -400,20 +413,12 @@ func valueChange(a, b item) (string, []string) {
 			if overlapOf(o.terms, s.terms) < 0.4 {
 				continue
 			}
-			vo, vs := values(o.text), values(s.text)
-			var from, to []string
-			for v := range vo {
-				if !vs[v] {
-					from = append(from, v)
-				}
-			}
-			for v := range vs {
-				if !vo[v] {
-					to = append(to, v)
-				}
-			}
+			from, to := valueDiff(o.text, s.text)
 			if slices.ContainsFunc(from, func(v string) bool { return sa[v] }) || slices.ContainsFunc(to, func(v string) bool { return sb[v] }) {
 				continue
+			}
+			if mixed(from) && mixed(to) {
+				continue // "Postgres … 5432", "Redis … 6379": another thing with its own value
 			}
 			if len(from) > 0 && len(to) > 0 {
 				slices.Sort(from)
@@ -464,6 +469,63 @@ func negates(it item, w string) bool {
 	for _, s := range it.sents {
 		if s.neg[w] {
 			return true
+		}
+	}
+	return false
+}
+
+// valueDiff lists the value tokens each of two sentences holds that the
+// other does not, sorted.
+func valueDiff(old, new string) (from, to []string) {
+	vo, vs := values(old), values(new)
+	for v := range vo {
+		if !vs[v] {
+			from = append(from, v)
+		}
+	}
+	for v := range vs {
+		if !vo[v] {
+			to = append(to, v)
+		}
+	}
+	slices.Sort(from)
+	slices.Sort(to)
+	return from, to
+}
+
+// mixed reports whether value tokens hold both a name and a number: the
+// sentence is about another thing, not the same thing's new value.
+func mixed(vs []string) bool {
+	var name, num bool
+	for _, v := range vs {
+		if strings.ContainsAny(v, "0123456789") {
+			num = true
+		} else {
+			name = true
+		}
+	}
+	return name && num
+}
+
+// otherThing reports whether two memories state alike sentences about two
+// things: each with its own value ("the local Postgres listens on 5432",
+// "the local Redis listens on 6379"), or each naming its own subject with
+// opposite rules ("write Go tests table-driven", "in Python, don't use
+// table-driven tests"). Alike, never the same memory.
+func otherThing(a, b item) bool {
+	for _, o := range a.sents {
+		for _, s := range b.sents {
+			alike := overlapOf(o.terms, s.terms)
+			if alike < 0.3 {
+				continue
+			}
+			from, to := valueDiff(o.text, s.text)
+			if alike >= 0.4 && mixed(from) && mixed(to) {
+				return true
+			}
+			if len(from) > 0 && len(to) > 0 && extract.Contradiction(o.text, s.text) != "" {
+				return true
+			}
 		}
 	}
 	return false

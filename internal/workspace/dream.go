@@ -95,10 +95,8 @@ func (w *Workspace) Dream(ctx context.Context, opt DreamOptions) (DreamReport, e
 	if plan.Ops == nil {
 		plan.Ops = []consolidate.Op{} // [] in JSON, not null
 	}
-	if rep.Engine != "heuristic" {
-		for i := range plan.Ops {
-			plan.Ops[i].Lossless = plan.Ops[i].Lossless && losslessKind(plan.Ops[i])
-		}
+	for i := range plan.Ops {
+		plan.Ops[i].Lossless = plan.Ops[i].Lossless && losslessKind(plan.Ops[i])
 	}
 	rep.Plan = plan
 	if !opt.Apply {
@@ -203,8 +201,8 @@ func chooseOps(p consolidate.Plan, only []string, lossless bool) (chosen []conso
 		switch {
 		case len(only) > 0 && !slices.Contains(only, op.ID):
 			held = append(held, HeldOp{op.ID, "not chosen"})
-		case lossless && !losslessKind(op):
-			held = append(held, HeldOp{op.ID, "it may lose a fact: it waits for a person ('memdir dream --apply')"})
+		case lossless && !(op.Lossless && losslessKind(op)):
+			held = append(held, HeldOp{op.ID, "it may lose a fact, or the engine is not sure of it: it waits for a person ('memdir dream --apply')"})
 		default:
 			chosen = append(chosen, op)
 		}

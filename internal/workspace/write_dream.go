@@ -19,8 +19,13 @@ func WriteDream(w io.Writer, r DreamReport) error {
 	}
 	for _, op := range ops {
 		ew.printf("\n%s", op.ID)
-		if op.Lossless {
-			ew.printf("  [loses nothing]")
+		switch {
+		case op.Lossless:
+			ew.printf("  [sure, loses nothing]")
+		case losslessKind(op):
+			ew.printf("  [to confirm]")
+		default:
+			ew.printf("  [may lose something: to confirm]")
 		}
 		ew.printf("\n")
 		switch {
