@@ -292,6 +292,10 @@ func (s *Store) planBatch(ctx context.Context, saves []Memory, retire []string, 
 	for _, m := range merged {
 		line := EntryLine(m)
 		switch {
+		case m.SupersededBy != "":
+			// History now: readable, never recalled, and no line pointing
+			// an agent at it.
+			ix.Remove(m.File)
 		case slices.ContainsFunc(ix.Lines, func(l IndexLine) bool { return l.File == m.File }):
 			ix.Upsert(m.File, line)
 		case created[m.File]:
@@ -404,6 +408,10 @@ func (s *Store) rebuiltIndex(ctx context.Context, merged []Memory, retire []stri
 	}
 	changed := map[string]Memory{}
 	for _, m := range merged {
+		if m.SupersededBy != "" {
+			gone[m.File] = true // history: no line
+			continue
+		}
 		changed[m.File] = m
 	}
 	out := ranked[:0]

@@ -60,3 +60,34 @@ func TestApply_RebuildIndex(t *testing.T) {
 		t.Error("the undo did not put MEMORY.md back byte for byte")
 	}
 }
+
+// TestApply_SupersededLosesItsLine: a memory a batch marks superseded is
+// history: its MEMORY.md line goes, so an agent is not pointed at it.
+func TestApply_SupersededLosesItsLine(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"old.md", "new.md"} {
+		body := "---\nname: " + f + "\ndescription: deploys\ntype: project\n---\nDeploys.\n"
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix := "- [old.md](old.md) — deploys\n- [new.md](new.md) — deploys\n"
+	if err := os.WriteFile(filepath.Join(dir, memdir.IndexFile), []byte(ix), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err := memdir.Open(dir, memdir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := st.Read("old.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.SupersededBy = "new.md"
+	if _, err := st.Apply(context.Background(), memdir.Batch{Label: "test", Save: []memdir.Memory{old}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, memdir.IndexFile)); string(got) != "- [new.md](new.md) — deploys\n" {
+		t.Errorf("MEMORY.md after the supersede:\n%s", got)
+	}
+}

@@ -173,7 +173,9 @@ func (w *Workspace) dreamState(ctx context.Context, now time.Time, warn func(str
 		st.mems[m.File], st.raw[m.File] = m, raw
 		st.in.Items = append(st.in.Items, consolidate.Item{
 			File: m.File, Name: m.Title(), Description: m.Description, Type: string(m.Type), Scope: m.Scope,
-			Body: m.Body, Created: cmp.Or(m.Created, m.Updated, m.ModTime), Updated: m.Updated,
+			// A memory with neither date has no anchor for its relative dates
+			// (a file's mtime moves with every edit): the planner leaves them.
+			Body: m.Body, Created: cmp.Or(m.Created, m.Updated), Updated: m.Updated,
 			Pinned: m.Pinned, SupersededBy: m.SupersededBy, Stale: m.Stale, Usage: cmp.Or(use[m.File], none),
 		})
 	}
@@ -263,6 +265,16 @@ func dreamBatch(st dreamState, ops []consolidate.Op, now time.Time) memdir.Batch
 		if op.Keep != "" && op.Edit != nil {
 			m := get(op.Keep)
 			applyEdit(&m, *op.Edit)
+			if op.Kind == consolidate.Merge {
+				// What each merged memory names stays checkable ('memdir verify').
+				for _, f := range op.Retire {
+					for _, r := range st.mems[f].Refs {
+						if !slices.Contains(m.Refs, r) {
+							m.Refs = append(m.Refs, r)
+						}
+					}
+				}
+			}
 			m.Updated = now
 			save(m)
 		}
