@@ -151,6 +151,9 @@ func autoRefs(given []string, texts ...string) []string {
 			return out
 		case c.Negated:
 		case c.Kind == claims.Path && !strings.Contains(c.Text, "/"):
+		case c.Kind == claims.Command && claims.Classify(c.Text) != claims.Command:
+			// A command that would read back as something else (a bare
+			// "server" as a symbol) is no ref: verify reads it from the text.
 		case c.Kind == claims.Path, c.Kind == claims.Symbol, c.Kind == claims.Flag && c.Command == "", c.Kind == claims.Command:
 			if !slices.Contains(out, c.Text) {
 				out = append(out, c.Text)
