@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 
 	"github.com/memdir/memdir/internal/workspace"
@@ -37,6 +38,9 @@ func (a *app) dreamCmd() *cobra.Command {
 					return withHint(err, "write the plan first, in the format of 'memdir dream --dry-run --json'")
 				}
 			}
+			if len(o.Only) > 0 && !o.Apply {
+				return withHint(errors.New("--only chooses what --apply writes"), "add --apply, or drop --only to see the whole plan")
+			}
 			o.Apply = o.Apply && !dryRun
 			rep, err := w.Dream(a.ctx, o)
 			return a.answer(rep, err, func() error { return workspace.WriteDream(a.stdout, rep) })
@@ -54,6 +58,8 @@ func (a *app) dreamCmd() *cobra.Command {
 	f.BoolVar(&force, "force", false, "with --undo: even over files changed since")
 	f.BoolVar(&auto, "auto", false, "the automatic run: only when due, only lossless operations")
 	f.StringVar(&session, "session", "", "with --auto: the session that just ended (not counted)")
+	cmd.MarkFlagsMutuallyExclusive("undo", "apply", "auto")
+	cmd.MarkFlagsMutuallyExclusive("undo", "plan")
 	return cmd
 }
 

@@ -29,6 +29,7 @@ func (a *app) markCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&helpful, "helpful", false, "the memory helped")
 	cmd.Flags().BoolVar(&wrong, "wrong", false, "the memory is wrong")
+	cmd.MarkFlagsMutuallyExclusive("helpful", "wrong")
 	cmd.Flags().StringVar(&note, "note", "", "why, in a few words")
 	return cmd
 }

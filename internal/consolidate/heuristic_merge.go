@@ -189,7 +189,7 @@ func (p *planner) whyKeep(keep int, g []int) string {
 	}
 	for _, x := range g {
 		if x != keep && p.items[x].Usage.Injected != k.Usage.Injected {
-			return fmt.Sprintf("the most used: injected %d times", k.Usage.Injected)
+			return "the most used: injected " + times(k.Usage.Injected)
 		}
 	}
 	return "the clearest name"

@@ -25,8 +25,8 @@ func (p *planner) prune() {
 		var ev []string
 		switch {
 		case u.Wrong >= 2 || u.Wrong >= 1 && u.Wrong > u.Helpful:
-			reason = fmt.Sprintf("%s was marked wrong %d times (helpful %d): it misleads more than it helps.", it.File, u.Wrong, u.Helpful)
-			ev = append(ev, fmt.Sprintf("marked wrong %d times, helpful %d times", u.Wrong, u.Helpful))
+			reason = fmt.Sprintf("%s was marked wrong %s (helpful %d): it misleads more than it helps.", it.File, times(u.Wrong), u.Helpful)
+			ev = append(ev, fmt.Sprintf("marked wrong %s, helpful %s", times(u.Wrong), times(u.Helpful)))
 		case it.Type == "user" || it.Type == "feedback":
 			continue
 		case it.SupersededBy != "" && !lastChange(it.Item).IsZero() && lastChange(it.Item).Before(cutoff):
@@ -66,7 +66,7 @@ func usageEvidence(u Usage, cutoff time.Time) string {
 	if u.Injected == 0 {
 		return fmt.Sprintf("injected 0 times since %s (usage kept since %s)", day(cutoff), day(u.Since))
 	}
-	return fmt.Sprintf("injected 0 times in %d days (last %s, %d times in all)", unusedDays, day(u.LastInjected), u.Injected)
+	return fmt.Sprintf("injected 0 times in %d days (last %s, %s in all)", unusedDays, day(u.LastInjected), times(u.Injected))
 }
 
 // ephemeral reports whether an unused memory is a project or reference
@@ -191,4 +191,12 @@ func cut(s string, n int) string {
 		head = head[:i]
 	}
 	return strings.TrimRight(head, " ,;:") + "…"
+}
+
+// times is "once", or "N times".
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return fmt.Sprintf("%d times", n)
 }

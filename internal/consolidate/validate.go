@@ -113,7 +113,7 @@ func validateOp(in Input, items map[string]Item, op Op, fail func(string, ...any
 		return validateDate(items, op, fail)
 	case Expire, Prune:
 		if op.Keep != "" || op.Edit != nil {
-			return fail("an %s keeps and edits nothing", op.Kind)
+			return fail("%s keeps and edits nothing", map[Kind]string{Expire: "an expire", Prune: "a prune"}[op.Kind])
 		}
 		if len(op.Retire) != len(op.Files) {
 			return fail("an %s retires every memory it names", op.Kind)

@@ -79,7 +79,7 @@ func (w *Workspace) Verify(ctx context.Context, opt VerifyOptions) (VerifyReport
 		return VerifyReport{}, err
 	}
 	c := newClaimChecker(ctx, w.Layout.ProjectRoot, w.Layout.MemoryDir, w.Env.getenv)
-	rep := VerifyReport{Root: w.Layout.ProjectRoot, Git: c.git, DryRun: opt.DryRun, Fix: opt.Fix, Counts: map[string]int{}}
+	rep := VerifyReport{Root: w.Layout.ProjectRoot, Git: c.git, DryRun: opt.DryRun, Fix: opt.Fix, Counts: map[string]int{}, Memories: []VerifiedMemory{}}
 	for _, p := range problems {
 		rep.Problems = append(rep.Problems, p.Error())
 	}
