@@ -1,10 +1,13 @@
 package workspace
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/memdir/memdir/internal/memdir"
@@ -39,6 +42,9 @@ func (c *checker) dream(l paths.Layout, now time.Time) {
 	if stale > 0 {
 		c.add("stale", CheckInfo, "'memdir verify' says what each names that no longer exists; '--fix' edits renamed paths", "%d %s marked stale", stale, map[bool]string{true: "memory is", false: "memories are"}[stale == 1])
 	}
+	if held := lastHeld(l); held != "" {
+		c.add("consolidation", CheckInfo, "'memdir dream' shows them with their reasons; '--apply' writes them", "%s", held)
+	}
 	if last, err := st.LastConsolidated(); err == nil {
 		if last.IsZero() {
 			c.add("consolidation", CheckInfo, "'memdir dream' shows what it would merge, supersede, date or expire", "never consolidated")
@@ -46,4 +52,25 @@ func (c *checker) dream(l paths.Layout, now time.Time) {
 			c.add("consolidation", CheckInfo, "", "last consolidated %s ago (%s)", now.Sub(last).Round(time.Minute), last.Local().Format("2006-01-02 15:04"))
 		}
 	}
+}
+
+// lastHeld says how many operations the project's last automatic
+// consolidation left for a person, from DreamLog's last line of it; ""
+// when none, or when it cannot tell.
+func lastHeld(l paths.Layout) string {
+	b, err := os.ReadFile(filepath.Join(l.SynthesisDir, filepath.FromSlash(DreamLog)))
+	if err != nil || len(b) > 4<<20 {
+		return ""
+	}
+	var last DreamAutoResult
+	for line := range strings.Lines(string(b)) {
+		var r DreamAutoResult
+		if json.Unmarshal([]byte(line), &r) == nil && r.Project == l.ProjectRoot && r.Ran {
+			last = r
+		}
+	}
+	if last.Held == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the automatic consolidation of %s left %d %s for you to confirm", last.Time.Local().Format("2006-01-02 15:04"), last.Held, plural(last.Held, "operation"))
 }

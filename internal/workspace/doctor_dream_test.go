@@ -34,6 +34,24 @@ func TestDoctor_Dream(t *testing.T) {
 	if c := find(checks, "batches"); len(c) != 0 {
 		t.Errorf("batches with none pending: %+v", c)
 	}
+	// The last automatic run of this project held 2 operations for a person
+	// (another project's line says nothing of this one).
+	log := filepath.Join(l.SynthesisDir, filepath.FromSlash(DreamLog))
+	if err := os.MkdirAll(filepath.Dir(log), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	lines := `{"time":"2026-11-20T10:00:00Z","project":"` + l.ProjectRoot + `","ran":true,"planned":3,"held":2}` + "\n" +
+		`{"time":"2026-11-21T10:00:00Z","project":"/elsewhere","ran":true,"planned":9,"held":9}` + "\n"
+	if err := os.WriteFile(log, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	held := false
+	for _, c := range find(Doctor(env, DoctorOptions{}), "consolidation") {
+		held = held || strings.Contains(c.Detail, "left 2 operations for you to confirm")
+	}
+	if !held {
+		t.Errorf("doctor does not say what the last automatic run left: %+v", find(Doctor(env, DoctorOptions{}), "consolidation"))
+	}
 	// A pending journal the store cannot finish now: another process holds
 	// the folder's lock, so opening it leaves the journal as it is.
 	unlock, err := ws.Store.Lock(context.Background())
