@@ -46,6 +46,7 @@ func Format(m Memory) []byte {
 	setStr(keyDescription, m.Description, orig.Description)
 	setStr(keyType, string(m.Type), string(orig.Type))
 	setStr(keyScope, m.Scope, orig.Scope)
+	setStr(keyAuthor, m.Author, orig.Author)
 	setTime := func(key string, t, was time.Time) {
 		if m.orig == nil || !t.Equal(was) {
 			w.set(key, &yaml.Node{Kind: yaml.ScalarNode, Value: t.UTC().Format(TimeLayout)}, t.IsZero())
@@ -190,7 +191,7 @@ func cloneShared(n *yaml.Node, done map[*yaml.Node]*yaml.Node) *yaml.Node {
 // fieldsEqual reports whether the frontmatter fields of m and o are the same.
 func (m Memory) fieldsEqual(o Memory) bool {
 	return m.Name == o.Name && m.Description == o.Description && m.Type == o.Type &&
-		m.Scope == o.Scope && m.Created.Equal(o.Created) && m.Updated.Equal(o.Updated) &&
+		m.Scope == o.Scope && m.Author == o.Author && m.Created.Equal(o.Created) && m.Updated.Equal(o.Updated) &&
 		m.Source == o.Source && m.Trust == o.Trust && slices.Equal(m.Refs, o.Refs) &&
 		m.SupersededBy == o.SupersededBy && m.Pinned == o.Pinned && m.Stale == o.Stale
 }

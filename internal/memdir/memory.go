@@ -104,6 +104,7 @@ type Memory struct {
 
 	// Fields memdir owns. All optional.
 	Scope        string    // private or team
+	Author       string    // who added a team memory (git's user.name, or MEMDIR_AUTHOR)
 	Created      time.Time // zero when unknown
 	Updated      time.Time // zero when unknown
 	Source       string    // "manual", or a session id and transcript line

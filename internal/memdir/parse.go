@@ -23,6 +23,7 @@ const (
 	keyDescription  = "description"
 	keyType         = "type"
 	keyScope        = "scope"
+	keyAuthor       = "author"
 	keyCreated      = "created"
 	keyUpdated      = "updated"
 	keySource       = "source"
@@ -215,6 +216,8 @@ func (p *fieldParser) field(m *Memory, key string, v *yaml.Node, inMeta bool) {
 		}
 	case keySource:
 		m.Source = p.str(key, v)
+	case keyAuthor:
+		m.Author = p.str(key, v)
 	case keyTrust:
 		m.Trust = p.str(key, v)
 		switch m.Trust {

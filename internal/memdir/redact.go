@@ -26,6 +26,7 @@ func redactMemory(m *Memory) []RedactionCount {
 	clean(&m.Name)
 	clean(&m.Description)
 	clean(&m.Source)
+	clean(&m.Author)
 	clean(&m.SupersededBy)
 	clean(&m.Stale)
 	m.Refs = slices.Clone(m.Refs)

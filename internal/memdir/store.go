@@ -42,6 +42,13 @@ type Options struct {
 	// Names lists every memory's name for a save or lookup by name; nil
 	// reads every file.
 	Names Names
+	// Team marks a team folder (committed with a repository and pushed to
+	// every collaborator): a save that holds a potential secret is refused
+	// (SecretError) instead of redacted, a memory it creates gets Author,
+	// and Forget leaves a tombstone (see team.go).
+	Team bool
+	// Author is who adds memories to a team folder.
+	Author string
 }
 
 // Store is a memory folder. It is the only writer of memory files and of
@@ -218,6 +225,11 @@ func (s *Store) read(file string) (Memory, []byte, error) {
 	if b == nil {
 		return Memory{}, nil, fmt.Errorf("%s: %w", file, ErrNotFound)
 	}
+	if s.opt.Team && HasConflictMarkers(b) {
+		// Half of a merge is no memory: never injected, never rewritten
+		// over ('memdir team resolve' settles it).
+		return Memory{File: file}, b, fmt.Errorf("%s: %w", file, ErrConflictMarkers)
+	}
 	m, err := Parse(file, b)
 	m.ModTime, m.Size = info.ModTime(), info.Size()
 	return m, b, err
@@ -308,6 +320,9 @@ type SaveResult struct {
 	// MEMORY.md; they stay files.
 	Unlisted []string `json:"unlisted,omitempty"`
 	KeptIn   string   `json:"kept_previous_in,omitempty"` // where KeepPrevious kept the replaced version
+	// Revived is set when the save brought back a team memory that had
+	// been forgotten (its tombstone is removed).
+	Revived bool `json:"revived,omitempty"`
 }
 
 // RedactionCount is one kind of secret removed before writing.
@@ -337,6 +352,9 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 		return SaveResult{}, err
 	}
 	res := SaveResult{Redactions: red}
+	if s.opt.Team && len(red) > 0 {
+		return SaveResult{}, secretError(m, red)
+	}
 
 	unlock, err := s.Lock(ctx)
 	if err != nil {
@@ -408,6 +426,13 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 		}
 		s.noteWritten(m.File)
 		res.Memory = merged
+		if s.opt.Team {
+			// A memory saved again on purpose is no longer forgotten.
+			res.Revived, err = s.removeTombstone(m.File)
+			if err != nil {
+				res.Warnings = append(res.Warnings, err.Error())
+			}
+		}
 		break
 	}
 	res.IndexLine = EntryLine(res.Memory)
@@ -444,6 +469,9 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 // files on their way out (a batch retires them), whose names m may take.
 func (s *Store) saveContent(ctx context.Context, m Memory, old []byte, defaults Memory, now time.Time, keepUpdated bool, leaving func(file string) bool) (merged Memory, data []byte, typeChange string, err error) {
 	merged = m
+	if old != nil && s.opt.Team && m.front == nil && HasConflictMarkers(old) {
+		return Memory{}, nil, "", fmt.Errorf("%s: %w: settle it first with 'memdir team resolve %s'", m.File, ErrConflictMarkers, strings.TrimSuffix(m.File, ".md"))
+	}
 	if old != nil {
 		cur, err := Parse(m.File, old)
 		if err != nil {
@@ -472,6 +500,12 @@ func (s *Store) saveContent(ctx context.Context, m Memory, old []byte, defaults 
 	if old == nil {
 		merged.Source = cmp.Or(merged.Source, defaults.Source)
 		merged.Trust = cmp.Or(merged.Trust, defaults.Trust)
+		if s.opt.Team {
+			merged.Author = cmp.Or(merged.Author, defaults.Author, s.opt.Author)
+		}
+	}
+	if s.opt.Team {
+		merged.Scope = ScopeTeam
 	}
 	if merged.Created.IsZero() {
 		merged.Created = now
@@ -496,9 +530,10 @@ func normalizeSave(m *Memory) (byName bool, red []RedactionCount, err error) {
 	m.Name = oneLine(m.Name)
 	m.Description = oneLine(m.Description)
 	m.Stale = oneLine(m.Stale)
+	m.Author = oneLine(m.Author)
 	// YAML cannot hold invalid UTF-8 as text: the encoder would write the
 	// value as !!binary base64, which reads back as the base64 string.
-	for _, f := range []*string{&m.Description, &m.Source, &m.Trust, &m.Scope, &m.SupersededBy, &m.Stale} {
+	for _, f := range []*string{&m.Description, &m.Source, &m.Trust, &m.Scope, &m.Author, &m.SupersededBy, &m.Stale} {
 		*f = strings.ToValidUTF8(*f, "\uFFFD")
 	}
 	m.Refs = slices.Clone(m.Refs)
@@ -637,6 +672,7 @@ func merge(cur, m Memory) Memory {
 		out.Type = m.Type
 	}
 	set(&out.Scope, m.Scope)
+	set(&out.Author, m.Author)
 	set(&out.Source, m.Source)
 	set(&out.Trust, m.Trust)
 	set(&out.SupersededBy, m.SupersededBy)

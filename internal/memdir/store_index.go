@@ -24,6 +24,10 @@ type ForgetResult struct {
 	MovedTo      string `json:"moved_to,omitempty"` // empty when purged or when the file was already gone
 	Purged       bool   `json:"purged"`
 	IndexRemoved bool   `json:"index_line_removed"`
+	// Tombstone is the file a team folder keeps of the forgotten memory
+	// (relative to the folder), so a branch that still has it does not
+	// bring it back silently.
+	Tombstone string `json:"tombstone,omitempty"`
 }
 
 // Forget removes a memory and its index line under the folder's lock. The
@@ -72,7 +76,10 @@ func (s *Store) Forget(ctx context.Context, name string, purge bool) (ForgetResu
 	// space), then its line leaves the index; if that fails (a full disk),
 	// the file comes back, so a retry finds it. A purge deletes the moved
 	// file only once the index is written.
-	var moved string
+	var moved, title string
+	if exists && s.opt.Team {
+		title = s.titleOf(file)
+	}
 	if exists {
 		if moved, err = s.moveAside(file); err != nil {
 			if moved != "" {
@@ -115,6 +122,11 @@ func (s *Store) Forget(ctx context.Context, name string, purge bool) (ForgetResu
 	}
 	if !exists && !res.IndexRemoved {
 		return res, fmt.Errorf("%q: %w", name, ErrNotFound)
+	}
+	if s.opt.Team && exists {
+		if res.Tombstone, err = s.writeTombstone(file, title); err != nil {
+			return res, fmt.Errorf("forgot %s, but its tombstone was not written: %w (a branch that still has it may bring it back)", file, err)
+		}
 	}
 	return res, nil
 }

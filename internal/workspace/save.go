@@ -63,14 +63,40 @@ func (r SaveRequest) memory() (memdir.Memory, error) {
 // Save checks r and saves it: a new memory, or an update of the memory of
 // that name. The result's warnings include refs that are not in the
 // project today (recall will mark the memory possibly stale).
+//
+// Scope team saves into the project's team folder (made on first use); a
+// user memory is never a team memory, and a team memory that holds a
+// potential secret is refused (memdir.SecretError), listing what was
+// found. A memory saved in a team folder is scope team whatever r says.
 func (w *Workspace) Save(ctx context.Context, r SaveRequest) (memdir.SaveResult, error) {
 	m, err := r.memory()
 	if err != nil {
 		return memdir.SaveResult{}, err
 	}
+	if r.Scope == memdir.ScopeTeam || w.isTeam {
+		if err := checkTeamType(m.Type); err != nil {
+			return memdir.SaveResult{}, err
+		}
+		if labels := memdir.SecretsIn(m); len(labels) > 0 {
+			return memdir.SaveResult{}, TeamSecretHint(&memdir.SecretError{File: m.Name, Labels: labels})
+		}
+		if !w.isTeam {
+			t, err := w.Team(true)
+			if err != nil {
+				return memdir.SaveResult{}, err
+			}
+			res, err := t.Save(ctx, r)
+			if err == nil {
+				if lerr := w.LinkTeam(); lerr != nil {
+					res.Warnings = append(res.Warnings, lerr.Error())
+				}
+			}
+			return res, err
+		}
+	}
 	res, err := w.Store.Save(ctx, m, memdir.SaveOptions{Defaults: r.Defaults, Refs: refsRule(r.Refs)})
 	if err != nil {
-		return res, err
+		return res, TeamSecretHint(err)
 	}
 	res.Warnings = append(res.Warnings, w.missingRefs(res.Memory.Refs)...)
 	return res, nil

@@ -80,6 +80,9 @@ type Workspace struct {
 	// Models makes the model engines' clients; the zero value reads the
 	// environment (tests put fakes here).
 	Models Models
+
+	isTeam bool       // Store is the project's team folder (OpenTeam)
+	team   *Workspace // the team folder beside a private one, once opened (Team)
 }
 
 // Open opens the project's memory folder as env resolves it. With create

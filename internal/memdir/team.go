@@ -1,0 +1,278 @@
+package memdir
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/memdir/memdir/internal/atomicfile"
+	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/safefile"
+)
+
+// A team folder is a memory folder committed with a repository
+// (Options.Team): every collaborator pulls it, so it differs from a
+// private folder in three ways.
+//
+//   - A memory that holds a potential secret is refused (SecretError),
+//     listing the kinds found, instead of saved redacted: a redaction
+//     marker in a shared memory still says a secret was typed there, and
+//     the refusal lets the person rewrite the memory without it.
+//   - Its index (MEMORY.md) and memdir's own files are derived and local:
+//     TeamIgnore keeps them out of git, so two branches that add different
+//     memories merge with no conflict, and the index is rebuilt from the
+//     files.
+//   - Forget leaves a tombstone (TombstoneDir/<file>.json: what, who,
+//     when) that is committed: a branch that still holds the memory cannot
+//     bring it back silently (doctor and 'memdir team check' report a
+//     memory with a tombstone).
+
+// TombstoneDir holds a team folder's tombstones. A dot folder, and files
+// that do not end in .md: no memory scan reads them.
+const TombstoneDir = ".tombstones"
+
+// TeamIgnore is the .gitignore a team folder is created with.
+const TeamIgnore = ".gitignore"
+
+// teamIgnoreText lists what of a team folder never leaves the machine.
+const teamIgnoreText = `# memdir: derived and local files of the team memory folder, never committed.
+# The index is rebuilt from the memory files, so branches that add different
+# memories merge with no conflict. See 'memdir team --help'.
+MEMORY.md
+.memdir-cache/
+.memdir-batches/
+.memdir.lock
+.memdir-usage.json
+.consolidate-lock
+.forgotten/
+*.tmp-*
+`
+
+// ErrSecret is what a SecretError wraps.
+var ErrSecret = errors.New("potential secret in a team memory")
+
+// SecretError refuses a team memory that holds a potential secret.
+type SecretError struct {
+	File   string
+	Labels []string // the kinds of secret found, e.g. "github-token"
+}
+
+func (e *SecretError) Error() string {
+	name := e.File
+	if name == "" {
+		name = "the memory"
+	}
+	return fmt.Sprintf("%s holds a potential secret (%s): a team memory is shared with every collaborator of the repository, so it is refused, not redacted", name, strings.Join(e.Labels, ", "))
+}
+
+func (e *SecretError) Unwrap() error { return ErrSecret }
+
+func secretError(m Memory, red []RedactionCount) *SecretError {
+	e := &SecretError{File: m.File}
+	if e.File == "" {
+		e.File = m.Name
+	}
+	for _, r := range red {
+		if !slices.Contains(e.Labels, r.Kind) {
+			e.Labels = append(e.Labels, r.Kind)
+		}
+	}
+	return e
+}
+
+// SecretsIn lists the kinds of potential secret in a memory's fields and
+// body: what a team folder refuses. Nothing found is nil.
+func SecretsIn(m Memory) []string {
+	red := redactMemory(&m)
+	if len(red) == 0 {
+		return nil
+	}
+	return secretError(m, red).Labels
+}
+
+// Tombstone records a memory forgotten from a team folder.
+type Tombstone struct {
+	File string    `json:"file"`
+	Name string    `json:"name,omitempty"`
+	By   string    `json:"by,omitempty"`
+	At   time.Time `json:"at"`
+}
+
+// tombstonePath is file's tombstone, relative to the folder.
+func tombstonePath(file string) string {
+	return TombstoneDir + "/" + strings.TrimSuffix(file, ".md") + ".json"
+}
+
+// titleOf is the name of the memory in file, or "" when it cannot be read.
+func (s *Store) titleOf(file string) string {
+	b, _, err := s.readFile(file)
+	if err != nil || b == nil {
+		return ""
+	}
+	m, err := Parse(file, b)
+	if err != nil {
+		return ""
+	}
+	return m.Name
+}
+
+// writeTombstone records that file (the memory named title) was forgotten,
+// by the store's author, now. The caller holds the lock.
+func (s *Store) writeTombstone(file, title string) (string, error) {
+	rel := tombstonePath(file)
+	if err := os.MkdirAll(filepath.Join(s.dir, TombstoneDir), DirPerm); err != nil {
+		return "", err
+	}
+	b, err := json.MarshalIndent(Tombstone{File: file, Name: title, By: s.opt.Author, At: s.opt.Now().UTC().Truncate(time.Second)}, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	// Committed files are read by everyone: the usual 0644, not 0600.
+	return rel, atomicfile.WriteFile(s.Path(rel), append(b, '\n'), 0o644)
+}
+
+// removeTombstone removes file's tombstone, if it has one, and reports
+// whether it did. The caller holds the lock.
+func (s *Store) removeTombstone(file string) (bool, error) {
+	err := os.Remove(s.Path(tombstonePath(file)))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("%s was saved, but its tombstone could not be removed: %w", file, err)
+	}
+	return true, atomicfile.SyncDir(filepath.Join(s.dir, TombstoneDir))
+}
+
+// maxTombstone bounds a tombstone file read.
+const maxTombstone = 64 << 10
+
+// Tombstones lists the folder's tombstones, by file. One that cannot be
+// read is reported in problems (and still listed, by its file name).
+func (s *Store) Tombstones() (out []Tombstone, problems []error, err error) {
+	entries, err := os.ReadDir(filepath.Join(s.dir, TombstoneDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || strings.HasPrefix(n, ".") || !strings.HasSuffix(n, ".json") {
+			continue
+		}
+		file := strings.TrimSuffix(n, ".json") + ".md"
+		t := Tombstone{File: file}
+		b, err := safefile.ReadFile(filepath.Join(s.dir, TombstoneDir, n), maxTombstone)
+		if err == nil {
+			err = json.Unmarshal(b, &t)
+		}
+		if err != nil {
+			problems = append(problems, fmt.Errorf("%s/%s: %w", TombstoneDir, n, err))
+		}
+		t.File = file // the file name rules, whatever the content says
+		out = append(out, t)
+	}
+	return out, problems, nil
+}
+
+// WriteTeamIgnore writes the team folder's .gitignore unless it has one.
+func (s *Store) WriteTeamIgnore() error {
+	p := s.Path(TeamIgnore)
+	if _, err := os.Lstat(p); err == nil {
+		return nil
+	}
+	return atomicfile.WriteFile(p, []byte(teamIgnoreText), 0o644)
+}
+
+// ErrConflictMarkers is returned by Parse for a file that holds an
+// unresolved git merge conflict.
+var ErrConflictMarkers = errors.New("unresolved git merge conflict (<<<<<<< … >>>>>>> lines)")
+
+// HasConflictMarkers reports whether b holds the lines git writes around a
+// merge conflict: a line starting "<<<<<<<" and a later one starting
+// ">>>>>>>".
+func HasConflictMarkers(b []byte) bool {
+	i := lineStarting(b, "<<<<<<<")
+	return i >= 0 && lineStarting(b[i:], ">>>>>>>") >= 0
+}
+
+// lineStarting is the offset of the first line of b that starts with p,
+// or -1.
+func lineStarting(b []byte, p string) int {
+	for off := 0; off < len(b); {
+		if bytes.HasPrefix(b[off:], []byte(p)) {
+			return off
+		}
+		i := bytes.IndexByte(b[off:], '\n')
+		if i < 0 {
+			return -1
+		}
+		off += i + 1
+	}
+	return -1
+}
+
+// IsTeamFile reports whether rel (slash-separated, relative to a team
+// folder) is a file of it that is committed: a memory or a tombstone.
+func IsTeamFile(rel string) bool {
+	if strings.HasPrefix(rel, TombstoneDir+"/") {
+		return strings.HasSuffix(rel, ".json") && paths.ValidateName(strings.TrimPrefix(rel, TombstoneDir+"/")) == nil
+	}
+	return !strings.Contains(rel, "/") && strings.HasSuffix(rel, ".md") && !IsIndexName(rel)
+}
+
+// TeamLinkDir is the folder of a private memory folder that holds team
+// folders, as Claude Code lays them out: <memory dir>/team/<mount>.
+const TeamLinkDir = "team"
+
+// LinkTeam makes team/<mount> in the folder a symbolic link to target (a
+// project's team folder), so that what reads Claude Code's layout finds
+// the team memories there, and what writes there writes into the
+// project. A link that already leads to target is left as it is; a link
+// elsewhere is replaced; a folder or file there is left alone, and
+// reported. The link is made beside its place and renamed into it.
+func (s *Store) LinkTeam(mount, target string) (created bool, err error) {
+	if err := paths.ValidateName(mount); err != nil {
+		return false, err
+	}
+	dir := s.Path(TeamLinkDir)
+	p := filepath.Join(dir, mount)
+	if fi, err := os.Lstat(p); err == nil {
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return false, fmt.Errorf("%s is not memdir's link to %s: left alone (move it away, then run 'memdir team link')", p, target)
+		}
+		if cur, err := os.Readlink(p); err == nil && cur == target {
+			return false, nil
+		}
+	}
+	if err := os.MkdirAll(dir, DirPerm); err != nil {
+		return false, err
+	}
+	tmp := filepath.Join(dir, fmt.Sprintf(".%s.tmp-link-%d", mount, os.Getpid()))
+	_ = os.Remove(tmp)
+	if err := os.Symlink(target, tmp); err != nil {
+		return false, fmt.Errorf("link %s to %s: %w", p, target, err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		_ = os.Remove(tmp)
+		return false, fmt.Errorf("link %s to %s: %w", p, target, err)
+	}
+	return true, atomicfile.SyncDir(dir)
+}
+
+// TeamLink is where LinkTeam puts mount's link, and where it leads ("" when
+// there is no link).
+func (s *Store) TeamLink(mount string) (path, target string) {
+	path = filepath.Join(s.dir, TeamLinkDir, mount)
+	target, _ = os.Readlink(path)
+	return path, target
+}

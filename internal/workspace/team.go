@@ -1,0 +1,164 @@
+package workspace
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memdir/memdir/internal/hint"
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/snapshot"
+)
+
+// Team memory is a memory folder committed with the project
+// (paths.TeamFolder, Layout.TeamDir), in the same format as a private one,
+// opened as a Workspace of its own (OpenTeam): list, show, edit, forget and
+// index work on it unchanged. The store makes it safe to share
+// (memdir.Options.Team: secrets refused, an author on each memory,
+// tombstones, a .gitignore for what is derived); recall reads it beside
+// the private folder and says which memory is which.
+
+// ErrNoTeam says the project keeps no team memories yet.
+var ErrNoTeam = errors.New("no team memory folder")
+
+// IsTeam reports whether w is a project's team folder.
+func (w *Workspace) IsTeam() bool { return w.isTeam }
+
+// Scope is w's scope: memdir.ScopeTeam or memdir.ScopePrivate.
+func (w *Workspace) Scope() string {
+	if w.isTeam {
+		return memdir.ScopeTeam
+	}
+	return memdir.ScopePrivate
+}
+
+// OpenTeam opens the project's team folder (Layout.TeamDir). With create
+// unset, a project that has none is ErrNoTeam, with a hint. Created, it
+// gets its .gitignore; the caller links it into Claude Code's layout
+// (LinkTeam).
+func OpenTeam(env Env, l paths.Layout, create bool) (*Workspace, error) {
+	if _, err := os.Stat(l.TeamDir); errors.Is(err, os.ErrNotExist) && !create {
+		return nil, hint.With(fmt.Errorf("%s: %w", l.TeamDir, ErrNoTeam), "start one with 'memdir team init' (or 'memdir save --scope team …'), then commit %s", paths.TeamFolder)
+	}
+	if create {
+		if fi, err := os.Stat(l.ProjectRoot); err != nil || !fi.IsDir() {
+			return nil, hint.With(fmt.Errorf("project folder %s does not exist", l.ProjectRoot), "give --project an existing folder")
+		}
+	}
+	timeout, err := env.LockTimeout()
+	if err != nil {
+		return nil, err
+	}
+	st, err := memdir.Open(l.TeamDir, memdir.Options{Create: create, LockTimeout: timeout, Holder: env.Holder,
+		Names: snapshot.Names, Team: true, Author: TeamAuthor(env, l.ProjectRoot)})
+	if err != nil {
+		return nil, err
+	}
+	if create {
+		if err := st.WriteTeamIgnore(); err != nil {
+			return nil, fmt.Errorf("write %s: %w", filepath.Join(l.TeamDir, memdir.TeamIgnore), err)
+		}
+	}
+	return &Workspace{Env: env, Layout: l, Store: st, isTeam: true}, nil
+}
+
+// Team is the project's team folder beside w's private one, opened once;
+// ErrNoTeam (with a hint) when the project has none and create is unset.
+func (w *Workspace) Team(create bool) (*Workspace, error) {
+	if w.isTeam {
+		return w, nil
+	}
+	if w.team != nil {
+		return w.team, nil
+	}
+	t, err := OpenTeam(w.Env, w.Layout, create)
+	if err != nil {
+		return nil, err
+	}
+	t.Models = w.Models
+	w.team = t
+	return t, nil
+}
+
+// HasTeam reports whether the project keeps team memories: one stat.
+func (w *Workspace) HasTeam() bool {
+	if w.isTeam || w.team != nil {
+		return true
+	}
+	fi, err := os.Stat(w.Layout.TeamDir)
+	return err == nil && fi.IsDir()
+}
+
+// TeamAuthor is who adds team memories here: MEMDIR_AUTHOR, else git's
+// user.name in the project, else the login name.
+func TeamAuthor(env Env, root string) string {
+	if a := strings.TrimSpace(env.getenv("MEMDIR_AUTHOR")); a != "" {
+		return a
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "-C", root, "config", "user.name")
+	cmd.Env = gitEnv(env)
+	if out, err := cmd.Output(); err == nil {
+		if a := strings.TrimSpace(string(out)); a != "" {
+			return a
+		}
+	}
+	return cmp.Or(env.getenv("USER"), env.getenv("USERNAME"), "unknown")
+}
+
+// gitEnv is the environment a git child process gets: the process's own,
+// with the env's HOME (tests and --home point it at a temporary one).
+func gitEnv(env Env) []string {
+	out := os.Environ()
+	if h := env.getenv("HOME"); h != "" {
+		out = append(out, "HOME="+h)
+	}
+	return out
+}
+
+// checkTeamType refuses a memory type that is never shared: a user memory
+// is about the person, always private.
+func checkTeamType(t memdir.Type) error {
+	if t == memdir.TypeUser {
+		return hint.With(errors.New("a user memory is about you and always stays private: it cannot be a team memory"), "save it without --scope team, or give it another type (feedback, project, reference)")
+	}
+	return nil
+}
+
+// TeamSecretHint turns a refused secret into an error that says what to do.
+func TeamSecretHint(err error) error {
+	var se *memdir.SecretError
+	if !errors.As(err, &se) {
+		return err
+	}
+	return hint.With(err, "rewrite the memory without the secret (say where it lives instead: \"the token is in 1Password, vault 'deploy'\"), or save it as a private memory")
+}
+
+// LinkTeam links the team folder into the private folder where Claude
+// Code keeps team memories (<memory dir>/team/<mount>), making the private
+// folder when it is missing. Nothing happens without a team folder.
+func (w *Workspace) LinkTeam() error {
+	if !w.HasTeam() {
+		return nil
+	}
+	priv := w.Store
+	if w.isTeam {
+		timeout, err := w.Env.LockTimeout()
+		if err != nil {
+			return err
+		}
+		if priv, err = memdir.Open(w.Layout.MemoryDir, memdir.Options{Create: true, LockTimeout: timeout, Holder: w.Env.Holder}); err != nil {
+			return err
+		}
+	}
+	_, err := priv.LinkTeam(w.Layout.TeamMount, w.Layout.TeamDir)
+	return err
+}
