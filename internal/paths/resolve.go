@@ -73,9 +73,9 @@ type Layout struct {
 	TeamDir string
 	// TeamMount is the folder name the team memories take in Claude
 	// Code's layout: <MemoryDir>/team/<TeamMount>.
-	TeamMount string
-	Disabled     bool   // automatic memory is off
-	DisabledWhy  string // e.g. "MEMDIR_DISABLE=1"
+	TeamMount   string
+	Disabled    bool   // automatic memory is off
+	DisabledWhy string // e.g. "MEMDIR_DISABLE=1"
 }
 
 // userSettings is the part of Claude Code's user settings.json memdir reads.
