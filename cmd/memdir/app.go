@@ -120,6 +120,7 @@ func (a *app) rootCmd() *cobra.Command {
 		a.initCmd(), a.saveCmd(), a.listCmd(), a.showCmd(), a.editCmd(), a.forgetCmd(),
 		a.indexCmd(), a.whereCmd(), a.doctorCmd(), a.quickstartCmd(), a.transcriptsCmd(), a.contextCmd(), a.searchCmd(), a.recallCmd(), a.hookCmd(), a.installCmd(), a.uninstallCmd(), a.mcpCmd(), a.extractMemoriesCmd(), a.restoreCmd(), a.versionCmd(),
 		a.synthesizeCmd(), a.decayCmd(), a.pinCmd(false), a.pinCmd(true), a.dreamCmd(), a.verifyCmd(), a.markCmd(),
+		a.teamCmd(), a.shareCmd(false), a.shareCmd(true),
 	)
 	return root
 }
@@ -200,6 +201,26 @@ func (a *app) store(create bool) (*memdir.Store, paths.Layout, error) {
 		return nil, l, err
 	}
 	return ws.Store, l, nil
+}
+
+// scoped opens the folder of scope: "" or private is the project's own
+// (as workspace), team is its team folder (workspace.OpenTeam).
+func (a *app) scoped(scope string, create bool) (*workspace.Workspace, paths.Layout, error) {
+	switch scope {
+	case "", memdir.ScopePrivate:
+		return a.openWorkspace(create)
+	case memdir.ScopeTeam:
+		l, err := a.layout()
+		if err == nil {
+			err = a.env().CheckProject()
+		}
+		if err != nil {
+			return nil, l, err
+		}
+		ws, err := workspace.OpenTeam(a.env(), l, create)
+		return ws, l, err
+	}
+	return nil, paths.Layout{}, withHint(fmt.Errorf("invalid scope %q", scope), "use --scope private or --scope team")
 }
 
 func (a *app) openWorkspace(create bool) (*workspace.Workspace, paths.Layout, error) {
