@@ -1,0 +1,264 @@
+package memdir_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memdir/memdir/internal/memdir"
+)
+
+func openTeam(t *testing.T, now time.Time) *memdir.Store {
+	t.Helper()
+	st, err := memdir.Open(filepath.Join(t.TempDir(), ".memdir", "team"), memdir.Options{Create: true, Team: true, Author: "Ana Lima", Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.WriteTeamIgnore(); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// A team memory that holds a secret is refused, listing what was found,
+// and nothing of it reaches the folder; a private folder redacts instead.
+func TestTeam_SecretRefused(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openTeam(t, t0)
+	secret := "ghp_" + strings.Repeat("a1B2c3D4e5", 4)[:36]
+	_, err := st.Save(ctx, memdir.Memory{Name: "CI token", Description: "the CI token", Type: memdir.TypeReference, Body: "Use " + secret + " for CI.\n"}, memdir.SaveOptions{})
+	var se *memdir.SecretError
+	if !errors.As(err, &se) || !errors.Is(err, memdir.ErrSecret) || len(se.Labels) == 0 {
+		t.Fatalf("Save of a secret = %v, want a SecretError with labels", err)
+	}
+	if !strings.Contains(err.Error(), se.Labels[0]) {
+		t.Errorf("error %q does not name the label %q", err, se.Labels[0])
+	}
+	entries, _ := os.ReadDir(st.Dir())
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(st.Dir(), e.Name()))
+		if strings.Contains(string(b), secret) {
+			t.Fatalf("%s holds the secret", e.Name())
+		}
+		if strings.HasSuffix(e.Name(), ".md") {
+			t.Errorf("a refused save left %s", e.Name())
+		}
+	}
+	// A secret in a field memdir does not own is found too.
+	m, err := memdir.Parse("x.md", []byte("---\nname: X\ntype: project\nextra: "+secret+"\n---\nbody\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if labels := memdir.SecretsIn(m); len(labels) == 0 {
+		t.Error("SecretsIn missed a secret in an unknown field")
+	}
+	if _, err := st.Save(ctx, m, memdir.SaveOptions{}); !errors.Is(err, memdir.ErrSecret) {
+		t.Errorf("Save of a parsed file with a secret = %v", err)
+	}
+
+	priv := MustOpen(t, t0)
+	res, err := priv.Save(ctx, memdir.Memory{Name: "CI token", Description: "the CI token", Type: memdir.TypeReference, Body: "Use " + secret + " for CI.\n"}, memdir.SaveOptions{})
+	if err != nil || len(res.Redactions) == 0 {
+		t.Fatalf("a private save of a secret: %+v %v, want redacted", res, err)
+	}
+}
+
+// A team memory gets its author and scope; an update keeps the author.
+func TestTeam_AuthorAndScope(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openTeam(t, t0)
+	res, err := st.Save(ctx, memdir.Memory{Name: "Deploy flow", Description: "how we deploy", Type: memdir.TypeProject, Body: "make deploy\n"}, memdir.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Memory.Author != "Ana Lima" || res.Memory.Scope != memdir.ScopeTeam {
+		t.Fatalf("author %q scope %q", res.Memory.Author, res.Memory.Scope)
+	}
+	other, err := memdir.Open(st.Dir(), memdir.Options{Team: true, Author: "Bo", Now: func() time.Time { return t0.Add(time.Hour) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Save(ctx, memdir.Memory{File: res.File, Body: "make deploy ENV=prod\n"}, memdir.SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := other.Get(res.File)
+	if err != nil || m.Author != "Ana Lima" {
+		t.Fatalf("after Bo's edit: author %q, %v (who added it stays)", m.Author, err)
+	}
+	raw, _ := os.ReadFile(res.Path)
+	if !strings.Contains(string(raw), "author: Ana Lima\n") || !strings.Contains(string(raw), "scope: team\n") {
+		t.Errorf("file:\n%s", raw)
+	}
+}
+
+// Forget in a team folder leaves a tombstone naming what, who and when;
+// saving the memory again on purpose removes it.
+func TestTeam_Tombstone(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openTeam(t, t0)
+	res, err := st.Save(ctx, memdir.Memory{Name: "Old flow", Description: "the old deploy", Type: memdir.TypeProject, Body: "x\n"}, memdir.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := st.Forget(ctx, res.File, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fr.Tombstone != ".tombstones/old-flow.json" {
+		t.Fatalf("tombstone %q", fr.Tombstone)
+	}
+	ts, problems, err := st.Tombstones()
+	if err != nil || len(problems) != 0 || len(ts) != 1 {
+		t.Fatalf("Tombstones() = %+v %v %v", ts, problems, err)
+	}
+	if ts[0].File != "old-flow.md" || ts[0].Name != "Old flow" || ts[0].By != "Ana Lima" || !ts[0].At.Equal(t0) {
+		t.Errorf("tombstone %+v", ts[0])
+	}
+	if !memdir.IsTeamFile(fr.Tombstone) || !memdir.IsTeamFile("old-flow.md") || memdir.IsTeamFile("MEMORY.md") || memdir.IsTeamFile(".forgotten/old-flow.md.x") {
+		t.Error("IsTeamFile")
+	}
+	res2, err := st.Save(ctx, memdir.Memory{Name: "Old flow", Description: "back", Type: memdir.TypeProject, Body: "y\n"}, memdir.SaveOptions{})
+	if err != nil || !res2.Revived {
+		t.Fatalf("save again: %+v %v, want revived", res2, err)
+	}
+	if ts, _, _ := st.Tombstones(); len(ts) != 0 {
+		t.Errorf("tombstone left after a revive: %+v", ts)
+	}
+	// A corrupt tombstone is still listed, by its file name, and reported.
+	if err := os.WriteFile(st.Path(".tombstones/gone.json"), []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ts, problems, _ = st.Tombstones()
+	if len(ts) != 1 || ts[0].File != "gone.md" || len(problems) != 1 {
+		t.Errorf("corrupt tombstone: %+v %v", ts, problems)
+	}
+}
+
+const conflicted = `---
+name: Deploy flow
+description: how we deploy
+type: project
+<<<<<<< HEAD
+updated: 2026-11-25T10:00:00Z
+=======
+updated: 2026-11-25T11:00:00Z
+>>>>>>> feature
+---
+<<<<<<< HEAD
+Run make deploy.
+=======
+Run make ship.
+>>>>>>> feature
+`
+
+// A file git left with conflict markers is no memory to read or write
+// over, until it is settled from a whole file.
+func TestTeam_ConflictMarkers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openTeam(t, t0)
+	if !memdir.HasConflictMarkers([]byte(conflicted)) {
+		t.Fatal("HasConflictMarkers missed git's markers")
+	}
+	for _, s := range []string{"a <<<<<<< b\n>>>>>>> c\n", "<<<<<<< only the start\n", ">>>>>>> x\n<<<<<<< y\n"} {
+		if memdir.HasConflictMarkers([]byte(s)) {
+			t.Errorf("HasConflictMarkers(%q)", s)
+		}
+	}
+	if err := os.WriteFile(st.Path("deploy-flow.md"), []byte(conflicted), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Get("deploy-flow.md"); !errors.Is(err, memdir.ErrConflictMarkers) {
+		t.Errorf("Get = %v, want ErrConflictMarkers", err)
+	}
+	_, err := st.Save(ctx, memdir.Memory{File: "deploy-flow.md", Body: "Run make deploy.\n"}, memdir.SaveOptions{})
+	if !errors.Is(err, memdir.ErrConflictMarkers) || !strings.Contains(err.Error(), "memdir team resolve deploy-flow") {
+		t.Errorf("Save over a conflict = %v", err)
+	}
+	whole, err := memdir.Parse("deploy-flow.md", []byte("---\nname: Deploy flow\ndescription: how we deploy\ntype: project\n---\nRun make ship.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Save(ctx, whole, memdir.SaveOptions{IfMatch: []byte(conflicted)}); err != nil {
+		t.Fatalf("settling from a whole file: %v", err)
+	}
+	if m, err := st.Get("deploy-flow.md"); err != nil || !strings.Contains(m.Body, "make ship") {
+		t.Errorf("settled: %+v %v", m, err)
+	}
+	// A private folder is not a team folder: a memory about conflicts is
+	// a memory.
+	priv := MustOpen(t, t0)
+	if err := os.WriteFile(priv.Path("about.md"), []byte("---\nname: About\n---\n"+strings.SplitN(conflicted, "---\n", 3)[2]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := priv.Get("about.md"); err != nil {
+		t.Errorf("private Get: %v", err)
+	}
+}
+
+// The .gitignore keeps what is derived or local out of git, and is never
+// overwritten.
+func TestTeam_Ignore(t *testing.T) {
+	t.Parallel()
+	st := openTeam(t, t0)
+	b, err := os.ReadFile(st.Path(memdir.TeamIgnore))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"MEMORY.md\n", memdir.CacheDir + "/\n", memdir.ForgottenDir + "/\n", memdir.BatchDir + "/\n", ".memdir.lock\n", memdir.UsageFile + "\n"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf(".gitignore lacks %q", want)
+		}
+	}
+	if err := os.WriteFile(st.Path(memdir.TeamIgnore), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.WriteTeamIgnore(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(st.Path(memdir.TeamIgnore)); string(b) != "mine\n" {
+		t.Errorf("WriteTeamIgnore overwrote a .gitignore: %q", b)
+	}
+}
+
+// LinkTeam puts a link where Claude Code's layout keeps team folders, and
+// leaves a real folder there alone.
+func TestTeam_Link(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need a privilege on Windows")
+	}
+	t.Parallel()
+	priv := MustOpen(t, t0)
+	target := t.TempDir()
+	created, err := priv.LinkTeam("repo", target)
+	if err != nil || !created {
+		t.Fatalf("LinkTeam = %v %v", created, err)
+	}
+	if p, got := priv.TeamLink("repo"); got != target || p != filepath.Join(priv.Dir(), "team", "repo") {
+		t.Errorf("TeamLink = %s → %s", p, got)
+	}
+	if created, err := priv.LinkTeam("repo", target); err != nil || created {
+		t.Errorf("again: %v %v, want a no-op", created, err)
+	}
+	if err := os.MkdirAll(filepath.Join(priv.Dir(), "team", "real"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := priv.LinkTeam("real", target); err == nil {
+		t.Error("LinkTeam replaced a real folder")
+	}
+	if _, err := priv.LinkTeam("../x", target); err == nil {
+		t.Error("LinkTeam took a mount that leaves team/")
+	}
+	// The link is no memory of the private folder.
+	if files, err := priv.Files(); err != nil || len(files) != 0 {
+		t.Errorf("Files() = %v %v", files, err)
+	}
+}
