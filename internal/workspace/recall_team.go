@@ -3,11 +3,13 @@ package workspace
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/recall"
 	"github.com/memdir/memdir/internal/snapshot"
 )
@@ -45,15 +47,30 @@ func (w *Workspace) TeamReader() (*Workspace, error) {
 	if !w.HasTeam() {
 		return nil, nil
 	}
-	timeout, err := w.Env.LockTimeout()
+	t, err := OpenTeamReader(w.Env, w.Layout)
+	if t != nil {
+		t.Models = w.Models
+	}
+	return t, err
+}
+
+// OpenTeamReader opens the project's team folder for reading, as
+// TeamReader does, for a caller with no private folder open (a project
+// with team memories and no private ones); nil when the project keeps no
+// team memories.
+func OpenTeamReader(env Env, l paths.Layout) (*Workspace, error) {
+	timeout, err := env.LockTimeout()
 	if err != nil {
 		return nil, err
 	}
-	st, err := memdir.Open(w.Layout.TeamDir, memdir.Options{LockTimeout: timeout, Holder: w.Env.Holder, Names: snapshot.Names, Team: true})
+	st, err := memdir.Open(l.TeamDir, memdir.Options{LockTimeout: timeout, Holder: env.Holder, Names: snapshot.Names, Team: true})
+	if errors.Is(err, memdir.ErrNotFound) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	return &Workspace{Env: w.Env, Layout: w.Layout, Store: st, isTeam: true, Models: w.Models}, nil
+	return &Workspace{Env: env, Layout: l, Store: st, isTeam: true}, nil
 }
 
 // recallParts are the folders a recall from w ranks: w's own, from held
