@@ -69,17 +69,21 @@ func (a *app) runRecall(q workspace.Query, explain bool) error {
 	return a.printRecall(out, explain)
 }
 
-// recall runs the workspace's recall for q, warning about what it could
-// not read; with detail, candidates carry their scores by field.
+// recall runs the workspace's recall for q (the private and the team
+// memories), warning about what it could not read; with detail,
+// candidates carry their scores by field.
 func (a *app) recall(q workspace.Query, detail bool) (recallJSON, error) {
 	ws, err := a.workspace(false)
 	if errors.Is(err, memdir.ErrNotFound) {
-		// No memories: what synthesis learned may still answer.
+		// No private memories: the team's, if the project keeps some, and
+		// what synthesis learned may still answer.
 		l, lerr := a.layout()
 		if lerr != nil {
 			return workspace.EmptyReport(q.Text), nil
 		}
-		return workspace.RecallSynthesis(a.env(), l, q).Report(q.Text, detail), nil
+		if ws, err = workspace.OpenTeamReader(a.env(), l); err == nil && ws == nil {
+			return workspace.RecallSynthesis(a.env(), l, q).Report(q.Text, detail), nil
+		}
 	}
 	if err != nil {
 		return workspace.EmptyReport(q.Text), err

@@ -11,12 +11,16 @@ package hooks
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/workspace"
 )
 
 // Events memdir handles.
@@ -155,6 +159,7 @@ type Start struct {
 	Warning string // MEMORY.md's cut warning, when Index is given
 	Index   string // MEMORY.md as Claude Code would load it (auto memory off)
 	Due     string // the line saying synthesis is due
+	Team    string // TeamSection: the project's team memories, listed
 	// GlobalPath is the global long-term memory file; Global is its
 	// always-loaded part.
 	GlobalPath, Global string
@@ -173,16 +178,17 @@ const startReserve = 600
 // the whole answer fits ContextCap: what the other parts leave, but never
 // less than minGlobalRoom (MEMORY.md, last, is then cut by Answer).
 func (s Start) GlobalRoom() int {
-	used := utf16Len(s.Primer) + utf16Len(s.Warning) + utf16Len(s.Index) + startReserve
+	used := utf16Len(s.Primer) + utf16Len(s.Warning) + utf16Len(s.Index) + utf16Len(s.Team) + startReserve
 	return max(minGlobalRoom, (ContextCap-used)/4)
 }
 
 // Text joins the parts: MEMORY.md's warning first (Answer cuts from the
-// end, and the warning must survive), the primer, the due line, the global
-// part with a line naming its file, and MEMORY.md last.
+// end, and the warning must survive), the primer, the due line, the team
+// memories, the global part with a line naming its file, and MEMORY.md
+// last.
 func (s Start) Text() string {
 	var parts []string
-	for _, p := range []string{s.Warning, s.Primer, s.Due} {
+	for _, p := range []string{s.Warning, s.Primer, s.Due, s.Team} {
 		if p != "" {
 			parts = append(parts, p)
 		}
@@ -194,4 +200,55 @@ func (s Start) Text() string {
 		parts = append(parts, s.Index)
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// Caps of TeamSection: the team memories a session starts with are listed
+// one a line, at most TeamLines of them and TeamBytes in all (about 2,000
+// tokens), then a line saying how many more there are.
+const (
+	TeamLines = 40
+	TeamBytes = 6000
+)
+
+// TeamSection lists a project's team memories for a session's start
+// (newest first, as workspace.TeamMemories gives them; total counts them
+// all), within TeamLines and TeamBytes, or "" when there are none.
+func TeamSection(list []workspace.TeamMemory, total int) string {
+	if total == 0 {
+		return ""
+	}
+	var b strings.Builder
+	what := fmt.Sprintf("%d team memories", total)
+	if total == 1 {
+		what = "1 team memory"
+	}
+	fmt.Fprintf(&b, "memdir: %s for this project, shared with the team through git in %s; the ones relevant to each prompt arrive with it:\n", what, paths.TeamFolder)
+	shown := 0
+	for _, m := range list {
+		line := "- " + oneLine(cmp.Or(m.Name, m.File)) + " (" + m.File + ")"
+		if d := oneLine(m.Description); d != "" {
+			line += " — " + d
+		}
+		if a := oneLine(m.Author); a != "" {
+			line += "; by " + a
+		}
+		if shown >= TeamLines || b.Len()+len(line) > TeamBytes {
+			break
+		}
+		b.WriteString(line + "\n")
+		shown++
+	}
+	if more := total - shown; more > 0 {
+		fmt.Fprintf(&b, "… and %d more: `memdir list --scope team` lists them all.\n", more)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// oneLine is s on one line, cut to 200 bytes.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 200 {
+		s = strings.ToValidUTF8(s[:200], "") + "…"
+	}
+	return s
 }

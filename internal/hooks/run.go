@@ -186,6 +186,17 @@ func (h *hook) sessionStart() error {
 			s.Primer = Primer(len(files))
 		}
 	}
+	team := h.team(l)
+	if team != nil {
+		list, total, problems, err := team.TeamMemories(h.ctx, TeamLines)
+		for _, p := range problems {
+			h.logProblem(fmt.Errorf("team memories: %w", p))
+		}
+		if err != nil {
+			h.logProblem(fmt.Errorf("team memories: %w", err))
+		}
+		s.Team = TeamSection(list, total)
+	}
 	if t, err := h.transcripts(); err != nil {
 		h.logProblem(err)
 	} else {
@@ -196,6 +207,13 @@ func (h *hook) sessionStart() error {
 		s.Due, s.GlobalPath, s.Global = c.Due, c.GlobalPath, c.Global
 	}
 	_, err = h.Stdout.Write(Answer(SessionStart, s.Text()))
+	if team != nil {
+		// The team folder's full check too (a pull rewrites its files in
+		// place as often as it adds them).
+		if _, serr := snapshot.SweepIfDue(h.ctx, team.Store, snapshot.SweepEvery); serr != nil {
+			h.logProblem(fmt.Errorf("team memories: %w", serr))
+		}
+	}
 	if st == nil {
 		return err
 	}
@@ -206,6 +224,17 @@ func (h *hook) sessionStart() error {
 	// memories, not to be paid by every session of a burst).
 	_, serr := snapshot.SweepIfDue(h.ctx, st, snapshot.SweepEvery)
 	return errors.Join(err, serr)
+}
+
+// team opens the project's team folder for reading, or returns nil when
+// it keeps none (one stat) or cannot be opened (a line in LogFile: the
+// hook goes on without it).
+func (h *hook) team(l paths.Layout) *workspace.Workspace {
+	t, err := workspace.OpenTeamReader(h.Env, l)
+	if err != nil {
+		h.logProblem(fmt.Errorf("team memories: %w", err))
+	}
+	return t
 }
 
 // logProblem writes one line about something a hook left out in LogFile,
@@ -307,11 +336,16 @@ func (h *hook) lockSessions(f *synthesis.Folder) (unlock func()) {
 	return unlock
 }
 
-// recall is the workspace's one recall on the project; a project without
-// memories recalls only what synthesis wrote.
+// recall is the workspace's one recall on the project: its private and
+// team memories (workspace.Recall); a project with neither recalls only
+// what synthesis wrote.
 func (h *hook) recall(l paths.Layout, q workspace.Query) (workspace.Recalled, error) {
 	ws, err := workspace.OpenLayout(h.Env, l, false)
 	if errors.Is(err, memdir.ErrNotFound) {
+		// No private memories: the team's, if the project keeps some.
+		ws, err = workspace.OpenTeamReader(h.Env, l)
+	}
+	if err == nil && ws == nil {
 		rec := workspace.RecallSynthesis(h.Env, l, q)
 		for _, w := range rec.Warnings {
 			fmt.Fprintf(h.Stderr, "memdir: warning: %s\n", w)

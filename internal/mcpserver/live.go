@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"os"
@@ -412,4 +413,68 @@ func (l *live) changed(snap *recall.Snapshot, docs []int) bool {
 		return true
 	}
 	return false
+}
+
+// recallHeld recalls from the project's held snapshots: the private
+// folder's and, when the project keeps team memories, the team folder's,
+// each watched on its own (a team folder is one more live folder). A
+// memory it would render that changed on disk since its snapshot (a write
+// in place whose event is still on its way) makes it check that folder
+// and recall again.
+func (h *handlers) recallHeld(ctx context.Context, ws *workspace.Workspace, q workspace.Query) (workspace.Recalled, error) {
+	held := []*workspace.Workspace{ws}
+	team, err := ws.TeamReader()
+	if err != nil {
+		return workspace.Recalled{}, err
+	}
+	if team != nil && team != ws {
+		held = append(held, team)
+	}
+	ls := make([]*live, len(held))
+	for i, w := range held {
+		if ls[i], err = h.lives.get(w.Store); err != nil {
+			return workspace.Recalled{}, err
+		}
+	}
+	for try := 0; ; try++ {
+		parts := make([]snapshot.Part, len(held))
+		for i, w := range held {
+			snap, _, err := ls[i].fresh(ctx)
+			if err != nil {
+				return workspace.Recalled{}, err
+			}
+			parts[i] = w.Part(snap)
+		}
+		rec, err := ws.RecallParts(ctx, parts, q)
+		if err != nil {
+			return rec, err
+		}
+		kept := make([][]int, len(held))
+		for _, c := range rec.Candidates {
+			if c.Kept && rec.Merged != nil {
+				part, local := rec.Merged.Locate(c.Doc)
+				kept[part] = append(kept[part], local)
+			}
+		}
+		changed := false
+		for i := range held {
+			// Every folder's check, not the first that changed: each
+			// marks its live dirty for the next try.
+			changed = ls[i].changed(parts[i].Snap, kept[i]) || changed
+		}
+		if try == 1 || !changed {
+			return rec, nil
+		}
+	}
+}
+
+// recalledMemories are the memories rec kept, with their scope and author.
+func recalledMemories(rec workspace.Recalled) []RecalledMemory {
+	out := []RecalledMemory{}
+	for _, c := range rec.Candidates {
+		if c.Kept {
+			out = append(out, RecalledMemory{File: c.File, Scope: cmp.Or(c.Scope, memdir.ScopePrivate), Author: c.Author})
+		}
+	}
+	return out
 }

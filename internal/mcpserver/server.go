@@ -281,9 +281,20 @@ type RecallIn struct {
 
 // RecallOut is memory_recall's result.
 type RecallOut struct {
-	Text   string   `json:"text"`
-	Files  []string `json:"files"`
-	Tokens int      `json:"tokens"`
+	Text string `json:"text"`
+	// Files are the memories given, as Memories names them.
+	Files    []string         `json:"files"`
+	Memories []RecalledMemory `json:"memories"`
+	Tokens   int              `json:"tokens"`
+}
+
+// RecalledMemory is one memory memory_recall gave: a team memory is named
+// "team/<file>", with scope "team" and its author; a private one keeps
+// its file name, scope "private".
+type RecalledMemory struct {
+	File   string `json:"file"`
+	Scope  string `json:"scope"`
+	Author string `json:"author,omitempty"`
 }
 
 func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn) (*mcp.CallToolResult, RecallOut, error) {
@@ -302,7 +313,7 @@ func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in Recall
 		// read as "nothing relevant": give the smallest useful budget.
 		p.Budget = max(in.Budget, recall.MinBudget())
 	}
-	out := RecallOut{Files: []string{}}
+	out := RecallOut{Files: []string{}, Memories: []RecalledMemory{}}
 	q := workspace.Query{Text: in.Query, Policy: p, KeptOnly: true}
 	ws, err := h.openRead(in.Project)
 	var rec workspace.Recalled
@@ -325,39 +336,11 @@ func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in Recall
 	if files := rec.Kept(); files != nil {
 		out.Files = files
 	}
+	out.Memories = recalledMemories(rec)
 	if out.Text == "" {
 		return text("No memory is relevant enough to this query."), out, nil
 	}
 	return text("%s", out.Text), out, nil
-}
-
-// recallHeld recalls from the project's held snapshot. A memory it would
-// render that changed on disk since the snapshot (a write in place whose
-// event is still on its way) makes it check the folder and recall again.
-func (h *handlers) recallHeld(ctx context.Context, ws *workspace.Workspace, q workspace.Query) (workspace.Recalled, error) {
-	l, err := h.lives.get(ws.Store)
-	if err != nil {
-		return workspace.Recalled{}, err
-	}
-	for try := 0; ; try++ {
-		snap, _, err := l.fresh(ctx)
-		if err != nil {
-			return workspace.Recalled{}, err
-		}
-		rec, err := ws.RecallFrom(ctx, snap, q)
-		if err != nil {
-			return rec, err
-		}
-		var kept []int
-		for _, c := range rec.Candidates {
-			if c.Kept {
-				kept = append(kept, c.Doc)
-			}
-		}
-		if try == 1 || !l.changed(snap, kept) {
-			return rec, nil
-		}
-	}
 }
 
 // NameIn names one memory.

@@ -52,6 +52,15 @@
 // bring back a memory because it says "name"). When no memory passes,
 // recall returns nothing.
 //
+// # Several folders
+//
+// A project's private memories and its team memories are two folders, two
+// indexes. Merged ranks them as one: every part is scored with pooled
+// statistics (N and each term's df summed over the folders), the idf one
+// index over all of them would give, so neither folder wins by its size;
+// each keeps its own average field lengths. Selection then runs once over
+// the merged ranking, under one policy.
+//
 // # Selection
 //
 // From the ranked candidates Select keeps at most k (default 5) whose

@@ -54,6 +54,24 @@ type Index struct {
 	// little-endian, in place (a snapshot's table), so that a process
 	// that asks one query does not copy n lengths first.
 	lensLE []byte
+	// pool, when set, are the other indexes of a Merged ranking: idf is
+	// taken over poolN documents, with a term's df summed over them all.
+	pool  []*Index
+	poolN int
+}
+
+// stats is what term t's idf is taken over: the number of documents and
+// its document frequency, given its df here; pooled over a Merged
+// ranking's indexes when ix is one of them.
+func (ix *Index) stats(t string, here int) (n, df int) {
+	if ix.pool == nil {
+		return ix.n, here
+	}
+	n, df = ix.poolN, here
+	for _, o := range ix.pool {
+		df += len(o.postingsOf(t))
+	}
+	return n, df
 }
 
 // docLen is document doc's length in field f.
@@ -110,7 +128,7 @@ func NewIndex(docs []Doc, p Params) *Index {
 func (ix *Index) Len() int { return ix.n }
 
 // IDF returns the inverse document frequency of term t.
-func (ix *Index) IDF(t string) float64 { return idf(ix.n, len(ix.postingsOf(t))) }
+func (ix *Index) IDF(t string) float64 { return idf(ix.stats(t, len(ix.postingsOf(t)))) }
 
 func idf(n, df int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
@@ -183,14 +201,15 @@ func (ix *Index) SearchGroups(query []string, groups []int) []Scored {
 		for _, i := range byWord[wd] {
 			q := qs[i]
 			ps := ix.postingsOf(q.t)
-			w := idf(ix.n, max(len(ps), 1)) // an unseen part counts as df=1
+			n, df := ix.stats(q.t, len(ps))
+			w := idf(n, max(df, 1)) // an unseen part counts as df=1
 			wordIDF = max(wordIDF, w)
 			if len(ps) == 0 {
 				continue
 			}
 			// weight·saturate, rounded on its own (no fused multiply-add),
 			// is the term's part of the score, as TopGroups adds it.
-			weight := q.qtf * idf(ix.n, len(ps))
+			weight := q.qtf * idf(n, df)
 			for _, p := range ps {
 				if !seen[p.doc] {
 					seen[p.doc] = true
@@ -294,7 +313,7 @@ func (ix *Index) Explain(doc int, query []string) (byField [NumFields]float64) {
 			continue
 		}
 		p := ps[i]
-		part := q.qtf * idf(ix.n, len(ps)) * ix.saturate(p)
+		part := q.qtf * idf(ix.stats(q.t, len(ps))) * ix.saturate(p)
 		tfp := ix.pseudoTF(p)
 		for f := range NumFields {
 			byField[f] += part * ix.fieldTF(p, f) / tfp

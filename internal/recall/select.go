@@ -23,6 +23,13 @@ type Memory struct {
 	// Stale is why 'memdir verify' found the memory may no longer hold,
 	// and when ("" when it holds, or was never verified).
 	Stale string
+	// Scope is the folder the memory comes from when recall merged
+	// several: "team" for the project's team folder (its File is then
+	// "team/<file>"), "private" or "" for the private one. Rendering
+	// marks a memory whose scope is neither.
+	Scope string
+	// Author is who added a team memory ("" when unknown).
+	Author string
 }
 
 // Analyse turns a memory into a Doc with the Default analyzer.
@@ -120,7 +127,7 @@ func Select(src Source, ranked []Scored, p Policy, now time.Time) []Candidate {
 			text := renderOne(c.Memory, now)
 			if used+Tokens(text) > p.Budget {
 				// Cut the body to what is left, if enough is left to say something.
-				left := (p.Budget-used)*3 - len(renderOne(Memory{File: c.File, Name: c.Name, Description: c.Description, Type: c.Type, Saved: c.Saved, MissingRefs: c.MissingRefs, Stale: c.Stale}, now)) - len(cutMark)
+				left := (p.Budget-used)*3 - len(renderOne(Memory{File: c.File, Name: c.Name, Description: c.Description, Type: c.Type, Saved: c.Saved, MissingRefs: c.MissingRefs, Stale: c.Stale, Scope: c.Scope, Author: c.Author}, now)) - len(cutMark)
 				if left < 120 {
 					c.Why = fmt.Sprintf("over the budget (%d tokens, %d left)", Tokens(text), p.Budget-used)
 					break
@@ -150,7 +157,7 @@ var harnessTags = []string{"memdir-", "system-reminder", "system>", "user-prompt
 // the memory reads the same but can only ever be text inside the frame.
 func defang(m Memory) Memory {
 	m.File, m.Name, m.Description, m.Body = defangText(m.File), defangText(m.Name), defangText(m.Description), defangText(m.Body)
-	m.Stale = defangText(m.Stale)
+	m.Stale, m.Scope, m.Author = defangText(m.Stale), defangText(m.Scope), defangText(m.Author)
 	return m
 }
 
@@ -259,16 +266,23 @@ func Render(cands []Candidate) string {
 	return b.String()
 }
 
-// renderOne renders one memory: a heading with its type, file, age and
-// what makes it stale (refs missing now, what verify found), the name and
-// description, then the body.
+// renderOne renders one memory: a heading with its type, its scope when
+// it is not private, file, author, age and what makes it stale (refs
+// missing now, what verify found), the name and description, then the
+// body.
 func renderOne(m Memory, now time.Time) string {
 	var b strings.Builder
 	b.WriteString("\n### ")
 	if m.Type != "" {
 		b.WriteString(m.Type + " · ")
 	}
+	if Shared(m.Scope) {
+		b.WriteString(m.Scope + " · ")
+	}
 	b.WriteString(m.File)
+	if m.Author != "" {
+		b.WriteString(" · by " + m.Author)
+	}
 	if age := Age(m.Saved, now); age != "" {
 		b.WriteString(" · " + age)
 	}
@@ -291,6 +305,10 @@ func renderOne(m Memory, now time.Time) string {
 	}
 	return b.String()
 }
+
+// Shared reports whether scope names a folder other than the private one
+// (rendering marks such memories with it).
+func Shared(scope string) bool { return scope != "" && scope != "private" }
 
 // Age says how old a memory is: "saved 47 days ago" when over a day,
 // "saved today" otherwise, "" when unknown.

@@ -110,12 +110,13 @@ func (ix *Index) TopGroups(query []string, groups []int, k int, threshold float6
 				continue
 			}
 			ps := ix.postingsOf(q.t)
-			w := idf(ix.n, max(len(ps), 1)) // an unseen part counts as df=1
+			n, df := ix.stats(q.t, len(ps))
+			w := idf(n, max(df, 1)) // an unseen part counts as df=1
 			known[wi] = max(known[wi], w)
 			if len(ps) == 0 {
 				continue
 			}
-			weight := q.qtf * idf(ix.n, len(ps))
+			weight := q.qtf * idf(n, df)
 			// saturate < k1+1 for every posting.
 			cs = append(cs, cursor{ps: ps, weight: weight, ub: weight * (ix.p.K1 + 1), word: wi, idf: w})
 		}
@@ -340,6 +341,12 @@ func (h *topHeap) sorted() []Scored {
 	return h.s
 }
 
+// TopRanker gives a prompt's k best eligible documents, as
+// Index.TopGroups does: an Index, or a Merged ranking of several.
+type TopRanker interface {
+	TopGroups(query []string, groups []int, k int, threshold float64) []Scored
+}
+
 // SearchSelect is Select over SearchGroups' ranking for a prompt's terms,
 // without ranking every match: it selects from the top few times p.K
 // eligible documents and, when selection dropped enough of them
@@ -349,7 +356,7 @@ func (h *topHeap) sorted() []Scored {
 // Select(src, ix.SearchGroups(terms, groups), p, now); the candidates it
 // returns are the eligible ones it looked at, not every match (reports
 // that list every candidate use SearchGroups and Select).
-func SearchSelect(ix *Index, src Source, terms []string, groups []int, p Policy, now time.Time) []Candidate {
+func SearchSelect(ix TopRanker, src Source, terms []string, groups []int, p Policy, now time.Time) []Candidate {
 	k := p.K
 	if k <= 0 {
 		k = DefaultPolicy.K

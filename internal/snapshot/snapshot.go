@@ -90,15 +90,33 @@ func Memory(m memdir.Memory) recall.Memory {
 		saved = m.ModTime
 	}
 	return recall.Memory{File: m.File, Name: m.Title(), Description: m.Summary(), Type: string(m.Type),
-		Body: m.Body, Saved: saved, SupersededBy: m.SupersededBy, Stale: m.Stale}
+		Body: m.Body, Saved: saved, SupersededBy: m.SupersededBy, Stale: m.Stale, Author: m.Author}
 }
 
 // Recalled is what Recall chose for a query.
 type Recalled struct {
 	Candidates []recall.Candidate // every ranked memory, with its decision
 	Text       string             // the rendering to inject, "" when none was kept
-	Index      *recall.Index      // for explaining scores
-	Snapshot   *recall.Snapshot
+	Index      *recall.Index      // the first part's, for explaining its scores
+	Snapshot   *recall.Snapshot   // the first part's
+	// Parts are the folders ranked, in order; Merged ranks them as one
+	// (a candidate's Doc is its merged number: Merged.Locate finds its
+	// part), for explaining any candidate's scores.
+	Parts  []Part
+	Merged *recall.Merged
+}
+
+// Part is one memory folder recall ranks with the others: its store, the
+// snapshot of it to rank, and how its memories are named and marked
+// among the others' (Prefix before each file, "team/" for the project's
+// team folder; Scope in each candidate). The private folder comes first,
+// with no prefix; a further folder (a global one of the user's, one day)
+// is one more Part.
+type Part struct {
+	Store  *memdir.Store
+	Snap   *recall.Snapshot
+	Prefix string
+	Scope  string
 }
 
 // Recall ranks the folder's memories for query and selects what to inject
@@ -140,17 +158,34 @@ func faultError(r any) error {
 // as many memories as selection needs (recall.SearchSelect): Candidates
 // holds those it looked at, not every memory that matched.
 func From(s *memdir.Store, snap *recall.Snapshot, projectRoot, query string, p recall.Policy, now time.Time) (rec Recalled, problems []error) {
+	return FromParts([]Part{{Store: s, Snap: snap}}, projectRoot, query, p, now)
+}
+
+// Merge ranks the parts' snapshots as one (recall.Merged: pooled idf;
+// one part is its index unchanged).
+func Merge(parts []Part) *recall.Merged {
+	ixs := make([]*recall.Index, len(parts))
+	for i, pt := range parts {
+		ixs[i] = pt.Snap.DefaultIndex()
+	}
+	return recall.Merge(ixs...)
+}
+
+// FromParts is From over several folders ranked as one (see Merge and
+// recall.Merged) and selected under one policy: k, budget, threshold and
+// the session's exclusions hold for them together.
+func FromParts(parts []Part, projectRoot, query string, p recall.Policy, now time.Time) (rec Recalled, problems []error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			rec, problems = Recalled{}, append(problems, faultError(r))
 		}
 	}()
-	ix := snap.DefaultIndex()
+	mx := Merge(parts)
 	terms, groups := recall.Default.Prompt(query)
 	var gone bool
-	rec, problems = selected(s, snap, projectRoot, func(src *recallSource) []recall.Candidate {
-		cands := recall.SearchSelect(ix, src, terms, groups, p, now)
+	rec, problems = selected(parts, mx, projectRoot, func(src *recallSource) []recall.Candidate {
+		cands := recall.SearchSelect(mx, src, terms, groups, p, now)
 		gone = src.newGone
 		return cands
 	})
@@ -158,7 +193,7 @@ func From(s *memdir.Store, snap *recall.Snapshot, projectRoot, query string, p r
 		// A memory deleted since the snapshot turned up (a race with a
 		// writer; a deletion moves the folder's time, which the next
 		// check sees): select again from the whole ranking without it.
-		return Ranked(s, snap, projectRoot, ix.SearchGroups(terms, groups), p, now)
+		return RankedParts(parts, projectRoot, mx.SearchGroups(terms, groups), p, now)
 	}
 	return rec, problems
 }
@@ -167,7 +202,13 @@ func From(s *memdir.Store, snap *recall.Snapshot, projectRoot, query string, p r
 // selection, a fusion with embeddings, the whole lexical ranking an
 // explanation shows): the same policy, the same rendering.
 func Ranked(s *memdir.Store, snap *recall.Snapshot, projectRoot string, ranked []recall.Scored, p recall.Policy, now time.Time) (rec Recalled, problems []error) {
-	return selected(s, snap, projectRoot, func(src *recallSource) []recall.Candidate {
+	return RankedParts([]Part{{Store: s, Snap: snap}}, projectRoot, ranked, p, now)
+}
+
+// RankedParts is Ranked over several folders; ranked holds merged
+// document numbers (Merge's).
+func RankedParts(parts []Part, projectRoot string, ranked []recall.Scored, p recall.Policy, now time.Time) (rec Recalled, problems []error) {
+	return selected(parts, Merge(parts), projectRoot, func(src *recallSource) []recall.Candidate {
 		cands := recall.Select(src, ranked, p, now)
 		// A memory deleted since the snapshot (or no longer readable) is
 		// never injected: select again without it, as often as another
@@ -181,38 +222,48 @@ func Ranked(s *memdir.Store, snap *recall.Snapshot, projectRoot string, ranked [
 	})
 }
 
-// selected runs a selection over the snapshot's memories, read through a
+// selected runs a selection over the parts' memories, read through a
 // recallSource, and renders what it kept.
-func selected(s *memdir.Store, snap *recall.Snapshot, projectRoot string, pick func(*recallSource) []recall.Candidate) (rec Recalled, problems []error) {
+func selected(parts []Part, mx *recall.Merged, projectRoot string, pick func(*recallSource) []recall.Candidate) (rec Recalled, problems []error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			rec, problems = Recalled{}, append(problems, faultError(r))
 		}
 	}()
-	src := recallSource{st: s, snap: snap, root: projectRoot, fresh: map[int]freshMemory{}}
+	src := recallSource{parts: parts, mx: mx, root: projectRoot, fresh: map[int]freshMemory{}}
 	cands := pick(&src)
 	problems = append(problems, src.problems...)
 	for i := range cands {
 		if cands[i].File == "" {
-			cands[i].File = snap.File(cands[i].Doc) // decided without reading it
+			// Decided without reading it.
+			pt, local := src.locate(cands[i].Doc)
+			cands[i].File, cands[i].Scope = pt.Prefix+pt.Snap.File(local), pt.Scope
 		}
 	}
 	src.note()
-	return Recalled{Candidates: cands, Text: recall.Render(cands), Index: snap.DefaultIndex(), Snapshot: snap}, problems
+	return Recalled{Candidates: cands, Text: recall.Render(cands), Index: parts[0].Snap.DefaultIndex(), Snapshot: parts[0].Snap,
+		Parts: parts, Merged: mx}, problems
 }
 
 // recallSource reads what selection needs: the snapshot's metadata for the
 // many decided on their scores alone, and the file as it is now for the few
 // that may be injected (Select asks for those only). What is injected is
 // always the file's current text and metadata, never the snapshot's.
+// Documents are numbered as the parts' Merged ranking numbers them.
 type recallSource struct {
-	st       *memdir.Store
-	snap     *recall.Snapshot
+	parts    []Part
+	mx       *recall.Merged
 	root     string
 	problems []error
 	fresh    map[int]freshMemory
 	newGone  bool
+}
+
+// locate returns the part of merged document doc and its number there.
+func (r *recallSource) locate(doc int) (Part, int) {
+	i, local := r.mx.Locate(doc)
+	return r.parts[i], local
 }
 
 // freshMemory is a memory read from its file during selection.
@@ -246,16 +297,24 @@ func (r *recallSource) Memory(doc int, full bool) recall.Memory {
 
 // read reads memory doc's file, stat'ed first: a size, stamp or inode that
 // differs from the snapshot's marks it changed (an in-place edit the
-// snapshot has not seen yet), and note puts it in the snapshot.
+// snapshot has not seen yet), and note puts it in the snapshot. Its File
+// carries its part's prefix, and it carries the part's scope.
 func (r *recallSource) read(doc int) freshMemory {
-	m, _, err := r.snap.Memory(doc)
+	pt, local := r.locate(doc)
+	f := r.readIn(pt, local)
+	f.m.File, f.m.Scope = pt.Prefix+f.m.File, pt.Scope
+	return f
+}
+
+func (r *recallSource) readIn(pt Part, doc int) freshMemory {
+	m, _, err := pt.Snap.Memory(doc)
 	if err != nil {
 		r.problems = append(r.problems, err)
 		r.newGone = true
 		return freshMemory{m: m, gone: true}
 	}
-	st := statAll(r.st.Dir(), []string{m.File})[0]
-	got, err := r.st.Read(m.File)
+	st := statAll(pt.Store.Dir(), []string{m.File})[0]
+	got, err := pt.Store.Read(m.File)
 	if err == nil && st.err != nil {
 		err = st.err
 	}
@@ -266,38 +325,41 @@ func (r *recallSource) read(doc int) freshMemory {
 		r.newGone = true
 		return freshMemory{m: m, gone: true, changed: true}
 	}
-	size, stamp := r.snap.Stat(doc)
-	ino := r.snap.Ino(doc)
+	size, stamp := pt.Snap.Stat(doc)
+	ino := pt.Snap.Ino(doc)
 	changed := st.size != size || stamp != 0 && st.stamp != stamp || ino != 0 && st.ino != 0 && st.ino != ino
 	return freshMemory{m: Memory(got), refs: got.Refs, changed: changed}
 }
 
-// note writes the memories found changed during selection into the
-// snapshot's delta, so the next prompt ranks them by their current text.
-// The snapshot's own look at the folder is unchanged: its header is kept.
+// note writes the memories found changed during selection into their
+// snapshots' deltas, so the next prompt ranks them by their current text.
+// The snapshots' own looks at their folders are unchanged: their headers
+// are kept.
 func (r *recallSource) note() {
-	u := update{snap: r.snap, start: time.Now(), dead: map[int]bool{}}
-	for doc, f := range r.fresh {
-		if f.changed {
-			u.dead[doc] = true
-			if !f.gone {
-				u.reads = append(u.reads, f.m.File)
+	for i, pt := range r.parts {
+		u := update{snap: pt.Snap, start: time.Now(), dead: map[int]bool{}}
+		for doc, f := range r.fresh {
+			if part, local := r.mx.Locate(doc); part == i && f.changed {
+				u.dead[local] = true
+				if !f.gone {
+					u.reads = append(u.reads, strings.TrimPrefix(f.m.File, pt.Prefix))
+				}
 			}
 		}
-	}
-	if len(u.dead) == 0 {
-		return
-	}
-	// Only over the snapshot on disk it was read from: a caller that held
-	// its snapshot a while (the MCP server) must not put a newer delta,
-	// or a delta over a newer base, back to its own older one. A refused
-	// note costs nothing: the next look that injects the memory sees the
-	// change again, and the next sweep records it.
-	if now := readSnapshot(r.st.Path(File), r.st.Path(DeltaFile)); now == nil || now.Header() != r.snap.Header() {
-		return
-	}
-	if _, err := u.read(context.Background(), r.st); err == nil {
-		_, _ = u.write(r.st, r.snap.Header(), false)
+		if len(u.dead) == 0 {
+			continue
+		}
+		// Only over the snapshot on disk it was read from: a caller that held
+		// its snapshot a while (the MCP server) must not put a newer delta,
+		// or a delta over a newer base, back to its own older one. A refused
+		// note costs nothing: the next look that injects the memory sees the
+		// change again, and the next sweep records it.
+		if now := readSnapshot(pt.Store.Path(File), pt.Store.Path(DeltaFile)); now == nil || now.Header() != pt.Snap.Header() {
+			continue
+		}
+		if _, err := u.read(context.Background(), pt.Store); err == nil {
+			_, _ = u.write(pt.Store, pt.Snap.Header(), false)
+		}
 	}
 }
 

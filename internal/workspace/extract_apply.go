@@ -130,7 +130,7 @@ func (x *extractor) client(l paths.Layout, logf func(string, ...any)) (llm.Clien
 // candidates extract.Reconcile compares it with. A recall that fails
 // finds none (the memory is then created).
 func (w *Workspace) similar(ctx context.Context, m extract.Candidate) []extract.Existing {
-	rec, err := w.Recall(ctx, Query{Text: m.Description, Policy: recall.Policy{K: 3, Budget: 100000, Threshold: 0.3}, NoLearnings: true})
+	rec, err := w.Recall(ctx, Query{Text: m.Description, Policy: recall.Policy{K: 3, Budget: 100000, Threshold: 0.3}, NoLearnings: true, NoTeam: true})
 	if err != nil {
 		return nil
 	}

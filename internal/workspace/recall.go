@@ -34,6 +34,9 @@ type Query struct {
 	// NoLearnings: rank the memories only, not what synthesis wrote (see
 	// RecallLearnings), for a caller that compares memories with memories.
 	NoLearnings bool
+	// NoTeam: rank the private memories only, not the team folder's (a
+	// caller that may change what it finds, as extraction's dedupe does).
+	NoTeam bool
 }
 
 // Recalled is what Recall chose.
@@ -48,6 +51,10 @@ type Recalled struct {
 	// daily summaries) ranked for the query, with their decisions; the
 	// kept ones are rendered in Text after the memories.
 	Learnings []LearningHit
+	// Parts are the folders ranked, Merged their ranking as one (a
+	// candidate's Doc is its number there), for explaining scores.
+	Parts  []snapshot.Part
+	Merged *recall.Merged
 }
 
 // Kept lists the files of the kept memories.
@@ -74,13 +81,15 @@ func CheckEngine(engine string) error {
 }
 
 // Recall ranks the project's memories for q and selects what to inject:
-// the one recall of the CLI, the hooks and the MCP server. A model engine
-// that fails falls back to the lexical ranking, with a warning.
+// the one recall of the CLI, the hooks and the MCP server. It ranks the
+// private folder and, when the project has one, the team folder as one
+// (see recallParts). A model engine that fails falls back to the lexical
+// ranking, with a warning.
 func (w *Workspace) Recall(ctx context.Context, q Query) (Recalled, error) {
 	if err := CheckEngine(q.Engine); err != nil {
 		return Recalled{}, err
 	}
-	snap, problems, err := snapshot.Fresh(ctx, w.Store)
+	parts, problems, err := w.recallParts(ctx, nil, q.NoTeam)
 	if err != nil {
 		out := Recalled{Terms: recall.Default.Terms(q.Text, nil)}
 		for _, p := range problems {
@@ -88,7 +97,7 @@ func (w *Workspace) Recall(ctx context.Context, q Query) (Recalled, error) {
 		}
 		return out, err
 	}
-	out, err := w.RecallFrom(ctx, snap, q)
+	out, err := w.RecallParts(ctx, parts, q)
 	var warnings []string
 	for _, p := range problems {
 		warnings = append(warnings, p.Error())
@@ -101,21 +110,24 @@ func (w *Workspace) Recall(ctx context.Context, q Query) (Recalled, error) {
 // ranking's best first, then the rest, up to this many.
 const maxManifest = 300
 
-// rank ranks the snapshot's memories for q with its engine; a model or an
-// endpoint that fails falls back to the lexical ranking, and says so.
-func (w *Workspace) rank(ctx context.Context, snap *recall.Snapshot, q Query) ([]recall.Scored, string) {
-	ix := snap.DefaultIndex()
+// rank ranks the parts' memories for q with its engine, in mx's merged
+// numbers; a model or an endpoint that fails falls back to the lexical
+// ranking, and says so. Every engine ranks every part: the lexical one
+// with pooled statistics (recall.Merged), the LLM from one manifest that
+// names team memories with their prefix, hybrid fusing the merged lexical
+// ranking with each folder's embeddings.
+func (w *Workspace) rank(ctx context.Context, parts []snapshot.Part, mx *recall.Merged, q Query) ([]recall.Scored, string) {
 	terms, groups := recall.Default.Prompt(q.Text)
-	lexical := ix.SearchGroups(terms, groups)
+	lexical := mx.SearchGroups(terms, groups)
 	switch q.Engine {
 	case EngineLLM:
-		ranked, err := w.llmSelect(ctx, snap, q.Text, lexical, q.Policy.K)
+		ranked, err := w.llmSelect(ctx, parts, mx, q.Text, lexical, q.Policy.K)
 		if err == nil {
 			return ranked, ""
 		}
 		return lexical, fmt.Sprintf("recall engine llm: %v; using the lexical ranking", err)
 	case EngineHybrid:
-		ranked, err := w.hybrid(ctx, snap, q.Text, lexical)
+		ranked, err := w.hybrid(ctx, parts, mx, q.Text, lexical)
 		if err == nil {
 			return ranked, ""
 		}
@@ -127,7 +139,7 @@ func (w *Workspace) rank(ctx context.Context, snap *recall.Snapshot, q Query) ([
 // llmSelect is the seed's side query: the manifest and the query go to a
 // model, which names up to k files; they are ranked in its order and pass
 // the relevance gate (the model judged it).
-func (w *Workspace) llmSelect(ctx context.Context, snap *recall.Snapshot, query string, lexical []recall.Scored, k int) ([]recall.Scored, error) {
+func (w *Workspace) llmSelect(ctx context.Context, parts []snapshot.Part, mx *recall.Merged, query string, lexical []recall.Scored, k int) ([]recall.Scored, error) {
 	client, err := w.Models.chat(w.Env, cmp.Or(w.Env.getenv("MEMDIR_LLM_PROVIDER"), "anthropic"), 20*time.Second)
 	if err != nil {
 		return nil, err
@@ -135,20 +147,22 @@ func (w *Workspace) llmSelect(ctx context.Context, snap *recall.Snapshot, query 
 	var manifest []recall.ManifestLine
 	doc := map[string]int{}
 	add := func(d int) {
-		m, _, err := snap.Memory(d)
+		i, local := mx.Locate(d)
+		m, _, err := parts[i].Snap.Memory(local)
 		if err != nil || m.SupersededBy != "" {
 			return
 		}
-		if _, ok := doc[m.File]; ok || len(manifest) >= maxManifest {
+		file := parts[i].Prefix + m.File
+		if _, ok := doc[file]; ok || len(manifest) >= maxManifest {
 			return
 		}
-		doc[m.File] = d
-		manifest = append(manifest, recall.ManifestLine{File: m.File, Type: m.Type, Description: m.Description, Saved: m.Saved})
+		doc[file] = d
+		manifest = append(manifest, recall.ManifestLine{File: file, Type: m.Type, Description: m.Description, Saved: m.Saved})
 	}
 	for _, s := range lexical {
 		add(s.Doc)
 	}
-	for d := range snap.Len() {
+	for d := range mx.Len() {
 		add(d)
 	}
 	resp, err := client.Complete(ctx, llm.Request{System: recall.SelectorPrompt, JSON: true, MaxTokens: 512,
@@ -168,19 +182,21 @@ func (w *Workspace) llmSelect(ctx context.Context, snap *recall.Snapshot, query 
 }
 
 // hybrid fuses the lexical ranking with embedding similarity.
-func (w *Workspace) hybrid(ctx context.Context, snap *recall.Snapshot, query string, lexical []recall.Scored) ([]recall.Scored, error) {
+func (w *Workspace) hybrid(ctx context.Context, parts []snapshot.Part, mx *recall.Merged, query string, lexical []recall.Scored) ([]recall.Scored, error) {
 	emb, model := w.Models.embedder(w.Env)
-	vecs, err := snapshot.Vectors(ctx, w.Store, snap, emb, model)
-	if err != nil {
-		return nil, err
-	}
 	q, err := emb.Embed(ctx, []string{query})
 	if err != nil {
 		return nil, err
 	}
-	cos := make([]float64, snap.Len())
-	for d := range cos {
-		cos[d] = recall.Cosine(q[0], vecs[snap.File(d)])
+	cos := make([]float64, mx.Len())
+	for i, pt := range parts {
+		vecs, err := snapshot.Vectors(ctx, pt.Store, pt.Snap, emb, model)
+		if err != nil {
+			return nil, err
+		}
+		for d := range pt.Snap.Len() {
+			cos[mx.Offset(i)+d] = recall.Cosine(q[0], vecs[pt.Snap.File(d)])
+		}
 	}
 	return recall.Fuse(lexical, cos, 0.5), nil
 }

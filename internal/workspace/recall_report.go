@@ -1,6 +1,11 @@
 package workspace
 
-import "github.com/memdir/memdir/internal/recall"
+import (
+	"cmp"
+
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/recall"
+)
 
 // RecallReport is a recall as 'memdir recall --json' prints it: what was
 // injected, and the candidates with their decisions.
@@ -22,7 +27,11 @@ type RecallReport struct {
 
 // RecallCandidate is one ranked memory and what recall decided about it.
 type RecallCandidate struct {
-	File     string             `json:"file"`
+	File string `json:"file"`
+	// Scope is the memory's folder: "private", or "team" (File is then
+	// "team/<file>"); "" for an entry of synthesis.
+	Scope    string             `json:"scope,omitempty"`
+	Author   string             `json:"author,omitempty"` // who added a team memory, when known
 	Type     string             `json:"type,omitempty"`
 	Score    float64            `json:"score"`
 	Coverage float64            `json:"coverage"`
@@ -51,16 +60,21 @@ func (r Recalled) Report(query string, detail bool) RecallReport {
 		if i >= 20 && !c.Kept {
 			continue
 		}
-		j := RecallCandidate{File: c.File, Type: c.Type, Score: c.Score, Coverage: c.Coverage, Kept: c.Kept, Why: c.Why, Stale: c.MissingRefs}
-		if detail && r.Index != nil {
-			by := r.Index.Explain(c.Doc, out.Terms)
+		j := RecallCandidate{File: c.File, Scope: cmp.Or(c.Scope, memdir.ScopePrivate), Author: c.Author, Type: c.Type, Score: c.Score, Coverage: c.Coverage, Kept: c.Kept, Why: c.Why, Stale: c.MissingRefs}
+		ix, doc := r.Index, c.Doc
+		if r.Merged != nil {
+			part, local := r.Merged.Locate(c.Doc)
+			ix, doc = r.Merged.Part(part), local
+		}
+		if detail && ix != nil {
+			by := ix.Explain(doc, out.Terms)
 			j.ByField = map[string]float64{}
 			for f := range recall.NumFields {
 				if by[f] != 0 {
 					j.ByField[f.String()] = by[f]
 				}
 			}
-			j.Matched = r.Index.Matched(c.Doc, out.Terms)
+			j.Matched = ix.Matched(doc, out.Terms)
 		}
 		out.Candidates = append(out.Candidates, j)
 	}

@@ -1,0 +1,164 @@
+package workspace
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/snapshot"
+)
+
+// Recall reads the project's private memories and, when the project keeps
+// them, its team memories (paths.TeamFolder) as one ranking (see
+// recall.Merged: pooled idf, so neither folder wins by its size) under one
+// policy. A team memory is named TeamPrefix+file wherever it shows (the
+// rendering, Kept, the session's exclusions, the recall log) and carries
+// scope team and its author. A global folder of the user's would be one
+// more snapshot.Part in recallParts, between the two.
+
+// TeamPrefix is what a team memory's file is named with beside private
+// ones: "team/deploy-flow.md".
+const TeamPrefix = "team/"
+
+// Part is w's folder as recall ranks it beside others: its store, snap,
+// and its name prefix and scope.
+func (w *Workspace) Part(snap *recall.Snapshot) snapshot.Part {
+	if w.isTeam {
+		return snapshot.Part{Store: w.Store, Snap: snap, Prefix: TeamPrefix, Scope: memdir.ScopeTeam}
+	}
+	return snapshot.Part{Store: w.Store, Snap: snap, Scope: memdir.ScopePrivate}
+}
+
+// TeamReader is the project's team folder opened for reading (recall, the
+// session's list of team memories), or nil when the project keeps none:
+// one stat when it does not. It reuses a team folder Team opened; else it
+// opens the store without looking up the author (a git process), which
+// only writing needs.
+func (w *Workspace) TeamReader() (*Workspace, error) {
+	if w.isTeam || w.team != nil {
+		return cmp.Or(w.team, w), nil
+	}
+	if !w.HasTeam() {
+		return nil, nil
+	}
+	t, err := OpenTeamReader(w.Env, w.Layout)
+	if t != nil {
+		t.Models = w.Models
+	}
+	return t, err
+}
+
+// OpenTeamReader opens the project's team folder for reading, as
+// TeamReader does, for a caller with no private folder open (a project
+// with team memories and no private ones); nil when the project keeps no
+// team memories.
+func OpenTeamReader(env Env, l paths.Layout) (*Workspace, error) {
+	timeout, err := env.LockTimeout()
+	if err != nil {
+		return nil, err
+	}
+	st, err := memdir.Open(l.TeamDir, memdir.Options{LockTimeout: timeout, Holder: env.Holder, Names: snapshot.Names, Team: true})
+	if errors.Is(err, memdir.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Workspace{Env: env, Layout: l, Store: st, isTeam: true}, nil
+}
+
+// recallParts are the folders a recall from w ranks: w's own, from held
+// when the caller holds its snapshot, else checked now; then the team
+// folder beside a private one, checked now. A team folder that cannot be
+// read is a warning, and the private memories are recalled alone.
+func (w *Workspace) recallParts(ctx context.Context, held *recall.Snapshot, noTeam bool) (parts []snapshot.Part, problems []error, err error) {
+	snap := held
+	if snap == nil {
+		if snap, problems, err = snapshot.Fresh(ctx, w.Store); err != nil {
+			return nil, problems, err
+		}
+	}
+	parts = append(parts, w.Part(snap))
+	if noTeam || w.isTeam {
+		return parts, problems, nil
+	}
+	tp, more, err := w.teamPart(ctx)
+	problems = append(problems, more...)
+	if err != nil {
+		problems = append(problems, fmt.Errorf("team memories left out: %w", err))
+	} else if tp.Store != nil {
+		parts = append(parts, tp)
+	}
+	return parts, problems, nil
+}
+
+// teamPart is the team folder's part, its snapshot checked now; a zero
+// Part when the project keeps no team memories.
+func (w *Workspace) teamPart(ctx context.Context) (snapshot.Part, []error, error) {
+	t, err := w.TeamReader()
+	if err != nil || t == nil {
+		return snapshot.Part{}, nil, err
+	}
+	snap, problems, err := snapshot.Fresh(ctx, t.Store)
+	if err != nil {
+		return snapshot.Part{}, problems, err
+	}
+	return t.Part(snap), problems, nil
+}
+
+// TeamMemory is one team memory as a session is told of it.
+type TeamMemory struct {
+	File        string // TeamPrefix + file
+	Name        string
+	Description string
+	Author      string
+	Type        string
+}
+
+// TeamMemories lists the project's team memories from the team folder's
+// files (its snapshot; never its MEMORY.md, which is derived and may be
+// missing after a pull), newest first, at most limit of them read in full
+// for their author; total counts them all. A project without team
+// memories has none (one stat).
+func (w *Workspace) TeamMemories(ctx context.Context, limit int) (list []TeamMemory, total int, problems []error, err error) {
+	t, err := w.TeamReader()
+	if err != nil || t == nil {
+		return nil, 0, nil, err
+	}
+	snap, problems, err := snapshot.Fresh(ctx, t.Store)
+	if err != nil {
+		return nil, 0, problems, err
+	}
+	all := make([]recall.Memory, 0, snap.Len())
+	for i := range snap.Len() {
+		m, _, err := snap.Memory(i)
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		if m.SupersededBy == "" {
+			all = append(all, m)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b recall.Memory) int {
+		if c := b.Saved.Compare(a.Saved); c != 0 {
+			return c
+		}
+		return strings.Compare(a.File, b.File)
+	})
+	for _, m := range all[:min(len(all), limit)] {
+		tm := TeamMemory{File: TeamPrefix + m.File, Name: m.Name, Description: m.Description, Type: m.Type}
+		// The author is not in the snapshot: read it from the file.
+		if got, err := t.Store.Read(m.File); err == nil {
+			tm.Author = got.Author
+		}
+		list = append(list, tm)
+	}
+	return list, len(all), problems, nil
+}
