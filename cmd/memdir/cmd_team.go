@@ -53,7 +53,7 @@ func (a *app) runTeamStatus() error {
 	if !s.Exists {
 		a.printf("team folder: %s (none yet: 'memdir team init' starts one)\n", s.Dir)
 	} else {
-		a.printf("team folder: %s (%s, %s)\n", s.Dir, sessions.Plural(s.Memories, "memory"), sessions.Plural(s.Tombstones, "tombstone"))
+		a.printf("team folder: %s (%s, %s)\n", s.Dir, workspace.MemoriesN(s.Memories), sessions.Plural(s.Tombstones, "tombstone"))
 	}
 	a.printf("author:      %s (MEMDIR_AUTHOR, else git's user.name)\n", s.Author)
 	a.printf("link:        %s\n", s.Link.Line())

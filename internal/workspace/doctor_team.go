@@ -29,7 +29,7 @@ func (c *checker) team(env Env, l paths.Layout) {
 		return
 	}
 	if len(s.Problems) == 0 {
-		c.add(name, CheckOK, "", "%s: %s, %s, nothing to fix", s.Dir, sessions.Plural(s.Memories, "memory"), sessions.Plural(s.Tombstones, "tombstone"))
+		c.add(name, CheckOK, "", "%s: %s, %s, nothing to fix", s.Dir, MemoriesN(s.Memories), sessions.Plural(s.Tombstones, "tombstone"))
 	}
 	for _, f := range s.Problems {
 		c.add(name, CheckFail, "fix: "+f.Fix, "%s: %s", paths.TeamFolder+"/"+f.File, f.Detail)

@@ -315,3 +315,11 @@ func TeamInit(ctx context.Context, env Env, l paths.Layout, bin string) (TeamIni
 	}
 	return res, nil
 }
+
+// MemoriesN is "1 memory" or "n memories".
+func MemoriesN(n int) string {
+	if n == 1 {
+		return "1 memory"
+	}
+	return fmt.Sprintf("%d memories", n)
+}
