@@ -60,6 +60,8 @@ func (a *app) runTeamStatus() error {
 	switch {
 	case !s.Git:
 		a.printf("hook:        not a git repository: the team folder is shared with no one until it is committed\n")
+	case s.Hook != nil && s.Hook.Missing:
+		a.printf("hook:        pre-commit check installed (%s), but it calls %s, which is gone ('memdir team install-hook' again)\n", s.Hook.Path, s.Hook.Binary)
 	case s.Hook != nil && s.Hook.Installed:
 		a.printf("hook:        pre-commit check installed (%s)\n", s.Hook.Path)
 	default:

@@ -79,7 +79,7 @@ func checkTeamMemory(file string, b []byte, tomb *memdir.Tombstone) []TeamFindin
 		raw()
 		return out
 	}
-	if labels := memdir.SecretsIn(m); len(labels) > 0 {
+	if labels := teamSecrets(m, b); len(labels) > 0 {
 		out = append(out, TeamFinding{Kind: FindingSecret, File: file, Labels: labels,
 			Detail: "potential secret (" + strings.Join(labels, ", ") + "): it would reach every collaborator",
 			Fix:    "memdir edit " + teamName(file) + " (say where the secret lives instead), or 'memdir unshare " + stem(file) + "'"})
@@ -117,6 +117,20 @@ func rawSecrets(b []byte) []string {
 	for _, f := range found {
 		if !slices.Contains(labels, f.Kind) {
 			labels = append(labels, f.Kind)
+		}
+	}
+	return labels
+}
+
+// teamSecrets lists the kinds of potential secret in a memory parsed from
+// raw: what the store finds in its fields and body, and what the finder
+// finds in the raw text (a secret in a frontmatter field memdir does not
+// know, "db_password: x", is a key and a value the store scans apart).
+func teamSecrets(m memdir.Memory, raw []byte) []string {
+	labels := memdir.SecretsIn(m)
+	for _, l := range rawSecrets(raw) {
+		if !slices.Contains(labels, l) {
+			labels = append(labels, l)
 		}
 	}
 	return labels

@@ -90,6 +90,9 @@ func TestTeamCheck_Findings(t *testing.T) {
 	writeTeam(t, l, "back.md", "---\nname: Back\ndescription: came back\ntype: project\n---\nOld.\n")
 	writeTeam(t, l, ".tombstones/back.json", `{"file":"back.md","by":"Bob","at":"2026-11-01T10:00:00Z"}`)
 	writeTeam(t, l, "notes.txt", "scratch\n")
+	// A field memdir does not know: the store scans its key and value
+	// apart, the raw text finds it.
+	writeTeam(t, l, "field.md", "---\nname: Field\ndescription: d\ntype: project\ndb_password: hunter22x\n---\nBody.\n")
 	writeTeam(t, l, ".tombstones/readme", "x\n")
 	writeTeam(t, l, "MEMORY.md", "- [x](x.md) — stale index\n") // derived: ignored, fine
 
@@ -98,7 +101,7 @@ func TestTeamCheck_Findings(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{".tombstones/readme:stray", "back.md:tombstoned", "broken.md:invalid", "broken.md:secret",
-		"clash.md:conflict", "leak.md:secret", "me.md:user", "notes.txt:stray"}
+		"clash.md:conflict", "field.md:secret", "leak.md:secret", "me.md:user", "notes.txt:stray"}
 	if got := kinds(fs); !slices.Equal(got, want) {
 		t.Fatalf("TeamCheck()=%v, want %v", got, want)
 	}

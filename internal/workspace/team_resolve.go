@@ -221,7 +221,7 @@ func (w *Workspace) TeamResolve(ctx context.Context, name, choice string) (TeamR
 		default:
 			return res, hint.With(fmt.Errorf("%s holds a git conflict: --%s does not settle it", file, choice), "run '%s --ours', '--theirs' or '--both'", again)
 		}
-		if labels := memdir.SecretsIn(m); len(labels) > 0 {
+		if labels := teamSecrets(m, memdir.Format(m)); len(labels) > 0 {
 			return res, TeamSecretHint(&memdir.SecretError{File: file, Labels: labels})
 		}
 		if m.Type == memdir.TypeUser {
@@ -246,7 +246,7 @@ func (w *Workspace) TeamResolve(ctx context.Context, name, choice string) (TeamR
 		if err != nil {
 			return res, hint.With(err, "fix it with 'memdir edit team/%s' first", file)
 		}
-		if labels := memdir.SecretsIn(m); len(labels) > 0 {
+		if labels := teamSecrets(m, b); len(labels) > 0 {
 			return res, TeamSecretHint(&memdir.SecretError{File: file, Labels: labels})
 		}
 		// A save on purpose removes the tombstone.

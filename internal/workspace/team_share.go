@@ -58,7 +58,11 @@ func (w *Workspace) PlanShare(name string) (SharePlan, error) {
 	if err := checkTeamType(m.Type); err != nil {
 		return SharePlan{}, err
 	}
-	if labels := memdir.SecretsIn(m); len(labels) > 0 {
+	raw, _, err := w.Store.Raw(m.File)
+	if err != nil {
+		return SharePlan{}, err
+	}
+	if labels := teamSecrets(m, raw); len(labels) > 0 {
 		return SharePlan{}, hint.With(&memdir.SecretError{File: m.File, Labels: labels},
 			"rewrite it without the secret with 'memdir edit %s' (say where the secret lives instead), then share it", stem(m.File))
 	}
@@ -76,7 +80,11 @@ func (w *Workspace) PlanShare(name string) (SharePlan, error) {
 	if pm.Author == "" {
 		pm.Author = TeamAuthor(w.Env, w.Layout.ProjectRoot)
 	}
-	return plan(memdir.ScopePrivate, memdir.ScopeTeam, pm), nil
+	p := plan(memdir.ScopePrivate, memdir.ScopeTeam, pm)
+	if labels := rawSecrets([]byte(p.Preview)); len(labels) > 0 {
+		return SharePlan{}, hint.With(&memdir.SecretError{File: m.File, Labels: labels}, "rewrite it without the secret with 'memdir edit %s', then share it", stem(m.File))
+	}
+	return p, nil
 }
 
 // taken reports, as an error, a memory of st with m's file or name.
