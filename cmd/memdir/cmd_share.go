@@ -1,17 +1,127 @@
 package main
 
-// TEMP STUB (issue 16): replaced by share/unshare's owner.
-
 import (
+	"bufio"
 	"errors"
+	"fmt"
+	"strings"
 
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
 
+// shareCmd is 'memdir share' (a private memory becomes a team memory,
+// after review) or, with un, 'memdir unshare' (back to private).
 func (a *app) shareCmd(un bool) *cobra.Command {
-	use := "share NAME"
+	var yes, dryRun bool
+	use, short, help := "share NAME [--yes] [--dry-run]", "Make a private memory a team memory, committed with the project (after review)", "share"
+	example := `  memdir share deploy-flow --dry-run
+  memdir share deploy-flow
+  memdir share deploy-flow --yes && git add .memdir/team`
 	if un {
-		use = "unshare NAME"
+		use, short, help = "unshare NAME [--yes] [--dry-run]", "Make a team memory private again (the team folder keeps a tombstone)", "unshare"
+		example = `  memdir unshare team/deploy-flow.md
+  memdir unshare deploy-flow --yes && git add -A .memdir/team`
 	}
-	return &cobra.Command{Use: use, Short: "Share a private memory with the team", Args: exactArgs(1, "a memory NAME"), RunE: func(*cobra.Command, []string) error { return errors.New("not yet") }}
+	cmd := &cobra.Command{
+		Use: use, Short: short, Long: longHelp(help), Example: example,
+		Args: exactArgs(1, "a memory NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runShare(un, args[0], yes, dryRun)
+		},
+	}
+	cmd.Flags().BoolVar(&yes, "yes", false, "do it without asking (required when standard input is not a terminal)")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "only show the memory as it would be written")
+	return cmd
+}
+
+func (a *app) runShare(un bool, name string, yes, dryRun bool) error {
+	verb, scope := "share", memdir.ScopeTeam
+	if un {
+		verb, scope = "unshare", memdir.ScopePrivate
+	}
+	ws, err := a.workspace(un) // unshare may make the private folder
+	if err != nil {
+		return err
+	}
+	var p workspace.SharePlan
+	if un {
+		p, err = ws.PlanUnshare(name)
+	} else {
+		p, err = ws.PlanShare(name)
+	}
+	if err != nil {
+		return err
+	}
+	where := p.File + " (private)"
+	if scope == memdir.ScopeTeam {
+		where = "team/" + p.File + " (as it will be committed)"
+	}
+	if dryRun {
+		if a.json {
+			return a.printJSON(struct {
+				workspace.SharePlan
+				DryRun bool `json:"dry_run"`
+			}{p, true})
+		}
+		a.printPreview(where, p.Preview)
+		a.printf("dry run: nothing was written\n")
+		return nil
+	}
+	if !yes {
+		if !isTerminal(a.stdin) || a.json {
+			if !a.json {
+				a.printPreview(where, p.Preview)
+			}
+			return withHint(fmt.Errorf("memdir %s asks before it writes, and standard input is not a terminal", verb),
+				"read the memory above ('memdir %s %s --dry-run'), then run 'memdir %s %s --yes'", verb, name, verb, name)
+		}
+		a.printPreview(where, p.Preview)
+		q := "Share it with everyone who clones this repository?"
+		if un {
+			q = "Make it private (the team folder keeps a tombstone)?"
+		}
+		fmt.Fprintf(a.stderr, "%s [y/N] ", q)
+		line, _ := bufio.NewReader(a.stdin).ReadString('\n')
+		if ans := strings.ToLower(strings.TrimSpace(line)); ans != "y" && ans != "yes" {
+			return withHint(errors.New("nothing was changed"), "run 'memdir %s %s' again when it is ready", verb, name)
+		}
+	}
+	var res workspace.ShareResult
+	if un {
+		res, err = ws.Unshare(a.ctx, p)
+	} else {
+		res, err = ws.Share(a.ctx, p)
+	}
+	for _, w := range res.Warnings {
+		a.warnf("%s", w)
+	}
+	if err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(res)
+	}
+	if un {
+		a.printf("unshared: %s is private (%s); the team copy went to %s, with tombstone %s\n", res.File, res.Path, res.MovedTo, res.Tombstone)
+		a.printf("next: git add -A %s && git commit\n", paths.TeamFolder)
+		return nil
+	}
+	a.printf("shared as team/%s (%s)", res.File, res.Path)
+	if res.MovedTo != "" {
+		a.printf("; the private copy is kept in %s", res.MovedTo)
+	}
+	a.printf("\nnext: git add %s && git commit (a teammate reviews it in the pull request)\n", paths.TeamFolder)
+	return nil
+}
+
+// printPreview shows a memory file as it will be written.
+func (a *app) printPreview(where, text string) {
+	a.printf("--- %s\n%s", where, text)
+	if !strings.HasSuffix(text, "\n") {
+		a.printf("\n")
+	}
+	a.printf("---\n")
 }

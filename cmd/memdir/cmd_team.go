@@ -1,13 +1,388 @@
 package main
 
-// TEMP STUB (issue 16): replaced by the team commands' owner.
-
 import (
 	"errors"
+	"fmt"
+	"os"
+	"strings"
 
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/sessions"
+	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
 
 func (a *app) teamCmd() *cobra.Command {
-	return &cobra.Command{Use: "team", Short: "Team memory shared through git", RunE: func(*cobra.Command, []string) error { return errors.New("not yet") }}
+	cmd := &cobra.Command{
+		Use:   "team",
+		Short: "Team memory shared through git: status, init, check, resolve, hook",
+		Long:  longHelp("team"),
+		Example: `  memdir team
+  memdir team init --hook
+  memdir team check
+  memdir team resolve deploy-flow --both`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runTeamStatus() },
+	}
+	cmd.AddCommand(a.teamInitCmd(), a.teamCheckCmd(), a.teamInstallHookCmd(), a.teamResolveCmd(), a.teamLinkCmd())
+	return cmd
+}
+
+// teamLayout is the layout of a team command, its project checked.
+func (a *app) teamLayout() (paths.Layout, error) {
+	l, err := a.layout()
+	if err == nil {
+		err = a.env().CheckProject()
+	}
+	return l, err
+}
+
+func (a *app) runTeamStatus() error {
+	l, err := a.teamLayout()
+	if err != nil {
+		return err
+	}
+	s, err := workspace.TeamStatusOf(a.ctx, a.env(), l)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(s)
+	}
+	if !s.Exists {
+		a.printf("team folder: %s (none yet: 'memdir team init' starts one)\n", s.Dir)
+	} else {
+		a.printf("team folder: %s (%s, %s)\n", s.Dir, workspace.MemoriesN(s.Memories), sessions.Plural(s.Tombstones, "tombstone"))
+	}
+	a.printf("author:      %s (MEMDIR_AUTHOR, else git's user.name)\n", s.Author)
+	a.printf("link:        %s\n", s.Link.Line())
+	switch {
+	case !s.Git:
+		a.printf("hook:        not a git repository: the team folder is shared with no one until it is committed\n")
+	case s.Hook != nil && s.Hook.Missing:
+		a.printf("hook:        pre-commit check installed (%s), but it calls %s, which is gone ('memdir team install-hook' again)\n", s.Hook.Path, s.Hook.Binary)
+	case s.Hook != nil && s.Hook.Installed:
+		a.printf("hook:        pre-commit check installed (%s)\n", s.Hook.Path)
+	default:
+		a.printf("hook:        no pre-commit check ('memdir team install-hook')\n")
+	}
+	if !s.Exists {
+		return nil
+	}
+	if len(s.Problems) == 0 {
+		a.printf("problems:    none\n")
+		return nil
+	}
+	a.printf("problems:    %d\n", len(s.Problems))
+	a.printFindings(s.Problems)
+	return nil
+}
+
+func (a *app) printFindings(fs []workspace.TeamFinding) {
+	for _, f := range fs {
+		a.printf("%-10s %s\n", f.Kind, f.Line())
+	}
+}
+
+func (a *app) teamInitCmd() *cobra.Command {
+	var hook bool
+	cmd := &cobra.Command{
+		Use:   "init [--hook]",
+		Short: "Create the team memory folder (.memdir/team) and link it for Claude Code",
+		Long:  longHelp("team-init"),
+		Example: `  memdir team init
+  memdir team init --hook`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			l, err := a.teamLayout()
+			if err != nil {
+				return err
+			}
+			bin := ""
+			if hook {
+				if bin, err = selfPath(); err != nil {
+					return err
+				}
+			}
+			res, err := workspace.TeamInit(a.ctx, a.env(), l, bin)
+			if err != nil {
+				return err
+			}
+			if !res.Git {
+				a.warnf("%s is not a git repository: the team folder is shared with no one until it is committed (run 'git init')", l.ProjectRoot)
+			}
+			if a.json {
+				return a.printJSON(res)
+			}
+			if res.Created {
+				a.printf("created %s\n", res.Dir)
+			} else {
+				a.printf("%s exists already\n", res.Dir)
+			}
+			a.printf("link: %s\n", res.Link.Line())
+			if res.Hook != nil {
+				a.printf("pre-commit check: %s%s\n", res.Hook.Path, map[bool]string{false: " (already installed)"}[res.Hook.Changed])
+			} else if hook {
+				a.warnf("no pre-commit hook without a git repository")
+			}
+			a.printf("next: git add %s && git commit -m 'team memory'\n", paths.TeamFolder)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&hook, "hook", false, "also install the pre-commit hook ('memdir team install-hook')")
+	return cmd
+}
+
+func (a *app) teamCheckCmd() *cobra.Command {
+	var staged bool
+	cmd := &cobra.Command{
+		Use:   "check [--staged]",
+		Short: "Scan the team memories for secrets, conflicts and misplaced files (exit 1 if any)",
+		Long:  longHelp("team-check"),
+		Example: `  memdir team check
+  memdir team check --staged   # what the pre-commit hook runs`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			l, err := a.teamLayout()
+			if err != nil {
+				return err
+			}
+			var fs []workspace.TeamFinding
+			what := "the team memories"
+			if staged {
+				what = "the staged team memories"
+				fs, err = workspace.TeamCheckStaged(a.ctx, a.env(), l)
+			} else {
+				ws, werr := workspace.OpenTeam(a.env(), l, false)
+				if errors.Is(werr, workspace.ErrNoTeam) {
+					if a.json {
+						return a.printJSON(map[string]any{"dir": l.TeamDir, "exists": false, "problems": []workspace.TeamFinding{}})
+					}
+					a.printf("no team folder (%s): nothing to check\n", l.TeamDir)
+					return nil
+				}
+				if werr != nil {
+					return werr
+				}
+				fs, err = ws.TeamCheck()
+			}
+			if err != nil {
+				return err
+			}
+			if fs == nil {
+				fs = []workspace.TeamFinding{}
+			}
+			if a.json {
+				if err := a.printJSON(map[string]any{"dir": l.TeamDir, "exists": true, "staged": staged, "problems": fs}); err != nil {
+					return err
+				}
+			} else if len(fs) == 0 {
+				a.printf("%s: nothing to fix\n", what)
+			} else {
+				a.printFindings(fs)
+			}
+			if len(fs) > 0 {
+				h := "fix each as its line says, then run 'memdir team check' again"
+				if staged {
+					h = "fix each as its line says and 'git add' the result, then commit again"
+				}
+				return withHint(fmt.Errorf("%s in %s", sessions.Plural(len(fs), "problem"), what), "%s", h)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&staged, "staged", false, "check the versions staged for the next commit (git's index), as the pre-commit hook does")
+	return cmd
+}
+
+func (a *app) teamInstallHookCmd() *cobra.Command {
+	var uninstall bool
+	cmd := &cobra.Command{
+		Use:   "install-hook [--uninstall]",
+		Short: "Install the git pre-commit hook that runs 'memdir team check --staged'",
+		Long:  longHelp("team-install-hook"),
+		Example: `  memdir team install-hook
+  memdir team install-hook --uninstall`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			l, err := a.teamLayout()
+			if err != nil {
+				return err
+			}
+			var st workspace.TeamHookState
+			if uninstall {
+				st, err = workspace.UninstallTeamHook(a.ctx, a.env(), l)
+			} else {
+				bin, serr := selfPath()
+				if serr != nil {
+					return serr
+				}
+				st, err = workspace.InstallTeamHook(a.ctx, a.env(), l, bin)
+			}
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.printJSON(st)
+			}
+			switch {
+			case uninstall && st.Changed:
+				a.printf("removed memdir's check from %s\n", st.Path)
+			case uninstall:
+				a.printf("%s holds no memdir check: nothing to remove\n", st.Path)
+			case st.Changed:
+				a.printf("installed: %s runs %s team check --staged\n", st.Path, st.Binary)
+			default:
+				a.printf("already installed in %s\n", st.Path)
+			}
+			if st.Chained != "" && !uninstall {
+				a.printf("the hook that was there runs after the check: %s\n", st.Chained)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&uninstall, "uninstall", false, "remove exactly what install-hook added")
+	return cmd
+}
+
+// selfPath is the running memdir's absolute path, for the hook to call.
+func selfPath() (string, error) {
+	p, err := os.Executable()
+	if err != nil {
+		return "", withHint(fmt.Errorf("find the memdir executable: %w", err), "put memdir on your PATH, then run 'memdir team install-hook'")
+	}
+	return p, nil
+}
+
+func (a *app) teamResolveCmd() *cobra.Command {
+	var ours, theirs, both, keep, drop bool
+	cmd := &cobra.Command{
+		Use:   "resolve NAME [--ours|--theirs|--both|--keep|--drop]",
+		Short: "Settle a team memory with a git conflict, or one back despite its tombstone",
+		Long:  longHelp("team-resolve"),
+		Example: `  memdir team resolve deploy-flow
+  memdir team resolve deploy-flow --both
+  memdir team resolve old-runbook --drop`,
+		Args: exactArgs(1, "a team memory NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			choice := ""
+			for _, c := range []struct {
+				set  bool
+				name string
+			}{{ours, workspace.ResolveOurs}, {theirs, workspace.ResolveTheirs}, {both, workspace.ResolveBoth}, {keep, workspace.ResolveKeep}, {drop, workspace.ResolveDrop}} {
+				if !c.set {
+					continue
+				}
+				if choice != "" {
+					return withHint(fmt.Errorf("--%s and --%s: choose one", choice, c.name), "see 'memdir team resolve --help'")
+				}
+				choice = c.name
+			}
+			ws, _, err := a.scoped(memdir.ScopeTeam, false)
+			if err != nil {
+				return err
+			}
+			res, err := ws.TeamResolve(a.ctx, args[0], choice)
+			if err != nil {
+				return err
+			}
+			for _, w := range res.Warnings {
+				a.warnf("%s", w)
+			}
+			if a.json {
+				return a.printJSON(res)
+			}
+			a.printResolution(res)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&ours, "ours", false, "keep the version of the branch you merged into (HEAD)")
+	f.BoolVar(&theirs, "theirs", false, "keep the version of the branch you merged in")
+	f.BoolVar(&both, "both", false, "keep the newer description and the lines of both bodies")
+	f.BoolVar(&keep, "keep", false, "a memory back despite its tombstone stays (the tombstone goes)")
+	f.BoolVar(&drop, "drop", false, "a memory back despite its tombstone is forgotten again")
+	return cmd
+}
+
+func (a *app) printResolution(r workspace.TeamResolution) {
+	name := strings.TrimSuffix(r.File, ".md")
+	if r.Choice != "" {
+		a.printf("resolved team/%s (--%s)", r.File, r.Choice)
+		if r.Staged {
+			a.printf("; staged: git commit to finish")
+		} else {
+			a.printf("; commit %s when ready", paths.TeamFolder)
+		}
+		a.printf("\n")
+		return
+	}
+	if r.Ours != nil {
+		a.printf("team/%s holds a git merge conflict. The two versions:\n\n", r.File)
+		for _, s := range []struct {
+			flag string
+			side *workspace.TeamSide
+		}{{"ours", r.Ours}, {"theirs", r.Theirs}} {
+			a.printf("--%s (%s)", s.flag, s.side.Label)
+			if !s.side.Updated.IsZero() {
+				a.printf(", updated %s", s.side.Updated.UTC().Format("2006-01-02 15:04"))
+			}
+			if s.side.Author != "" {
+				a.printf(", by %s", s.side.Author)
+			}
+			a.printf("\n")
+			if s.side.Error != "" {
+				a.printf("  does not parse: %s\n", s.side.Error)
+			} else {
+				a.printf("  description: %s\n", s.side.Description)
+			}
+			for l := range strings.Lines(strings.TrimRight(s.side.Body, "\n") + "\n") {
+				a.printf("  | %s", l)
+			}
+			a.printf("\n")
+		}
+		a.printf("Settle it with one of:\n")
+		a.printf("  memdir team resolve %s --ours     keep the first version\n", name)
+		a.printf("  memdir team resolve %s --theirs   keep the second version\n", name)
+		a.printf("  memdir team resolve %s --both     the newer description, the lines of both bodies\n", name)
+		return
+	}
+	if t := r.Tombstone; t != nil {
+		a.printf("team/%s was forgotten", r.File)
+		if t.By != "" {
+			a.printf(" by %s", t.By)
+		}
+		if !t.At.IsZero() {
+			a.printf(" on %s", t.At.UTC().Format("2006-01-02"))
+		}
+		a.printf(", yet it is back (a branch that still had it brought it back).\nSettle it with one of:\n")
+		a.printf("  memdir team resolve %s --keep   it stays (the tombstone goes)\n", name)
+		a.printf("  memdir team resolve %s --drop   forget it again\n", name)
+	}
+}
+
+func (a *app) teamLinkCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:     "link",
+		Short:   "Link the team folder where Claude Code keeps team memory (<memory dir>/team/<mount>)",
+		Long:    longHelp("team-link"),
+		Example: "  memdir team link",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ws, l, err := a.scoped(memdir.ScopeTeam, false)
+			if err != nil {
+				return err
+			}
+			if err := ws.LinkTeam(); err != nil {
+				return withHint(err, "move it away, then run 'memdir team link' again")
+			}
+			s := workspace.TeamLink(l)
+			if a.json {
+				return a.printJSON(s)
+			}
+			a.printf("%s\n", s.Line())
+			return nil
+		},
+	}
 }

@@ -84,6 +84,7 @@ func Doctor(env Env, opt DoctorOptions) []Check {
 	var c checker
 	c.memory(l)
 	c.dream(l, opt.Now) // doctor_dream.go
+	c.team(env, l)      // doctor_team.go
 	t, terr := env.TranscriptsAt(l)
 	if terr != nil {
 		c.add("transcripts", CheckFail, "", "%v", terr)

@@ -1,0 +1,89 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTeamHook_InstallUninstall(t *testing.T) {
+	const bin = "/opt/memdir's/bin/memdir"
+	for _, c := range []struct {
+		name, existing string
+		chained        bool
+	}{
+		{name: "none"},
+		{name: "shell", existing: "#!/bin/bash\nset -e\nmake lint\nexit 0\n"},
+		{name: "python", existing: "#!/usr/bin/env python3\nprint('hi')\n", chained: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := t.Context()
+			env, l, _ := teamEnv(t, true)
+			p := filepath.Join(l.ProjectRoot, ".git", "hooks", "pre-commit")
+			if c.existing != "" {
+				if err := os.WriteFile(p, []byte(c.existing), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if st, err := TeamHook(ctx, env, l); err != nil || st.Installed {
+				t.Fatalf("TeamHook(before)=%+v, %v", st, err)
+			}
+			st, err := InstallTeamHook(ctx, env, l, bin)
+			if err != nil || !st.Changed || st.Path != p {
+				t.Fatalf("InstallTeamHook()=%+v, %v", st, err)
+			}
+			b, _ := os.ReadFile(p)
+			text := string(b)
+			if !strings.Contains(text, `memdir_bin='/opt/memdir'\''s/bin/memdir'`) || !strings.Contains(text, "team check --staged") {
+				t.Fatalf("hook=%q, want the quoted binary and the check", text)
+			}
+			if c.existing != "" && !c.chained {
+				// The check comes before anything that may exit.
+				if !strings.HasPrefix(text, "#!/bin/bash\n"+hookBegin) || !strings.HasSuffix(text, "make lint\nexit 0\n") {
+					t.Fatalf("hook=%q, want the block after the first line and the rest kept", text)
+				}
+			}
+			if c.chained {
+				if old, _ := os.ReadFile(p + hookChained); string(old) != c.existing || st.Chained == "" {
+					t.Fatalf("chained hook=%q (%q), want the old one", old, st.Chained)
+				}
+			}
+			if got, _ := TeamHook(ctx, env, l); !got.Installed || got.Binary != bin {
+				t.Fatalf("TeamHook(after)=%+v", got)
+			}
+			again, err := InstallTeamHook(ctx, env, l, bin)
+			if b2, _ := os.ReadFile(p); err != nil || again.Changed || string(b2) != text {
+				t.Fatalf("InstallTeamHook(again) changed=%v err=%v", again.Changed, err)
+			}
+			if _, err := UninstallTeamHook(ctx, env, l); err != nil {
+				t.Fatal(err)
+			}
+			after, err := os.ReadFile(p)
+			switch {
+			case c.existing == "" && !os.IsNotExist(err):
+				t.Fatalf("uninstall left %q (%v), want no hook", after, err)
+			case c.existing != "" && string(after) != c.existing:
+				t.Fatalf("uninstall left %q, want %q", after, c.existing)
+			}
+			if _, err := os.Stat(p + hookChained); !os.IsNotExist(err) {
+				t.Fatalf("uninstall left the chained hook: %v", err)
+			}
+		})
+	}
+}
+
+func TestTeamHook_HooksPath(t *testing.T) {
+	env, l, _ := teamEnv(t, true)
+	teamGit(t, l.ProjectRoot, "config", "core.hooksPath", ".githooks")
+	st, err := InstallTeamHook(t.Context(), env, l, "/usr/bin/memdir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(l.ProjectRoot, ".githooks", "pre-commit"); st.Path != want {
+		t.Fatalf("hook path=%s, want %s", st.Path, want)
+	}
+	if fi, err := os.Stat(st.Path); err != nil || fi.Mode().Perm()&0o100 == 0 {
+		t.Fatalf("hook %s not executable: %v", st.Path, err)
+	}
+}
