@@ -2,6 +2,7 @@ package memdir
 
 import (
 	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v4"
 
@@ -44,6 +45,16 @@ func redactMemory(m *Memory) []RedactionCount {
 			if n.Kind == yaml.ScalarNode {
 				clean(&n.Value)
 			}
+			if n.Kind == yaml.MappingNode {
+				// A key names what its value is: "db_password: hunter22x"
+				// is a secret that neither half is alone.
+				for i := 0; i+1 < len(n.Content); i += 2 {
+					k, v := n.Content[i], n.Content[i+1]
+					if k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode && v.Value != "" {
+						cleanPair(k.Value, &v.Value, counts, &order)
+					}
+				}
+			}
 			clean(&n.HeadComment)
 			clean(&n.LineComment)
 			clean(&n.FootComment)
@@ -69,4 +80,25 @@ func sumCounts(c map[string]int) int {
 		n += v
 	}
 	return n
+}
+
+// cleanPair redacts value when "key: value" reads as a secret, counting
+// what it found as clean does.
+func cleanPair(key string, value *string, counts map[string]int, order *[]string) {
+	prefix := key + ": "
+	out, found := redact.String(prefix + *value)
+	if len(found) == 0 {
+		return
+	}
+	if rest, ok := strings.CutPrefix(out, prefix); ok {
+		*value = rest
+	} else {
+		*value = "[REDACTED]" // the key itself was part of the match
+	}
+	for _, f := range found {
+		if counts[f.Kind] == 0 {
+			*order = append(*order, f.Kind)
+		}
+		counts[f.Kind] += f.Count
+	}
 }

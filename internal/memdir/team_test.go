@@ -262,3 +262,35 @@ func TestTeam_Link(t *testing.T) {
 		t.Errorf("Files() = %v %v", files, err)
 	}
 }
+
+// A secret in a frontmatter field memdir does not know, given as key and
+// value ("db_password: hunter22x"), is found as a pair.
+func TestTeam_SecretInUnknownField(t *testing.T) {
+	t.Parallel()
+	for _, field := range []string{"db_password: hunter22x", "api_token: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"} {
+		m, err := memdir.Parse("x.md", []byte("---\nname: X\ntype: project\n"+field+"\n---\nbody\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if labels := memdir.SecretsIn(m); len(labels) == 0 {
+			t.Errorf("SecretsIn missed %q", field)
+		}
+		if _, err := openTeam(t, t0).Save(context.Background(), m, memdir.SaveOptions{}); !errors.Is(err, memdir.ErrSecret) {
+			t.Errorf("team Save of %q = %v", field, err)
+		}
+		priv := MustOpen(t, t0)
+		res, err := priv.Save(context.Background(), m, memdir.SaveOptions{})
+		if err != nil || len(res.Redactions) == 0 {
+			t.Fatalf("private save: %+v %v", res, err)
+		}
+		raw, _ := os.ReadFile(res.Path)
+		if v := strings.SplitN(field, ": ", 2)[1]; strings.Contains(string(raw), v) {
+			t.Errorf("private file keeps %q:\n%s", v, raw)
+		}
+	}
+	// An ordinary field is no secret.
+	m, _ := memdir.Parse("x.md", []byte("---\nname: X\ntype: project\nowner: Ana Lima\nticket: PROJ-1234\n---\nbody\n"))
+	if labels := memdir.SecretsIn(m); len(labels) != 0 {
+		t.Errorf("SecretsIn(ordinary fields) = %v", labels)
+	}
+}
