@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
@@ -77,7 +76,7 @@ func (a *app) runSave(o saveOptions) error {
 	if err != nil {
 		return a.secretLabels(err)
 	}
-	if t, terr := ws.Team(false); terr == nil && filepath.Dir(res.Path) == t.Store.Dir() {
+	if ws.SavedTo(res) == memdir.ScopeTeam {
 		return a.reportTeamSave(res)
 	}
 	return a.reportSave(res)

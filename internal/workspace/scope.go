@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/memdir/memdir/internal/hint"
@@ -95,4 +96,21 @@ func NotPrivate(env Env, l paths.Layout, command, name string, err error) error 
 		return hint.With(msg, "memdir forget --scope team %s (a team delete is a delete for every collaborator once committed)", arg)
 	}
 	return hint.With(msg, "memdir %s --scope team %s", command, arg)
+}
+
+// SavedTo is the scope of the folder a save of w wrote to: team when it
+// went to the project's team folder (w itself, or Save with scope team),
+// else private.
+func (w *Workspace) SavedTo(res memdir.SaveResult) string {
+	t := w
+	if !w.isTeam {
+		if w.team == nil {
+			return memdir.ScopePrivate
+		}
+		t = w.team
+	}
+	if filepath.Dir(res.Path) == t.Store.Dir() {
+		return memdir.ScopeTeam
+	}
+	return memdir.ScopePrivate
 }
