@@ -304,7 +304,7 @@ func (h *handlers) save(ctx context.Context, _ *mcp.CallToolRequest, in SaveIn) 
 	req := workspace.SaveRequest{Type: in.Type, Name: in.Name, Description: in.Description, Scope: in.Scope,
 		Body: in.Body, Refs: in.Refs, Source: "mcp", Trust: memdir.TrustAgent, RequireDescription: true}
 	if err := req.Check(); err != nil {
-		return nil, SaveOut{}, err // before the folder is made
+		return nil, SaveOut{}, toolHint(err) // before the folder is made
 	}
 	ws, _, err := h.p.Open(in.Project, true)
 	if err != nil {
