@@ -13,31 +13,33 @@ import (
 )
 
 func (a *app) editCmd() *cobra.Command {
-	var from string
+	var from, scope string
 	cmd := &cobra.Command{
-		Use:   "edit NAME",
+		Use:   "edit NAME [--scope private|team]",
 		Short: "Open a memory in $EDITOR, and check it before saving",
 		Long:  longHelp("edit"),
 		Example: `  memdir edit prefer-tabs
   EDITOR="code --wait" memdir edit "Release freeze"
-  memdir edit prefer-tabs --from /tmp/memdir-edit-123-prefer-tabs.md`,
+  memdir edit prefer-tabs --from /tmp/memdir-edit-123-prefer-tabs.md
+  memdir edit team/deploy-flow.md`,
 		Args: exactArgs(1, "a memory NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runEdit(args[0], from)
+			return a.runEdit(scope, args[0], from)
 		},
 	}
 	cmd.Flags().StringVar(&from, "from", "", "take the new version from this file instead of opening an editor")
+	cmd.Flags().StringVar(&scope, "scope", "", "private (default) or team")
 	return cmd
 }
 
-func (a *app) runEdit(name, from string) error {
-	ws, err := a.workspace(false)
+func (a *app) runEdit(scope, name, from string) error {
+	ws, scope, name, err := a.named(scope, name, "edit")
 	if err != nil {
 		return err
 	}
 	orig, file, err := ws.Store.Raw(name)
 	if err != nil {
-		return err
+		return a.notPrivate(scope, "edit", name, err)
 	}
 	draft := from
 	if from == "" {

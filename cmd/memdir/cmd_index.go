@@ -10,22 +10,25 @@ import (
 
 func (a *app) indexCmd() *cobra.Command {
 	var check, rebuild bool
+	var scope string
 	cmd := &cobra.Command{
-		Use:   "index [--check | --rebuild]",
+		Use:   "index [--check | --rebuild] [--scope private|team]",
 		Short: "Print, check or rebuild MEMORY.md",
 		Long:  longHelp("index"),
 		Example: `  memdir index
   memdir index --check
-  memdir index --rebuild --json`,
+  memdir index --rebuild --json
+  memdir index --scope team`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if check && rebuild {
 				return withHint(errors.New("--check and --rebuild go separately"), "run 'memdir index --rebuild', then 'memdir index --check'")
 			}
-			st, _, err := a.store(false)
+			ws, _, err := a.scoped(scope, false)
 			if err != nil {
 				return err
 			}
+			st := ws.Store
 			switch {
 			case check:
 				return a.indexCheck(st)
@@ -66,6 +69,7 @@ func (a *app) indexCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&check, "check", false, "report problems and cap usage; exit 1 on problems")
 	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "regenerate the index from the memory files")
+	cmd.Flags().StringVar(&scope, "scope", "", "private (default) or team: the team folder's MEMORY.md is derived and local, never committed")
 	return cmd
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
@@ -11,16 +10,17 @@ import (
 )
 
 func (a *app) listCmd() *cobra.Command {
-	var typ string
+	var typ, scope string
 	var stats bool
 	cmd := &cobra.Command{
-		Use:   "list [--type TYPE] [--stats]",
+		Use:   "list [--type TYPE] [--scope private|team|all] [--stats]",
 		Short: "List the project's memories",
 		Long:  longHelp("list"),
 		Example: `  memdir list
   memdir list --type feedback
   memdir list --type untyped --json
-  memdir list --stats`,
+  memdir list --stats
+  memdir list --scope team`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if typ != "" && typ != workspace.Untyped {
@@ -28,23 +28,26 @@ func (a *app) listCmd() *cobra.Command {
 					return withHint(err, "or use --type untyped for files without a type")
 				}
 			}
-			st, l, err := a.store(false)
-			if errors.Is(err, memdir.ErrNotFound) {
+			if err := workspace.CheckScope(scope, true); err != nil {
+				return err
+			}
+			l, err := a.layout()
+			if err == nil {
+				err = a.env().CheckProject()
+			}
+			if err != nil {
+				return err
+			}
+			parts, problems, err := workspace.ListScoped(a.ctx, a.env(), l, scope, stats)
+			if err != nil {
+				return err
+			}
+			if len(parts) == 0 {
 				if a.json {
 					return a.printJSON([]workspace.MemoryJSON{})
 				}
 				a.printf("no memories yet for %s\n", l.ProjectRoot)
 				return nil
-			}
-			if err != nil {
-				return err
-			}
-			ls, problems, err := workspace.List(a.ctx, st)
-			if err == nil && stats {
-				err = ls.AddStats(a.ctx, &workspace.Workspace{Env: a.env(), Layout: l, Store: st})
-			}
-			if err != nil {
-				return err
 			}
 			for _, p := range problems {
 				a.warnf("%v", p)
@@ -52,10 +55,10 @@ func (a *app) listCmd() *cobra.Command {
 			var unread int
 			if a.json {
 				a.printedJSON = true
-				unread, err = ls.WriteJSON(a.stdout, st, typ, func(err error) { a.warnf("%v", err) })
+				unread, err = workspace.WriteListJSON(a.stdout, typ, func(err error) { a.warnf("%v", err) }, parts...)
 			} else {
 				var n int
-				if n, err = ls.WriteText(a.stdout, typ); err == nil && n == 0 {
+				if n, err = workspace.WriteListText(a.stdout, typ, parts...); err == nil && n == 0 {
 					a.printf("no memories match\n")
 				}
 			}
@@ -69,43 +72,51 @@ func (a *app) listCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&typ, "type", "", "only this type: user, feedback, project, reference or untyped")
+	cmd.Flags().StringVar(&scope, "scope", workspace.ScopeAll, "private, team (the project's .memdir/team) or all: the private memories, then the team's")
 	cmd.Flags().BoolVar(&stats, "stats", false, "add each memory's usage: times injected, last injected, marked helpful and wrong")
 	return cmd
 }
 
 func (a *app) showCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "show NAME",
+	var scope string
+	cmd := &cobra.Command{
+		Use:   "show NAME [--scope private|team]",
 		Short: "Print one memory",
 		Long: `Show prints a memory file as it is on disk. NAME is the memory's name, its
-slug, or its file name; the words of an unquoted NAME are joined.`,
+slug, or its file name; the words of an unquoted NAME are joined. A team
+memory (the project's .memdir/team folder) is shown with --scope team, or
+named team/<file> as 'memdir list' shows it.`,
 		Example: `  memdir show prefer-tabs
-  memdir show "Prefer tabs" --json`,
+  memdir show "Prefer tabs" --json
+  memdir show team/deploy-flow.md
+  memdir show --scope team "Deploy flow"`,
 		Args: wordsArgs("a memory NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			args = []string{strings.Join(args, " ")}
-			st, _, err := a.store(false)
+			ws, scope, name, err := a.named(scope, strings.Join(args, " "), "show")
 			if err != nil {
 				return err
 			}
+			st := ws.Store
 			if a.json {
-				m, err := st.Get(args[0])
+				m, err := st.Get(name)
 				if err != nil {
-					return err
+					return a.notPrivate(scope, "show", name, err)
 				}
-				return a.printJSON(workspace.ToJSON(st, m, true))
+				return a.printJSON(ws.JSON(m, true))
 			}
-			b, file, err := st.Raw(args[0])
+			b, file, err := st.Raw(name)
 			if err != nil {
-				return err
+				return a.notPrivate(scope, "show", name, err)
 			}
 			if _, err := a.stdout.Write(b); err != nil {
 				return err
 			}
 			if _, perr := memdir.Parse(file, b); perr != nil {
-				a.warnf("%v (fix it with 'memdir edit %s')", perr, strings.TrimSuffix(file, ".md"))
+				a.warnf("%v (fix it with 'memdir edit %s')", perr, ws.ShownName(strings.TrimSuffix(file, ".md")))
 			}
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&scope, "scope", "", "private (default) or team")
+	return cmd
 }

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
@@ -45,7 +47,7 @@ func (a *app) saveCmd() *cobra.Command {
 	f.StringVar(&o.typ, "type", "", "user, feedback, project or reference (required)")
 	f.StringVar(&o.name, "name", "", "short name; the file name is its slug (required)")
 	f.StringVar(&o.description, "description", "", "one line saying what the memory is for; recall matches on it (required)")
-	f.StringVar(&o.scope, "scope", "", "private or team")
+	f.StringVar(&o.scope, "scope", "", "private (default) or team: the project's .memdir/team, committed and shared with every collaborator (never a user memory, never a secret)")
 	f.StringVar(&o.body, "body", "", "the memory itself, in markdown (default: standard input)")
 	f.StringSliceVar(&o.refs, "refs", nil, "paths or symbols the memory names, comma-separated (checked for staleness)")
 	f.StringVar(&o.source, "source", "", "where the memory came from (default manual; an update keeps the stored one)")
@@ -64,7 +66,7 @@ func (a *app) runSave(o saveOptions) error {
 		Defaults: memdir.Memory{Source: "manual", Trust: memdir.TrustUser},
 	}
 	if err := req.Check(); err != nil {
-		return err // before the folder is made
+		return a.secretLabels(err) // before the folder is made
 	}
 	ws, err := a.workspace(true)
 	if err != nil {
@@ -72,9 +74,53 @@ func (a *app) runSave(o saveOptions) error {
 	}
 	res, err := ws.Save(a.ctx, req)
 	if err != nil {
-		return err
+		return a.secretLabels(err)
+	}
+	if ws.SavedTo(res) == memdir.ScopeTeam {
+		return a.reportTeamSave(res)
 	}
 	return a.reportSave(res)
+}
+
+// secretLabels warns, one line each, of the kinds of potential secret a
+// refused team memory holds (a memdir.SecretError), so the person knows
+// what to take out; err is returned as it is.
+func (a *app) secretLabels(err error) error {
+	var se *memdir.SecretError
+	if errors.As(err, &se) {
+		for _, l := range se.Labels {
+			a.warnf("not saved: potential secret of kind %s in %q", l, se.File)
+		}
+	}
+	return err
+}
+
+// reportTeamSave tells what a save into the team folder did: where it
+// went, by whom, and that it travels by a commit.
+func (a *app) reportTeamSave(res memdir.SaveResult) error {
+	for _, w := range res.Warnings {
+		a.warnf("%s", w)
+	}
+	if a.json {
+		return a.printJSON(struct {
+			memdir.SaveResult
+			Scope  string `json:"scope"`
+			Author string `json:"author,omitempty"`
+		}{res, memdir.ScopeTeam, res.Memory.Author})
+	}
+	verb := "updated"
+	if res.Created {
+		verb = "saved"
+	}
+	by := ""
+	if res.Memory.Author != "" {
+		by = " (by " + res.Memory.Author + ")"
+	}
+	a.printf("%s %s%s%s — commit %s\n", verb, workspace.TeamPrefix, res.File, by, paths.TeamFolder)
+	if res.Revived {
+		a.printf("  (it had been forgotten: its tombstone is removed, commit that too)\n")
+	}
+	return nil
 }
 
 // reportSave tells what a save did: redactions and warnings on stderr, then

@@ -77,7 +77,9 @@ func TestList_SameAsParsingEveryFile(t *testing.T) {
 
 		out := make([]workspace.MemoryJSON, 0, len(mems))
 		for _, m := range mems {
-			out = append(out, workspace.ToJSON(st, m, false))
+			j := workspace.ToJSON(st, m, false)
+			j.Scope = memdir.ScopePrivate // every entry says its folder's scope (issue 16)
+			out = append(out, j)
 		}
 		var wantJSON bytes.Buffer
 		printJSONTo(&wantJSON, out)

@@ -155,7 +155,8 @@ func validOp(op Op, existing []string) error {
 		return errors.New("create takes no target")
 	}
 	if op.Op != "create" {
-		if err := paths.ValidateName(op.Target); err != nil || !slices.Contains(existing, op.Target) {
+		// A team memory is listed, and targeted, as team/<file>.
+		if err := paths.ValidateName(strings.TrimPrefix(op.Target, ScopeTeam+"/")); err != nil || !slices.Contains(existing, op.Target) {
 			return fmt.Errorf("target %q is not an existing memory file", op.Target)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -62,6 +63,65 @@ func (p projects) Open(project string, create bool) (*workspace.Workspace, paths
 	return ws, l, err
 }
 
+// Scoped opens the folder of scope in a project: "" or private is its
+// own (Open), team its team folder (workspace.OpenTeam; with create
+// unset, workspace.ErrNoTeam when the project has none).
+func (p projects) Scoped(project, scope string, create bool) (*workspace.Workspace, paths.Layout, error) {
+	if err := workspace.CheckScope(scope, false); err != nil {
+		return nil, paths.Layout{}, err
+	}
+	if scope != memdir.ScopeTeam {
+		return p.Open(project, create)
+	}
+	env, l, err := p.layout(project)
+	if err != nil {
+		return nil, l, err
+	}
+	ws, err := workspace.OpenTeam(env, l, create)
+	return ws, l, err
+}
+
+// named opens the folder a tool's name argument is in: scope's, or the
+// team folder for a name written team/<file>. It returns the name without
+// that prefix and the scope settled on.
+func (p projects) named(project, scope, name string) (*workspace.Workspace, string, string, error) {
+	scope, name = workspace.SplitScope(scope, name)
+	ws, l, err := p.Scoped(project, scope, false)
+	if err != nil && scope == "" && errors.Is(err, memdir.ErrNotFound) {
+		env, _, _ := p.layout(project)
+		err = toolHint(workspace.NotPrivate(env, l, "", name, err))
+	}
+	return ws, scope, name, err
+}
+
+// notPrivate is a name not found among the private memories, when the
+// team folder holds it: an error that says to give scope team.
+func (p projects) notPrivate(project, scope, name string, err error) error {
+	if scope != "" || !errors.Is(err, memdir.ErrNotFound) {
+		return err
+	}
+	env, l, lerr := p.layout(project)
+	if lerr != nil {
+		return err
+	}
+	return toolHint(workspace.NotPrivate(env, l, "", name, err))
+}
+
+// toolHint adds a team-memory error's next step, as a tool caller reads
+// it (a hint is not in the error's text).
+func toolHint(err error) error {
+	var se *memdir.SecretError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Errorf("%w. Rewrite the memory without it (say where the secret lives instead), or save it with scope \"private\"", err)
+	case errors.Is(err, memdir.ErrNotFound) && strings.Contains(err.Error(), "is not a private memory"):
+		return fmt.Errorf("%w: call again with scope \"team\" (for memory_forget: that deletes it for every collaborator once committed)", err)
+	case errors.Is(err, workspace.ErrNoTeam):
+		return fmt.Errorf("%w: the project keeps no team memories yet (memory_save with scope \"team\" starts them)", err)
+	}
+	return err
+}
+
 // Transcripts are where transcript_search looks.
 func (p projects) Transcripts() sessions.Roots {
 	t, err := p.env.Transcripts()
@@ -94,10 +154,10 @@ func New(env workspace.Env, version string) *Server {
 	h := &handlers{p: p, lives: newLives()}
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_save", Annotations: additive, Description: saveDescription}, h.save)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_recall", Annotations: readOnly, Description: recallDescription}, h.recall)
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_get", Annotations: readOnly, Description: "Read one memory in full (frontmatter fields and body), by its name or file. Call it when a recalled or listed memory looks relevant and you need all of it."}, h.get)
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_get", Annotations: readOnly, Description: "Read one memory in full (frontmatter fields and body), by its name or file. Call it when a recalled or listed memory looks relevant and you need all of it. A team memory is named team/<file> (as memory_list shows it), or give scope team."}, h.get)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_list", Annotations: readOnly, Description: listDescription}, h.list)
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_update", Annotations: updating, Description: "Change an existing memory: its description, body or type. Fields you leave empty keep their value. Call it when a remembered fact changed or a correction refines an earlier one, instead of saving a duplicate."}, h.update)
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_forget", Annotations: destructive, Description: "Remove a memory that is wrong or no longer true. It is moved aside (recoverable) unless purge is set. Call it when the user says to forget something, or a memory is contradicted and should not be updated."}, h.forget)
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_update", Annotations: updating, Description: "Change an existing memory: its description, body or type. Fields you leave empty keep their value. Call it when a remembered fact changed or a correction refines an earlier one, instead of saving a duplicate. A team memory is named team/<file>, or give scope team: the change is shared with every collaborator once committed, and one holding a secret is refused."}, h.update)
+	mcp.AddTool(s, &mcp.Tool{Name: "memory_forget", Annotations: destructive, Description: "Remove a memory that is wrong or no longer true. It is moved aside (recoverable) unless purge is set. Call it when the user says to forget something, or a memory is contradicted and should not be updated. A team memory (named team/<file>, or with scope team) is deleted for every collaborator once committed, and leaves a tombstone: forget one only when the user asks for it."}, h.forget)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_feedback", Annotations: additive, Description: feedbackDescription}, h.feedback)
 	mcp.AddTool(s, &mcp.Tool{Name: "transcript_search", Annotations: readOnly, Description: "Search what was said in past agent sessions (the user's and the assistant's words, not tool output) for a literal string or a regular expression. Call it when the user refers to an earlier conversation, or memory does not hold the answer."}, h.searchTranscripts)
 	addMaintenanceTools(s, h)
@@ -160,7 +220,9 @@ const saveDescription = `Save a memory for later sessions. Call it when the user
 
 Write the rule or fact first; for feedback and project add a "**Why:**" line and a "**How to apply:**" line. Write dates as absolute dates (2026-11-20, not "next Thursday").
 
-Never save: what the code, git history or CLAUDE.md/AGENTS.md already say (file lists, code structure, commit history), debugging steps, the state of the current task, or secrets (keys, tokens, passwords are redacted anyway).`
+Never save: what the code, git history or CLAUDE.md/AGENTS.md already say (file lists, code structure, commit history), debugging steps, the state of the current task, or secrets (keys, tokens, passwords are redacted anyway).
+
+Scope: private (the default) is this user's memory on this machine. Use scope "team" only for what every collaborator of the repository should know — a project convention, a decision, a shared reference (where the runbook or dashboard lives): it is written to the project's .memdir/team folder, committed with the code. Never team: personal preferences, anything about the user (type user is refused), anything secret (a memory holding a potential secret is refused, listing what was found).`
 
 const recallDescription = `Find the memories that bear on a question or task, ranked offline, with their age and a caveat. Call it at the start of a task, or when the user asks what was decided, preferred or learned before. Returns nothing when no memory is relevant enough; that is an answer too.`
 
@@ -221,13 +283,16 @@ type SaveIn struct {
 	Name        string   `json:"name" jsonschema:"a short title; the file name is its slug"`
 	Description string   `json:"description" jsonschema:"one line saying what the memory is for; recall matches on it"`
 	Body        string   `json:"body" jsonschema:"the memory in markdown"`
-	Scope       string   `json:"scope,omitempty" jsonschema:"private (default) or team"`
+	Scope       string   `json:"scope,omitempty" jsonschema:"private (default) or team: the project's shared .memdir/team folder, only for project conventions and shared references, never personal preferences or secrets"`
 	Refs        []string `json:"refs,omitempty" jsonschema:"files or symbols the memory names, checked later for staleness"`
 }
 
 // SaveOut is memory_save's result.
 type SaveOut struct {
+	// File is the memory's file, team/<file> for a team memory.
 	File      string   `json:"file"`
+	Scope     string   `json:"scope"`            // private or team: the folder written
+	Author    string   `json:"author,omitempty"` // who added a team memory
 	Path      string   `json:"path"`
 	Created   bool     `json:"created"`
 	Redacted  []string `json:"redacted,omitempty"`
@@ -239,7 +304,7 @@ func (h *handlers) save(ctx context.Context, _ *mcp.CallToolRequest, in SaveIn) 
 	req := workspace.SaveRequest{Type: in.Type, Name: in.Name, Description: in.Description, Scope: in.Scope,
 		Body: in.Body, Refs: in.Refs, Source: "mcp", Trust: memdir.TrustAgent, RequireDescription: true}
 	if err := req.Check(); err != nil {
-		return nil, SaveOut{}, err // before the folder is made
+		return nil, SaveOut{}, toolHint(err) // before the folder is made
 	}
 	ws, _, err := h.p.Open(in.Project, true)
 	if err != nil {
@@ -247,17 +312,25 @@ func (h *handlers) save(ctx context.Context, _ *mcp.CallToolRequest, in SaveIn) 
 	}
 	res, err := ws.Save(ctx, req)
 	if err != nil {
-		return nil, SaveOut{}, err
+		return nil, SaveOut{}, toolHint(err)
 	}
+	scope := ws.SavedTo(res)
 	verb := map[bool]string{true: "saved", false: "updated"}[res.Created]
-	out, msg := saveReport(res, fmt.Sprintf("%s %s memory %s", verb, res.Memory.Type, res.File))
+	head := fmt.Sprintf("%s %s memory %s", verb, res.Memory.Type, res.File)
+	if scope == memdir.ScopeTeam {
+		head = fmt.Sprintf("%s team %s memory %s%s (by %s): commit %s to share it", verb, res.Memory.Type, workspace.TeamPrefix, res.File, res.Memory.Author, paths.TeamFolder)
+	}
+	out, msg := saveReport(res, scope, head)
 	return text("%s", msg), out, nil
 }
 
 // saveReport is what a save or an update tells the client: the file, its
 // index line, what was redacted and any warnings.
-func saveReport(res memdir.SaveResult, head string) (SaveOut, string) {
-	out := SaveOut{File: res.File, Path: res.Path, Created: res.Created, Warnings: res.Warnings, IndexLine: res.IndexLine}
+func saveReport(res memdir.SaveResult, scope, head string) (SaveOut, string) {
+	out := SaveOut{File: res.File, Scope: scope, Path: res.Path, Created: res.Created, Warnings: res.Warnings, IndexLine: res.IndexLine}
+	if scope == memdir.ScopeTeam {
+		out.File, out.Author = workspace.TeamPrefix+res.File, res.Memory.Author
+	}
 	for _, r := range res.Redactions {
 		out.Redacted = append(out.Redacted, fmt.Sprintf("%d %s", r.Count, r.Kind))
 	}
@@ -346,16 +419,18 @@ func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in Recall
 // NameIn names one memory.
 type NameIn struct {
 	Common
-	Name string `json:"name" jsonschema:"the memory's name or file (as memory_list shows it)"`
+	Name  string `json:"name" jsonschema:"the memory's name or file (as memory_list shows it: team/<file> for a team memory)"`
+	Scope string `json:"scope,omitempty" jsonschema:"private (default) or team; a name written team/<file> is a team memory"`
 }
 
 // MemoryOut is one memory in full.
 type MemoryOut struct {
-	File         string    `json:"file"`
+	File         string    `json:"file"` // team/<file> for a team memory
 	Name         string    `json:"name"`
 	Description  string    `json:"description"`
 	Type         string    `json:"type"`
-	Scope        string    `json:"scope,omitempty"`
+	Scope        string    `json:"scope"`            // the folder's: private or team
+	Author       string    `json:"author,omitempty"` // who added a team memory
 	Created      time.Time `json:"created,omitzero"`
 	Updated      time.Time `json:"updated,omitzero"`
 	Source       string    `json:"source,omitempty"`
@@ -365,66 +440,97 @@ type MemoryOut struct {
 	Body         string    `json:"body"`
 }
 
-func memoryOut(m memdir.Memory) MemoryOut {
-	return MemoryOut{File: m.File, Name: m.Title(), Description: m.Summary(), Type: string(m.Type), Scope: m.Scope,
+func memoryOut(ws *workspace.Workspace, m memdir.Memory) MemoryOut {
+	return MemoryOut{File: ws.ShownName(m.File), Name: m.Title(), Description: m.Summary(), Type: string(m.Type), Scope: ws.Scope(), Author: m.Author,
 		Created: m.Created, Updated: m.Updated, Source: m.Source, Trust: m.Trust, Refs: m.Refs, SupersededBy: m.SupersededBy, Body: m.Body}
 }
 
 func (h *handlers) get(ctx context.Context, _ *mcp.CallToolRequest, in NameIn) (*mcp.CallToolResult, MemoryOut, error) {
-	st, _, err := h.p.Store(in.Project, false)
+	ws, scope, name, err := h.p.named(in.Project, in.Scope, in.Name)
 	if err != nil {
-		return nil, MemoryOut{}, err
+		return nil, MemoryOut{}, toolHint(err)
 	}
-	m, err := st.Get(in.Name)
+	m, err := ws.Store.Get(name)
 	if err != nil {
-		return nil, MemoryOut{}, err
+		return nil, MemoryOut{}, h.p.notPrivate(in.Project, scope, name, err)
 	}
-	o := memoryOut(m)
-	return text("[%s] %s — %s\n\n%s", o.Type, o.File, o.Description, o.Body), o, nil
+	o := memoryOut(ws, m)
+	by := ""
+	if o.Scope == memdir.ScopeTeam {
+		by = " (team memory, by " + o.Author + ")"
+	}
+	return text("[%s] %s — %s%s\n\n%s", o.Type, o.File, o.Description, by, o.Body), o, nil
 }
 
 // UpdateIn changes a memory.
 type UpdateIn struct {
 	Common
-	Name        string `json:"name" jsonschema:"the memory's name or file"`
+	Name        string `json:"name" jsonschema:"the memory's name or file (team/<file> for a team memory)"`
+	Scope       string `json:"scope,omitempty" jsonschema:"private (default) or team"`
 	Description string `json:"description,omitempty" jsonschema:"a new one-line description"`
 	Body        string `json:"body,omitempty" jsonschema:"a new body, replacing the old one"`
 	Type        string `json:"type,omitempty" jsonschema:"a new type"`
 }
 
 func (h *handlers) update(ctx context.Context, _ *mcp.CallToolRequest, in UpdateIn) (*mcp.CallToolResult, SaveOut, error) {
-	ws, _, err := h.p.Open(in.Project, false)
+	ws, scope, name, err := h.p.named(in.Project, in.Scope, in.Name)
 	if err != nil {
-		return nil, SaveOut{}, err
+		return nil, SaveOut{}, toolHint(err)
 	}
-	res, err := ws.Update(ctx, workspace.UpdateRequest{Name: in.Name, Type: in.Type, Description: in.Description, Body: in.Body})
+	res, err := ws.Update(ctx, workspace.UpdateRequest{Name: name, Type: in.Type, Description: in.Description, Body: in.Body})
 	if err != nil {
-		return nil, SaveOut{}, err
+		return nil, SaveOut{}, toolHint(h.p.notPrivate(in.Project, scope, name, err))
 	}
-	out, msg := saveReport(res, "updated "+res.File)
+	head := "updated " + ws.ShownName(res.File)
+	if ws.IsTeam() {
+		head += " (commit " + paths.TeamFolder + " to share the change)"
+	}
+	out, msg := saveReport(res, ws.Scope(), head)
 	return text("%s", msg), out, nil
 }
 
 // ForgetIn removes a memory.
 type ForgetIn struct {
 	Common
-	Name  string `json:"name" jsonschema:"the memory's name or file"`
+	Name  string `json:"name" jsonschema:"the memory's name or file (team/<file> for a team memory)"`
+	Scope string `json:"scope,omitempty" jsonschema:"private (default) or team: forgetting a team memory deletes it for every collaborator once committed"`
 	Purge bool   `json:"purge,omitempty" jsonschema:"delete the file instead of moving it aside"`
 }
 
-func (h *handlers) forget(ctx context.Context, _ *mcp.CallToolRequest, in ForgetIn) (*mcp.CallToolResult, memdir.ForgetResult, error) {
-	st, _, err := h.p.Store(in.Project, false)
+// ForgetOut is memory_forget's result.
+type ForgetOut struct {
+	File         string `json:"file"`  // team/<file> for a team memory
+	Scope        string `json:"scope"` // private or team
+	Removed      bool   `json:"file_removed"`
+	MovedTo      string `json:"moved_to,omitempty"`
+	Purged       bool   `json:"purged"`
+	IndexRemoved bool   `json:"index_line_removed"`
+	// Tombstone is the file a team folder keeps of the forgotten memory,
+	// relative to the project (commit it with the removal).
+	Tombstone string `json:"tombstone,omitempty"`
+}
+
+func (h *handlers) forget(ctx context.Context, _ *mcp.CallToolRequest, in ForgetIn) (*mcp.CallToolResult, ForgetOut, error) {
+	ws, scope, name, err := h.p.named(in.Project, in.Scope, in.Name)
 	if err != nil {
-		return nil, memdir.ForgetResult{}, err
+		return nil, ForgetOut{}, toolHint(err)
 	}
-	res, err := st.Forget(ctx, in.Name, in.Purge)
+	res, err := ws.Store.Forget(ctx, name, in.Purge)
+	out := ForgetOut{File: ws.ShownName(res.File), Scope: ws.Scope(), Removed: res.Removed, MovedTo: res.MovedTo, Purged: res.Purged, IndexRemoved: res.IndexRemoved}
+	if res.Tombstone != "" {
+		out.Tombstone = path.Join(paths.TeamFolder, filepath.ToSlash(res.Tombstone))
+	}
 	if err != nil {
-		return nil, res, err
+		// A team memory is forgotten only when asked for by scope or name.
+		return nil, out, h.p.notPrivate(in.Project, scope, name, err)
+	}
+	if out.Tombstone != "" {
+		return text("forgot %s; tombstone %s: commit both to delete it for every collaborator", out.File, out.Tombstone), out, nil
 	}
 	if res.MovedTo != "" {
-		return text("forgot %s (moved to %s)", res.File, res.MovedTo), res, nil
+		return text("forgot %s (moved to %s)", out.File, res.MovedTo), out, nil
 	}
-	return text("forgot %s", res.File), res, nil
+	return text("forgot %s", out.File), out, nil
 }
 
 // SearchIn is transcript_search's input.

@@ -70,8 +70,20 @@ type ExtractReport struct {
 	Secrets    int                 `json:"secrets_skipped,omitempty"`
 	// Plan is every action decided, with its reason (in a dry run, what
 	// would be written).
-	Plan  []extract.Action `json:"plan,omitempty"`
-	Error string           `json:"error,omitempty"` // the run failed; its turns are tried again next time
+	Plan []extract.Action `json:"plan,omitempty"`
+	// Refused are the memories the team folder would not take (a
+	// potential secret, a user memory), none of them saved anywhere.
+	Refused []RefusedMemory `json:"refused,omitempty"`
+	Error   string          `json:"error,omitempty"` // the run failed; its turns are tried again next time
+}
+
+// RefusedMemory is a memory an extraction proposed for the team folder
+// and did not save: why, and the kinds of potential secret it held.
+type RefusedMemory struct {
+	Name   string   `json:"name"`
+	Scope  string   `json:"scope"`
+	Labels []string `json:"labels,omitempty"`
+	Why    string   `json:"why"`
 }
 
 // Wrote reports whether the run wrote a memory.

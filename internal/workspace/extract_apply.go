@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/memdir/memdir/internal/extract"
@@ -45,9 +46,11 @@ func (x *extractor) run(ws *Workspace, l paths.Layout, msgs []extract.Message, s
 	for _, a := range proposed {
 		// Planned one at a time, after the previous action is written:
 		// a fact stated twice in one stretch updates the memory saved a
-		// moment ago instead of saving it twice.
+		// moment ago instead of saving it twice. The team folder's
+		// memories are compared too: a fact the team already keeps is
+		// not added again privately.
 		if ws != nil {
-			a = extract.Reconcile(a, ws.similar(x.ctx, a.Memory))
+			a = extract.Reconcile(a, ws.similarAll(x.ctx, a.Memory))
 		} else {
 			a = extract.Reconcile(a, nil)
 		}
@@ -55,7 +58,7 @@ func (x *extractor) run(ws *Workspace, l paths.Layout, msgs []extract.Message, s
 		if x.o.DryRun || ws == nil {
 			continue
 		}
-		if err := ws.apply(x.ctx, a, rep); err != nil {
+		if err := ws.applyScoped(x.ctx, a, rep); err != nil {
 			if !errors.Is(err, paths.ErrInvalidName) && !errors.Is(err, memdir.ErrInvalid) {
 				return err // the folder is busy or failing: retry these turns next time
 			}
@@ -81,13 +84,16 @@ func (x *extractor) ask(ws *Workspace, l paths.Layout, msgs []extract.Message) (
 	var manifest []extract.ManifestEntry
 	var existing []string
 	if ws != nil {
-		mems, _, err := ws.Store.List()
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, m := range mems {
-			manifest = append(manifest, extract.ManifestEntry{File: m.File, Type: string(m.Type), Description: m.Summary()})
-			existing = append(existing, m.File)
+		for _, w := range ws.extractFolders() {
+			mems, _, err := w.Store.List()
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, m := range mems {
+				// A team memory is shown, and targeted, as team/<file>.
+				manifest = append(manifest, extract.ManifestEntry{File: w.ShownName(m.File), Type: string(m.Type), Description: m.Summary()})
+				existing = append(existing, w.ShownName(m.File))
+			}
 		}
 	}
 	req := llm.Request{System: extract.SystemPrompt, JSON: true, MaxTokens: 2048,
@@ -143,6 +149,95 @@ func (w *Workspace) similar(ctx context.Context, m extract.Candidate) []extract.
 	return out
 }
 
+// extractFolders are the folders an extraction compares with: w's, and
+// the project's team folder when it has one.
+func (w *Workspace) extractFolders() []*Workspace {
+	out := []*Workspace{w}
+	if !w.isTeam && w.HasTeam() {
+		if t, err := w.Team(false); err == nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// similarAll is similar over the extraction's folders: a team memory is
+// named team/<file>, so an update or supersede of it is applied there.
+func (w *Workspace) similarAll(ctx context.Context, m extract.Candidate) []extract.Existing {
+	var out []extract.Existing
+	for _, f := range w.extractFolders() {
+		for _, e := range f.similar(ctx, m) {
+			e.File = f.ShownName(e.File)
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// applyScoped applies a to the folder it belongs in, and records a
+// memory the team folder refuses in rep instead of failing the run.
+//
+// When the project has a team folder, a new memory of scope team goes
+// there, and an update or supersede of a team memory (target
+// team/<file>) is applied there. A memory the team folder refuses — one
+// that holds a potential secret (memdir.SecretError), or a user memory —
+// is reported in rep.Refused with the kinds found, and is NOT saved
+// privately instead: a private copy of a "team" fact would be shared by
+// the next 'memdir share' or copied by hand, secret and all, and the
+// person should see the refusal rather than find it filed elsewhere.
+// Without a team folder every memory stays private, its scope field as
+// the extraction assigned it.
+func (w *Workspace) applyScoped(ctx context.Context, a extract.Action, rep *ExtractReport) error {
+	target := w
+	if rest, ok := strings.CutPrefix(a.Target, TeamPrefix); ok && a.Op != extract.Create {
+		t, err := w.Team(false)
+		if err != nil {
+			return err
+		}
+		target, a.Target = t, rest
+	} else if a.Op == extract.Create && a.Memory.Scope == memdir.ScopeTeam && w.HasTeam() {
+		t, err := w.Team(false)
+		if err != nil {
+			return err
+		}
+		target = t
+	}
+	if !target.isTeam {
+		return w.apply(ctx, a, rep)
+	}
+	var tr ExtractReport
+	err := target.apply(ctx, a, &tr)
+	var se *memdir.SecretError
+	switch {
+	case errors.As(err, &se):
+		rep.Refused = append(rep.Refused, RefusedMemory{Name: a.Memory.Name, Scope: memdir.ScopeTeam, Labels: se.Labels,
+			Why: "it holds a potential secret (" + strings.Join(se.Labels, ", ") + "); a team memory is shared through git, so it is refused, not saved"})
+		return nil
+	case errors.Is(err, memdir.ErrConflictMarkers):
+		// Half of a merge is rewritten by no one but a person.
+		rep.Refused = append(rep.Refused, RefusedMemory{Name: a.Memory.Name, Scope: memdir.ScopeTeam, Why: "its team memory holds an unresolved git merge conflict"})
+		return nil
+	case errors.Is(err, errTeamUser):
+		rep.Refused = append(rep.Refused, RefusedMemory{Name: a.Memory.Name, Scope: memdir.ScopeTeam, Why: "a user memory is never a team memory"})
+		return nil
+	case err != nil:
+		return err
+	}
+	name := func(files []string) []string {
+		for i, f := range files {
+			files[i] = TeamPrefix + strings.ReplaceAll(f, " → ", " → "+TeamPrefix)
+		}
+		return files
+	}
+	rep.Saved = append(rep.Saved, name(tr.Saved)...)
+	rep.Updated = append(rep.Updated, name(tr.Updated)...)
+	rep.Superseded = append(rep.Superseded, name(tr.Superseded)...)
+	return nil
+}
+
+// errTeamUser is a user memory proposed for the team folder.
+var errTeamUser = errors.New("a user memory is never a team memory")
+
 // apply writes one planned action through the store and records it in
 // rep: the one apply step of every engine. A memory it changes keeps its
 // previous version, so 'memdir restore NAME' undoes the change (the
@@ -151,6 +246,9 @@ func (w *Workspace) apply(ctx context.Context, a extract.Action, rep *ExtractRep
 	typ, err := memdir.ParseType(a.Memory.Type)
 	if err != nil {
 		return err
+	}
+	if w.isTeam && typ == memdir.TypeUser {
+		return errTeamUser
 	}
 	c := a.Memory
 	m := memdir.Memory{Name: c.Name, Description: c.Description, Type: typ, Body: c.Body, Source: c.Source, Trust: c.Trust, Scope: c.Scope}

@@ -22,6 +22,7 @@ type MemoryJSON struct {
 	Description  string    `json:"description"`
 	Type         string    `json:"type"`
 	Scope        string    `json:"scope,omitempty"`
+	Author       string    `json:"author,omitempty"` // who added a team memory
 	Created      time.Time `json:"created,omitzero"`
 	Updated      time.Time `json:"updated,omitzero"`
 	Modified     time.Time `json:"modified"`
@@ -41,7 +42,7 @@ type MemoryJSON struct {
 func ToJSON(st *memdir.Store, m memdir.Memory, withBody bool) MemoryJSON {
 	j := MemoryJSON{
 		File: m.File, Path: st.Path(m.File), Name: m.Title(), Description: m.Summary(), Type: string(m.Type),
-		Scope: m.Scope, Created: m.Created, Updated: m.Updated, Modified: m.ModTime, Source: m.Source,
+		Scope: m.Scope, Author: m.Author, Created: m.Created, Updated: m.Updated, Modified: m.ModTime, Source: m.Source,
 		Trust: m.Trust, Refs: m.Refs, SupersededBy: m.SupersededBy, Pinned: m.Pinned, Stale: m.Stale, Size: m.Size,
 	}
 	if withBody {
@@ -56,32 +57,7 @@ func ToJSON(st *memdir.Store, m memdir.Memory, withBody bool) MemoryJSON {
 // every line until it flushes), a second writes. It returns how many
 // lines it wrote.
 func (l *Listing) WriteText(w io.Writer, typ string) (int, error) {
-	label := func(m Listed) string { return cmp.Or(m.Type, Untyped) }
-	typeW, fileW, n := 0, 0, 0
-	for m, err := range l.All(typ, Key{}) {
-		if err != nil {
-			return 0, err
-		}
-		typeW = max(typeW, utf8.RuneCountInString(label(m)))
-		fileW = max(fileW, utf8.RuneCountInString(m.File))
-		n++
-	}
-	if n == 0 {
-		return 0, nil
-	}
-	bw := bufio.NewWriter(w)
-	for m, err := range l.All(typ, Key{}) {
-		if err != nil {
-			bw.Flush()
-			return 0, err
-		}
-		t := label(m)
-		// The name is what show, edit and forget take; the file name
-		// works too.
-		fmt.Fprintf(bw, "%s%*s%s%*s%s  %s%s — %s\n", t, typeW-utf8.RuneCountInString(t)+2, "", m.File, fileW-utf8.RuneCountInString(m.File)+2, "",
-			m.Saved.Local().Format("2006-01-02"), l.statsColumn(m.File), m.Name, m.Description)
-	}
-	return n, bw.Flush()
+	return WriteListText(w, typ, ListPart{Listing: l})
 }
 
 // WriteJSON streams the memories of type typ as a JSON array, element by
@@ -89,35 +65,93 @@ func (l *Listing) WriteText(w io.Writer, typ string) (int, error) {
 // file, one at a time, so memory use does not grow with the folder. A file
 // that can no longer be read is passed to warn and left out.
 func (l *Listing) WriteJSON(w io.Writer, st *memdir.Store, typ string, warn func(error)) (unread int, err error) {
+	return WriteListJSON(w, typ, warn, ListPart{Listing: l, Store: st})
+}
+
+// WriteListText is WriteText over several folders' listings, in one set
+// of columns: the parts in order. A team memory is named team/<file> and
+// shows its created day and "[team by <author>]" (read from its file).
+func WriteListText(w io.Writer, typ string, parts ...ListPart) (int, error) {
+	label := func(m Listed) string { return cmp.Or(m.Type, Untyped) }
+	typeW, fileW, n := 0, 0, 0
+	for _, p := range parts {
+		for m, err := range p.All(typ, Key{}) {
+			if err != nil {
+				return 0, err
+			}
+			typeW = max(typeW, utf8.RuneCountInString(label(m)))
+			fileW = max(fileW, utf8.RuneCountInString(p.name(m.File)))
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	bw := bufio.NewWriter(w)
+	for _, p := range parts {
+		for m, err := range p.All(typ, Key{}) {
+			if err != nil {
+				bw.Flush()
+				return 0, err
+			}
+			t, file, day, mark := label(m), p.name(m.File), m.Saved, ""
+			if p.Team {
+				// Who added it and when: a team memory is somebody's.
+				mark = "[team] "
+				if full, err := p.Store.Read(m.File); err == nil {
+					if !full.Created.IsZero() {
+						day = full.Created
+					}
+					if full.Author != "" {
+						mark = "[team by " + full.Author + "] "
+					}
+				}
+			}
+			// The name is what show, edit and forget take; the file name
+			// works too.
+			fmt.Fprintf(bw, "%s%*s%s%*s%s  %s%s%s — %s\n", t, typeW-utf8.RuneCountInString(t)+2, "", file, fileW-utf8.RuneCountInString(file)+2, "",
+				day.Local().Format("2006-01-02"), p.statsColumn(m.File), mark, m.Name, m.Description)
+		}
+	}
+	return n, bw.Flush()
+}
+
+// WriteListJSON is WriteJSON over several folders' listings, as one
+// array: the parts in order. Every entry carries its folder's scope
+// (whatever its frontmatter says) and a team memory its author, named
+// team/<file>.
+func WriteListJSON(w io.Writer, typ string, warn func(error), parts ...ListPart) (unread int, err error) {
 	bw := bufio.NewWriter(w)
 	n := 0
-	for e, err := range l.All(typ, Key{}) {
-		if err != nil {
-			bw.Flush()
-			return unread, err
+	for _, p := range parts {
+		for e, err := range p.All(typ, Key{}) {
+			if err != nil {
+				bw.Flush()
+				return unread, err
+			}
+			m, err := p.Store.Read(e.File)
+			if err != nil {
+				warn(err)
+				unread++
+				continue
+			}
+			j := p.json(m, false)
+			if p.Stats != nil {
+				r := p.Stats[e.File]
+				j.Usage = &r
+			}
+			b, err := json.MarshalIndent(j, "  ", "  ")
+			if err != nil {
+				return unread, err
+			}
+			if n == 0 {
+				bw.WriteString("[\n  ")
+			} else {
+				bw.WriteString(",\n  ")
+			}
+			bw.Write(b)
+			n++
 		}
-		m, err := st.Read(e.File)
-		if err != nil {
-			warn(err)
-			unread++
-			continue
-		}
-		j := ToJSON(st, m, false)
-		if l.Stats != nil {
-			r := l.Stats[e.File]
-			j.Usage = &r
-		}
-		b, err := json.MarshalIndent(j, "  ", "  ")
-		if err != nil {
-			return unread, err
-		}
-		if n == 0 {
-			bw.WriteString("[\n  ")
-		} else {
-			bw.WriteString(",\n  ")
-		}
-		bw.Write(b)
-		n++
 	}
 	if n == 0 {
 		bw.WriteString("[]\n")

@@ -56,8 +56,27 @@ func (r SaveRequest) memory() (memdir.Memory, error) {
 	default:
 		return memdir.Memory{}, hint.With(fmt.Errorf("invalid trust %q", r.Trust), "use --trust user, agent or tool-output")
 	}
-	return memdir.Memory{Name: r.Name, Description: r.Description, Type: typ, Scope: r.Scope,
-		Source: r.Source, Trust: r.Trust, Refs: r.Refs, Pinned: r.Pinned, Body: withNewline(r.Body)}, nil
+	m := memdir.Memory{Name: r.Name, Description: r.Description, Type: typ, Scope: r.Scope,
+		Source: r.Source, Trust: r.Trust, Refs: r.Refs, Pinned: r.Pinned, Body: withNewline(r.Body)}
+	if r.Scope == memdir.ScopeTeam {
+		// Refused here, so Check refuses them before any folder is made.
+		if err := checkTeamMemory(m); err != nil {
+			return memdir.Memory{}, err
+		}
+	}
+	return m, nil
+}
+
+// checkTeamMemory refuses what a team folder never holds: a user memory,
+// and a memory with a potential secret (its kinds listed).
+func checkTeamMemory(m memdir.Memory) error {
+	if err := checkTeamType(m.Type); err != nil {
+		return err
+	}
+	if labels := memdir.SecretsIn(m); len(labels) > 0 {
+		return TeamSecretHint(&memdir.SecretError{File: m.Name, Labels: labels})
+	}
+	return nil
 }
 
 // Save checks r and saves it: a new memory, or an update of the memory of
@@ -74,11 +93,8 @@ func (w *Workspace) Save(ctx context.Context, r SaveRequest) (memdir.SaveResult,
 		return memdir.SaveResult{}, err
 	}
 	if r.Scope == memdir.ScopeTeam || w.isTeam {
-		if err := checkTeamType(m.Type); err != nil {
+		if err := checkTeamMemory(m); err != nil {
 			return memdir.SaveResult{}, err
-		}
-		if labels := memdir.SecretsIn(m); len(labels) > 0 {
-			return memdir.SaveResult{}, TeamSecretHint(&memdir.SecretError{File: m.Name, Labels: labels})
 		}
 		if !w.isTeam {
 			t, err := w.Team(true)
@@ -121,6 +137,11 @@ func (w *Workspace) Update(ctx context.Context, r UpdateRequest) (memdir.SaveRes
 			return memdir.SaveResult{}, err
 		}
 		typ = t
+		if w.isTeam {
+			if err := checkTeamType(typ); err != nil {
+				return memdir.SaveResult{}, err
+			}
+		}
 	}
 	file, err := w.Store.Resolve(r.Name)
 	if err != nil {
@@ -128,7 +149,8 @@ func (w *Workspace) Update(ctx context.Context, r UpdateRequest) (memdir.SaveRes
 	}
 	m := memdir.Memory{File: file, Description: r.Description, Body: withNewline(r.Body), Type: typ}
 	// MustExist: a memory forgotten since Resolve is not brought back.
-	return w.Store.Save(ctx, m, memdir.SaveOptions{MustExist: true, Refs: refsRule(nil)})
+	res, err := w.Store.Save(ctx, m, memdir.SaveOptions{MustExist: true, Refs: refsRule(nil)})
+	return res, TeamSecretHint(err) // a team folder refuses a secret
 }
 
 // maxAutoRefs bounds the refs a save finds in a memory's text.

@@ -133,6 +133,11 @@ func (r ExtractResult) WriteText(w io.Writer, dryRun bool) error {
 	if len(superseded) > 0 {
 		fmt.Fprintf(bw, "Superseded %s\n", strings.Join(superseded, ", "))
 	}
+	for _, rep := range r.Reports {
+		for _, x := range rep.Refused {
+			fmt.Fprintf(bw, "Refused for the team folder (not saved): %q: %s\n", x.Name, x.Why)
+		}
+	}
 	return bw.Flush()
 }
 

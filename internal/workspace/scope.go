@@ -1,0 +1,116 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/memdir/memdir/internal/hint"
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
+)
+
+// TeamPrefix starts the name of a team memory wherever it is shown next
+// to private ones ("team/deploy-flow.md"); every command and tool that
+// takes a name accepts it.
+const TeamPrefix = memdir.ScopeTeam + "/"
+
+// ScopeAll is the list filter that keeps both folders: the private
+// memories, then the team folder's.
+const ScopeAll = "all"
+
+// SplitScope is the scope and name a front end was given: a name written
+// "team/<file>" with no scope (or scope team) is that file of the team
+// folder. An explicit scope private leaves the name as it is.
+func SplitScope(scope, name string) (string, string) {
+	name = strings.TrimSpace(name)
+	if rest, ok := strings.CutPrefix(name, TeamPrefix); ok && rest != "" && (scope == "" || scope == memdir.ScopeTeam) {
+		return memdir.ScopeTeam, rest
+	}
+	return scope, name
+}
+
+// CheckScope refuses a scope other than private, team (or, with all set,
+// all); "" is accepted.
+func CheckScope(scope string, all bool) error {
+	switch scope {
+	case "", memdir.ScopePrivate, memdir.ScopeTeam:
+		return nil
+	case ScopeAll:
+		if all {
+			return nil
+		}
+	}
+	if all {
+		return hint.With(fmt.Errorf("invalid scope %q", scope), "use --scope private, team or all")
+	}
+	return hint.With(fmt.Errorf("invalid scope %q", scope), "use --scope private or --scope team")
+}
+
+// ForScope is the workspace of scope beside w: w itself for "" and
+// private, its team folder for team (ErrNoTeam, with a hint, when the
+// project has none and create is unset).
+func (w *Workspace) ForScope(scope string, create bool) (*Workspace, error) {
+	if err := CheckScope(scope, false); err != nil {
+		return nil, err
+	}
+	if scope == memdir.ScopeTeam {
+		return w.Team(create)
+	}
+	return w, nil
+}
+
+// ShownName is how a memory of w is named next to memories of the other
+// scope: its file, with TeamPrefix for a team memory.
+func (w *Workspace) ShownName(file string) string {
+	if w.isTeam {
+		return TeamPrefix + file
+	}
+	return file
+}
+
+// NotPrivate turns err, name not found among the private memories, into
+// an error that says name is a team memory, when the project's team
+// folder holds it: the command then needs --scope team (for a forget,
+// that is a delete for every collaborator once committed). The private
+// folder may not exist at all. Any other err is returned as it is.
+func NotPrivate(env Env, l paths.Layout, command, name string, err error) error {
+	if !errors.Is(err, memdir.ErrNotFound) {
+		return err
+	}
+	t, terr := OpenTeam(env, l, false)
+	if terr != nil {
+		return err
+	}
+	file, rerr := t.Store.Resolve(name)
+	if rerr != nil {
+		return err
+	}
+	msg := fmt.Errorf("%q is not a private memory: it is the team memory %s%s: %w", name, TeamPrefix, file, memdir.ErrNotFound)
+	arg := name
+	if strings.ContainsAny(arg, " \t'\"") {
+		arg = fmt.Sprintf("%q", arg)
+	}
+	if command == "forget" {
+		return hint.With(msg, "memdir forget --scope team %s (a team delete is a delete for every collaborator once committed)", arg)
+	}
+	return hint.With(msg, "memdir %s --scope team %s", command, arg)
+}
+
+// SavedTo is the scope of the folder a save of w wrote to: team when it
+// went to the project's team folder (w itself, or Save with scope team),
+// else private.
+func (w *Workspace) SavedTo(res memdir.SaveResult) string {
+	t := w
+	if !w.isTeam {
+		if w.team == nil {
+			return memdir.ScopePrivate
+		}
+		t = w.team
+	}
+	if filepath.Dir(res.Path) == t.Store.Dir() {
+		return memdir.ScopeTeam
+	}
+	return memdir.ScopePrivate
+}
