@@ -60,16 +60,16 @@ func (r SaveRequest) memory() (memdir.Memory, error) {
 		Source: r.Source, Trust: r.Trust, Refs: r.Refs, Pinned: r.Pinned, Body: withNewline(r.Body)}
 	if r.Scope == memdir.ScopeTeam {
 		// Refused here, so Check refuses them before any folder is made.
-		if err := checkTeamMemory(m); err != nil {
+		if err := refuseForTeam(m); err != nil {
 			return memdir.Memory{}, err
 		}
 	}
 	return m, nil
 }
 
-// checkTeamMemory refuses what a team folder never holds: a user memory,
+// refuseForTeam refuses what a team folder never holds: a user memory,
 // and a memory with a potential secret (its kinds listed).
-func checkTeamMemory(m memdir.Memory) error {
+func refuseForTeam(m memdir.Memory) error {
 	if err := checkTeamType(m.Type); err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func (w *Workspace) Save(ctx context.Context, r SaveRequest) (memdir.SaveResult,
 		return memdir.SaveResult{}, err
 	}
 	if r.Scope == memdir.ScopeTeam || w.isTeam {
-		if err := checkTeamMemory(m); err != nil {
+		if err := refuseForTeam(m); err != nil {
 			return memdir.SaveResult{}, err
 		}
 		if !w.isTeam {

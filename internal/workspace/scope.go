@@ -11,11 +11,6 @@ import (
 	"github.com/memdir/memdir/internal/paths"
 )
 
-// TeamPrefix starts the name of a team memory wherever it is shown next
-// to private ones ("team/deploy-flow.md"); every command and tool that
-// takes a name accepts it.
-const TeamPrefix = memdir.ScopeTeam + "/"
-
 // ScopeAll is the list filter that keeps both folders: the private
 // memories, then the team folder's.
 const ScopeAll = "all"
