@@ -59,11 +59,7 @@ func (w *Workspace) TeamReader() (*Workspace, error) {
 // with team memories and no private ones); nil when the project keeps no
 // team memories.
 func OpenTeamReader(env Env, l paths.Layout) (*Workspace, error) {
-	timeout, err := env.LockTimeout()
-	if err != nil {
-		return nil, err
-	}
-	st, err := memdir.Open(l.TeamDir, memdir.Options{LockTimeout: timeout, Holder: env.Holder, Names: snapshot.Names, Team: true})
+	st, err := openTeamStore(env, l, memdir.Options{})
 	if errors.Is(err, memdir.ErrNotFound) {
 		return nil, nil
 	}

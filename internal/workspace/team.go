@@ -52,12 +52,7 @@ func OpenTeam(env Env, l paths.Layout, create bool) (*Workspace, error) {
 			return nil, hint.With(fmt.Errorf("project folder %s does not exist", l.ProjectRoot), "give --project an existing folder")
 		}
 	}
-	timeout, err := env.LockTimeout()
-	if err != nil {
-		return nil, err
-	}
-	st, err := memdir.Open(l.TeamDir, memdir.Options{Create: create, LockTimeout: timeout, Holder: env.Holder,
-		Names: snapshot.Names, Team: true, Author: TeamAuthor(env, l.ProjectRoot)})
+	st, err := openTeamStore(env, l, memdir.Options{Create: create, Author: TeamAuthor(env, l.ProjectRoot)})
 	if err != nil {
 		return nil, err
 	}
@@ -67,6 +62,24 @@ func OpenTeam(env Env, l paths.Layout, create bool) (*Workspace, error) {
 		}
 	}
 	return &Workspace{Env: env, Layout: l, Store: st, isTeam: true}, nil
+}
+
+// openTeamStore opens l.TeamDir as a team folder, with opt's Create and
+// Author. A team folder that leads out of the project (.memdir or
+// .memdir/team a symbolic link, in a cloned repository, to the user's
+// private memories or anywhere else) is refused: memdir would read
+// memories from there as the team's, and write team memories there.
+func openTeamStore(env Env, l paths.Layout, opt memdir.Options) (*memdir.Store, error) {
+	if ok, err := paths.Within(l.ProjectRoot, l.TeamDir); err != nil || !ok {
+		return nil, hint.With(fmt.Errorf("%s leads out of the project %s: not used as its team folder", l.TeamDir, l.ProjectRoot),
+			"a team folder is a plain folder inside the repository; check where the link leads ('ls -l %s') and replace it", filepath.Dir(l.TeamDir))
+	}
+	timeout, err := env.LockTimeout()
+	if err != nil {
+		return nil, err
+	}
+	opt.LockTimeout, opt.Holder, opt.Names, opt.Team = timeout, env.Holder, snapshot.Names, true
+	return memdir.Open(l.TeamDir, opt)
 }
 
 // Team is the project's team folder beside w's private one, opened once;
