@@ -46,7 +46,7 @@ func redactMemory(m *Memory) []RedactionCount {
 				clean(&n.Value)
 			}
 			if n.Kind == yaml.MappingNode {
-				// A key names what its value is: "db_password: hunter22x"
+				// A key names what its value is: a "db_password" key and its value
 				// is a secret that neither half is alone.
 				for i := 0; i+1 < len(n.Content); i += 2 {
 					k, v := n.Content[i], n.Content[i+1]

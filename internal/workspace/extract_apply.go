@@ -166,10 +166,8 @@ func (w *Workspace) extractFolders() []*Workspace {
 func (w *Workspace) similarAll(ctx context.Context, m extract.Candidate) []extract.Existing {
 	var out []extract.Existing
 	for _, f := range w.extractFolders() {
-		for _, e := range f.similar(ctx, m) {
-			e.File = f.ShownName(e.File)
-			out = append(out, e)
-		}
+		// Recall names a team folder's memories team/<file> already.
+		out = append(out, f.similar(ctx, m)...)
 	}
 	return out
 }
