@@ -68,8 +68,12 @@ type Layout struct {
 	MemoryDir    string // no trailing separator
 	MemorySource string // "default", "MEMDIR_MEMORY_DIR", "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE" or "user-settings"
 	SynthesisDir string // <Home>/memory
+	// WorkTree is the checkout the working directory is in: ProjectRoot,
+	// or a linked worktree of it (git worktree add), which shares its
+	// memory folder but has files, and a team folder, of its own.
+	WorkTree string
 	// TeamDir is the project's team memory folder, committed with the
-	// code (TeamFolder under ProjectRoot); it may not exist.
+	// code (TeamFolder under WorkTree); it may not exist.
 	TeamDir string
 	// TeamMount is the folder name the team memories take in Claude
 	// Code's layout: <MemoryDir>/team/<TeamMount>.
@@ -107,7 +111,8 @@ func Resolve(env Env) (Layout, error) {
 	}
 	l.ProjectRoot, l.ProjectVia = ProjectRoot(start)
 	l.ProjectKey = Sanitize(l.ProjectRoot)
-	l.TeamDir = filepath.Join(l.ProjectRoot, filepath.FromSlash(TeamFolder))
+	l.WorkTree = WorkTreeRoot(start)
+	l.TeamDir = filepath.Join(l.WorkTree, filepath.FromSlash(TeamFolder))
 	l.TeamMount = TeamMount(l.ProjectRoot)
 	l.MemoryDir = filepath.Join(home, "projects", l.ProjectKey, "memory")
 	l.MemorySource = "default"

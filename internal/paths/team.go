@@ -33,3 +33,20 @@ func TeamMount(projectRoot string) string {
 	}
 	return m
 }
+
+// WorkTreeRoot is the top of the checkout dir is in: the nearest folder
+// at or above it holding a .git entry (a folder, or the file of a linked
+// worktree or a submodule), or dir itself outside git. Unlike ProjectRoot
+// it does not lead a linked worktree back to the main checkout: a team
+// folder is committed, so it is the one of the checkout at hand.
+func WorkTreeRoot(dir string) string {
+	dir = realpath(filepath.Clean(dir))
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, ok := gitRoot(d); ok {
+			return realpath(d)
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
+}

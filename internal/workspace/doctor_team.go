@@ -44,7 +44,7 @@ func (c *checker) team(env Env, l paths.Layout) {
 	}
 	switch {
 	case !s.Git:
-		c.add(name, CheckWarn, "run 'git init', then commit "+paths.TeamFolder, "%s is not in a git repository: the team memories are shared with no one", l.ProjectRoot)
+		c.add(name, CheckWarn, "run 'git init', then commit "+paths.TeamFolder, "%s is not in a git repository: the team memories are shared with no one", l.WorkTree)
 	case s.Hook == nil || !s.Hook.Installed:
 		c.add(name, CheckInfo, "'memdir team install-hook' checks every commit of team memories for secrets", "no pre-commit hook")
 	case s.Hook.Missing:

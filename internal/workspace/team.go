@@ -48,11 +48,11 @@ func OpenTeam(env Env, l paths.Layout, create bool) (*Workspace, error) {
 		return nil, hint.With(fmt.Errorf("%s: %w", l.TeamDir, ErrNoTeam), "start one with 'memdir team init' (or 'memdir save --scope team …'), then commit %s", paths.TeamFolder)
 	}
 	if create {
-		if fi, err := os.Stat(l.ProjectRoot); err != nil || !fi.IsDir() {
-			return nil, hint.With(fmt.Errorf("project folder %s does not exist", l.ProjectRoot), "give --project an existing folder")
+		if fi, err := os.Stat(l.WorkTree); err != nil || !fi.IsDir() {
+			return nil, hint.With(fmt.Errorf("project folder %s does not exist", l.WorkTree), "give --project an existing folder")
 		}
 	}
-	st, err := openTeamStore(env, l, memdir.Options{Create: create, Author: TeamAuthor(env, l.ProjectRoot)})
+	st, err := openTeamStore(env, l, memdir.Options{Create: create, Author: TeamAuthor(env, l.WorkTree)})
 	if err != nil {
 		return nil, err
 	}
@@ -70,8 +70,8 @@ func OpenTeam(env Env, l paths.Layout, create bool) (*Workspace, error) {
 // private memories or anywhere else) is refused: memdir would read
 // memories from there as the team's, and write team memories there.
 func openTeamStore(env Env, l paths.Layout, opt memdir.Options) (*memdir.Store, error) {
-	if ok, err := paths.Within(l.ProjectRoot, l.TeamDir); err != nil || !ok {
-		return nil, hint.With(fmt.Errorf("%s leads out of the project %s: not used as its team folder", l.TeamDir, l.ProjectRoot),
+	if ok, err := paths.Within(l.WorkTree, l.TeamDir); err != nil || !ok {
+		return nil, hint.With(fmt.Errorf("%s leads out of the project %s: not used as its team folder", l.TeamDir, l.WorkTree),
 			"a team folder is a plain folder inside the repository; check where the link leads ('ls -l %s') and replace it", filepath.Dir(l.TeamDir))
 	}
 	timeout, err := env.LockTimeout()

@@ -249,9 +249,9 @@ func gitIn(ctx context.Context, env Env, dir string, args ...string) ([]byte, er
 // project (slash-separated, relative to its top level, with a final /),
 // or ErrNotGit.
 func teamPrefix(ctx context.Context, env Env, l paths.Layout) (string, error) {
-	out, err := gitIn(ctx, env, l.ProjectRoot, "rev-parse", "--show-prefix")
+	out, err := gitIn(ctx, env, l.WorkTree, "rev-parse", "--show-prefix")
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", l.ProjectRoot, ErrNotGit)
+		return "", fmt.Errorf("%s: %w", l.WorkTree, ErrNotGit)
 	}
 	return strings.TrimSpace(string(out)) + paths.TeamFolder + "/", nil
 }
@@ -267,7 +267,7 @@ func TeamCheckStaged(ctx context.Context, env Env, l paths.Layout) ([]TeamFindin
 	}
 	// Root-relative paths: ':(top)' keeps git from reading them from the
 	// current folder.
-	out, err := gitIn(ctx, env, l.ProjectRoot, "diff", "--cached", "--name-only", "-z", "--no-renames", "--diff-filter=ACMRT", "--", ":(top)"+prefix)
+	out, err := gitIn(ctx, env, l.WorkTree, "diff", "--cached", "--name-only", "-z", "--no-renames", "--diff-filter=ACMRT", "--", ":(top)"+prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +275,7 @@ func TeamCheckStaged(ctx context.Context, env Env, l paths.Layout) ([]TeamFindin
 	if len(changed) == 0 {
 		return nil, nil
 	}
-	out, err = gitIn(ctx, env, l.ProjectRoot, "ls-files", "--cached", "-z", "--full-name", "--", ":(top)"+prefix+memdir.TombstoneDir+"/")
+	out, err = gitIn(ctx, env, l.WorkTree, "ls-files", "--cached", "-z", "--full-name", "--", ":(top)"+prefix+memdir.TombstoneDir+"/")
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +283,7 @@ func TeamCheckStaged(ctx context.Context, env Env, l paths.Layout) ([]TeamFindin
 	for _, p := range splitZ(out) {
 		file := strings.TrimSuffix(path.Base(p), ".json") + ".md"
 		tombs[file] = &memdir.Tombstone{File: file}
-		if b, err := gitIn(ctx, env, l.ProjectRoot, "show", ":"+p); err == nil {
+		if b, err := gitIn(ctx, env, l.WorkTree, "show", ":"+p); err == nil {
 			_ = json.Unmarshal(b, tombs[file])
 			tombs[file].File = file
 		}
@@ -303,7 +303,7 @@ func TeamCheckStaged(ctx context.Context, env Env, l paths.Layout) ([]TeamFindin
 			findings = append(findings, strayFinding(rel))
 		case name == memdir.TeamIgnore:
 		case strings.HasSuffix(name, ".md") && !strings.HasPrefix(name, "."):
-			b, err := gitIn(ctx, env, l.ProjectRoot, "show", ":"+p)
+			b, err := gitIn(ctx, env, l.WorkTree, "show", ":"+p)
 			if err != nil {
 				return nil, err
 			}
@@ -342,7 +342,7 @@ func gitAdd(ctx context.Context, env Env, l paths.Layout, rels ...string) error 
 			// Gone: drop it from the index, if it was ever there.
 			args = []string{"rm", "--cached", "--ignore-unmatch", "-q", "--", p}
 		}
-		if _, err := gitIn(ctx, env, l.ProjectRoot, args...); err != nil {
+		if _, err := gitIn(ctx, env, l.WorkTree, args...); err != nil {
 			return err
 		}
 	}

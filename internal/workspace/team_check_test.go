@@ -38,7 +38,7 @@ func teamEnv(t *testing.T, git bool) (Env, paths.Layout, *Workspace) {
 	t.Helper()
 	env, l := testEnv(t)
 	if git {
-		teamGit(t, l.ProjectRoot, "init", "-q")
+		teamGit(t, l.WorkTree, "init", "-q")
 	}
 	if _, err := TeamInit(t.Context(), env, l, ""); err != nil {
 		t.Fatal(err)
@@ -123,15 +123,15 @@ func TestTeamCheck_Findings(t *testing.T) {
 func TestTeamCheckStaged(t *testing.T) {
 	ctx := t.Context()
 	env, l, _ := teamEnv(t, true)
-	teamGit(t, l.ProjectRoot, "add", "-A")
-	teamGit(t, l.ProjectRoot, "commit", "-q", "-m", "team folder")
+	teamGit(t, l.WorkTree, "add", "-A")
+	teamGit(t, l.WorkTree, "commit", "-q", "-m", "team folder")
 	if fs, err := TeamCheckStaged(ctx, env, l); err != nil || len(fs) != 0 {
 		t.Fatalf("TeamCheckStaged(nothing staged)=%v, %v", fs, err)
 	}
 	// Staged with a secret, then fixed in the working tree only: the
 	// staged version is what a commit records.
 	writeTeam(t, l, "leak.md", "---\nname: Leak\ndescription: d\ntype: project\n---\nUse "+ghToken+".\n")
-	teamGit(t, l.ProjectRoot, "add", ".memdir/team/leak.md")
+	teamGit(t, l.WorkTree, "add", ".memdir/team/leak.md")
 	writeTeam(t, l, "leak.md", "---\nname: Leak\ndescription: d\ntype: project\n---\nThe token is in the vault.\n")
 	fs, err := TeamCheckStaged(ctx, env, l)
 	if err != nil {
@@ -140,15 +140,15 @@ func TestTeamCheckStaged(t *testing.T) {
 	if got := kinds(fs); !slices.Equal(got, []string{"leak.md:secret"}) {
 		t.Fatalf("TeamCheckStaged()=%v, want the staged secret", got)
 	}
-	teamGit(t, l.ProjectRoot, "add", ".memdir/team/leak.md")
+	teamGit(t, l.WorkTree, "add", ".memdir/team/leak.md")
 	// A derived file staged by force is stray; a file outside the team
 	// folder is not looked at.
 	writeTeam(t, l, "MEMORY.md", "- index\n")
-	teamGit(t, l.ProjectRoot, "add", "-f", ".memdir/team/MEMORY.md")
-	if err := os.WriteFile(filepath.Join(l.ProjectRoot, "notes.md"), []byte("password = hunter22x\n"), 0o644); err != nil {
+	teamGit(t, l.WorkTree, "add", "-f", ".memdir/team/MEMORY.md")
+	if err := os.WriteFile(filepath.Join(l.WorkTree, "notes.md"), []byte("password = hunter22x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	teamGit(t, l.ProjectRoot, "add", "notes.md")
+	teamGit(t, l.WorkTree, "add", "notes.md")
 	fs, err = TeamCheckStaged(ctx, env, l)
 	if err != nil {
 		t.Fatal(err)

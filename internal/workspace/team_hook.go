@@ -41,13 +41,13 @@ type TeamHookState struct {
 // teamHookPath is the repository's pre-commit file, where git looks for it
 // (core.hooksPath honoured).
 func teamHookPath(ctx context.Context, env Env, l paths.Layout) (string, error) {
-	out, err := gitIn(ctx, env, l.ProjectRoot, "rev-parse", "--git-path", "hooks")
+	out, err := gitIn(ctx, env, l.WorkTree, "rev-parse", "--git-path", "hooks")
 	if err != nil {
-		return "", hint.With(fmt.Errorf("%s: %w", l.ProjectRoot, ErrNotGit), "the pre-commit hook needs a git repository: run 'git init' first")
+		return "", hint.With(fmt.Errorf("%s: %w", l.WorkTree, ErrNotGit), "the pre-commit hook needs a git repository: run 'git init' first")
 	}
 	dir := strings.TrimSpace(string(out))
 	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(l.ProjectRoot, dir)
+		dir = filepath.Join(l.WorkTree, dir)
 	}
 	return filepath.Join(dir, "pre-commit"), nil
 }

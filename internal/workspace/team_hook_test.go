@@ -20,7 +20,7 @@ func TestTeamHook_InstallUninstall(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := t.Context()
 			env, l, _ := teamEnv(t, true)
-			p := filepath.Join(l.ProjectRoot, ".git", "hooks", "pre-commit")
+			p := filepath.Join(l.WorkTree, ".git", "hooks", "pre-commit")
 			if c.existing != "" {
 				if err := os.WriteFile(p, []byte(c.existing), 0o755); err != nil {
 					t.Fatal(err)
@@ -75,12 +75,12 @@ func TestTeamHook_InstallUninstall(t *testing.T) {
 
 func TestTeamHook_HooksPath(t *testing.T) {
 	env, l, _ := teamEnv(t, true)
-	teamGit(t, l.ProjectRoot, "config", "core.hooksPath", ".githooks")
+	teamGit(t, l.WorkTree, "config", "core.hooksPath", ".githooks")
 	st, err := InstallTeamHook(t.Context(), env, l, "/usr/bin/memdir")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(l.ProjectRoot, ".githooks", "pre-commit"); st.Path != want {
+	if want := filepath.Join(l.WorkTree, ".githooks", "pre-commit"); st.Path != want {
 		t.Fatalf("hook path=%s, want %s", st.Path, want)
 	}
 	if fi, err := os.Stat(st.Path); err != nil || fi.Mode().Perm()&0o100 == 0 {

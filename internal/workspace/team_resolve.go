@@ -268,7 +268,7 @@ func (w *Workspace) TeamResolve(ctx context.Context, name, choice string) (TeamR
 // stageResolved adds the resolved file and its tombstone to git's index,
 // when the project is a git repository.
 func (w *Workspace) stageResolved(ctx context.Context, res *TeamResolution, file string) error {
-	if !inGit(ctx, w.Env, w.Layout.ProjectRoot) {
+	if !inGit(ctx, w.Env, w.Layout.WorkTree) {
 		return nil
 	}
 	tomb := memdir.TombstoneDir + "/" + stem(file) + ".json"

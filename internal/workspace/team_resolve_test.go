@@ -104,7 +104,7 @@ func TestTeamResolve_Conflict(t *testing.T) {
 			if strings.Count(m.Body, "Run make deploy.") != 1 {
 				t.Errorf("body %q repeats a line", m.Body)
 			}
-			if status := teamGit(t, l.ProjectRoot, "status", "--porcelain", "--", ".memdir/team/deploy-flow.md"); !strings.HasPrefix(status, "A ") {
+			if status := teamGit(t, l.WorkTree, "status", "--porcelain", "--", ".memdir/team/deploy-flow.md"); !strings.HasPrefix(status, "A ") {
 				t.Errorf("git status=%q, want staged", status)
 			}
 		})

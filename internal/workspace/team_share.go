@@ -78,7 +78,7 @@ func (w *Workspace) PlanShare(name string) (SharePlan, error) {
 	pm := m
 	pm.Scope = memdir.ScopeTeam
 	if pm.Author == "" {
-		pm.Author = TeamAuthor(w.Env, w.Layout.ProjectRoot)
+		pm.Author = TeamAuthor(w.Env, w.Layout.WorkTree)
 	}
 	p := plan(memdir.ScopePrivate, memdir.ScopeTeam, pm)
 	if labels := rawSecrets([]byte(p.Preview)); len(labels) > 0 {
@@ -253,8 +253,8 @@ type TeamStatus struct {
 // and tombstones, who adds them, the link, the pre-commit hook and the
 // problems 'memdir team check' finds.
 func TeamStatusOf(ctx context.Context, env Env, l paths.Layout) (TeamStatus, error) {
-	s := TeamStatus{Dir: l.TeamDir, Author: TeamAuthor(env, l.ProjectRoot), Link: TeamLink(l), Problems: []TeamFinding{}}
-	s.Git = inGit(ctx, env, l.ProjectRoot)
+	s := TeamStatus{Dir: l.TeamDir, Author: TeamAuthor(env, l.WorkTree), Link: TeamLink(l), Problems: []TeamFinding{}}
+	s.Git = inGit(ctx, env, l.WorkTree)
 	if s.Git {
 		if h, err := TeamHook(ctx, env, l); err == nil {
 			s.Hook = &h
@@ -313,7 +313,7 @@ func TeamInit(ctx context.Context, env Env, l paths.Layout, bin string) (TeamIni
 		return res, err
 	}
 	res.Link = TeamLink(l)
-	res.Git = inGit(ctx, env, l.ProjectRoot)
+	res.Git = inGit(ctx, env, l.WorkTree)
 	if bin != "" && res.Git {
 		h, err := InstallTeamHook(ctx, env, l, bin)
 		if err != nil {
