@@ -62,7 +62,7 @@ func (a *app) saveCmd() *cobra.Command {
 func (a *app) runSave(o saveOptions) error {
 	req := workspace.SaveRequest{
 		Type: o.typ, Name: o.name, Description: o.description, Scope: o.scope, Body: o.body,
-		Source: o.source, Trust: o.trust, Refs: o.refs, Pinned: o.pinned,
+		Source: o.source, Trust: o.trust, Refs: o.refs, Pinned: o.pinned, Revive: true, // a person saving a forgotten team memory again means it
 		Defaults: memdir.Memory{Source: "manual", Trust: memdir.TrustUser},
 	}
 	if err := req.Check(); err != nil {

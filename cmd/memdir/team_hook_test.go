@@ -82,7 +82,7 @@ func TestTeamHook_GitCommit(t *testing.T) {
 	if log := git(true, "log", "--format=%s"); log != "readme\nfixed\na clean team memory\n" {
 		t.Fatalf("git log=%q", log)
 	}
-	if files := git(true, "ls-files", ".memdir/team"); files != ".memdir/team/.gitignore\n.memdir/team/deploy-flow.md\n.memdir/team/deploy-token.md\n" {
-		t.Fatalf("committed team files=%q, want the memories and the .gitignore only", files)
+	if files := git(true, "ls-files", ".memdir/team"); files != ".memdir/team/.gitattributes\n.memdir/team/.gitignore\n.memdir/team/deploy-flow.md\n.memdir/team/deploy-token.md\n" {
+		t.Fatalf("committed team files=%q, want the memories, the .gitignore and the .gitattributes only", files)
 	}
 }

@@ -135,7 +135,7 @@ func TestTeamScope_SaveGetUpdateForget(t *testing.T) {
 	}
 	var fo ForgetOut
 	text = f.ok(t, "memory_forget", map[string]any{"name": "team/deploy-flow.md"}, &fo)
-	if fo.File != "team/deploy-flow.md" || fo.Scope != "team" || fo.Tombstone != ".memdir/team/.tombstones/deploy-flow.json" || !strings.Contains(text, "commit both") {
+	if fo.File != "team/deploy-flow.md" || fo.Scope != "team" || fo.Tombstone != ".memdir/team/.tombstones/deploy-flow.jsonl" || !strings.Contains(text, "commit both") {
 		t.Errorf("team forget: %+v\n%s", fo, text)
 	}
 	if _, err := os.Stat(filepath.Join(f.l.ProjectRoot, filepath.FromSlash(fo.Tombstone))); err != nil {

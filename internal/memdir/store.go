@@ -97,6 +97,11 @@ func Open(dir string, opt Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{dir: dir, real: real, opt: opt}
+	if opt.Team {
+		if err := s.checkTeamFolder(); err != nil {
+			return nil, err
+		}
+	}
 	s.openRecover()
 	return s, nil
 }
@@ -296,6 +301,10 @@ type SaveOptions struct {
 	// no fact the memory states (verify's stale) does not make it look
 	// newer to recall.
 	KeepUpdated bool
+	// Revive lets a save into a team folder bring back a memory that was
+	// forgotten there (removing its tombstone); without it such a save
+	// fails with ErrTombstoned, so nothing automatic undoes a forget.
+	Revive bool
 	// Refs, when set, gives the saved memory's refs (even none) from the
 	// stored memory (zero when the save creates it) and the memory given:
 	// a front end's rule for which refs outlive an edit. It runs under
@@ -370,6 +379,14 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 		}
 	}
 	res.File, res.Path = m.File, s.Path(m.File)
+	if s.opt.Team {
+		if err := s.checkTeamFolder(); err != nil {
+			return res, err
+		}
+		if !opt.Revive && s.tombstoned(m.File) {
+			return res, fmt.Errorf("%s: %w; bring it back on purpose with 'memdir team resolve %s --keep' (or save it again with 'memdir save --scope team')", m.File, ErrTombstoned, strings.TrimSuffix(m.File, ".md"))
+		}
+	}
 
 	now := s.opt.Now().UTC().Truncate(time.Second)
 	var typeChange string
@@ -472,8 +489,10 @@ func (s *Store) saveContent(ctx context.Context, m Memory, old []byte, defaults 
 	if old != nil && s.opt.Team && m.front == nil && HasConflictMarkers(old) {
 		return Memory{}, nil, "", fmt.Errorf("%s: %w: settle it first with 'memdir team resolve %s'", m.File, ErrConflictMarkers, strings.TrimSuffix(m.File, ".md"))
 	}
+	var kept Memory // what a whole file given in place of the stored one keeps of it
 	if old != nil {
 		cur, err := Parse(m.File, old)
+		kept = Memory{Created: cur.Created, Author: cur.Author}
 		if err != nil {
 			if m.front == nil {
 				return Memory{}, nil, "", fmt.Errorf("existing file is invalid, fix it with 'memdir edit' first: %w", err)
@@ -504,8 +523,18 @@ func (s *Store) saveContent(ctx context.Context, m Memory, old []byte, defaults 
 			merged.Author = cmp.Or(merged.Author, defaults.Author, s.opt.Author)
 		}
 	}
+	// A whole file given in place of the stored one (edit) that leaves
+	// out when the memory was created and who added it keeps them: an
+	// edit changes neither.
+	merged.Author = cmp.Or(merged.Author, kept.Author)
+	if merged.Created.IsZero() {
+		merged.Created = kept.Created
+	}
 	if s.opt.Team {
 		merged.Scope = ScopeTeam
+		if merged.Type == TypeUser {
+			return Memory{}, nil, "", fmt.Errorf("%w: %s is a user memory, about one person: it is never a team memory (keep it private)", ErrInvalid, m.File)
+		}
 	}
 	if merged.Created.IsZero() {
 		merged.Created = now

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/paths"
 
 	"github.com/memdir/memdir/internal/atomicfile"
@@ -76,15 +77,32 @@ func (s *Store) Forget(ctx context.Context, name string, purge bool) (ForgetResu
 	// space), then its line leaves the index; if that fails (a full disk),
 	// the file comes back, so a retry finds it. A purge deletes the moved
 	// file only once the index is written.
-	var moved, title string
+	var moved string
 	if exists && s.opt.Team {
-		title = s.titleOf(file)
+		// The tombstone first: a forget cut short leaves the memory and
+		// its tombstone, which 'memdir team check' reports ("forgotten,
+		// yet back"), never a memory gone without one.
+		if err := s.checkTeamFolder(); err != nil {
+			return res, err
+		}
+		undo, err := s.addTombstone(file, s.titleOf(file))
+		if err != nil {
+			return res, hint.With(fmt.Errorf("forget %s: its tombstone could not be written: %w (nothing was changed)", file, err), "check that %s can be written, then run the forget again", s.Path(TombstoneDir))
+		}
+		res.Tombstone = TombstoneFile(file)
+		defer func() {
+			if !res.Removed {
+				undo()
+				res.Tombstone = ""
+			}
+		}()
 	}
 	if exists {
 		if moved, err = s.moveAside(file); err != nil {
 			if moved != "" {
 				_ = os.Rename(moved, src)
 			}
+			res.Removed = false
 			return res, err
 		}
 	}
@@ -122,11 +140,6 @@ func (s *Store) Forget(ctx context.Context, name string, purge bool) (ForgetResu
 	}
 	if !exists && !res.IndexRemoved {
 		return res, fmt.Errorf("%q: %w", name, ErrNotFound)
-	}
-	if s.opt.Team && exists {
-		if res.Tombstone, err = s.writeTombstone(file, title); err != nil {
-			return res, fmt.Errorf("forgot %s, but its tombstone was not written: %w (a branch that still has it may bring it back)", file, err)
-		}
 	}
 	return res, nil
 }

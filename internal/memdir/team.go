@@ -2,6 +2,7 @@ package memdir
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -105,10 +106,21 @@ type Tombstone struct {
 	At   time.Time `json:"at"`
 }
 
-// tombstonePath is file's tombstone, relative to the folder.
-func tombstonePath(file string) string {
-	return TombstoneDir + "/" + strings.TrimSuffix(file, ".md") + ".json"
+// TombstoneExt ends a tombstone's file name. A tombstone is JSON Lines,
+// one line per forget, and TeamAttributes merges it by union: two people
+// who forget one memory on two branches merge with no conflict, and the
+// tombstone lists both.
+const TombstoneExt = ".jsonl"
+
+// TombstoneFile is file's tombstone, relative to the folder.
+func TombstoneFile(file string) string {
+	return TombstoneDir + "/" + strings.TrimSuffix(file, ".md") + TombstoneExt
 }
+
+// ErrTombstoned refuses a save into a team folder of a memory its
+// tombstone says was forgotten, unless SaveOptions.Revive says to bring
+// it back.
+var ErrTombstoned = errors.New("forgotten from the team folder (it has a tombstone)")
 
 // titleOf is the name of the memory in file, or "" when it cannot be read.
 func (s *Store) titleOf(file string) string {
@@ -123,30 +135,103 @@ func (s *Store) titleOf(file string) string {
 	return m.Name
 }
 
-// writeTombstone records that file (the memory named title) was forgotten,
-// by the store's author, now. The caller holds the lock.
-func (s *Store) writeTombstone(file, title string) (string, error) {
-	rel := tombstonePath(file)
-	if err := os.MkdirAll(filepath.Join(s.dir, TombstoneDir), DirPerm); err != nil {
-		return "", err
+// checkOwned refuses an entry of a team folder that memdir writes
+// through (its tombstones, caches, locks, index) when it is anything but
+// what memdir makes there: a committed link (a hostile clone's
+// ".tombstones -> ~/somewhere") would have memdir write or delete files
+// outside the repository.
+func (s *Store) checkOwned(rel string, dir bool) error {
+	fi, err := os.Lstat(s.Path(rel))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("%s in the team folder %s is a symbolic link: %w", rel, s.dir, ErrSymlinkEscape)
+	case dir != fi.IsDir() || !dir && !fi.Mode().IsRegular():
+		return fmt.Errorf("%s in the team folder %s is not a %s: %w", rel, s.dir, map[bool]string{true: "folder", false: "file"}[dir], ErrInvalid)
 	}
-	b, err := json.MarshalIndent(Tombstone{File: file, Name: title, By: s.opt.Author, At: s.opt.Now().UTC().Truncate(time.Second)}, "", "  ")
+	return nil
+}
+
+// teamOwned are the entries of a team folder memdir writes through, and
+// whether each is a folder.
+var teamOwned = []struct {
+	rel string
+	dir bool
+}{
+	{TombstoneDir, true}, {CacheDir, true}, {ForgottenDir, true}, {BatchDir, true},
+	{LockFile, false}, {IndexFile, false}, {UsageFile, false}, {ConsolidateLock, false},
+	{TeamIgnore, false}, {TeamAttributes, false},
+}
+
+// checkTeamFolder runs checkOwned on every entry memdir writes through.
+func (s *Store) checkTeamFolder() error {
+	for _, o := range teamOwned {
+		if err := s.checkOwned(o.rel, o.dir); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tombstoned reports whether file has a tombstone. The caller holds the
+// lock.
+func (s *Store) tombstoned(file string) bool {
+	_, err := os.Lstat(s.Path(TombstoneFile(file)))
+	return err == nil
+}
+
+// addTombstone adds a line to file's tombstone: the memory named title
+// was forgotten by the store's author, now. undo puts the tombstone back
+// as it was. The caller holds the lock.
+func (s *Store) addTombstone(file, title string) (undo func(), err error) {
+	rel := TombstoneFile(file)
+	if err := s.checkOwned(TombstoneDir, true); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(s.dir, TombstoneDir), 0o755); err != nil {
+		return nil, err
+	}
+	prev, err := safefile.ReadFile(s.Path(rel), maxTombstone)
+	existed := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	old := slices.Clone(prev)
+	if len(old) > 0 && old[len(old)-1] != '\n' {
+		old = append(old, '\n')
+	}
+	b, err := json.Marshal(Tombstone{File: file, Name: title, By: s.opt.Author, At: s.opt.Now().UTC().Truncate(time.Second)})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	// Committed files are read by everyone: the usual 0644, not 0600.
-	return rel, atomicfile.WriteFile(s.Path(rel), append(b, '\n'), 0o644)
+	if err := atomicfile.WriteFile(s.Path(rel), append(append(old, b...), '\n'), 0o644); err != nil {
+		return nil, err
+	}
+	return func() {
+		if existed {
+			_ = atomicfile.WriteFile(s.Path(rel), prev, 0o644)
+		} else {
+			_ = os.Remove(s.Path(rel))
+		}
+	}, nil
 }
 
 // removeTombstone removes file's tombstone, if it has one, and reports
 // whether it did. The caller holds the lock.
 func (s *Store) removeTombstone(file string) (bool, error) {
-	err := os.Remove(s.Path(tombstonePath(file)))
+	if err := s.checkOwned(TombstoneDir, true); err != nil {
+		return false, err
+	}
+	err := os.Remove(s.Path(TombstoneFile(file)))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
 	case err != nil:
-		return false, fmt.Errorf("%s was saved, but its tombstone could not be removed: %w", file, err)
+		return false, fmt.Errorf("the tombstone of %s could not be removed: %w", file, err)
 	}
 	return true, atomicfile.SyncDir(filepath.Join(s.dir, TombstoneDir))
 }
@@ -154,9 +239,40 @@ func (s *Store) removeTombstone(file string) (bool, error) {
 // maxTombstone bounds a tombstone file read.
 const maxTombstone = 64 << 10
 
+// ParseTombstone reads a tombstone's lines: the latest forget of file
+// (the lines a union merge joined are kept in any order), and an error
+// when no line can be read.
+func ParseTombstone(file string, b []byte) (Tombstone, error) {
+	t := Tombstone{File: file}
+	var found bool
+	var bad error
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		var l Tombstone
+		if err := json.Unmarshal(line, &l); err != nil {
+			bad = err
+			continue
+		}
+		if !found || l.At.After(t.At) {
+			t, found = l, true
+		}
+	}
+	t.File = file // the file name rules, whatever the content says
+	if !found {
+		return t, cmp.Or(bad, errors.New("empty tombstone"))
+	}
+	return t, nil
+}
+
 // Tombstones lists the folder's tombstones, by file. One that cannot be
 // read is reported in problems (and still listed, by its file name).
 func (s *Store) Tombstones() (out []Tombstone, problems []error, err error) {
+	if err := s.checkOwned(TombstoneDir, true); err != nil {
+		return nil, nil, err
+	}
 	entries, err := os.ReadDir(filepath.Join(s.dir, TombstoneDir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
@@ -166,31 +282,44 @@ func (s *Store) Tombstones() (out []Tombstone, problems []error, err error) {
 	}
 	for _, e := range entries {
 		n := e.Name()
-		if e.IsDir() || strings.HasPrefix(n, ".") || !strings.HasSuffix(n, ".json") {
+		if !e.Type().IsRegular() || strings.HasPrefix(n, ".") || !strings.HasSuffix(n, TombstoneExt) {
 			continue
 		}
-		file := strings.TrimSuffix(n, ".json") + ".md"
-		t := Tombstone{File: file}
+		file := strings.TrimSuffix(n, TombstoneExt) + ".md"
 		b, err := safefile.ReadFile(filepath.Join(s.dir, TombstoneDir, n), maxTombstone)
+		t := Tombstone{File: file}
 		if err == nil {
-			err = json.Unmarshal(b, &t)
+			t, err = ParseTombstone(file, b)
 		}
 		if err != nil {
 			problems = append(problems, fmt.Errorf("%s/%s: %w", TombstoneDir, n, err))
 		}
-		t.File = file // the file name rules, whatever the content says
 		out = append(out, t)
 	}
 	return out, problems, nil
 }
 
-// WriteTeamIgnore writes the team folder's .gitignore unless it has one.
+// TeamAttributes is the .gitattributes a team folder is created with.
+const TeamAttributes = ".gitattributes"
+
+// teamAttributesText merges tombstones by union (see TombstoneExt).
+const teamAttributesText = `# memdir: a tombstone lists every forget of a memory; branches add lines.
+.tombstones/*.jsonl merge=union
+`
+
+// WriteTeamIgnore writes the team folder's .gitignore and .gitattributes
+// where they are missing (never over one a person wrote).
 func (s *Store) WriteTeamIgnore() error {
-	p := s.Path(TeamIgnore)
-	if _, err := os.Lstat(p); err == nil {
-		return nil
+	for _, f := range []struct{ name, text string }{{TeamIgnore, teamIgnoreText}, {TeamAttributes, teamAttributesText}} {
+		p := s.Path(f.name)
+		if _, err := os.Lstat(p); err == nil {
+			continue
+		}
+		if err := atomicfile.WriteFile(p, []byte(f.text), 0o644); err != nil {
+			return err
+		}
 	}
-	return atomicfile.WriteFile(p, []byte(teamIgnoreText), 0o644)
+	return nil
 }
 
 // ErrConflictMarkers is returned by Parse for a file that holds an
@@ -222,10 +351,14 @@ func lineStarting(b []byte, p string) int {
 }
 
 // IsTeamFile reports whether rel (slash-separated, relative to a team
-// folder) is a file of it that is committed: a memory or a tombstone.
+// folder) is a file of it that is committed: a memory, a tombstone, the
+// .gitignore or the .gitattributes.
 func IsTeamFile(rel string) bool {
 	if strings.HasPrefix(rel, TombstoneDir+"/") {
-		return strings.HasSuffix(rel, ".json") && paths.ValidateName(strings.TrimPrefix(rel, TombstoneDir+"/")) == nil
+		return strings.HasSuffix(rel, TombstoneExt) && paths.ValidateName(strings.TrimPrefix(rel, TombstoneDir+"/")) == nil
+	}
+	if rel == TeamIgnore || rel == TeamAttributes {
+		return true
 	}
 	return !strings.Contains(rel, "/") && strings.HasSuffix(rel, ".md") && !IsIndexName(rel)
 }

@@ -99,7 +99,7 @@ func TestTeam_AuthorAndScope(t *testing.T) {
 }
 
 // Forget in a team folder leaves a tombstone naming what, who and when;
-// saving the memory again on purpose removes it.
+// a save does not undo it unless told to (Revive), which removes it.
 func TestTeam_Tombstone(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -112,7 +112,7 @@ func TestTeam_Tombstone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fr.Tombstone != ".tombstones/old-flow.json" {
+	if fr.Tombstone != ".tombstones/old-flow.jsonl" || fr.Tombstone != memdir.TombstoneFile(res.File) {
 		t.Fatalf("tombstone %q", fr.Tombstone)
 	}
 	ts, problems, err := st.Tombstones()
@@ -122,10 +122,18 @@ func TestTeam_Tombstone(t *testing.T) {
 	if ts[0].File != "old-flow.md" || ts[0].Name != "Old flow" || ts[0].By != "Ana Lima" || !ts[0].At.Equal(t0) {
 		t.Errorf("tombstone %+v", ts[0])
 	}
-	if !memdir.IsTeamFile(fr.Tombstone) || !memdir.IsTeamFile("old-flow.md") || memdir.IsTeamFile("MEMORY.md") || memdir.IsTeamFile(".forgotten/old-flow.md.x") {
+	if !memdir.IsTeamFile(fr.Tombstone) || !memdir.IsTeamFile("old-flow.md") || memdir.IsTeamFile("MEMORY.md") || memdir.IsTeamFile(".forgotten/old-flow.md.x") || !memdir.IsTeamFile(".gitattributes") {
 		t.Error("IsTeamFile")
 	}
-	res2, err := st.Save(ctx, memdir.Memory{Name: "Old flow", Description: "back", Type: memdir.TypeProject, Body: "y\n"}, memdir.SaveOptions{})
+	// Nothing automatic brings it back.
+	_, err = st.Save(ctx, memdir.Memory{Name: "Old flow", Description: "back", Type: memdir.TypeProject, Body: "y\n"}, memdir.SaveOptions{})
+	if !errors.Is(err, memdir.ErrTombstoned) || !strings.Contains(err.Error(), "memdir team resolve old-flow --keep") {
+		t.Fatalf("save over a tombstone = %v", err)
+	}
+	if _, err := os.Stat(res.Path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a refused save wrote %s", res.File)
+	}
+	res2, err := st.Save(ctx, memdir.Memory{Name: "Old flow", Description: "back", Type: memdir.TypeProject, Body: "y\n"}, memdir.SaveOptions{Revive: true})
 	if err != nil || !res2.Revived {
 		t.Fatalf("save again: %+v %v, want revived", res2, err)
 	}
@@ -133,12 +141,127 @@ func TestTeam_Tombstone(t *testing.T) {
 		t.Errorf("tombstone left after a revive: %+v", ts)
 	}
 	// A corrupt tombstone is still listed, by its file name, and reported.
-	if err := os.WriteFile(st.Path(".tombstones/gone.json"), []byte("{not json"), 0o644); err != nil {
+	if err := os.WriteFile(st.Path(".tombstones/gone.jsonl"), []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ts, problems, _ = st.Tombstones()
 	if len(ts) != 1 || ts[0].File != "gone.md" || len(problems) != 1 {
 		t.Errorf("corrupt tombstone: %+v %v", ts, problems)
+	}
+}
+
+// Two forgets of one memory, on two branches, are two lines a union merge
+// joins: the tombstone reads as the latest.
+func TestTeam_TombstoneUnion(t *testing.T) {
+	t.Parallel()
+	b := []byte(`{"file":"x.md","name":"X","by":"Bo","at":"2026-11-25T12:00:00Z"}
+{"file":"x.md","name":"X","by":"Ana","at":"2026-11-25T10:00:00Z"}
+`)
+	got, err := memdir.ParseTombstone("x.md", b)
+	if err != nil || got.By != "Bo" || got.File != "x.md" {
+		t.Errorf("ParseTombstone = %+v %v", got, err)
+	}
+	if _, err := memdir.ParseTombstone("x.md", []byte("\n")); err == nil {
+		t.Error("an empty tombstone parsed")
+	}
+	st := openTeam(t, t0)
+	a, err := os.ReadFile(st.Path(memdir.TeamAttributes))
+	if err != nil || !strings.Contains(string(a), ".tombstones/*.jsonl merge=union") {
+		t.Errorf(".gitattributes: %q %v", a, err)
+	}
+}
+
+// A forget whose tombstone cannot be written changes nothing.
+func TestTeam_ForgetTombstoneFirst(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openTeam(t, t0)
+	res, err := st.Save(ctx, memdir.Memory{Name: "Keep me", Description: "d", Type: memdir.TypeProject, Body: "x\n"}, memdir.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A folder where the tombstone's file goes: it cannot be written,
+	// whoever runs the test.
+	if err := os.MkdirAll(st.Path(memdir.TombstoneFile(res.File)), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.Forget(ctx, res.File, false)
+	if err == nil || !strings.Contains(err.Error(), "nothing was changed") {
+		t.Fatalf("Forget without a tombstone = %v", err)
+	}
+	if _, err := os.Stat(res.Path); err != nil {
+		t.Errorf("the memory is gone: %v", err)
+	}
+	if !strings.Contains(readIndex(t, st), res.File) {
+		t.Errorf("the index line is gone")
+	}
+}
+
+// Links a hostile clone commits inside a team folder, where memdir writes
+// (its tombstones, its cache), are refused before any write.
+func TestTeam_OwnedLinksRefused(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need a privilege on Windows")
+	}
+	t.Parallel()
+	ctx := context.Background()
+	for _, owned := range []string{memdir.TombstoneDir, memdir.CacheDir, memdir.ForgottenDir, memdir.IndexFile} {
+		st := openTeam(t, t0)
+		res, err := st.Save(ctx, memdir.Memory{Name: "Deploy flow", Description: "d", Type: memdir.TypeProject, Body: "x\n"}, memdir.SaveOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		victim := t.TempDir()
+		_ = os.RemoveAll(st.Path(owned))
+		if err := os.Symlink(victim, st.Path(owned)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Save(ctx, memdir.Memory{Name: "Other", Description: "d", Type: memdir.TypeProject, Body: "x\n"}, memdir.SaveOptions{}); !errors.Is(err, memdir.ErrSymlinkEscape) {
+			t.Errorf("%s linked: Save = %v", owned, err)
+		}
+		if _, err := st.Forget(ctx, res.File, false); !errors.Is(err, memdir.ErrSymlinkEscape) {
+			t.Errorf("%s linked: Forget = %v", owned, err)
+		}
+		if entries, _ := os.ReadDir(victim); len(entries) != 0 {
+			t.Errorf("%s linked: memdir wrote %v outside the folder", owned, entries)
+		}
+	}
+}
+
+// A team folder never holds a user memory, however it is written.
+func TestTeam_UserTypeRefused(t *testing.T) {
+	t.Parallel()
+	st := openTeam(t, t0)
+	m, err := memdir.Parse("me.md", []byte("---\nname: Me\ntype: user\n---\nI like Go.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Save(context.Background(), m, memdir.SaveOptions{}); !errors.Is(err, memdir.ErrInvalid) {
+		t.Errorf("Save(user) = %v", err)
+	}
+}
+
+// An edit that gives the whole file without who added the memory and when
+// keeps both.
+func TestTeam_WholeFileEditKeepsAuthor(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openTeam(t, t0)
+	res, err := st.Save(ctx, memdir.Memory{Name: "Deploy flow", Description: "d", Type: memdir.TypeProject, Body: "x\n"}, memdir.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := memdir.Parse(res.File, []byte("---\nname: Deploy flow\ndescription: d2\ntype: project\n---\ny\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bo, _ := memdir.Open(st.Dir(), memdir.Options{Team: true, Author: "Bo", Now: func() time.Time { return t0.Add(time.Hour) }})
+	if _, err := bo.Save(ctx, whole, memdir.SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := bo.Get(res.File)
+	if err != nil || m.Author != "Ana Lima" || !m.Created.Equal(t0) || m.Description != "d2" {
+		t.Errorf("after a whole-file edit: %+v %v", m, err)
 	}
 }
 

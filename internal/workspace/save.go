@@ -27,6 +27,10 @@ type SaveRequest struct {
 	// RequireDescription refuses an empty description (MCP clients must
 	// give one; the CLI lets an update keep the stored one).
 	RequireDescription bool
+	// Revive brings back a team memory that was forgotten (a person
+	// saving it again on purpose); without it such a save fails with
+	// memdir.ErrTombstoned.
+	Revive bool
 }
 
 // Check refuses a request that no save could accept. Front ends call it
@@ -110,7 +114,7 @@ func (w *Workspace) Save(ctx context.Context, r SaveRequest) (memdir.SaveResult,
 			return res, err
 		}
 	}
-	res, err := w.Store.Save(ctx, m, memdir.SaveOptions{Defaults: r.Defaults, Refs: refsRule(r.Refs)})
+	res, err := w.Store.Save(ctx, m, memdir.SaveOptions{Defaults: r.Defaults, Refs: refsRule(r.Refs), Revive: r.Revive})
 	if err != nil {
 		return res, TeamSecretHint(err)
 	}

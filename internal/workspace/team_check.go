@@ -3,7 +3,6 @@ package workspace
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -141,7 +140,7 @@ func teamSecrets(m memdir.Memory, raw []byte) []string {
 func ignoredTeamFile(name string) bool {
 	switch name {
 	case memdir.IndexFile, memdir.CacheDir, memdir.BatchDir, memdir.LockFile, memdir.UsageFile,
-		memdir.ConsolidateLock, memdir.ForgottenDir, memdir.TeamIgnore:
+		memdir.ConsolidateLock, memdir.ForgottenDir, memdir.TeamIgnore, memdir.TeamAttributes:
 		return true
 	}
 	return atomicfile.IsTemp(name) || strings.Contains(name, ".tmp-")
@@ -275,17 +274,17 @@ func TeamCheckStaged(ctx context.Context, env Env, l paths.Layout) ([]TeamFindin
 	if len(changed) == 0 {
 		return nil, nil
 	}
-	out, err = gitIn(ctx, env, l.WorkTree, "ls-files", "--cached", "-z", "--full-name", "--", ":(top)"+prefix+memdir.TombstoneDir+"/")
-	if err != nil {
-		return nil, err
-	}
+	// The staged tombstones of the memories this commit changes: one
+	// read each, whatever the number of tombstones in the repository.
 	tombs := map[string]*memdir.Tombstone{}
-	for _, p := range splitZ(out) {
-		file := strings.TrimSuffix(path.Base(p), ".json") + ".md"
-		tombs[file] = &memdir.Tombstone{File: file}
-		if b, err := gitIn(ctx, env, l.WorkTree, "show", ":"+p); err == nil {
-			_ = json.Unmarshal(b, tombs[file])
-			tombs[file].File = file
+	for _, p := range changed {
+		rel := strings.TrimPrefix(p, prefix)
+		if strings.Contains(rel, "/") || !strings.HasSuffix(rel, ".md") {
+			continue
+		}
+		if b, err := gitIn(ctx, env, l.WorkTree, "show", ":"+prefix+memdir.TombstoneFile(rel)); err == nil {
+			t, _ := memdir.ParseTombstone(rel, b)
+			tombs[rel] = &t
 		}
 	}
 	var findings []TeamFinding
@@ -297,11 +296,11 @@ func TeamCheckStaged(ctx context.Context, env Env, l paths.Layout) ([]TeamFindin
 			if !memdir.IsTeamFile(rel) {
 				findings = append(findings, strayFinding(rel))
 			}
-		case strings.Contains(rel, "/") || ignoredTeamFile(name) && name != memdir.TeamIgnore:
+		case strings.Contains(rel, "/") || ignoredTeamFile(name) && name != memdir.TeamIgnore && name != memdir.TeamAttributes:
 			// Derived files (MEMORY.md, the cache, …) staged anyway, or
 			// anything in a subfolder: not memories, not to be committed.
 			findings = append(findings, strayFinding(rel))
-		case name == memdir.TeamIgnore:
+		case name == memdir.TeamIgnore, name == memdir.TeamAttributes:
 		case strings.HasSuffix(name, ".md") && !strings.HasPrefix(name, "."):
 			b, err := gitIn(ctx, env, l.WorkTree, "show", ":"+p)
 			if err != nil {

@@ -88,7 +88,7 @@ func TestTeamCheck_Findings(t *testing.T) {
 	writeTeam(t, l, "clash.md", "---\nname: Clash\n<<<<<<< HEAD\ndescription: a\n=======\ndescription: b\n>>>>>>> other\ntype: project\n---\nbody\n")
 	writeTeam(t, l, "me.md", "---\nname: Me\ndescription: my role\ntype: user\n---\nI am the DBA.\n")
 	writeTeam(t, l, "back.md", "---\nname: Back\ndescription: came back\ntype: project\n---\nOld.\n")
-	writeTeam(t, l, ".tombstones/back.json", `{"file":"back.md","by":"Bob","at":"2026-11-01T10:00:00Z"}`)
+	writeTeam(t, l, ".tombstones/back.jsonl", `{"file":"back.md","by":"Bob","at":"2026-11-01T10:00:00Z"}`)
 	writeTeam(t, l, "notes.txt", "scratch\n")
 	// A field memdir does not know: the store scans its key and value
 	// apart, the raw text finds it.

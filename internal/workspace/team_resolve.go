@@ -250,7 +250,7 @@ func (w *Workspace) TeamResolve(ctx context.Context, name, choice string) (TeamR
 			return res, TeamSecretHint(&memdir.SecretError{File: file, Labels: labels})
 		}
 		// A save on purpose removes the tombstone.
-		sr, err := st.Save(ctx, m, memdir.SaveOptions{IfMatch: b, KeepUpdated: true})
+		sr, err := st.Save(ctx, m, memdir.SaveOptions{IfMatch: b, KeepUpdated: true, Revive: true})
 		if err != nil {
 			return res, TeamSecretHint(err)
 		}

@@ -120,7 +120,7 @@ func (w *Workspace) Share(ctx context.Context, p SharePlan) (ShareResult, error)
 	if err := taken(t.Store, p.Memory, "team/"); err != nil {
 		return res, hint.With(err, "run 'memdir share %s' again to see the two", stem(p.File))
 	}
-	sr, err := t.Store.Save(ctx, p.Memory, memdir.SaveOptions{KeepUpdated: true})
+	sr, err := t.Store.Save(ctx, p.Memory, memdir.SaveOptions{KeepUpdated: true, Revive: true})
 	if err != nil {
 		return res, TeamSecretHint(err)
 	}
