@@ -115,6 +115,11 @@ var errCrashedForTest = errors.New("batch stopped by a test")
 // An empty batch writes nothing and returns an empty ID.
 func (s *Store) Apply(ctx context.Context, b Batch) (BatchResult, error) {
 	var res BatchResult
+	if s.opt.Team {
+		// Consolidating a team folder rewrites what others wrote and
+		// would need every check a team save makes: not done yet.
+		return res, hint.With(fmt.Errorf("%s is a team folder: multi-file changes (consolidation) are not applied there", s.dir), "edit or forget team memories one at a time ('memdir edit team/<file>', 'memdir forget --scope team')")
+	}
 	saves := slices.Clone(b.Save)
 	byName := make([]bool, len(saves))
 	for i := range saves {

@@ -165,13 +165,25 @@ func (s *Store) Restore(ctx context.Context, name, version string) (RestoreResul
 		return res, err
 	}
 	// A version kept before redaction caught a kind of secret (or one
-	// Claude Code wrote) comes back redacted, as any save does.
+	// Claude Code wrote) comes back redacted, as any save does; a team
+	// folder refuses it instead, as its saves do.
 	if red, found := redact.String(string(b)); len(found) > 0 {
+		if s.opt.Team {
+			return res, secretError(Memory{File: v.File}, redactionCounts(found))
+		}
 		b = []byte(red)
 	}
 	m, err := Parse(v.File, b)
 	if err != nil {
 		return res, fmt.Errorf("the kept version %s does not parse: %w", v.Path, err)
+	}
+	if s.opt.Team {
+		if labels := SecretsIn(m); len(labels) > 0 {
+			return res, &SecretError{File: v.File, Labels: labels}
+		}
+		if m.Type == TypeUser {
+			return res, fmt.Errorf("%w: %s is a user memory: it is never a team memory", ErrInvalid, v.File)
+		}
 	}
 	live := s.Path(v.File)
 	cur, _, err := s.readFile(v.File)
@@ -214,6 +226,12 @@ func (s *Store) Restore(ctx context.Context, name, version string) (RestoreResul
 	}
 	if err := os.Remove(v.Path); err == nil {
 		_ = atomicfile.SyncDir(s.Path(ForgottenDir))
+	}
+	if s.opt.Team {
+		// A restore is a person bringing the memory back on purpose.
+		if _, err := s.removeTombstone(v.File); err != nil {
+			return res, fmt.Errorf("restored %s, but %w", v.File, err)
+		}
 	}
 	return res, nil
 }

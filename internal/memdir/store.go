@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/atomicfile"
+	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/paths"
 )
 
@@ -233,7 +234,7 @@ func (s *Store) read(file string) (Memory, []byte, error) {
 	if s.opt.Team && HasConflictMarkers(b) {
 		// Half of a merge is no memory: never injected, never rewritten
 		// over ('memdir team resolve' settles it).
-		return Memory{File: file}, b, fmt.Errorf("%s: %w", file, ErrConflictMarkers)
+		return Memory{File: file}, b, hint.With(fmt.Errorf("%s: %w", file, ErrConflictMarkers), "settle it with 'memdir team resolve %s' (it shows both sides)", strings.TrimSuffix(file, ".md"))
 	}
 	m, err := Parse(file, b)
 	m.ModTime, m.Size = info.ModTime(), info.Size()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/memdir/memdir/internal/atomicfile"
 	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/redact"
 	"github.com/memdir/memdir/internal/safefile"
 )
 
@@ -326,28 +327,35 @@ func (s *Store) WriteTeamIgnore() error {
 // unresolved git merge conflict.
 var ErrConflictMarkers = errors.New("unresolved git merge conflict (<<<<<<< … >>>>>>> lines)")
 
-// HasConflictMarkers reports whether b holds the lines git writes around a
-// merge conflict: a line starting "<<<<<<<" and a later one starting
-// ">>>>>>>".
+// HasConflictMarkers reports whether b holds what git writes around a
+// merge conflict: a line starting "<<<<<<<", then a line "=======", then
+// a line starting ">>>>>>>", outside fenced code (``` or ~~~), so a
+// memory that shows a conflict in a code block is still a memory. Two
+// edits of one memory always conflict on its updated: line, in the
+// frontmatter, so a real conflict is never all in a fence.
 func HasConflictMarkers(b []byte) bool {
-	i := lineStarting(b, "<<<<<<<")
-	return i >= 0 && lineStarting(b[i:], ">>>>>>>") >= 0
-}
-
-// lineStarting is the offset of the first line of b that starts with p,
-// or -1.
-func lineStarting(b []byte, p string) int {
-	for off := 0; off < len(b); {
-		if bytes.HasPrefix(b[off:], []byte(p)) {
-			return off
+	state, fenced := 0, false
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
 		}
-		i := bytes.IndexByte(b[off:], '\n')
-		if i < 0 {
-			return -1
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		switch {
+		case bytes.HasPrefix(line, []byte("```")) || bytes.HasPrefix(line, []byte("~~~")):
+			fenced = !fenced
+		case fenced:
+		case state == 0 && bytes.HasPrefix(line, []byte("<<<<<<<")):
+			state = 1
+		case state == 1 && string(line) == "=======":
+			state = 2
+		case state == 2 && bytes.HasPrefix(line, []byte(">>>>>>>")):
+			return true
 		}
-		off += i + 1
 	}
-	return -1
+	return false
 }
 
 // IsTeamFile reports whether rel (slash-separated, relative to a team
@@ -408,4 +416,13 @@ func (s *Store) TeamLink(mount string) (path, target string) {
 	path = filepath.Join(s.dir, TeamLinkDir, mount)
 	target, _ = os.Readlink(path)
 	return path, target
+}
+
+// redactionCounts turns the redact package's findings into the store's.
+func redactionCounts(found []redact.Finding) []RedactionCount {
+	out := make([]RedactionCount, 0, len(found))
+	for _, f := range found {
+		out = append(out, RedactionCount{Kind: f.Kind, Count: f.Count})
+	}
+	return out
 }

@@ -288,10 +288,12 @@ func TestTeam_ConflictMarkers(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	st := openTeam(t, t0)
-	if !memdir.HasConflictMarkers([]byte(conflicted)) {
+	if !memdir.HasConflictMarkers([]byte(conflicted)) || !memdir.HasConflictMarkers([]byte(strings.ReplaceAll(conflicted, "\n", "\r\n"))) {
 		t.Fatal("HasConflictMarkers missed git's markers")
 	}
-	for _, s := range []string{"a <<<<<<< b\n>>>>>>> c\n", "<<<<<<< only the start\n", ">>>>>>> x\n<<<<<<< y\n"} {
+	for _, s := range []string{"a <<<<<<< b\n>>>>>>> c\n", "<<<<<<< only the start\n", ">>>>>>> x\n<<<<<<< y\n",
+		"<<<<<<< HEAD\nno middle line\n>>>>>>> x\n",
+		"How to settle a go.sum conflict:\n```\n<<<<<<< HEAD\na\n=======\nb\n>>>>>>> main\n```\n"} {
 		if memdir.HasConflictMarkers([]byte(s)) {
 			t.Errorf("HasConflictMarkers(%q)", s)
 		}
@@ -415,5 +417,40 @@ func TestTeam_SecretInUnknownField(t *testing.T) {
 	m, _ := memdir.Parse("x.md", []byte("---\nname: X\ntype: project\nowner: Ana Lima\nticket: PROJ-1234\n---\nbody\n"))
 	if labels := memdir.SecretsIn(m); len(labels) != 0 {
 		t.Errorf("SecretsIn(ordinary fields) = %v", labels)
+	}
+}
+
+// Restore in a team folder is a person bringing a memory back: it removes
+// the tombstone; a kept version holding a secret is refused, not redacted.
+func TestTeam_Restore(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openTeam(t, t0)
+	res, err := st.Save(ctx, memdir.Memory{Name: "Old flow", Description: "the old deploy", Type: memdir.TypeProject, Body: "x\n"}, memdir.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Forget(ctx, res.File, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Restore(ctx, res.File, ""); err != nil {
+		t.Fatal(err)
+	}
+	if ts, _, _ := st.Tombstones(); len(ts) != 0 {
+		t.Errorf("tombstone left after a restore: %+v", ts)
+	}
+	// A kept version with a secret (written by hand into .forgotten).
+	secret := "ghp_" + strings.Repeat("a1B2c3D4e5", 4)[:36]
+	if err := os.WriteFile(st.Path(".forgotten/token.md.20261101T000000Z"), []byte("---\nname: Token\ntype: reference\n---\nUse "+secret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Restore(ctx, "token.md", ""); !errors.Is(err, memdir.ErrSecret) {
+		t.Errorf("Restore of a secret = %v", err)
+	}
+	if _, err := os.Stat(st.Path("token.md")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("a refused restore wrote the memory")
+	}
+	if _, err := st.Apply(ctx, memdir.Batch{Retire: []string{res.File}}); err == nil {
+		t.Error("Apply on a team folder was not refused")
 	}
 }

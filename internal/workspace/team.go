@@ -79,7 +79,16 @@ func openTeamStore(env Env, l paths.Layout, opt memdir.Options) (*memdir.Store, 
 		return nil, err
 	}
 	opt.LockTimeout, opt.Holder, opt.Names, opt.Team = timeout, env.Holder, snapshot.Names, true
-	return memdir.Open(l.TeamDir, opt)
+	st, err := memdir.Open(l.TeamDir, opt)
+	if err != nil {
+		return nil, err
+	}
+	// A team folder made by hand, or by a clone that never ran memdir,
+	// gets its .gitignore before recall writes its cache there: the
+	// derived files must never be committed. A folder that cannot be
+	// written (a read-only checkout) is read as it is.
+	_ = st.WriteTeamIgnore()
+	return st, nil
 }
 
 // Team is the project's team folder beside w's private one, opened once;
