@@ -260,6 +260,9 @@ func TeamStatusOf(ctx context.Context, env Env, l paths.Layout) (TeamStatus, err
 			s.Hook = &h
 		}
 	}
+	if err := TeamDirProblem(l); err != nil {
+		return s, err
+	}
 	fi, err := os.Stat(l.TeamDir)
 	if err != nil || !fi.IsDir() {
 		return s, nil
@@ -279,7 +282,7 @@ func TeamStatusOf(ctx context.Context, env Env, l paths.Layout) (TeamStatus, err
 		return s, err
 	}
 	s.Tombstones = len(tombs)
-	if s.Problems, err = checkTeamDir(t.Store); err != nil {
+	if s.Problems, err = checkTeamDir(ctx, env, l, t.Store); err != nil {
 		return s, err
 	}
 	if s.Problems == nil {
@@ -303,6 +306,9 @@ type TeamInitResult struct {
 // repository gets its folder all the same (Git says so).
 func TeamInit(ctx context.Context, env Env, l paths.Layout, bin string) (TeamInitResult, error) {
 	res := TeamInitResult{Dir: l.TeamDir}
+	if err := TeamDirProblem(l); err != nil {
+		return res, err
+	}
 	_, err := os.Stat(l.TeamDir)
 	res.Created = errors.Is(err, os.ErrNotExist)
 	t, err := OpenTeam(env, l, true)
