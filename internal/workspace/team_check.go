@@ -76,11 +76,13 @@ func checkTeamMemory(file string, b []byte, tomb *memdir.Tombstone, committed bo
 		out = append(out, TeamFinding{Kind: FindingInvalid, File: file,
 			Detail: "not valid UTF-8 text: it would be pushed to everyone as it is",
 			Fix:    "re-save it as UTF-8 (memdir edit " + shq(teamName(file)) + "), or remove it"})
+		raw()
+		return out
 	}
 	if memdir.HasConflictMarkers(b) {
 		out = append(out, TeamFinding{Kind: FindingConflict, File: file,
 			Detail: "unresolved git merge conflict (<<<<<<< … >>>>>>> lines)",
-			Fix:    "memdir team resolve " + shq(teamName(file))})
+			Fix:    "memdir team resolve " + shq(stem(file))})
 		raw()
 		return out
 	}
@@ -108,7 +110,7 @@ func checkTeamMemory(file string, b []byte, tomb *memdir.Tombstone, committed bo
 	if tomb != nil {
 		out = append(out, TeamFinding{Kind: FindingTombstoned, File: file,
 			Detail: "forgotten" + tombstoneWho(*tomb) + ", yet back (a branch that still had it brought it back)",
-			Fix:    "memdir team resolve " + shq(teamName(file)) + " --keep (or --drop)"})
+			Fix:    "memdir team resolve " + shq(stem(file)) + " --keep (or --drop)"})
 	}
 	return out
 }
