@@ -498,3 +498,7 @@ func gitAdd(ctx context.Context, env Env, l paths.Layout, rels ...string) error 
 	}
 	return nil
 }
+
+// ShellQuote quotes s for a shell when it needs it: how a command's hint
+// names a memory so it can be copied as it is.
+func ShellQuote(s string) string { return shq(s) }

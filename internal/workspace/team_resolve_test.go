@@ -350,6 +350,9 @@ func TestTeamResolve_ModifyDelete(t *testing.T) {
 			if u := teamGit(t, l.WorkTree, "ls-files", "-u"); u != "" {
 				t.Fatalf("still unmerged: %s", u)
 			}
+			if staged := teamGit(t, l.WorkTree, "diff", "--cached", "--name-only"); c == ResolveOurs && !strings.Contains(staged, ".memdir/team/.tombstones/deploy-flow.jsonl") {
+				t.Fatalf("--ours: the tombstone is not staged: %q", staged)
+			}
 		})
 	}
 }
