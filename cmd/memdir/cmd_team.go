@@ -154,18 +154,14 @@ func (a *app) teamCheckCmd() *cobra.Command {
 				what = "the staged team memories"
 				fs, err = workspace.TeamCheckStaged(a.ctx, a.env(), l)
 			} else {
-				ws, werr := workspace.OpenTeam(a.env(), l, false)
-				if errors.Is(werr, workspace.ErrNoTeam) {
+				fs, err = workspace.TeamCheckAt(a.ctx, a.env(), l)
+				if errors.Is(err, workspace.ErrNoTeam) {
 					if a.json {
 						return a.printJSON(map[string]any{"dir": l.TeamDir, "exists": false, "problems": []workspace.TeamFinding{}})
 					}
 					a.printf("no team folder (%s): nothing to check\n", l.TeamDir)
 					return nil
 				}
-				if werr != nil {
-					return werr
-				}
-				fs, err = ws.TeamCheck()
 			}
 			if err != nil {
 				return err

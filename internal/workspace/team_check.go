@@ -232,6 +232,45 @@ func (w *Workspace) TeamCheck() ([]TeamFinding, error) {
 	return checkTeamDir(ctx, w.Env, w.Layout, t.Store)
 }
 
+// TeamCheckAt is TeamCheck on the project's team folder (ErrNoTeam when
+// it has none). A symbolic link where memdir writes (.tombstones, the
+// cache, …) keeps the store from opening: then the links are what is
+// reported, found without following any.
+func TeamCheckAt(ctx context.Context, env Env, l paths.Layout) ([]TeamFinding, error) {
+	if err := TeamDirProblem(l); err != nil {
+		return nil, err
+	}
+	t, err := OpenTeam(env, l, false)
+	if errors.Is(err, memdir.ErrSymlinkEscape) {
+		return teamLinks(l.TeamDir), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return checkTeamDir(ctx, env, l, t.Store)
+}
+
+// teamLinks lists the symbolic links among a team folder's entries and
+// its tombstone folder's, with Lstat only.
+func teamLinks(dir string) []TeamFinding {
+	var out []TeamFinding
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Type()&fs.ModeSymlink != 0 {
+			out = append(out, linkFinding(e.Name()))
+		}
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, memdir.TombstoneDir)); err == nil && fi.IsDir() {
+		entries, _ := os.ReadDir(filepath.Join(dir, memdir.TombstoneDir))
+		for _, e := range entries {
+			if e.Type()&fs.ModeSymlink != 0 {
+				out = append(out, linkFinding(memdir.TombstoneDir+"/"+e.Name()))
+			}
+		}
+	}
+	return out
+}
+
 // TeamDirProblem reports, with a hint, a team folder path that is there
 // but no folder (a file named team, say). Nothing there is no problem.
 func TeamDirProblem(l paths.Layout) error {
