@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -66,7 +65,7 @@ func (a *app) runSave(o saveOptions) error {
 		Defaults: memdir.Memory{Source: "manual", Trust: memdir.TrustUser},
 	}
 	if err := req.Check(); err != nil {
-		return a.secretLabels(err) // before the folder is made
+		return err // before the folder is made
 	}
 	ws, err := a.workspace(true)
 	if err != nil {
@@ -74,25 +73,14 @@ func (a *app) runSave(o saveOptions) error {
 	}
 	res, err := ws.Save(a.ctx, req)
 	if err != nil {
-		return a.secretLabels(err)
+		// A refused secret is said once: the error names its kinds,
+		// the hint what to do.
+		return err
 	}
 	if ws.SavedTo(res) == memdir.ScopeTeam {
 		return a.reportTeamSave(res)
 	}
 	return a.reportSave(res)
-}
-
-// secretLabels warns, one line each, of the kinds of potential secret a
-// refused team memory holds (a memdir.SecretError), so the person knows
-// what to take out; err is returned as it is.
-func (a *app) secretLabels(err error) error {
-	var se *memdir.SecretError
-	if errors.As(err, &se) {
-		for _, l := range se.Labels {
-			a.warnf("not saved: potential secret of kind %s in %q", l, se.File)
-		}
-	}
-	return err
 }
 
 // reportTeamSave tells what a save into the team folder did: where it

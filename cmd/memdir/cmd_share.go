@@ -75,8 +75,9 @@ func (a *app) runShare(un bool, name string, yes, dryRun bool) error {
 			if !a.json {
 				a.printPreview(where, p.Preview)
 			}
+			q := workspace.ShellQuote(name)
 			return withHint(fmt.Errorf("memdir %s asks before it writes, and standard input is not a terminal", verb),
-				"read the memory above ('memdir %s %s --dry-run'), then run 'memdir %s %s --yes'", verb, name, verb, name)
+				"read the memory above (memdir %s %s --dry-run), then run: memdir %s %s --yes", verb, q, verb, q)
 		}
 		a.printPreview(where, p.Preview)
 		q := "Share it with everyone who clones this repository?"
@@ -86,7 +87,7 @@ func (a *app) runShare(un bool, name string, yes, dryRun bool) error {
 		fmt.Fprintf(a.stderr, "%s [y/N] ", q)
 		line, _ := bufio.NewReader(a.stdin).ReadString('\n')
 		if ans := strings.ToLower(strings.TrimSpace(line)); ans != "y" && ans != "yes" {
-			return withHint(errors.New("nothing was changed"), "run 'memdir %s %s' again when it is ready", verb, name)
+			return withHint(errors.New("nothing was changed"), "run memdir %s %s again when it is ready", verb, workspace.ShellQuote(name))
 		}
 	}
 	var res workspace.ShareResult
@@ -105,7 +106,7 @@ func (a *app) runShare(un bool, name string, yes, dryRun bool) error {
 		return a.printJSON(res)
 	}
 	if un {
-		a.printf("unshared: %s is private (%s); the team copy went to %s, with tombstone %s\n", res.File, res.Path, res.MovedTo, res.Tombstone)
+		a.printf("unshared: %s is private (%s); the team copy is deleted, with tombstone %s\n", res.File, res.Path, res.Tombstone)
 		a.printf("next: git add -A %s && git commit\n", paths.TeamFolder)
 		return nil
 	}

@@ -154,18 +154,14 @@ func (a *app) teamCheckCmd() *cobra.Command {
 				what = "the staged team memories"
 				fs, err = workspace.TeamCheckStaged(a.ctx, a.env(), l)
 			} else {
-				ws, werr := workspace.OpenTeam(a.env(), l, false)
-				if errors.Is(werr, workspace.ErrNoTeam) {
+				fs, err = workspace.TeamCheckAt(a.ctx, a.env(), l)
+				if errors.Is(err, workspace.ErrNoTeam) {
 					if a.json {
 						return a.printJSON(map[string]any{"dir": l.TeamDir, "exists": false, "problems": []workspace.TeamFinding{}})
 					}
 					a.printf("no team folder (%s): nothing to check\n", l.TeamDir)
 					return nil
 				}
-				if werr != nil {
-					return werr
-				}
-				fs, err = ws.TeamCheck()
 			}
 			if err != nil {
 				return err
@@ -307,7 +303,7 @@ func (a *app) teamResolveCmd() *cobra.Command {
 }
 
 func (a *app) printResolution(r workspace.TeamResolution) {
-	name := strings.TrimSuffix(r.File, ".md")
+	name := workspace.ShellQuote(strings.TrimSuffix(r.File, ".md"))
 	if r.Choice != "" {
 		a.printf("resolved team/%s (--%s)", r.File, r.Choice)
 		if r.Staged {
@@ -325,11 +321,18 @@ func (a *app) printResolution(r workspace.TeamResolution) {
 			side *workspace.TeamSide
 		}{{"ours", r.Ours}, {"theirs", r.Theirs}} {
 			a.printf("--%s (%s)", s.flag, s.side.Label)
+			if s.side.ChangedBy != "" {
+				a.printf(", changed by %s", s.side.ChangedBy)
+			}
+			if s.side.Deleted {
+				a.printf("\n  deleted the file\n\n")
+				continue
+			}
 			if !s.side.Updated.IsZero() {
 				a.printf(", updated %s", s.side.Updated.UTC().Format("2006-01-02 15:04"))
 			}
 			if s.side.Author != "" {
-				a.printf(", by %s", s.side.Author)
+				a.printf(", added by %s", s.side.Author)
 			}
 			a.printf("\n")
 			if s.side.Error != "" {
@@ -343,9 +346,19 @@ func (a *app) printResolution(r workspace.TeamResolution) {
 			a.printf("\n")
 		}
 		a.printf("Settle it with one of:\n")
-		a.printf("  memdir team resolve %s --ours     keep the first version\n", name)
-		a.printf("  memdir team resolve %s --theirs   keep the second version\n", name)
-		a.printf("  memdir team resolve %s --both     the newer description, the lines of both bodies\n", name)
+		for _, c := range []struct {
+			flag string
+			side *workspace.TeamSide
+		}{{"ours  ", r.Ours}, {"theirs", r.Theirs}} {
+			what := "keep the version of " + c.side.Label
+			if c.side.Deleted {
+				what = "delete it, as " + c.side.Label + " did"
+			}
+			a.printf("  memdir team resolve %s --%s   %s\n", name, c.flag, what)
+		}
+		if !r.Ours.Deleted && !r.Theirs.Deleted {
+			a.printf("  memdir team resolve %s --both     the newer description, the lines of both bodies\n", name)
+		}
 		return
 	}
 	if t := r.Tombstone; t != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/sessions"
 )
@@ -18,6 +19,10 @@ import (
 // pull is no problem, so it is not checked.
 func (c *checker) team(env Env, l paths.Layout) {
 	const name = "team"
+	if err := TeamDirProblem(l); err != nil {
+		c.add(name, CheckFail, hint.Of(err), "%v", err)
+		return
+	}
 	if fi, err := os.Stat(l.TeamDir); err != nil || !fi.IsDir() {
 		return
 	}

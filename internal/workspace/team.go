@@ -44,6 +44,9 @@ func (w *Workspace) Scope() string {
 // gets its .gitignore; the caller links it into Claude Code's layout
 // (LinkTeam).
 func OpenTeam(env Env, l paths.Layout, create bool) (*Workspace, error) {
+	if err := TeamDirProblem(l); err != nil {
+		return nil, err
+	}
 	if _, err := os.Stat(l.TeamDir); errors.Is(err, os.ErrNotExist) && !create {
 		return nil, hint.With(fmt.Errorf("%s: %w", l.TeamDir, ErrNoTeam), "start one with 'memdir team init' (or 'memdir save --scope team …'), then commit %s", paths.TeamFolder)
 	}

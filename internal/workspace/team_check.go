@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/memdir/memdir/internal/atomicfile"
 	"github.com/memdir/memdir/internal/hint"
@@ -29,6 +31,8 @@ const (
 	FindingUser       = "user"       // a user memory, which is always private
 	FindingTombstoned = "tombstoned" // a memory back despite its tombstone
 	FindingStray      = "stray"      // a file that is neither memory, tombstone nor .gitignore
+	FindingLink       = "link"       // a symbolic link: never a memory, never followed
+	FindingSetup      = "setup"      // the folder's .gitignore or .gitattributes is missing
 )
 
 // TeamFinding is one problem of a team folder: what 'memdir team check',
@@ -55,43 +59,58 @@ func stem(file string) string { return strings.TrimSuffix(file, ".md") }
 // checkTeamMemory checks one memory file's content: conflict markers, a
 // content that does not parse, potential secrets (in the raw text when it
 // does not parse, so none is missed), a user memory, and a tombstone.
-func checkTeamMemory(file string, b []byte, tomb *memdir.Tombstone) []TeamFinding {
+//
+// committed says whether the memory is in the last commit: only then is
+// forgetting it (a tombstone) a fix for a secret; one never committed is
+// edited.
+func checkTeamMemory(file string, b []byte, tomb *memdir.Tombstone, committed bool) []TeamFinding {
 	var out []TeamFinding
 	raw := func() {
 		if labels := rawSecrets(b); len(labels) > 0 {
 			out = append(out, TeamFinding{Kind: FindingSecret, File: file, Labels: labels,
 				Detail: "potential secret (" + strings.Join(labels, ", ") + ")",
-				Fix:    "remove it from the file by hand, then 'git add " + path.Join(paths.TeamFolder, file) + "'"})
+				Fix:    "remove it from the file by hand, then git add " + shq(path.Join(paths.TeamFolder, file))})
 		}
+	}
+	if !utf8.Valid(b) {
+		out = append(out, TeamFinding{Kind: FindingInvalid, File: file,
+			Detail: "not valid UTF-8 text: it would be pushed to everyone as it is",
+			Fix:    "re-save it as UTF-8 (memdir edit " + shq(teamName(file)) + "), or remove it"})
+		raw()
+		return out
 	}
 	if memdir.HasConflictMarkers(b) {
 		out = append(out, TeamFinding{Kind: FindingConflict, File: file,
 			Detail: "unresolved git merge conflict (<<<<<<< … >>>>>>> lines)",
-			Fix:    "memdir team resolve " + stem(file)})
+			Fix:    "memdir team resolve " + shq(stem(file))})
 		raw()
 		return out
 	}
 	m, err := memdir.Parse(file, b)
 	if err != nil {
 		out = append(out, TeamFinding{Kind: FindingInvalid, File: file, Detail: "does not parse: " + err.Error(),
-			Fix: "memdir edit " + teamName(file)})
+			Fix: "memdir edit " + shq(teamName(file))})
 		raw()
 		return out
 	}
 	if labels := teamSecrets(m, b); len(labels) > 0 {
+		fix := "memdir edit " + shq(teamName(file)) + " (take the secret out; say where it lives instead)"
+		if committed {
+			fix += ", or memdir forget " + shq(teamName(file)) + "; it is in git's history already: rotate the secret"
+		}
 		out = append(out, TeamFinding{Kind: FindingSecret, File: file, Labels: labels,
 			Detail: "potential secret (" + strings.Join(labels, ", ") + "): it would reach every collaborator",
-			Fix:    "memdir edit " + teamName(file) + " (say where the secret lives instead), or 'memdir unshare " + stem(file) + "'"})
+			Fix:    fix})
 	}
 	if m.Type == memdir.TypeUser {
 		out = append(out, TeamFinding{Kind: FindingUser, File: file,
 			Detail: "a user memory is about one person and always stays private",
-			Fix:    "memdir unshare " + stem(file)})
+			Fix:    "memdir unshare " + shq(teamName(file))})
 	}
 	if tomb != nil {
 		out = append(out, TeamFinding{Kind: FindingTombstoned, File: file,
 			Detail: "forgotten" + tombstoneWho(*tomb) + ", yet back (a branch that still had it brought it back)",
-			Fix:    "memdir team resolve " + stem(file) + " --keep (or --drop)"})
+			Fix:    "memdir team resolve " + shq(stem(file)) + " --keep (or --drop)"})
 	}
 	return out
 }
@@ -150,7 +169,50 @@ func ignoredTeamFile(name string) bool {
 func strayFinding(rel string) TeamFinding {
 	return TeamFinding{Kind: FindingStray, File: rel,
 		Detail: "neither a memory, a tombstone nor the .gitignore: it would be committed with the team memories",
-		Fix:    "move it out of " + paths.TeamFolder + " (or 'git rm --cached " + path.Join(paths.TeamFolder, rel) + "')"}
+		Fix:    "move it out of " + paths.TeamFolder + " (or git rm --cached " + shq(path.Join(paths.TeamFolder, rel)) + ")"}
+}
+
+// derivedFinding is the finding for a derived or local file (the index,
+// the recall cache, …) staged for a commit: it stays on disk, out of git.
+func derivedFinding(rel string) TeamFinding {
+	top, _, _ := strings.Cut(rel, "/")
+	return TeamFinding{Kind: FindingStray, File: rel,
+		Detail: "derived or local to this machine (the team folder's .gitignore keeps it out of git): it would be committed with the team memories",
+		Fix:    "git rm --cached -r " + shq(path.Join(paths.TeamFolder, top)) + ", then memdir team init (it writes a missing .gitignore)"}
+}
+
+// linkFinding is the finding for a symbolic link in a team folder: a
+// committed link is never a memory, and what it leads to is not read.
+func linkFinding(rel string) TeamFinding {
+	return TeamFinding{Kind: FindingLink, File: rel,
+		Detail: "a symbolic link: a team folder holds plain files, and a committed link could lead anywhere on a collaborator's machine",
+		Fix:    "git rm --cached " + shq(path.Join(paths.TeamFolder, rel)) + " and remove the link"}
+}
+
+// setupFindings reports a team folder without its .gitignore (the index
+// and the recall cache would be committed) or .gitattributes (two
+// forgets of one memory on two branches would conflict).
+func setupFindings(dir string) []TeamFinding {
+	var out []TeamFinding
+	for _, f := range []struct{ name, why string }{
+		{memdir.TeamIgnore, "missing: the index, the recall cache (.memdir-cache/) and other local files would be committed"},
+		{memdir.TeamAttributes, "missing: tombstones would not merge by union, so two forgets on two branches would conflict"},
+	} {
+		if _, err := os.Lstat(filepath.Join(dir, f.name)); errors.Is(err, fs.ErrNotExist) {
+			out = append(out, TeamFinding{Kind: FindingSetup, File: f.name, Detail: f.why,
+				Fix: "memdir team init (it writes what is missing, never over a file that is there)"})
+		}
+	}
+	return out
+}
+
+// shq quotes s for a shell when it needs it, so a hint naming it can be
+// copied as it is.
+func shq(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-+=:,@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // TeamCheck scans the team folder's files as they are on disk: potential
@@ -158,15 +220,96 @@ func strayFinding(rel string) TeamFinding {
 // memories back despite their tombstone, and stray files. Nothing found
 // is an empty list.
 func (w *Workspace) TeamCheck() ([]TeamFinding, error) {
+	if err := TeamDirProblem(w.Layout); err != nil {
+		return nil, err
+	}
 	t, err := w.Team(false)
 	if err != nil {
 		return nil, err
 	}
-	return checkTeamDir(t.Store)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return checkTeamDir(ctx, w.Env, w.Layout, t.Store)
+}
+
+// TeamCheckAt is TeamCheck on the project's team folder (ErrNoTeam when
+// it has none). A symbolic link where memdir writes (.tombstones, the
+// cache, …) keeps the store from opening: then the links are what is
+// reported, found without following any.
+func TeamCheckAt(ctx context.Context, env Env, l paths.Layout) ([]TeamFinding, error) {
+	if err := TeamDirProblem(l); err != nil {
+		return nil, err
+	}
+	t, err := OpenTeam(env, l, false)
+	if errors.Is(err, memdir.ErrSymlinkEscape) {
+		return teamLinks(l.TeamDir), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return checkTeamDir(ctx, env, l, t.Store)
+}
+
+// teamLinks lists the symbolic links among a team folder's entries and
+// its tombstone folder's, with Lstat only.
+func teamLinks(dir string) []TeamFinding {
+	var out []TeamFinding
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Type()&fs.ModeSymlink != 0 {
+			out = append(out, linkFinding(e.Name()))
+		}
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, memdir.TombstoneDir)); err == nil && fi.IsDir() {
+		entries, _ := os.ReadDir(filepath.Join(dir, memdir.TombstoneDir))
+		for _, e := range entries {
+			if e.Type()&fs.ModeSymlink != 0 {
+				out = append(out, linkFinding(memdir.TombstoneDir+"/"+e.Name()))
+			}
+		}
+	}
+	return out
+}
+
+// TeamDirProblem reports, with a hint, a team folder path that is there
+// but no folder (a file named team, say). Nothing there is no problem.
+func TeamDirProblem(l paths.Layout) error {
+	fi, err := os.Lstat(l.TeamDir)
+	if err != nil || fi.IsDir() {
+		return nil
+	}
+	what := "a file"
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		if fi, err := os.Stat(l.TeamDir); err == nil && fi.IsDir() {
+			return nil // a link to a folder: the store decides
+		}
+		what = "a symbolic link that leads to no folder"
+	}
+	return hint.With(fmt.Errorf("%s is %s, not the team memory folder", l.TeamDir, what),
+		"move it away (mv %s %s.old), then memdir team init", shq(l.TeamDir), shq(l.TeamDir))
+}
+
+// committedFiles is the set of files of the team folder (relative to it)
+// in the last commit; nil outside git or before the first commit.
+func committedFiles(ctx context.Context, env Env, l paths.Layout) map[string]bool {
+	prefix, err := teamPrefix(ctx, env, l)
+	if err != nil {
+		return nil
+	}
+	out, err := gitIn(ctx, env, l.WorkTree, "ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--", prefix)
+	if err != nil {
+		return nil
+	}
+	set := map[string]bool{}
+	for _, p := range splitZ(out) {
+		set[strings.TrimPrefix(p, prefix)] = true
+	}
+	return set
 }
 
 // checkTeamDir is TeamCheck on the store of a team folder.
-func checkTeamDir(st *memdir.Store) ([]TeamFinding, error) {
+func checkTeamDir(ctx context.Context, env Env, l paths.Layout, st *memdir.Store) ([]TeamFinding, error) {
+	committed := committedFiles(ctx, env, l)
 	tombs, problems, err := st.Tombstones()
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", st.Path(memdir.TombstoneDir), err)
@@ -180,6 +323,7 @@ func checkTeamDir(st *memdir.Store) ([]TeamFinding, error) {
 	for i := range tombs {
 		byFile[tombs[i].File] = &tombs[i]
 	}
+	out = append(out, setupFindings(st.Dir())...)
 	entries, err := os.ReadDir(st.Dir())
 	if err != nil {
 		return nil, err
@@ -187,16 +331,23 @@ func checkTeamDir(st *memdir.Store) ([]TeamFinding, error) {
 	for _, e := range entries {
 		name := e.Name()
 		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			// Never followed: what it leads to is no memory of the team.
+			out = append(out, linkFinding(name))
 		case name == memdir.TombstoneDir && e.IsDir():
 			out = append(out, strayTombstones(st.Path(memdir.TombstoneDir))...)
 		case ignoredTeamFile(name):
 		case !e.IsDir() && strings.HasSuffix(name, ".md") && !strings.HasPrefix(name, "."):
-			b, err := safefile.ReadFile(st.Path(name), memdir.MaxFileSize+1)
+			b, err := safefile.ReadFile(st.Path(name), memdir.MaxFileSize)
 			if err != nil {
-				out = append(out, TeamFinding{Kind: FindingInvalid, File: name, Detail: err.Error(), Fix: "fix or remove the file"})
+				detail := err.Error()
+				if fi, serr := os.Lstat(st.Path(name)); serr == nil && fi.Size() > memdir.MaxFileSize {
+					detail = fmt.Sprintf("larger than %d bytes: not a memory file", memdir.MaxFileSize)
+				}
+				out = append(out, TeamFinding{Kind: FindingInvalid, File: name, Detail: detail, Fix: "shorten it or remove it"})
 				continue
 			}
-			out = append(out, checkTeamMemory(name, b, byFile[name])...)
+			out = append(out, checkTeamMemory(name, b, byFile[name], committed[name])...)
 		default:
 			out = append(out, strayFinding(name))
 		}
@@ -213,6 +364,10 @@ func strayTombstones(dir string) []TeamFinding {
 	var out []TeamFinding
 	for _, e := range entries {
 		rel := memdir.TombstoneDir + "/" + e.Name()
+		if e.Type()&fs.ModeSymlink != 0 {
+			out = append(out, linkFinding(rel))
+			continue
+		}
 		if e.IsDir() || !memdir.IsTeamFile(rel) {
 			if !atomicfile.IsTemp(e.Name()) {
 				out = append(out, strayFinding(rel))
@@ -264,13 +419,14 @@ func TeamCheckStaged(ctx context.Context, env Env, l paths.Layout) ([]TeamFindin
 	if err != nil {
 		return nil, hint.With(err, "run 'memdir team check' without --staged, or 'git init' first")
 	}
-	// Root-relative paths: ':(top)' keeps git from reading them from the
-	// current folder.
-	out, err := gitIn(ctx, env, l.WorkTree, "diff", "--cached", "--name-only", "-z", "--no-renames", "--diff-filter=ACMRT", "--", ":(top)"+prefix)
+	// Root-relative, literal paths: ':(top,literal)' keeps git from
+	// reading them from the current folder, or a '[' or '*' in a folder's
+	// name as a pattern.
+	out, err := gitIn(ctx, env, l.WorkTree, "diff", "--cached", "--raw", "-z", "--no-renames", "--diff-filter=ACMRT", "--", ":(top,literal)"+prefix)
 	if err != nil {
 		return nil, err
 	}
-	changed := splitZ(out)
+	changed, modes := parseRaw(out)
 	if len(changed) == 0 {
 		return nil, nil
 	}
@@ -287,18 +443,26 @@ func TeamCheckStaged(ctx context.Context, env Env, l paths.Layout) ([]TeamFindin
 			tombs[rel] = &t
 		}
 	}
+	committed := committedFiles(ctx, env, l)
 	var findings []TeamFinding
 	for _, p := range changed {
 		rel := strings.TrimPrefix(p, prefix)
 		name := path.Base(rel)
+		top, _, _ := strings.Cut(rel, "/")
 		switch {
+		case modes[p] == "120000":
+			findings = append(findings, linkFinding(rel))
+		case modes[p] == "160000":
+			findings = append(findings, strayFinding(rel))
 		case strings.HasPrefix(rel, memdir.TombstoneDir+"/"):
 			if !memdir.IsTeamFile(rel) {
 				findings = append(findings, strayFinding(rel))
 			}
-		case strings.Contains(rel, "/") || ignoredTeamFile(name) && name != memdir.TeamIgnore && name != memdir.TeamAttributes:
-			// Derived files (MEMORY.md, the cache, …) staged anyway, or
-			// anything in a subfolder: not memories, not to be committed.
+		case ignoredTeamFile(top) && top != memdir.TeamIgnore && top != memdir.TeamAttributes:
+			// Derived files (MEMORY.md, the cache, …) staged anyway.
+			findings = append(findings, derivedFinding(rel))
+		case strings.Contains(rel, "/"):
+			// Anything in a subfolder: not a memory.
 			findings = append(findings, strayFinding(rel))
 		case name == memdir.TeamIgnore, name == memdir.TeamAttributes:
 		case strings.HasSuffix(name, ".md") && !strings.HasPrefix(name, "."):
@@ -306,12 +470,33 @@ func TeamCheckStaged(ctx context.Context, env Env, l paths.Layout) ([]TeamFindin
 			if err != nil {
 				return nil, err
 			}
-			findings = append(findings, checkTeamMemory(rel, b, tombs[rel])...)
+			if len(b) > memdir.MaxFileSize {
+				findings = append(findings, TeamFinding{Kind: FindingInvalid, File: rel,
+					Detail: fmt.Sprintf("larger than %d bytes: not a memory file", memdir.MaxFileSize), Fix: "shorten it or remove it"})
+				continue
+			}
+			findings = append(findings, checkTeamMemory(rel, b, tombs[rel], committed[rel])...)
 		default:
 			findings = append(findings, strayFinding(rel))
 		}
 	}
 	return findings, nil
+}
+
+// parseRaw reads 'git diff --raw -z' output: the paths, and the mode
+// each has in the index (120000 a symbolic link, 160000 a submodule).
+func parseRaw(b []byte) (files []string, modes map[string]string) {
+	modes = map[string]string{}
+	parts := strings.Split(string(b), "\x00")
+	for i := 0; i+1 < len(parts); i += 2 {
+		f := strings.Fields(strings.TrimPrefix(parts[i], ":"))
+		if len(f) < 2 {
+			break
+		}
+		files = append(files, parts[i+1])
+		modes[parts[i+1]] = f[1]
+	}
+	return files, modes
 }
 
 // splitZ splits git's -z output into its paths.
@@ -334,12 +519,17 @@ func inGit(ctx context.Context, env Env, root string) bool {
 // gitAdd stages rels (relative to the team folder) in the project's git
 // repository, deletions included.
 func gitAdd(ctx context.Context, env Env, l paths.Layout, rels ...string) error {
+	prefix, err := teamPrefix(ctx, env, l)
+	if err != nil {
+		return err
+	}
 	for _, r := range rels {
 		p := filepath.Join(l.TeamDir, filepath.FromSlash(r))
-		args := []string{"add", "--", p}
+		spec := ":(top,literal)" + prefix + r
+		args := []string{"add", "--", spec}
 		if !exists(p) {
 			// Gone: drop it from the index, if it was ever there.
-			args = []string{"rm", "--cached", "--ignore-unmatch", "-q", "--", p}
+			args = []string{"rm", "--cached", "--ignore-unmatch", "-q", "--", spec}
 		}
 		if _, err := gitIn(ctx, env, l.WorkTree, args...); err != nil {
 			return err
@@ -347,3 +537,7 @@ func gitAdd(ctx context.Context, env Env, l paths.Layout, rels ...string) error 
 	}
 	return nil
 }
+
+// ShellQuote quotes s for a shell when it needs it: how a command's hint
+// names a memory so it can be copied as it is.
+func ShellQuote(s string) string { return shq(s) }

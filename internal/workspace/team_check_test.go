@@ -1,12 +1,15 @@
 package workspace
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/memdir/memdir/internal/hint"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
@@ -195,5 +198,192 @@ func TestDoctor_Team(t *testing.T) {
 	}
 	if !linkWarn {
 		t.Fatal("Doctor(no link) gave no warning with 'memdir team link'")
+	}
+}
+
+// A team folder without its .gitignore would commit the index and the
+// recall cache; without its .gitattributes, tombstones would conflict.
+// TeamInit writes the missing ones and never overwrites one.
+func TestTeamCheck_Setup(t *testing.T) {
+	env, l, ws := teamEnv(t, false)
+	for _, f := range []string{memdir.TeamIgnore, memdir.TeamAttributes} {
+		if err := os.Remove(filepath.Join(l.TeamDir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fs, err := ws.TeamCheck()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := kinds(fs), []string{".gitattributes:setup", ".gitignore:setup"}; !slices.Equal(got, want) {
+		t.Fatalf("TeamCheck(no .gitignore)=%v, want %v", got, want)
+	}
+	if !strings.Contains(fs[0].Fix, "memdir team init") {
+		t.Fatalf("fix=%q, want memdir team init", fs[0].Fix)
+	}
+	writeTeam(t, l, memdir.TeamAttributes, "# mine\n")
+	if _, err := TeamInit(t.Context(), env, l, ""); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(l.TeamDir, memdir.TeamAttributes)); string(b) != "# mine\n" {
+		t.Fatalf("TeamInit overwrote .gitattributes: %q", b)
+	}
+	if fs, err := ws.TeamCheck(); err != nil || len(fs) != 0 {
+		t.Fatalf("TeamCheck(after init)=%v, %v, want nothing", fs, err)
+	}
+}
+
+// A symbolic link in a team folder is reported, never followed: what it
+// leads to (a secret here) is not read.
+func TestTeamCheck_Links(t *testing.T) {
+	_, l, ws := teamEnv(t, false)
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	if err := os.WriteFile(outside, []byte("---\nname: S\ndescription: d\ntype: project\n---\nUse "+ghToken+".\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(l.TeamDir, "evil.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Dir(outside), filepath.Join(l.TeamDir, "docs")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(l.TeamDir, memdir.TombstoneDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(l.TeamDir, memdir.TombstoneDir, "x.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	fs, err := ws.TeamCheck()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := kinds(fs), []string{".tombstones/x.jsonl:link", "docs:link", "evil.md:link"}; !slices.Equal(got, want) {
+		t.Fatalf("TeamCheck(links)=%v, want %v", got, want)
+	}
+}
+
+// Staged: a link (mode 120000) is reported, and a derived file staged by
+// force gets a fix that takes it out of the index.
+func TestTeamCheckStaged_LinksAndDerived(t *testing.T) {
+	env, l, _ := teamEnv(t, true)
+	if err := os.Symlink("/etc/hostname", filepath.Join(l.TeamDir, "host.md")); err != nil {
+		t.Fatal(err)
+	}
+	writeTeam(t, l, ".memdir-cache/recall.idx", "idx\n")
+	teamGit(t, l.WorkTree, "add", "-A")
+	teamGit(t, l.WorkTree, "add", "-f", ".memdir/team/.memdir-cache/recall.idx")
+	fs, err := TeamCheckStaged(t.Context(), env, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := kinds(fs), []string{".memdir-cache/recall.idx:stray", "host.md:link"}; !slices.Equal(got, want) {
+		t.Fatalf("TeamCheckStaged()=%v, want %v", got, want)
+	}
+	for _, f := range fs {
+		if f.File == ".memdir-cache/recall.idx" && (!strings.Contains(f.Fix, "git rm --cached -r .memdir/team/.memdir-cache") || !strings.Contains(f.Fix, "memdir team init")) {
+			t.Fatalf("derived fix=%q, want git rm --cached -r and memdir team init", f.Fix)
+		}
+	}
+}
+
+// A repository folder whose name holds pattern characters: git reads
+// memdir's paths literally (':(top,literal)'), so the team folder is
+// checked and staged all the same.
+func TestTeamGit_LiteralPaths(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "p*[x]?")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	teamGit(t, dir, "init", "-q")
+	vars := map[string]string{"HOME": dir}
+	env := Env{Getenv: func(k string) string { return vars[k] }, Cwd: dir, HomeFlag: filepath.Join(t.TempDir(), "home"), ProjectFlag: dir, Holder: "test"}
+	l, err := env.Layout()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := TeamInit(t.Context(), env, l, ""); err != nil {
+		t.Fatal(err)
+	}
+	writeTeam(t, l, "deploy-flow.md", cleanTeam)
+	if err := gitAdd(t.Context(), env, l, "deploy-flow.md"); err != nil {
+		t.Fatal(err)
+	}
+	if got := teamGit(t, dir, "diff", "--cached", "--name-only"); got != ".memdir/team/deploy-flow.md\n" {
+		t.Fatalf("gitAdd staged %q, want the memory", got)
+	}
+	writeTeam(t, l, "leak.md", "---\nname: Leak\ndescription: d\ntype: project\n---\nUse "+ghToken+".\n")
+	teamGit(t, dir, "add", "-A")
+	fs, err := TeamCheckStaged(t.Context(), env, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := kinds(fs); !slices.Equal(got, []string{"leak.md:secret"}) {
+		t.Fatalf("TeamCheckStaged()=%v, want the secret", got)
+	}
+}
+
+// A team folder path that is a file is named, with a fix, by every
+// command that opens it, and doctor fails on it.
+func TestTeamDir_IsAFile(t *testing.T) {
+	env, l := testEnv(t)
+	if err := os.MkdirAll(filepath.Dir(l.TeamDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(l.TeamDir, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, err error) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), "is a file, not the team memory folder") || !strings.Contains(hint.Of(err), "memdir team init") {
+			t.Errorf("%s=%v (hint %q), want the file named and a fix", what, err, hint.Of(err))
+		}
+	}
+	_, err := TeamStatusOf(t.Context(), env, l)
+	check("TeamStatusOf", err)
+	_, err = TeamInit(t.Context(), env, l, "")
+	check("TeamInit", err)
+	_, err = OpenTeam(env, l, true)
+	check("OpenTeam", err)
+	checks := find(Doctor(env, DoctorOptions{}), "team")
+	if Failed(checks) != 1 || !strings.Contains(checks[0].Hint, "memdir team init") {
+		t.Fatalf("Doctor(team is a file)=%v, want one failure with a fix", checks)
+	}
+}
+
+// Sizes agree with the store's limit; invalid UTF-8 is reported; a secret
+// in a memory never committed is edited out (no forget or unshare, which
+// would leave a tombstone for nothing).
+func TestTeamCheck_SizeUTF8AndSecretFix(t *testing.T) {
+	env, l, ws := teamEnv(t, true)
+	writeTeam(t, l, "big.md", "---\nname: Big\ndescription: d\ntype: project\n---\n"+strings.Repeat("a", memdir.MaxFileSize))
+	writeTeam(t, l, "latin.md", "---\nname: Latin\ndescription: d\ntype: project\n---\nCaf\xe9.\n")
+	writeTeam(t, l, "leak.md", "---\nname: Leak\ndescription: d\ntype: project\n---\nUse "+ghToken+".\n")
+	fs, err := ws.TeamCheck()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fs {
+		switch f.File {
+		case "big.md":
+			if want := fmt.Sprintf("larger than %d bytes", memdir.MaxFileSize); !strings.Contains(f.Detail, want) {
+				t.Errorf("big.md: %q, want %q", f.Detail, want)
+			}
+		case "leak.md":
+			if strings.Contains(f.Fix, "unshare") || strings.Contains(f.Fix, "forget") || !strings.Contains(f.Fix, "memdir edit team/leak.md") {
+				t.Errorf("uncommitted leak.md fix=%q, want only an edit", f.Fix)
+			}
+		}
+	}
+	if got, want := kinds(fs), []string{"big.md:invalid", "latin.md:invalid", "leak.md:secret"}; !slices.Equal(got, want) {
+		t.Fatalf("TeamCheck()=%v, want %v", got, want)
+	}
+	_ = env
+	teamGit(t, l.WorkTree, "add", "-A")
+	teamGit(t, l.WorkTree, "commit", "-q", "--no-verify", "-m", "x")
+	fs, _ = ws.TeamCheck()
+	for _, f := range fs {
+		if f.File == "leak.md" && !strings.Contains(f.Fix, "memdir forget team/leak.md") {
+			t.Errorf("committed leak.md fix=%q, want forget named too", f.Fix)
+		}
 	}
 }

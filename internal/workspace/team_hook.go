@@ -52,6 +52,30 @@ func teamHookPath(ctx context.Context, env Env, l paths.Layout) (string, error) 
 	return filepath.Join(dir, "pre-commit"), nil
 }
 
+// sharedHooksDir says why the hooks folder dir (core.hooksPath) is not
+// this repository's own to write in, or "" when it is: a folder outside
+// git's common folder is a global one, run by every repository of this
+// machine (the check would name this project in all of them), or a folder
+// tracked in the repository (.husky, say), where the hook would commit
+// this machine's path to memdir.
+func sharedHooksDir(ctx context.Context, env Env, l paths.Layout, dir string) string {
+	out, err := gitIn(ctx, env, l.WorkTree, "rev-parse", "--path-format=absolute", "--git-common-dir")
+	if err != nil {
+		return ""
+	}
+	common := strings.TrimSpace(string(out))
+	if ok, err := paths.Within(common, dir); err == nil && ok {
+		return ""
+	}
+	top, err := gitIn(ctx, env, l.WorkTree, "rev-parse", "--show-toplevel")
+	if err == nil {
+		if ok, err := paths.Within(strings.TrimSpace(string(top)), dir); err == nil && ok {
+			return "is inside the repository: the hook would be committed, with this machine's path to memdir in it"
+		}
+	}
+	return "is outside this repository: a hook there runs for every repository of this machine"
+}
+
 // hookBlock is the shell that checks the staged team memories: git's own
 // quick test first, so a commit that touches no team file pays nothing
 // more; then bin (or memdir on PATH) with --staged.
@@ -65,7 +89,7 @@ func hookBlock(bin, projectPrefix string) string {
 # Refuses a commit whose team memories (` + paths.TeamFolder + `) hold a potential
 # secret, a git conflict or a user memory. Added by 'memdir team install-hook';
 # 'memdir team install-hook --uninstall' removes it.
-if ! git diff --cached --quiet -- ` + q(":(top)"+projectPrefix+paths.TeamFolder+"/") + ` 2>/dev/null; then
+if ! git diff --cached --quiet -- ` + q(":(top,literal)"+projectPrefix+paths.TeamFolder+"/") + ` 2>/dev/null; then
 	memdir_bin=` + q(bin) + `
 	if [ ! -x "$memdir_bin" ]; then
 		memdir_bin=$(command -v memdir) || {
@@ -177,6 +201,10 @@ func InstallTeamHook(ctx context.Context, env Env, l paths.Layout, bin string) (
 	}
 	block := hookBlock(bin, strings.TrimSuffix(prefix, paths.TeamFolder+"/"))
 	st := TeamHookState{Path: p, Installed: true, Binary: bin}
+	if why := sharedHooksDir(ctx, env, l, filepath.Dir(p)); why != "" {
+		return TeamHookState{Path: p}, hint.With(fmt.Errorf("git's hooks folder %s (core.hooksPath) %s: memdir does not write its check there", filepath.Dir(p), why),
+			"add these lines to %s yourself, after its first line:\n%s", p, block)
+	}
 	b, err := safefile.ReadFile(p, maxHookSize)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return st, fmt.Errorf("read %s: %w", p, err)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memdir/memdir/internal/hint"
 )
 
 func TestTeamHook_InstallUninstall(t *testing.T) {
@@ -75,15 +77,40 @@ func TestTeamHook_InstallUninstall(t *testing.T) {
 
 func TestTeamHook_HooksPath(t *testing.T) {
 	env, l, _ := teamEnv(t, true)
-	teamGit(t, l.WorkTree, "config", "core.hooksPath", ".githooks")
+	// Inside git's own folder: this repository's, written.
+	teamGit(t, l.WorkTree, "config", "core.hooksPath", ".git/myhooks")
 	st, err := InstallTeamHook(t.Context(), env, l, "/usr/bin/memdir")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(l.WorkTree, ".githooks", "pre-commit"); st.Path != want {
+	if want := filepath.Join(l.WorkTree, ".git", "myhooks", "pre-commit"); st.Path != want {
 		t.Fatalf("hook path=%s, want %s", st.Path, want)
 	}
 	if fi, err := os.Stat(st.Path); err != nil || fi.Mode().Perm()&0o100 == 0 {
 		t.Fatalf("hook %s not executable: %v", st.Path, err)
+	}
+}
+
+// A hooks folder shared beyond this repository's git folder is never
+// written: a global one runs in every repository, one in the working tree
+// (.husky) is committed with this machine's path in it. The hint holds
+// the block to add by hand.
+func TestTeamHook_SharedHooksPath(t *testing.T) {
+	env, l, _ := teamEnv(t, true)
+	global := filepath.Join(t.TempDir(), "global-hooks")
+	for _, c := range []struct{ dir, why string }{
+		{".husky", "inside the repository"},
+		{global, "every repository"},
+	} {
+		teamGit(t, l.WorkTree, "config", "core.hooksPath", c.dir)
+		_, err := InstallTeamHook(t.Context(), env, l, "/usr/bin/memdir")
+		if err == nil || !strings.Contains(err.Error(), c.why) || !strings.Contains(hint.Of(err), hookBegin) {
+			t.Fatalf("InstallTeamHook(core.hooksPath=%s)=%v (hint %q), want a refusal with the block", c.dir, err, hint.Of(err))
+		}
+	}
+	for _, p := range []string{filepath.Join(l.WorkTree, ".husky"), global} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Fatalf("%s was written (%v)", p, err)
+		}
 	}
 }

@@ -30,8 +30,10 @@ type TeamSide struct {
 	Name        string    `json:"name,omitempty"`
 	Description string    `json:"description,omitempty"`
 	Type        string    `json:"type,omitempty"`
-	Author      string    `json:"author,omitempty"`
+	Author      string    `json:"author,omitempty"`     // who added the memory (its author field)
+	ChangedBy   string    `json:"changed_by,omitempty"` // who last committed a change to it on this side
 	Updated     time.Time `json:"updated,omitzero"`
+	Deleted     bool      `json:"deleted,omitempty"` // this side deleted the file (git's modify/delete)
 	Body        string    `json:"body"`
 	Error       string    `json:"error,omitempty"` // the side does not parse
 	raw         []byte
@@ -93,6 +95,60 @@ func splitConflict(b []byte) (ours, theirs []byte, oursLabel, theirsLabel string
 		}
 	}
 	return ours, theirs, oursLabel, theirsLabel
+}
+
+// gitSides reads the two sides of file (relative to the team folder) as
+// git's index holds them while it is unmerged: stage 2 (ours, HEAD) and
+// stage 3 (theirs, the commit merged in), each the whole file as that
+// side had it, like 'git checkout --ours'. A stage git lacks is a side
+// that deleted the file (modify/delete). unmerged is false outside a
+// merge (or git).
+func (w *Workspace) gitSides(ctx context.Context, file string) (ours, theirs *TeamSide, unmerged bool) {
+	l := w.Layout
+	prefix, err := teamPrefix(ctx, w.Env, l)
+	if err != nil {
+		return nil, nil, false
+	}
+	gp := prefix + file
+	out, err := gitIn(ctx, w.Env, l.WorkTree, "ls-files", "-u", "-z", "--", ":(top,literal)"+gp)
+	if err != nil || len(out) == 0 {
+		return nil, nil, false
+	}
+	stages := map[string]bool{}
+	for _, e := range splitZ(out) {
+		meta, _, _ := strings.Cut(e, "\t")
+		if f := strings.Fields(meta); len(f) == 3 {
+			stages[f[2]] = true
+		}
+	}
+	theirsRef := "MERGE_HEAD"
+	for _, r := range []string{"MERGE_HEAD", "REBASE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD"} {
+		if _, err := gitIn(ctx, w.Env, l.WorkTree, "rev-parse", "-q", "--verify", r); err == nil {
+			theirsRef = r
+			break
+		}
+	}
+	read := func(stage, ref string) *TeamSide {
+		var s *TeamSide
+		if stages[stage] {
+			b, err := gitIn(ctx, w.Env, l.WorkTree, "show", ":"+stage+":"+gp)
+			if err != nil {
+				return nil
+			}
+			s = side(file, b, ref)
+		} else {
+			s = &TeamSide{Label: ref, Deleted: true}
+		}
+		if by, err := gitIn(ctx, w.Env, l.WorkTree, "log", "-1", "--format=%an", ref, "--", ":(top,literal)"+gp); err == nil {
+			s.ChangedBy = strings.TrimSpace(string(by))
+		}
+		return s
+	}
+	ours, theirs = read("2", "HEAD"), read("3", theirsRef)
+	if ours == nil || theirs == nil {
+		return nil, nil, false
+	}
+	return ours, theirs, true
 }
 
 // side parses one side of a conflict.
@@ -188,10 +244,20 @@ func (w *Workspace) TeamResolve(ctx context.Context, name, choice string) (TeamR
 			res.Tombstone = &tombs[i]
 		}
 	}
-	again := "memdir team resolve " + stem(file)
-	if memdir.HasConflictMarkers(b) {
-		o, th, ol, tl := splitConflict(b)
-		res.Ours, res.Theirs = side(file, o, ol), side(file, th, tl)
+	again := "memdir team resolve " + shq(stem(file))
+	ours, theirs, unmerged := w.gitSides(ctx, file)
+	if unmerged || memdir.HasConflictMarkers(b) {
+		if unmerged {
+			// The labels git wrote in the file name the sides better
+			// than HEAD and MERGE_HEAD.
+			if _, _, ol, tl := splitConflict(b); ol != "" && tl != "" {
+				ours.Label, theirs.Label = ol, tl
+			}
+			res.Ours, res.Theirs = ours, theirs
+		} else {
+			o, th, ol, tl := splitConflict(b)
+			res.Ours, res.Theirs = side(file, o, ol), side(file, th, tl)
+		}
 		res.Choices = []string{ResolveOurs, ResolveTheirs, ResolveBoth}
 		var m memdir.Memory
 		keepUpdated := true
@@ -203,13 +269,23 @@ func (w *Workspace) TeamResolve(ctx context.Context, name, choice string) (TeamR
 			if choice == ResolveTheirs {
 				s = res.Theirs
 			}
+			if s.Deleted {
+				// That side deleted it: so does the resolution.
+				if _, err := st.Forget(ctx, file, false); err != nil {
+					return res, err
+				}
+				return res, w.stageResolved(ctx, &res, file)
+			}
 			if s.Error != "" {
-				return res, hint.With(fmt.Errorf("the %s side of %s does not parse: %s", choice, file, s.Error), "edit %s by hand (remove the conflict lines), then 'git add' it", st.Path(file))
+				return res, hint.With(fmt.Errorf("the %s side of %s does not parse: %s", choice, file, s.Error), "edit %s by hand (remove the conflict lines), then git add it", shq(st.Path(file)))
 			}
 			m = s.mem
 		case ResolveBoth:
+			if res.Ours.Deleted || res.Theirs.Deleted {
+				return res, hint.With(fmt.Errorf("one side deleted %s: there are not two versions to join", file), "run %s --ours or %s --theirs", again, again)
+			}
 			if res.Ours.Error != "" || res.Theirs.Error != "" {
-				return res, hint.With(fmt.Errorf("a side of %s does not parse", file), "run '%s --ours' or '--theirs', or edit %s by hand", again, st.Path(file))
+				return res, hint.With(fmt.Errorf("a side of %s does not parse", file), "run %s --ours or --theirs, or edit %s by hand", again, shq(st.Path(file)))
 			}
 			newer := res.Ours
 			if res.Theirs.Updated.After(newer.Updated) {
@@ -219,15 +295,17 @@ func (w *Workspace) TeamResolve(ctx context.Context, name, choice string) (TeamR
 			m.Body = unionLines(res.Ours.Body, res.Theirs.Body)
 			keepUpdated = false // a new version, of now
 		default:
-			return res, hint.With(fmt.Errorf("%s holds a git conflict: --%s does not settle it", file, choice), "run '%s --ours', '--theirs' or '--both'", again)
+			return res, hint.With(fmt.Errorf("%s holds a git conflict: --%s does not settle it", file, choice), "run %s --ours, --theirs or --both", again)
 		}
 		if labels := teamSecrets(m, memdir.Format(m)); len(labels) > 0 {
 			return res, TeamSecretHint(&memdir.SecretError{File: file, Labels: labels})
 		}
 		if m.Type == memdir.TypeUser {
-			res.Warnings = append(res.Warnings, "a user memory always stays private: run 'memdir unshare "+stem(file)+"'")
+			res.Warnings = append(res.Warnings, "a user memory always stays private: run memdir unshare "+shq(teamName(file)))
 		}
-		sr, err := st.Save(ctx, m, memdir.SaveOptions{IfMatch: b, KeepUpdated: keepUpdated})
+		// Choosing a side is a person's decision: it brings back a memory
+		// the other side forgot.
+		sr, err := st.Save(ctx, m, memdir.SaveOptions{IfMatch: b, KeepUpdated: keepUpdated, Revive: true})
 		if err != nil {
 			return res, TeamSecretHint(err)
 		}
@@ -244,7 +322,7 @@ func (w *Workspace) TeamResolve(ctx context.Context, name, choice string) (TeamR
 	case ResolveKeep:
 		m, err := memdir.Parse(file, b)
 		if err != nil {
-			return res, hint.With(err, "fix it with 'memdir edit team/%s' first", file)
+			return res, hint.With(err, "fix it with memdir edit %s first", shq(teamName(file)))
 		}
 		if labels := teamSecrets(m, b); len(labels) > 0 {
 			return res, TeamSecretHint(&memdir.SecretError{File: file, Labels: labels})
@@ -260,7 +338,7 @@ func (w *Workspace) TeamResolve(ctx context.Context, name, choice string) (TeamR
 			return res, err
 		}
 	default:
-		return res, hint.With(fmt.Errorf("%s came back after it was forgotten: --%s does not settle it", file, choice), "run '%s --keep' (it stays) or '--drop' (forget it again)", again)
+		return res, hint.With(fmt.Errorf("%s came back after it was forgotten: --%s does not settle it", file, choice), "run %s --keep (it stays) or --drop (forget it again)", again)
 	}
 	return res, w.stageResolved(ctx, &res, file)
 }
@@ -271,9 +349,8 @@ func (w *Workspace) stageResolved(ctx context.Context, res *TeamResolution, file
 	if !inGit(ctx, w.Env, w.Layout.WorkTree) {
 		return nil
 	}
-	tomb := memdir.TombstoneDir + "/" + stem(file) + ".json"
-	if err := gitAdd(ctx, w.Env, w.Layout, file, tomb); err != nil {
-		return hint.With(fmt.Errorf("resolved %s, but: %w", file, err), "stage it yourself: git add -A %s", w.Layout.TeamDir)
+	if err := gitAdd(ctx, w.Env, w.Layout, file, memdir.TombstoneFile(file)); err != nil {
+		return hint.With(fmt.Errorf("resolved %s, but: %w", file, err), "stage it yourself: git add -A %s", shq(w.Layout.TeamDir))
 	}
 	res.Staged = true
 	return nil

@@ -3,11 +3,13 @@ package workspace
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
 )
 
 func TestSplitConflict(t *testing.T) {
@@ -240,5 +242,117 @@ func TestShareUnshare(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(l.TeamDir, "deploy-flow.md")); !os.IsNotExist(err) {
 		t.Fatalf("the team copy is still there: %v", err)
+	}
+}
+
+// gitAs runs git in dir as name.
+func gitAs(t *testing.T, name, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=" + name, "-c", "user.email=x@example.com", "-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil && args[0] != "merge" {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+const resolveBase = "---\nname: Deploy flow\ndescription: base\ntype: project\nauthor: Carol\n---\nline 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\nline 9\n"
+
+// mergeConflict commits base on main, ours on main (by Alice) and theirs
+// on a branch feature (by Bob), and merges feature into main: a conflict.
+// An empty ours or theirs deletes the file on that side.
+func mergeConflict(t *testing.T, l paths.Layout, ours, theirs string) {
+	t.Helper()
+	dir := l.WorkTree
+	writeTeam(t, l, "deploy-flow.md", resolveBase)
+	gitAs(t, "Carol", dir, "add", "-A")
+	gitAs(t, "Carol", dir, "commit", "-q", "-m", "base")
+	gitAs(t, "Carol", dir, "branch", "feature")
+	set := func(who, text string) {
+		if text == "" {
+			gitAs(t, who, dir, "rm", "-q", ".memdir/team/deploy-flow.md")
+		} else {
+			writeTeam(t, l, "deploy-flow.md", text)
+			gitAs(t, who, dir, "add", "-A")
+		}
+		gitAs(t, who, dir, "commit", "-q", "-m", who)
+	}
+	set("Alice", ours)
+	gitAs(t, "Bob", dir, "checkout", "-q", "feature")
+	set("Bob", theirs)
+	gitAs(t, "Alice", dir, "checkout", "-q", "main")
+	gitAs(t, "Alice", dir, "merge", "-q", "feature")
+}
+
+// --ours and --theirs give the whole file as that side had it (git's
+// stages 2 and 3), not the markers' split, which holds the other side's
+// changes that merged cleanly.
+func TestTeamResolve_GitStages(t *testing.T) {
+	ours := strings.Replace(strings.Replace(resolveBase, "description: base", "description: main", 1), "line 9", "line 9 (main)", 1)
+	theirs := strings.Replace(strings.Replace(resolveBase, "description: base", "description: feature", 1), "line 1\n", "line 1 (feature)\n", 1)
+	for _, c := range []struct{ choice, want string }{{ResolveOurs, ours}, {ResolveTheirs, theirs}} {
+		t.Run(c.choice, func(t *testing.T) {
+			_, l, ws := teamEnv(t, true)
+			mergeConflict(t, l, ours, theirs)
+			show, err := ws.TeamResolve(t.Context(), "deploy-flow", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if show.Ours.Label != "HEAD" || show.Theirs.Label != "feature" || show.Ours.ChangedBy != "Alice" || show.Theirs.ChangedBy != "Bob" || show.Ours.Author != "Carol" {
+				t.Fatalf("sides: ours %q changed by %q, theirs %q changed by %q, author %q; want HEAD/Alice, feature/Bob, Carol",
+					show.Ours.Label, show.Ours.ChangedBy, show.Theirs.Label, show.Theirs.ChangedBy, show.Ours.Author)
+			}
+			if _, err := ws.TeamResolve(t.Context(), "deploy-flow", c.choice); err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(filepath.Join(l.TeamDir, "deploy-flow.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := memdir.Parse("deploy-flow.md", got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, _ := memdir.Parse("deploy-flow.md", []byte(c.want))
+			if m.Description != w.Description || m.Body != w.Body {
+				t.Fatalf("--%s gave %q / %q, want %q / %q", c.choice, m.Description, m.Body, w.Description, w.Body)
+			}
+		})
+	}
+}
+
+// A file git left as modify/delete: one side has no version. Choosing it
+// deletes the memory; choosing the other keeps that version.
+func TestTeamResolve_ModifyDelete(t *testing.T) {
+	theirs := strings.Replace(resolveBase, "line 5", "line 5 (feature)", 1)
+	for _, c := range []string{ResolveOurs, ResolveTheirs} {
+		t.Run(c, func(t *testing.T) {
+			_, l, ws := teamEnv(t, true)
+			mergeConflict(t, l, "", theirs)
+			show, err := ws.TeamResolve(t.Context(), "deploy-flow", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !show.Ours.Deleted || show.Theirs.Deleted || !strings.Contains(show.Theirs.Body, "line 5 (feature)") {
+				t.Fatalf("sides=%+v / %+v, want ours deleted", show.Ours, show.Theirs)
+			}
+			if _, err := ws.TeamResolve(t.Context(), "deploy-flow", ResolveBoth); err == nil {
+				t.Fatal("--both with a deleted side: no error")
+			}
+			res, err := ws.TeamResolve(t.Context(), "deploy-flow", c)
+			if err != nil || !res.Staged {
+				t.Fatalf("resolve --%s=%+v, %v", c, res, err)
+			}
+			_, err = os.Stat(filepath.Join(l.TeamDir, "deploy-flow.md"))
+			if gone := os.IsNotExist(err); gone != (c == ResolveOurs) {
+				t.Fatalf("--%s: file gone=%v", c, gone)
+			}
+			if u := teamGit(t, l.WorkTree, "ls-files", "-u"); u != "" {
+				t.Fatalf("still unmerged: %s", u)
+			}
+			if staged := teamGit(t, l.WorkTree, "diff", "--cached", "--name-only"); c == ResolveOurs && !strings.Contains(staged, ".memdir/team/.tombstones/deploy-flow.jsonl") {
+				t.Fatalf("--ours: the tombstone is not staged: %q", staged)
+			}
+		})
 	}
 }

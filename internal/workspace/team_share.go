@@ -49,7 +49,7 @@ func (w *Workspace) PlanShare(name string) (SharePlan, error) {
 		return SharePlan{}, err
 	}
 	if strings.HasPrefix(name, "team/") {
-		return SharePlan{}, hint.With(fmt.Errorf("%s is a team memory already", name), "'memdir unshare %s' makes it private", strings.TrimPrefix(name, "team/"))
+		return SharePlan{}, hint.With(fmt.Errorf("%s is a team memory already", name), "memdir unshare %s makes it private", shq(name))
 	}
 	m, err := w.Store.Get(name)
 	if err != nil {
@@ -64,7 +64,7 @@ func (w *Workspace) PlanShare(name string) (SharePlan, error) {
 	}
 	if labels := teamSecrets(m, raw); len(labels) > 0 {
 		return SharePlan{}, hint.With(&memdir.SecretError{File: m.File, Labels: labels},
-			"rewrite it without the secret with 'memdir edit %s' (say where the secret lives instead), then share it", stem(m.File))
+			"rewrite it without the secret with memdir edit %s (say where the secret lives instead), then share it", shq(stem(m.File)))
 	}
 	if w.HasTeam() {
 		t, err := w.Team(false)
@@ -72,7 +72,8 @@ func (w *Workspace) PlanShare(name string) (SharePlan, error) {
 			return SharePlan{}, err
 		}
 		if err := taken(t.Store, m, "team/"); err != nil {
-			return SharePlan{}, hint.With(err, "compare with 'memdir show team/%s', then merge the two with 'memdir edit team/%s' and 'memdir forget %s' (or 'memdir team resolve %s' if it is conflicted)", m.File, m.File, stem(m.File), stem(m.File))
+			tn := shq(teamName(m.File))
+			return SharePlan{}, hint.With(err, "compare with memdir show %s, then merge the two with memdir edit %s and memdir forget %s", tn, tn, shq(stem(m.File)))
 		}
 	}
 	pm := m
@@ -82,7 +83,7 @@ func (w *Workspace) PlanShare(name string) (SharePlan, error) {
 	}
 	p := plan(memdir.ScopePrivate, memdir.ScopeTeam, pm)
 	if labels := rawSecrets([]byte(p.Preview)); len(labels) > 0 {
-		return SharePlan{}, hint.With(&memdir.SecretError{File: m.File, Labels: labels}, "rewrite it without the secret with 'memdir edit %s', then share it", stem(m.File))
+		return SharePlan{}, hint.With(&memdir.SecretError{File: m.File, Labels: labels}, "rewrite it without the secret with memdir edit %s, then share it", shq(stem(m.File)))
 	}
 	return p, nil
 }
@@ -118,7 +119,7 @@ func (w *Workspace) Share(ctx context.Context, p SharePlan) (ShareResult, error)
 		return res, err
 	}
 	if err := taken(t.Store, p.Memory, "team/"); err != nil {
-		return res, hint.With(err, "run 'memdir share %s' again to see the two", stem(p.File))
+		return res, hint.With(err, "run memdir share %s again to see the two", shq(stem(p.File)))
 	}
 	sr, err := t.Store.Save(ctx, p.Memory, memdir.SaveOptions{KeepUpdated: true, Revive: true})
 	if err != nil {
@@ -131,7 +132,7 @@ func (w *Workspace) Share(ctx context.Context, p SharePlan) (ShareResult, error)
 	}
 	fr, err := w.Store.Forget(ctx, p.Memory.File, false)
 	if err != nil {
-		return res, hint.With(fmt.Errorf("shared as team/%s, but the private copy stays: %w", sr.File, err), "run 'memdir forget %s' to remove it", stem(p.Memory.File))
+		return res, hint.With(fmt.Errorf("shared as team/%s, but the private copy stays: %w", sr.File, err), "run memdir forget %s to remove it", shq(stem(p.Memory.File)))
 	}
 	res.MovedTo = fr.MovedTo
 	return res, nil
@@ -153,13 +154,13 @@ func (w *Workspace) PlanUnshare(name string) (SharePlan, error) {
 	}
 	m, err := t.Store.Read(file)
 	if errors.Is(err, memdir.ErrConflictMarkers) {
-		return SharePlan{}, hint.With(err, "settle it first with 'memdir team resolve %s'", stem(file))
+		return SharePlan{}, hint.With(err, "settle it first with memdir team resolve %s", shq(stem(file)))
 	}
 	if err != nil {
-		return SharePlan{}, hint.With(err, "fix it with 'memdir edit team/%s' first", file)
+		return SharePlan{}, hint.With(err, "fix it with memdir edit %s first", shq(teamName(file)))
 	}
 	if err := taken(w.Store, m, ""); err != nil {
-		return SharePlan{}, hint.With(err, "compare with 'memdir show %s', then merge the two and forget one ('memdir forget team/%s')", stem(m.File), file)
+		return SharePlan{}, hint.With(err, "compare with memdir show %s, then merge the two and forget one (memdir forget %s)", shq(stem(m.File)), shq(teamName(file)))
 	}
 	pm := m
 	pm.Scope = memdir.ScopePrivate
@@ -167,8 +168,10 @@ func (w *Workspace) PlanUnshare(name string) (SharePlan, error) {
 }
 
 // Unshare makes a team memory private, as p shows it: the private copy is
-// written first, then the team one is forgotten, leaving a tombstone (so
-// a branch that still has it does not bring it back silently).
+// written first, then the team one is deleted (purged: a copy kept in the
+// team folder's .forgotten would stay in the repository's working tree,
+// where a private memory has no place), leaving a tombstone (so a branch
+// that still has it does not bring it back silently).
 func (w *Workspace) Unshare(ctx context.Context, p SharePlan) (ShareResult, error) {
 	res := ShareResult{SharePlan: p}
 	t, err := w.Team(false)
@@ -176,7 +179,7 @@ func (w *Workspace) Unshare(ctx context.Context, p SharePlan) (ShareResult, erro
 		return res, err
 	}
 	if err := taken(w.Store, p.Memory, ""); err != nil {
-		return res, hint.With(err, "run 'memdir unshare %s' again to see the two", stem(p.File))
+		return res, hint.With(err, "run memdir unshare %s again to see the two", shq(teamName(p.File)))
 	}
 	if err := os.MkdirAll(w.Layout.MemoryDir, memdir.DirPerm); err != nil {
 		return res, err
@@ -187,9 +190,9 @@ func (w *Workspace) Unshare(ctx context.Context, p SharePlan) (ShareResult, erro
 	}
 	res.File, res.Path = sr.File, sr.Path
 	res.Warnings = append(res.Warnings, sr.Warnings...)
-	fr, err := t.Store.Forget(ctx, p.Memory.File, false)
+	fr, err := t.Store.Forget(ctx, p.Memory.File, true)
 	if err != nil {
-		return res, hint.With(fmt.Errorf("made private as %s, but the team copy stays: %w", sr.File, err), "run 'memdir forget team/%s' to remove it", p.Memory.File)
+		return res, hint.With(fmt.Errorf("made private as %s, but the team copy stays: %w", sr.File, err), "run memdir forget %s --purge to remove it", shq(teamName(p.Memory.File)))
 	}
 	res.MovedTo, res.Tombstone = fr.MovedTo, fr.Tombstone
 	return res, nil
@@ -260,6 +263,9 @@ func TeamStatusOf(ctx context.Context, env Env, l paths.Layout) (TeamStatus, err
 			s.Hook = &h
 		}
 	}
+	if err := TeamDirProblem(l); err != nil {
+		return s, err
+	}
 	fi, err := os.Stat(l.TeamDir)
 	if err != nil || !fi.IsDir() {
 		return s, nil
@@ -279,7 +285,7 @@ func TeamStatusOf(ctx context.Context, env Env, l paths.Layout) (TeamStatus, err
 		return s, err
 	}
 	s.Tombstones = len(tombs)
-	if s.Problems, err = checkTeamDir(t.Store); err != nil {
+	if s.Problems, err = checkTeamDir(ctx, env, l, t.Store); err != nil {
 		return s, err
 	}
 	if s.Problems == nil {
@@ -303,6 +309,9 @@ type TeamInitResult struct {
 // repository gets its folder all the same (Git says so).
 func TeamInit(ctx context.Context, env Env, l paths.Layout, bin string) (TeamInitResult, error) {
 	res := TeamInitResult{Dir: l.TeamDir}
+	if err := TeamDirProblem(l); err != nil {
+		return res, err
+	}
 	_, err := os.Stat(l.TeamDir)
 	res.Created = errors.Is(err, os.ErrNotExist)
 	t, err := OpenTeam(env, l, true)
