@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
+	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/sessions"
 	"github.com/memdir/memdir/internal/workspace"
@@ -38,7 +40,12 @@ func (a *app) listCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			parts, problems, err := workspace.ListScoped(a.ctx, a.env(), l, scope, stats)
+			parts, problems, err := workspace.ListScoped(a.ctx, a.env(), l, scope, stats, func(err error) {
+				a.warnf("%v", err)
+				if h := hint.Of(err); h != "" {
+					fmt.Fprintf(a.stderr, "memdir: hint: %s\n", h)
+				}
+			})
 			if err != nil {
 				return err
 			}
