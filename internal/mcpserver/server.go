@@ -111,11 +111,12 @@ func (p projects) notPrivate(project, scope, name string, err error) error {
 // it (a hint is not in the error's text).
 func toolHint(err error) error {
 	var se *memdir.SecretError
+	var te *workspace.TeamMemoryError
 	switch {
 	case errors.As(err, &se):
 		return fmt.Errorf("%w. Rewrite the memory without it (say where the secret lives instead), or save it with scope \"private\"", err)
-	case errors.Is(err, memdir.ErrNotFound) && strings.Contains(err.Error(), "is not a private memory"):
-		return fmt.Errorf("%w: call again with scope \"team\" (for memory_forget: that deletes it for every collaborator once committed)", err)
+	case errors.As(err, &te) && !strings.Contains(err.Error(), ": call again with"):
+		return fmt.Errorf("%w: call again with name %q or scope \"team\" (for memory_forget: that deletes it for every collaborator once committed)", err, workspace.TeamPrefix+te.File)
 	case errors.Is(err, workspace.ErrNoTeam):
 		return fmt.Errorf("%w: the project keeps no team memories yet (memory_save with scope \"team\" starts them)", err)
 	}
