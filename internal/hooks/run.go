@@ -425,6 +425,13 @@ func (h *hook) foldUsage(t workspace.Transcripts) {
 	if t.Layout.Disabled && strings.HasPrefix(t.Layout.DisabledWhy, "MEMDIR_DISABLE") {
 		return
 	}
+	// The recall lines name team memories team/<file>: the team folder's
+	// own (local, git-ignored) usage file counts them.
+	if team, err := workspace.OpenTeamReader(h.Env, t.Layout); err != nil {
+		h.logProblem(fmt.Errorf("team usage: %w", err))
+	} else if team != nil {
+		h.fold(team, "team usage")
+	}
 	ws, err := workspace.OpenLayout(h.Env, t.Layout, false)
 	if errors.Is(err, memdir.ErrNotFound) {
 		return // no memories: nothing to count
@@ -433,14 +440,19 @@ func (h *hook) foldUsage(t workspace.Transcripts) {
 		h.logProblem(fmt.Errorf("usage: %w", err))
 		return
 	}
+	h.fold(ws, "usage")
+}
+
+// fold is foldUsage on one folder, its problems logged as what's.
+func (h *hook) fold(ws *workspace.Workspace, what string) {
 	ctx, cancel := context.WithTimeout(h.ctx, usageLockWait)
 	defer cancel()
 	res, err := ws.FoldUsage(ctx, h.Now())
 	if err != nil {
-		h.logProblem(fmt.Errorf("usage: %w", err))
+		h.logProblem(fmt.Errorf("%s: %w", what, err))
 	}
 	if res.Aside != "" {
-		h.logProblem(fmt.Errorf("usage: the usage file could not be read; kept as %s, a fresh one started", res.Aside))
+		h.logProblem(fmt.Errorf("%s: the usage file could not be read; kept as %s, a fresh one started", what, res.Aside))
 	}
 }
 
