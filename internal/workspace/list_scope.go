@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+
+	"github.com/memdir/memdir/internal/hint"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
@@ -140,6 +143,9 @@ func ListScoped(ctx context.Context, env Env, l paths.Layout, scope string, stat
 		t, err := OpenTeam(env, l, false)
 		if err == nil {
 			err = add(t)
+		}
+		if err != nil && !errors.Is(err, ErrNoTeam) && hint.Of(err) == "" {
+			err = hint.With(err, "the team folder is a plain folder %s in the repository: see what is there ('ls -la %s'), or run 'memdir team check'", paths.TeamFolder, filepath.Dir(l.TeamDir))
 		}
 		switch {
 		case errors.Is(err, ErrNoTeam) && scope != memdir.ScopeTeam:
