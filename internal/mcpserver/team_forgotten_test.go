@@ -45,3 +45,30 @@ func TestTeamForgotten(t *testing.T) {
 		t.Fatalf("bare team name: %s", text)
 	}
 }
+
+// TestTeamForgotten_List: memory_list marks a team memory back despite its
+// tombstone; listing all with a team folder that cannot be used lists the
+// private memories and names the problem, listing the team alone fails.
+func TestTeamForgotten_List(t *testing.T) {
+	f := newTeamFixture(t)
+	f.ok(t, "memory_save", map[string]any{"type": "project", "name": "Deploy flow", "description": "Deploys go through make deploy", "body": "Run make deploy.", "scope": "team"}, nil)
+	f.ok(t, "memory_save", map[string]any{"type": "feedback", "name": "Prefer tabs", "description": "Indent with tabs", "body": "Tabs."}, nil)
+	p := filepath.Join(f.l.TeamDir, "deploy-flow.md")
+	b, _ := os.ReadFile(p)
+	f.ok(t, "memory_forget", map[string]any{"name": "team/deploy-flow.md"}, nil)
+	os.WriteFile(p, b, 0o644)
+	var out ListOut
+	text := f.ok(t, "memory_list", map[string]any{}, &out)
+	if len(out.Memories) != 2 || out.Memories[1].Forgotten == nil || out.Memories[1].Forgotten.By != "Ana" ||
+		!strings.Contains(text, "[forgotten by Ana on ") || !strings.Contains(text, "memdir team resolve team/deploy-flow.md --keep") {
+		t.Fatalf("list %+v:\n%s", out, text)
+	}
+	os.RemoveAll(f.l.TeamDir)
+	os.WriteFile(f.l.TeamDir, []byte("not a folder"), 0o644)
+	out = ListOut{}
+	text = f.ok(t, "memory_list", map[string]any{}, &out)
+	if len(out.Memories) != 1 || out.Memories[0].File != "prefer-tabs.md" || len(out.Problems) != 1 || !strings.Contains(text, "problem: team memories left out: ") {
+		t.Fatalf("list with a team folder that is a file %+v:\n%s", out, text)
+	}
+	f.fails(t, "memory_list", map[string]any{"scope": "team"})
+}

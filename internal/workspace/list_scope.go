@@ -34,10 +34,10 @@ func (p ListPart) forgotten(file string) string {
 	return "[forgotten" + tombstoneWho(t) + ": memdir team resolve " + TeamPrefix + file + " --keep|--drop] "
 }
 
-// forgottenOf reads the tombstones of w's memories that came back despite
-// them (ListPart.Forgotten): a team folder without tombstones costs one
-// ReadDir.
-func forgottenOf(w *Workspace) map[string]memdir.Tombstone {
+// Forgotten reads the tombstones of w's memories that came back despite
+// them (a stale branch merged), by file: what a listing marks. A team
+// folder without tombstones costs one ReadDir; a private folder has none.
+func (w *Workspace) Forgotten() map[string]memdir.Tombstone {
 	files := w.ForgottenFiles()
 	if len(files) == 0 {
 		return nil
@@ -91,7 +91,7 @@ func (p ListPart) json(m memdir.Memory, withBody bool) MemoryJSON {
 // whose frontmatter says team is still private: it is not shared), a team
 // memory named team/<file>.
 func (w *Workspace) JSON(m memdir.Memory, withBody bool) MemoryJSON {
-	return ListPart{Store: w.Store, Team: w.isTeam, Forgotten: forgottenOf(w)}.json(m, withBody)
+	return ListPart{Store: w.Store, Team: w.isTeam, Forgotten: w.Forgotten()}.json(m, withBody)
 }
 
 // ListScoped lists the memories of scope: "" or ScopeAll, the private
@@ -124,7 +124,7 @@ func ListScoped(ctx context.Context, env Env, l paths.Layout, scope string, stat
 			}
 			problems = append(problems, p)
 		}
-		parts = append(parts, ListPart{Listing: ls, Store: w.Store, Team: w.isTeam, Forgotten: forgottenOf(w)})
+		parts = append(parts, ListPart{Listing: ls, Store: w.Store, Team: w.isTeam, Forgotten: w.Forgotten()})
 		return nil
 	}
 	if scope != memdir.ScopeTeam {
