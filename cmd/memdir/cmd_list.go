@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
+	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/sessions"
 	"github.com/memdir/memdir/internal/workspace"
@@ -38,7 +41,12 @@ func (a *app) listCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			parts, problems, err := workspace.ListScoped(a.ctx, a.env(), l, scope, stats)
+			parts, problems, err := workspace.ListScoped(a.ctx, a.env(), l, scope, stats, func(err error) {
+				a.warnf("%v", err)
+				if h := hint.Of(err); h != "" {
+					fmt.Fprintf(a.stderr, "memdir: hint: %s\n", h)
+				}
+			})
 			if err != nil {
 				return err
 			}
@@ -94,29 +102,62 @@ named team/<file> as 'memdir list' shows it.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ws, scope, name, err := a.named(scope, strings.Join(args, " "), "show")
 			if err != nil {
-				return err
-			}
-			st := ws.Store
-			if a.json {
-				m, err := st.Get(name)
-				if err != nil {
-					return a.notPrivate(scope, "show", name, err)
+				if ws = a.bareTeam(scope, name, err); ws == nil {
+					return err
 				}
-				return a.printJSON(ws.JSON(m, true))
 			}
-			b, file, err := st.Raw(name)
-			if err != nil {
-				return a.notPrivate(scope, "show", name, err)
+			err = a.show(ws, scope, name)
+			if t := a.bareTeam(scope, name, err); t != nil {
+				// A read is harmless: a bare name that is only a team
+				// memory is shown, and said to be the team's.
+				err = a.show(t, memdir.ScopeTeam, name)
 			}
-			if _, err := a.stdout.Write(b); err != nil {
-				return err
-			}
-			if _, perr := memdir.Parse(file, b); perr != nil {
-				a.warnf("%v (fix it with 'memdir edit %s')", perr, ws.ShownName(strings.TrimSuffix(file, ".md")))
-			}
-			return nil
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&scope, "scope", "", "private (default) or team")
 	return cmd
+}
+
+// show prints memory name of ws, as it is on disk (as JSON with --json).
+func (a *app) show(ws *workspace.Workspace, scope, name string) error {
+	st := ws.Store
+	if a.json {
+		m, err := st.Get(name)
+		if err != nil {
+			return a.notPrivate(scope, "show", name, err)
+		}
+		return a.printJSON(ws.JSON(m, true))
+	}
+	b, file, err := st.Raw(name)
+	if err != nil {
+		return a.notPrivate(scope, "show", name, err)
+	}
+	if _, err := a.stdout.Write(b); err != nil {
+		return err
+	}
+	if _, perr := memdir.Parse(file, b); perr != nil {
+		a.warnf("%v (fix it with 'memdir edit %s')", perr, ws.ShownName(strings.TrimSuffix(file, ".md")))
+	}
+	return nil
+}
+
+// bareTeam is the project's team folder when err says that name, given
+// without a scope, is none of the private memories but a team memory
+// (workspace.TeamMemoryError); it says so on stderr. nil otherwise.
+func (a *app) bareTeam(scope, name string, err error) *workspace.Workspace {
+	var te *workspace.TeamMemoryError
+	if scope != "" || !errors.As(err, &te) {
+		return nil
+	}
+	l, lerr := a.layout()
+	if lerr != nil {
+		return nil
+	}
+	t, terr := workspace.OpenTeam(a.env(), l, false)
+	if terr != nil {
+		return nil
+	}
+	fmt.Fprintf(a.stderr, "memdir: %s%s, the team's memory\n", workspace.TeamPrefix, te.File)
+	return t
 }

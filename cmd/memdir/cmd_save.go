@@ -101,8 +101,13 @@ func (a *app) reportTeamSave(res memdir.SaveResult) error {
 		verb = "saved"
 	}
 	by := ""
-	if res.Memory.Author != "" {
+	switch {
+	case res.Memory.Author == "":
+	case res.Created:
 		by = " (by " + res.Memory.Author + ")"
+	default:
+		// Whoever updates it, the memory stays the one who added it.
+		by = " (added by " + res.Memory.Author + ")"
 	}
 	a.printf("%s %s%s%s — commit %s\n", verb, workspace.TeamPrefix, res.File, by, paths.TeamFolder)
 	if res.Revived {

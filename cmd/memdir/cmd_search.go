@@ -88,7 +88,14 @@ func (a *app) searchMemories(opt search.Options) error {
 	if err != nil {
 		return withHint(err, "see 'memdir search --help'")
 	}
-	st, l, err := a.store(false)
+	l, err := a.layout()
+	if err == nil {
+		err = a.env().CheckProject()
+	}
+	if err != nil {
+		return err
+	}
+	hits, files, err := workspace.SearchProject(a.env(), l, m, opt.Limit, a.report())
 	if errors.Is(err, memdir.ErrNotFound) {
 		if a.json {
 			return a.printJSON(map[string]any{"results": []workspace.MemoryHit{}})
@@ -96,10 +103,6 @@ func (a *app) searchMemories(opt search.Options) error {
 		fmt.Fprintf(a.stderr, "No memories yet for %s.\n", l.ProjectRoot)
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	hits, files, err := workspace.SearchMemories(st, m, opt.Limit, a.report())
 	if err != nil {
 		return err
 	}

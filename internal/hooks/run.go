@@ -209,9 +209,13 @@ func (h *hook) sessionStart() error {
 	_, err = h.Stdout.Write(Answer(SessionStart, s.Text()))
 	if team != nil {
 		// The team folder's full check too (a pull rewrites its files in
-		// place as often as it adds them).
+		// place as often as it adds them), then its MEMORY.md, derived and
+		// never committed, rebuilt when a pull or a merge left it behind.
 		if _, serr := snapshot.SweepIfDue(h.ctx, team.Store, snapshot.SweepEvery); serr != nil {
 			h.logProblem(fmt.Errorf("team memories: %w", serr))
+		}
+		if _, ierr := team.RefreshTeamIndex(h.ctx); ierr != nil {
+			h.logProblem(fmt.Errorf("team memories: %w", ierr))
 		}
 	}
 	if st == nil {
@@ -342,8 +346,13 @@ func (h *hook) lockSessions(f *synthesis.Folder) (unlock func()) {
 func (h *hook) recall(l paths.Layout, q workspace.Query) (workspace.Recalled, error) {
 	ws, err := workspace.OpenLayout(h.Env, l, false)
 	if errors.Is(err, memdir.ErrNotFound) {
-		// No private memories: the team's, if the project keeps some.
-		ws, err = workspace.OpenTeamReader(h.Env, l)
+		// No private memories: the team's, if the project keeps some. A
+		// team folder that cannot be read (one that leads out of the
+		// project) is a line in LogFile, and synthesis is still recalled.
+		if ws, err = workspace.OpenTeamReader(h.Env, l); err != nil {
+			h.logProblem(fmt.Errorf("team memories: %w", err))
+			ws, err = nil, nil
+		}
 	}
 	if err == nil && ws == nil {
 		rec := workspace.RecallSynthesis(h.Env, l, q)
@@ -416,6 +425,13 @@ func (h *hook) foldUsage(t workspace.Transcripts) {
 	if t.Layout.Disabled && strings.HasPrefix(t.Layout.DisabledWhy, "MEMDIR_DISABLE") {
 		return
 	}
+	// The recall lines name team memories team/<file>: the team folder's
+	// own (local, git-ignored) usage file counts them.
+	if team, err := workspace.OpenTeamReader(h.Env, t.Layout); err != nil {
+		h.logProblem(fmt.Errorf("team usage: %w", err))
+	} else if team != nil {
+		h.fold(team, "team usage")
+	}
 	ws, err := workspace.OpenLayout(h.Env, t.Layout, false)
 	if errors.Is(err, memdir.ErrNotFound) {
 		return // no memories: nothing to count
@@ -424,14 +440,19 @@ func (h *hook) foldUsage(t workspace.Transcripts) {
 		h.logProblem(fmt.Errorf("usage: %w", err))
 		return
 	}
+	h.fold(ws, "usage")
+}
+
+// fold is foldUsage on one folder, its problems logged as what's.
+func (h *hook) fold(ws *workspace.Workspace, what string) {
 	ctx, cancel := context.WithTimeout(h.ctx, usageLockWait)
 	defer cancel()
 	res, err := ws.FoldUsage(ctx, h.Now())
 	if err != nil {
-		h.logProblem(fmt.Errorf("usage: %w", err))
+		h.logProblem(fmt.Errorf("%s: %w", what, err))
 	}
 	if res.Aside != "" {
-		h.logProblem(fmt.Errorf("usage: the usage file could not be read; kept as %s, a fresh one started", res.Aside))
+		h.logProblem(fmt.Errorf("%s: the usage file could not be read; kept as %s, a fresh one started", what, res.Aside))
 	}
 }
 

@@ -18,7 +18,7 @@ const feedbackDescription = `Mark a memory helpful or wrong, with a short note o
 // FeedbackIn is memory_feedback's input.
 type FeedbackIn struct {
 	Common
-	Name    string `json:"name" jsonschema:"the memory's name or file (as memory_list shows it)"`
+	Name    string `json:"name" jsonschema:"the memory's name or file (as memory_list shows it: team/<file> for a team memory)"`
 	Verdict string `json:"verdict" jsonschema:"helpful or wrong"`
 	Note    string `json:"note,omitempty" jsonschema:"why, in a sentence"`
 }
@@ -29,11 +29,15 @@ func (h *handlers) feedback(ctx context.Context, _ *mcp.CallToolRequest, in Feed
 	if err != nil {
 		return nil, workspace.Marked{}, fmt.Errorf("%w: give verdict \"helpful\" or \"wrong\"", err)
 	}
-	ws, _, err := h.p.Open(in.Project, false)
+	// A team memory, named team/<file>, is marked in the team folder.
+	ws, scope, name, err := h.p.named(in.Project, "", in.Name)
 	if err != nil {
-		return nil, workspace.Marked{}, err
+		return nil, workspace.Marked{}, toolHint(err)
 	}
-	m, err := ws.Mark(ctx, in.Name, v, in.Note, "mcp")
+	m, err := ws.Mark(ctx, name, v, in.Note, "mcp")
+	if scope == "" {
+		err = h.p.notPrivate(in.Project, scope, name, err)
+	}
 	if errors.Is(err, memdir.ErrNotFound) {
 		return nil, m, fmt.Errorf("%w (memory_list shows the memories' names)", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -47,6 +48,10 @@ type ManifestEntry struct {
 	Description string    `json:"description"`
 	Type        string    `json:"type"`
 	Updated     time.Time `json:"updated"`
+	// Forgotten is the tombstone of a team memory back despite it (a
+	// stale branch merged): recall leaves it out until a person settles
+	// it ('memdir team resolve team/<file> --keep' or '--drop').
+	Forgotten *memdir.Tombstone `json:"forgotten,omitempty"`
 	// Usage is the memory's evidence of use, with stats.
 	Usage *usage.Record `json:"usage,omitempty"`
 }
@@ -105,15 +110,16 @@ func folderRank(scope string) int {
 
 // folders opens the folders of scope ("" is all): the private one, then
 // the team one, each when the project has it; team asked for by name
-// must exist.
-func (h *handlers) folders(project, scope string) ([]*listFolder, error) {
+// must exist. Listing all, a team folder that cannot be used (a file, a
+// link out of the project) is skipped, its error returned as skipped.
+func (h *handlers) folders(project, scope string) (_ []*listFolder, skipped, _ error) {
 	var out []*listFolder
 	ws, err := h.openRead(project)
 	switch {
 	case errors.Is(err, memdir.ErrNotFound):
 		ws = nil
 	case err != nil:
-		return nil, err
+		return nil, nil, err
 	}
 	if scope != memdir.ScopeTeam && ws != nil {
 		out = append(out, &listFolder{ws: ws})
@@ -127,13 +133,15 @@ func (h *handlers) folders(project, scope string) ([]*listFolder, error) {
 		}
 		switch {
 		case errors.Is(err, workspace.ErrNoTeam) && scope != memdir.ScopeTeam:
+		case err != nil && scope != memdir.ScopeTeam:
+			skipped = fmt.Errorf("team memories left out: %w", err)
 		case err != nil:
-			return nil, toolHint(err)
+			return nil, nil, toolHint(err)
 		default:
 			out = append(out, &listFolder{ws: t})
 		}
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
 func (h *handlers) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp.CallToolResult, ListOut, error) {
@@ -167,11 +175,16 @@ func (h *handlers) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) 
 		}
 		from, after = f, k
 	}
-	folders, err := h.folders(in.Project, scope)
+	folders, skipped, err := h.folders(in.Project, scope)
 	if err != nil {
 		return nil, out, err
 	}
+
 	if len(folders) == 0 {
+		if skipped != nil {
+			out.Problems = append(out.Problems, skipped.Error())
+			return text("No memories for this project yet.\nproblem: %v", skipped), out, nil
+		}
 		return text("No memories for this project yet."), out, nil
 	}
 	type shown struct {
@@ -181,12 +194,19 @@ func (h *handlers) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) 
 	var page []shown
 	for try := 0; ; try++ {
 		page, out.Total = page[:0], 0
-		more, changed := false, false
-		for _, f := range folders {
-			if f.live, err = h.lives.get(f.ws.Store); err != nil {
-				return nil, out, err
+		more, changed, dropped := false, false, false
+		for i, f := range folders {
+			if f.live, err = h.lives.get(f.ws.Store); err == nil {
+				f.listing, f.problems, err = f.live.listingOf(ctx)
 			}
-			if f.listing, f.problems, err = f.live.listingOf(ctx); err != nil {
+			if err != nil && f.ws.IsTeam() && scope == "" {
+				// Listing all, a team folder that cannot be read (it
+				// became a file since it was opened) is left out.
+				skipped, dropped = fmt.Errorf("team memories left out: %w", err), true
+				folders = slices.Delete(folders, i, i+1)
+				break
+			}
+			if err != nil {
 				return nil, out, err
 			}
 			out.Total += f.listing.Count(in.Type)
@@ -215,7 +235,7 @@ func (h *handlers) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) 
 				changed = true
 			}
 		}
-		if changed {
+		if changed || dropped {
 			continue
 		}
 		if more && len(page) > 0 {
@@ -234,6 +254,10 @@ func (h *handlers) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) 
 			stats[f] = u.Memories
 		}
 	}
+	forgotten := map[*listFolder]map[string]memdir.Tombstone{}
+	for _, f := range folders {
+		forgotten[f] = f.ws.Forgotten()
+	}
 	var b strings.Builder
 	for _, m := range page {
 		t := m.Type
@@ -250,12 +274,20 @@ func (h *handlers) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) 
 			if full, err := m.f.ws.Store.Read(m.File); err == nil && full.Author != "" {
 				e.Author, mark = full.Author, " [team, by "+full.Author+"]"
 			}
+			if tomb, ok := forgotten[m.f][m.File]; ok {
+				e.Forgotten = &tomb
+				mark += " [forgotten" + tombstoneWho(tomb) + "; not recalled until a person runs 'memdir team resolve " + e.File + " --keep' or '--drop']"
+			}
 		}
 		out.Memories = append(out.Memories, e)
 		if t == "" {
 			t = workspace.Untyped
 		}
 		fmt.Fprintf(&b, "- [%s] %s (%s)%s: %s%s\n", t, e.File, m.Saved.UTC().Format(time.DateOnly), mark, m.Description, extra)
+	}
+	if skipped != nil {
+		out.Problems = append(out.Problems, skipped.Error())
+		fmt.Fprintf(&b, "problem: %v\n", skipped)
 	}
 	if len(page) == 0 {
 		b.WriteString("No memories match.\n")
@@ -287,4 +319,16 @@ func (h *handlers) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) 
 		}
 	}
 	return text("%s", b.String()), out, nil
+}
+
+// tombstoneWho is " by X on D" for a tombstone, as much as it knows.
+func tombstoneWho(t memdir.Tombstone) string {
+	s := ""
+	if t.By != "" {
+		s += " by " + t.By
+	}
+	if !t.At.IsZero() {
+		s += " on " + t.At.UTC().Format(time.DateOnly)
+	}
+	return s
 }

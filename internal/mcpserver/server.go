@@ -111,11 +111,18 @@ func (p projects) notPrivate(project, scope, name string, err error) error {
 // it (a hint is not in the error's text).
 func toolHint(err error) error {
 	var se *memdir.SecretError
+	var te *workspace.TeamMemoryError
 	switch {
 	case errors.As(err, &se):
 		return fmt.Errorf("%w. Rewrite the memory without it (say where the secret lives instead), or save it with scope \"private\"", err)
-	case errors.Is(err, memdir.ErrNotFound) && strings.Contains(err.Error(), "is not a private memory"):
-		return fmt.Errorf("%w: call again with scope \"team\" (for memory_forget: that deletes it for every collaborator once committed)", err)
+	case errors.As(err, &te) && !strings.Contains(err.Error(), ": call again with"):
+		return fmt.Errorf("%w: call again with name %q or scope \"team\" (for memory_forget: that deletes it for every collaborator once committed)", err, workspace.TeamPrefix+te.File)
+	case errors.Is(err, memdir.ErrTombstoned):
+		// The store's text offers 'memdir save' to bring it back: that is
+		// for a person, never for an agent's tool call.
+		file, _, _ := strings.Cut(err.Error(), ": ")
+		return fmt.Errorf("%s%s was %w: a person forgot it, so it is not saved again by a tool; a person can bring it back with 'memdir team resolve %s%s --keep'",
+			workspace.TeamPrefix, file, memdir.ErrTombstoned, workspace.TeamPrefix, strings.TrimSuffix(file, ".md"))
 	case errors.Is(err, workspace.ErrNoTeam):
 		return fmt.Errorf("%w: the project keeps no team memories yet (memory_save with scope \"team\" starts them)", err)
 	}
@@ -318,7 +325,8 @@ func (h *handlers) save(ctx context.Context, _ *mcp.CallToolRequest, in SaveIn) 
 	verb := map[bool]string{true: "saved", false: "updated"}[res.Created]
 	head := fmt.Sprintf("%s %s memory %s", verb, res.Memory.Type, res.File)
 	if scope == memdir.ScopeTeam {
-		head = fmt.Sprintf("%s team %s memory %s%s (by %s): commit %s to share it", verb, res.Memory.Type, workspace.TeamPrefix, res.File, res.Memory.Author, paths.TeamFolder)
+		by := map[bool]string{true: "by", false: "added by"}[res.Created]
+		head = fmt.Sprintf("%s team %s memory %s%s (%s %s): commit %s to share it", verb, res.Memory.Type, workspace.TeamPrefix, res.File, by, res.Memory.Author, paths.TeamFolder)
 	}
 	out, msg := saveReport(res, scope, head)
 	return text("%s", msg), out, nil

@@ -117,6 +117,10 @@ type Part struct {
 	Snap   *recall.Snapshot
 	Prefix string
 	Scope  string
+	// Forgotten are files of the part (no prefix) never to inject: a team
+	// memory that came back despite its tombstone (a stale branch merged)
+	// until a person resolves it.
+	Forgotten map[string]bool
 }
 
 // Recall ranks the folder's memories for query and selects what to inject
@@ -310,6 +314,11 @@ func (r *recallSource) readIn(pt Part, doc int) freshMemory {
 	m, _, err := pt.Snap.Memory(doc)
 	if err != nil {
 		r.problems = append(r.problems, err)
+		r.newGone = true
+		return freshMemory{m: m, gone: true}
+	}
+	if pt.Forgotten[m.File] {
+		// Left out as a deleted one is, but the snapshot keeps it.
 		r.newGone = true
 		return freshMemory{m: m, gone: true}
 	}

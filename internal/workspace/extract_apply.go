@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -89,7 +90,11 @@ func (x *extractor) ask(ws *Workspace, l paths.Layout, msgs []extract.Message) (
 			if err != nil {
 				return nil, nil, err
 			}
+			forgotten := w.ForgottenFiles()
 			for _, m := range mems {
+				if forgotten[m.File] {
+					continue // never to be updated: see applyScoped
+				}
 				// A team memory is shown, and targeted, as team/<file>.
 				manifest = append(manifest, extract.ManifestEntry{File: w.ShownName(m.File), Type: string(m.Type), Description: m.Summary()})
 				existing = append(existing, w.ShownName(m.File))
@@ -203,10 +208,26 @@ func (w *Workspace) applyScoped(ctx context.Context, a extract.Action, rep *Extr
 	if !target.isTeam {
 		return w.apply(ctx, a, rep)
 	}
+	// Nothing automatic brings back a memory a person forgot from the
+	// team folder: not a new memory of its file name, not an update or a
+	// supersede of one a stale branch brought back.
+	file := a.Target
+	if a.Op == extract.Create {
+		file = target.freeFile(a.Memory.Name)
+	}
+	if why, ok := target.forgottenWhy(file); ok {
+		rep.Refused = append(rep.Refused, RefusedMemory{Name: a.Memory.Name, Scope: memdir.ScopeTeam, Why: why})
+		return nil
+	}
 	var tr ExtractReport
 	err := target.apply(ctx, a, &tr)
 	var se *memdir.SecretError
 	switch {
+	case errors.Is(err, memdir.ErrTombstoned):
+		// Forgotten meanwhile (a pull between the check and the save).
+		why, _ := target.forgottenWhy(file)
+		rep.Refused = append(rep.Refused, RefusedMemory{Name: a.Memory.Name, Scope: memdir.ScopeTeam, Why: cmp.Or(why, "forgotten from the team folder")})
+		return nil
 	case errors.As(err, &se):
 		rep.Refused = append(rep.Refused, RefusedMemory{Name: a.Memory.Name, Scope: memdir.ScopeTeam, Labels: se.Labels,
 			Why: "it holds a potential secret (" + strings.Join(se.Labels, ", ") + "); a team memory is shared through git, so it is refused, not saved"})
@@ -231,6 +252,25 @@ func (w *Workspace) applyScoped(ctx context.Context, a extract.Action, rep *Extr
 	rep.Updated = append(rep.Updated, name(tr.Updated)...)
 	rep.Superseded = append(rep.Superseded, name(tr.Superseded)...)
 	return nil
+}
+
+// forgottenWhy says why file of the team folder w is not written by an
+// extraction: it has a tombstone ("forgotten from the team folder by X on
+// D; a person can bring it back with 'memdir team resolve team/<file>
+// --keep'"). ok is false when it has none.
+func (w *Workspace) forgottenWhy(file string) (why string, ok bool) {
+	if !w.ForgottenFiles()[file] {
+		return "", false
+	}
+	why = "forgotten from the team folder"
+	if tombs, _, err := w.Store.Tombstones(); err == nil {
+		for _, t := range tombs {
+			if t.File == file {
+				why += tombstoneWho(t)
+			}
+		}
+	}
+	return why + "; a person can bring it back with 'memdir team resolve " + TeamPrefix + file + " --keep'", true
 }
 
 // errTeamUser is a user memory proposed for the team folder.

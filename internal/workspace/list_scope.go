@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/memdir/memdir/internal/hint"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
@@ -15,6 +19,40 @@ type ListPart struct {
 	*Listing
 	Store *memdir.Store
 	Team  bool
+	// Forgotten are the team memories back despite their tombstone (a
+	// stale branch merged), by file: the listing marks them.
+	Forgotten map[string]memdir.Tombstone
+}
+
+// forgotten is the mark of a team memory back despite its tombstone, ""
+// for any other: who forgot it, when, and the command that settles it.
+func (p ListPart) forgotten(file string) string {
+	t, ok := p.Forgotten[file]
+	if !ok {
+		return ""
+	}
+	return "[forgotten" + tombstoneWho(t) + ": memdir team resolve " + TeamPrefix + file + " --keep|--drop] "
+}
+
+// Forgotten reads the tombstones of w's memories that came back despite
+// them (a stale branch merged), by file: what a listing marks. A team
+// folder without tombstones costs one ReadDir; a private folder has none.
+func (w *Workspace) Forgotten() map[string]memdir.Tombstone {
+	files := w.ForgottenFiles()
+	if len(files) == 0 {
+		return nil
+	}
+	tombs, _, err := w.Store.Tombstones()
+	if err != nil {
+		return nil
+	}
+	out := map[string]memdir.Tombstone{}
+	for _, t := range tombs {
+		if _, err := os.Lstat(w.Store.Path(t.File)); err == nil {
+			out[t.File] = t
+		}
+	}
+	return out
 }
 
 // name is how file is shown in a listing of several folders.
@@ -42,6 +80,9 @@ func (p ListPart) json(m memdir.Memory, withBody bool) MemoryJSON {
 	} else {
 		j = MemoryJSON{File: m.File, Name: m.Title(), Description: m.Summary(), Type: string(m.Type)}
 	}
+	if t, ok := p.Forgotten[m.File]; ok {
+		j.Forgotten = &t
+	}
 	j.File, j.Scope = p.name(m.File), p.scope()
 	return j
 }
@@ -50,17 +91,20 @@ func (p ListPart) json(m memdir.Memory, withBody bool) MemoryJSON {
 // whose frontmatter says team is still private: it is not shared), a team
 // memory named team/<file>.
 func (w *Workspace) JSON(m memdir.Memory, withBody bool) MemoryJSON {
-	return ListPart{Store: w.Store, Team: w.isTeam}.json(m, withBody)
+	return ListPart{Store: w.Store, Team: w.isTeam, Forgotten: w.Forgotten()}.json(m, withBody)
 }
 
 // ListScoped lists the memories of scope: "" or ScopeAll, the private
 // folder's then the team folder's (each when the project has it);
 // private or team, that folder's alone. A folder that does not exist is
 // no part (no error), except the team folder asked for by name
-// (ErrNoTeam, with a hint). With stats, each part gets its evidence of use.
-// problems are the files that could not be parsed (a team file named
-// team/<file>).
-func ListScoped(ctx context.Context, env Env, l paths.Layout, scope string, stats bool) (parts []ListPart, problems []error, err error) {
+// (ErrNoTeam, with a hint). A team folder that cannot be used (a file, a
+// link out of the project) fails a listing of the team alone; listing
+// all, it is passed to skip (its error carries the reason and a hint) and
+// the private memories are listed. With stats, each part gets its
+// evidence of use. problems are the files that could not be parsed (a
+// team file named team/<file>).
+func ListScoped(ctx context.Context, env Env, l paths.Layout, scope string, stats bool, skip func(error)) (parts []ListPart, problems []error, err error) {
 	if err := CheckScope(scope, true); err != nil {
 		return nil, nil, err
 	}
@@ -80,7 +124,7 @@ func ListScoped(ctx context.Context, env Env, l paths.Layout, scope string, stat
 			}
 			problems = append(problems, p)
 		}
-		parts = append(parts, ListPart{Listing: ls, Store: w.Store, Team: w.isTeam})
+		parts = append(parts, ListPart{Listing: ls, Store: w.Store, Team: w.isTeam, Forgotten: w.Forgotten()})
 		return nil
 	}
 	if scope != memdir.ScopeTeam {
@@ -97,14 +141,18 @@ func ListScoped(ctx context.Context, env Env, l paths.Layout, scope string, stat
 	}
 	if scope != memdir.ScopePrivate {
 		t, err := OpenTeam(env, l, false)
+		if err == nil {
+			err = add(t)
+		}
+		if err != nil && !errors.Is(err, ErrNoTeam) && hint.Of(err) == "" {
+			err = hint.With(err, "the team folder is a plain folder %s in the repository: see what is there ('ls -la %s'), or run 'memdir team check'", paths.TeamFolder, filepath.Dir(l.TeamDir))
+		}
 		switch {
 		case errors.Is(err, ErrNoTeam) && scope != memdir.ScopeTeam:
+		case err != nil && scope != memdir.ScopeTeam && skip != nil:
+			skip(fmt.Errorf("team memories left out: %w", err))
 		case err != nil:
 			return nil, problems, err
-		default:
-			if err := add(t); err != nil {
-				return nil, problems, err
-			}
 		}
 	}
 	return parts, problems, nil

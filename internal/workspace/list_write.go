@@ -34,6 +34,10 @@ type MemoryJSON struct {
 	Stale        string    `json:"stale,omitempty"`
 	Size         int64     `json:"size"`
 	Body         *string   `json:"body,omitempty"`
+	// Forgotten is the tombstone of a team memory back despite it (a
+	// stale branch merged): recall leaves it out until a person settles
+	// it with 'memdir team resolve'.
+	Forgotten *memdir.Tombstone `json:"forgotten,omitempty"`
 	// Usage is the memory's evidence of use (list --stats).
 	Usage *usage.Record `json:"usage,omitempty"`
 }
@@ -106,6 +110,7 @@ func WriteListText(w io.Writer, typ string, parts ...ListPart) (int, error) {
 						mark = "[team by " + full.Author + "] "
 					}
 				}
+				mark += p.forgotten(m.File)
 			}
 			// The name is what show, edit and forget take; the file name
 			// works too.

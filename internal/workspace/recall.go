@@ -149,7 +149,7 @@ func (w *Workspace) llmSelect(ctx context.Context, parts []snapshot.Part, mx *re
 	add := func(d int) {
 		i, local := mx.Locate(d)
 		m, _, err := parts[i].Snap.Memory(local)
-		if err != nil || m.SupersededBy != "" {
+		if err != nil || m.SupersededBy != "" || parts[i].Forgotten[m.File] {
 			return
 		}
 		file := parts[i].Prefix + m.File

@@ -5,8 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
@@ -30,9 +33,38 @@ const TeamPrefix = "team/"
 // and its name prefix and scope.
 func (w *Workspace) Part(snap *recall.Snapshot) snapshot.Part {
 	if w.isTeam {
-		return snapshot.Part{Store: w.Store, Snap: snap, Prefix: TeamPrefix, Scope: memdir.ScopeTeam}
+		return snapshot.Part{Store: w.Store, Snap: snap, Prefix: TeamPrefix, Scope: memdir.ScopeTeam, Forgotten: w.ForgottenFiles()}
 	}
 	return snapshot.Part{Store: w.Store, Snap: snap, Scope: memdir.ScopePrivate}
+}
+
+// ForgottenFiles is the set of memory files of a team folder that have a
+// tombstone (memdir.TombstoneFile): one ReadDir of its tombstone folder.
+// A memory file among them came back despite its forget (a stale branch
+// merged): recall never injects it, the session's list leaves it out and
+// 'memdir list' marks it, until a person resolves it ('memdir team
+// resolve'). A private folder, or a team folder without tombstones, has
+// none.
+func (w *Workspace) ForgottenFiles() map[string]bool {
+	if !w.isTeam {
+		return nil
+	}
+	entries, err := os.ReadDir(w.Store.Path(memdir.TombstoneDir))
+	if err != nil {
+		return nil
+	}
+	var out map[string]bool
+	for _, e := range entries {
+		stem, ok := strings.CutSuffix(e.Name(), memdir.TombstoneExt)
+		if !ok || stem == "" || strings.HasPrefix(stem, ".") {
+			continue
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[stem+".md"] = true
+	}
+	return out
 }
 
 // TeamReader is the project's team folder opened for reading (recall, the
@@ -132,13 +164,14 @@ func (w *Workspace) TeamMemories(ctx context.Context, limit int) (list []TeamMem
 		return nil, 0, problems, err
 	}
 	all := make([]recall.Memory, 0, snap.Len())
+	forgotten := t.ForgottenFiles()
 	for i := range snap.Len() {
 		m, _, err := snap.Memory(i)
 		if err != nil {
 			problems = append(problems, err)
 			continue
 		}
-		if m.SupersededBy == "" {
+		if m.SupersededBy == "" && !forgotten[m.File] {
 			all = append(all, m)
 		}
 	}
@@ -157,4 +190,53 @@ func (w *Workspace) TeamMemories(ctx context.Context, limit int) (list []TeamMem
 		list = append(list, tm)
 	}
 	return list, len(all), problems, nil
+}
+
+// RefreshTeamIndex rebuilds a team folder's MEMORY.md (derived and
+// git-ignored: a pull or a merge brings memory files, never their index)
+// when it is missing or older than the folder or any memory file the
+// snapshot records, and reports whether it did. What Claude Code's layout
+// reads through the team link is then current. It reads the snapshot the
+// caller just checked (SessionStart sweeps first): a folder whose index
+// is current costs a stat of the index and of the folder. A private
+// folder is left alone (its index is kept up to date by every write).
+// indexSlack is how much later than MEMORY.md its folder may have
+// changed and the index still count as current (its own atomic write
+// renames it into the folder just after writing it).
+const indexSlack = time.Second
+
+func (w *Workspace) RefreshTeamIndex(ctx context.Context) (bool, error) {
+	if !w.isTeam {
+		return false, nil
+	}
+	ix, err := os.Stat(w.Store.Path(memdir.IndexFile))
+	if err == nil {
+		stale := false
+		// The folder's time moves when a file is added or removed (a
+		// pull that deletes a memory); writing the index itself moves it
+		// a moment after the index's own time, hence the slack.
+		if dir, derr := os.Stat(w.Store.Dir()); derr == nil && dir.ModTime().After(ix.ModTime().Add(indexSlack)) {
+			stale = true
+		}
+		if !stale {
+			snap, _, serr := snapshot.Fresh(ctx, w.Store)
+			if serr != nil {
+				return false, serr
+			}
+			at := ix.ModTime().UnixNano()
+			for i := range snap.Len() {
+				if _, stamp := snap.Stat(i); stamp > at {
+					stale = true
+					break
+				}
+			}
+		}
+		if !stale {
+			return false, nil
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	res, err := w.Store.RebuildIndex(ctx)
+	return err == nil && res.Changed, err
 }

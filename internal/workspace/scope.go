@@ -65,32 +65,63 @@ func (w *Workspace) ShownName(file string) string {
 	return file
 }
 
+// TeamMemoryError says a name given without a scope, not found among the
+// private memories, is a memory of the project's team folder. It is
+// memdir.ErrNotFound for the private folder (errors.Is), but its text
+// says only what is true: the name is a team memory.
+type TeamMemoryError struct {
+	Name string // as given
+	File string // the team folder's file
+}
+
+func (e *TeamMemoryError) Error() string {
+	return fmt.Sprintf("%q is a team memory (%s%s)", e.Name, TeamPrefix, e.File)
+}
+
+// Unwrap is memdir.ErrNotFound: the name is no private memory.
+func (e *TeamMemoryError) Unwrap() error { return memdir.ErrNotFound }
+
 // NotPrivate turns err, name not found among the private memories, into
-// an error that says name is a team memory, when the project's team
-// folder holds it: the command then needs --scope team (for a forget,
-// that is a delete for every collaborator once committed). The private
-// folder may not exist at all. Any other err is returned as it is.
+// a TeamMemoryError, with a hint naming team/<file>, when the project's
+// team folder holds name: the command then needs that name or --scope
+// team (for a forget, that is a delete for every collaborator once
+// committed). The private folder may not exist at all. Any other err is
+// returned as it is.
 func NotPrivate(env Env, l paths.Layout, command, name string, err error) error {
 	if !errors.Is(err, memdir.ErrNotFound) {
 		return err
 	}
-	t, terr := OpenTeam(env, l, false)
-	if terr != nil {
+	var te *TeamMemoryError
+	if errors.As(err, &te) {
 		return err
 	}
-	file, rerr := t.Store.Resolve(name)
-	if rerr != nil {
+	file, ok := TeamFileOf(env, l, name)
+	if !ok {
 		return err
 	}
-	msg := fmt.Errorf("%q is not a private memory: it is the team memory %s%s: %w", name, TeamPrefix, file, memdir.ErrNotFound)
+	msg := &TeamMemoryError{Name: name, File: file}
+	if command == "" {
+		return msg
+	}
 	arg := name
 	if strings.ContainsAny(arg, " \t'\"") {
 		arg = fmt.Sprintf("%q", arg)
 	}
 	if command == "forget" {
-		return hint.With(msg, "memdir forget --scope team %s (a team delete is a delete for every collaborator once committed)", arg)
+		return hint.With(msg, "memdir forget %s%s (or --scope team %s); a team delete is a delete for every collaborator once committed", TeamPrefix, file, arg)
 	}
-	return hint.With(msg, "memdir %s --scope team %s", command, arg)
+	return hint.With(msg, "memdir %s %s%s (or --scope team %s)", command, TeamPrefix, file, arg)
+}
+
+// TeamFileOf is the file of the project's team folder that name (a name,
+// slug or file name) resolves to, and whether there is one.
+func TeamFileOf(env Env, l paths.Layout, name string) (string, bool) {
+	t, err := OpenTeam(env, l, false)
+	if err != nil {
+		return "", false
+	}
+	file, err := t.Store.Resolve(name)
+	return file, err == nil
 }
 
 // SavedTo is the scope of the folder a save of w wrote to: team when it

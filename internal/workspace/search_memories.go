@@ -1,31 +1,84 @@
 package workspace
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/search"
 )
 
 // MemoryHit is a line of a memory file that matches a search.
 type MemoryHit struct {
-	File string `json:"file"`
-	Path string `json:"path"`
-	Line int    `json:"line"` // 1-based
-	Text string `json:"text"`
+	File  string `json:"file"` // team/<file> for a team memory
+	Scope string `json:"scope,omitempty"`
+	Path  string `json:"path"`
+	Line  int    `json:"line"` // 1-based
+	Text  string `json:"text"`
 }
 
-// SearchMemories finds the lines of st's memory files that m matches.
-// Once limit hits (0: no limit) are found, each further file is read up to
-// its first line only. A file that cannot be read is a warning. It also
-// returns how many files there are.
+// SearchMemories finds the lines of st's memory files that m matches, up
+// to limit hits (0: no limit). A file that cannot be read is a warning.
+// It also returns how many files there are.
 func SearchMemories(st *memdir.Store, m *search.Matcher, limit int, r Report) (hits []MemoryHit, files int, err error) {
+	hits = []MemoryHit{}
+	files, err = searchStore(st, "", "", m, limit, &hits, r)
+	return hits, files, err
+}
+
+// SearchProject is SearchMemories over the project's folders: the private
+// memories, then the team folder's (named team/<file>, scope team) when
+// the project keeps one; limit holds for them together. A team folder
+// that cannot be read is a warning, and the private memories are
+// searched. err is memdir.ErrNotFound when the project has neither.
+func SearchProject(env Env, l paths.Layout, m *search.Matcher, limit int, r Report) (hits []MemoryHit, files int, err error) {
+	hits = []MemoryHit{}
+	found := false
+	ws, err := OpenLayout(env, l, false)
+	switch {
+	case errors.Is(err, memdir.ErrNotFound):
+	case err != nil:
+		return nil, 0, err
+	default:
+		found = true
+		n, err := searchStore(ws.Store, "", memdir.ScopePrivate, m, limit, &hits, r)
+		if err != nil {
+			return nil, 0, err
+		}
+		files += n
+	}
+	t, err := OpenTeamReader(env, l)
+	switch {
+	case err != nil:
+		r.warnf("%v", fmt.Errorf("team memories left out: %w", err))
+	case t != nil:
+		found = true
+		n, err := searchStore(t.Store, TeamPrefix, memdir.ScopeTeam, m, limit, &hits, r)
+		if err != nil {
+			r.warnf("%v", fmt.Errorf("team memories left out: %w", err))
+		}
+		files += n
+	}
+	if !found {
+		return hits, 0, memdir.ErrNotFound
+	}
+	return hits, files, nil
+}
+
+// searchStore adds the hits of st's files to hits, each named prefix+file
+// with scope, until there are limit (0: no limit), and returns how many
+// files st holds.
+func searchStore(st *memdir.Store, prefix, scope string, m *search.Matcher, limit int, hits *[]MemoryHit, r Report) (int, error) {
 	names, err := st.Files()
 	if err != nil {
-		return nil, 0, err
+		return 0, err
 	}
-	hits = []MemoryHit{}
 	for _, f := range names {
+		if limit > 0 && len(*hits) >= limit {
+			break
+		}
 		raw, _, err := st.Raw(f)
 		if err != nil {
 			r.warnf("%v", err)
@@ -33,12 +86,12 @@ func SearchMemories(st *memdir.Store, m *search.Matcher, limit int, r Report) (h
 		}
 		for i, line := range strings.Split(string(raw), "\n") {
 			if m.Match(line) {
-				hits = append(hits, MemoryHit{File: f, Path: st.Path(f), Line: i + 1, Text: line})
+				*hits = append(*hits, MemoryHit{File: prefix + f, Scope: scope, Path: st.Path(f), Line: i + 1, Text: line})
 			}
-			if limit > 0 && len(hits) >= limit {
+			if limit > 0 && len(*hits) >= limit {
 				break
 			}
 		}
 	}
-	return hits, len(names), nil
+	return len(names), nil
 }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/memdir/memdir/internal/hint"
@@ -160,9 +161,9 @@ func (w *Workspace) Mark(ctx context.Context, name string, v usage.Verdict, note
 		return Marked{}, ForgetNotFound(w.Store, name, err)
 	}
 	m, err := w.Store.Read(file)
-	res := Marked{File: file, Name: m.Title()}
+	res := Marked{File: w.ShownName(file), Name: m.Title()}
 	if err != nil {
-		res.Name = file // a file that does not parse is still the memory meant
+		res.Name = res.File // a file that does not parse is still the memory meant
 	}
 	note, _ = redact.String(note)
 	now := time.Now()
@@ -222,7 +223,33 @@ func (w *Workspace) recallLog(after time.Time) (usage.Log, error) {
 		}
 		log.ReadLog(b, w.usageProject(), after)
 	}
-	return log, nil
+	return w.ownLines(log), nil
+}
+
+// ownLines keeps of log's lines the files of w's folder, as its usage
+// file names them: a private folder's bare file names (usage.Fold skips
+// the rest), a team folder's team/<file> names without the prefix. A
+// team memory's evidence of use lives in the team folder's usage file
+// (git-ignored: what one person's sessions injected is theirs).
+func (w *Workspace) ownLines(log usage.Log) usage.Log {
+	if !w.isTeam {
+		return log
+	}
+	lines := make([]usage.Line, 0, len(log.Lines))
+	for _, l := range log.Lines {
+		var files []string
+		for _, f := range l.Files {
+			if rest, ok := strings.CutPrefix(f, TeamPrefix); ok {
+				files = append(files, rest)
+			}
+		}
+		// A line with none of the team's files is kept, empty: it still
+		// counts as read for the fold.
+		l.Files = files
+		lines = append(lines, l)
+	}
+	log.Lines = lines
+	return log
 }
 
 // openLog opens a recall log for reading (a regular file only); nil when
