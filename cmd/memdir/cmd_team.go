@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
@@ -50,39 +49,7 @@ func (a *app) runTeamStatus() error {
 	if a.json {
 		return a.printJSON(s)
 	}
-	if !s.Exists {
-		a.printf("team folder: %s (none yet: 'memdir team init' starts one)\n", s.Dir)
-	} else {
-		a.printf("team folder: %s (%s, %s)\n", s.Dir, workspace.MemoriesN(s.Memories), sessions.Plural(s.Tombstones, "tombstone"))
-	}
-	a.printf("author:      %s (MEMDIR_AUTHOR, else git's user.name)\n", s.Author)
-	a.printf("link:        %s\n", s.Link.Line())
-	switch {
-	case !s.Git:
-		a.printf("hook:        not a git repository: the team folder is shared with no one until it is committed\n")
-	case s.Hook != nil && s.Hook.Missing:
-		a.printf("hook:        pre-commit check installed (%s), but it calls %s, which is gone ('memdir team install-hook' again)\n", s.Hook.Path, s.Hook.Binary)
-	case s.Hook != nil && s.Hook.Installed:
-		a.printf("hook:        pre-commit check installed (%s)\n", s.Hook.Path)
-	default:
-		a.printf("hook:        no pre-commit check ('memdir team install-hook')\n")
-	}
-	if !s.Exists {
-		return nil
-	}
-	if len(s.Problems) == 0 {
-		a.printf("problems:    none\n")
-		return nil
-	}
-	a.printf("problems:    %d\n", len(s.Problems))
-	a.printFindings(s.Problems)
-	return nil
-}
-
-func (a *app) printFindings(fs []workspace.TeamFinding) {
-	for _, f := range fs {
-		a.printf("%-10s %s\n", f.Kind, f.Line())
-	}
+	return s.WriteText(a.stdout)
 }
 
 func (a *app) teamInitCmd() *cobra.Command {
@@ -176,7 +143,7 @@ func (a *app) teamCheckCmd() *cobra.Command {
 			} else if len(fs) == 0 {
 				a.printf("%s: nothing to fix\n", what)
 			} else {
-				a.printFindings(fs)
+				workspace.WriteFindings(a.stdout, fs)
 			}
 			if len(fs) > 0 {
 				h := "fix each as its line says, then run 'memdir team check' again"
@@ -289,8 +256,7 @@ func (a *app) teamResolveCmd() *cobra.Command {
 			if a.json {
 				return a.printJSON(res)
 			}
-			a.printResolution(res)
-			return nil
+			return res.WriteText(a.stdout)
 		},
 	}
 	f := cmd.Flags()
@@ -300,79 +266,6 @@ func (a *app) teamResolveCmd() *cobra.Command {
 	f.BoolVar(&keep, "keep", false, "a memory back despite its tombstone stays (the tombstone goes)")
 	f.BoolVar(&drop, "drop", false, "a memory back despite its tombstone is forgotten again")
 	return cmd
-}
-
-func (a *app) printResolution(r workspace.TeamResolution) {
-	name := workspace.ShellQuote(strings.TrimSuffix(r.File, ".md"))
-	if r.Choice != "" {
-		a.printf("resolved team/%s (--%s)", r.File, r.Choice)
-		if r.Staged {
-			a.printf("; staged: git commit to finish")
-		} else {
-			a.printf("; commit %s when ready", paths.TeamFolder)
-		}
-		a.printf("\n")
-		return
-	}
-	if r.Ours != nil {
-		a.printf("team/%s holds a git merge conflict. The two versions:\n\n", r.File)
-		for _, s := range []struct {
-			flag string
-			side *workspace.TeamSide
-		}{{"ours", r.Ours}, {"theirs", r.Theirs}} {
-			a.printf("--%s (%s)", s.flag, s.side.Label)
-			if s.side.ChangedBy != "" {
-				a.printf(", changed by %s", s.side.ChangedBy)
-			}
-			if s.side.Deleted {
-				a.printf("\n  deleted the file\n\n")
-				continue
-			}
-			if !s.side.Updated.IsZero() {
-				a.printf(", updated %s", s.side.Updated.UTC().Format("2006-01-02 15:04"))
-			}
-			if s.side.Author != "" {
-				a.printf(", added by %s", s.side.Author)
-			}
-			a.printf("\n")
-			if s.side.Error != "" {
-				a.printf("  does not parse: %s\n", s.side.Error)
-			} else {
-				a.printf("  description: %s\n", s.side.Description)
-			}
-			for l := range strings.Lines(strings.TrimRight(s.side.Body, "\n") + "\n") {
-				a.printf("  | %s", l)
-			}
-			a.printf("\n")
-		}
-		a.printf("Settle it with one of:\n")
-		for _, c := range []struct {
-			flag string
-			side *workspace.TeamSide
-		}{{"ours  ", r.Ours}, {"theirs", r.Theirs}} {
-			what := "keep the version of " + c.side.Label
-			if c.side.Deleted {
-				what = "delete it, as " + c.side.Label + " did"
-			}
-			a.printf("  memdir team resolve %s --%s   %s\n", name, c.flag, what)
-		}
-		if !r.Ours.Deleted && !r.Theirs.Deleted {
-			a.printf("  memdir team resolve %s --both     the newer description, the lines of both bodies\n", name)
-		}
-		return
-	}
-	if t := r.Tombstone; t != nil {
-		a.printf("team/%s was forgotten", r.File)
-		if t.By != "" {
-			a.printf(" by %s", t.By)
-		}
-		if !t.At.IsZero() {
-			a.printf(" on %s", t.At.UTC().Format("2006-01-02"))
-		}
-		a.printf(", yet it is back (a branch that still had it brought it back).\nSettle it with one of:\n")
-		a.printf("  memdir team resolve %s --keep   it stays (the tombstone goes)\n", name)
-		a.printf("  memdir team resolve %s --drop   forget it again\n", name)
-	}
 }
 
 func (a *app) teamLinkCmd() *cobra.Command {
