@@ -74,7 +74,7 @@ func BenchmarkHookTeam(b *testing.B) {
 		*ts = append(*ts, time.Since(t))
 	}
 	prompts := map[bool]func(i int) string{
-		true:  func(i int) string { return memgen.Query(seed, nPriv, 2*i) },                // words of a private memory
+		true:  func(i int) string { return memgen.Query(seed, nPriv, 2*i) },              // words of a private memory
 		false: func(i int) string { return "write a haiku about autumn leaves falling" }, // nothing matches
 	}
 	hook := map[[2]bool]*times{}
