@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/memdir/memdir/internal/atomicfile"
 )
 
 // dreamHome is an agent home whose project has a messy memory folder.
@@ -90,6 +92,11 @@ func (h dreamHome) folder() map[string]string {
 			return nil
 		}
 		if rel == ".memdir.lock" || rel == ".consolidate-lock" || rel == ".memdir-usage.json" {
+			return nil
+		}
+		if atomicfile.IsTemp(d.Name()) {
+			// A writer killed mid-write leaves its temp file (a dot file
+			// no scan reads), swept by the next write: no memory.
 			return nil
 		}
 		b, err := os.ReadFile(p)
