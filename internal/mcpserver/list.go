@@ -276,7 +276,7 @@ func (h *handlers) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) 
 			}
 			if tomb, ok := forgotten[m.f][m.File]; ok {
 				e.Forgotten = &tomb
-				mark += " [forgotten" + tombstoneWho(tomb) + "; not recalled until a person runs 'memdir team resolve " + e.File + " --keep' or '--drop']"
+				mark += " [forgotten" + tomb.Who() + "; not recalled until a person runs 'memdir team resolve " + e.File + " --keep' or '--drop']"
 			}
 		}
 		out.Memories = append(out.Memories, e)
@@ -319,16 +319,4 @@ func (h *handlers) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) 
 		}
 	}
 	return text("%s", b.String()), out, nil
-}
-
-// tombstoneWho is " by X on D" for a tombstone, as much as it knows.
-func tombstoneWho(t memdir.Tombstone) string {
-	s := ""
-	if t.By != "" {
-		s += " by " + t.By
-	}
-	if !t.At.IsZero() {
-		s += " on " + t.At.UTC().Format(time.DateOnly)
-	}
-	return s
 }

@@ -426,3 +426,16 @@ func redactionCounts(found []redact.Finding) []RedactionCount {
 	}
 	return out
 }
+
+// Who is " by X on D" for the tombstone, as much as it knows ("" when it
+// knows neither).
+func (t Tombstone) Who() string {
+	s := ""
+	if t.By != "" {
+		s += " by " + t.By
+	}
+	if !t.At.IsZero() {
+		s += " on " + t.At.UTC().Format(time.DateOnly)
+	}
+	return s
+}

@@ -266,7 +266,7 @@ func (w *Workspace) forgottenWhy(file string) (why string, ok bool) {
 	if tombs, _, err := w.Store.Tombstones(); err == nil {
 		for _, t := range tombs {
 			if t.File == file {
-				why += tombstoneWho(t)
+				why += t.Who()
 			}
 		}
 	}

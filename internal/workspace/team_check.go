@@ -109,22 +109,10 @@ func checkTeamMemory(file string, b []byte, tomb *memdir.Tombstone, committed bo
 	}
 	if tomb != nil {
 		out = append(out, TeamFinding{Kind: FindingTombstoned, File: file,
-			Detail: "forgotten" + tombstoneWho(*tomb) + ", yet back (a branch that still had it brought it back)",
+			Detail: "forgotten" + tomb.Who() + ", yet back (a branch that still had it brought it back)",
 			Fix:    "memdir team resolve " + shq(stem(file)) + " --keep (or --drop)"})
 	}
 	return out
-}
-
-// tombstoneWho is " by X on D" for a tombstone, as much as it knows.
-func tombstoneWho(t memdir.Tombstone) string {
-	s := ""
-	if t.By != "" {
-		s += " by " + t.By
-	}
-	if !t.At.IsZero() {
-		s += " on " + t.At.UTC().Format(time.DateOnly)
-	}
-	return s
 }
 
 // rawSecrets lists the kinds of potential secret in text that is not a

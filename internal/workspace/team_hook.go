@@ -160,18 +160,11 @@ func isShellHook(s string) bool {
 
 // TeamHook reports the pre-commit hook's state.
 func TeamHook(ctx context.Context, env Env, l paths.Layout) (TeamHookState, error) {
-	p, err := teamHookPath(ctx, env, l)
-	if err != nil {
-		return TeamHookState{}, err
-	}
-	st := TeamHookState{Path: p}
-	b, err := safefile.ReadFile(p, maxHookSize)
-	if errors.Is(err, fs.ErrNotExist) {
-		return st, nil
-	}
-	if err != nil {
+	st, b, err := readTeamHook(ctx, env, l)
+	if err != nil || b == nil {
 		return st, err
 	}
+	p := st.Path
 	_, st.Installed = cutBlock(string(b))
 	if st.Installed {
 		st.Binary = blockBinary(string(b))
@@ -248,21 +241,31 @@ func InstallTeamHook(ctx context.Context, env Env, l paths.Layout, bin string) (
 	return st, nil
 }
 
-// UninstallTeamHook removes what InstallTeamHook added: the block, the
-// file when nothing else is left in it, and puts a chained hook back.
-func UninstallTeamHook(ctx context.Context, env Env, l paths.Layout) (TeamHookState, error) {
+// readTeamHook reads the pre-commit hook: nil bytes when there is none.
+func readTeamHook(ctx context.Context, env Env, l paths.Layout) (TeamHookState, []byte, error) {
 	p, err := teamHookPath(ctx, env, l)
 	if err != nil {
-		return TeamHookState{}, err
+		return TeamHookState{}, nil, err
 	}
 	st := TeamHookState{Path: p}
 	b, err := safefile.ReadFile(p, maxHookSize)
 	if errors.Is(err, fs.ErrNotExist) {
-		return st, nil
+		return st, nil, nil
 	}
 	if err != nil {
-		return st, fmt.Errorf("read %s: %w", p, err)
+		return st, nil, fmt.Errorf("read %s: %w", p, err)
 	}
+	return st, b, nil
+}
+
+// UninstallTeamHook removes what InstallTeamHook added: the block, the
+// file when nothing else is left in it, and puts a chained hook back.
+func UninstallTeamHook(ctx context.Context, env Env, l paths.Layout) (TeamHookState, error) {
+	st, b, err := readTeamHook(ctx, env, l)
+	if err != nil || b == nil {
+		return st, err
+	}
+	p := st.Path
 	rest, found := cutBlock(string(b))
 	if !found {
 		return st, nil
