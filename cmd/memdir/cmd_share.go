@@ -114,7 +114,10 @@ func (a *app) runShare(un bool, name string, yes, dryRun bool) error {
 	if res.MovedTo != "" {
 		a.printf("; the private copy is kept in %s", res.MovedTo)
 	}
-	a.printf("\nnext: git add %s && git commit (a teammate reviews it in the pull request)\n", paths.TeamFolder)
+	if res.Revived {
+		a.printf("\nit had been forgotten from the team folder: its tombstone is removed (commit that too)")
+	}
+	a.printf("\nnext: git add -A %s && git commit (a teammate reviews it in the pull request)\n", paths.TeamFolder)
 	return nil
 }
 

@@ -280,7 +280,7 @@ func (a *app) teamLinkCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := ws.LinkTeam(); err != nil {
+			if err := ws.RelinkTeam(); err != nil {
 				return withHint(err, "move it away, then run 'memdir team link' again")
 			}
 			s := workspace.TeamLink(l)

@@ -520,9 +520,11 @@ func (s *Store) saveContent(ctx context.Context, m Memory, old []byte, defaults 
 	if old == nil {
 		merged.Source = cmp.Or(merged.Source, defaults.Source)
 		merged.Trust = cmp.Or(merged.Trust, defaults.Trust)
-		if s.opt.Team {
-			merged.Author = cmp.Or(merged.Author, defaults.Author, s.opt.Author)
-		}
+	}
+	if s.opt.Team {
+		// Who added it; for a memory that came without (written through
+		// the link by another tool), whoever saves it first.
+		merged.Author = oneLine(cmp.Or(merged.Author, kept.Author, defaults.Author, s.opt.Author))
 	}
 	// A whole file given in place of the stored one (edit) that leaves
 	// out when the memory was created and who added it keeps them: an

@@ -304,6 +304,9 @@ func (s *Store) rankAll(ctx context.Context) (ranked []candidate, skipped []stri
 		if err := ctx.Err(); err != nil {
 			return nil, nil, nil, err
 		}
+		if s.opt.Team && s.tombstoned(f) {
+			continue // forgotten, yet back: no line until a person settles it
+		}
 		m, _, err := s.read(f)
 		if err != nil {
 			// Unreadable (permissions, over MaxFileSize) or unparsable: not

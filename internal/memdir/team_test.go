@@ -454,3 +454,38 @@ func TestTeam_Restore(t *testing.T) {
 		t.Error("Apply on a team folder was not refused")
 	}
 }
+
+// A memory that came without an author (written through the link by
+// another tool) gets the author of its first save; the rebuilt index of a
+// team folder leaves out a memory its tombstone says was forgotten.
+func TestTeam_AuthorStampedAndIndexSkipsTombstoned(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openTeam(t, t0)
+	if err := os.WriteFile(st.Path("ci.md"), []byte("---\nname: CI\ndescription: where CI runs\nmetadata:\n  type: reference\n---\nGitHub Actions.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Save(ctx, memdir.Memory{File: "ci.md", Description: "where CI runs, and how"}, memdir.SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := st.Get("ci.md"); err != nil || m.Author != "Ana Lima" {
+		t.Errorf("author after a first save: %q %v", m.Author, err)
+	}
+	res, err := st.Save(ctx, memdir.Memory{Name: "Old flow", Description: "d", Type: memdir.TypeProject, Body: "x\n"}, memdir.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(res.Path)
+	if _, err := st.Forget(ctx, res.File, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(res.Path, raw, 0o600); err != nil { // a stale branch brings it back
+		t.Fatal(err)
+	}
+	if _, err := st.RebuildIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if ix := readIndex(t, st); strings.Contains(ix, res.File) || !strings.Contains(ix, "ci.md") {
+		t.Errorf("rebuilt index:\n%s", ix)
+	}
+}

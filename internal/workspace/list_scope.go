@@ -31,7 +31,7 @@ func (p ListPart) forgotten(file string) string {
 	if !ok {
 		return ""
 	}
-	return "[forgotten" + t.Who() + ": memdir team resolve " + TeamPrefix + file + " --keep|--drop] "
+	return "[forgotten" + t.Who() + ": memdir team resolve " + TeamPrefix + file + " --keep, or --drop] "
 }
 
 // Forgotten reads the tombstones of w's memories that came back despite

@@ -96,7 +96,7 @@ func TestRecall_TeamForgotten(t *testing.T) {
 	if _, err := workspace.WriteListText(&out, "", parts...); err != nil {
 		t.Fatal(err)
 	}
-	want := "[team by Ana] [forgotten by Bo on 2026-11-25: memdir team resolve team/deploy-checklist.md --keep|--drop] Deploy checklist"
+	want := "[team by Ana] [forgotten by Bo on 2026-11-25: memdir team resolve team/deploy-checklist.md --keep, or --drop] Deploy checklist"
 	if !strings.Contains(out.String(), want) || strings.Count(out.String(), "forgotten") != 1 {
 		t.Fatalf("list lacks %q:\n%s", want, out.String())
 	}

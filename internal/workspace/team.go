@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/memdir"
@@ -124,7 +125,16 @@ func (w *Workspace) HasTeam() bool {
 // TeamAuthor is who adds team memories here: MEMDIR_AUTHOR, else git's
 // user.name in the project, else the login name.
 func TeamAuthor(env Env, root string) string {
-	if a := strings.TrimSpace(env.getenv("MEMDIR_AUTHOR")); a != "" {
+	// One line of at most 100 bytes: a name, never frontmatter of its own.
+	flat := func(s string) string {
+		s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "")), " ")
+		for len(s) > 100 {
+			_, n := utf8.DecodeLastRuneInString(s)
+			s = s[:len(s)-n]
+		}
+		return s
+	}
+	if a := flat(env.getenv("MEMDIR_AUTHOR")); a != "" {
 		return a
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -132,11 +142,11 @@ func TeamAuthor(env Env, root string) string {
 	cmd := exec.CommandContext(ctx, "git", "-C", root, "config", "user.name")
 	cmd.Env = gitEnv(env)
 	if out, err := cmd.Output(); err == nil {
-		if a := strings.TrimSpace(string(out)); a != "" {
+		if a := flat(string(out)); a != "" {
 			return a
 		}
 	}
-	return cmp.Or(env.getenv("USER"), env.getenv("USERNAME"), "unknown")
+	return cmp.Or(flat(env.getenv("USER")), flat(env.getenv("USERNAME")), "unknown")
 }
 
 // gitEnv is the environment a git child process gets: the process's own,
@@ -169,8 +179,17 @@ func TeamSecretHint(err error) error {
 
 // LinkTeam links the team folder into the private folder where Claude
 // Code keeps team memories (<memory dir>/team/<mount>), making the private
-// folder when it is missing. Nothing happens without a team folder.
-func (w *Workspace) LinkTeam() error {
+// folder when it is missing. Nothing happens without a team folder. A
+// link to another checkout's team folder that still exists (the main
+// checkout's, seen from a linked worktree, which shares the private
+// folder) is left alone: only 'memdir team link' (RelinkTeam) moves it.
+func (w *Workspace) LinkTeam() error { return w.linkTeam(false) }
+
+// RelinkTeam is LinkTeam that also moves a link to another checkout's team
+// folder to this one.
+func (w *Workspace) RelinkTeam() error { return w.linkTeam(true) }
+
+func (w *Workspace) linkTeam(replace bool) error {
 	if !w.HasTeam() {
 		return nil
 	}
@@ -182,6 +201,11 @@ func (w *Workspace) LinkTeam() error {
 		}
 		if priv, err = memdir.Open(w.Layout.MemoryDir, memdir.Options{Create: true, LockTimeout: timeout, Holder: w.Env.Holder}); err != nil {
 			return err
+		}
+	}
+	if _, cur := priv.TeamLink(w.Layout.TeamMount); cur != "" && cur != w.Layout.TeamDir && !replace {
+		if fi, err := os.Stat(cur); err == nil && fi.IsDir() {
+			return nil
 		}
 	}
 	_, err := priv.LinkTeam(w.Layout.TeamMount, w.Layout.TeamDir)

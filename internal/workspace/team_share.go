@@ -232,11 +232,11 @@ func (s TeamLinkState) Line() string {
 	case "ok":
 		return s.Path + " → " + s.Target
 	case "elsewhere":
-		return s.Path + " leads to " + s.Target + ", not to this project's team folder"
+		return s.Path + " leads to " + s.Target + ", not to this checkout's team folder ('memdir team link' moves it here)"
 	case "blocked":
-		return s.Path + " is a file or folder, not memdir's link"
+		return s.Path + " is a file or folder, not memdir's link (move it away, then 'memdir team link')"
 	}
-	return s.Path + " is missing"
+	return s.Path + " is missing ('memdir team link' makes it)"
 }
 
 // TeamStatus is the state of the project's team memory.
@@ -318,7 +318,7 @@ func TeamInit(ctx context.Context, env Env, l paths.Layout, bin string) (TeamIni
 	if err != nil {
 		return res, err
 	}
-	if err := t.LinkTeam(); err != nil {
+	if err := t.RelinkTeam(); err != nil {
 		return res, err
 	}
 	res.Link = TeamLink(l)
