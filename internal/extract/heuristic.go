@@ -9,6 +9,7 @@ package extract
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -44,7 +45,43 @@ type Candidate struct {
 
 // Skipped counts sentences left out on purpose, by reason.
 type Skipped struct {
-	Secrets int `json:"secrets"`
+	// Secrets counts the sentences left out because they hold a
+	// potential secret; SecretKinds lists the kinds found, each once
+	// (redact's kinds, and ProseSecretKind for one stated in words).
+	Secrets     int      `json:"secrets"`
+	SecretKinds []string `json:"secret_kinds,omitempty"`
+}
+
+// ProseSecretKind is the kind of a credential stated in words (see
+// ProseSecret), next to the redactor's kinds.
+const ProseSecretKind = "password-in-words"
+
+// secretKinds lists the kinds of potential secret in s: the redactor's,
+// or ProseSecretKind when it finds none and s states one in words. None
+// is nil.
+func secretKinds(s string) []string {
+	var kinds []string
+	_, found := redact.String(s)
+	for _, f := range found {
+		if !slices.Contains(kinds, f.Kind) {
+			kinds = append(kinds, f.Kind)
+		}
+	}
+	if len(kinds) == 0 && ProseSecret(s) {
+		kinds = append(kinds, ProseSecretKind)
+	}
+	return kinds
+}
+
+// skipSecret counts one sentence left out for holding the given kinds of
+// secret.
+func (sk *Skipped) skipSecret(kinds []string) {
+	sk.Secrets++
+	for _, k := range kinds {
+		if !slices.Contains(sk.SecretKinds, k) {
+			sk.SecretKinds = append(sk.SecretKinds, k)
+		}
+	}
 }
 
 var (
@@ -107,14 +144,19 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			if si+1 < len(sents) {
 				next = sents[si+1]
 			}
+			// The kinds of secret this sentence's memories held.
+			var held []string
 			for _, c := range classify(s, next, m.Time.In(time.Local)) { // days as the user lives them
-				if _, found := redact.String(s + " " + c.Body); len(found) > 0 || ProseSecret(s+" "+c.Body) {
-					sk.Secrets++ // a memory about a secret is not saved, even redacted
+				if kinds := secretKinds(s + " " + c.Body); len(kinds) > 0 {
+					held = append(held, kinds...) // a memory about a secret is not saved, even redacted
 					continue
 				}
 				c.Source = source(session, m.ID, mi)
 				c.Trust = "user"
 				out = append(out, c)
+			}
+			if len(held) > 0 {
+				sk.skipSecret(held) // one sentence, however many memories it held
 			}
 		}
 	}

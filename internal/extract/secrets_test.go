@@ -98,3 +98,26 @@ func TestHeuristic_CredentialRuleKept(t *testing.T) {
 		t.Errorf("%q: %d memories (secrets skipped %d), want 1", s, len(c), sk.Secrets)
 	}
 }
+
+// TestHeuristic_SecretsSkippedKinds: a sentence left out for a secret is
+// counted once, with the kinds found, so the report can say what and why.
+func TestHeuristic_SecretsSkippedKinds(t *testing.T) {
+	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	msgs := []Message{
+		{Role: "user", Text: "We always deploy with the token ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5 in CI.", Time: at},
+		{Role: "user", Text: "We always log in to the staging box as admin with password hunter2x9.", Time: at},
+		{Role: "user", Text: "Our deploy key lives in 1password under the name prod-deploy, the passphrase is correct-horse-battery-staple.", Time: at},
+		{Role: "user", Text: "Always run make lint before a commit because CI rejects lint errors.", Time: at},
+	}
+	c, sk := Heuristic(msgs, "s")
+	if len(c) != 1 {
+		t.Errorf("%d memories, want 1 (the lint rule): %+v", len(c), c)
+	}
+	if sk.Secrets != 3 {
+		t.Errorf("secrets skipped %d, want 3 (one per sentence)", sk.Secrets)
+	}
+	want := []string{"github-token", "password", ProseSecretKind}
+	if strings.Join(sk.SecretKinds, ",") != strings.Join(want, ",") {
+		t.Errorf("secret kinds %q, want %q", sk.SecretKinds, want)
+	}
+}

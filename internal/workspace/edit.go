@@ -59,12 +59,17 @@ func (w *Workspace) SaveEdit(ctx context.Context, file string, orig, edited []by
 	if bytes.Equal(edited, orig) {
 		return res, false, nil
 	}
-	again := fmt.Sprintf("memdir edit %s --from %s", strings.TrimSuffix(file, ".md"), draft)
+	// A team memory is named team/<file>: the bare name is a private one.
+	name := strings.TrimSuffix(file, ".md")
+	if w.IsTeam() {
+		name = teamName(file)
+	}
+	again := fmt.Sprintf("memdir edit %s --from %s", shq(name), shq(draft))
 	if !memdir.HasFrontmatter(edited) {
 		// Parse reads a body alone, and Save would then keep the old
 		// fields under the new body: refuse it rather than guess.
 		return res, true, hint.With(fmt.Errorf("%s has no frontmatter (the --- block with name, description and type): %w", draft, memdir.ErrInvalid),
-			"start from the memory's file ('memdir show %s'), keep its --- block, then run '%s'", strings.TrimSuffix(file, ".md"), again)
+			"start from the memory's file ('memdir show %s'), keep its --- block, then run '%s'", shq(name), again)
 	}
 	m, err := memdir.Parse(file, edited)
 	if err != nil {
@@ -80,7 +85,7 @@ func (w *Workspace) SaveEdit(ctx context.Context, file string, orig, edited []by
 		// An edit replaces the whole file: a field left out would be
 		// lost, or the old one kept under a new body without a word.
 		return res, true, hint.With(fmt.Errorf("%s has no %s in its frontmatter: %w", draft, strings.Join(missing, ", "), memdir.ErrInvalid),
-			"keep name, description and type in the --- block (see 'memdir show %s'), then run '%s'", strings.TrimSuffix(file, ".md"), again)
+			"keep name, description and type in the --- block (see 'memdir show %s'), then run '%s'", shq(name), again)
 	}
 	// The replaced version is kept: 'memdir restore' brings it back.
 	res, err = w.Store.Save(ctx, m, memdir.SaveOptions{IfMatch: orig, KeepPrevious: true})

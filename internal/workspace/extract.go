@@ -68,6 +68,9 @@ type ExtractReport struct {
 	Superseded []string            `json:"superseded"`
 	Candidates []extract.Candidate `json:"candidates,omitempty"`
 	Secrets    int                 `json:"secrets_skipped,omitempty"`
+	// SecretKinds are the kinds of potential secret in the sentences left
+	// out (Secrets counts them): never saved, not even redacted.
+	SecretKinds []string `json:"secret_kinds,omitempty"`
 	// Plan is every action decided, with its reason (in a dry run, what
 	// would be written).
 	Plan []extract.Action `json:"plan,omitempty"`

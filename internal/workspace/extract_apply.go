@@ -28,7 +28,7 @@ func (x *extractor) run(ws *Workspace, l paths.Layout, msgs []extract.Message, s
 	var proposed []extract.Action
 	if x.o.Engine == ExtractHeuristic {
 		cands, sk := extract.Heuristic(msgs, session)
-		rep.Candidates, rep.Secrets = cands, sk.Secrets
+		rep.Candidates, rep.Secrets, rep.SecretKinds = cands, sk.Secrets, sk.SecretKinds
 		proposed = extract.FromCandidates(cands)
 	} else {
 		ops, refused, err := x.ask(ws, l, msgs)

@@ -82,7 +82,7 @@ func checkTeamMemory(file string, b []byte, tomb *memdir.Tombstone, committed bo
 	if memdir.HasConflictMarkers(b) {
 		out = append(out, TeamFinding{Kind: FindingConflict, File: file,
 			Detail: "unresolved git merge conflict (<<<<<<< … >>>>>>> lines)",
-			Fix:    "memdir team resolve " + shq(stem(file))})
+			Fix:    conflictFix(file, true, true)})
 		raw()
 		return out
 	}
@@ -113,6 +113,74 @@ func checkTeamMemory(file string, b []byte, tomb *memdir.Tombstone, committed bo
 			Fix:    "memdir team resolve " + shq(stem(file)) + " --keep (or --drop)"})
 	}
 	return out
+}
+
+// conflictFix is the fix of a conflicted memory: the choices 'memdir team
+// resolve' takes for it. ours and theirs say whether each side has the
+// file; --both joins two versions, so it is offered only when both do.
+func conflictFix(file string, ours, theirs bool) string {
+	cmd := "memdir team resolve " + shq(stem(file))
+	switch {
+	case ours && theirs:
+		return cmd + " --ours, --theirs or --both (" + cmd + " alone shows the two sides)"
+	case ours:
+		return cmd + " --ours or --theirs (--theirs deletes it; " + cmd + " alone shows the two sides)"
+	default:
+		return cmd + " --ours or --theirs (--ours deletes it; " + cmd + " alone shows the two sides)"
+	}
+}
+
+// unmergedFinding is the finding for a memory git holds unmerged: changed
+// on both sides, or changed on one and deleted on the other (modify/delete,
+// which leaves no conflict lines in the file). stages are git's index
+// stages of it: "2" ours, "3" theirs. onDisk says whether the working file
+// is there: 'memdir team resolve' reads it.
+func unmergedFinding(file string, stages map[string]bool, onDisk bool) TeamFinding {
+	ours, theirs := stages["2"], stages["3"]
+	f := TeamFinding{Kind: FindingConflict, File: file, Fix: conflictFix(file, ours, theirs)}
+	switch {
+	case ours && theirs:
+		f.Detail = "unresolved git merge conflict"
+	case ours:
+		f.Detail = "unresolved git merge conflict: changed here (HEAD), deleted by the side merged in"
+	case theirs:
+		f.Detail = "unresolved git merge conflict: deleted here (HEAD), changed by the side merged in"
+	default:
+		f.Detail = "unresolved git merge conflict: deleted on both sides"
+	}
+	if !onDisk {
+		p := shq(path.Join(paths.TeamFolder, file))
+		f.Detail += "; the file is gone from the working tree"
+		f.Fix = "git rm --cached " + p + " (it stays deleted), or put back the version to keep and git add " + p
+	}
+	return f
+}
+
+// unmergedFiles lists the paths git holds unmerged in the team folder
+// (relative to it) with their index stages; nil outside git or a merge.
+func unmergedFiles(ctx context.Context, env Env, l paths.Layout) map[string]map[string]bool {
+	prefix, err := teamPrefix(ctx, env, l)
+	if err != nil {
+		return nil
+	}
+	out, err := gitIn(ctx, env, l.WorkTree, "ls-files", "-u", "-z", "--", ":(top,literal)"+prefix)
+	if err != nil || len(out) == 0 {
+		return nil
+	}
+	set := map[string]map[string]bool{}
+	for _, e := range splitZ(out) {
+		meta, p, ok := strings.Cut(e, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 {
+			continue
+		}
+		rel := strings.TrimPrefix(p, prefix)
+		if set[rel] == nil {
+			set[rel] = map[string]bool{}
+		}
+		set[rel][f[2]] = true
+	}
+	return set
 }
 
 // rawSecrets lists the kinds of potential secret in text that is not a
@@ -298,6 +366,7 @@ func committedFiles(ctx context.Context, env Env, l paths.Layout) map[string]boo
 // checkTeamDir is TeamCheck on the store of a team folder.
 func checkTeamDir(ctx context.Context, env Env, l paths.Layout, st *memdir.Store) ([]TeamFinding, error) {
 	committed := committedFiles(ctx, env, l)
+	unmerged := unmergedFiles(ctx, env, l)
 	tombs, problems, err := st.Tombstones()
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", st.Path(memdir.TombstoneDir), err)
@@ -335,10 +404,39 @@ func checkTeamDir(ctx context.Context, env Env, l paths.Layout, st *memdir.Store
 				out = append(out, TeamFinding{Kind: FindingInvalid, File: name, Detail: detail, Fix: "shorten it or remove it"})
 				continue
 			}
+			if stages, ok := unmerged[name]; ok {
+				// A git conflict, with conflict lines or not (modify/delete
+				// leaves none): settled by 'memdir team resolve', which also
+				// settles a tombstone; the content's other problems stand.
+				out = append(out, unmergedFinding(name, stages, true))
+				for _, f := range checkTeamMemory(name, b, nil, committed[name]) {
+					if f.Kind != FindingConflict {
+						out = append(out, f)
+					}
+				}
+				delete(unmerged, name)
+				continue
+			}
 			out = append(out, checkTeamMemory(name, b, byFile[name], committed[name])...)
 		default:
 			out = append(out, strayFinding(name))
 		}
+	}
+	// What else git holds unmerged: a memory gone from the folder, or a
+	// file that is no memory (a tombstone, the .gitignore).
+	var rest []string
+	for rel := range unmerged {
+		rest = append(rest, rel)
+	}
+	slices.Sort(rest)
+	for _, rel := range rest {
+		p := filepath.Join(st.Dir(), filepath.FromSlash(rel))
+		if !strings.Contains(rel, "/") && strings.HasSuffix(rel, ".md") && !exists(p) {
+			out = append(out, unmergedFinding(rel, unmerged[rel], false))
+			continue
+		}
+		out = append(out, TeamFinding{Kind: FindingConflict, File: rel, Detail: "unresolved git merge conflict",
+			Fix: "settle it by hand, then git add " + shq(path.Join(paths.TeamFolder, rel))})
 	}
 	return out, nil
 }

@@ -258,7 +258,12 @@ func (w *Workspace) TeamResolve(ctx context.Context, name, choice string) (TeamR
 			o, th, ol, tl := splitConflict(b)
 			res.Ours, res.Theirs = side(file, o, ol), side(file, th, tl)
 		}
-		res.Choices = []string{ResolveOurs, ResolveTheirs, ResolveBoth}
+		// --both joins two versions: not when a side deleted the file.
+		res.Choices = []string{ResolveOurs, ResolveTheirs}
+		if !res.Ours.Deleted && !res.Theirs.Deleted {
+			res.Choices = append(res.Choices, ResolveBoth)
+		}
+		choices := "run " + conflictFix(file, !res.Ours.Deleted, !res.Theirs.Deleted)
 		var m memdir.Memory
 		keepUpdated := true
 		switch choice {
@@ -285,7 +290,17 @@ func (w *Workspace) TeamResolve(ctx context.Context, name, choice string) (TeamR
 				return res, hint.With(fmt.Errorf("one side deleted %s: there are not two versions to join", file), "run %s --ours or %s --theirs", again, again)
 			}
 			if res.Ours.Error != "" || res.Theirs.Error != "" {
-				return res, hint.With(fmt.Errorf("a side of %s does not parse", file), "run %s --ours or --theirs, or edit %s by hand", again, shq(st.Path(file)))
+				// Only a side that parses can be chosen.
+				var ok []string
+				for _, c := range []struct {
+					flag string
+					s    *TeamSide
+				}{{"--ours", res.Ours}, {"--theirs", res.Theirs}} {
+					if c.s.Error == "" {
+						ok = append(ok, "run "+again+" "+c.flag+", or ")
+					}
+				}
+				return res, hint.With(fmt.Errorf("a side of %s does not parse", file), "%sedit %s by hand (remove the conflict lines), then git add it", strings.Join(ok, ""), shq(st.Path(file)))
 			}
 			newer := res.Ours
 			if res.Theirs.Updated.After(newer.Updated) {
@@ -295,7 +310,7 @@ func (w *Workspace) TeamResolve(ctx context.Context, name, choice string) (TeamR
 			m.Body = unionLines(res.Ours.Body, res.Theirs.Body)
 			keepUpdated = false // a new version, of now
 		default:
-			return res, hint.With(fmt.Errorf("%s holds a git conflict: --%s does not settle it", file, choice), "run %s --ours, --theirs or --both", again)
+			return res, hint.With(fmt.Errorf("%s holds a git conflict: --%s does not settle it", file, choice), "%s", choices)
 		}
 		if labels := teamSecrets(m, memdir.Format(m)); len(labels) > 0 {
 			return res, TeamSecretHint(&memdir.SecretError{File: file, Labels: labels})

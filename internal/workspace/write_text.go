@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -133,10 +134,24 @@ func (r ExtractResult) WriteText(w io.Writer, dryRun bool) error {
 	if len(superseded) > 0 {
 		fmt.Fprintf(bw, "Superseded %s\n", strings.Join(superseded, ", "))
 	}
+	secrets, kinds := 0, []string(nil)
 	for _, rep := range r.Reports {
 		for _, x := range rep.Refused {
 			fmt.Fprintf(bw, "Refused for the team folder (not saved): %q: %s\n", x.Name, x.Why)
 		}
+		secrets += rep.Secrets
+		for _, k := range rep.SecretKinds {
+			if !slices.Contains(kinds, k) {
+				kinds = append(kinds, k)
+			}
+		}
+	}
+	if secrets > 0 {
+		fmt.Fprintf(bw, "Left out %s holding a potential secret", sessions.Plural(secrets, "sentence"))
+		if len(kinds) > 0 {
+			fmt.Fprintf(bw, " (%s)", strings.Join(kinds, ", "))
+		}
+		bw.WriteString(": never saved, not even redacted\n")
 	}
 	return bw.Flush()
 }
