@@ -54,6 +54,13 @@ func TestTeam_RealClaude(t *testing.T) {
 	if target, err := os.Readlink(link); err != nil || target != filepath.Join(repo, ".memdir", "team") {
 		t.Errorf("link %s → %q (%v), want the repository's .memdir/team", link, target, err)
 	}
+	// Claude Code's layout: the team memories and their MEMORY.md under
+	// <memory dir>/team/<mount>/.
+	for f, want := range map[string]string{"deploy-flow.md": "make deploy", "MEMORY.md": "](deploy-flow.md)"} {
+		if b, err := os.ReadFile(filepath.Join(link, f)); err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("%s through the link lacks %q: %v\n%s", f, want, err, b)
+		}
+	}
 	files := mustGlob(t, filepath.Join(agentHome, "projects", paths.Sanitize(repo), "*.jsonl"))
 	if len(files) != 1 {
 		t.Fatalf("transcripts: %v", files)
