@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/memdir/memdir/internal/memdir"
-	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
@@ -96,24 +95,7 @@ func (a *app) reportTeamSave(res memdir.SaveResult) error {
 			Author string `json:"author,omitempty"`
 		}{res, memdir.ScopeTeam, res.Memory.Author})
 	}
-	verb := "updated"
-	if res.Created {
-		verb = "saved"
-	}
-	by := ""
-	switch {
-	case res.Memory.Author == "":
-	case res.Created:
-		by = " (by " + res.Memory.Author + ")"
-	default:
-		// Whoever updates it, the memory stays the one who added it.
-		by = " (added by " + res.Memory.Author + ")"
-	}
-	a.printf("%s %s%s%s — commit %s\n", verb, workspace.TeamPrefix, res.File, by, paths.TeamFolder)
-	if res.Revived {
-		a.printf("  (it had been forgotten: its tombstone is removed, commit that too)\n")
-	}
-	return nil
+	return workspace.WriteTeamSave(a.stdout, res)
 }
 
 // reportSave tells what a save did: redactions and warnings on stderr, then

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
-	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
@@ -66,20 +65,20 @@ func (a *app) runShare(un bool, name string, yes, dryRun bool) error {
 				DryRun bool `json:"dry_run"`
 			}{p, true})
 		}
-		a.printPreview(where, p.Preview)
+		workspace.WritePreview(a.stdout, where, p.Preview)
 		a.printf("dry run: nothing was written\n")
 		return nil
 	}
 	if !yes {
 		if !isTerminal(a.stdin) || a.json {
 			if !a.json {
-				a.printPreview(where, p.Preview)
+				workspace.WritePreview(a.stdout, where, p.Preview)
 			}
 			q := workspace.ShellQuote(name)
 			return withHint(fmt.Errorf("memdir %s asks before it writes, and standard input is not a terminal", verb),
 				"read the memory above (memdir %s %s --dry-run), then run: memdir %s %s --yes", verb, q, verb, q)
 		}
-		a.printPreview(where, p.Preview)
+		workspace.WritePreview(a.stdout, where, p.Preview)
 		q := "Share it with everyone who clones this repository?"
 		if un {
 			q = "Make it private (the team folder keeps a tombstone)?"
@@ -105,27 +104,5 @@ func (a *app) runShare(un bool, name string, yes, dryRun bool) error {
 	if a.json {
 		return a.printJSON(res)
 	}
-	if un {
-		a.printf("unshared: %s is private (%s); the team copy is deleted, with tombstone %s\n", res.File, res.Path, res.Tombstone)
-		a.printf("next: git add -A %s && git commit\n", paths.TeamFolder)
-		return nil
-	}
-	a.printf("shared as team/%s (%s)", res.File, res.Path)
-	if res.MovedTo != "" {
-		a.printf("; the private copy is kept in %s", res.MovedTo)
-	}
-	if res.Revived {
-		a.printf("\nit had been forgotten from the team folder: its tombstone is removed (commit that too)")
-	}
-	a.printf("\nnext: git add -A %s && git commit (a teammate reviews it in the pull request)\n", paths.TeamFolder)
-	return nil
-}
-
-// printPreview shows a memory file as it will be written.
-func (a *app) printPreview(where, text string) {
-	a.printf("--- %s\n%s", where, text)
-	if !strings.HasSuffix(text, "\n") {
-		a.printf("\n")
-	}
-	a.printf("---\n")
+	return res.WriteText(a.stdout, un)
 }

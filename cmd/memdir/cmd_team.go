@@ -1,13 +1,12 @@
 package main
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
 	"os"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
-	"github.com/memdir/memdir/internal/sessions"
 	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
@@ -82,19 +81,7 @@ func (a *app) teamInitCmd() *cobra.Command {
 			if a.json {
 				return a.printJSON(res)
 			}
-			if res.Created {
-				a.printf("created %s\n", res.Dir)
-			} else {
-				a.printf("%s exists already\n", res.Dir)
-			}
-			a.printf("link: %s\n", res.Link.Line())
-			if res.Hook != nil {
-				a.printf("pre-commit check: %s%s\n", res.Hook.Path, map[bool]string{false: " (already installed)"}[res.Hook.Changed])
-			} else if hook {
-				a.warnf("no pre-commit hook without a git repository")
-			}
-			a.printf("next: git add %s && git commit -m 'team memory'\n", paths.TeamFolder)
-			return nil
+			return res.WriteText(a.stdout, hook)
 		},
 	}
 	cmd.Flags().BoolVar(&hook, "hook", false, "also install the pre-commit hook ('memdir team install-hook')")
@@ -115,44 +102,16 @@ func (a *app) teamCheckCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var fs []workspace.TeamFinding
-			what := "the team memories"
-			if staged {
-				what = "the staged team memories"
-				fs, err = workspace.TeamCheckStaged(a.ctx, a.env(), l)
-			} else {
-				fs, err = workspace.TeamCheckAt(a.ctx, a.env(), l)
-				if errors.Is(err, workspace.ErrNoTeam) {
-					if a.json {
-						return a.printJSON(map[string]any{"dir": l.TeamDir, "exists": false, "problems": []workspace.TeamFinding{}})
-					}
-					a.printf("no team folder (%s): nothing to check\n", l.TeamDir)
-					return nil
-				}
-			}
+			r, err := workspace.TeamCheckRun(a.ctx, a.env(), l, staged)
 			if err != nil {
 				return err
 			}
-			if fs == nil {
-				fs = []workspace.TeamFinding{}
-			}
 			if a.json {
-				if err := a.printJSON(map[string]any{"dir": l.TeamDir, "exists": true, "staged": staged, "problems": fs}); err != nil {
-					return err
-				}
-			} else if len(fs) == 0 {
-				a.printf("%s: nothing to fix\n", what)
+				err = a.printJSON(r)
 			} else {
-				workspace.WriteFindings(a.stdout, fs)
+				err = r.WriteText(a.stdout)
 			}
-			if len(fs) > 0 {
-				h := "fix each as its line says, then run 'memdir team check' again"
-				if staged {
-					h = "fix each as its line says and 'git add' the result, then commit again"
-				}
-				return withHint(fmt.Errorf("%s in %s", sessions.Plural(len(fs), "problem"), what), "%s", h)
-			}
-			return nil
+			return cmp.Or(err, r.Err())
 		},
 	}
 	cmd.Flags().BoolVar(&staged, "staged", false, "check the versions staged for the next commit (git's index), as the pre-commit hook does")
@@ -189,20 +148,7 @@ func (a *app) teamInstallHookCmd() *cobra.Command {
 			if a.json {
 				return a.printJSON(st)
 			}
-			switch {
-			case uninstall && st.Changed:
-				a.printf("removed memdir's check from %s\n", st.Path)
-			case uninstall:
-				a.printf("%s holds no memdir check: nothing to remove\n", st.Path)
-			case st.Changed:
-				a.printf("installed: %s runs %s team check --staged\n", st.Path, st.Binary)
-			default:
-				a.printf("already installed in %s\n", st.Path)
-			}
-			if st.Chained != "" && !uninstall {
-				a.printf("the hook that was there runs after the check: %s\n", st.Chained)
-			}
-			return nil
+			return st.WriteText(a.stdout, uninstall)
 		},
 	}
 	cmd.Flags().BoolVar(&uninstall, "uninstall", false, "remove exactly what install-hook added")

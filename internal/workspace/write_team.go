@@ -1,10 +1,14 @@
 package workspace
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/memdir/memdir/internal/hint"
+	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/sessions"
 )
@@ -119,6 +123,154 @@ func (r TeamResolution) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, ", yet it is back (a branch that still had it brought it back).\nSettle it with one of:\n")
 		fmt.Fprintf(w, "  memdir team resolve %s --keep   it stays (the tombstone goes)\n", name)
 		fmt.Fprintf(w, "  memdir team resolve %s --drop   forget it again\n", name)
+	}
+	return nil
+}
+
+// WriteText writes what 'memdir team init' did, and what to commit next.
+func (r TeamInitResult) WriteText(w io.Writer, hookAsked bool) error {
+	if r.Created {
+		fmt.Fprintf(w, "created %s\n", r.Dir)
+	} else {
+		fmt.Fprintf(w, "%s exists already\n", r.Dir)
+	}
+	fmt.Fprintf(w, "link: %s\n", r.Link.Line())
+	switch {
+	case r.Hook != nil && r.Hook.Changed:
+		fmt.Fprintf(w, "pre-commit check: %s\n", r.Hook.Path)
+	case r.Hook != nil:
+		fmt.Fprintf(w, "pre-commit check: %s (already installed)\n", r.Hook.Path)
+	case hookAsked:
+		fmt.Fprintf(w, "pre-commit check: none without a git repository\n")
+	}
+	_, err := fmt.Fprintf(w, "next: git add %s && git commit -m 'team memory'\n", paths.TeamFolder)
+	return err
+}
+
+// WriteText writes what 'memdir team install-hook' (uninstall: with
+// --uninstall) did.
+func (s TeamHookState) WriteText(w io.Writer, uninstall bool) error {
+	switch {
+	case uninstall && s.Changed:
+		fmt.Fprintf(w, "removed memdir's check from %s\n", s.Path)
+	case uninstall:
+		fmt.Fprintf(w, "%s holds no memdir check: nothing to remove\n", s.Path)
+	case s.Changed:
+		fmt.Fprintf(w, "installed: %s runs %s team check --staged\n", s.Path, s.Binary)
+	default:
+		fmt.Fprintf(w, "already installed in %s\n", s.Path)
+	}
+	if s.Chained != "" && !uninstall {
+		fmt.Fprintf(w, "the hook that was there runs after the check: %s\n", s.Chained)
+	}
+	return nil
+}
+
+// TeamCheckReport is what 'memdir team check' found.
+type TeamCheckReport struct {
+	Dir      string        `json:"dir"`
+	Exists   bool          `json:"exists"`
+	Staged   bool          `json:"staged"`
+	Problems []TeamFinding `json:"problems"`
+}
+
+// TeamCheckRun checks the team folder as it is (TeamCheckAt) or, with
+// staged, the versions staged for the next commit (TeamCheckStaged). A
+// project without a team folder has nothing to check.
+func TeamCheckRun(ctx context.Context, env Env, l paths.Layout, staged bool) (TeamCheckReport, error) {
+	r := TeamCheckReport{Dir: l.TeamDir, Exists: true, Staged: staged}
+	var err error
+	if staged {
+		r.Problems, err = TeamCheckStaged(ctx, env, l)
+	} else if r.Problems, err = TeamCheckAt(ctx, env, l); errors.Is(err, ErrNoTeam) {
+		r.Exists, err = false, nil
+	}
+	if r.Problems == nil {
+		r.Problems = []TeamFinding{}
+	}
+	return r, err
+}
+
+// what names what the report checked.
+func (r TeamCheckReport) what() string {
+	if r.Staged {
+		return "the staged team memories"
+	}
+	return "the team memories"
+}
+
+// Err is the check's failure, with a hint, when it found anything.
+func (r TeamCheckReport) Err() error {
+	if len(r.Problems) == 0 {
+		return nil
+	}
+	h := "fix each as its line says, then run 'memdir team check' again"
+	if r.Staged {
+		h = "fix each as its line says and 'git add' the result, then commit again"
+	}
+	return hint.With(fmt.Errorf("%s in %s", sessions.Plural(len(r.Problems), "problem"), r.what()), "%s", h)
+}
+
+// WriteText writes one line per finding, or that there is nothing to fix.
+func (r TeamCheckReport) WriteText(w io.Writer) error {
+	switch {
+	case !r.Exists:
+		fmt.Fprintf(w, "no team folder (%s): nothing to check\n", r.Dir)
+	case len(r.Problems) == 0:
+		fmt.Fprintf(w, "%s: nothing to fix\n", r.what())
+	default:
+		WriteFindings(w, r.Problems)
+	}
+	return nil
+}
+
+// WritePreview writes a memory file as share or unshare will write it,
+// between two rules.
+func WritePreview(w io.Writer, where, text string) {
+	fmt.Fprintf(w, "--- %s\n%s", where, text)
+	if !strings.HasSuffix(text, "\n") {
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "---\n")
+}
+
+// WriteText writes what share (unshare: un) did, and what to commit.
+func (r ShareResult) WriteText(w io.Writer, un bool) error {
+	if un {
+		fmt.Fprintf(w, "unshared: %s is private (%s); the team copy is deleted, with tombstone %s\n", r.File, r.Path, r.Tombstone)
+		_, err := fmt.Fprintf(w, "next: git add -A %s && git commit\n", paths.TeamFolder)
+		return err
+	}
+	fmt.Fprintf(w, "shared as %s%s (%s)", TeamPrefix, r.File, r.Path)
+	if r.MovedTo != "" {
+		fmt.Fprintf(w, "; the private copy is kept in %s", r.MovedTo)
+	}
+	if r.Revived {
+		fmt.Fprintf(w, "\nit had been forgotten from the team folder: its tombstone is removed (commit that too)")
+	}
+	_, err := fmt.Fprintf(w, "\nnext: git add -A %s && git commit (a teammate reviews it in the pull request)\n", paths.TeamFolder)
+	return err
+}
+
+// WriteTeamSave writes what a save into the team folder did: where it
+// went, who added the memory, and that it travels by a commit.
+func WriteTeamSave(w io.Writer, res memdir.SaveResult) error {
+	verb := "updated"
+	if res.Created {
+		verb = "saved"
+	}
+	by := ""
+	switch {
+	case res.Memory.Author == "":
+	case res.Created:
+		by = " (by " + res.Memory.Author + ")"
+	default:
+		// Whoever updates it, the memory stays the one who added it.
+		by = " (added by " + res.Memory.Author + ")"
+	}
+	fmt.Fprintf(w, "%s %s%s%s — commit %s\n", verb, TeamPrefix, res.File, by, paths.TeamFolder)
+	if res.Revived {
+		fmt.Fprintf(w, "  (it had been forgotten: its tombstone is removed, commit that too)\n")
 	}
 	return nil
 }
