@@ -1,0 +1,234 @@
+package patterns
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// The memdir block of a CLAUDE.md: the rules `memdir patterns --apply`
+// wrote, between two marker lines. Everything outside it is the
+// person's; memdir never edits it. The begin marker records how the
+// block was joined to the file, so removing it gives back the file's
+// bytes exactly.
+const (
+	beginMark      = "<!-- memdir:patterns:begin -->"
+	beginMarkNoEOL = "<!-- memdir:patterns:begin no-eol -->" // the file did not end in a newline
+	endMark        = "<!-- memdir:patterns:end -->"
+	blockHeading   = "## Patterns memdir found in task diaries (`memdir patterns --revert` removes this block)"
+)
+
+// ErrBlockDamaged is a memdir block whose markers are not where memdir
+// put them: a begin without an end, or two blocks.
+var ErrBlockDamaged = errors.New("the memdir block of CLAUDE.md is damaged (a marker is missing or repeated): fix the <!-- memdir:patterns --> markers by hand")
+
+// block finds the memdir block: the byte range of its begin line's start
+// to just past its end line, and whether it was joined to a file without
+// a final newline.
+func block(b []byte) (start, end int, noEOL, ok bool, err error) {
+	start, end = -1, -1
+	off := 0
+	for off < len(b) {
+		nl := bytes.IndexByte(b[off:], '\n')
+		lineEnd := len(b)
+		if nl >= 0 {
+			lineEnd = off + nl + 1
+		}
+		line := strings.TrimRight(string(b[off:lineEnd]), "\r\n")
+		switch line {
+		case beginMark, beginMarkNoEOL:
+			if start >= 0 {
+				return 0, 0, false, false, ErrBlockDamaged
+			}
+			start, noEOL = off, line == beginMarkNoEOL
+		case endMark:
+			if start < 0 || end >= 0 {
+				return 0, 0, false, false, ErrBlockDamaged
+			}
+			end = lineEnd
+		}
+		off = lineEnd
+	}
+	switch {
+	case start < 0 && end < 0:
+		return 0, 0, false, false, nil
+	case start < 0 || end < 0:
+		return 0, 0, false, false, ErrBlockDamaged
+	}
+	return start, end, noEOL, true, nil
+}
+
+// BlockRules returns the rule lines inside the memdir block.
+func BlockRules(b []byte) ([]string, error) {
+	start, end, _, ok, err := block(b)
+	if err != nil || !ok {
+		return nil, err
+	}
+	var out []string
+	for l := range strings.SplitSeq(string(b[start:end]), "\n") {
+		if strings.HasPrefix(l, "- ") {
+			out = append(out, strings.TrimRight(l, "\r"))
+		}
+	}
+	return out, nil
+}
+
+// AddRules returns b with lines added to its memdir block, creating the
+// block at the end of the file; a line already in the block is not added
+// twice. It reports which lines it added.
+func AddRules(b []byte, lines []string) ([]byte, []string, error) {
+	start, end, _, ok, err := block(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	have := map[string]bool{}
+	if ok {
+		for l := range strings.SplitSeq(string(b[start:end]), "\n") {
+			have[strings.TrimRight(l, "\r")] = true
+		}
+	}
+	var add []string
+	for _, l := range lines {
+		if !have[l] {
+			have[l] = true
+			add = append(add, l)
+		}
+	}
+	if len(add) == 0 {
+		return b, nil, nil
+	}
+	ins := strings.Join(add, "\n") + "\n"
+	if ok {
+		endLine := bytes.LastIndex(b[:end], []byte(endMark))
+		out := append([]byte{}, b[:endLine]...)
+		out = append(out, ins...)
+		return append(out, b[endLine:]...), add, nil
+	}
+	var out bytes.Buffer
+	out.Write(b)
+	mark := beginMark
+	switch {
+	case len(b) == 0:
+	case b[len(b)-1] == '\n':
+		out.WriteByte('\n')
+	default:
+		out.WriteString("\n\n")
+		mark = beginMarkNoEOL
+	}
+	fmt.Fprintf(&out, "%s\n%s\n\n%s%s\n", mark, blockHeading, ins, endMark)
+	return out.Bytes(), add, nil
+}
+
+// RemoveBlock returns b without its memdir block and what joined it to
+// the file: for a file memdir added the block to and nobody edited
+// outside it since, the bytes from before the first --apply. ok is false
+// when there is no block.
+func RemoveBlock(b []byte) (out []byte, ok bool, err error) {
+	start, end, noEOL, ok, err := block(b)
+	if err != nil || !ok {
+		return b, false, err
+	}
+	from := start
+	switch {
+	case noEOL && bytes.HasSuffix(b[:start], []byte("\n\n")):
+		from -= 2
+	case !noEOL && start > 0 && bytes.HasSuffix(b[:start], []byte("\n\n")):
+		from--
+	}
+	return append(append([]byte{}, b[:from]...), b[end:]...), true, nil
+}
+
+// RemoveRule returns b without the block lines written for pattern id,
+// and the block itself when no rule is left in it.
+func RemoveRule(b []byte, id string) ([]byte, int, error) {
+	start, end, _, ok, err := block(b)
+	if err != nil || !ok {
+		return b, 0, err
+	}
+	var kept []string
+	n, rules := 0, 0
+	for l := range strings.SplitSeq(string(b[start:end]), "\n") {
+		if rid, ok := RuleID(l); ok && rid == id {
+			n++
+			continue
+		}
+		if strings.HasPrefix(l, "- ") {
+			rules++
+		}
+		kept = append(kept, l)
+	}
+	if n == 0 {
+		return b, 0, nil
+	}
+	if rules == 0 {
+		out, _, err := RemoveBlock(b)
+		return out, n, err
+	}
+	out := append([]byte{}, b[:start]...)
+	out = append(out, strings.Join(kept, "\n")...)
+	return append(out, b[end:]...), n, nil
+}
+
+// Diff is a unified diff of old and new (one hunk around what changed,
+// three lines of context), as `diff -u` would print for one change.
+func Diff(path string, old, new []byte) string {
+	if bytes.Equal(old, new) {
+		return ""
+	}
+	a, b := splitLines(old), splitLines(new)
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	const ctx = 3
+	from := max(pre-ctx, 0)
+	toA, toB := min(len(a)-suf+ctx, len(a)), min(len(b)-suf+ctx, len(b))
+	var out strings.Builder
+	fmt.Fprintf(&out, "--- a/%s\n+++ b/%s\n", path, path)
+	fmt.Fprintf(&out, "@@ -%s +%s @@\n", hunkRange(from, toA-from), hunkRange(from, toB-from))
+	for _, l := range a[from:pre] {
+		out.WriteString(" " + l)
+	}
+	for _, l := range a[pre : len(a)-suf] {
+		out.WriteString("-" + l)
+	}
+	for _, l := range b[pre : len(b)-suf] {
+		out.WriteString("+" + l)
+	}
+	for _, l := range a[len(a)-suf : toA] {
+		out.WriteString(" " + l)
+	}
+	return out.String()
+}
+
+func hunkRange(from, n int) string {
+	if n == 1 {
+		return fmt.Sprint(from + 1)
+	}
+	if n == 0 {
+		return fmt.Sprintf("%d,0", from)
+	}
+	return fmt.Sprintf("%d,%d", from+1, n)
+}
+
+// splitLines splits b after each newline; a last line without one gets
+// diff's marker.
+func splitLines(b []byte) []string {
+	var out []string
+	s := string(b)
+	for s != "" {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			out = append(out, s+"\n\\ No newline at end of file\n")
+			break
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	return out
+}

@@ -1,0 +1,306 @@
+package patterns
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// DefaultMinTasks is how many distinct tasks a lesson must recur in to be
+// a pattern: the seed's "3+ tasks".
+const DefaultMinTasks = 3
+
+// DefaultThreshold is the average similarity at which two groups of lines
+// are one lesson. Tuned on the tuning half of the labelled set only
+// (internal/patterns/testdata/tune; docs/benchmarks.md has both halves).
+const DefaultThreshold = 0.22
+
+// Options tune Find.
+type Options struct {
+	MinTasks  int     // default DefaultMinTasks
+	Threshold float64 // default DefaultThreshold
+}
+
+// Pattern is a lesson that recurs across tasks, with its evidence.
+type Pattern struct {
+	ID         string   `json:"id"`
+	Title      string   `json:"title"` // the line that says it best
+	Tasks      []string `json:"tasks"` // distinct diaries, in order
+	Projects   []string `json:"projects"`
+	Terms      []string `json:"terms"`                // what its lines share
+	Signatures []string `json:"signatures,omitempty"` // errors and commands in 2+ of its tasks
+	FirstSeen  string   `json:"first_seen"`
+	LastSeen   string   `json:"last_seen"`
+	Support    []Line   `json:"support"`
+	// Polarity is "do" or "avoid": what most of its lines ask.
+	Polarity string `json:"polarity"`
+	// Conflict names the pattern that says the opposite, when there is one.
+	Conflict  string     `json:"conflict,omitempty"`
+	Proposals []Proposal `json:"proposals,omitempty"`
+}
+
+// Conflict is two patterns that ask opposite things, each with its
+// evidence.
+type Conflict struct {
+	A      string `json:"a"`
+	B      string `json:"b"`
+	Reason string `json:"reason"`
+}
+
+// Result is what Find saw in a set of diaries.
+type Result struct {
+	Diaries    int        `json:"diaries"`
+	Lines      int        `json:"lines"`
+	MinTasks   int        `json:"min_tasks"`
+	Patterns   []Pattern  `json:"patterns"`   // in MinTasks or more tasks
+	Candidates []Pattern  `json:"candidates"` // in 2 to MinTasks-1 tasks: listed, never proposed
+	Conflicts  []Conflict `json:"conflicts,omitempty"`
+}
+
+// Find groups the lesson lines of docs into patterns. Two mentions in one
+// task count once. A pattern in a conflict is listed with it and gets no
+// proposal until the conflict is settled.
+func Find(docs []Doc, opt Options) Result {
+	if opt.MinTasks <= 0 {
+		opt.MinTasks = DefaultMinTasks
+	}
+	if opt.Threshold <= 0 {
+		opt.Threshold = DefaultThreshold
+	}
+	lines := Lines(docs)
+	weigh(lines)
+	res := Result{Diaries: len(docs), Lines: len(lines), MinTasks: opt.MinTasks}
+	for _, g := range cluster(lines, opt.Threshold) {
+		for _, side := range splitPolarity(lines, g, opt.MinTasks) {
+			p := makePattern(lines, side)
+			switch n := len(p.Tasks); {
+			case n >= opt.MinTasks:
+				res.Patterns = append(res.Patterns, p)
+			case n >= 2:
+				res.Candidates = append(res.Candidates, p)
+			}
+		}
+	}
+	res.Conflicts = conflicts(res.Patterns, opt.Threshold)
+	for i := range res.Patterns {
+		if res.Patterns[i].Conflict == "" {
+			res.Patterns[i].Proposals = Propose(res.Patterns[i])
+		}
+	}
+	order := func(a, b Pattern) int {
+		if len(a.Tasks) != len(b.Tasks) {
+			return len(b.Tasks) - len(a.Tasks)
+		}
+		return strings.Compare(b.LastSeen, a.LastSeen)
+	}
+	slices.SortStableFunc(res.Patterns, order)
+	slices.SortStableFunc(res.Candidates, order)
+	return res
+}
+
+// avoidRe finds a line that asks not to do something; "never forget" and
+// "don't skip" ask to do it.
+var (
+	avoidRe  = regexp.MustCompile(`(?i)\b(never|don'?t|do not|avoid|stop|shouldn'?t|must not|no longer|not worth|instead of)\b`)
+	doubleRe = regexp.MustCompile(`(?i)\b(never|don'?t|do not|must not|shouldn'?t)\s+(forget|skip|omit|miss|leave out|assume)`)
+)
+
+func avoids(text string) bool { return avoidRe.MatchString(text) && !doubleRe.MatchString(text) }
+
+// splitPolarity splits a group whose lines ask opposite things, when each
+// side alone recurs in MinTasks tasks; otherwise the group stays whole.
+func splitPolarity(lines []Line, g []int, minTasks int) [][]int {
+	var do, avoid []int
+	for _, i := range g {
+		if avoids(lines[i].Text) {
+			avoid = append(avoid, i)
+		} else {
+			do = append(do, i)
+		}
+	}
+	if taskCount(lines, do) >= minTasks && taskCount(lines, avoid) >= minTasks {
+		return [][]int{do, avoid}
+	}
+	return [][]int{g}
+}
+
+func taskCount(lines []Line, g []int) int {
+	seen := map[string]bool{}
+	for _, i := range g {
+		seen[lines[i].Diary] = true
+	}
+	return len(seen)
+}
+
+// makePattern describes one group of lines.
+func makePattern(lines []Line, g []int) Pattern {
+	var p Pattern
+	seenTask, seenProj := map[string]bool{}, map[string]bool{}
+	termTasks := map[string]map[string]bool{}
+	sigTasks := map[string]map[string]bool{}
+	avoidN := 0
+	for _, i := range g {
+		l := lines[i]
+		p.Support = append(p.Support, l)
+		if !seenTask[l.Diary] {
+			seenTask[l.Diary] = true
+			p.Tasks = append(p.Tasks, l.Diary)
+		}
+		if l.Project != "" && !seenProj[l.Project] {
+			seenProj[l.Project] = true
+			p.Projects = append(p.Projects, l.Project)
+		}
+		if l.Date != "" && (p.FirstSeen == "" || l.Date < p.FirstSeen) {
+			p.FirstSeen = l.Date
+		}
+		if l.Date > p.LastSeen {
+			p.LastSeen = l.Date
+		}
+		for _, t := range terms(l.Text) {
+			if termTasks[t] == nil {
+				termTasks[t] = map[string]bool{}
+			}
+			termTasks[t][l.Diary] = true
+		}
+		for _, s := range l.sigs {
+			if sigTasks[s] == nil {
+				sigTasks[s] = map[string]bool{}
+			}
+			sigTasks[s][l.Diary] = true
+		}
+		if avoids(l.Text) {
+			avoidN++
+		}
+	}
+	slices.Sort(p.Tasks)
+	slices.Sort(p.Projects)
+	p.Terms = shared(termTasks, 5)
+	for s, ts := range sigTasks {
+		if len(ts) >= 2 {
+			p.Signatures = append(p.Signatures, s)
+		}
+	}
+	slices.Sort(p.Signatures)
+	p.Polarity = "do"
+	if avoidN*2 > len(g) {
+		p.Polarity = "avoid"
+	}
+	p.Title = representative(lines, g)
+	p.ID = patternID(lines, g)
+	return p
+}
+
+// shared returns up to n terms found in the most tasks (2 at least).
+func shared(termTasks map[string]map[string]bool, n int) []string {
+	var ts []string
+	for t, m := range termTasks {
+		if len(m) >= 2 {
+			ts = append(ts, t)
+		}
+	}
+	slices.SortFunc(ts, func(a, b string) int {
+		if d := len(termTasks[b]) - len(termTasks[a]); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	if len(ts) > n {
+		ts = ts[:n]
+	}
+	return ts
+}
+
+// representative picks the line closest to the rest of its group,
+// preferring the sections where writers generalise (patterns discovered,
+// mistakes) and lines of a readable length.
+func representative(lines []Line, g []int) string {
+	best, bestScore := g[0], -1.0
+	for _, i := range g {
+		s := 0.0
+		for _, j := range g {
+			if i != j {
+				s += cosine(lines[i].vec, lines[j].vec)
+			}
+		}
+		if len(g) > 1 {
+			s /= float64(len(g) - 1)
+		}
+		s = (0.5 + s) * lessonKinds[lines[i].Kind]
+		if n := len(lines[i].Text); n > 160 || n < 20 {
+			s *= 0.8
+		}
+		if s > bestScore {
+			best, bestScore = i, s
+		}
+	}
+	return lines[best].Text
+}
+
+// patternID names a group by its earliest line, so the name holds while
+// later diaries join it (diary names start with their date).
+func patternID(lines []Line, g []int) string {
+	k := ""
+	for _, i := range g {
+		if c := lineKey(lines[i]); k == "" || c < k {
+			k = c
+		}
+	}
+	sum := sha256.Sum256([]byte(k))
+	return "p" + hex.EncodeToString(sum[:])[:6]
+}
+
+func lineKey(l Line) string { return l.Diary + "\x00" + l.Text }
+
+// conflicts pairs patterns that ask opposite things about the same
+// subject: similar lines, one side asking to do, the other to avoid.
+func conflicts(ps []Pattern, threshold float64) []Conflict {
+	cent := make([]map[string]float64, len(ps))
+	for i, p := range ps {
+		cent[i] = centroid(p.Support)
+	}
+	var out []Conflict
+	for i := range ps {
+		for j := i + 1; j < len(ps); j++ {
+			if ps[i].Polarity == ps[j].Polarity || ps[i].Conflict != "" || ps[j].Conflict != "" {
+				continue
+			}
+			if s := cosine(cent[i], cent[j]); s >= threshold {
+				ps[i].Conflict, ps[j].Conflict = ps[j].ID, ps[i].ID
+				do, avoid := ps[i], ps[j]
+				if do.Polarity != "do" {
+					do, avoid = avoid, do
+				}
+				out = append(out, Conflict{A: ps[i].ID, B: ps[j].ID, Reason: fmt.Sprintf(
+					"%s (%d tasks) asks to do what %s (%d tasks) asks to avoid: settle it, then run patterns again",
+					do.ID, len(do.Tasks), avoid.ID, len(avoid.Tasks))})
+			}
+		}
+	}
+	return out
+}
+
+// centroid is the normalised mean of the lines' vectors.
+func centroid(ls []Line) map[string]float64 {
+	c := map[string]float64{}
+	for _, l := range ls {
+		for k, x := range l.vec {
+			c[k] += x
+		}
+	}
+	n := 0.0
+	for _, x := range c {
+		n += x * x
+	}
+	if n == 0 {
+		return c
+	}
+	n = 1 / math.Sqrt(n)
+	for k := range c {
+		c[k] *= n
+	}
+	return c
+}
