@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"slices"
 	"strings"
+
+	"github.com/memdir/memdir/internal/diary"
 )
 
 // floor is the similarity under which two lines are not worth linking at
@@ -15,6 +17,14 @@ const floor = 0.05
 // threshold. The result is every group's line indexes, in line order,
 // groups ordered by their first line.
 func cluster(lines []Line, threshold float64) [][]int {
+	g := graph(lines)
+	return refine(g, agglomerate(g, threshold), threshold)
+}
+
+// graph links every two lines that are similar at all: line → line →
+// similarity, through an inverted index (only lines that share a feature
+// can be similar).
+func graph(lines []Line) []map[int]float64 {
 	n := len(lines)
 	// Candidate pairs through an inverted index: only lines that share a
 	// feature can be similar.
@@ -35,15 +45,28 @@ func cluster(lines []Line, threshold float64) [][]int {
 	for i, l := range lines {
 		for k := range l.vec {
 			for _, j := range post[k] {
-				if j <= i || seen[j] == i {
-					continue
+				if j <= i || seen[j] == i || lines[j].Diary == l.Diary {
+					continue // two lines of one task say nothing of recurrence
 				}
 				seen[j] = i
-				if s := cosine(l.vec, lines[j].vec); s >= floor && evidence(l.vec, lines[j].vec) >= 2 {
+				if s := cosine(l.vec, lines[j].vec) * linkWeight[l.Kind] * linkWeight[lines[j].Kind]; s >= floor && evidence(l.vec, lines[j].vec) >= 2 {
 					link[i][j] = s
 					link[j][i] = s
 				}
 			}
+		}
+	}
+	return link
+}
+
+// agglomerate merges groups by average linkage over the graph g.
+func agglomerate(g []map[int]float64, threshold float64) [][]int {
+	n := len(g)
+	link := make([]map[int]float64, n)
+	for i := range g {
+		link[i] = make(map[int]float64, len(g[i]))
+		for j, s := range g[i] {
+			link[i][j] = s
 		}
 	}
 	size := make([]int, n)
@@ -105,6 +128,63 @@ func cluster(lines []Line, threshold float64) [][]int {
 	return out
 }
 
+// refine moves each line to the group it is, on average, most similar to
+// (at least threshold), until nothing moves: agglomeration is greedy, and
+// a line that joined an early, small group can belong better with a
+// group formed later.
+func refine(g []map[int]float64, groups [][]int, threshold float64) [][]int {
+	of := make([]int, len(g))
+	size := make([]int, len(groups))
+	for gi, m := range groups {
+		for _, i := range m {
+			of[i] = gi
+		}
+		size[gi] = len(m)
+	}
+	for range 5 {
+		moved := false
+		for i := range g {
+			sum := map[int]float64{}
+			for j, s := range g[i] {
+				sum[of[j]] += s
+			}
+			cur := of[i]
+			curAvg := 0.0
+			if size[cur] > 1 {
+				curAvg = sum[cur] / float64(size[cur]-1)
+			}
+			best, bestAvg := cur, curAvg
+			for gj, s := range sum {
+				if gj == cur {
+					continue
+				}
+				if avg := s / float64(size[gj]); avg >= threshold && avg > bestAvg+1e-9 {
+					best, bestAvg = gj, avg
+				}
+			}
+			if best != cur {
+				size[cur]--
+				size[best]++
+				of[i] = best
+				moved = true
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	byGroup := map[int][]int{}
+	for i, gi := range of {
+		byGroup[gi] = append(byGroup[gi], i)
+	}
+	var out [][]int
+	for _, m := range byGroup {
+		out = append(out, m)
+	}
+	slices.SortFunc(out, func(a, b []int) int { return a[0] - b[0] })
+	return out
+}
+
 // pair is two groups and their average similarity, as of their versions.
 type pair struct {
 	sim    float64
@@ -144,4 +224,78 @@ func evidence(a, b map[string]float64) int {
 		}
 	}
 	return n
+}
+
+// linkWeight scales how readily a line of each section links to another:
+// attempted approaches mostly name the specific thing tried ("X - worked"),
+// so they join a lesson only on strong likeness.
+var linkWeight = map[diary.Kind]float64{
+	diary.Patterns:  1,
+	diary.Mistakes:  1,
+	diary.Worked:    1,
+	diary.Errors:    1,
+	diary.EdgeCases: 1,
+	diary.Attempted: 0.7,
+	diary.Other:     0.8,
+}
+
+// joinErrors puts a group of error lines with the lesson group it recurs
+// with: the same error in the tasks where the same mistake was written
+// down is one pattern, though the two share no words ("relation does
+// not exist" and "forgot to migrate"). They must share two tasks at
+// least, and half of the error's.
+func joinErrors(lines []Line, groups [][]int) [][]int {
+	tasks := make([]map[string]bool, len(groups))
+	isErr := make([]bool, len(groups))
+	for gi, g := range groups {
+		tasks[gi] = map[string]bool{}
+		errs := 0
+		for _, i := range g {
+			tasks[gi][lines[i].Diary] = true
+			if lines[i].Kind == diary.Errors {
+				errs++
+			}
+		}
+		isErr[gi] = errs*2 > len(g) && len(tasks[gi]) >= 2
+	}
+	into := make([]int, len(groups))
+	for i := range into {
+		into[i] = -1
+	}
+	for e := range groups {
+		if !isErr[e] {
+			continue
+		}
+		best, bestN := -1, 0
+		for o := range groups {
+			if o == e || isErr[o] || len(tasks[o]) < 2 {
+				continue
+			}
+			n := 0
+			for t := range tasks[e] {
+				if tasks[o][t] {
+					n++
+				}
+			}
+			if n >= 2 && n*2 >= len(tasks[e]) && n > bestN {
+				best, bestN = o, n
+			}
+		}
+		into[e] = best
+	}
+	var out [][]int
+	for gi, g := range groups {
+		if into[gi] >= 0 {
+			continue
+		}
+		m := slices.Clone(g)
+		for e, to := range into {
+			if to == gi {
+				m = append(m, groups[e]...)
+			}
+		}
+		slices.Sort(m)
+		out = append(out, m)
+	}
+	return out
 }

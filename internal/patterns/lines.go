@@ -200,6 +200,13 @@ const (
 	// singletonWeight scales, in a line's length, the features no other
 	// diary has.
 	singletonWeight = 0.5
+	// rareWeight scales a feature found in fewer diaries than rareBelow.
+	rareWeight = 0.5
+	rareBelow  = DefaultMinTasks
+	// topK is how many of its strongest features a line is compared by;
+	// the rest count, at dropWeight, in its length only.
+	topK       = 8
+	dropWeight = 0.5
 )
 
 // weigh gives every line its feature vector: tf-idf over the diaries
@@ -249,8 +256,36 @@ func weigh(lines []Line) {
 				norm += x * x
 				continue
 			}
+			if len(df[k]) < rareBelow {
+				// In fewer diaries than a pattern needs, it cannot carry
+				// one alone: two tasks that share a rare name are the
+				// coincidence a pattern must not be.
+				x *= rareWeight
+			}
 			v[k] = x
 			norm += x * x
+		}
+		if len(v) > topK {
+			// Only a line's strongest features: a long line full of
+			// specifics should not weigh its lesson down.
+			ks := make([]string, 0, len(v))
+			for k := range v {
+				ks = append(ks, k)
+			}
+			slices.SortFunc(ks, func(a, b string) int {
+				if v[a] != v[b] {
+					if v[a] > v[b] {
+						return -1
+					}
+					return 1
+				}
+				return strings.Compare(a, b)
+			})
+			for _, k := range ks[topK:] {
+				norm -= v[k] * v[k] * (1 - dropWeight*dropWeight)
+				v[k] = 0
+				delete(v, k)
+			}
 		}
 		norm = math.Sqrt(norm)
 		for k := range v {

@@ -17,7 +17,7 @@ const DefaultMinTasks = 3
 // DefaultThreshold is the average similarity at which two groups of lines
 // are one lesson. Tuned on the tuning half of the labelled set only
 // (internal/patterns/testdata/tune; docs/benchmarks.md has both halves).
-const DefaultThreshold = 0.22
+const DefaultThreshold = 0.15
 
 // Options tune Find.
 type Options struct {
@@ -74,7 +74,7 @@ func Find(docs []Doc, opt Options) Result {
 	lines := Lines(docs)
 	weigh(lines)
 	res := Result{Diaries: len(docs), Lines: len(lines), MinTasks: opt.MinTasks}
-	for _, g := range cluster(lines, opt.Threshold) {
+	for _, g := range joinErrors(lines, cluster(lines, opt.Threshold)) {
 		for _, side := range splitPolarity(lines, g, opt.MinTasks) {
 			p := makePattern(lines, side)
 			switch n := len(p.Tasks); {

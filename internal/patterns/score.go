@@ -33,14 +33,14 @@ type Quote struct {
 // Score is how a Result does against a key.
 type Score struct {
 	Planted            int      `json:"planted"`
-	Found              int      `json:"found"`       // a pattern mostly of its lines, tasks F1 >= 0.8
-	Exact              int      `json:"exact"`       // ... with exactly its tasks
-	Recall             float64  `json:"recall"`      // Found / Planted
-	Proposed           int      `json:"proposed"`    // patterns Find reported
-	Spurious           int      `json:"spurious"`    // patterns mostly of unlabelled lines
+	Found              int      `json:"found"`        // a pattern mostly of its lines, tasks F1 >= 0.8
+	Exact              int      `json:"exact"`        // ... with exactly its tasks
+	Recall             float64  `json:"recall"`       // Found / Planted
+	Proposed           int      `json:"proposed"`     // patterns Find reported
+	Spurious           int      `json:"spurious"`     // patterns mostly of unlabelled lines
 	Coincidences       int      `json:"coincidences"` // coincidences proposed as a pattern
-	OneOffs            int      `json:"one_offs"`    // one-offs proposed as a pattern
-	Precision          float64  `json:"precision"`   // patterns that are a planted one / Proposed
+	OneOffs            int      `json:"one_offs"`     // one-offs proposed as a pattern
+	Precision          float64  `json:"precision"`    // patterns that are a planted one / Proposed
 	ConflictsPlanted   int      `json:"conflicts_planted"`
 	ConflictsFound     int      `json:"conflicts_found"`
 	Missed             []string `json:"missed,omitempty"`
