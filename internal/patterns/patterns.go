@@ -85,10 +85,18 @@ func Find(docs []Doc, opt Options) Result {
 			}
 		}
 	}
-	res.Conflicts = conflicts(res.Patterns, opt.Threshold)
+	finish(&res, opt, nil)
+	return res
+}
+
+// finish finds the conflicts among res's patterns, words the proposals of
+// the others (with rules[id] when a model worded one) and orders both
+// lists: most tasks first, then the most recently seen.
+func finish(res *Result, opt Options, rules map[string]string) {
+	res.Conflicts = append(res.Conflicts, conflicts(res.Patterns, opt.Threshold)...)
 	for i := range res.Patterns {
 		if res.Patterns[i].Conflict == "" {
-			res.Patterns[i].Proposals = Propose(res.Patterns[i])
+			res.Patterns[i].Proposals = ProposeWith(res.Patterns[i], rules[res.Patterns[i].ID])
 		}
 	}
 	order := func(a, b Pattern) int {
@@ -99,7 +107,6 @@ func Find(docs []Doc, opt Options) Result {
 	}
 	slices.SortStableFunc(res.Patterns, order)
 	slices.SortStableFunc(res.Candidates, order)
-	return res
 }
 
 // avoidRe finds a line that asks not to do something; "never forget" and

@@ -30,8 +30,14 @@ type Proposal struct {
 // writers put best, preferring what they wrote under "Patterns
 // discovered"; a command when a command recurs in its tasks; a test idea
 // when an error recurs; always a memory. The model engines reword these.
-func Propose(p Pattern) []Proposal {
-	rule := Rule(p)
+func Propose(p Pattern) []Proposal { return ProposeWith(p, "") }
+
+// ProposeWith is Propose with the rule worded by someone else (a model, or
+// the agent through the skill); empty keeps the offline wording.
+func ProposeWith(p Pattern, rule string) []Proposal {
+	if rule = sentence(rule); rule == "" {
+		rule = Rule(p)
+	}
 	why := fmt.Sprintf("seen in %d tasks (%s to %s): %s", len(p.Tasks), p.FirstSeen, p.LastSeen, strings.Join(p.Tasks, ", "))
 	out := []Proposal{{
 		Kind:    KindRule,

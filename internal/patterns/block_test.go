@@ -1,0 +1,93 @@
+package patterns
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestBlockRoundTrip: adding rules and removing the block gives back the
+// file's bytes, whatever its ending.
+func TestBlockRoundTrip(t *testing.T) {
+	rules := []string{RuleLine("pabc123", "Run the migrations first.", 4), RuleLine("pdef456", "Keep retries idempotent.", 3)}
+	for name, orig := range map[string]string{
+		"empty":       "",
+		"newline":     "# Project\n\nUse tabs.\n",
+		"no newline":  "# Project\n\nUse tabs.",
+		"blank end":   "# Project\n\n",
+		"crlf":        "# Project\r\nUse tabs.\r\n",
+		"only a line": "x",
+	} {
+		b, added, err := AddRules([]byte(orig), rules[:1])
+		if err != nil || len(added) != 1 {
+			t.Fatalf("%s: %v %v", name, added, err)
+		}
+		b, added, err = AddRules(b, rules) // the first is there already
+		if err != nil || len(added) != 1 || added[0] != rules[1] {
+			t.Fatalf("%s: second add: %v %v", name, added, err)
+		}
+		if got, _ := BlockRules(b); len(got) != 2 {
+			t.Errorf("%s: rules in block = %q", name, got)
+		}
+		if !strings.HasPrefix(string(b), orig) {
+			t.Errorf("%s: the person's text changed:\n%q", name, b)
+		}
+		back, ok, err := RemoveBlock(b)
+		if err != nil || !ok || string(back) != orig {
+			t.Errorf("%s: RemoveBlock = %q, %v, %v; want %q", name, back, ok, err, orig)
+		}
+		// Removing the rules one by one ends the same way.
+		one, n, err := RemoveRule(b, "pabc123")
+		if err != nil || n != 1 {
+			t.Fatalf("%s: RemoveRule: %d %v", name, n, err)
+		}
+		two, n, err := RemoveRule(one, "pdef456")
+		if err != nil || n != 1 || string(two) != orig {
+			t.Errorf("%s: after removing both rules: %q (%d, %v)", name, two, n, err)
+		}
+	}
+}
+
+func TestBlockKeepsEditsOutside(t *testing.T) {
+	b, _, _ := AddRules([]byte("top\n"), []string{RuleLine("pabc123", "R.", 3)})
+	b = append(b, "added by hand after the block\n"...)
+	back, _, err := RemoveBlock(b)
+	if err != nil || string(back) != "top\nadded by hand after the block\n" {
+		t.Errorf("got %q, %v", back, err)
+	}
+}
+
+func TestBlockDamaged(t *testing.T) {
+	for name, in := range map[string]string{
+		"begin only": "x\n" + beginMark + "\n- r\n",
+		"end only":   "x\n" + endMark + "\n",
+		"two blocks": beginMark + "\n" + endMark + "\n" + beginMark + "\n" + endMark + "\n",
+	} {
+		if _, _, err := AddRules([]byte(in), []string{"- r"}); !errors.Is(err, ErrBlockDamaged) {
+			t.Errorf("%s: AddRules err = %v", name, err)
+		}
+		if _, _, err := RemoveBlock([]byte(in)); !errors.Is(err, ErrBlockDamaged) {
+			t.Errorf("%s: RemoveBlock err = %v", name, err)
+		}
+	}
+}
+
+func TestDiff(t *testing.T) {
+	old := []byte("a\nb\nc\nd\ne\n")
+	nw, _, _ := AddRules(old, []string{RuleLine("pabc123", "Rule one.", 3)})
+	d := Diff("CLAUDE.md", old, nw)
+	for _, want := range []string{"--- a/CLAUDE.md\n+++ b/CLAUDE.md\n", "@@ -3,3 +3,9 @@\n", " e\n+\n+" + beginMark + "\n", "+- Rule one. <!-- memdir pattern pabc123, 3 tasks -->\n"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("diff lacks %q:\n%s", want, d)
+		}
+	}
+	if Diff("f", old, old) != "" {
+		t.Error("no change, yet a diff")
+	}
+	if d := Diff("f", []byte("x"), []byte("y")); !strings.Contains(d, "-x\n\\ No newline at end of file\n+y\n\\ No newline") {
+		t.Errorf("missing newline marker:\n%s", d)
+	}
+	if d := Diff("f", nil, []byte("y\n")); !strings.Contains(d, "@@ -0,0 +1 @@\n+y\n") {
+		t.Errorf("new file:\n%s", d)
+	}
+}

@@ -1,0 +1,109 @@
+package patterns
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// oracleAnswer is the answer a model that grouped every labelled lesson
+// right would give, in the wire format, with each group's rule.
+func oracleAnswer(t *testing.T, docs []Doc, key Labels) string {
+	t.Helper()
+	lines := Lines(docs)
+	type group struct {
+		Lines   []string `json:"lines"`
+		Rule    string   `json:"rule"`
+		Opposes int      `json:"opposes,omitempty"`
+	}
+	var gs []group
+	num := map[string]int{}
+	for _, ls := range [][]Labelled{key.Patterns, key.Coincidences, key.OneOffs} {
+		for _, l := range ls {
+			g := group{Rule: l.Lesson}
+			for _, q := range l.Support {
+				for i, ln := range lines {
+					if ln.Diary == q.Diary && strings.Contains(ln.Text, q.Quote) {
+						g.Lines = append(g.Lines, fmt.Sprintf("L%d", i+1))
+						break
+					}
+				}
+			}
+			gs = append(gs, g)
+			num[l.ID] = len(gs)
+		}
+	}
+	for _, c := range key.Conflicts {
+		gs[num[c[1]]-1].Opposes = num[c[0]]
+	}
+	b, err := json.Marshal(map[string]any{"groups": gs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestModelGroupsCounted: given a grouping by meaning, memdir counts the
+// tasks itself: every planted pattern is found with its tasks, no
+// coincidence (two tasks) and no one-off is proposed, conflicts are
+// reported, and the model's rule words the proposals.
+func TestModelGroupsCounted(t *testing.T) {
+	for _, half := range []string{"tune", "heldout"} {
+		docs, key := loadSet(t, filepath.Join("testdata", half))
+		lines := Lines(docs)
+		ans := oracleAnswer(t, docs, key)
+		groups, err := ParseGroups("Here you go:\n"+ans, len(lines))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := FromGroups(docs, groups, Options{})
+		s := Evaluate(res, key)
+		if s.Found != s.Planted || s.Coincidences != 0 || s.OneOffs != 0 || s.Spurious != 0 {
+			t.Errorf("%s: %+v", half, s)
+		}
+		if len(res.Conflicts) == 0 {
+			t.Errorf("%s: the planted conflict is not reported", half)
+		}
+		for _, p := range res.Patterns {
+			if p.Conflict != "" {
+				if len(p.Proposals) != 0 {
+					t.Errorf("%s: %s is in a conflict yet has proposals", half, p.ID)
+				}
+				continue
+			}
+			if r := p.Proposals[0]; r.Kind != KindRule || !strings.Contains(strings.ToLower(lessons(key)), strings.ToLower(strings.TrimSuffix(r.Title, "."))) {
+				t.Errorf("%s: %s's rule %q is not the model's", half, p.ID, r.Title)
+			}
+		}
+	}
+}
+
+func lessons(k Labels) string {
+	var b strings.Builder
+	for _, l := range k.Patterns {
+		b.WriteString(l.Lesson + "\n")
+	}
+	return b.String()
+}
+
+func TestParseGroupsRefuses(t *testing.T) {
+	for name, in := range map[string]string{
+		"no json":      "I think they are all the same",
+		"no groups":    `{"patterns": []}`,
+		"unknown line": `{"groups": [{"lines": ["L1", "L99"], "rule": "x"}]}`,
+		"bad id":       `{"groups": [{"lines": ["l1"], "rule": "x"}]}`,
+		"twice":        `{"groups": [{"lines": ["L1"], "rule": "x"}, {"lines": ["L1"], "rule": "y"}]}`,
+		"long rule":    `{"groups": [{"lines": ["L1"], "rule": "` + strings.Repeat("x", 201) + `"}]}`,
+		"two lines":    `{"groups": [{"lines": ["L1"], "rule": "a\nb"}]}`,
+		"extra field":  `{"groups": [{"lines": ["L1"], "rule": "x", "note": 1}]}`,
+		"self oppose":  `{"groups": [{"lines": ["L1"], "rule": "x", "opposes": 1}]}`,
+		"oppose none":  `{"groups": [{"lines": ["L1"], "rule": "x", "opposes": 7}]}`,
+	} {
+		if _, err := ParseGroups(in, 5); !errors.Is(err, ErrInvalidAnswer) {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+}
