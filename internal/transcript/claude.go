@@ -74,6 +74,7 @@ type ccAttachment struct {
 
 type ccBlock struct {
 	Type      string          `json:"type"`
+	ID        string          `json:"id"`
 	Text      string          `json:"text"`
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
@@ -115,7 +116,7 @@ func ParseClaude(r io.Reader, opt Options) (*Session, error) {
 			}
 			m := Message{Role: rec.Type, Timestamp: ts, UUID: rec.UUID, Line: no, Offset: off, LastOffset: off,
 				Sidechain: rec.IsSidechain, Meta: rec.harness(), CWD: rec.CWD}
-			m.Text, m.Tools = claudeContent(rec.Message.Content)
+			m.Text, m.Tools = claudeContent(rec.Message.Content, true)
 			if m.Role == "user" && isSynthetic(m.Text) {
 				m.Meta = true
 			}
@@ -230,9 +231,10 @@ func (s *Session) attachment(a *ccAttachment, ts time.Time, no int) {
 // text and one-line tool calls. Thinking is left out. What a person
 // marked <private>…</private> is gone from it (see
 // redact.Private): no pipeline downstream — extraction, summaries,
-// search, a model — ever sees it.
-func claudeContent(raw json.RawMessage) (string, []ToolCall) {
-	text, tools := blocksContent(raw, false)
+// search, a model — ever sees it. detail says to fill the Detail of failed
+// results (a caller that drops the tool calls passes false).
+func claudeContent(raw json.RawMessage, detail bool) (string, []ToolCall) {
+	text, tools := blocksContent(raw, false, detail)
 	text, _ = redact.Private(text)
 	return text, tools
 }
@@ -241,7 +243,7 @@ func claudeContent(raw json.RawMessage) (string, []ToolCall) {
 // content, whose summary comes from its text and images only. A tool
 // result nested in one is not walked: it adds nothing to that summary, and
 // walking each level again would take time quadratic in the nesting.
-func blocksContent(raw json.RawMessage, inResult bool) (string, []ToolCall) {
+func blocksContent(raw json.RawMessage, inResult, detail bool) (string, []ToolCall) {
 	if len(raw) == 0 {
 		return "", nil
 	}
@@ -267,25 +269,46 @@ func blocksContent(raw json.RawMessage, inResult bool) (string, []ToolCall) {
 			}
 			text = joinText(text, b.Text)
 		case "tool_use":
-			tools = append(tools, ToolCall{Name: b.Name, Summary: summarizeInput(b.Input)})
+			tools = append(tools, ToolCall{Name: b.Name, ID: b.ID, Summary: summarizeInput(b.Input)})
 		case "tool_result":
 			if inResult {
 				break
 			}
-			sum, ok := "", false
-			if !lazyOff {
-				sum, ok = summarizeRawString(b.Content)
-			}
-			if !ok {
-				t, _ := blocksContent(b.Content, true)
-				sum = summarizeOutput(t)
-			}
-			tools = append(tools, ToolCall{Name: "result", Summary: sum, IsError: b.IsError})
+			tools = append(tools, resultCall(b, detail))
 		case "image":
 			text = joinText(text, "[image]")
 		}
 	}
 	return text, tools
+}
+
+// resultCall summarises a tool_result block and, when detail is set and
+// the result failed or reads like a failure, gives its error lines.
+func resultCall(b ccBlock, detail bool) ToolCall {
+	tc := ToolCall{Name: "result", ID: b.ToolUseID, IsError: b.IsError}
+	var text string
+	decoded, ok := false, false
+	if !lazyOff {
+		tc.Summary, ok = summarizeRawString(b.Content)
+	}
+	if !ok {
+		text, _ = blocksContent(b.Content, true, false)
+		decoded = true
+		tc.Summary = summarizeOutput(text)
+	}
+	if !detail {
+		return tc
+	}
+	if !decoded && !b.IsError && !hasFailMarker(tc.Summary) && !rawMayShowFailure(b.Content[1:len(b.Content)-1]) {
+		return tc // the common case: a result that worked, never decoded
+	}
+	if !decoded {
+		text, _ = blocksContent(b.Content, true, false)
+	}
+	if b.IsError || showsFailure(text, tc.Summary) {
+		tc.Detail = errorDetail(text)
+	}
+	return tc
 }
 
 func joinText(a, b string) string {
@@ -330,7 +353,7 @@ func isSynthetic(text string) bool {
 }
 
 // inputKeys are the tool input fields that say what a call did, best first.
-var inputKeys = []string{"command", "cmd", "file_path", "path", "pattern", "url", "query", "description", "prompt"}
+var inputKeys = []string{"command", "cmd", "file_path", "notebook_path", "path", "pattern", "url", "query", "description", "prompt"}
 
 // summarizeInput renders a tool input as one short line, preferring the
 // field that says what the call did.

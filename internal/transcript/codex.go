@@ -37,6 +37,7 @@ type cxPayload struct {
 		Text string `json:"text"`
 	} `json:"content"`
 	Name      string          `json:"name"`
+	CallID    string          `json:"call_id"`
 	Arguments string          `json:"arguments"`
 	Input     string          `json:"input"`
 	Output    json.RawMessage `json:"output"`
@@ -112,13 +113,16 @@ func (s *Session) codexItem(p cxPayload, ts time.Time, no int, off int64) {
 		if args == "" {
 			args = p.Input
 		}
-		s.addTool(ToolCall{Name: p.Name, Summary: summarizeInput(json.RawMessage(args))}, ts, no, off)
+		s.addTool(ToolCall{Name: p.Name, ID: p.CallID, Summary: summarizeInput(json.RawMessage(args))}, ts, no, off)
 	case "function_call_output", "custom_tool_call_output":
 		// The output is a string, an object {output, metadata}, or a
 		// string holding such an object.
 		var out string
 		var obj struct {
-			Output string `json:"output"`
+			Output   string `json:"output"`
+			Metadata struct {
+				ExitCode *int `json:"exit_code"`
+			} `json:"metadata"`
 		}
 		if json.Unmarshal(p.Output, &out) == nil {
 			if strings.HasPrefix(out, "{") && json.Unmarshal([]byte(out), &obj) == nil && obj.Output != "" {
@@ -127,7 +131,12 @@ func (s *Session) codexItem(p cxPayload, ts time.Time, no int, off int64) {
 		} else if json.Unmarshal(p.Output, &obj) == nil {
 			out = obj.Output
 		}
-		s.addTool(ToolCall{Name: "result", Summary: summarizeOutput(out)}, ts, no, off)
+		tc := ToolCall{Name: "result", ID: p.CallID, Summary: summarizeOutput(out)}
+		tc.IsError = obj.Metadata.ExitCode != nil && *obj.Metadata.ExitCode != 0
+		if tc.IsError || showsFailure(out, tc.Summary) {
+			tc.Detail = errorDetail(out)
+		}
+		s.addTool(tc, ts, no, off)
 	}
 }
 

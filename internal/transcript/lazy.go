@@ -320,7 +320,7 @@ func eachElement(v []byte, fn func(e []byte) bool) bool {
 	return end == len(v)
 }
 
-var blockKeys = []string{"type", "text", "name", "input", "content", "is_error", "tool_use_id"}
+var blockKeys = []string{"type", "id", "text", "name", "input", "content", "is_error", "tool_use_id"}
 
 // lazyBlocks reads content blocks like json.Unmarshal into []ccBlock
 // would, with Input and Content raw. ok is false when it cannot.
@@ -336,6 +336,8 @@ func lazyBlocks(raw []byte) (blocks []ccBlock, ok bool) {
 			switch string(k) {
 			case "type":
 				b.Type, good = lazyString(v)
+			case "id":
+				b.ID, good = lazyString(v)
 			case "text":
 				b.Text, good = lazyString(v)
 			case "name":

@@ -38,7 +38,7 @@ func LineMessage(d Dialect, line []byte) (m Message, ok bool) {
 		}
 		ts, _ := time.Parse(time.RFC3339Nano, rec.Timestamp)
 		m = Message{Role: rec.Type, Timestamp: ts, UUID: rec.UUID, Sidechain: rec.IsSidechain, CWD: rec.CWD}
-		m.Text, _ = claudeContent(rec.Message.Content)
+		m.Text, _ = claudeContent(rec.Message.Content, false)
 		if m.Text == "" || rec.harness() || (m.Role == "user" && isSynthetic(m.Text)) {
 			return m, false
 		}

@@ -54,9 +54,17 @@ type Message struct {
 
 // ToolCall is one tool use or its result, summarised.
 type ToolCall struct {
-	Name    string `json:"name"`               // tool name; "result" for a result
+	Name string `json:"name"` // tool name; "result" for a result
+	// ID pairs a result with its call: Claude Code's tool_use id and
+	// tool_result tool_use_id, Codex's call_id. Empty when the log has none.
+	ID      string `json:"id,omitempty"`
 	Summary string `json:"summary"`            // one line
 	IsError bool   `json:"is_error,omitempty"` // a failed result
+	// Detail, on a result that failed or whose text reads like a failure
+	// (its first line or its end names an error), holds its error-bearing
+	// lines (else its last few), each clipped, at most MaxDetail bytes.
+	// Empty on every other result and on calls.
+	Detail string `json:"detail,omitempty"`
 }
 
 // Injection is context a hook added to the conversation. memdir records

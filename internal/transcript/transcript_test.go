@@ -83,8 +83,8 @@ func TestParseClaude_Records(t *testing.T) {
 	want := []msg{
 		{Role: "user", Text: "We use tabs in this repo, never spaces. Please remember that."},
 		// Three lines sharing message.id are one response; thinking is left out.
-		{Role: "assistant", Text: "Understood: tabs everywhere.", Tools: []ToolCall{{Name: "Bash", Summary: "command: gofmt -l ."}}},
-		{Role: "user", Tools: []ToolCall{{Name: "result", Summary: "a.go (3 lines)"}}},
+		{Role: "assistant", Text: "Understood: tabs everywhere.", Tools: []ToolCall{{Name: "Bash", ID: "toolu_1", Summary: "command: gofmt -l ."}}},
+		{Role: "user", Tools: []ToolCall{{Name: "result", ID: "toolu_1", Summary: "a.go (3 lines)"}}},
 		{Role: "user", Text: "<command-name>/memory</command-name>", Meta: true},
 		{Role: "user", Text: "[Request interrupted by user]", Meta: true},
 		{Role: "user", Text: "Search the repo for spaces.", Sidechain: true},
@@ -203,7 +203,7 @@ func TestParseCodex(t *testing.T) {
 	want := []msg{
 		{Role: "user", Text: "<environment_context>\n  <cwd>/home/dev/web</cwd>\n</environment_context>", Meta: true},
 		{Role: "user", Text: "The login form must use pnpm scripts, not npm."},
-		{Role: "assistant", Tools: []ToolCall{{Name: "shell", Summary: `command: ["bash","-lc","cat package.json"]`}, {Name: "result", Summary: "{ (3 lines)"}}},
+		{Role: "assistant", Tools: []ToolCall{{Name: "shell", ID: "call_1", Summary: `command: ["bash","-lc","cat package.json"]`}, {Name: "result", ID: "call_1", Summary: "{ (3 lines)"}}},
 		{Role: "assistant", Text: "Switched the scripts to pnpm."},
 	}
 	if !cmp.Equal(got, want) {
@@ -386,7 +386,7 @@ func TestParseClaude_DeeplyNestedToolResult(t *testing.T) {
 		t.Fatalf("parsing a %d-byte line nested 20000 deep took over 10 s: quadratic in the nesting", len(line))
 	}
 	want := []Message{{Role: "user", Text: "see below", UUID: "u1", Line: 1,
-		Tools: []ToolCall{{Name: "result", Summary: "outer output"}}}}
+		Tools: []ToolCall{{Name: "result", ID: "t0", Summary: "outer output"}}}}
 	if diff := cmp.Diff(want, s.Messages); diff != "" || len(s.Skipped) > 0 {
 		t.Fatalf("messages (-want +got):\n%s\nskipped: %+v", diff, s.Skipped)
 	}
