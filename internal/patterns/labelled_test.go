@@ -51,9 +51,11 @@ func TestLabelledSets(t *testing.T) {
 		coincidences, ones int
 	}{
 		"tune":    {0.66, 1, 0},
-		"heldout": {0.20, 1, 0},
+		"tune2":   {0.50, 0, 0},
+		"heldout": {0.30, 1, 0},
+		"fresh":   {0.40, 1, 0},
 	}
-	for _, half := range []string{"tune", "heldout"} {
+	for _, half := range []string{"tune", "tune2", "heldout", "fresh"} {
 		dir := filepath.Join("testdata", half)
 		if _, err := os.Stat(filepath.Join(dir, "labels.json")); err != nil {
 			t.Errorf("%s: %v", half, err)

@@ -199,14 +199,10 @@ const (
 	wSig    = 1.5
 	// singletonWeight scales, in a line's length, the features no other
 	// diary has.
-	singletonWeight = 0.5
 	// rareWeight scales a feature found in fewer diaries than rareBelow.
-	rareWeight = 0.5
-	rareBelow  = DefaultMinTasks
+	rareBelow = DefaultMinTasks
 	// topK is how many of its strongest features a line is compared by;
 	// the rest count, at dropWeight, in its length only.
-	topK       = 8
-	dropWeight = 0.5
 )
 
 // weigh gives every line its feature vector: tf-idf over the diaries
@@ -230,6 +226,13 @@ func weigh(lines []Line) {
 		l.sigs = signatures(l.Text)
 		for _, s := range l.sigs {
 			f["sig:"+s] += wSig
+		}
+		cs, as := lex.concepts(l.Text)
+		for _, c := range cs {
+			f["c:"+c] += wConcept
+		}
+		for _, a := range as {
+			f["a:"+a] += wArea
 		}
 		raw[i] = f
 		for k := range f {

@@ -17,7 +17,7 @@ const DefaultMinTasks = 3
 // DefaultThreshold is the average similarity at which two groups of lines
 // are one lesson. Tuned on the tuning half of the labelled set only
 // (internal/patterns/testdata/tune; docs/benchmarks.md has both halves).
-const DefaultThreshold = 0.15
+const DefaultThreshold = 0.175
 
 // Options tune Find.
 type Options struct {
