@@ -197,18 +197,14 @@ const (
 	wTerm   = 1.0
 	wBigram = 0.5
 	wSig    = 1.5
-	// singletonWeight scales, in a line's length, the features no other
-	// diary has.
-	// rareWeight scales a feature found in fewer diaries than rareBelow.
+	// rareBelow: a feature in fewer diaries than this is rare (Weights.Rare).
 	rareBelow = DefaultMinTasks
-	// topK is how many of its strongest features a line is compared by;
-	// the rest count, at dropWeight, in its length only.
 )
 
 // weigh gives every line its feature vector: tf-idf over the diaries
 // (a term in many tasks says little), unit length, so a dot product is a
 // cosine.
-func weigh(lines []Line) {
+func weigh(lines []Line, w Weights) {
 	raw := make([]map[string]float64, len(lines))
 	df := map[string]map[string]bool{} // feature → diaries
 	tasks := map[string]bool{}
@@ -229,10 +225,10 @@ func weigh(lines []Line) {
 		}
 		cs, as := lex.concepts(l.Text)
 		for _, c := range cs {
-			f["c:"+c] += wConcept
+			f["c:"+c] += w.Concept
 		}
 		for _, a := range as {
-			f["a:"+a] += wArea
+			f["a:"+a] += w.Area
 		}
 		raw[i] = f
 		for k := range f {
@@ -246,16 +242,16 @@ func weigh(lines []Line) {
 	for i := range lines {
 		v := map[string]float64{}
 		norm := 0.0
-		for k, w := range raw[i] {
+		for k, tf := range raw[i] {
 			idf := math.Log(1 + n/float64(len(df[k])))
-			x := (1 + math.Log(w)) * idf
-			if w < 1 {
-				x = w * idf
+			x := (1 + math.Log(tf)) * idf
+			if tf < 1 {
+				x = tf * idf
 			}
 			if len(df[k]) < 2 {
 				// In one diary only, it cannot tie two tasks together; it
 				// still says the line is about more than what it shares.
-				x *= singletonWeight
+				x *= w.Singleton
 				norm += x * x
 				continue
 			}
@@ -263,12 +259,12 @@ func weigh(lines []Line) {
 				// In fewer diaries than a pattern needs, it cannot carry
 				// one alone: two tasks that share a rare name are the
 				// coincidence a pattern must not be.
-				x *= rareWeight
+				x *= w.Rare
 			}
 			v[k] = x
 			norm += x * x
 		}
-		if len(v) > topK {
+		if w.TopK > 0 && len(v) > w.TopK {
 			// Only a line's strongest features: a long line full of
 			// specifics should not weigh its lesson down.
 			ks := make([]string, 0, len(v))
@@ -284,8 +280,8 @@ func weigh(lines []Line) {
 				}
 				return strings.Compare(a, b)
 			})
-			for _, k := range ks[topK:] {
-				norm -= v[k] * v[k] * (1 - dropWeight*dropWeight)
+			for _, k := range ks[w.TopK:] {
+				norm -= v[k] * v[k] * (1 - w.Drop*w.Drop)
 				v[k] = 0
 				delete(v, k)
 			}

@@ -158,7 +158,7 @@ func FromGroups(docs []Doc, groups []Group, opt Options) Result {
 		opt.Threshold = DefaultThreshold
 	}
 	lines := Lines(docs)
-	weigh(lines)
+	weigh(lines, opt.weights())
 	res := Result{Diaries: len(docs), Lines: len(lines), MinTasks: opt.MinTasks}
 	rules := map[string]string{}
 	ids := make([]string, len(groups)) // the pattern each group became

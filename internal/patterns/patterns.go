@@ -21,8 +21,16 @@ const DefaultThreshold = 0.175
 
 // Options tune Find.
 type Options struct {
-	MinTasks  int     // default DefaultMinTasks
-	Threshold float64 // default DefaultThreshold
+	MinTasks  int      // default DefaultMinTasks
+	Threshold float64  // default DefaultThreshold
+	Weights   *Weights // default DefaultWeights
+}
+
+func (o Options) weights() Weights {
+	if o.Weights == nil {
+		return DefaultWeights
+	}
+	return *o.Weights
 }
 
 // Pattern is a lesson that recurs across tasks, with its evidence.
@@ -72,7 +80,7 @@ func Find(docs []Doc, opt Options) Result {
 		opt.Threshold = DefaultThreshold
 	}
 	lines := Lines(docs)
-	weigh(lines)
+	weigh(lines, opt.weights())
 	res := Result{Diaries: len(docs), Lines: len(lines), MinTasks: opt.MinTasks}
 	for _, g := range joinErrors(lines, cluster(lines, opt.Threshold)) {
 		for _, side := range splitPolarity(lines, g, opt.MinTasks) {
