@@ -18,13 +18,14 @@ func (a *app) patternsCmd() *cobra.Command {
   memdir patterns --all --json
   memdir patterns --apply p1a2b3c        # its rule into CLAUDE.md, its memory
   memdir patterns --apply p1a2b3c --kind command --dry-run
+  memdir patterns --apply p1a2b3c --rule "Run the migrations before the integration tests."
   memdir patterns --revert               # take back every rule and command`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 && !apply && !revert {
 				return withHint(errors.New("pattern ids go with --apply or --revert"), "see 'memdir patterns --help'")
 			}
-			if (len(o.Kinds) > 0 || o.DryRun) && !apply {
-				return withHint(errors.New("--kind and --dry-run go with --apply"), "add --apply ID")
+			if (len(o.Kinds) > 0 || o.DryRun || o.Rule != "") && !apply {
+				return withHint(errors.New("--kind, --rule and --dry-run go with --apply"), "add --apply ID")
 			}
 			d, name, err := a.diaries(true)
 			if err != nil {
@@ -48,7 +49,8 @@ func (a *app) patternsCmd() *cobra.Command {
 	f.IntVar(&o.MinTasks, "min-tasks", 3, "distinct tasks a lesson must recur in to be a pattern")
 	f.StringVar(&o.Since, "since", "", "only diaries dated on or after YYYY-MM-DD (or today, yesterday, 30d)")
 	f.BoolVar(&o.All, "all", false, "every project's diaries (default: this project's)")
-	f.StringVar(&o.Engine, "engine", "", "heuristic (offline, default)")
+	f.StringVar(&o.Engine, "engine", "", "heuristic (offline, default), or anthropic, openai, claude: a model regroups the lines by meaning and words the rules")
+	f.StringVar(&o.Rule, "rule", "", "with --apply of one pattern: the rule in your words, instead of memdir's")
 	f.BoolVar(&apply, "apply", false, "write the proposals of the patterns named")
 	f.StringSliceVar(&o.Kinds, "kind", nil, "with --apply: rule, command, memory (default rule,memory)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "with --apply: say what would be written; write nothing")

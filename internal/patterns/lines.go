@@ -66,7 +66,7 @@ var (
 	sigRes = []*regexp.Regexp{
 		regexp.MustCompile(`\b[A-Z][A-Za-z]*(?:Error|Exception|Exit|Panic|Fault)\b`),
 		regexp.MustCompile(`\b(?:TS|E|CS|SC|PLW?|[A-Z]{1,3})\d{3,5}\b`),
-		regexp.MustCompile(`\bE[A-Z]{3,}[A-Z]\b`), // ECONNREFUSED, EADDRINUSE, ENOENT
+		regexp.MustCompile(`\bE(?:CONN(?:REFUSED|RESET|ABORTED)|ADDRINUSE|ADDRNOTAVAIL|NOENT|ACCES|PERM|TIMEDOUT|NOSPC|MFILE|PIPE|EXIST|NOTFOUND|AI_AGAIN|HOSTUNREACH|NETUNREACH|NOTEMPTY|ROFS|BADF|AGAIN)\b`),
 		regexp.MustCompile(`(?i)\bexit(?:ed)?(?: with)?(?: status| code)? (\d{1,3})\b`),
 		regexp.MustCompile(`(?i)\b(?:HTTP|status) ([45]\d\d)\b`),
 		regexp.MustCompile(`\bOOMKilled\b|\bCrashLoopBackOff\b|\bImagePullBackOff\b|\bSIGKILL\b|\bSIGSEGV\b|\bSIGTERM\b`),

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/memdir/memdir/internal/diary"
 )
 
 // DefaultMinTasks is how many distinct tasks a lesson must recur in to be
@@ -234,7 +236,11 @@ func shared(termTasks map[string]map[string]bool, n int) []string {
 // mistakes) and lines of a readable length.
 func representative(lines []Line, g []int) string {
 	best, bestScore := g[0], -1.0
+	prose := slices.ContainsFunc(g, func(i int) bool { return lines[i].Kind != diary.Errors })
 	for _, i := range g {
+		if prose && lines[i].Kind == diary.Errors {
+			continue // an error line is evidence, not a rule
+		}
 		s := 0.0
 		for _, j := range g {
 			if i != j {
@@ -244,7 +250,8 @@ func representative(lines []Line, g []int) string {
 		if len(g) > 1 {
 			s /= float64(len(g) - 1)
 		}
-		s = (0.5 + s) * lessonKinds[lines[i].Kind]
+		k := lessonKinds[lines[i].Kind]
+		s = (0.5 + s) * k * k
 		if n := len(lines[i].Text); n > 160 || n < 20 {
 			s *= 0.8
 		}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-
-	"github.com/memdir/memdir/internal/diary"
 )
 
 // Kinds of proposal.
@@ -83,17 +81,9 @@ func ProposeWith(p Pattern, rule string) []Proposal {
 	return out
 }
 
-// Rule words a pattern as one line for CLAUDE.md.
-func Rule(p Pattern) string {
-	best := p.Title
-	for _, l := range p.Support {
-		if l.Kind == diary.Patterns && len(l.Text) >= 20 && len(l.Text) <= 200 {
-			best = l.Text
-			break
-		}
-	}
-	return sentence(best)
-}
+// Rule words a pattern as one line for CLAUDE.md: its title, the line its
+// writers put best.
+func Rule(p Pattern) string { return sentence(p.Title) }
 
 // RuleLine is the line a rule takes in CLAUDE.md's memdir block; the
 // comment names its pattern, so memdir can tell which rules it wrote.

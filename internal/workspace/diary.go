@@ -26,6 +26,9 @@ type Diaries struct {
 	Layout paths.Layout
 	Folder *synthesis.Folder
 	Env    Env
+	// Models makes the patterns' model engines' clients; the zero value
+	// reads the environment (tests put fakes here).
+	Models Models
 }
 
 // OpenDiaries resolves the layout and the synthesis folder for env.

@@ -20,8 +20,9 @@ type PatternsOptions struct {
 	Since    string // YYYY-MM-DD, today, yesterday or 30d
 	Project  string // default: the current project
 	All      bool   // every project's diaries
-	// Engine is passed through for the lead's model engines; "" and
-	// "heuristic" are the offline engine.
+	// Engine is "" or heuristic (offline), or a model engine (anthropic,
+	// openai, claude) that regroups the heuristic engine's lines by meaning
+	// and words the rules; memdir counts the tasks either way.
 	Engine string
 }
 
@@ -71,7 +72,7 @@ func (d *Diaries) Patterns(ctx context.Context, o PatternsOptions, now time.Time
 		return PatternsReport{}, err
 	}
 	defer unlock()
-	rep, err := d.patterns(o, now)
+	rep, err := d.patterns(ctx, o, now)
 	if err != nil || len(rep.Records) == 0 {
 		return rep, err
 	}
@@ -79,7 +80,10 @@ func (d *Diaries) Patterns(ctx context.Context, o PatternsOptions, now time.Time
 }
 
 // patterns is Patterns for a caller holding the lock; it writes nothing.
-func (d *Diaries) patterns(o PatternsOptions, now time.Time) (PatternsReport, error) {
+func (d *Diaries) patterns(ctx context.Context, o PatternsOptions, now time.Time) (PatternsReport, error) {
+	if err := CheckPatternsEngine(o.Engine); err != nil {
+		return PatternsReport{}, err
+	}
 	rep := PatternsReport{Since: o.Since, All: o.All, Engine: o.Engine, ClaudeMD: d.claudePath()}
 	if rep.Engine == "" {
 		rep.Engine = "heuristic"
@@ -103,7 +107,11 @@ func (d *Diaries) patterns(o PatternsOptions, now time.Time) (PatternsReport, er
 		}
 		docs = append(docs, patterns.Doc{ID: in.Stem, Entry: in.Entry})
 	}
-	res := patterns.Find(docs, patterns.Options{MinTasks: o.MinTasks})
+	res, warnings, err := d.find(ctx, o, docs, now)
+	rep.Warnings = append(rep.Warnings, warnings...)
+	if err != nil {
+		return rep, err
+	}
 	rep.Diaries, rep.Lines, rep.MinTasks = res.Diaries, res.Lines, res.MinTasks
 	rep.Candidates, rep.Conflicts = res.Candidates, res.Conflicts
 	records, err := d.loadRecords()

@@ -17,6 +17,7 @@ import (
 	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/patterns"
+	"github.com/memdir/memdir/internal/redact"
 	"github.com/memdir/memdir/internal/safefile"
 	"github.com/memdir/memdir/internal/synthesis"
 )
@@ -29,6 +30,10 @@ type ApplyOptions struct {
 	IDs    []string
 	Kinds  []string // rule, command, memory
 	DryRun bool     // say what would be written; write nothing
+	// Rule words the rule (and the memory, and the command's description)
+	// of the one pattern applied, in place of memdir's wording: the agent's,
+	// through the plugin's skill, or a person's.
+	Rule string
 }
 
 // DefaultApplyKinds are what --apply writes without --kind.
@@ -75,13 +80,20 @@ func (d *Diaries) PatternsApply(ctx context.Context, o ApplyOptions, now time.Ti
 		return rep, err
 	}
 	defer unlock()
-	found, err := d.patterns(o.PatternsOptions, now)
+	found, err := d.patterns(ctx, o.PatternsOptions, now)
 	if err != nil {
 		return rep, err
 	}
 	chosen, err := choose(found, o.IDs)
 	if err != nil {
 		return rep, err
+	}
+	if o.Rule != "" {
+		rule, err := checkRule(o.Rule, len(chosen))
+		if err != nil {
+			return rep, err
+		}
+		chosen[0].Proposals = patterns.ProposeWith(chosen[0], rule)
 	}
 	plan, err := d.planApply(found.Records, chosen, kinds, &rep)
 	if err != nil {
@@ -353,4 +365,27 @@ func (d *Diaries) writeProjectFile(path string, b []byte) error {
 		return err
 	}
 	return atomicfile.WriteFile(path, b, mode)
+}
+
+// maxRule bounds a rule worded by hand: one line of CLAUDE.md.
+const maxRule = 240
+
+// checkRule checks a rule given with --rule: for one pattern, one line,
+// not too long; a secret in it is redacted.
+func checkRule(rule string, patternsChosen int) (string, error) {
+	switch {
+	case patternsChosen != 1:
+		return "", hint.With(errors.New("--rule words one pattern's rule"), "apply one pattern at a time with --rule")
+	case strings.ContainsAny(rule, "\n\r"):
+		return "", hint.With(errors.New("a rule is one line"), "write the rule as one sentence")
+	case len(strings.TrimSpace(rule)) < 8:
+		return "", hint.With(errors.New("the rule is too short to say anything"), "write the rule as one sentence a newcomer could follow")
+	case len(rule) > maxRule:
+		return "", hint.With(fmt.Errorf("the rule is %d bytes, over %d", len(rule), maxRule), "shorten it to one sentence")
+	case strings.Contains(rule, "<!--") || strings.Contains(rule, "-->"):
+		return "", hint.With(errors.New("a rule may not hold an HTML comment: memdir marks its block with them"), "leave the markers out")
+	}
+	rule, _ = redact.Private(rule)
+	rule, _ = redact.String(strings.TrimSpace(rule))
+	return rule, nil
 }
