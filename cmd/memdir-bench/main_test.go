@@ -102,3 +102,27 @@ func TestLatency_BadSizes(t *testing.T) {
 		t.Fatalf("err %v: want an error with a hint", err)
 	}
 }
+
+// TestPatterns_ShippedNumbers runs memdir patterns over the four labelled
+// halves through the workspace and holds the figures docs/benchmarks.md
+// reports.
+func TestPatterns_ShippedNumbers(t *testing.T) {
+	out, err := runBench(t, "patterns", "--dir", filepath.Join("..", "..", patternsDir), "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []patternsHalf
+	if err := json.Unmarshal([]byte(out), &rs); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := map[string][2]int{"tune": {6, 1}, "tune2": {5, 0}, "heldout": {3, 1}, "fresh": {4, 1}} // found, coincidences
+	if len(rs) != len(want) {
+		t.Fatalf("halves: %+v", rs)
+	}
+	for _, r := range rs {
+		w := want[r.Half]
+		if r.Diaries != 38 || r.Score.Found != w[0] || r.Score.Coincidences != w[1] || r.Score.OneOffs != 0 {
+			t.Errorf("%s moved from docs/benchmarks.md's figures (found %d, coincidences %d): %+v", r.Half, w[0], w[1], r)
+		}
+	}
+}
