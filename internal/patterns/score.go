@@ -94,11 +94,16 @@ func Evaluate(res Result, key Labels) Score {
 			}
 			votes[id][l.Diary] = true
 		}
+		// The label behind the most tasks; unlabelled lines (the noise
+		// around a lesson) win only with strictly more tasks.
 		lab, n := "", 0
 		for id, ts := range votes {
-			if len(ts) > n || len(ts) == n && id < lab {
+			if id != "" && (len(ts) > n || len(ts) == n && (lab == "" || id < lab)) {
 				lab, n = id, len(ts)
 			}
+		}
+		if len(votes[""]) > n {
+			lab = ""
 		}
 		switch kinds[lab] {
 		case "pattern":
