@@ -8,7 +8,7 @@ import (
 
 // corpus is n diaries made of the four labelled halves, repeated under
 // new names as often as needed (the repeats are new tasks to the engine).
-func corpus(b *testing.B, n int) []Doc {
+func corpus(b testing.TB, n int) []Doc {
 	var base []Doc
 	for _, h := range []string{"tune", "tune2", "heldout", "fresh"} {
 		docs, _ := loadSet(b, filepath.Join("testdata", h))
