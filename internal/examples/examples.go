@@ -1,7 +1,7 @@
-// Package examples holds the realistic memories and transcripts that
-// 'memdir quickstart' writes into its throwaway folder (a Sandbox), bundled
-// in the binary. It writes example transcripts only into a sandbox's agent
-// homes, never into a real agent's.
+// Package examples holds the realistic memories, transcripts and task
+// diaries (diaries.go) that 'memdir quickstart' writes into its throwaway
+// folder (a Sandbox), bundled in the binary. It writes example transcripts
+// only into a sandbox, never into a real agent's home.
 package examples
 
 import (

@@ -1,12 +1,16 @@
 package examples
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/memdir/memdir/internal/diary"
 	"github.com/memdir/memdir/internal/memdir"
 )
 
@@ -52,5 +56,54 @@ func TestSandboxMemoriesAndTranscripts(t *testing.T) {
 		if fi, err := os.Stat(w.Path); err != nil || fi.Mode().Perm() != 0o600 || fi.Size() == 0 {
 			t.Errorf("%s: %v", w.Path, err)
 		}
+	}
+}
+
+func TestDiariesAndDiaryTranscript(t *testing.T) {
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	es, err := Diaries(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dates []string
+	for _, e := range es {
+		if err := diary.Validate(e); err != nil {
+			t.Errorf("%s: %v", e.Task, err)
+		}
+		dates = append(dates, e.Date)
+	}
+	if want := "[2026-11-01 2026-11-10 2026-11-14 2026-11-19]"; fmt.Sprint(dates) != want {
+		t.Errorf("dates %v, want %s (n days before now, oldest first)", dates, want)
+	}
+	sb, err := NewSandbox(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := WriteDiaryTranscript(filepath.Join(sb.Dir, "sessions"), `C:\a "b"`, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Path != filepath.Join(sb.Dir, "sessions", DiarySession+".jsonl") {
+		t.Errorf("written to %s", w.Path)
+	}
+	b, err := os.ReadFile(w.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		var rec map[string]any
+		if err := json.Unmarshal(line, &rec); err != nil || bytes.Contains(line, []byte("{{")) {
+			t.Fatalf("line %d: %v: %s", i+1, err, line)
+		}
+		if cwd, ok := rec["cwd"]; ok && cwd != `C:\a "b"` {
+			t.Errorf("line %d: cwd %v", i+1, cwd)
+		}
+	}
+	claude, err := sb.WriteClaudeMD()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(claude); err != nil || !bytes.Equal(got, claudeMD) || claude != filepath.Join(sb.Project, "CLAUDE.md") {
+		t.Errorf("CLAUDE.md at %s: %q, %v", claude, got, err)
 	}
 }

@@ -30,6 +30,8 @@ type QuickstartResult struct {
 	ExtractedMemories []string            `json:"extracted_memories"`
 	Synthesis         QuickstartSynthesis `json:"synthesis"`
 	Dream             QuickstartDream     `json:"dream"`
+	Diary             QuickstartDiary     `json:"diary"`
+	Patterns          QuickstartPatterns  `json:"patterns"`
 }
 
 // QuickstartSynthesis is what the quickstart's synthesis wrote: the daily
@@ -55,7 +57,10 @@ type QuickstartOptions struct {
 // Code, the day before's with Codex), lists the pending days, extracts
 // yesterday's, recalls for a prompt a memory answers and one none does,
 // extracts memories from the sessions, recalls one of them, and
-// synthesizes the sessions' days into daily summaries. It tells the steps
+// synthesizes the sessions' days into daily summaries, consolidates, and
+// drafts a task diary from a session, finds the pattern it shares with
+// the example diaries, and applies and reverts it in the project's
+// CLAUDE.md (quickstart_diary.go). It tells the steps
 // to o.Say as it goes and returns what it did. The caller's own
 // environment plays no part: sb.Getenv is the run's.
 func Quickstart(ctx context.Context, sb examples.Sandbox, o QuickstartOptions) (QuickstartResult, error) {
@@ -116,7 +121,7 @@ func (q *quickstart) run() error {
 	if q.t, err = q.env.TranscriptsAt(q.ws.Layout); err != nil {
 		return err
 	}
-	for _, step := range []func() error{q.memories, q.transcripts, q.recalls, q.extract, q.synthesize, q.dream} {
+	for _, step := range []func() error{q.memories, q.transcripts, q.recalls, q.extract, q.synthesize, q.dream, q.diaries} {
 		if err := step(); err != nil {
 			return err
 		}

@@ -1,13 +1,16 @@
 package workspace
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/memdir/memdir/internal/diary"
 	"github.com/memdir/memdir/internal/examples"
 )
 
@@ -66,7 +69,7 @@ func TestQuickstart(t *testing.T) {
 			t.Errorf("the narrative does not show %s with its text:\n%s", f, said.String())
 		}
 	}
-	for _, step := range []string{"1. Saving", "4. memdir transcripts list-pending", "9. memdir recall", "10. memdir synthesize", "   " + out.Synthesis.Line + "\n", "11. memdir dream"} {
+	for _, step := range []string{"1. Saving", "4. memdir transcripts list-pending", "9. memdir recall", "10. memdir synthesize", "   " + out.Synthesis.Line + "\n", "11. memdir dream", "12. memdir diary draft", "   memdir patterns — "} {
 		if !strings.Contains(said.String(), step) {
 			t.Errorf("the narrative lacks %q", step)
 		}
@@ -74,6 +77,7 @@ func TestQuickstart(t *testing.T) {
 	if len(out.Dream.Planned) != 2 || out.Dream.Batch == "" {
 		t.Errorf("dream: planned %q, batch %q; want the merge and the date, applied", out.Dream.Planned, out.Dream.Batch)
 	}
+	checkQuickstartDiaries(t, sb, out, said.String())
 	t.Run("Silent", func(t *testing.T) {
 		sb, err := examples.NewSandbox(t.TempDir())
 		if err != nil {
@@ -111,5 +115,48 @@ func TestWritePending(t *testing.T) {
 				t.Errorf("got %q, want %q", b.String(), tc.want)
 			}
 		})
+	}
+}
+
+// checkQuickstartDiaries checks step 12: the draft accepted, the example
+// diaries, the one pattern (not the one-off), applied and reverted with
+// CLAUDE.md back as it was.
+func checkQuickstartDiaries(t *testing.T, sb examples.Sandbox, out QuickstartResult, said string) {
+	t.Helper()
+	if !strings.HasPrefix(out.Diary.Drafted, "2026-11-25-add-a-revoke-method") || len(out.Diary.Examples) != 4 {
+		t.Errorf("diary %+v: want the drafted session and 4 example diaries", out.Diary)
+	}
+	d, err := OpenDiaries(Env{Getenv: sb.Getenv, Cwd: sb.Project, HomeFlag: sb.Home, ProjectFlag: sb.Project})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := d.Show(out.Diary.Drafted); err != nil || info.Entry.Draft() || !slices.Contains(info.Entry.Items(diary.Errors), `ERROR: relation "api_keys" does not exist (SQLSTATE 42P01)`) {
+		t.Errorf("drafted diary: %+v, %v; want accepted, with the missing table's error", info.Entry, err)
+	}
+	p := out.Patterns
+	if len(p.Found) != 1 || p.Tasks != 4 || !p.Restored || len(p.Applied) != 2 ||
+		!strings.HasPrefix(p.Applied[0], "rule: "+filepath.Join(sb.Project, "CLAUDE.md")) || !strings.HasPrefix(p.Applied[1], "memory: ") {
+		t.Errorf("patterns %+v: want one pattern of 4 tasks, its rule and memory applied, CLAUDE.md restored", p)
+	}
+	for _, s := range []string{"   " + p.Found[0] + "  4 tasks  project", "Run `make migrate` before the integration tests", "CLAUDE.md is back byte for byte"} {
+		if !strings.Contains(said, s) {
+			t.Errorf("the narrative lacks %q", s)
+		}
+	}
+	for line := range strings.Lines(said) {
+		if strings.Contains(line, "brand-pink:") || strings.Contains(line, "seen in") && strings.Contains(line, "pink") {
+			t.Errorf("the one-off is in a pattern or a candidate: %s", line)
+		}
+	}
+	claude, err := os.ReadFile(filepath.Join(sb.Project, "CLAUDE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	backups, err := filepath.Glob(filepath.Join(sb.Home, "memory", "backups", "*-CLAUDE.md"))
+	if err != nil || len(backups) != 1 {
+		t.Fatalf("backups %q, %v: want the one --apply made", backups, err)
+	}
+	if before, err := os.ReadFile(backups[0]); err != nil || !bytes.Equal(before, claude) || bytes.Contains(claude, []byte("memdir")) {
+		t.Errorf("CLAUDE.md after --revert:\n%s\nwant it as before --apply:\n%s", claude, before)
 	}
 }
