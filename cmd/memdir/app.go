@@ -120,7 +120,7 @@ func (a *app) rootCmd() *cobra.Command {
 		a.initCmd(), a.saveCmd(), a.listCmd(), a.showCmd(), a.editCmd(), a.forgetCmd(),
 		a.indexCmd(), a.whereCmd(), a.doctorCmd(), a.quickstartCmd(), a.transcriptsCmd(), a.contextCmd(), a.searchCmd(), a.recallCmd(), a.hookCmd(), a.installCmd(), a.uninstallCmd(), a.mcpCmd(), a.extractMemoriesCmd(), a.restoreCmd(), a.versionCmd(),
 		a.synthesizeCmd(), a.decayCmd(), a.pinCmd(false), a.pinCmd(true), a.dreamCmd(), a.verifyCmd(), a.markCmd(),
-		a.teamCmd(), a.shareCmd(false), a.shareCmd(true),
+		a.teamCmd(), a.shareCmd(false), a.shareCmd(true), a.diaryCmd(), a.patternsCmd(),
 	)
 	return root
 }

@@ -1,0 +1,214 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/memdir/memdir/internal/hint"
+	"github.com/memdir/memdir/internal/patterns"
+	"github.com/memdir/memdir/internal/safefile"
+	"github.com/memdir/memdir/internal/synthesis"
+)
+
+// PatternsOptions choose the diaries `memdir patterns` reads and how.
+type PatternsOptions struct {
+	MinTasks int    // default patterns.DefaultMinTasks
+	Since    string // YYYY-MM-DD, today, yesterday or 30d
+	Project  string // default: the current project
+	All      bool   // every project's diaries
+	// Engine is passed through for the lead's model engines; "" and
+	// "heuristic" are the offline engine.
+	Engine string
+}
+
+// PatternView is a pattern as reported: the engine's, with the CLAUDE.md
+// diff its rule would make to the project's file now, what was applied
+// from it, and its review flags.
+type PatternView struct {
+	patterns.Pattern
+	// ClaudeDiff is the unified diff of the project's CLAUDE.md that
+	// applying its rule would make ("" when the rule is there already or
+	// the pattern has no rule).
+	ClaudeDiff string             `json:"claude_md_diff,omitempty"`
+	Applied    []patterns.Applied `json:"applied,omitempty"`
+	Flags      []patterns.Flag    `json:"flags,omitempty"`
+}
+
+// PatternsReport is what a patterns run found.
+type PatternsReport struct {
+	Project    string              `json:"project,omitempty"` // "" with All
+	All        bool                `json:"all,omitempty"`
+	Since      string              `json:"since,omitempty"`
+	Engine     string              `json:"engine"`
+	Diaries    int                 `json:"diaries"`         // accepted diaries read
+	Drafts     int                 `json:"drafts_left_out"` // drafts not read
+	Bad        []BadDiary          `json:"unreadable,omitempty"`
+	Lines      int                 `json:"lines"`
+	MinTasks   int                 `json:"min_tasks"`
+	ClaudeMD   string              `json:"claude_md"` // the project's CLAUDE.md
+	Patterns   []PatternView       `json:"patterns"`
+	Candidates []patterns.Pattern  `json:"candidates"`
+	Conflicts  []patterns.Conflict `json:"conflicts,omitempty"`
+	// Flags are every review flag, those of records not seen in this run
+	// included.
+	Flags    []patterns.Flag   `json:"flags,omitempty"`
+	Records  []patterns.Record `json:"-"`
+	Warnings []string          `json:"warnings,omitempty"`
+}
+
+// Patterns finds what recurs across the accepted diaries the options
+// choose (drafts are left out and counted), and reconciles it with the
+// records of earlier runs (synthesis PatternsFile, under the folder's
+// lock): a pattern keeps its record, and one that stopped recurring, or
+// an applied one that keeps recurring, is flagged for review.
+func (d *Diaries) Patterns(ctx context.Context, o PatternsOptions, now time.Time) (PatternsReport, error) {
+	unlock, err := d.Folder.Lock(ctx)
+	if err != nil {
+		return PatternsReport{}, err
+	}
+	defer unlock()
+	rep, err := d.patterns(o, now)
+	if err != nil || len(rep.Records) == 0 {
+		return rep, err
+	}
+	return rep, d.saveRecords(rep.Records)
+}
+
+// patterns is Patterns for a caller holding the lock; it writes nothing.
+func (d *Diaries) patterns(o PatternsOptions, now time.Time) (PatternsReport, error) {
+	rep := PatternsReport{Since: o.Since, All: o.All, Engine: o.Engine, ClaudeMD: d.claudePath()}
+	if rep.Engine == "" {
+		rep.Engine = "heuristic"
+	}
+	if !o.All {
+		rep.Project = o.Project
+		if rep.Project == "" {
+			rep.Project = d.Project()
+		}
+	}
+	infos, bad, err := d.List(DiaryFilter{Project: o.Project, All: o.All, Since: o.Since}, now)
+	if err != nil {
+		return rep, err
+	}
+	rep.Bad = bad
+	var docs []patterns.Doc
+	for _, in := range infos {
+		if in.Entry.Draft() {
+			rep.Drafts++
+			continue
+		}
+		docs = append(docs, patterns.Doc{ID: in.Stem, Entry: in.Entry})
+	}
+	res := patterns.Find(docs, patterns.Options{MinTasks: o.MinTasks})
+	rep.Diaries, rep.Lines, rep.MinTasks = res.Diaries, res.Lines, res.MinTasks
+	rep.Candidates, rep.Conflicts = res.Candidates, res.Conflicts
+	records, err := d.loadRecords()
+	if err != nil {
+		return rep, err
+	}
+	rep.Records, rep.Flags = patterns.Reconcile(records, res, now.In(time.Local).Format(time.DateOnly))
+	claude, err := d.readClaude()
+	if err != nil {
+		rep.Warnings = append(rep.Warnings, err.Error())
+	}
+	for _, p := range res.Patterns {
+		v := PatternView{Pattern: p}
+		for i := range rep.Records {
+			if rep.Records[i].ID == p.ID {
+				v.Applied = rep.Records[i].ActiveApplied()
+			}
+		}
+		for _, f := range rep.Flags {
+			if f.ID == p.ID {
+				v.Flags = append(v.Flags, f)
+			}
+		}
+		if err == nil {
+			v.ClaudeDiff, rep.Warnings = ruleDiff(claude, p, rep.Warnings)
+		}
+		rep.Patterns = append(rep.Patterns, v)
+	}
+	return rep, nil
+}
+
+// ruleDiff is the diff of CLAUDE.md that p's rule would make.
+func ruleDiff(claude []byte, p patterns.Pattern, warnings []string) (string, []string) {
+	line := ruleLine(p)
+	if line == "" {
+		return "", warnings
+	}
+	out, _, err := patterns.AddRules(claude, []string{line})
+	if err != nil {
+		return "", appendNew(warnings, err.Error())
+	}
+	return patterns.Diff("CLAUDE.md", claude, out), warnings
+}
+
+func appendNew(s []string, v string) []string {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
+
+// ruleLine is the CLAUDE.md line of p's rule proposal, or "".
+func ruleLine(p patterns.Pattern) string {
+	for _, pr := range p.Proposals {
+		if pr.Kind == patterns.KindRule {
+			return pr.Content
+		}
+	}
+	return ""
+}
+
+// claudePath is the project's CLAUDE.md: in the checkout memdir runs in.
+func (d *Diaries) claudePath() string {
+	root := d.Layout.WorkTree
+	if root == "" {
+		root = d.Layout.ProjectRoot
+	}
+	return filepath.Join(root, "CLAUDE.md")
+}
+
+// maxClaudeMD bounds the CLAUDE.md memdir reads and rewrites.
+const maxClaudeMD = 4 << 20
+
+// readClaude reads the project's CLAUDE.md; a missing one is empty.
+func (d *Diaries) readClaude() ([]byte, error) {
+	b, err := safefile.ReadFile(d.claudePath(), maxClaudeMD)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return b, err
+}
+
+// claudeExists reports whether the project has a CLAUDE.md.
+func (d *Diaries) claudeExists() bool {
+	_, err := os.Lstat(d.claudePath())
+	return err == nil
+}
+
+// loadRecords reads the pattern records; a missing file is none.
+func (d *Diaries) loadRecords() ([]patterns.Record, error) {
+	var rs []patterns.Record
+	_, err := d.Folder.ReadJSON(synthesis.PatternsFile, &rs)
+	var ce *synthesis.CorruptError
+	if errors.As(err, &ce) {
+		return nil, hint.With(err, "move the file aside (mv %s %s.bad): memdir then starts its pattern records again, and forgets what it applied", ce.Path, ce.Path)
+	}
+	return rs, err
+}
+
+// saveRecords writes the pattern records. The caller holds the lock.
+func (d *Diaries) saveRecords(rs []patterns.Record) error {
+	if rs == nil {
+		rs = []patterns.Record{}
+	}
+	return d.Folder.WriteJSON(synthesis.PatternsFile, rs)
+}

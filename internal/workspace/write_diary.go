@@ -1,0 +1,72 @@
+package workspace
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/memdir/memdir/internal/diary"
+	"github.com/memdir/memdir/internal/redact"
+)
+
+// WriteDiaryWritten prints what a diary write or draft did.
+func WriteDiaryWritten(w io.Writer, r DiaryWritten, e diary.Entry) error {
+	ew := &errWriter{w: w}
+	switch {
+	case r.Nothing != "":
+		ew.printf("%s\n", r.Nothing)
+		return ew.err
+	case r.DryRun:
+		ew.printf("%s", diary.Format(e))
+		ew.printf("\nNothing written (--dry-run); it would be the draft %s.\n", r.Stem)
+	case r.Draft:
+		ew.printf("Drafted diary %s (%s).\n", r.Stem, r.Path)
+		ew.printf("Read it ('memdir diary show %s'), fix it ('memdir diary edit %s'), then 'memdir diary accept %s' (or 'memdir diary rm %s').\n", r.Stem, r.Stem, r.Stem, r.Stem)
+	default:
+		ew.printf("Saved diary %s (%s).\n", r.Stem, r.Path)
+	}
+	writeRedacted(ew, r.Redacted)
+	return ew.err
+}
+
+func writeRedacted(ew *errWriter, fs []redact.Finding) {
+	if len(fs) == 0 {
+		return
+	}
+	var parts []string
+	for _, f := range fs {
+		parts = append(parts, fmt.Sprintf("%d %s", f.Count, f.Kind))
+	}
+	ew.printf("Redacted: %s.\n", strings.Join(parts, ", "))
+}
+
+// WriteDiaryList prints diaries one a line, then the unreadable ones.
+func WriteDiaryList(w io.Writer, infos []DiaryInfo, bad []BadDiary) error {
+	ew := &errWriter{w: w}
+	if len(infos) == 0 {
+		ew.printf("No diaries (add one with 'memdir diary add', or see every project's with --all).\n")
+	}
+	for _, in := range infos {
+		mark := ""
+		if in.Entry.Draft() {
+			mark = "  [draft]"
+		}
+		outcome := in.Entry.Outcome
+		if outcome == "" {
+			outcome = "-"
+		}
+		ew.printf("%s  %s  %s  %s%s\n", in.Stem, in.Entry.Project, outcome, cutLine(in.Entry.Task, 80), mark)
+	}
+	for _, b := range bad {
+		ew.printf("unreadable: %s: %s\n", b.Stem, b.Error)
+	}
+	return ew.err
+}
+
+// WriteDiaryShow prints a diary as its file says it, with its path.
+func WriteDiaryShow(w io.Writer, in DiaryInfo) error {
+	ew := &errWriter{w: w}
+	ew.printf("# %s\n", in.Path)
+	ew.printf("%s", diary.Format(in.Entry))
+	return ew.err
+}
