@@ -1,8 +1,8 @@
 // Package mcpserver serves memdir's memory over the Model Context
 // Protocol: tools to save, recall, read, list, update, forget and mark
-// memories and to search transcripts, and resources for MEMORY.md and each memory
-// file. Its handlers call the same store, recall and search functions as
-// the CLI.
+// memories, to search transcripts and to write a task diary, and
+// resources for MEMORY.md and each memory file. Its handlers call the same
+// store, recall and search functions as the CLI.
 package mcpserver
 
 import (
@@ -168,6 +168,7 @@ func New(env workspace.Env, version string) *Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_feedback", Annotations: additive, Description: feedbackDescription}, h.feedback)
 	mcp.AddTool(s, &mcp.Tool{Name: "transcript_search", Annotations: readOnly, Description: "Search what was said in past agent sessions (the user's and the assistant's words, not tool output) for a literal string or a regular expression. Call it when the user refers to an earlier conversation, or memory does not hold the answer."}, h.searchTranscripts)
 	addMaintenanceTools(s, h)
+	mcp.AddTool(s, &mcp.Tool{Name: "diary_write", Annotations: additive, Description: diaryDescription}, h.diaryWrite)
 	s.AddResource(&mcp.Resource{URI: "memdir://index", Name: "MEMORY.md", Title: "Memory index", MIMEType: "text/markdown",
 		Description: "The project's MEMORY.md as an agent loads it: one line per memory, capped at 200 lines and 25,000 characters."}, h.index)
 	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "memdir://memory/{file}", Name: "memory", Title: "A memory file", MIMEType: "text/markdown",
