@@ -222,7 +222,7 @@ func recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-const instructions = `memdir keeps long-term memory for this project in markdown files: who the user is, how they want you to work (feedback), project decisions and deadlines, and where things live (reference). Recall before answering questions about past decisions or preferences; save when you learn something that will matter in a later session. Memories are point-in-time notes: verify files, functions and flags they name before acting; what you observe now wins.`
+const instructions = `memdir keeps long-term memory for this project in markdown files: who the user is, how they want you to work (feedback), project decisions and deadlines, and where things live (reference). Recall before answering questions about past decisions or preferences; save when you learn something that will matter in a later session. Memories are point-in-time notes: verify files, functions and flags they name before acting; what you observe now wins. At the end of a non-trivial task, write its diary once with diary_write.`
 
 const saveDescription = `Save a memory for later sessions. Call it when the user states a preference or corrects you (type feedback), tells you about themselves (user), shares a decision, deadline or context not visible in the code (project), or points to where something lives outside the repo (reference). Saving with the name of an existing memory updates it.
 
