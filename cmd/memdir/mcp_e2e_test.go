@@ -18,7 +18,8 @@ import (
 // pinned) against 'memdir mcp' over stdio and over streamable HTTP:
 // initialize, list tools and resources, save three memories, recall,
 // update, mark (memory_feedback, memory_list with stats), forget, search a
-// transcript — every result checked by testdata/mcp-client.mjs.
+// transcript, write a task diary (diary_write) — every result checked by
+// testdata/mcp-client.mjs.
 func TestMCP_TypeScriptClient(t *testing.T) {
 	modules := testenv.NodeModules(t, "@modelcontextprotocol/sdk@"+testenv.MCPSDKVersion)
 	// ESM resolves packages from the script's folder: put it beside them.

@@ -78,7 +78,7 @@ func TestMCP_ToolsInMemory(t *testing.T) {
 	cs, ctx := inMemoryClient(t, a)
 
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 10 {
+	if err != nil || len(tools.Tools) != 11 {
 		t.Fatalf("tools: %v %v", tools, err)
 	}
 	r := call(t, cs, "memory_save", map[string]any{"type": "feedback", "name": "Tabs not spaces", "description": "Indent Go with tabs", "body": "gofmt decides.\napi_key = sk-ant-api03-" + strings.Repeat("a", 90)})

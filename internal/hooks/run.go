@@ -120,6 +120,10 @@ func (h *hook) run() error {
 		return h.sessionStart()
 	case h.in.Event == UserPromptSubmit:
 		return h.prompt()
+	case h.in.Event == SessionEnd:
+		err := h.queue()
+		h.draftDiary() // last: the extraction has started
+		return err
 	case Queues(h.in.Event):
 		return h.queue()
 	}

@@ -96,7 +96,8 @@ type Learning struct {
 }
 
 // Settings are memdir's settings of <home>/memory/settings.json: the
-// synthesis's, and the projects kept out of extraction and synthesis.
+// synthesis's, the projects kept out of extraction and synthesis, the
+// automatic dream's gates and the session-end diary draft.
 type Settings struct {
 	// Exclude lists projects whose sessions are never extracted into
 	// memories nor summarised: a folder (absolute, or ~/…) and everything
@@ -124,6 +125,14 @@ type Settings struct {
 		MinHours    int   `json:"minHours"`       // 24
 		MinSessions int   `json:"minSessions"`    // 5
 	} `json:"dream"`
+	// Diary is the task diaries' (issue 15). AutoDraft (default false):
+	// at a session's end, the hook drafts a diary entry from the session's
+	// transcript when the session did tool work worth learning from (a
+	// failure, a retry, a fix) and no diary of it exists yet; a draft is
+	// read by 'memdir patterns' only once accepted.
+	Diary struct {
+		AutoDraft bool `json:"autoDraft"` // false
+	} `json:"diary"`
 }
 
 // DreamAuto reports whether automatic consolidation is on.

@@ -73,8 +73,11 @@ func TestAnnotations(t *testing.T) {
 	if a := got["memory_feedback"]; a == nil || *a.DestructiveHint {
 		t.Errorf("memory_feedback is marked destructive: %+v", a)
 	}
-	if len(got) != 10 {
-		t.Errorf("%d tools, want 10", len(got))
+	if a := got["diary_write"]; a == nil || a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint {
+		t.Errorf("diary_write is not marked additive: %+v", a)
+	}
+	if len(got) != 11 {
+		t.Errorf("%d tools, want 11", len(got))
 	}
 }
 

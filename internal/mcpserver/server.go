@@ -1,8 +1,8 @@
 // Package mcpserver serves memdir's memory over the Model Context
 // Protocol: tools to save, recall, read, list, update, forget and mark
-// memories and to search transcripts, and resources for MEMORY.md and each memory
-// file. Its handlers call the same store, recall and search functions as
-// the CLI.
+// memories, to search transcripts and to write a task diary, and
+// resources for MEMORY.md and each memory file. Its handlers call the same
+// store, recall and search functions as the CLI.
 package mcpserver
 
 import (
@@ -168,6 +168,7 @@ func New(env workspace.Env, version string) *Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_feedback", Annotations: additive, Description: feedbackDescription}, h.feedback)
 	mcp.AddTool(s, &mcp.Tool{Name: "transcript_search", Annotations: readOnly, Description: "Search what was said in past agent sessions (the user's and the assistant's words, not tool output) for a literal string or a regular expression. Call it when the user refers to an earlier conversation, or memory does not hold the answer."}, h.searchTranscripts)
 	addMaintenanceTools(s, h)
+	mcp.AddTool(s, &mcp.Tool{Name: "diary_write", Annotations: additive, Description: diaryDescription}, h.diaryWrite)
 	s.AddResource(&mcp.Resource{URI: "memdir://index", Name: "MEMORY.md", Title: "Memory index", MIMEType: "text/markdown",
 		Description: "The project's MEMORY.md as an agent loads it: one line per memory, capped at 200 lines and 25,000 characters."}, h.index)
 	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "memdir://memory/{file}", Name: "memory", Title: "A memory file", MIMEType: "text/markdown",
@@ -221,7 +222,7 @@ func recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-const instructions = `memdir keeps long-term memory for this project in markdown files: who the user is, how they want you to work (feedback), project decisions and deadlines, and where things live (reference). Recall before answering questions about past decisions or preferences; save when you learn something that will matter in a later session. Memories are point-in-time notes: verify files, functions and flags they name before acting; what you observe now wins.`
+const instructions = `memdir keeps long-term memory for this project in markdown files: who the user is, how they want you to work (feedback), project decisions and deadlines, and where things live (reference). Recall before answering questions about past decisions or preferences; save when you learn something that will matter in a later session. Memories are point-in-time notes: verify files, functions and flags they name before acting; what you observe now wins. At the end of a non-trivial task, write its diary once with diary_write.`
 
 const saveDescription = `Save a memory for later sessions. Call it when the user states a preference or corrects you (type feedback), tells you about themselves (user), shares a decision, deadline or context not visible in the code (project), or points to where something lives outside the repo (reference). Saving with the name of an existing memory updates it.
 

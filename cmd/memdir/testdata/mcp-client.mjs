@@ -2,6 +2,7 @@
 // client. Usage: node mcp-client.mjs stdio|http; the server is described by
 // MEMDIR_BIN, MEMDIR_PROJECT, MEMDIR_HOME (stdio) or MEMDIR_URL and
 // MEMDIR_TOKEN (http). Prints "ok" or exits 1 naming the failed check.
+import { existsSync, readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -33,7 +34,7 @@ check(info && info.name === "memdir", "server name", info);
 check(client.getServerCapabilities()?.tools, "tools capability", client.getServerCapabilities());
 
 const tools = (await client.listTools()).tools.map((t) => t.name).sort();
-const want = ["memory_consolidate", "memory_feedback", "memory_forget", "memory_get", "memory_list", "memory_recall", "memory_save", "memory_update", "memory_verify", "transcript_search"];
+const want = ["diary_write", "memory_consolidate", "memory_feedback", "memory_forget", "memory_get", "memory_list", "memory_recall", "memory_save", "memory_update", "memory_verify", "transcript_search"];
 check(JSON.stringify(tools) === JSON.stringify(want), "tool list", tools);
 for (const t of (await client.listTools()).tools) {
   check(t.inputSchema?.type === "object" && t.description.length > 40, `schema and description of ${t.name}`, t);
@@ -98,6 +99,15 @@ const ts = await client.callTool({ name: "transcript_search", arguments: { patte
 check(!ts.isError && ts.structuredContent.results.length === 1 && ts.structuredContent.results[0].role === "user", "transcript search", ts);
 const badre = await client.callTool({ name: "transcript_search", arguments: { pattern: "(", regex: true } });
 check(badre.isError === true, "a bad regexp is a tool error", badre);
+
+const dw = await client.callTool({ name: "diary_write", arguments: {
+  task: `Fix the flaky login test ${suffix}`, outcome: "success", date: "2026-11-20",
+  errors: ["--- FAIL: TestLogin (5.00s)"], worked: ["Wait for the session cookie before asserting"],
+} });
+check(!dw.isError && dw.structuredContent.stem === `2026-11-20-fix-the-flaky-login-test-${suffix}` &&
+  existsSync(dw.structuredContent.path) && readFileSync(dw.structuredContent.path, "utf8").includes("source: agent"), "diary_write writes the diary", dw);
+const baddw = await client.callTool({ name: "diary_write", arguments: { task: "", outcome: "great" } });
+check(baddw.isError === true && text(baddw).includes("task is empty") && text(baddw).includes("outcome"), "a bad diary is a tool error naming every problem", baddw);
 
 await client.close();
 console.log("ok");
