@@ -149,10 +149,6 @@ func parseFile(t *testing.T, path string) *claudeinstall.Object {
 	return o
 }
 
-// pendingFlags are flags a skill uses before the CLI has them (issue 15:
-// the rule the agent words for 'memdir patterns --apply'). Remove an
-// entry once its flag lands.
-var pendingFlags = map[string]bool{"memdir patterns --rule": true}
 
 // TestPlugin_Skills: the plugin's skills are the five the README names,
 // each with its frontmatter (name, description, allowed-tools); every
@@ -264,7 +260,7 @@ func checkSkillCommand(t *testing.T, root *cobra.Command, line string, allowed [
 			continue
 		}
 		flag, _, _ = strings.Cut(flag, "=")
-		if cmd.Flag(flag) == nil && !pendingFlags["memdir "+path+" --"+flag] {
+		if cmd.Flag(flag) == nil {
 			t.Errorf("%q: memdir %s has no --%s", line, path, flag)
 		}
 	}
