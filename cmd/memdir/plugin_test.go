@@ -149,7 +149,6 @@ func parseFile(t *testing.T, path string) *claudeinstall.Object {
 	return o
 }
 
-
 // TestPlugin_Skills: the plugin's skills are the five the README names,
 // each with its frontmatter (name, description, allowed-tools); every
 // memdir command a skill runs exists with the flags it gives, its

@@ -174,7 +174,7 @@ func (w *session) call(tc transcript.ToolCall, seq int) func(transcript.ToolCall
 		if cmd == "" {
 			return nil
 		}
-		r := &run{seq: seq, cmd: cmd, verify: verifyRe.MatchString(cmd)}
+		r := &run{seq: seq, cmd: cmd, verify: verifyRe.MatchString(cmd) || makeCheck(cmd)}
 		w.runs = append(w.runs, r)
 		return func(res transcript.ToolCall) {
 			r.done = true
@@ -231,7 +231,31 @@ func editPath(summary string) string {
 
 // verifyRe matches a command that checks the work: tests, builds, type
 // checks, linters.
-var verifyRe = regexp.MustCompile(`(?:^|[\s;&|(])(?:go (?:test|build|vet)|(?:npm|pnpm|yarn|bun)(?: run)? (?:test|build|lint|typecheck|check)|npx (?:tsc|jest|vitest)|tsc|pytest|python3? -m (?:pytest|unittest)|tox|cargo (?:test|build|check|clippy)|jest|vitest|make|mvn|gradle|\./gradlew|bazel (?:test|build)|dotnet (?:test|build)|mypy|ruff|eslint|staticcheck|golangci-lint)(?:$|[\s;&|)])`)
+var verifyRe = regexp.MustCompile(`(?:^|[\s;&|(])(?:go (?:test|build|vet)|(?:npm|pnpm|yarn|bun)(?: run)? (?:test|build|lint|typecheck|check)|npx (?:tsc|jest|vitest)|tsc|pytest|python3? -m (?:pytest|unittest)|tox|cargo (?:test|build|check|clippy)|jest|vitest|mvn|gradle|\./gradlew|bazel (?:test|build)|dotnet (?:test|build)|mypy|ruff|eslint|staticcheck|golangci-lint)(?:$|[\s;&|)])`)
+
+// makeTargetRe is a make target that checks: `make` alone builds the
+// default target; `make migrate` or `make deploy` do something else.
+var makeTargetRe = regexp.MustCompile(`^(?:test|check|build|lint|all|ci|vet|verify|e2e|unit|integration)(?:[-_:]\w+)*$`)
+
+// makeCheck reports a make run that tests or builds.
+func makeCheck(cmd string) bool {
+	for part := range strings.FieldsFuncSeq(cmd, func(r rune) bool { return r == ';' || r == '&' || r == '|' || r == '(' || r == ')' }) {
+		f := strings.Fields(part)
+		if len(f) == 0 || f[0] != "make" {
+			continue
+		}
+		for _, a := range f[1:] {
+			if strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
+				continue
+			}
+			if !makeTargetRe.MatchString(a) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
 
 var (
 	exitRe = regexp.MustCompile(`^(?:Error: )?Exit code (\d+)`)
@@ -398,8 +422,8 @@ func (w *session) write(e *Entry, cwd string) {
 		}
 		if a.fixed && a.next != nil && a.next.sig != a.sig {
 			m := fmt.Sprintf("`%s` failed with %s", clipLine(a.cmd, 120), a.sig)
-			if files := w.changedBetween(cwd, a.last, a.next.seq); len(files) > 0 {
-				m += " — gone after changing " + fileList(files)
+			if fix := w.fixBetween(cwd, a.last, a.next.seq); fix != "" {
+				m += " — gone after " + fix
 			}
 			mistakes = appendCapped(mistakes, clipLine(m, maxCopied))
 		}
@@ -438,10 +462,58 @@ func (w *session) worked(cwd string) string {
 	if first < 0 {
 		return item
 	}
-	if files := w.changedBetween(cwd, first, v.seq); len(files) > 0 {
-		return clipLine(item+" after changing "+fileList(files), maxCopied)
+	if fix := w.fixBetween(cwd, first, v.seq); fix != "" {
+		return clipLine(item+" after "+fix, maxCopied)
 	}
 	return item + " on a retry, with no file changed in between"
+}
+
+// fixBetween says what the session did between two runs that could have
+// fixed the first: the files it changed and the commands that ran and
+// succeeded ("changing store.go and running `make migrate`"); "" when it
+// did neither. Commands that only look (ls, cat, git status…) are not
+// fixes.
+func (w *session) fixBetween(cwd string, from, to int) string {
+	var parts []string
+	if files := w.changedBetween(cwd, from, to); len(files) > 0 {
+		parts = append(parts, "changing "+fileList(files))
+	}
+	var cmds []string
+	for _, r := range w.runs {
+		if r.seq <= from || r.seq >= to || !r.done || r.failed || r.verify || looksOnly(r.cmd) {
+			continue
+		}
+		if c := "`" + clipLine(r.cmd, 60) + "`"; !contains(cmds, c) && len(cmds) < 3 {
+			cmds = append(cmds, c)
+		}
+	}
+	if len(cmds) > 0 {
+		parts = append(parts, "running "+strings.Join(cmds, ", "))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// lookOnly are the programs that read and change nothing.
+var lookOnly = map[string]bool{
+	"ls": true, "cat": true, "head": true, "tail": true, "less": true, "grep": true, "rg": true, "find": true,
+	"pwd": true, "echo": true, "which": true, "wc": true, "tree": true, "stat": true, "file": true, "diff": true,
+	"env": true, "printenv": true, "type": true, "sed": true, "awk": true, "jq": true, "cd": true,
+}
+
+// looksOnly reports a command that only reads: a look-only program, or
+// git status, diff, log or show.
+func looksOnly(cmd string) bool {
+	f := strings.Fields(cmd)
+	if len(f) == 0 {
+		return true
+	}
+	if f[0] == "git" && len(f) > 1 {
+		switch f[1] {
+		case "status", "diff", "log", "show", "branch", "blame", "grep":
+			return true
+		}
+	}
+	return lookOnly[f[0]]
 }
 
 // nextRun is the next run of the same command whose result was seen.

@@ -324,3 +324,43 @@ func TestClipLine(t *testing.T) {
 		}
 	}
 }
+
+// TestDraftFrom_FixedByACommand: a check that fails, a command that fixes
+// it (not an edit), the check passing: the draft names the command as
+// what worked.
+func TestDraftFrom_FixedByACommand(t *testing.T) {
+	call := func(id, cmd string) transcript.Message {
+		return transcript.Message{Role: "assistant", Tools: []transcript.ToolCall{{Name: "Bash", ID: id, Summary: "command: " + cmd}}}
+	}
+	result := func(id, text string, failed bool) transcript.Message {
+		return transcript.Message{Role: "user", Tools: []transcript.ToolCall{{Name: "result", ID: id, Summary: text, Detail: text, IsError: failed}}}
+	}
+	s := &transcript.Session{ID: "s1", Messages: []transcript.Message{
+		{Role: "user", Text: "Add the revoke test."},
+		call("1", "go test ./internal/store/..."), result("1", `ERROR: relation "api_keys" does not exist (SQLSTATE 42P01)`, true),
+		call("2", "git status"), result("2", "nothing to commit", false),
+		call("3", "make migrate"), result("3", "migrated 12", false),
+		call("4", "go test ./internal/store/..."), result("4", "ok", false),
+	}}
+	e := DraftFrom(s, DraftOptions{Date: "2026-03-01"})
+	if got := e.Items(Worked); len(got) != 1 || got[0] != "`go test ./internal/store/...` passed after running `make migrate`" {
+		t.Errorf("worked = %q", got)
+	}
+	if got := e.Items(Mistakes); len(got) != 1 || !strings.HasSuffix(got[0], "— gone after running `make migrate`") {
+		t.Errorf("mistakes = %q", got)
+	}
+	if e.Outcome != OutcomeSuccess {
+		t.Errorf("outcome = %q", e.Outcome)
+	}
+}
+
+func TestMakeCheck(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"make": true, "make test": true, "make -j4 build": true, "make test-integration": true, "cd x && make check": true,
+		"make migrate": false, "make deploy ENV=prod": false, "go test ./...": false, "make test migrate": false,
+	} {
+		if got := makeCheck(cmd); got != want {
+			t.Errorf("makeCheck(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+}

@@ -42,7 +42,7 @@ type Pattern struct {
 	Tasks      []string `json:"tasks"` // distinct diaries, in order
 	Projects   []string `json:"projects"`
 	Terms      []string `json:"terms"`                // what its lines share
-	Signatures []string `json:"signatures,omitempty"` // errors and commands in 2+ of its tasks
+	Signatures []string `json:"signatures,omitempty"` // errors and commands in 2+ of its tasks, the most common first
 	FirstSeen  string   `json:"first_seen"`
 	LastSeen   string   `json:"last_seen"`
 	Support    []Line   `json:"support"`
@@ -201,7 +201,13 @@ func makePattern(lines []Line, g []int) Pattern {
 			p.Signatures = append(p.Signatures, s)
 		}
 	}
-	slices.Sort(p.Signatures)
+	// The signature in the most tasks first: the one the proposals use.
+	slices.SortFunc(p.Signatures, func(a, b string) int {
+		if d := len(sigTasks[b]) - len(sigTasks[a]); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
 	p.Polarity = "do"
 	if avoidN*2 > len(g) {
 		p.Polarity = "avoid"

@@ -1,10 +1,12 @@
 package workspace
 
 import (
+	"fmt"
 	"io"
 	"slices"
 	"strings"
 
+	"github.com/memdir/memdir/internal/diary"
 	"github.com/memdir/memdir/internal/patterns"
 )
 
@@ -37,9 +39,7 @@ func WritePatterns(w io.Writer, r PatternsReport) error {
 			if i := slices.IndexFunc(r.Patterns, func(v PatternView) bool { return v.ID == id }); i >= 0 {
 				p := r.Patterns[i]
 				ew.printf("  %s (%s): %s\n", id, p.Polarity, cutLine(p.Title, 160))
-				for _, l := range p.Support {
-					ew.printf("    %s: %q\n", l.Diary, cutLine(l.Text, 160))
-				}
+				writeSupport(ew, p.Support, 160)
 			}
 		}
 	}
@@ -73,9 +73,7 @@ func WritePatterns(w io.Writer, r PatternsReport) error {
 func writePattern(ew *errWriter, p PatternView) {
 	ew.printf("\n%s  %d tasks  %s  %s to %s\n", p.ID, len(p.Tasks), strings.Join(p.Projects, ", "), p.FirstSeen, p.LastSeen)
 	ew.printf("  %s\n", cutLine(p.Title, 200))
-	for _, l := range p.Support {
-		ew.printf("    %s: %q\n", l.Diary, cutLine(l.Text, 200))
-	}
+	writeSupport(ew, p.Support, 200)
 	if p.Conflict != "" {
 		ew.printf("  in conflict with %s: nothing proposed until it is settled\n", p.Conflict)
 	}
@@ -148,4 +146,30 @@ func WriteRevert(w io.Writer, r RevertReport) error {
 		ew.printf("%s %s %s: %s\n", it.ID, it.Kind, it.Path, it.Done)
 	}
 	return ew.err
+}
+
+// writeSupport quotes one line per task, the first that is not an error
+// line (the lesson in the writer's words), and counts the others; --json
+// has them all.
+func writeSupport(ew *errWriter, support []patterns.Line, width int) {
+	var order []string
+	by := map[string][]patterns.Line{}
+	for _, l := range support {
+		if by[l.Diary] == nil {
+			order = append(order, l.Diary)
+		}
+		by[l.Diary] = append(by[l.Diary], l)
+	}
+	for _, d := range order {
+		ls := by[d]
+		best := ls[0]
+		if i := slices.IndexFunc(ls, func(l patterns.Line) bool { return l.Kind != diary.Errors }); i >= 0 {
+			best = ls[i]
+		}
+		more := ""
+		if len(ls) > 1 {
+			more = fmt.Sprintf(" (+%d more)", len(ls)-1)
+		}
+		ew.printf("    %s: %q%s\n", d, cutLine(best.Text, width), more)
+	}
 }
