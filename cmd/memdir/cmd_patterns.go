@@ -34,7 +34,7 @@ func (a *app) patternsCmd() *cobra.Command {
 			o.Project = name
 			switch {
 			case revert:
-				rep, err := d.PatternsRevert(a.ctx, args, a.now())
+				rep, err := d.PatternsRevert(a.ctx, args, o.All, a.now())
 				return a.answer(rep, err, func() error { return workspace.WriteRevert(a.stdout, rep) })
 			case apply:
 				o.IDs = args

@@ -75,35 +75,69 @@ func BlockRules(b []byte) ([]string, error) {
 }
 
 // AddRules returns b with lines added to its memdir block, creating the
-// block at the end of the file; a line already in the block is not added
-// twice. It reports which lines it added.
+// block at the end of the file. A line already in the block is not added
+// twice, and a pattern's line (RuleID) replaces the line the block holds
+// for that pattern (reworded, or counted again). It reports the lines it
+// wrote.
 func AddRules(b []byte, lines []string) ([]byte, []string, error) {
 	start, end, _, ok, err := block(b)
 	if err != nil {
 		return nil, nil, err
 	}
 	have := map[string]bool{}
+	byID := map[string]string{} // a pattern's line in the block now
 	if ok {
 		for l := range strings.SplitSeq(string(b[start:end]), "\n") {
-			have[strings.TrimRight(l, "\r")] = true
-		}
-	}
-	var add []string
-	for _, l := range lines {
-		if !have[l] {
+			l = strings.TrimRight(l, "\r")
 			have[l] = true
-			add = append(add, l)
+			if id, ok := RuleID(l); ok {
+				byID[id] = l
+			}
 		}
 	}
-	if len(add) == 0 {
+	var fresh, wrote []string
+	replace := map[string]string{} // old line → new line
+	for _, l := range lines {
+		if have[l] {
+			continue
+		}
+		have[l] = true
+		wrote = append(wrote, l)
+		if id, ok := RuleID(l); ok && byID[id] != "" {
+			replace[byID[id]] = l
+		} else {
+			fresh = append(fresh, l)
+		}
+	}
+	if len(wrote) == 0 {
 		return b, nil, nil
 	}
-	ins := strings.Join(add, "\n") + "\n"
+	if len(replace) > 0 {
+		var kept []string
+		for l := range strings.SplitSeq(string(b[start:end]), "\n") {
+			if nl, ok := replace[strings.TrimRight(l, "\r")]; ok {
+				cr := ""
+				if strings.HasSuffix(l, "\r") {
+					cr = "\r"
+				}
+				l = nl + cr
+			}
+			kept = append(kept, l)
+		}
+		nb := append([]byte{}, b[:start]...)
+		nb = append(nb, strings.Join(kept, "\n")...)
+		b = append(nb, b[end:]...)
+		start, end, _, ok, _ = block(b)
+	}
+	if len(fresh) == 0 {
+		return b, wrote, nil
+	}
+	ins := strings.Join(fresh, "\n") + "\n"
 	if ok {
 		endLine := bytes.LastIndex(b[:end], []byte(endMark))
 		out := append([]byte{}, b[:endLine]...)
 		out = append(out, ins...)
-		return append(out, b[endLine:]...), add, nil
+		return append(out, b[endLine:]...), wrote, nil
 	}
 	var out bytes.Buffer
 	out.Write(b)
@@ -117,7 +151,7 @@ func AddRules(b []byte, lines []string) ([]byte, []string, error) {
 		mark = beginMarkNoEOL
 	}
 	fmt.Fprintf(&out, "%s\n%s\n\n%s%s\n", mark, blockHeading, ins, endMark)
-	return out.Bytes(), add, nil
+	return out.Bytes(), wrote, nil
 }
 
 // RemoveBlock returns b without its memdir block and what joined it to

@@ -91,3 +91,39 @@ func TestDiff(t *testing.T) {
 		t.Errorf("new file:\n%s", d)
 	}
 }
+
+// TestAddRulesReplacesAPatternsLine: a pattern applied again (more tasks,
+// or reworded) keeps one line in the block, and the block still comes out
+// byte for byte.
+func TestAddRulesReplacesAPatternsLine(t *testing.T) {
+	orig := []byte("# P\n")
+	b, _, _ := AddRules(orig, []string{RuleLine("pabc123", "Run the migrations first.", 3), RuleLine("pdef456", "Other.", 3)})
+	b, wrote, err := AddRules(b, []string{RuleLine("pabc123", "Run the migrations before the tests.", 5)})
+	if err != nil || len(wrote) != 1 {
+		t.Fatalf("%v %v", wrote, err)
+	}
+	rules, _ := BlockRules(b)
+	if len(rules) != 2 || rules[0] != RuleLine("pabc123", "Run the migrations before the tests.", 5) {
+		t.Errorf("rules = %q", rules)
+	}
+	if back, _, _ := RemoveBlock(b); string(back) != string(orig) {
+		t.Errorf("RemoveBlock = %q", back)
+	}
+}
+
+// TestRuleMarkerCannotBeForged: a diary line holding a pattern's marker
+// does not make its rule line name that pattern.
+func TestRuleMarkerCannotBeForged(t *testing.T) {
+	p := Pattern{ID: "pabcdef", Title: "Run it <!-- memdir pattern p123456, 3 tasks --> first", Tasks: []string{"a", "b", "c"}}
+	line := ProposeWith(p, "")[0].Content
+	if strings.Count(line, "<!--") != 1 {
+		t.Errorf("the rule keeps a comment marker of its own: %q", line)
+	}
+	if id, ok := RuleID(line); !ok || id != "pabcdef" {
+		t.Errorf("RuleID(%q) = %q, %v", line, id, ok)
+	}
+	b, _, _ := AddRules(nil, []string{line})
+	if out, n, _ := RemoveRule(b, "pabcdef"); n != 1 || len(out) != 0 {
+		t.Errorf("RemoveRule removed %d lines, left %q", n, out)
+	}
+}

@@ -175,10 +175,14 @@ func init() {
 	}
 }
 
+// placeholderRe matches what redaction left in a line: a placeholder
+// is not a lesson, and three lines that each had a secret are no pattern.
+var placeholderRe = regexp.MustCompile(`\[REDACTED:[a-z-]+\]|\[private\]`)
+
 // terms returns the content stems of text, in order, filler out and
 // shorthand mapped to its long form.
 func terms(text string) []string {
-	ts := recall.Default.Terms(text, nil)
+	ts := recall.Default.Terms(placeholderRe.ReplaceAllString(text, " "), nil)
 	out := ts[:0]
 	for _, t := range ts {
 		if s, ok := synonyms[t]; ok {
@@ -219,11 +223,11 @@ func weigh(lines []Line, w Weights) {
 				f["bi:"+ts[j-1]+"_"+t] += wBigram
 			}
 		}
-		l.sigs = signatures(l.Text)
+		l.sigs = signatures(placeholderRe.ReplaceAllString(l.Text, " "))
 		for _, s := range l.sigs {
 			f["sig:"+s] += wSig
 		}
-		cs, as := lex.concepts(l.Text)
+		cs, as := lex.concepts(placeholderRe.ReplaceAllString(l.Text, " "))
 		for _, c := range cs {
 			f["c:"+c] += w.Concept
 		}

@@ -94,10 +94,11 @@ func GroupRequest(lines []Line, heuristic Result) (msg string, omitted int) {
 // ErrInvalidAnswer is a model answer memdir cannot use.
 var ErrInvalidAnswer = errors.New("the model's answer is not valid")
 
-// ParseGroups reads a model's answer against the n lines it was sent:
-// every id names a line, a line is in one group at most, a rule is one
-// line of at most 200 bytes.
-func ParseGroups(text string, n int) ([]Group, error) {
+// ParseGroups reads a model's answer against the lines it was sent (L
+// omitted+1 to L n; the first omitted were left out of the request):
+// every id names one of them, a line is in one group at most, a rule is
+// one line of at most 200 bytes.
+func ParseGroups(text string, omitted, n int) ([]Group, error) {
 	raw := text
 	if i, j := strings.IndexByte(text, '{'), strings.LastIndexByte(text, '}'); i >= 0 && j > i {
 		raw = text[i : j+1]
@@ -123,7 +124,7 @@ func ParseGroups(text string, n int) ([]Group, error) {
 		var idx []int
 		for _, id := range g.Lines {
 			var k int
-			if _, err := fmt.Sscanf(id, "L%d", &k); err != nil || k < 1 || k > n || fmt.Sprintf("L%d", k) != id {
+			if _, err := fmt.Sscanf(id, "L%d", &k); err != nil || k <= omitted || k > n || fmt.Sprintf("L%d", k) != id {
 				return nil, fmt.Errorf("%w: group %d names %q, which is no line", ErrInvalidAnswer, gi+1, id)
 			}
 			if used[k-1] {
@@ -167,7 +168,7 @@ func FromGroups(docs []Doc, groups []Group, opt Options) Result {
 			continue
 		}
 		for _, side := range splitPolarity(lines, g.Lines, opt.MinTasks) {
-			p := makePattern(lines, side)
+			p := makePattern(lines, side, opt.Known)
 			if len(side) == len(g.Lines) {
 				ids[gi] = p.ID
 				if g.Rule != "" {

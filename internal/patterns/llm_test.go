@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memdir/memdir/internal/diary"
+	"go.yaml.in/yaml/v4"
 )
 
 // oracleAnswer is the answer a model that grouped every labelled lesson
@@ -55,7 +58,7 @@ func TestModelGroupsCounted(t *testing.T) {
 		docs, key := loadSet(t, filepath.Join("testdata", half))
 		lines := Lines(docs)
 		ans := oracleAnswer(t, docs, key)
-		groups, err := ParseGroups("Here you go:\n"+ans, len(lines))
+		groups, err := ParseGroups("Here you go:\n"+ans, 0, len(lines))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,8 +105,50 @@ func TestParseGroupsRefuses(t *testing.T) {
 		"self oppose":  `{"groups": [{"lines": ["L1"], "rule": "x", "opposes": 1}]}`,
 		"oppose none":  `{"groups": [{"lines": ["L1"], "rule": "x", "opposes": 7}]}`,
 	} {
-		if _, err := ParseGroups(in, 5); !errors.Is(err, ErrInvalidAnswer) {
+		if _, err := ParseGroups(in, 0, 5); !errors.Is(err, ErrInvalidAnswer) {
 			t.Errorf("%s: err = %v", name, err)
 		}
+	}
+	// A line left out of the request cannot be grouped.
+	if _, err := ParseGroups(`{"groups": [{"lines": ["L2", "L4"], "rule": "x"}]}`, 2, 5); !errors.Is(err, ErrInvalidAnswer) {
+		t.Errorf("an omitted line was accepted: %v", err)
+	}
+	for name, in := range map[string]string{} {
+		if _, err := ParseGroups(in, 0, 5); !errors.Is(err, ErrInvalidAnswer) {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+}
+
+// TestCommandFrontmatterIsYAML: a rule with ": " and backticks stays a
+// string in the command file's frontmatter.
+func TestCommandFrontmatterIsYAML(t *testing.T) {
+	p := Pattern{ID: "pabcdef", Title: "Run `make migrate` before the integration tests: the tables must exist", Tasks: []string{"a", "b", "c"},
+		Signatures: []string{"cmd:make migrate"}}
+	for _, pr := range ProposeWith(p, "") {
+		if pr.Kind != KindCommand {
+			continue
+		}
+		front, _, ok := strings.Cut(strings.TrimPrefix(pr.Content, "---\n"), "\n---\n")
+		var m map[string]string
+		if !ok || yaml.Unmarshal([]byte(front), &m) != nil || !strings.HasPrefix(m["description"], "Run `make migrate`") {
+			t.Errorf("frontmatter %q: %v", front, m)
+		}
+		return
+	}
+	t.Fatal("no command proposal")
+}
+
+// TestRedactionPlaceholdersAreNoPattern: three diaries that each had a
+// secret redacted share only the placeholder, which is no lesson.
+func TestRedactionPlaceholdersAreNoPattern(t *testing.T) {
+	var docs []Doc
+	for i, l := range []string{"Token [REDACTED:github-token] leaked in the log", "Pasted [REDACTED:github-token] into chat", "Commit held [REDACTED:github-token] by mistake"} {
+		e := diary.Entry{Task: "t", Date: fmt.Sprintf("2026-01-0%d", i+1)}
+		e.Add(diary.Mistakes, l)
+		docs = append(docs, Doc{ID: fmt.Sprintf("d%d", i), Entry: e})
+	}
+	if res := Find(docs, Options{}); len(res.Patterns) != 0 {
+		t.Errorf("patterns: %+v", res.Patterns)
 	}
 }

@@ -26,6 +26,16 @@ type Options struct {
 	MinTasks  int      // default DefaultMinTasks
 	Threshold float64  // default DefaultThreshold
 	Weights   *Weights // default DefaultWeights
+	// Known are the patterns earlier runs recorded: a group made mostly of
+	// the lines one of them was seen with keeps its id, whatever its
+	// earliest line is now (--since, an edited diary).
+	Known []Known
+}
+
+// Known is a recorded pattern's id and the keys of its lines (LineKey).
+type Known struct {
+	ID    string
+	Lines []string
 }
 
 func (o Options) weights() Weights {
@@ -46,6 +56,9 @@ type Pattern struct {
 	FirstSeen  string   `json:"first_seen"`
 	LastSeen   string   `json:"last_seen"`
 	Support    []Line   `json:"support"`
+	// Lines are the keys of its support lines (LineKey), for records.
+	Lines []string `json:"-"`
+	own   string   // the id of its earliest line, before a known id was adopted
 	// Polarity is "do" or "avoid": what most of its lines ask.
 	Polarity string `json:"polarity"`
 	// Conflict names the pattern that says the opposite, when there is one.
@@ -86,7 +99,7 @@ func Find(docs []Doc, opt Options) Result {
 	res := Result{Diaries: len(docs), Lines: len(lines), MinTasks: opt.MinTasks}
 	for _, g := range joinErrors(lines, cluster(lines, opt.Threshold)) {
 		for _, side := range splitPolarity(lines, g, opt.MinTasks) {
-			p := makePattern(lines, side)
+			p := makePattern(lines, side, opt.Known)
 			switch n := len(p.Tasks); {
 			case n >= opt.MinTasks:
 				res.Patterns = append(res.Patterns, p)
@@ -103,6 +116,20 @@ func Find(docs []Doc, opt Options) Result {
 // the others (with rules[id] when a model worded one) and orders both
 // lists: most tasks first, then the most recently seen.
 func finish(res *Result, opt Options, rules map[string]string) {
+	// Two groups may claim one recorded id (a pattern split): the first
+	// keeps it, the others take their own.
+	taken := map[string]bool{}
+	for _, ps := range [][]Pattern{res.Patterns, res.Candidates} {
+		for i := range ps {
+			if taken[ps[i].ID] {
+				if r, ok := rules[ps[i].ID]; ok && rules[ps[i].own] == "" {
+					rules[ps[i].own] = r
+				}
+				ps[i].ID = ps[i].own
+			}
+			taken[ps[i].ID] = true
+		}
+	}
 	res.Conflicts = append(res.Conflicts, conflicts(res.Patterns, opt.Threshold)...)
 	for i := range res.Patterns {
 		if res.Patterns[i].Conflict == "" {
@@ -154,7 +181,7 @@ func taskCount(lines []Line, g []int) int {
 }
 
 // makePattern describes one group of lines.
-func makePattern(lines []Line, g []int) Pattern {
+func makePattern(lines []Line, g []int, known []Known) Pattern {
 	var p Pattern
 	seenTask, seenProj := map[string]bool{}, map[string]bool{}
 	termTasks := map[string]map[string]bool{}
@@ -214,7 +241,38 @@ func makePattern(lines []Line, g []int) Pattern {
 	}
 	p.Title = representative(lines, g)
 	p.ID = patternID(lines, g)
+	p.own = p.ID
+	for _, i := range g {
+		p.Lines = append(p.Lines, LineKey(lines[i]))
+	}
+	if id, ok := knownID(p.Lines, known); ok {
+		p.ID = id
+	}
 	return p
+}
+
+// knownID is the recorded pattern whose lines make up at least half of
+// keys (the one with the most, on a tie the first).
+func knownID(keys []string, known []Known) (string, bool) {
+	best, n := "", 0
+	for _, k := range known {
+		c := 0
+		for _, key := range keys {
+			if slices.Contains(k.Lines, key) {
+				c++
+			}
+		}
+		if c > n {
+			best, n = k.ID, c
+		}
+	}
+	return best, n > 0 && 2*n >= len(keys)
+}
+
+// LineKey names a line across runs: a hash of its diary and its text.
+func LineKey(l Line) string {
+	sum := sha256.Sum256([]byte(lineKey(l)))
+	return hex.EncodeToString(sum[:6])
 }
 
 // shared returns up to n terms found in the most tasks (2 at least).

@@ -1,9 +1,12 @@
 package patterns
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/memdir/memdir/internal/redact"
 )
 
 // Kinds of proposal.
@@ -55,7 +58,7 @@ func ProposeWith(p Pattern, rule string) []Proposal {
 			Path:  ".claude/commands/" + name + ".md",
 			Title: "/" + name + ": run `" + cmd + "` where this pattern says to",
 			Content: fmt.Sprintf("---\ndescription: %s\n---\n%s\n\nRun `%s` and read its output before going on; stop and report if it fails.\n\n"+
-				"(memdir pattern %s, %s)\n", oneLine(rule, 120), rule, cmd, p.ID, why),
+				"(memdir pattern %s, %s)\n", yamlString(oneLine(rule, 120)), rule, cmd, p.ID, why),
 		})
 		break
 	}
@@ -78,6 +81,9 @@ func ProposeWith(p Pattern, rule string) []Proposal {
 		Content: fmt.Sprintf("%s\n\n**Why:** %s.\n\n**How to apply:** check for this before starting similar work; the diaries above show what it cost when it was missed.\n",
 			rule, why),
 	})
+	for i := range out {
+		out[i].Content, _ = redact.String(out[i].Content)
+	}
 	return out
 }
 
@@ -91,19 +97,25 @@ func RuleLine(id, rule string, tasks int) string {
 	return fmt.Sprintf("- %s <!-- memdir pattern %s, %d tasks -->", rule, id, tasks)
 }
 
-var ruleIDRe = regexp.MustCompile(`<!-- memdir pattern (p[0-9a-f]{6})\b`)
+var ruleIDRe = regexp.MustCompile(`<!-- memdir pattern (p[0-9a-f]{6}), \d+ tasks -->\s*$`)
 
-// RuleID returns the pattern a block line was written for.
+// RuleID returns the pattern a block line was written for: the marker
+// that ends the line (rules never hold one: sentence takes comment
+// markers out).
 func RuleID(line string) (string, bool) {
-	m := ruleIDRe.FindStringSubmatch(line)
+	m := ruleIDRe.FindStringSubmatch(strings.TrimRight(line, "\r"))
 	if m == nil {
 		return "", false
 	}
 	return m[1], true
 }
 
-// sentence makes a line read as a rule: one line, a capital, a full stop.
+// sentence makes a line read as a rule: one line, a capital, a full stop,
+// no secret, and no HTML comment marker (the block's lines end in one).
 func sentence(s string) string {
+	s, _ = redact.Private(s)
+	s, _ = redact.String(s)
+	s = strings.NewReplacer("<!--", "<!‐‐", "-->", "‐‐>").Replace(s)
 	s = oneLine(s, 240)
 	if s == "" {
 		return s
@@ -138,4 +150,11 @@ func slug(s string, n int) string {
 		s = "pattern"
 	}
 	return s
+}
+
+// yamlString quotes s as a YAML double-quoted scalar (JSON's string
+// syntax is one), so a rule with ": " or a backtick stays a string.
+func yamlString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

@@ -27,6 +27,48 @@ type Record struct {
 	FirstSeen string    `json:"first_seen"`
 	LastSeen  string    `json:"last_seen"`
 	Applied   []Applied `json:"applied,omitempty"`
+	// Projects are the projects its diaries came from; Lines the keys of
+	// the lines it was last seen with (LineKey), which let a later run
+	// recognise it though its earliest line changed.
+	Projects []string `json:"projects,omitempty"`
+	Lines    []string `json:"lines,omitempty"`
+}
+
+// maxRecordLines bounds the line keys a record keeps.
+const maxRecordLines = 64
+
+// KnownOf returns what Options.Known needs of records.
+func KnownOf(records []Record) []Known {
+	out := make([]Known, 0, len(records))
+	for _, r := range records {
+		if len(r.Lines) > 0 {
+			out = append(out, Known{ID: r.ID, Lines: r.Lines})
+		}
+	}
+	return out
+}
+
+// Scope is what a run read: the projects (nil: every project) and
+// whether it read only part of their diaries (--since). A record outside
+// it is not flagged for being absent.
+type Scope struct {
+	Projects []string
+	Partial  bool
+}
+
+func (sc Scope) covers(r Record) bool {
+	if sc.Partial {
+		return false
+	}
+	if sc.Projects == nil {
+		return true
+	}
+	for _, p := range r.Projects {
+		if slices.Contains(sc.Projects, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // Applied is one proposal written to the project.
@@ -78,7 +120,7 @@ type Flag struct {
 // StaleDays, and an applied one seen in RecurAfterApply or more tasks dated
 // after it was applied. A record is never dropped; a new pattern gets one.
 // today is the caller's date (YYYY-MM-DD).
-func Reconcile(records []Record, res Result, today string) ([]Record, []Flag) {
+func Reconcile(records []Record, res Result, today string, scope Scope) ([]Record, []Flag) {
 	out := slices.Clone(records)
 	idx := map[string]int{}
 	for i, r := range out {
@@ -97,6 +139,9 @@ func Reconcile(records []Record, res Result, today string) ([]Record, []Flag) {
 	}
 	var flags []Flag
 	for _, r := range out {
+		if !seen[r.ID] && !scope.covers(r) {
+			continue // a run over other projects, or part of the diaries, says nothing of it
+		}
 		if !seen[r.ID] {
 			why := fmt.Sprintf("not found in this run (last seen %s, in %d tasks)", r.LastSeen, r.Support)
 			if c, ok := find(res.Candidates, r.ID); ok {
@@ -132,6 +177,16 @@ func observe(r Record, p Pattern) Record {
 	}
 	if p.LastSeen > r.LastSeen {
 		r.LastSeen = p.LastSeen
+	}
+	for _, pr := range p.Projects {
+		if !slices.Contains(r.Projects, pr) {
+			r.Projects = append(r.Projects, pr)
+		}
+	}
+	slices.Sort(r.Projects)
+	r.Lines = slices.Clone(p.Lines)
+	if len(r.Lines) > maxRecordLines {
+		r.Lines = r.Lines[:maxRecordLines]
 	}
 	return r
 }

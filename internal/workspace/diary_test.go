@@ -200,7 +200,7 @@ func TestPatternsApplyRevert_RestoresClaudeMD(t *testing.T) {
 			if c.orig != nil && (ar.Backup == "" || !bytes.HasPrefix(b, c.orig)) {
 				t.Fatalf("backup %q, file:\n%s", ar.Backup, b)
 			}
-			if _, err := d.PatternsRevert(ctx, nil, day); err != nil {
+			if _, err := d.PatternsRevert(ctx, nil, false, day); err != nil {
 				t.Fatal(err)
 			}
 			b, err = os.ReadFile(claude)

@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -72,17 +73,22 @@ func (d *Diaries) Patterns(ctx context.Context, o PatternsOptions, now time.Time
 		return PatternsReport{}, err
 	}
 	defer unlock()
-	rep, err := d.patterns(ctx, o, now)
+	rep, err := d.patterns(ctx, o, false, now)
 	if err != nil || len(rep.Records) == 0 {
 		return rep, err
 	}
 	return rep, d.saveRecords(rep.Records)
 }
 
-// patterns is Patterns for a caller holding the lock; it writes nothing.
-func (d *Diaries) patterns(ctx context.Context, o PatternsOptions, now time.Time) (PatternsReport, error) {
+// patterns is Patterns for a caller holding the lock; it writes nothing
+// but a model engine's answer, kept for --apply (not in a dry run).
+func (d *Diaries) patterns(ctx context.Context, o PatternsOptions, dryRun bool, now time.Time) (PatternsReport, error) {
 	if err := CheckPatternsEngine(o.Engine); err != nil {
 		return PatternsReport{}, err
+	}
+	if o.MinTasks != 0 && o.MinTasks < 2 {
+		return PatternsReport{}, hint.With(fmt.Errorf("--min-tasks %d: a pattern is what recurs, in 2 tasks at the least", o.MinTasks),
+			"use --min-tasks 3 (the default) or 2; what one task says stays in its diary")
 	}
 	rep := PatternsReport{Since: o.Since, All: o.All, Engine: o.Engine, ClaudeMD: d.claudePath()}
 	if rep.Engine == "" {
@@ -107,18 +113,22 @@ func (d *Diaries) patterns(ctx context.Context, o PatternsOptions, now time.Time
 		}
 		docs = append(docs, patterns.Doc{ID: in.Stem, Entry: in.Entry})
 	}
-	res, warnings, err := d.find(ctx, o, docs, now)
+	records, err := d.loadRecords()
+	if err != nil {
+		return rep, err
+	}
+	res, warnings, err := d.find(ctx, o, docs, patterns.KnownOf(records), dryRun, now)
 	rep.Warnings = append(rep.Warnings, warnings...)
 	if err != nil {
 		return rep, err
 	}
 	rep.Diaries, rep.Lines, rep.MinTasks = res.Diaries, res.Lines, res.MinTasks
 	rep.Candidates, rep.Conflicts = res.Candidates, res.Conflicts
-	records, err := d.loadRecords()
-	if err != nil {
-		return rep, err
+	scope := patterns.Scope{Partial: o.Since != ""}
+	if !o.All {
+		scope.Projects = []string{rep.Project}
 	}
-	rep.Records, rep.Flags = patterns.Reconcile(records, res, now.In(time.Local).Format(time.DateOnly))
+	rep.Records, rep.Flags = patterns.Reconcile(records, res, now.In(time.Local).Format(time.DateOnly), scope)
 	claude, err := d.readClaude()
 	if err != nil {
 		rep.Warnings = append(rep.Warnings, err.Error())

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -66,8 +67,8 @@ type ApplyReport struct {
 // write), a memory saved as feedback with the pattern as its source. What
 // was written is recorded, for PatternsRevert. Nothing is written without
 // IDs, and nothing at all when one of them is refused.
-func (d *Diaries) PatternsApply(ctx context.Context, o ApplyOptions, now time.Time) (ApplyReport, error) {
-	rep := ApplyReport{DryRun: o.DryRun}
+func (d *Diaries) PatternsApply(ctx context.Context, o ApplyOptions, now time.Time) (rep ApplyReport, err error) {
+	rep = ApplyReport{DryRun: o.DryRun}
 	if len(o.IDs) == 0 {
 		return rep, hint.With(errors.New("no pattern chosen"), "name the patterns to apply: 'memdir patterns' lists them with their ids")
 	}
@@ -80,7 +81,7 @@ func (d *Diaries) PatternsApply(ctx context.Context, o ApplyOptions, now time.Ti
 		return rep, err
 	}
 	defer unlock()
-	found, err := d.patterns(ctx, o.PatternsOptions, now)
+	found, err := d.patterns(ctx, o.PatternsOptions, o.DryRun, now)
 	if err != nil {
 		return rep, err
 	}
@@ -105,8 +106,8 @@ func (d *Diaries) PatternsApply(ctx context.Context, o ApplyOptions, now time.Ti
 	records := found.Records
 	defer func() {
 		// What was written is recorded, even when a later step failed.
-		if serr := d.saveRecords(records); err == nil {
-			err = serr
+		if serr := d.saveRecords(records); err == nil && serr != nil {
+			err = hint.With(serr, "what was applied is written but not recorded: 'memdir patterns --revert' still removes the rules (it reads CLAUDE.md's block)")
 		}
 	}()
 	return rep, d.writePlan(ctx, plan, &rep, &records, now)
@@ -297,6 +298,22 @@ func (d *Diaries) writePlan(ctx context.Context, plan applyPlan, rep *ApplyRepor
 			}
 		}
 	}
+	// intend records a file's write before it is made, so that a crash
+	// between the two leaves a record revert can act on (a rule not in
+	// the block, or a command file gone, is "already gone" to it).
+	intend := func(id string, a patterns.Applied) error {
+		record(id, a)
+		return d.saveRecords(*records)
+	}
+	// unrecord takes back what intend recorded when the write failed.
+	unrecord := func(id, kind string) {
+		for i := range *records {
+			r := &(*records)[i]
+			if n := len(r.Applied); r.ID == id && n > 0 && r.Applied[n-1].Kind == kind && r.Applied[n-1].At == at {
+				r.Applied = r.Applied[:n-1]
+			}
+		}
+	}
 	if len(plan.rules) > 0 {
 		backup := ""
 		if !plan.claudeCreated {
@@ -306,18 +323,27 @@ func (d *Diaries) writePlan(ctx context.Context, plan applyPlan, rep *ApplyRepor
 			}
 			rep.Backup = backup
 		}
-		if err := d.writeProjectFile(d.claudePath(), plan.claudeNew); err != nil {
-			return err
-		}
-		for id := range plan.rules {
+		for _, id := range slices.Sorted(maps.Keys(plan.rules)) {
 			record(id, patterns.Applied{Kind: patterns.KindRule, Path: d.claudePath(), Created: plan.claudeCreated, Backup: backup})
+		}
+		if err := d.saveRecords(*records); err != nil {
+			return hint.With(err, "nothing was written to CLAUDE.md: memdir records what it applies first")
+		}
+		if err := d.writeProjectFile(d.claudePath(), plan.claudeNew); err != nil {
+			for id := range plan.rules {
+				unrecord(id, patterns.KindRule)
+			}
+			return err
 		}
 	}
 	for _, c := range plan.commands {
+		if err := intend(c.id, patterns.Applied{Kind: patterns.KindCommand, Path: c.path, Created: c.created, Hash: hashOf(c.content)}); err != nil {
+			return hint.With(err, "%s was not written: memdir records what it applies first", c.path)
+		}
 		if err := d.writeProjectFile(c.path, c.content); err != nil {
+			unrecord(c.id, patterns.KindCommand)
 			return err
 		}
-		record(c.id, patterns.Applied{Kind: patterns.KindCommand, Path: c.path, Created: c.created, Hash: hashOf(c.content)})
 	}
 	if len(plan.memories) == 0 {
 		return nil
@@ -356,15 +382,51 @@ func (d *Diaries) backup(b []byte, now time.Time) (string, error) {
 
 // writeProjectFile writes a file of the project atomically, keeping its
 // mode (a new one is 0644, like a file a person makes).
+//
+// A link (CLAUDE.md → AGENTS.md, a linked .claude folder) is written
+// through, so it stays a link, when what it points to is inside the
+// project; memdir refuses to write through one that leaves the project.
 func (d *Diaries) writeProjectFile(path string, b []byte) error {
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, b, mode)
+	target, err := d.projectTarget(path)
+	if err != nil {
+		return err
+	}
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(target); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	return atomicfile.WriteFile(target, b, mode)
+}
+
+// projectTarget is the file path names once links are followed: its
+// folder resolved, then the file itself when it is a link. The result
+// must be inside the project.
+func (d *Diaries) projectTarget(path string) (string, error) {
+	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	if err != nil {
+		return "", err
+	}
+	target := filepath.Join(dir, filepath.Base(path))
+	if fi, err := os.Lstat(target); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		if target, err = filepath.EvalSymlinks(target); err != nil {
+			return "", hint.With(fmt.Errorf("%s is a link memdir cannot follow: %w", path, err), "make it a file, or point it at a file of the project")
+		}
+	}
+	root := d.Layout.WorkTree
+	if root == "" {
+		root = d.Layout.ProjectRoot
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	if rel, err := filepath.Rel(root, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", hint.With(fmt.Errorf("%s leads out of the project, to %s: memdir does not write there", path, target),
+			"make it a file of the project, or apply --kind memory only")
+	}
+	return target, nil
 }
 
 // maxRule bounds a rule worded by hand: one line of CLAUDE.md.

@@ -47,8 +47,8 @@ func patternsAnswerFile(engine string) string { return "patterns-" + engine + ".
 // When the model fails or answers twice what memdir cannot use, the
 // heuristic result stands, with a warning. The caller holds the folder's
 // lock.
-func (d *Diaries) find(ctx context.Context, o PatternsOptions, docs []patterns.Doc, now time.Time) (patterns.Result, []string, error) {
-	opt := patterns.Options{MinTasks: o.MinTasks}
+func (d *Diaries) find(ctx context.Context, o PatternsOptions, docs []patterns.Doc, known []patterns.Known, dryRun bool, now time.Time) (patterns.Result, []string, error) {
+	opt := patterns.Options{MinTasks: o.MinTasks, Known: known}
 	heuristic := patterns.Find(docs, opt)
 	if o.Engine == "" || o.Engine == ExtractHeuristic || len(docs) == 0 {
 		return heuristic, nil, nil
@@ -60,11 +60,14 @@ func (d *Diaries) find(ctx context.Context, o PatternsOptions, docs []patterns.D
 	if omitted > 0 {
 		warnings = append(warnings, fmt.Sprintf("the %s engine read the newest lines only: %d older lines did not fit its request", o.Engine, omitted))
 	}
-	sum := sha256.Sum256([]byte(o.Engine + "\x00" + patterns.GroupPrompt + "\x00" + msg))
+	// The answer kept is reused only for the same request to the same
+	// model: the engine, its model and endpoint, the prompt, the lines.
+	model := d.Env.getenv("MEMDIR_LLM_MODEL") + "\x00" + d.Env.getenv("MEMDIR_LLM_BASE_URL") + "\x00" + d.Env.getenv("MEMDIR_CLAUDE_BIN")
+	sum := sha256.Sum256([]byte(o.Engine + "\x00" + model + "\x00" + patterns.GroupPrompt + "\x00" + msg))
 	key := hex.EncodeToString(sum[:])
 	var cached modelAnswer
 	if found, err := d.Folder.ReadJSON(patternsAnswerFile(o.Engine), &cached); err == nil && found && cached.Key == key {
-		if groups, err := patterns.ParseGroups(cached.Answer, len(lines)); err == nil {
+		if groups, err := patterns.ParseGroups(cached.Answer, omitted, len(lines)); err == nil {
 			return patterns.FromGroups(docs, groups, opt), warnings, nil
 		}
 	}
@@ -83,7 +86,10 @@ func (d *Diaries) find(ctx context.Context, o PatternsOptions, docs []patterns.D
 			}
 			return heuristic, append(warnings, fmt.Sprintf("the %s engine failed, so these are the heuristic engine's patterns: %v", o.Engine, err)), nil
 		}
-		groups, perr := patterns.ParseGroups(resp.Text, len(lines))
+		groups, perr := patterns.ParseGroups(resp.Text, omitted, len(lines))
+		if perr == nil && dryRun {
+			return patterns.FromGroups(docs, groups, opt), warnings, nil
+		}
 		if perr == nil {
 			if werr := d.Folder.WriteJSON(patternsAnswerFile(o.Engine), modelAnswer{Key: key, Engine: o.Engine, At: now.UTC(), Answer: resp.Text}); werr != nil {
 				warnings = append(warnings, "the model's answer was not kept, so --apply will ask it again: "+werr.Error())

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/memdir/memdir/internal/hint"
@@ -35,7 +37,7 @@ type RevertReport struct {
 // block, the file removed when memdir created it — and its command files
 // are removed while they hold what memdir wrote. Memories saved are left
 // ('memdir forget' removes them). Records are marked reverted.
-func (d *Diaries) PatternsRevert(ctx context.Context, ids []string, now time.Time) (RevertReport, error) {
+func (d *Diaries) PatternsRevert(ctx context.Context, ids []string, all bool, now time.Time) (RevertReport, error) {
 	var rep RevertReport
 	unlock, err := d.Folder.Lock(ctx)
 	if err != nil {
@@ -67,8 +69,8 @@ func (d *Diaries) PatternsRevert(ctx context.Context, ids []string, now time.Tim
 		}
 		for j := range r.Applied {
 			a := &r.Applied[j]
-			if !a.Active() {
-				continue
+			if !a.Active() || len(ids) == 0 && !all && !d.inProject(*r, *a) {
+				continue // another project's, left to a revert run there (or --all)
 			}
 			done, err := d.revertOne(r.ID, *a, created[a.Path])
 			if err != nil {
@@ -134,4 +136,19 @@ func (d *Diaries) revertRule(id string, a patterns.Applied, created bool) (strin
 		return "", err
 	}
 	return "removed from the memdir block", nil
+}
+
+// inProject reports whether an applied proposal wrote into this project:
+// a rule or a command under its folder, a memory of a pattern seen in its
+// diaries.
+func (d *Diaries) inProject(r patterns.Record, a patterns.Applied) bool {
+	if a.Kind == patterns.KindMemory {
+		return slices.Contains(r.Projects, d.Project())
+	}
+	root := d.Layout.WorkTree
+	if root == "" {
+		root = d.Layout.ProjectRoot
+	}
+	rel, err := filepath.Rel(root, a.Path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

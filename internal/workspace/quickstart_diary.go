@@ -150,7 +150,7 @@ func (q *quickstart) applyRevert(d *Diaries, p patterns.Pattern, claude string, 
 			q.say("     %-6s → %s\n", it.Kind, it.Path)
 		}
 	}
-	if _, err := d.PatternsRevert(q.ctx, []string{p.ID}, q.o.Now); err != nil {
+	if _, err := d.PatternsRevert(q.ctx, []string{p.ID}, false, q.o.Now); err != nil {
 		return err
 	}
 	after, err := os.ReadFile(claude)

@@ -65,7 +65,7 @@ func WritePatterns(w io.Writer, r PatternsReport) error {
 		ew.printf("warning: %s\n", wn)
 	}
 	if len(r.Patterns) > 0 {
-		ew.printf("\nNothing written. Apply with 'memdir patterns --apply ID' (--kind rule,command,memory).\n")
+		ew.printf("\nNothing applied. Apply with 'memdir patterns --apply ID' (--kind rule,command,memory).\n")
 	}
 	return ew.err
 }
