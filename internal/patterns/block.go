@@ -127,7 +127,7 @@ func AddRules(b []byte, lines []string) ([]byte, []string, error) {
 		nb := append([]byte{}, b[:start]...)
 		nb = append(nb, strings.Join(kept, "\n")...)
 		b = append(nb, b[end:]...)
-		start, end, _, ok, _ = block(b)
+		_, end, _, ok, _ = block(b)
 	}
 	if len(fresh) == 0 {
 		return b, wrote, nil
