@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/memdir/memdir/internal/hint"
@@ -54,7 +56,7 @@ type PatternsReport struct {
 	ClaudeMD   string              `json:"claude_md"` // the project's CLAUDE.md
 	Patterns   []PatternView       `json:"patterns"`
 	Candidates []patterns.Pattern  `json:"candidates"`
-	Conflicts  []patterns.Conflict `json:"conflicts,omitempty"`
+	Conflicts  []patterns.Conflict `json:"conflicts"`
 	// Flags are every review flag, those of records not seen in this run
 	// included.
 	Flags    []patterns.Flag   `json:"flags,omitempty"`
@@ -124,6 +126,12 @@ func (d *Diaries) patterns(ctx context.Context, o PatternsOptions, dryRun bool, 
 	}
 	rep.Diaries, rep.Lines, rep.MinTasks = res.Diaries, res.Lines, res.MinTasks
 	rep.Candidates, rep.Conflicts = res.Candidates, res.Conflicts
+	if rep.Conflicts == nil {
+		rep.Conflicts = []patterns.Conflict{}
+	}
+	if len(infos) == 0 && !o.All {
+		rep.Warnings = append(rep.Warnings, d.noDiariesOf(rep.Project, now))
+	}
 	scope := patterns.Scope{Partial: o.Since != ""}
 	if !o.All {
 		scope.Projects = []string{rep.Project}
@@ -229,4 +237,20 @@ func (d *Diaries) saveRecords(rs []patterns.Record) error {
 		rs = []patterns.Record{}
 	}
 	return d.Folder.WriteJSON(synthesis.PatternsFile, rs)
+}
+
+// noDiariesOf says a project has no diary, and which projects have.
+func (d *Diaries) noDiariesOf(project string, now time.Time) string {
+	all, _, err := d.List(DiaryFilter{All: true}, now)
+	if err != nil || len(all) == 0 {
+		return fmt.Sprintf("no diaries of project %s: write one with 'memdir diary add', or draft one with 'memdir diary draft'", project)
+	}
+	var names []string
+	for _, in := range all {
+		if !slices.Contains(names, in.Entry.Project) && in.Entry.Project != "" {
+			names = append(names, in.Entry.Project)
+		}
+	}
+	slices.Sort(names)
+	return fmt.Sprintf("no diaries of project %s; diaries exist of %s (--project NAME, or --all)", project, strings.Join(names, ", "))
 }

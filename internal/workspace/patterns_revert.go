@@ -78,7 +78,10 @@ func (d *Diaries) PatternsRevert(ctx context.Context, ids []string, all bool, no
 				return rep, err
 			}
 			a.RevertedAt = at
-			rep.Reverted = append(rep.Reverted, Reverted{ID: r.ID, Kind: a.Kind, Path: a.Path, Done: done})
+			it := Reverted{ID: r.ID, Kind: a.Kind, Path: a.Path, Done: done}
+			if !slices.ContainsFunc(rep.Reverted, func(o Reverted) bool { return o.ID == it.ID && o.Kind == it.Kind && o.Path == it.Path }) {
+				rep.Reverted = append(rep.Reverted, it) // applied twice, said once
+			}
 		}
 	}
 	return rep, d.saveRecords(records)
