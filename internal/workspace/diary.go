@@ -98,10 +98,31 @@ func (d *Diaries) prepare(e diary.Entry, source string, now time.Time) (diary.En
 		e.Source = source
 	}
 	e, found := diary.Redact(e)
-	if err := diary.Validate(e); err != nil {
+	if err := withFuture(diary.Validate(e), e.Date, now); err != nil {
 		return e, found, validationHint(err)
 	}
 	return e, found, nil
+}
+
+// withFuture adds to err's problems a date more than a day after now's
+// (a day of slack for clocks and zones apart): a task is dated when it
+// ran, and a future date would sort it ahead of every real one.
+func withFuture(err error, date string, now time.Time) error {
+	latest := now.In(time.Local).AddDate(0, 0, 1).Format(time.DateOnly)
+	if _, perr := time.Parse(time.DateOnly, date); perr != nil || date <= latest {
+		return err
+	}
+	p := diary.Problem{Field: "date", Issue: fmt.Sprintf("%s is in the future (today is %s): give the day the task ran, or leave it out for today",
+		date, now.In(time.Local).Format(time.DateOnly))}
+	var ve *diary.ValidationError
+	if errors.As(err, &ve) {
+		ve.Problems = append(ve.Problems, p)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	return &diary.ValidationError{Problems: []diary.Problem{p}}
 }
 
 // validationHint adds the next step to a validation error; errors.As

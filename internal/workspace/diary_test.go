@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/diary"
+	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/patterns"
 )
 
@@ -139,6 +140,36 @@ func TestDiaryAcceptRemoveEdit(t *testing.T) {
 	}
 }
 
+// TestDiaryWrite_RefusesFutureDates: a date more than a day after now is
+// refused (a day of slack for clocks and zones), listed with the entry's
+// other problems, and nothing is written.
+func TestDiaryWrite_RefusesFutureDates(t *testing.T) {
+	d, _ := diaryEnv(t)
+	ctx := context.Background()
+	e := entry("Tomorrow is fine", "a mistake")
+	e.Date = day.AddDate(0, 0, 1).Format(time.DateOnly)
+	if _, err := d.Write(ctx, e, "", day); err != nil {
+		t.Fatalf("a day ahead: %v", err)
+	}
+	e = entry("The day after is not", "a mistake")
+	e.Date = day.AddDate(0, 0, 2).Format(time.DateOnly)
+	_, err := d.Write(ctx, e, "", day)
+	var ve *diary.ValidationError
+	if !errors.As(err, &ve) || len(ve.Problems) != 1 || !strings.Contains(err.Error(), "2026-03-04 is in the future") {
+		t.Fatalf("two days ahead: %v", err)
+	}
+	if !strings.Contains(hint.Of(err), "fix every problem") {
+		t.Errorf("no hint: %q", hint.Of(err))
+	}
+	e.Outcome = "great"
+	if !errors.As(func() error { _, err := d.Write(ctx, e, "", day); return err }(), &ve) || len(ve.Problems) != 2 {
+		t.Errorf("with another problem: %+v", ve)
+	}
+	if infos, _, _ := d.List(DiaryFilter{All: true}, day); len(infos) != 1 {
+		t.Errorf("%d diaries written, want 1", len(infos))
+	}
+}
+
 // lessons writes n accepted diaries that share a lesson.
 func lessons(t *testing.T, d *Diaries, n int, start time.Time) {
 	t.Helper()
@@ -153,7 +184,7 @@ func lessons(t *testing.T, d *Diaries, n int, start time.Time) {
 	for i := range n {
 		e := entry(tasks[i], lines[i])
 		e.Date = start.AddDate(0, 0, i).Format(time.DateOnly)
-		if _, err := d.Write(context.Background(), e, diary.SourceHand, start); err != nil {
+		if _, err := d.Write(context.Background(), e, diary.SourceHand, start.AddDate(0, 0, i)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -259,7 +290,7 @@ func TestPatterns_FlagsRecurringAfterApply(t *testing.T) {
 	for i, task := range tasks {
 		e := entry(task, "Integration tests failed: missing table, `make migrate` was not run before them")
 		e.Date = day.AddDate(0, 0, 10+i).Format(time.DateOnly)
-		if _, err := d.Write(ctx, e, "", day); err != nil {
+		if _, err := d.Write(ctx, e, "", day.AddDate(0, 0, 10+i)); err != nil {
 			t.Fatal(err)
 		}
 	}
