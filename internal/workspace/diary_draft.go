@@ -69,9 +69,12 @@ func (d *Diaries) Draft(ctx context.Context, src DraftSource, now time.Time) (Di
 		}
 		stem := d.freeStem(diary.Stem(e))
 		p, _ := d.Folder.DiaryPath(stem)
-		return DiaryWritten{Stem: stem, Path: p, Redacted: found, Draft: true, DryRun: true}, e, nil
+		w := d.written(stem, p, found, e)
+		w.DryRun, w.FromTranscript = true, true
+		return w, e, nil
 	}
 	w, err := d.Write(ctx, e, "", now)
+	w.FromTranscript = err == nil
 	return w, e, err
 }
 
