@@ -302,3 +302,35 @@ func TestPatterns_FlagsRecurringAfterApply(t *testing.T) {
 		t.Fatalf("flags %+v", f)
 	}
 }
+
+// TestDiaryDraft_SessionHasDiaryAndProject: a draft is filed under the
+// project the session ran in (and says it is not the current one); a
+// second draft of the session is ErrSessionHasDiary unless Force.
+func TestDiaryDraft_SessionHasDiaryAndProject(t *testing.T) {
+	d, proj := diaryEnv(t)
+	ctx := context.Background()
+	p := filepath.Join(proj, "s.jsonl")
+	lines := []string{
+		`{"type":"user","sessionId":"sess-9","cwd":"/nonexistent-memdir-test/elsewhere","timestamp":"2026-03-01T10:00:00Z","uuid":"u1","message":{"role":"user","content":"Add the billing export"}}`,
+		`{"type":"assistant","sessionId":"sess-9","cwd":"/nonexistent-memdir-test/elsewhere","timestamp":"2026-03-01T10:01:00Z","uuid":"a1","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"go test ./..."}}]}}`,
+		`{"type":"user","sessionId":"sess-9","cwd":"/nonexistent-memdir-test/elsewhere","timestamp":"2026-03-01T10:02:00Z","uuid":"u2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"FAIL: relation orders does not exist"}]}}`,
+	}
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := d.Draft(ctx, DraftSource{Transcript: p}, day)
+	if err != nil || !w.FromTranscript || !w.Draft || w.Project != "elsewhere" || !w.OtherProject {
+		t.Fatalf("draft %+v, %v", w, err)
+	}
+	_, _, err = d.Draft(ctx, DraftSource{Transcript: p}, day)
+	if !errors.Is(err, ErrSessionHasDiary) || !strings.Contains(err.Error(), "session sess-9 already has a diary: "+w.Stem) {
+		t.Fatalf("second draft: %v", err)
+	}
+	if w2, _, err := d.Draft(ctx, DraftSource{Transcript: p, Force: true}, day); err != nil || w2.Stem != w.Stem+"-2" {
+		t.Fatalf("forced draft %+v, %v", w2, err)
+	}
+	// Written by hand in the current project: not another project's.
+	if w, err := d.Write(ctx, entry("Here", "x"), "", day); err != nil || w.OtherProject || w.FromTranscript {
+		t.Fatalf("write %+v, %v", w, err)
+	}
+}
