@@ -216,7 +216,17 @@ func (a *app) runDiaryEdit(stem, from string) error {
 		return err
 	}
 	draft := from
-	if from == "" {
+	var edited []byte
+	switch from {
+	case "-":
+		// Kept in a draft file, so a refused edit is not lost.
+		if edited, err = workspace.ReadDiaryEdit("-", a.stdin); err != nil {
+			return err
+		}
+		if draft, err = workspace.Draft(stem+".md", edited); err != nil {
+			return err
+		}
+	case "":
 		editor := cmp.Or(a.getenv("VISUAL"), a.getenv("EDITOR"))
 		if editor == "" && !isTerminal(a.stdin) {
 			return withHint(errors.New("no $EDITOR or $VISUAL is set and standard input is not a terminal"),
@@ -237,15 +247,16 @@ func (a *app) runDiaryEdit(stem, from string) error {
 			return withHint(fmt.Errorf("editor %q: %w", editor, err), "set $EDITOR to an editor that waits until you close the file")
 		}
 	}
-	edited, err := workspace.ReadDiaryEdit(draft, nil)
-	if err != nil {
-		return err
+	if from != "-" {
+		if edited, err = workspace.ReadDiaryEdit(draft, a.stdin); err != nil {
+			return err
+		}
 	}
 	w, changed, err := d.SaveEdit(a.ctx, stem, orig, edited, draft)
 	if err != nil {
 		return err // the draft stays: the hint names it
 	}
-	if from == "" {
+	if draft != from {
 		os.Remove(draft)
 	}
 	if !changed {
@@ -270,15 +281,7 @@ func (a *app) diaryAcceptCmd() *cobra.Command {
 				return err
 			}
 			done, err := d.Accept(a.ctx, args)
-			return a.answer(map[string][]string{"accepted": orEmpty(done)}, err, func() error {
-				for _, s := range done {
-					a.printf("accepted %s\n", s)
-				}
-				if len(done) < len(args) {
-					a.printf("%d already accepted\n", len(args)-len(done))
-				}
-				return nil
-			})
+			return a.stemsDone("accepted", args, done, err)
 		},
 	}
 }
@@ -295,12 +298,38 @@ func (a *app) diaryRmCmd() *cobra.Command {
 				return err
 			}
 			done, err := d.Remove(a.ctx, args)
-			return a.answer(map[string][]string{"removed": orEmpty(done)}, err, func() error {
-				for _, s := range done {
-					a.printf("removed %s\n", s)
-				}
-				return nil
-			})
+			return a.stemsDone("removed", args, done, err)
 		},
 	}
+}
+
+// stemsDone prints what accept or rm did to each diary, the ones it could
+// not act on included, and returns err (exit 1) when there were any.
+func (a *app) stemsDone(verb string, args, done []string, err error) error {
+	var se *workspace.DiaryStemsError
+	if err != nil && !errors.As(err, &se) {
+		return err // nothing was done
+	}
+	var failed []workspace.StemError
+	if se != nil {
+		failed = se.Failed
+	}
+	if a.json {
+		if perr := a.printJSON(map[string]any{verb: orEmpty(done), "failed": orEmpty(failed)}); perr != nil {
+			return perr
+		}
+		return err
+	}
+	for _, s := range done {
+		a.printf("%s %s\n", verb, s)
+	}
+	if verb == "accepted" {
+		if n := len(args) - len(done) - len(failed); n > 0 {
+			a.printf("%d already accepted\n", n)
+		}
+	}
+	for _, f := range failed {
+		a.printf("not %s: %s\n", verb, f.Stem)
+	}
+	return err
 }

@@ -283,7 +283,9 @@ func (e *ValidationError) Error() string {
 }
 
 // Validate checks what a write requires: a task, a date, at least one
-// section line, a known outcome, and a formatted size within MaxSize.
+// section line, a known outcome, tags of a word or two (no character that
+// would break the frontmatter's list), a project that is a folder's name,
+// and a formatted size within MaxSize.
 func Validate(e Entry) error {
 	var ps []Problem
 	add := func(f, is string) { ps = append(ps, Problem{f, is}) }
@@ -303,8 +305,16 @@ func Validate(e Entry) error {
 	if e.Status != "" && e.Status != StatusDraft && e.Status != StatusAccepted {
 		add("status", fmt.Sprintf("%q is not draft or accepted", e.Status))
 	}
-	if strings.ContainsAny(e.Project, "\n\r") || strings.ContainsAny(e.Session, "\n\r") {
-		add("project", "and session must be one line each")
+	if is := projectIssue(e.Project); is != "" {
+		add("project", is)
+	}
+	if strings.ContainsAny(e.Session, "\n\r") {
+		add("session", "must be one line")
+	}
+	for _, t := range e.Tags {
+		if is := tagIssue(t); is != "" {
+			add("tags", is)
+		}
 	}
 	lines := 0
 	for _, s := range e.Sections {
@@ -330,6 +340,50 @@ func Validate(e Entry) error {
 		return &ValidationError{Problems: ps}
 	}
 	return nil
+}
+
+// maxTag and maxProject bound a tag and a project's name.
+const (
+	maxTag     = 40
+	maxProject = 100
+)
+
+// tagIssue says what is wrong with one tag, or "": a tag is a word or
+// two that the frontmatter's flow list ([a, b]) holds as it is, so none of
+// the characters that would end or split it there.
+func tagIssue(t string) string {
+	switch {
+	case strings.TrimSpace(t) == "":
+		return "has an empty tag"
+	case strings.Contains(t, "[REDACTED:"):
+		return fmt.Sprintf("%q held a secret (redacted): drop that tag", t)
+	case strings.ContainsAny(t, "\n\r"):
+		return fmt.Sprintf("%q has a line break: give a word or two per tag", t)
+	case len(t) > maxTag:
+		return fmt.Sprintf("%q is over %d bytes: a tag is a word or two", t, maxTag)
+	case strings.TrimSpace(t) != t:
+		return fmt.Sprintf("%q starts or ends with a space: trim it", t)
+	case strings.ContainsAny(t, tagForbidden):
+		return fmt.Sprintf("%q has one of %s: a tag is a word or two, one tag per item", t, tagForbidden)
+	}
+	return ""
+}
+
+// tagForbidden are the characters a tag may not hold.
+const tagForbidden = `,[]{}#:"'`
+
+// projectIssue says what is wrong with a project's name, or "": it is a
+// project folder's base name, empty until the workspace fills it.
+func projectIssue(p string) string {
+	switch {
+	case strings.ContainsAny(p, "\n\r"):
+		return "must be one line"
+	case len(p) > maxProject:
+		return fmt.Sprintf("is %d bytes (at most %d): a project is its folder's name", len(p), maxProject)
+	case strings.ContainsAny(p, `/\`), strings.Contains(p, ".."):
+		return fmt.Sprintf("%q is not a folder's name: no /, \\ or ..", p)
+	}
+	return ""
 }
 
 // Redact removes credentials and <private> text from every field of e and

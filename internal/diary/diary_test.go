@@ -142,3 +142,45 @@ func TestStem(t *testing.T) {
 		}
 	}
 }
+
+func TestValidateTagsAndProject(t *testing.T) {
+	base := func() Entry {
+		e := Entry{Task: "t", Date: "2026-01-02", Project: "shop"}
+		e.Add(Worked, "x")
+		return e
+	}
+	good := base()
+	good.Tags = []string{"go", "db-migrations", "c++", "two words"}
+	if err := Validate(good); err != nil {
+		t.Fatalf("good tags: %v", err)
+	}
+	back, err := Parse("x", Format(good))
+	if err != nil || strings.Join(back.Tags, "|") != strings.Join(good.Tags, "|") {
+		t.Errorf("tags after a round trip = %q, %v", back.Tags, err)
+	}
+	for _, tag := range []string{"", "a]b", "a,b", "a[b", "{x}", "#go", "k:v", `say "hi"`, "it's", "a\nb", " go", "go ", strings.Repeat("x", 41), "[REDACTED:aws-key]"} {
+		e := base()
+		e.Tags = []string{"fine", tag}
+		err := Validate(e)
+		var ve *ValidationError
+		if !errors.As(err, &ve) || len(ve.Problems) != 1 || ve.Problems[0].Field != "tags" {
+			t.Errorf("tag %q: err = %v, want one tags problem", tag, err)
+		}
+	}
+	for _, p := range []string{"a/b", `a\b`, "..", "a..b", "a\nb", strings.Repeat("p", 101)} {
+		e := base()
+		e.Project = p
+		err := Validate(e)
+		var ve *ValidationError
+		if !errors.As(err, &ve) || len(ve.Problems) != 1 || ve.Problems[0].Field != "project" {
+			t.Errorf("project %q: err = %v, want one project problem", p, err)
+		}
+	}
+	// Every problem at once: two bad tags and a bad project.
+	e := base()
+	e.Tags, e.Project = []string{"a,b", ""}, "x/y"
+	var ve *ValidationError
+	if !errors.As(Validate(e), &ve) || len(ve.Problems) != 3 {
+		t.Errorf("problems = %+v, want 3", ve)
+	}
+}

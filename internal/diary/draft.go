@@ -124,11 +124,15 @@ var shellTools = map[string]bool{
 // editTools are the tool names that change a file.
 var editTools = map[string]bool{"Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true, "apply_patch": true}
 
-// walk pairs each result with its call (by ID, else the latest call
-// still waiting) and records runs and edits in order.
+// walk pairs each result with its call and records runs and edits in
+// order. A result with an ID settles the call of that ID; one without
+// settles the oldest call without an ID not yet settled, of any tool (a
+// Read's result must not settle a shell run), and that call is done.
 func walk(s *transcript.Session) *session {
 	w := &session{}
 	byID := map[string]func(transcript.ToolCall){}
+	// waiting holds the calls without an ID in order, nil for a call the
+	// draft does not follow.
 	var waiting []func(transcript.ToolCall)
 	seq := 0
 	for _, m := range s.Messages {
@@ -139,11 +143,11 @@ func walk(s *transcript.Session) *session {
 			seq++
 			if tc.Name == "result" {
 				var settle func(transcript.ToolCall)
-				if f, ok := byID[tc.ID]; ok && tc.ID != "" {
-					settle = f
+				if tc.ID != "" {
+					settle = byID[tc.ID]
 					delete(byID, tc.ID)
-				} else if n := len(waiting); n > 0 && tc.ID == "" {
-					settle = waiting[n-1]
+				} else if len(waiting) > 0 {
+					settle, waiting = waiting[0], waiting[1:]
 				}
 				if settle != nil {
 					settle(tc)
@@ -152,13 +156,11 @@ func walk(s *transcript.Session) *session {
 			}
 			w.tools++
 			settle := w.call(tc, seq)
-			if settle == nil {
-				continue
-			}
-			if tc.ID != "" {
-				byID[tc.ID] = settle
-			} else {
+			switch {
+			case tc.ID == "":
 				waiting = append(waiting, settle)
+			case settle != nil:
+				byID[tc.ID] = settle
 			}
 		}
 	}

@@ -364,3 +364,24 @@ func TestMakeCheck(t *testing.T) {
 		}
 	}
 }
+
+// Results without tool IDs settle the oldest call without one still
+// waiting, whatever its tool: a Read's "no such file" after a passing
+// `go test` is the Read's, not a failure of the tests. In order or with
+// both calls before both results.
+func TestDraftFrom_PairsResultsWithoutIDs(t *testing.T) {
+	goTest := transcript.Message{Role: "assistant", Tools: []transcript.ToolCall{{Name: "Bash", Summary: "command: go test ./..."}}}
+	read := transcript.Message{Role: "assistant", Tools: []transcript.ToolCall{{Name: "Read", Summary: "file_path: /r/missing.go"}}}
+	passed := transcript.Message{Role: "user", Tools: []transcript.ToolCall{{Name: "result", Summary: "ok  example.com/r 0.01s"}}}
+	noFile := transcript.Message{Role: "user", Tools: []transcript.ToolCall{{Name: "result", Summary: "Error: no such file or directory", IsError: true}}}
+	user := transcript.Message{Role: "user", Text: "run the tests"}
+	for name, msgs := range map[string][]transcript.Message{
+		"in turn":     {user, goTest, passed, read, noFile},
+		"interleaved": {user, goTest, read, passed, noFile},
+	} {
+		e := DraftFrom(&transcript.Session{ID: "s", Messages: msgs}, DraftOptions{Date: "2026-01-02"})
+		if e.Outcome != OutcomeSuccess || len(e.Items(Attempted)) != 0 || len(e.Items(Errors)) != 0 {
+			t.Errorf("%s: outcome %q, want success and no failed attempt:\n%s", name, e.Outcome, Format(e))
+		}
+	}
+}

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,27 +65,11 @@ func (h *hook) draft(path string) error {
 	if err != nil {
 		return err
 	}
-	if h.in.SessionID != "" {
-		if has, err := hasDiary(d, h.in.SessionID, h.Now()); err != nil || has {
-			return err
-		}
-	}
 	ctx, cancel := context.WithTimeout(h.ctx, draftLockWait)
 	defer cancel()
 	_, _, err = d.Draft(ctx, workspace.DraftSource{Transcript: path}, h.Now())
+	if errors.Is(err, workspace.ErrSessionHasDiary) {
+		return nil // drafted at an earlier end of the session, or written by the agent
+	}
 	return err
-}
-
-// hasDiary reports whether a diary of session exists, in any project.
-func hasDiary(d *workspace.Diaries, session string, now time.Time) (bool, error) {
-	infos, _, err := d.List(workspace.DiaryFilter{All: true}, now)
-	if err != nil {
-		return false, err
-	}
-	for _, in := range infos {
-		if in.Entry.Session == session {
-			return true, nil
-		}
-	}
-	return false, nil
 }

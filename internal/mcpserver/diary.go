@@ -68,23 +68,6 @@ func (in DiaryIn) entry() diary.Entry {
 	return e
 }
 
-// tagProblems are what diary.Validate does not check of the tags: each one
-// short line.
-func tagProblems(tags []string) []diary.Problem {
-	var ps []diary.Problem
-	for _, t := range tags {
-		switch {
-		case strings.TrimSpace(t) == "":
-			ps = append(ps, diary.Problem{Field: "tags", Issue: "has an empty tag"})
-		case strings.ContainsAny(t, "\n\r"):
-			ps = append(ps, diary.Problem{Field: "tags", Issue: fmt.Sprintf("%q has a line break: give one word or two per tag", t)})
-		case len(t) > 40:
-			ps = append(ps, diary.Problem{Field: "tags", Issue: fmt.Sprintf("%q is over 40 bytes: a tag is a word or two", t)})
-		}
-	}
-	return ps
-}
-
 // diaryWrite is diary_write: workspace.Diaries.Write by the agent.
 func (h *handlers) diaryWrite(ctx context.Context, _ *mcp.CallToolRequest, in DiaryIn) (*mcp.CallToolResult, DiaryOut, error) {
 	env, _, err := h.p.layout(in.Project)
@@ -96,21 +79,7 @@ func (h *handlers) diaryWrite(ctx context.Context, _ *mcp.CallToolRequest, in Di
 		return nil, DiaryOut{}, err
 	}
 	now := time.Now()
-	e := in.entry()
-	if tp := tagProblems(in.Tags); len(tp) > 0 {
-		// Refused before writing, with the entry's own problems too.
-		filled := e
-		if filled.Date == "" {
-			filled.Date = now.In(time.Local).Format(time.DateOnly)
-		}
-		var all []diary.Problem
-		var ve *diary.ValidationError
-		if errors.As(diary.Validate(filled), &ve) {
-			all = ve.Problems
-		}
-		return nil, DiaryOut{}, refused(append(all, tp...))
-	}
-	w, err := d.Write(ctx, e, diary.SourceAgent, now)
+	w, err := d.Write(ctx, in.entry(), diary.SourceAgent, now)
 	var ve *diary.ValidationError
 	if errors.As(err, &ve) {
 		return nil, DiaryOut{}, refused(ve.Problems)

@@ -117,6 +117,9 @@ func TestDiaryWrite_Refused(t *testing.T) {
 			"task": "two\nlines", "outcome": "great", "date": "yesterday",
 			"errors": []string{"a\rb"},
 		}, []string{"task must be one line", `outcome "great"`, `date "yesterday" is not a date as YYYY-MM-DD`, "Errors has a line with a line break", "4 problem(s)"}},
+		{"tags that would break the frontmatter's list", map[string]any{
+			"task": "Tag it", "worked": []string{"x"}, "tags": []string{"go]", "a,b", " db"},
+		}, []string{`tags "go]" has one of`, `tags "a,b" has one of`, `tags " db" starts or ends with a space`, "3 problem(s)"}},
 		{"no sections", map[string]any{"task": "Rename a variable"}, []string{"sections are empty", "1 problem(s)"}},
 		{"over 16 KB", map[string]any{"task": "A long one", "worked": slices.Repeat([]string{strings.Repeat("w", 590)}, 30)},
 			[]string{"entry is 17", "over the 16384-byte limit", "1 problem(s)"}},

@@ -2,10 +2,12 @@ package workspace
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -60,6 +62,14 @@ type DiaryWritten struct {
 	DryRun bool `json:"dry_run,omitempty"`
 	// Nothing says why no entry was written (a draft with nothing in it).
 	Nothing string `json:"nothing,omitempty"`
+	// FromTranscript: Draft wrote it from a session's transcript (not a
+	// person nor the agent, nor an edit).
+	FromTranscript bool `json:"from_transcript,omitempty"`
+	// Project is the project the entry is filed under; OtherProject says
+	// it is not the current one (a session that ran in another folder),
+	// so 'memdir diary list' without --all does not show it.
+	Project      string `json:"project,omitempty"`
+	OtherProject bool   `json:"other_project,omitempty"`
 }
 
 // Write checks and saves one diary entry: Project (the current project's
@@ -83,7 +93,12 @@ func (d *Diaries) Write(ctx context.Context, e diary.Entry, source string, now t
 		return DiaryWritten{}, err
 	}
 	p, _ := d.Folder.DiaryPath(stem)
-	return DiaryWritten{Stem: stem, Path: p, Redacted: found, Draft: e.Draft()}, nil
+	return d.written(stem, p, found, e), nil
+}
+
+// written is what writing e as stem at p did.
+func (d *Diaries) written(stem, p string, found []redact.Finding, e diary.Entry) DiaryWritten {
+	return DiaryWritten{Stem: stem, Path: p, Redacted: found, Draft: e.Draft(), Project: e.Project, OtherProject: e.Project != d.Project()}
 }
 
 // prepare fills, redacts and validates e.
@@ -98,10 +113,31 @@ func (d *Diaries) prepare(e diary.Entry, source string, now time.Time) (diary.En
 		e.Source = source
 	}
 	e, found := diary.Redact(e)
-	if err := diary.Validate(e); err != nil {
+	if err := withFuture(diary.Validate(e), e.Date, now); err != nil {
 		return e, found, validationHint(err)
 	}
 	return e, found, nil
+}
+
+// withFuture adds to err's problems a date more than a day after now's
+// (a day of slack for clocks and zones apart): a task is dated when it
+// ran, and a future date would sort it ahead of every real one.
+func withFuture(err error, date string, now time.Time) error {
+	latest := now.In(time.Local).AddDate(0, 0, 1).Format(time.DateOnly)
+	if _, perr := time.Parse(time.DateOnly, date); perr != nil || date <= latest {
+		return err
+	}
+	p := diary.Problem{Field: "date", Issue: fmt.Sprintf("%s is in the future (today is %s): give the day the task ran, or leave it out for today",
+		date, now.In(time.Local).Format(time.DateOnly))}
+	var ve *diary.ValidationError
+	if errors.As(err, &ve) {
+		ve.Problems = append(ve.Problems, p)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	return &diary.ValidationError{Problems: []diary.Problem{p}}
 }
 
 // validationHint adds the next step to a validation error; errors.As
@@ -240,48 +276,119 @@ func (d *Diaries) Raw(stem string) ([]byte, string, error) {
 }
 
 // Accept marks drafts accepted, so patterns reads them. An entry already
-// accepted is left as it is; accepted lists the stems changed.
+// accepted is left as it is; accepted lists the stems changed. A stem
+// that cannot be accepted (no such diary, a file that does not parse, an
+// entry not valid) does not stop the others: err is then a
+// *DiaryStemsError naming each one and why, with a hint.
 func (d *Diaries) Accept(ctx context.Context, stems []string) (accepted []string, err error) {
 	unlock, err := d.Folder.Lock(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	se := &DiaryStemsError{Verb: "accepted"}
 	for _, stem := range stems {
-		info, err := d.Show(stem)
+		changed, err := d.accept(stem)
 		if err != nil {
-			return accepted, err
+			se.Failed = append(se.Failed, StemError{Stem: stem, Err: err})
+		} else if changed {
+			accepted = append(accepted, stem)
 		}
-		if !info.Entry.Draft() {
-			continue
-		}
-		info.Entry.Status = diary.StatusAccepted
-		if err := diary.Validate(info.Entry); err != nil {
-			return accepted, hint.With(err, "fix it with 'memdir diary edit %s' (an accepted diary must be valid), then accept it", stem)
-		}
-		if err := d.Folder.WriteDiary(stem, diary.Format(info.Entry)); err != nil {
-			return accepted, err
-		}
-		accepted = append(accepted, stem)
 	}
-	return accepted, nil
+	return accepted, se.orNil()
 }
 
-// Remove deletes diaries (a draft a person rejects).
+// accept accepts the draft stem; the caller holds the lock.
+func (d *Diaries) accept(stem string) (bool, error) {
+	info, err := d.Show(stem)
+	if err != nil || !info.Entry.Draft() {
+		return false, err
+	}
+	info.Entry.Status = diary.StatusAccepted
+	if err := diary.Validate(info.Entry); err != nil {
+		return false, hint.With(err, "fix it with 'memdir diary edit %s' (an accepted diary must be valid), then accept it", stem)
+	}
+	return true, d.Folder.WriteDiary(stem, diary.Format(info.Entry))
+}
+
+// Remove deletes diaries (a draft a person rejects). A stem that cannot
+// be removed does not stop the others: err is then a *DiaryStemsError.
 func (d *Diaries) Remove(ctx context.Context, stems []string) (removed []string, err error) {
 	unlock, err := d.Folder.Lock(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	se := &DiaryStemsError{Verb: "removed"}
 	for _, stem := range stems {
-		if _, _, err := d.Raw(stem); err != nil {
-			return removed, err
+		_, _, err := d.Raw(stem)
+		if err == nil {
+			err = d.Folder.RemoveDiary(stem)
 		}
-		if err := d.Folder.RemoveDiary(stem); err != nil {
-			return removed, err
+		if err != nil {
+			se.Failed = append(se.Failed, StemError{Stem: stem, Err: err})
+			continue
 		}
 		removed = append(removed, stem)
 	}
-	return removed, nil
+	return removed, se.orNil()
+}
+
+// StemError is one diary an Accept or Remove could not act on, and why.
+type StemError struct {
+	Stem string `json:"stem"`
+	Err  error  `json:"-"`
+}
+
+// MarshalJSON writes the error as its text.
+func (s StemError) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Stem  string `json:"stem"`
+		Error string `json:"error"`
+	}{s.Stem, s.Err.Error()})
+}
+
+// DiaryStemsError lists the diaries an Accept or Remove left as they
+// were; the others were done.
+type DiaryStemsError struct {
+	Verb   string // accepted, removed
+	Failed []StemError
+}
+
+func (e *DiaryStemsError) Error() string {
+	var b strings.Builder
+	n := len(e.Failed)
+	if n == 1 {
+		fmt.Fprintf(&b, "1 diary not %s: ", e.Verb)
+	} else {
+		fmt.Fprintf(&b, "%d diaries not %s: ", n, e.Verb)
+	}
+	for i, f := range e.Failed {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		msg := f.Err.Error()
+		if !strings.Contains(msg, f.Stem) {
+			msg = f.Stem + ": " + msg
+		}
+		b.WriteString(msg)
+	}
+	return b.String()
+}
+
+// orNil is e with the failures' hints, or nil when nothing failed.
+func (e *DiaryStemsError) orNil() error {
+	if len(e.Failed) == 0 {
+		return nil
+	}
+	var hints []string
+	for _, f := range e.Failed {
+		if h := hint.Of(f.Err); h != "" && !slices.Contains(hints, h) {
+			hints = append(hints, h)
+		}
+	}
+	if len(hints) == 0 {
+		return e
+	}
+	return hint.With(e, "%s", strings.Join(hints, "; "))
 }

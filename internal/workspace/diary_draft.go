@@ -25,10 +25,16 @@ type DraftSource struct {
 	Force      bool // draft even when a diary of the session exists
 }
 
+// ErrSessionHasDiary is what Draft returns, wrapped with the session and
+// its diary, for a session that already has a diary (unless Force): the
+// session-end hook's "nothing to do".
+var ErrSessionHasDiary = errors.New("already has a diary")
+
 // Draft drafts a diary entry from a finished session's transcript
 // (diary.DraftFrom) and writes it as a draft, for a person or the agent to
 // accept. An entry with nothing in it is not written: DiaryWritten.Nothing
-// says so. A session that already has a diary is refused unless Force.
+// says so. A session that already has a diary is refused unless Force:
+// errors.Is(err, ErrSessionHasDiary).
 func (d *Diaries) Draft(ctx context.Context, src DraftSource, now time.Time) (DiaryWritten, diary.Entry, error) {
 	path, err := d.transcriptPath(src)
 	if err != nil {
@@ -58,7 +64,7 @@ func (d *Diaries) Draft(ctx context.Context, src DraftSource, now time.Time) (Di
 			if err != nil {
 				return DiaryWritten{}, e, err
 			}
-			return DiaryWritten{}, e, hint.With(fmt.Errorf("session %s already has a diary: %s", e.Session, stem),
+			return DiaryWritten{}, e, hint.With(fmt.Errorf("session %s %w: %s", e.Session, ErrSessionHasDiary, stem),
 				"see it with 'memdir diary show %s'; add --force to draft another", stem)
 		}
 	}
@@ -69,9 +75,12 @@ func (d *Diaries) Draft(ctx context.Context, src DraftSource, now time.Time) (Di
 		}
 		stem := d.freeStem(diary.Stem(e))
 		p, _ := d.Folder.DiaryPath(stem)
-		return DiaryWritten{Stem: stem, Path: p, Redacted: found, Draft: true, DryRun: true}, e, nil
+		w := d.written(stem, p, found, e)
+		w.DryRun, w.FromTranscript = true, true
+		return w, e, nil
 	}
 	w, err := d.Write(ctx, e, "", now)
+	w.FromTranscript = err == nil
 	return w, e, err
 }
 

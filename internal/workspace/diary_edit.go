@@ -3,12 +3,14 @@ package workspace
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 
 	"github.com/memdir/memdir/internal/diary"
 	"github.com/memdir/memdir/internal/hint"
+	"github.com/memdir/memdir/internal/safefile"
 )
 
 // SaveEdit checks edited, a new version of the diary stem whose bytes were
@@ -47,7 +49,7 @@ func (d *Diaries) SaveEdit(ctx context.Context, stem string, orig, edited []byte
 		return w, true, hint.With(err, "your edit is kept in %s; '%s' tries again", draft, again)
 	}
 	p, _ := d.Folder.DiaryPath(stem)
-	return DiaryWritten{Stem: stem, Path: p, Redacted: found, Draft: e.Draft()}, true, nil
+	return d.written(stem, p, found, e), true, nil
 }
 
 // DiaryInput is an entry as `memdir diary add` receives it: a file (or
@@ -91,13 +93,17 @@ func (in DiaryInput) Entry() (diary.Entry, error) {
 }
 
 // ReadDiaryEdit reads an edited diary (or a --from file; "-" is r),
-// refusing one over 4 × diary.MaxSize: Validate reports the size of what
-// is under it.
+// refusing one over 4 × diary.MaxSize (Validate reports the size of what
+// is under it). A file is opened through safefile: a FIFO, a device or a
+// folder is refused at once, never waited on. Every error has a hint.
 func ReadDiaryEdit(path string, r io.Reader) ([]byte, error) {
-	if path != "-" {
-		f, err := os.Open(path)
+	name := path
+	if path == "-" {
+		name = "standard input"
+	} else {
+		f, err := safefile.OpenRegular(path)
 		if err != nil {
-			return nil, hint.With(err, "give the path of a diary file in the format 'memdir diary --help' shows")
+			return nil, fromHint(path, err)
 		}
 		defer f.Close()
 		r = f
@@ -105,10 +111,24 @@ func ReadDiaryEdit(path string, r io.Reader) ([]byte, error) {
 	const limit = 4 * diary.MaxSize
 	b, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
-		return nil, err
+		return nil, hint.With(fmt.Errorf("reading %s: %w", name, err), "give a readable diary file with --from FILE (or - for standard input)")
 	}
 	if len(b) > limit {
-		return nil, hint.With(fmt.Errorf("%s is over %d bytes: not a diary entry", path, limit), "an entry is a page of lessons (at most %d bytes): keep the lessons, drop the detail", diary.MaxSize)
+		return nil, hint.With(fmt.Errorf("%s is over %d bytes: not a diary entry", name, limit), "an entry is a page of lessons (at most %d bytes): keep the lessons, drop the detail", diary.MaxSize)
 	}
 	return b, nil
+}
+
+// fromHint says what to do when the --from file cannot be opened.
+func fromHint(path string, err error) error {
+	var nr *safefile.NotRegularError
+	switch {
+	case errors.As(err, &nr):
+		return hint.With(err, "give --from a regular file in the diary format; to pipe an entry in, use --from - and standard input")
+	case errors.Is(err, fs.ErrNotExist):
+		return hint.With(err, "check the path (%s); a diary file is in the format 'memdir diary --help' shows", path)
+	case errors.Is(err, fs.ErrPermission):
+		return hint.With(err, "make %s readable, or give another file", path)
+	}
+	return hint.With(err, "give the path of a diary file in the format 'memdir diary --help' shows")
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/diary"
+	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/patterns"
 )
 
@@ -139,6 +140,36 @@ func TestDiaryAcceptRemoveEdit(t *testing.T) {
 	}
 }
 
+// TestDiaryWrite_RefusesFutureDates: a date more than a day after now is
+// refused (a day of slack for clocks and zones), listed with the entry's
+// other problems, and nothing is written.
+func TestDiaryWrite_RefusesFutureDates(t *testing.T) {
+	d, _ := diaryEnv(t)
+	ctx := context.Background()
+	e := entry("Tomorrow is fine", "a mistake")
+	e.Date = day.AddDate(0, 0, 1).Format(time.DateOnly)
+	if _, err := d.Write(ctx, e, "", day); err != nil {
+		t.Fatalf("a day ahead: %v", err)
+	}
+	e = entry("The day after is not", "a mistake")
+	e.Date = day.AddDate(0, 0, 2).Format(time.DateOnly)
+	_, err := d.Write(ctx, e, "", day)
+	var ve *diary.ValidationError
+	if !errors.As(err, &ve) || len(ve.Problems) != 1 || !strings.Contains(err.Error(), "2026-03-04 is in the future") {
+		t.Fatalf("two days ahead: %v", err)
+	}
+	if !strings.Contains(hint.Of(err), "fix every problem") {
+		t.Errorf("no hint: %q", hint.Of(err))
+	}
+	e.Outcome = "great"
+	if !errors.As(func() error { _, err := d.Write(ctx, e, "", day); return err }(), &ve) || len(ve.Problems) != 2 {
+		t.Errorf("with another problem: %+v", ve)
+	}
+	if infos, _, _ := d.List(DiaryFilter{All: true}, day); len(infos) != 1 {
+		t.Errorf("%d diaries written, want 1", len(infos))
+	}
+}
+
 // lessons writes n accepted diaries that share a lesson.
 func lessons(t *testing.T, d *Diaries, n int, start time.Time) {
 	t.Helper()
@@ -153,7 +184,7 @@ func lessons(t *testing.T, d *Diaries, n int, start time.Time) {
 	for i := range n {
 		e := entry(tasks[i], lines[i])
 		e.Date = start.AddDate(0, 0, i).Format(time.DateOnly)
-		if _, err := d.Write(context.Background(), e, diary.SourceHand, start); err != nil {
+		if _, err := d.Write(context.Background(), e, diary.SourceHand, start.AddDate(0, 0, i)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -259,7 +290,7 @@ func TestPatterns_FlagsRecurringAfterApply(t *testing.T) {
 	for i, task := range tasks {
 		e := entry(task, "Integration tests failed: missing table, `make migrate` was not run before them")
 		e.Date = day.AddDate(0, 0, 10+i).Format(time.DateOnly)
-		if _, err := d.Write(ctx, e, "", day); err != nil {
+		if _, err := d.Write(ctx, e, "", day.AddDate(0, 0, 10+i)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -269,5 +300,37 @@ func TestPatterns_FlagsRecurringAfterApply(t *testing.T) {
 	}
 	if f := rep.Patterns[0].Flags; len(f) != 1 || f[0].Kind != patterns.FlagRecurring {
 		t.Fatalf("flags %+v", f)
+	}
+}
+
+// TestDiaryDraft_SessionHasDiaryAndProject: a draft is filed under the
+// project the session ran in (and says it is not the current one); a
+// second draft of the session is ErrSessionHasDiary unless Force.
+func TestDiaryDraft_SessionHasDiaryAndProject(t *testing.T) {
+	d, proj := diaryEnv(t)
+	ctx := context.Background()
+	p := filepath.Join(proj, "s.jsonl")
+	lines := []string{
+		`{"type":"user","sessionId":"sess-9","cwd":"/nonexistent-memdir-test/elsewhere","timestamp":"2026-03-01T10:00:00Z","uuid":"u1","message":{"role":"user","content":"Add the billing export"}}`,
+		`{"type":"assistant","sessionId":"sess-9","cwd":"/nonexistent-memdir-test/elsewhere","timestamp":"2026-03-01T10:01:00Z","uuid":"a1","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"go test ./..."}}]}}`,
+		`{"type":"user","sessionId":"sess-9","cwd":"/nonexistent-memdir-test/elsewhere","timestamp":"2026-03-01T10:02:00Z","uuid":"u2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"FAIL: relation orders does not exist"}]}}`,
+	}
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := d.Draft(ctx, DraftSource{Transcript: p}, day)
+	if err != nil || !w.FromTranscript || !w.Draft || w.Project != "elsewhere" || !w.OtherProject {
+		t.Fatalf("draft %+v, %v", w, err)
+	}
+	_, _, err = d.Draft(ctx, DraftSource{Transcript: p}, day)
+	if !errors.Is(err, ErrSessionHasDiary) || !strings.Contains(err.Error(), "session sess-9 already has a diary: "+w.Stem) {
+		t.Fatalf("second draft: %v", err)
+	}
+	if w2, _, err := d.Draft(ctx, DraftSource{Transcript: p, Force: true}, day); err != nil || w2.Stem != w.Stem+"-2" {
+		t.Fatalf("forced draft %+v, %v", w2, err)
+	}
+	// Written by hand in the current project: not another project's.
+	if w, err := d.Write(ctx, entry("Here", "x"), "", day); err != nil || w.OtherProject || w.FromTranscript {
+		t.Fatalf("write %+v, %v", w, err)
 	}
 }

@@ -28,7 +28,7 @@ func paraphrases(t *testing.T, d *Diaries) {
 	} {
 		e := entry(fmt.Sprintf("Task number %d", i+1), line)
 		e.Date = day.AddDate(0, 0, i).Format(time.DateOnly)
-		if _, err := d.Write(context.Background(), e, diary.SourceHand, day); err != nil {
+		if _, err := d.Write(context.Background(), e, diary.SourceHand, day.AddDate(0, 0, i)); err != nil {
 			t.Fatal(err)
 		}
 	}

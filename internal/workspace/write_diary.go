@@ -19,11 +19,17 @@ func WriteDiaryWritten(w io.Writer, r DiaryWritten, e diary.Entry) error {
 	case r.DryRun:
 		ew.printf("%s", diary.Format(e))
 		ew.printf("\nNothing written (--dry-run); it would be the draft %s.\n", r.Stem)
-	case r.Draft:
+	case r.FromTranscript:
 		ew.printf("Drafted diary %s (%s).\n", r.Stem, r.Path)
 		ew.printf("Read it ('memdir diary show %s'), fix it ('memdir diary edit %s'), then 'memdir diary accept %s' (or 'memdir diary rm %s').\n", r.Stem, r.Stem, r.Stem, r.Stem)
 	default:
 		ew.printf("Saved diary %s (%s).\n", r.Stem, r.Path)
+		if r.Draft {
+			ew.printf("It is still a draft: 'memdir diary accept %s' when it is right (patterns reads accepted diaries only).\n", r.Stem)
+		}
+	}
+	if r.OtherProject {
+		ew.printf("Filed under project %s, not the current one: see it with 'memdir diary list --all' or 'memdir diary list --project %s'.\n", r.Project, shq(r.Project))
 	}
 	writeRedacted(ew, r.Redacted)
 	return ew.err
