@@ -50,7 +50,17 @@ func OpenDiaries(env Env) (*Diaries, error) {
 
 // Project is the name diaries give the current project: its root's
 // folder name.
-func (d *Diaries) Project() string { return filepath.Base(d.Layout.ProjectRoot) }
+func (d *Diaries) Project() string { return diaryProject(d.Layout.ProjectRoot) }
+
+// diaryProject is the name diaries file a project under: its folder's
+// name ("root" for a project at the file system's root).
+func diaryProject(root string) string {
+	name := filepath.Base(root)
+	if name == "/" || name == "." || name == `\` || name == "" || strings.HasSuffix(name, ":") {
+		return "root"
+	}
+	return name
+}
 
 // DiaryWritten is what a diary write did.
 type DiaryWritten struct {

@@ -102,9 +102,9 @@ func (d *Diaries) projectOf(cwd string) string {
 	env := d.Env
 	env.ProjectFlag = cwd
 	if l, err := env.Layout(); err == nil {
-		return filepath.Base(l.ProjectRoot)
+		return diaryProject(l.ProjectRoot)
 	}
-	return filepath.Base(cwd)
+	return diaryProject(cwd)
 }
 
 // sessionDiary returns the stem of a diary of session, or "".
