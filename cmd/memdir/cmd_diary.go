@@ -2,11 +2,10 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"strings"
 
 	"github.com/memdir/memdir/internal/diary"
 	"github.com/memdir/memdir/internal/workspace"
@@ -227,24 +226,8 @@ func (a *app) runDiaryEdit(stem, from string) error {
 			return err
 		}
 	case "":
-		editor := cmp.Or(a.getenv("VISUAL"), a.getenv("EDITOR"))
-		if editor == "" && !isTerminal(a.stdin) {
-			return withHint(errors.New("no $EDITOR or $VISUAL is set and standard input is not a terminal"),
-				"give the new version with 'memdir diary edit %s --from FILE', or set $EDITOR", stem)
-		}
-		editor = cmp.Or(editor, "vi")
-		if draft, err = workspace.Draft(stem+".md", orig); err != nil {
+		if draft, err = a.editInEditor(stem+".md", orig, "memdir diary edit "+stem); err != nil {
 			return err
-		}
-		argv := strings.Fields(editor)
-		c := exec.CommandContext(a.ctx, argv[0], append(argv[1:], draft)...)
-		c.Stdin, c.Stdout, c.Stderr = a.stdin, a.stderr, a.stderr
-		if f, ok := a.stdin.(*os.File); ok {
-			c.Stdin = f
-		}
-		if err := c.Run(); err != nil {
-			os.Remove(draft)
-			return withHint(fmt.Errorf("editor %q: %w", editor, err), "set $EDITOR to an editor that waits until you close the file")
 		}
 	}
 	if from != "-" {
@@ -270,26 +253,18 @@ func (a *app) runDiaryEdit(stem, from string) error {
 }
 
 func (a *app) diaryAcceptCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "accept STEM…",
-		Short: "Accept drafts, so patterns reads them",
-		Long:  longHelp("diary"),
-		Args:  cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			d, _, err := a.diaries(false)
-			if err != nil {
-				return err
-			}
-			done, err := d.Accept(a.ctx, args)
-			return a.stemsDone("accepted", args, done, err)
-		},
-	}
+	return a.diaryStemsCmd("accept STEM…", "Accept drafts, so patterns reads them", "accepted", (*workspace.Diaries).Accept)
 }
 
 func (a *app) diaryRmCmd() *cobra.Command {
+	return a.diaryStemsCmd("rm STEM…", "Remove diaries (a draft you reject)", "removed", (*workspace.Diaries).Remove)
+}
+
+// diaryStemsCmd is a command that does one thing to each diary named.
+func (a *app) diaryStemsCmd(use, short, verb string, do func(*workspace.Diaries, context.Context, []string) ([]string, error)) *cobra.Command {
 	return &cobra.Command{
-		Use:   "rm STEM…",
-		Short: "Remove diaries (a draft you reject)",
+		Use:   use,
+		Short: short,
 		Long:  longHelp("diary"),
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -297,8 +272,8 @@ func (a *app) diaryRmCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			done, err := d.Remove(a.ctx, args)
-			return a.stemsDone("removed", args, done, err)
+			done, err := do(d, a.ctx, args)
+			return a.stemsDone(verb, args, done, err)
 		},
 	}
 }

@@ -43,25 +43,8 @@ func (a *app) runEdit(scope, name, from string) error {
 	}
 	draft := from
 	if from == "" {
-		editor := cmp.Or(a.getenv("VISUAL"), a.getenv("EDITOR"))
-		if editor == "" && !isTerminal(a.stdin) {
-			// No one to type into vi: a script or an agent would hang.
-			return withHint(errors.New("no $EDITOR or $VISUAL is set and standard input is not a terminal"),
-				"give the new version with 'memdir edit %s --from FILE', or set $EDITOR", strings.TrimSuffix(file, ".md"))
-		}
-		editor = cmp.Or(editor, "vi")
-		if draft, err = workspace.Draft(file, orig); err != nil {
+		if draft, err = a.editInEditor(file, orig, "memdir edit "+strings.TrimSuffix(file, ".md")); err != nil {
 			return err
-		}
-		argv := strings.Fields(editor)
-		c := exec.CommandContext(a.ctx, argv[0], append(argv[1:], draft)...)
-		c.Stdin, c.Stdout, c.Stderr = a.stdin, a.stderr, a.stderr
-		if f, ok := a.stdin.(*os.File); ok {
-			c.Stdin = f
-		}
-		if err := c.Run(); err != nil {
-			os.Remove(draft)
-			return withHint(fmt.Errorf("editor %q: %w", editor, err), "set $EDITOR to an editor that waits until you close the file")
 		}
 	}
 	edited, err := workspace.ReadEdit(draft)
@@ -83,4 +66,32 @@ func (a *app) runEdit(scope, name, from string) error {
 		return nil
 	}
 	return a.reportSave(res)
+}
+
+// editInEditor writes orig to a draft file named after file, opens it in
+// $VISUAL or $EDITOR (vi on a terminal) and returns the draft's path once
+// the editor exits. retry is the command that takes a file instead.
+func (a *app) editInEditor(file string, orig []byte, retry string) (string, error) {
+	editor := cmp.Or(a.getenv("VISUAL"), a.getenv("EDITOR"))
+	if editor == "" && !isTerminal(a.stdin) {
+		// No one to type into vi: a script or an agent would hang.
+		return "", withHint(errors.New("no $EDITOR or $VISUAL is set and standard input is not a terminal"),
+			"give the new version with '%s --from FILE', or set $EDITOR", retry)
+	}
+	editor = cmp.Or(editor, "vi")
+	draft, err := workspace.Draft(file, orig)
+	if err != nil {
+		return "", err
+	}
+	argv := strings.Fields(editor)
+	c := exec.CommandContext(a.ctx, argv[0], append(argv[1:], draft)...)
+	c.Stdin, c.Stdout, c.Stderr = a.stdin, a.stderr, a.stderr
+	if f, ok := a.stdin.(*os.File); ok {
+		c.Stdin = f
+	}
+	if err := c.Run(); err != nil {
+		os.Remove(draft)
+		return "", withHint(fmt.Errorf("editor %q: %w", editor, err), "set $EDITOR to an editor that waits until you close the file")
+	}
+	return draft, nil
 }

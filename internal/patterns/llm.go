@@ -152,14 +152,7 @@ func ParseGroups(text string, omitted, n int) ([]Group, error) {
 // opposite things is split as Find splits one. The model's rule replaces
 // the offline wording of its pattern's proposals.
 func FromGroups(docs []Doc, groups []Group, opt Options) Result {
-	if opt.MinTasks <= 0 {
-		opt.MinTasks = DefaultMinTasks
-	}
-	if opt.Threshold <= 0 {
-		opt.Threshold = DefaultThreshold
-	}
-	lines := Lines(docs)
-	weigh(lines, opt.weights())
+	opt, lines := prepare(docs, opt)
 	res := Result{Diaries: len(docs), Lines: len(lines), MinTasks: opt.MinTasks}
 	rules := map[string]string{}
 	ids := make([]string, len(groups)) // the pattern each group became

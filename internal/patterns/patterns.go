@@ -38,6 +38,19 @@ type Known struct {
 	Lines []string
 }
 
+// prepare fills opt's defaults and reads and weighs docs' lines.
+func prepare(docs []Doc, opt Options) (Options, []Line) {
+	if opt.MinTasks <= 0 {
+		opt.MinTasks = DefaultMinTasks
+	}
+	if opt.Threshold <= 0 {
+		opt.Threshold = DefaultThreshold
+	}
+	lines := Lines(docs)
+	weigh(lines, opt.weights())
+	return opt, lines
+}
+
 func (o Options) weights() Weights {
 	if o.Weights == nil {
 		return DefaultWeights
@@ -88,14 +101,7 @@ type Result struct {
 // task count once. A pattern in a conflict is listed with it and gets no
 // proposal until the conflict is settled.
 func Find(docs []Doc, opt Options) Result {
-	if opt.MinTasks <= 0 {
-		opt.MinTasks = DefaultMinTasks
-	}
-	if opt.Threshold <= 0 {
-		opt.Threshold = DefaultThreshold
-	}
-	lines := Lines(docs)
-	weigh(lines, opt.weights())
+	opt, lines := prepare(docs, opt)
 	res := Result{Diaries: len(docs), Lines: len(lines), MinTasks: opt.MinTasks}
 	for _, g := range joinErrors(lines, cluster(lines, opt.Threshold)) {
 		for _, side := range splitPolarity(lines, g, opt.MinTasks) {
