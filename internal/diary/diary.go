@@ -236,7 +236,7 @@ func Parse(name string, b []byte) (Entry, error) {
 		}
 		if m := headRe.FindStringSubmatch(t); m != nil {
 			title := strings.TrimSpace(strings.TrimRight(m[1], ":"))
-			e.Sections = append(e.Sections, Section{Kind: KindOf(title), Title: title})
+			e.Sections = append(e.Sections, Section{Kind: KindOf(title), Title: title, Items: []string{}})
 			cur = &e.Sections[len(e.Sections)-1]
 			continue
 		}
@@ -252,7 +252,7 @@ func Parse(name string, b []byte) (Entry, error) {
 			continue
 		}
 		if cur == nil {
-			e.Sections = append(e.Sections, Section{Kind: Other, Title: "Notes"})
+			e.Sections = append(e.Sections, Section{Kind: Other, Title: "Notes", Items: []string{}})
 			cur = &e.Sections[len(e.Sections)-1]
 		}
 		cur.Items = append(cur.Items, item)

@@ -89,7 +89,7 @@ func AddRules(b []byte, lines []string) ([]byte, []string, error) {
 	if ok {
 		for l := range strings.SplitSeq(string(b[start:end]), "\n") {
 			l = strings.TrimRight(l, "\r")
-			have[l] = true
+			have[l], have[ruleText(l)] = true, true
 			if id, ok := RuleID(l); ok {
 				byID[id] = l
 			}
@@ -98,8 +98,9 @@ func AddRules(b []byte, lines []string) ([]byte, []string, error) {
 	var fresh, wrote []string
 	replace := map[string]string{} // old line → new line
 	for _, l := range lines {
-		if have[l] {
-			continue
+		id, isRule := RuleID(l)
+		if have[l] || isRule && byID[id] == "" && have[ruleText(l)] {
+			continue // there already, or the same rule under another pattern's name
 		}
 		have[l] = true
 		wrote = append(wrote, l)
@@ -265,4 +266,12 @@ func splitLines(b []byte) []string {
 		s = s[i+1:]
 	}
 	return out
+}
+
+// ruleText is a block line without its pattern marker: the rule as read.
+func ruleText(line string) string {
+	if i := strings.LastIndex(line, " <!-- memdir pattern "); i >= 0 {
+		return "rule\x00" + line[:i]
+	}
+	return "rule\x00" + line
 }

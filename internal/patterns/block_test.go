@@ -127,3 +127,13 @@ func TestRuleMarkerCannotBeForged(t *testing.T) {
 		t.Errorf("RemoveRule removed %d lines, left %q", n, out)
 	}
 }
+
+// TestAddRulesSameRuleOtherID: the same rule under another pattern's id
+// (the pattern renamed) is not written twice.
+func TestAddRulesSameRuleOtherID(t *testing.T) {
+	b, _, _ := AddRules(nil, []string{RuleLine("pabc123", "Run the migrations first.", 3)})
+	out, wrote, err := AddRules(b, []string{RuleLine("pfff000", "Run the migrations first.", 4)})
+	if err != nil || len(wrote) != 0 || string(out) != string(b) {
+		t.Errorf("wrote %q:\n%s", wrote, out)
+	}
+}

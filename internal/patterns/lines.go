@@ -21,6 +21,8 @@ type Doc struct {
 // by.
 type Line struct {
 	Diary   string     `json:"diary"`
+	Session string     `json:"session,omitempty"`
+	Task    string     `json:"-"`
 	Project string     `json:"project,omitempty"`
 	Date    string     `json:"date,omitempty"`
 	Kind    diary.Kind `json:"section"`
@@ -31,7 +33,8 @@ type Line struct {
 }
 
 // lessonKinds are the sections lessons are read from, and how much a
-// line of each counts when a pattern's wording is chosen.
+// line of each counts when a pattern's wording is chosen. Sections of
+// other names (notes, a drafted "Files changed") are not read.
 var lessonKinds = map[diary.Kind]float64{
 	diary.Patterns:  1.0,
 	diary.Mistakes:  0.9,
@@ -39,7 +42,6 @@ var lessonKinds = map[diary.Kind]float64{
 	diary.Errors:    0.7,
 	diary.EdgeCases: 0.8,
 	diary.Attempted: 0.6,
-	diary.Other:     0.4,
 }
 
 // Lines reads the lesson lines of docs in order.
@@ -54,7 +56,7 @@ func Lines(docs []Doc) []Line {
 				if strings.TrimSpace(it) == "" {
 					continue
 				}
-				out = append(out, Line{Diary: d.ID, Project: d.Entry.Project, Date: d.Entry.Date, Kind: s.Kind, Text: it})
+				out = append(out, Line{Diary: d.ID, Session: d.Entry.Session, Task: d.Entry.Task, Project: d.Entry.Project, Date: d.Entry.Date, Kind: s.Kind, Text: it})
 			}
 		}
 	}

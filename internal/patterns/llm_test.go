@@ -152,3 +152,34 @@ func TestRedactionPlaceholdersAreNoPattern(t *testing.T) {
 		t.Errorf("patterns: %+v", res.Patterns)
 	}
 }
+
+// TestOneSessionIsOneTask: the same task's diary written three times in
+// one session (a draft made again) is one task, not a pattern.
+func TestOneSessionIsOneTask(t *testing.T) {
+	var docs []Doc
+	for i := range 3 {
+		e := diary.Entry{Task: "Fix the store test", Session: "s-1", Date: fmt.Sprintf("2026-01-0%d", i+1)}
+		e.Add(diary.Mistakes, "Forgot to run `make migrate` before the integration tests, the table was missing")
+		docs = append(docs, Doc{ID: fmt.Sprintf("2026-01-0%d-fix", i+1), Entry: e})
+	}
+	if res := Find(docs, Options{}); len(res.Patterns) != 0 {
+		t.Errorf("one session's task made a pattern: %+v", res.Patterns[0].Tasks)
+	}
+	docs[2].Entry.Task = "Another task"
+	docs[1].Entry.Session = "s-2"
+	if res := Find(docs, Options{}); len(res.Patterns) != 1 || len(res.Patterns[0].Tasks) != 3 {
+		t.Errorf("three tasks: %+v", res.Patterns)
+	}
+}
+
+// TestCommandProposalPrefersTheStep: a lesson's command is the step
+// before the check, not the check.
+func TestCommandProposalPrefersTheStep(t *testing.T) {
+	p := Pattern{ID: "pabcdef", Title: "Ran `make migrate-up` before `go test ./...`", Tasks: []string{"a", "b", "c"},
+		Signatures: []string{"cmd:go test", "cmd:make migrate-up"}}
+	for _, pr := range ProposeWith(p, "") {
+		if pr.Kind == KindCommand && pr.Name != "make-migrate-up" {
+			t.Errorf("command %q", pr.Name)
+		}
+	}
+}

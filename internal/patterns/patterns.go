@@ -76,7 +76,7 @@ type Pattern struct {
 	Polarity string `json:"polarity"`
 	// Conflict names the pattern that says the opposite, when there is one.
 	Conflict  string     `json:"conflict,omitempty"`
-	Proposals []Proposal `json:"proposals,omitempty"`
+	Proposals []Proposal `json:"proposals"` // none for a pattern in a conflict
 }
 
 // Conflict is two patterns that ask opposite things, each with its
@@ -138,9 +138,13 @@ func finish(res *Result, opt Options, rules map[string]string) {
 	}
 	res.Conflicts = append(res.Conflicts, conflicts(res.Patterns, opt.Threshold)...)
 	for i := range res.Patterns {
+		res.Patterns[i].Proposals = []Proposal{}
 		if res.Patterns[i].Conflict == "" {
 			res.Patterns[i].Proposals = ProposeWith(res.Patterns[i], rules[res.Patterns[i].ID])
 		}
+	}
+	for i := range res.Candidates {
+		res.Candidates[i].Proposals = []Proposal{}
 	}
 	order := func(a, b Pattern) int {
 		if len(a.Tasks) != len(b.Tasks) {
@@ -181,9 +185,19 @@ func splitPolarity(lines []Line, g []int, minTasks int) [][]int {
 func taskCount(lines []Line, g []int) int {
 	seen := map[string]bool{}
 	for _, i := range g {
-		seen[lines[i].Diary] = true
+		seen[taskKey(lines[i])] = true
 	}
 	return len(seen)
+}
+
+// taskKey is what makes a task one: its diary, or, for diaries of one
+// session about the same task (a draft made again, an agent writing its
+// diary twice), the session and the task.
+func taskKey(l Line) string {
+	if l.Session != "" {
+		return "s\x00" + l.Session + "\x00" + strings.ToLower(strings.TrimSpace(l.Task))
+	}
+	return "d\x00" + l.Diary
 }
 
 // makePattern describes one group of lines.
@@ -196,8 +210,8 @@ func makePattern(lines []Line, g []int, known []Known) Pattern {
 	for _, i := range g {
 		l := lines[i]
 		p.Support = append(p.Support, l)
-		if !seenTask[l.Diary] {
-			seenTask[l.Diary] = true
+		if k := taskKey(l); !seenTask[k] {
+			seenTask[k] = true
 			p.Tasks = append(p.Tasks, l.Diary)
 		}
 		if l.Project != "" && !seenProj[l.Project] {
@@ -214,13 +228,13 @@ func makePattern(lines []Line, g []int, known []Known) Pattern {
 			if termTasks[t] == nil {
 				termTasks[t] = map[string]bool{}
 			}
-			termTasks[t][l.Diary] = true
+			termTasks[t][taskKey(l)] = true
 		}
 		for _, s := range l.sigs {
 			if sigTasks[s] == nil {
 				sigTasks[s] = map[string]bool{}
 			}
-			sigTasks[s][l.Diary] = true
+			sigTasks[s][taskKey(l)] = true
 		}
 		if avoids(l.Text) {
 			avoidN++
@@ -251,16 +265,21 @@ func makePattern(lines []Line, g []int, known []Known) Pattern {
 	for _, i := range g {
 		p.Lines = append(p.Lines, LineKey(lines[i]))
 	}
-	if id, ok := knownID(p.Lines, known); ok {
+	if id, ok := knownID(p.ID, p.Lines, known); ok {
 		p.ID = id
 	}
 	return p
 }
 
-// knownID is the recorded pattern whose lines make up at least half of
-// keys (the one with the most, on a tie the first).
-func knownID(keys []string, known []Known) (string, bool) {
+// knownID is the recorded pattern this group is: the record that shares
+// at least half of the group's lines and half of its own (the one sharing
+// most). A looser match would hand a recorded id to another lesson that
+// borrowed some of its lines. When the group's own id is a record's that
+// it does not match so, the group is another lesson and gets an id of its
+// lines instead.
+func knownID(own string, keys []string, known []Known) (string, bool) {
 	best, n := "", 0
+	clash := false
 	for _, k := range known {
 		c := 0
 		for _, key := range keys {
@@ -268,11 +287,23 @@ func knownID(keys []string, known []Known) (string, bool) {
 				c++
 			}
 		}
-		if c > n {
+		matches := c > 0 && 2*c >= len(k.Lines) && 2*c >= len(keys)
+		if k.ID == own && !matches {
+			clash = true
+		}
+		if matches && c > n {
 			best, n = k.ID, c
 		}
 	}
-	return best, n > 0 && 2*n >= len(keys)
+	switch {
+	case best != "":
+		return best, true
+	case clash:
+		sorted := slices.Sorted(slices.Values(keys))
+		sum := sha256.Sum256([]byte(strings.Join(sorted, ",")))
+		return "p" + hex.EncodeToString(sum[:])[:6], true
+	}
+	return "", false
 }
 
 // LineKey names a line across runs: a hash of its diary and its text.
@@ -305,23 +336,30 @@ func shared(termTasks map[string]map[string]bool, n int) []string {
 // preferring the sections where writers generalise (patterns discovered,
 // mistakes) and lines of a readable length.
 func representative(lines []Line, g []int) string {
-	best, bestScore := g[0], -1.0
 	prose := slices.ContainsFunc(g, func(i int) bool { return lines[i].Kind != diary.Errors })
+	var members []Line
+	for _, i := range g {
+		members = append(members, lines[i])
+	}
+	cent := centroid(members)
+	// The lines closest to what the group shares are the candidates: a
+	// line off its topic does not word its rule, whatever its section.
+	closest := 0.0
+	for _, i := range g {
+		if !prose || lines[i].Kind != diary.Errors {
+			closest = max(closest, cosine(lines[i].vec, cent))
+		}
+	}
+	best, bestScore := g[0], -1.0
 	for _, i := range g {
 		if prose && lines[i].Kind == diary.Errors {
 			continue // an error line is evidence, not a rule
 		}
-		s := 0.0
-		for _, j := range g {
-			if i != j {
-				s += cosine(lines[i].vec, lines[j].vec)
-			}
+		c := cosine(lines[i].vec, cent)
+		if c < 0.6*closest {
+			continue
 		}
-		if len(g) > 1 {
-			s /= float64(len(g) - 1)
-		}
-		k := lessonKinds[lines[i].Kind]
-		s = (0.5 + s) * k * k
+		s := (0.5 + c) * lessonKinds[lines[i].Kind]
 		if n := len(lines[i].Text); n > 160 || n < 20 {
 			s *= 0.8
 		}

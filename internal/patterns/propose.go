@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/memdir/memdir/internal/redact"
@@ -46,7 +47,7 @@ func ProposeWith(p Pattern, rule string) []Proposal {
 		Title:   rule,
 		Content: RuleLine(p.ID, rule, len(p.Tasks)),
 	}}
-	for _, s := range p.Signatures {
+	for _, s := range commandsFirst(p.Signatures) {
 		cmd, ok := strings.CutPrefix(s, "cmd:")
 		if !ok {
 			continue
@@ -144,7 +145,11 @@ var slugRe = regexp.MustCompile(`[^a-z0-9]+`)
 func slug(s string, n int) string {
 	s = strings.Trim(slugRe.ReplaceAllString(strings.ToLower(s), "-"), "-")
 	if len(s) > n {
-		s = strings.TrimRight(s[:n], "-")
+		cut := s[:n]
+		if i := strings.LastIndexByte(cut, '-'); i > n/2 && s[n] != '-' {
+			cut = cut[:i] // a whole word, not half of one
+		}
+		s = strings.TrimRight(cut, "-")
 	}
 	if s == "" {
 		s = "pattern"
@@ -157,4 +162,26 @@ func slug(s string, n int) string {
 func yamlString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// checkRe is a command that only checks (tests, builds, lints): a lesson
+// is rarely "run the tests", more often the step before them.
+var checkRe = regexp.MustCompile(`^(?:go (?:test|build|vet)|(?:npm|pnpm|yarn|bun)(?: run)? (?:test|build|lint|check)|pytest|cargo (?:test|build|check|clippy)|make (?:test|check|build|lint)|jest|vitest|tsc|mvn|gradle|dotnet (?:test|build))\b`)
+
+// commandsFirst orders signatures so that commands that do something
+// come before those that only check, keeping the order otherwise.
+func commandsFirst(sigs []string) []string {
+	out := slices.Clone(sigs)
+	slices.SortStableFunc(out, func(a, b string) int {
+		ca := checkRe.MatchString(strings.TrimPrefix(a, "cmd:"))
+		cb := checkRe.MatchString(strings.TrimPrefix(b, "cmd:"))
+		switch {
+		case ca == cb:
+			return 0
+		case cb:
+			return -1
+		}
+		return 1
+	})
+	return out
 }

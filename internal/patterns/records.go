@@ -139,15 +139,19 @@ func Reconcile(records []Record, res Result, today string, scope Scope) ([]Recor
 	}
 	var flags []Flag
 	for _, r := range out {
-		if !seen[r.ID] && !scope.covers(r) {
-			continue // a run over other projects, or part of the diaries, says nothing of it
+		applied := len(r.ActiveApplied()) > 0
+		if !seen[r.ID] && (!scope.covers(r) || !applied) {
+			// A run over other projects or part of the diaries says
+			// nothing of it; and a pattern nothing was applied from that
+			// the grouping no longer finds is no rule to review.
+			continue
 		}
 		if !seen[r.ID] {
 			why := fmt.Sprintf("not found in this run (last seen %s, in %d tasks)", r.LastSeen, r.Support)
 			if c, ok := find(res.Candidates, r.ID); ok {
 				why = fmt.Sprintf("now in %d tasks only, under the threshold (last seen %s)", len(c.Tasks), r.LastSeen)
 			}
-			flags = append(flags, Flag{ID: r.ID, Kind: FlagStale, Reason: why + ": review it, and revert what was applied if it no longer holds"})
+			flags = append(flags, Flag{ID: r.ID, Kind: FlagStale, Reason: why + ": review what was applied from it, and revert it if it no longer holds"})
 		} else if d := daysBetween(r.LastSeen, today); d >= StaleDays {
 			flags = append(flags, Flag{ID: r.ID, Kind: FlagStale, Reason: fmt.Sprintf("not seen for %d days (last %s): review it", d, r.LastSeen)})
 		}

@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,8 +31,14 @@ func TestReconcile(t *testing.T) {
 	if len(recs) != 1 || recs[0].Support != 3 || len(flags) != 0 {
 		t.Fatalf("first run: %+v %+v", recs, flags)
 	}
-	// Absent now: flagged stale, record kept.
-	recs2, flags := Reconcile(recs, Result{}, "2026-01-11", Scope{})
+	// Absent now: nothing applied from it, nothing to review; applied:
+	// flagged stale, record kept.
+	if _, flags := Reconcile(recs, Result{}, "2026-01-11", Scope{}); len(flags) != 0 {
+		t.Fatalf("absent, nothing applied: %+v", flags)
+	}
+	applied := slices.Clone(recs)
+	applied[0].Applied = []Applied{{Kind: KindRule, At: "2026-01-10T10:00:00Z"}}
+	recs2, flags := Reconcile(applied, Result{}, "2026-01-11", Scope{})
 	if len(recs2) != 1 || len(flags) != 1 || flags[0].Kind != FlagStale || !strings.Contains(flags[0].Reason, "not found") {
 		t.Fatalf("absent: %+v", flags)
 	}
@@ -71,6 +78,7 @@ func TestReconcileScope(t *testing.T) {
 	if len(recs) != 1 || len(recs[0].Projects) != 1 {
 		t.Fatalf("records %+v", recs)
 	}
+	recs[0].Applied = []Applied{{Kind: KindRule, At: "2026-01-10T10:00:00Z"}}
 	for name, sc := range map[string]Scope{"other project": {Projects: []string{"web"}}, "since": {Partial: true}} {
 		if _, flags := Reconcile(recs, Result{}, "2026-01-11", sc); len(flags) != 0 {
 			t.Errorf("%s: flags %+v", name, flags)

@@ -39,7 +39,7 @@ type PatternView struct {
 	// the pattern has no rule).
 	ClaudeDiff string             `json:"claude_md_diff,omitempty"`
 	Applied    []patterns.Applied `json:"applied,omitempty"`
-	Flags      []patterns.Flag    `json:"flags,omitempty"`
+	Flags      []patterns.Flag    `json:"flags"`
 }
 
 // PatternsReport is what a patterns run found.
@@ -59,7 +59,7 @@ type PatternsReport struct {
 	Conflicts  []patterns.Conflict `json:"conflicts"`
 	// Flags are every review flag, those of records not seen in this run
 	// included.
-	Flags    []patterns.Flag   `json:"flags,omitempty"`
+	Flags    []patterns.Flag   `json:"flags"`
 	Records  []patterns.Record `json:"-"`
 	Warnings []string          `json:"warnings,omitempty"`
 }
@@ -129,6 +129,9 @@ func (d *Diaries) patterns(ctx context.Context, o PatternsOptions, dryRun bool, 
 	if rep.Conflicts == nil {
 		rep.Conflicts = []patterns.Conflict{}
 	}
+	if rep.Candidates == nil {
+		rep.Candidates = []patterns.Pattern{}
+	}
 	if len(infos) == 0 && !o.All {
 		rep.Warnings = append(rep.Warnings, d.noDiariesOf(rep.Project, now))
 	}
@@ -157,6 +160,12 @@ func (d *Diaries) patterns(ctx context.Context, o PatternsOptions, dryRun bool, 
 			v.ClaudeDiff, rep.Warnings = ruleDiff(claude, p, rep.Warnings)
 		}
 		rep.Patterns = append(rep.Patterns, v)
+	}
+	if rep.Patterns == nil {
+		rep.Patterns = []PatternView{}
+	}
+	if rep.Flags == nil {
+		rep.Flags = []patterns.Flag{}
 	}
 	return rep, nil
 }

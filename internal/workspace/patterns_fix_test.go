@@ -3,6 +3,7 @@ package workspace
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,6 +111,21 @@ func TestPatterns_MinTasksBelowTwo(t *testing.T) {
 	for _, n := range []int{1, -3} {
 		if _, err := d.Patterns(context.Background(), PatternsOptions{MinTasks: n}, day); err == nil {
 			t.Errorf("--min-tasks %d accepted", n)
+		}
+	}
+}
+
+// TestPatterns_JSONListsNeverNull: an empty run's lists are [] in JSON.
+func TestPatterns_JSONListsNeverNull(t *testing.T) {
+	d, _ := diaryEnv(t)
+	rep, err := d.Patterns(context.Background(), PatternsOptions{}, day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(rep)
+	for _, k := range []string{`"patterns":[]`, `"candidates":[]`, `"conflicts":[]`, `"flags":[]`} {
+		if !strings.Contains(string(b), k) {
+			t.Errorf("no %s in %s", k, b)
 		}
 	}
 }
