@@ -19,7 +19,7 @@ func (a *app) patternsCmd() *cobra.Command {
   memdir patterns --apply p1a2b3c        # its rule into CLAUDE.md, its memory
   memdir patterns --apply p1a2b3c --kind command --dry-run
   memdir patterns --apply p1a2b3c --rule "Run the migrations before the integration tests."
-  memdir patterns --revert               # take back every rule and command`,
+  memdir patterns --revert               # take back this project's rules and commands (--all: every project's)`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 && !apply && !revert {
 				return withHint(errors.New("pattern ids go with --apply or --revert"), "see 'memdir patterns --help'")
@@ -54,7 +54,7 @@ func (a *app) patternsCmd() *cobra.Command {
 	f.BoolVar(&apply, "apply", false, "write the proposals of the patterns named")
 	f.StringSliceVar(&o.Kinds, "kind", nil, "with --apply: rule, command, memory (default rule,memory)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "with --apply: say what would be written; write nothing")
-	f.BoolVar(&revert, "revert", false, "take back what --apply wrote for the patterns named (all when none)")
+	f.BoolVar(&revert, "revert", false, "take back what --apply wrote for the patterns named (none: this project's; with --all every project's)")
 	cmd.MarkFlagsMutuallyExclusive("apply", "revert")
 	return cmd
 }

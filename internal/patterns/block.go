@@ -133,7 +133,11 @@ func AddRules(b []byte, lines []string) ([]byte, []string, error) {
 	if len(fresh) == 0 {
 		return b, wrote, nil
 	}
-	ins := strings.Join(fresh, "\n") + "\n"
+	eol := "\n"
+	if ok && bytes.HasSuffix(b[:end], []byte("\r\n")) {
+		eol = "\r\n" // the block's lines end as its end marker does (a file git turned to CRLF)
+	}
+	ins := strings.Join(fresh, eol) + eol
 	if ok {
 		endLine := bytes.LastIndex(b[:end], []byte(endMark))
 		out := append([]byte{}, b[:endLine]...)
@@ -164,11 +168,19 @@ func RemoveBlock(b []byte) (out []byte, ok bool, err error) {
 	if err != nil || !ok {
 		return b, false, err
 	}
+	// What joined the block to the file: two line ends after a last line
+	// that had none, one (a blank line) otherwise; as LF, or as CRLF once
+	// the file was turned to CRLF.
 	from := start
+	before := b[:start]
 	switch {
-	case noEOL && bytes.HasSuffix(b[:start], []byte("\n\n")):
+	case noEOL && bytes.HasSuffix(before, []byte("\r\n\r\n")):
+		from -= 4
+	case noEOL && bytes.HasSuffix(before, []byte("\n\n")):
 		from -= 2
-	case !noEOL && start > 0 && bytes.HasSuffix(b[:start], []byte("\n\n")):
+	case !noEOL && start > 0 && bytes.HasSuffix(before, []byte("\r\n\r\n")):
+		from -= 2
+	case !noEOL && start > 0 && bytes.HasSuffix(before, []byte("\n\n")):
 		from--
 	}
 	return append(append([]byte{}, b[:from]...), b[end:]...), true, nil

@@ -137,3 +137,33 @@ func TestAddRulesSameRuleOtherID(t *testing.T) {
 		t.Errorf("wrote %q:\n%s", wrote, out)
 	}
 }
+
+// TestBlockTurnedToCRLF: a file git (or an editor) turned to CRLF after
+// the block was added still comes back as it was, in CRLF.
+func TestBlockTurnedToCRLF(t *testing.T) {
+	toCRLF := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "\r\n") }
+	for _, orig := range []string{"# P\r\n", "# P", "", "# P\n\n", "# P\r\n\r\n", "# P\n"} {
+		b, _, err := AddRules([]byte(orig), []string{RuleLine("pabc123", "Do a.", 3)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, cur := range map[string][]byte{"as written": b, "turned to CRLF": []byte(toCRLF(string(b)))} {
+			c2, w, err := AddRules(cur, []string{RuleLine("pabc123", "Do a now.", 4), RuleLine("pdef456", "Do b.", 3)})
+			if err != nil || len(w) != 2 {
+				t.Fatal(err, w)
+			}
+			if name != "as written" && strings.Contains(strings.ReplaceAll(string(c2), "\r\n", ""), "\n") {
+				t.Errorf("%q %s: mixed line ends: %q", orig, name, c2)
+			}
+			r, _, _ := RemoveRule(c2, "pdef456")
+			r, _, _ = RemoveRule(r, "pabc123")
+			want := orig
+			if name != "as written" {
+				want = toCRLF(orig)
+			}
+			if string(r) != want {
+				t.Errorf("%q %s: got %q, want %q", orig, name, r, want)
+			}
+		}
+	}
+}

@@ -154,26 +154,43 @@ func ParseGroups(text string, omitted, n int) ([]Group, error) {
 func FromGroups(docs []Doc, groups []Group, opt Options) Result {
 	opt, lines := prepare(docs, opt)
 	res := Result{Diaries: len(docs), Lines: len(lines), MinTasks: opt.MinTasks}
-	rules := map[string]string{}
-	ids := make([]string, len(groups)) // the pattern each group became
+	// Every group's patterns first, their ids settled (two groups may
+	// claim one recorded id), then what hangs on an id: rules, conflicts.
+	type made struct {
+		p     Pattern
+		group int
+		whole bool // the group was not split
+	}
+	var all []made
 	for gi, g := range groups {
 		if len(g.Lines) == 0 {
 			continue
 		}
 		for _, side := range splitPolarity(lines, g.Lines, opt.MinTasks) {
-			p := makePattern(lines, side, opt.Known)
-			if len(side) == len(g.Lines) {
-				ids[gi] = p.ID
-				if g.Rule != "" {
-					rules[p.ID] = sentence(g.Rule)
-				}
+			all = append(all, made{makePattern(lines, side, opt.Known), gi, len(side) == len(g.Lines)})
+		}
+	}
+	taken := map[string]bool{}
+	for i := range all {
+		if taken[all[i].p.ID] {
+			all[i].p.ID = all[i].p.own
+		}
+		taken[all[i].p.ID] = true
+	}
+	rules := map[string]string{}
+	ids := make([]string, len(groups)) // the pattern each unsplit group became
+	for _, m := range all {
+		if m.whole {
+			ids[m.group] = m.p.ID
+			if r := groups[m.group].Rule; r != "" {
+				rules[m.p.ID] = sentence(r)
 			}
-			switch n := len(p.Tasks); {
-			case n >= opt.MinTasks:
-				res.Patterns = append(res.Patterns, p)
-			case n >= 2:
-				res.Candidates = append(res.Candidates, p)
-			}
+		}
+		switch n := len(m.p.Tasks); {
+		case n >= opt.MinTasks:
+			res.Patterns = append(res.Patterns, m.p)
+		case n >= 2:
+			res.Candidates = append(res.Candidates, m.p)
 		}
 	}
 	byID := map[string]int{}
@@ -181,7 +198,7 @@ func FromGroups(docs []Doc, groups []Group, opt Options) Result {
 		byID[p.ID] = i
 	}
 	for gi, g := range groups {
-		if g.Opposes < 0 || g.Opposes >= len(groups) {
+		if g.Opposes < 0 || g.Opposes >= len(groups) || ids[gi] == "" || ids[g.Opposes] == "" || ids[gi] == ids[g.Opposes] {
 			continue
 		}
 		a, okA := byID[ids[gi]]

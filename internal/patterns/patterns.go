@@ -128,9 +128,6 @@ func finish(res *Result, opt Options, rules map[string]string) {
 	for _, ps := range [][]Pattern{res.Patterns, res.Candidates} {
 		for i := range ps {
 			if taken[ps[i].ID] {
-				if r, ok := rules[ps[i].ID]; ok && rules[ps[i].own] == "" {
-					rules[ps[i].own] = r
-				}
 				ps[i].ID = ps[i].own
 			}
 			taken[ps[i].ID] = true
@@ -288,7 +285,10 @@ func knownID(own string, keys []string, known []Known) (string, bool) {
 			}
 		}
 		matches := c > 0 && 2*c >= len(k.Lines) && 2*c >= len(keys)
-		if k.ID == own && !matches {
+		if k.ID == own && matches {
+			return own, true // its own record, before any other that matches as well
+		}
+		if k.ID == own {
 			clash = true
 		}
 		if matches && c > n {

@@ -358,7 +358,7 @@ func (d *Diaries) writePlan(ctx context.Context, plan applyPlan, rep *ApplyRepor
 		if err != nil {
 			return err
 		}
-		record(m.id, patterns.Applied{Kind: patterns.KindMemory, Path: res.File})
+		record(m.id, patterns.Applied{Kind: patterns.KindMemory, Path: filepath.Join(ws.Layout.MemoryDir, res.File)})
 	}
 	return nil
 }

@@ -129,3 +129,36 @@ func TestPatterns_JSONListsNeverNull(t *testing.T) {
 		}
 	}
 }
+
+// TestPatternsRevert_MemoryWhereSaved: a pattern of one project's diaries
+// applied from another saves its memory in the other's folder, and only a
+// revert there takes it back.
+func TestPatternsRevert_MemoryWhereSaved(t *testing.T) {
+	d, proj := diaryEnv(t)
+	ctx := context.Background()
+	lessons(t, d, 3, day)
+	other := filepath.Join(filepath.Dir(proj), "other")
+	if err := os.MkdirAll(other, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	env := d.Env
+	env.Cwd = other
+	d2, err := OpenDiaries(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := PatternsOptions{Project: d.Project()}
+	rep, err := d2.Patterns(ctx, o, day)
+	if err != nil || len(rep.Patterns) != 1 {
+		t.Fatalf("%+v %v", rep, err)
+	}
+	if _, err := d2.PatternsApply(ctx, ApplyOptions{PatternsOptions: o, IDs: []string{rep.Patterns[0].ID}, Kinds: []string{"memory"}}, day); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := d.PatternsRevert(ctx, nil, false, day); err != nil || len(r.Reverted) != 0 {
+		t.Errorf("the diaries' project took back a memory saved in another's folder: %+v %v", r.Reverted, err)
+	}
+	if r, err := d2.PatternsRevert(ctx, nil, false, day); err != nil || len(r.Reverted) != 1 || r.Reverted[0].Kind != "memory" {
+		t.Errorf("revert where it was saved: %+v %v", r.Reverted, err)
+	}
+}

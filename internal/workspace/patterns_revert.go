@@ -106,7 +106,7 @@ func (d *Diaries) revertOne(id string, a patterns.Applied, created bool) (string
 		}
 		return "file removed", nil
 	case patterns.KindMemory:
-		return fmt.Sprintf("left: a memory stays until 'memdir forget %s'", a.Path), nil
+		return fmt.Sprintf("left: a memory stays until 'memdir forget %s'", strings.TrimSuffix(filepath.Base(a.Path), ".md")), nil
 	}
 	return "left: unknown kind", nil
 }
@@ -146,7 +146,10 @@ func (d *Diaries) revertRule(id string, a patterns.Applied, created bool) (strin
 // diaries.
 func (d *Diaries) inProject(r patterns.Record, a patterns.Applied) bool {
 	if a.Kind == patterns.KindMemory {
-		return slices.Contains(r.Projects, d.Project())
+		if filepath.IsAbs(a.Path) { // where it was saved
+			return filepath.Dir(a.Path) == d.Layout.MemoryDir
+		}
+		return slices.Contains(r.Projects, d.Project()) // a record from before memdir kept the path
 	}
 	root := d.Layout.WorkTree
 	if root == "" {
