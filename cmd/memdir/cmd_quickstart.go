@@ -49,6 +49,7 @@ func (a *app) runQuickstart(dir string) error {
 	a.printf("   memdir %s recall \"integration tests against the database\" --explain\n", flags)
 	a.printf("   CODEX_HOME=%s memdir %s search --transcripts context\n", sb.CodexHome, flags)
 	a.printf("   memdir %s context    # what an agent starts a session with: memories, learnings, daily summaries\n", flags)
+	a.printf("   memdir %s diary list    # the task diaries; then: memdir %s patterns\n", flags, flags)
 	a.printf("Then, in your own project:\n")
 	a.printf("   memdir init && memdir save --type user --name \"My role\" --description \"...\" --body \"...\"\n")
 	a.printf("   memdir install claude    # Claude Code gets recall with every prompt, and its sessions are extracted\n")

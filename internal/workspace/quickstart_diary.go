@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memdir/memdir/internal/diary"
 	"github.com/memdir/memdir/internal/examples"
 	"github.com/memdir/memdir/internal/patterns"
 )
@@ -65,11 +66,13 @@ func (q *quickstart) draftDiary(d *Diaries) error {
 		return err
 	}
 	q.say("\n12. memdir diary draft --transcript %s\n    A task diary drafted from a finished Claude Code session, where an integration test failed\n    on a missing table until `make migrate` ran: what failed, the error, what passed.\n\n", w.Path)
-	var b strings.Builder
-	if err := WriteDiaryShow(&b, info); err != nil {
-		return err
+	q.say("   ## Task: %s   (status: %s)\n", info.Entry.Task, info.Entry.Status)
+	for _, k := range []diary.Kind{diary.Worked, diary.Mistakes, diary.Errors} {
+		for _, it := range info.Entry.Items(k) {
+			q.say("   %-14s %s\n", k.Title()+":", it)
+		}
 	}
-	q.sayText("   ", b.String())
+	q.say("   ('memdir diary show %s' prints all of it)\n", res.Stem)
 	accepted, err := d.Accept(q.ctx, []string{res.Stem})
 	if err != nil {
 		return err
