@@ -239,25 +239,38 @@ var verifyRe = regexp.MustCompile(`(?:^|[\s;&|(])(?:go (?:test|build|vet)|(?:npm
 // default target; `make migrate` or `make deploy` do something else.
 var makeTargetRe = regexp.MustCompile(`^(?:test|check|build|lint|all|ci|vet|verify|e2e|unit|integration)(?:[-_:]\w+)*$`)
 
-// makeCheck reports a make run that tests or builds.
+// makeCheck reports a make run that tests or builds: one of the command's
+// make parts (a && b; c) names only check targets, or none (the default).
 func makeCheck(cmd string) bool {
 	for part := range strings.FieldsFuncSeq(cmd, func(r rune) bool { return r == ';' || r == '&' || r == '|' || r == '(' || r == ')' }) {
 		f := strings.Fields(part)
 		if len(f) == 0 || f[0] != "make" {
 			continue
 		}
-		for _, a := range f[1:] {
-			if strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
+		check := true
+		for i := 1; i < len(f); i++ {
+			a := f[i]
+			switch {
+			case makeValueOpts[a]:
+				i++ // -C dir, -f file, -j 4: the value is no target
+				continue
+			case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
 				continue
 			}
 			if !makeTargetRe.MatchString(a) {
-				return false
+				check = false
 			}
 		}
-		return true
+		if check {
+			return true
+		}
 	}
 	return false
 }
+
+// makeValueOpts are make's options whose value is the next word.
+var makeValueOpts = map[string]bool{"-C": true, "-f": true, "-j": true, "-o": true, "-W": true, "-I": true, "-l": true,
+	"--directory": true, "--file": true, "--makefile": true, "--jobs": true, "--include-dir": true}
 
 var (
 	exitRe = regexp.MustCompile(`^(?:Error: )?Exit code (\d+)`)

@@ -358,6 +358,8 @@ func TestMakeCheck(t *testing.T) {
 	for cmd, want := range map[string]bool{
 		"make": true, "make test": true, "make -j4 build": true, "make test-integration": true, "cd x && make check": true,
 		"make migrate": false, "make deploy ENV=prod": false, "go test ./...": false, "make test migrate": false,
+		"make -C backend test": true, "make -j 4 test": true, "make -f ci.mk check": true, "make migrate && make test": true,
+		"make -C backend migrate": false,
 	} {
 		if got := makeCheck(cmd); got != want {
 			t.Errorf("makeCheck(%q) = %v, want %v", cmd, got, want)

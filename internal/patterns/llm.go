@@ -170,10 +170,12 @@ func FromGroups(docs []Doc, groups []Group, opt Options) Result {
 			all = append(all, made{makePattern(lines, side, opt.Known), gi, len(side) == len(g.Lines)})
 		}
 	}
+	// Only groups that become a pattern or a candidate claim an id.
+	all = slices.DeleteFunc(all, func(m made) bool { return len(m.p.Tasks) < 2 })
 	taken := map[string]bool{}
 	for i := range all {
 		if taken[all[i].p.ID] {
-			all[i].p.ID = all[i].p.own
+			all[i].p.ID = all[i].p.spare
 		}
 		taken[all[i].p.ID] = true
 	}

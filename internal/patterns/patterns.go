@@ -71,7 +71,7 @@ type Pattern struct {
 	Support    []Line   `json:"support"`
 	// Lines are the keys of its support lines (LineKey), for records.
 	Lines []string `json:"-"`
-	own   string   // the id of its earliest line, before a known id was adopted
+	spare string   // the id of its lines, for when its own is another pattern's
 	// Polarity is "do" or "avoid": what most of its lines ask.
 	Polarity string `json:"polarity"`
 	// Conflict names the pattern that says the opposite, when there is one.
@@ -128,7 +128,7 @@ func finish(res *Result, opt Options, rules map[string]string) {
 	for _, ps := range [][]Pattern{res.Patterns, res.Candidates} {
 		for i := range ps {
 			if taken[ps[i].ID] {
-				ps[i].ID = ps[i].own
+				ps[i].ID = ps[i].spare
 			}
 			taken[ps[i].ID] = true
 		}
@@ -192,7 +192,7 @@ func taskCount(lines []Line, g []int) int {
 // diary twice), the session and the task.
 func taskKey(l Line) string {
 	if l.Session != "" {
-		return "s\x00" + l.Session + "\x00" + strings.ToLower(strings.TrimSpace(l.Task))
+		return "s\x00" + l.Session + "\x00" + strings.Join(strings.Fields(strings.ToLower(l.Task)), " ")
 	}
 	return "d\x00" + l.Diary
 }
@@ -258,10 +258,10 @@ func makePattern(lines []Line, g []int, known []Known) Pattern {
 	}
 	p.Title = representative(lines, g)
 	p.ID = patternID(lines, g)
-	p.own = p.ID
 	for _, i := range g {
 		p.Lines = append(p.Lines, LineKey(lines[i]))
 	}
+	p.spare = contentID(p.Lines)
 	if id, ok := knownID(p.ID, p.Lines, known); ok {
 		p.ID = id
 	}
@@ -299,11 +299,17 @@ func knownID(own string, keys []string, known []Known) (string, bool) {
 	case best != "":
 		return best, true
 	case clash:
-		sorted := slices.Sorted(slices.Values(keys))
-		sum := sha256.Sum256([]byte(strings.Join(sorted, ",")))
-		return "p" + hex.EncodeToString(sum[:])[:6], true
+		return contentID(keys), true
 	}
 	return "", false
+}
+
+// contentID names a group by all its lines: the id a group takes when the
+// id of its earliest line is another lesson's.
+func contentID(keys []string) string {
+	sorted := slices.Sorted(slices.Values(keys))
+	sum := sha256.Sum256([]byte(strings.Join(sorted, ",")))
+	return "p" + hex.EncodeToString(sum[:])[:6]
 }
 
 // LineKey names a line across runs: a hash of its diary and its text.

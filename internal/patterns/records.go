@@ -216,11 +216,14 @@ func recurring(r Record, p Pattern) (Flag, bool) {
 		since, len(after), strings.Join(after, ", "))}, true
 }
 
-// TasksAfter returns p's diaries dated after day (YYYY-MM-DD).
+// TasksAfter returns p's diaries dated after day (YYYY-MM-DD), one per
+// task (taskKey).
 func TasksAfter(p Pattern, day string) []string {
 	var out []string
+	seen := map[string]bool{}
 	for _, l := range p.Support {
-		if l.Date > day && !slices.Contains(out, l.Diary) {
+		if k := taskKey(l); l.Date > day && !seen[k] {
+			seen[k] = true
 			out = append(out, l.Diary)
 		}
 	}

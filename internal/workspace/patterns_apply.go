@@ -301,12 +301,17 @@ func (d *Diaries) writePlan(ctx context.Context, plan applyPlan, rep *ApplyRepor
 	// intend records a file's write before it is made, so that a crash
 	// between the two leaves a record revert can act on (a rule not in
 	// the block, or a command file gone, is "already gone" to it).
+	// unrecord takes back what was recorded when the write failed.
+	var unrecord func(id, kind string)
 	intend := func(id string, a patterns.Applied) error {
 		record(id, a)
-		return d.saveRecords(*records)
+		if err := d.saveRecords(*records); err != nil {
+			unrecord(id, a.Kind) // nothing written, nothing to record
+			return err
+		}
+		return nil
 	}
-	// unrecord takes back what intend recorded when the write failed.
-	unrecord := func(id, kind string) {
+	unrecord = func(id, kind string) {
 		for i := range *records {
 			r := &(*records)[i]
 			if n := len(r.Applied); r.ID == id && n > 0 && r.Applied[n-1].Kind == kind && r.Applied[n-1].At == at {
@@ -327,6 +332,9 @@ func (d *Diaries) writePlan(ctx context.Context, plan applyPlan, rep *ApplyRepor
 			record(id, patterns.Applied{Kind: patterns.KindRule, Path: d.claudePath(), Created: plan.claudeCreated, Backup: backup})
 		}
 		if err := d.saveRecords(*records); err != nil {
+			for id := range plan.rules {
+				unrecord(id, patterns.KindRule)
+			}
 			return hint.With(err, "nothing was written to CLAUDE.md: memdir records what it applies first")
 		}
 		if err := d.writeProjectFile(d.claudePath(), plan.claudeNew); err != nil {
