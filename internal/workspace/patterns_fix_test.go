@@ -79,16 +79,7 @@ func TestPatternsRevert_OnlyThisProject(t *testing.T) {
 	if _, err := d.PatternsApply(ctx, ApplyOptions{IDs: []string{rep.Patterns[0].ID}, Kinds: []string{"rule"}}, day); err != nil {
 		t.Fatal(err)
 	}
-	other := filepath.Join(filepath.Dir(proj), "other")
-	if err := os.MkdirAll(other, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	env := d.Env
-	env.Cwd = other
-	d2, err := OpenDiaries(env)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d2 := otherProject(t, d, proj)
 	if r, err := d2.PatternsRevert(ctx, nil, false, day); err != nil || len(r.Reverted) != 0 {
 		t.Fatalf("revert in another project: %+v %v", r, err)
 	}
@@ -137,16 +128,7 @@ func TestPatternsRevert_MemoryWhereSaved(t *testing.T) {
 	d, proj := diaryEnv(t)
 	ctx := context.Background()
 	lessons(t, d, 3, day)
-	other := filepath.Join(filepath.Dir(proj), "other")
-	if err := os.MkdirAll(other, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	env := d.Env
-	env.Cwd = other
-	d2, err := OpenDiaries(env)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d2 := otherProject(t, d, proj)
 	o := PatternsOptions{Project: d.Project()}
 	rep, err := d2.Patterns(ctx, o, day)
 	if err != nil || len(rep.Patterns) != 1 {
@@ -161,4 +143,21 @@ func TestPatternsRevert_MemoryWhereSaved(t *testing.T) {
 	if r, err := d2.PatternsRevert(ctx, nil, false, day); err != nil || len(r.Reverted) != 1 || r.Reverted[0].Kind != "memory" {
 		t.Errorf("revert where it was saved: %+v %v", r.Reverted, err)
 	}
+}
+
+// otherProject opens the diaries from a second project beside proj, in
+// the same home.
+func otherProject(t *testing.T, d *Diaries, proj string) *Diaries {
+	t.Helper()
+	other := filepath.Join(filepath.Dir(proj), "other")
+	if err := os.MkdirAll(other, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	env := d.Env
+	env.Cwd = other
+	d2, err := OpenDiaries(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d2
 }
