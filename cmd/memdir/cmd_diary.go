@@ -3,9 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
-	"os"
 
 	"github.com/memdir/memdir/internal/diary"
 	"github.com/memdir/memdir/internal/workspace"
@@ -32,19 +30,16 @@ func (a *app) diaryCmd() *cobra.Command {
 // name a project as diaries record it (its folder's name).
 func (a *app) diaries(projectName bool) (*workspace.Diaries, string, error) {
 	env := a.env()
-	name := ""
-	if projectName && a.project != "" {
-		if fi, err := os.Stat(a.project); err != nil || !fi.IsDir() {
-			name, env.ProjectFlag = a.project, ""
+	if !projectName {
+		if env.ProjectFlag != "" {
+			if err := env.CheckProject(); err != nil {
+				return nil, "", err
+			}
 		}
+		d, err := workspace.OpenDiaries(env)
+		return d, "", err
 	}
-	if env.ProjectFlag != "" {
-		if err := env.CheckProject(); err != nil {
-			return nil, "", err
-		}
-	}
-	d, err := workspace.OpenDiaries(env)
-	return d, name, err
+	return workspace.OpenDiariesOf(env)
 }
 
 func (a *app) diaryAddCmd() *cobra.Command {
@@ -112,10 +107,7 @@ func (a *app) diaryDraftCmd() *cobra.Command {
 			}
 			w, e, err := d.Draft(a.ctx, src, a.now())
 			if err == nil && a.json {
-				return a.printJSON(struct {
-					workspace.DiaryWritten
-					Entry *diary.Entry `json:"entry,omitempty"`
-				}{w, entryOrNil(w, e)})
+				return a.printJSON(workspace.NewDraftJSON(w, e))
 			}
 			return a.answer(w, err, func() error { return workspace.WriteDiaryWritten(a.stdout, w, e) })
 		},
@@ -127,13 +119,6 @@ func (a *app) diaryDraftCmd() *cobra.Command {
 	f.BoolVar(&src.Force, "force", false, "draft even when the session has a diary")
 	cmd.MarkFlagsMutuallyExclusive("session", "transcript")
 	return cmd
-}
-
-func entryOrNil(w workspace.DiaryWritten, e diary.Entry) *diary.Entry {
-	if w.Nothing != "" && e.Task == "" {
-		return nil
-	}
-	return &e
 }
 
 func (a *app) diaryListCmd() *cobra.Command {
@@ -151,10 +136,7 @@ func (a *app) diaryListCmd() *cobra.Command {
 			f.Project = name
 			infos, bad, err := d.List(f, a.now())
 			if err == nil && a.json {
-				return a.printJSON(struct {
-					Diaries    []workspace.DiaryInfo `json:"diaries"`
-					Unreadable []workspace.BadDiary  `json:"unreadable,omitempty"`
-				}{orEmpty(infos), bad})
+				return a.printJSON(workspace.NewDiaryListJSON(infos, bad))
 			}
 			return a.answer(nil, err, func() error { return workspace.WriteDiaryList(a.stdout, infos, bad) })
 		},
@@ -164,13 +146,6 @@ func (a *app) diaryListCmd() *cobra.Command {
 	fl.StringVar(&f.Since, "since", "", "only entries dated on or after YYYY-MM-DD (or today, yesterday, 30d)")
 	fl.BoolVar(&f.Drafts, "drafts", false, "only drafts waiting to be accepted")
 	return cmd
-}
-
-func orEmpty[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
 
 func (a *app) diaryShowCmd() *cobra.Command {
@@ -210,37 +185,11 @@ func (a *app) runDiaryEdit(stem, from string) error {
 	if err != nil {
 		return err
 	}
-	orig, _, err := d.Raw(stem)
-	if err != nil {
-		return err
-	}
-	draft := from
-	var edited []byte
-	switch from {
-	case "-":
-		// Kept in a draft file, so a refused edit is not lost.
-		if edited, err = workspace.ReadDiaryEdit("-", a.stdin); err != nil {
-			return err
-		}
-		if draft, err = workspace.Draft(stem+".md", edited); err != nil {
-			return err
-		}
-	case "":
-		if draft, err = a.editInEditor(stem+".md", orig, "memdir diary edit "+stem); err != nil {
-			return err
-		}
-	}
-	if from != "-" {
-		if edited, err = workspace.ReadDiaryEdit(draft, a.stdin); err != nil {
-			return err
-		}
-	}
-	w, changed, err := d.SaveEdit(a.ctx, stem, orig, edited, draft)
+	w, changed, err := d.Edit(a.ctx, stem, from, a.stdin, func(orig []byte) (string, error) {
+		return a.editInEditor(stem+".md", orig, "memdir diary edit "+stem)
+	})
 	if err != nil {
 		return err // the draft stays: the hint names it
-	}
-	if draft != from {
-		os.Remove(draft)
 	}
 	if !changed {
 		if a.json {
@@ -281,30 +230,15 @@ func (a *app) diaryStemsCmd(use, short, verb string, do func(*workspace.Diaries,
 // stemsDone prints what accept or rm did to each diary, the ones it could
 // not act on included, and returns err (exit 1) when there were any.
 func (a *app) stemsDone(verb string, args, done []string, err error) error {
-	var se *workspace.DiaryStemsError
-	if err != nil && !errors.As(err, &se) {
-		return err // nothing was done
+	r, nerr := workspace.NewStemsDone(verb, args, done, err)
+	if nerr != nil {
+		return nerr // nothing was done
 	}
-	var failed []workspace.StemError
-	if se != nil {
-		failed = se.Failed
-	}
+	var perr error
 	if a.json {
-		if perr := a.printJSON(map[string]any{verb: orEmpty(done), "failed": orEmpty(failed)}); perr != nil {
-			return perr
-		}
-		return err
+		perr = a.printJSON(r.JSON())
+	} else {
+		perr = workspace.WriteStemsDone(a.stdout, r)
 	}
-	for _, s := range done {
-		a.printf("%s %s\n", verb, s)
-	}
-	if verb == "accepted" {
-		if n := len(args) - len(done) - len(failed); n > 0 {
-			a.printf("%d already accepted\n", n)
-		}
-	}
-	for _, f := range failed {
-		a.printf("not %s: %s\n", verb, f.Stem)
-	}
-	return err
+	return cmp.Or(perr, err)
 }

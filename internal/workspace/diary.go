@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -31,6 +32,25 @@ type Diaries struct {
 	// Models makes the patterns' model engines' clients; the zero value
 	// reads the environment (tests put fakes here).
 	Models Models
+}
+
+// OpenDiariesOf is OpenDiaries where --project may also name a project as
+// diaries record it (its folder's name) rather than a folder: it returns
+// that name, "" when --project is a folder or not given.
+func OpenDiariesOf(env Env) (*Diaries, string, error) {
+	name := ""
+	if env.ProjectFlag != "" {
+		if fi, err := os.Stat(env.ProjectFlag); err != nil || !fi.IsDir() {
+			name, env.ProjectFlag = env.ProjectFlag, ""
+		}
+	}
+	if env.ProjectFlag != "" {
+		if err := env.CheckProject(); err != nil {
+			return nil, "", err
+		}
+	}
+	d, err := OpenDiaries(env)
+	return d, name, err
 }
 
 // OpenDiaries resolves the layout and the synthesis folder for env.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 
 	"github.com/memdir/memdir/internal/diary"
 	"github.com/memdir/memdir/internal/hint"
@@ -131,4 +132,44 @@ func fromHint(path string, err error) error {
 		return hint.With(err, "make %s readable, or give another file", path)
 	}
 	return hint.With(err, "give the path of a diary file in the format 'memdir diary --help' shows")
+}
+
+// Edit takes a new version of the diary stem: from the file from, from r
+// when from is "-", or, with from empty, from what edit returns (the path
+// of a draft file holding orig, once a person edited it). The new version
+// is kept in a draft file until it is saved, so a refused edit is not
+// lost; the draft goes once it is saved.
+func (d *Diaries) Edit(ctx context.Context, stem, from string, r io.Reader, edit func(orig []byte) (string, error)) (DiaryWritten, bool, error) {
+	orig, _, err := d.Raw(stem)
+	if err != nil {
+		return DiaryWritten{}, false, err
+	}
+	draft := from
+	var edited []byte
+	switch from {
+	case "-":
+		if edited, err = ReadDiaryEdit("-", r); err != nil {
+			return DiaryWritten{}, false, err
+		}
+		if draft, err = Draft(stem+".md", edited); err != nil {
+			return DiaryWritten{}, false, err
+		}
+	case "":
+		if draft, err = edit(orig); err != nil {
+			return DiaryWritten{}, false, err
+		}
+	}
+	if from != "-" {
+		if edited, err = ReadDiaryEdit(draft, r); err != nil {
+			return DiaryWritten{}, false, err
+		}
+	}
+	w, changed, err := d.SaveEdit(ctx, stem, orig, edited, draft)
+	if err != nil {
+		return w, changed, err
+	}
+	if draft != from {
+		os.Remove(draft)
+	}
+	return w, changed, nil
 }

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -75,4 +76,84 @@ func WriteDiaryShow(w io.Writer, in DiaryInfo) error {
 	ew.printf("# %s\n", in.Path)
 	ew.printf("%s", diary.Format(in.Entry))
 	return ew.err
+}
+
+// DiaryListJSON is 'memdir diary list --json'.
+type DiaryListJSON struct {
+	Diaries    []DiaryInfo `json:"diaries"`
+	Unreadable []BadDiary  `json:"unreadable,omitempty"`
+}
+
+// NewDiaryListJSON makes the list's JSON, with [] for no diary.
+func NewDiaryListJSON(infos []DiaryInfo, bad []BadDiary) DiaryListJSON {
+	return DiaryListJSON{Diaries: orEmpty(infos), Unreadable: bad}
+}
+
+// DraftJSON is 'memdir diary draft --json': what was written, and the
+// entry unless there was nothing to draft.
+type DraftJSON struct {
+	DiaryWritten
+	Entry *diary.Entry `json:"entry,omitempty"`
+}
+
+// NewDraftJSON makes the draft's JSON.
+func NewDraftJSON(w DiaryWritten, e diary.Entry) DraftJSON {
+	if w.Nothing != "" && e.Task == "" {
+		return DraftJSON{DiaryWritten: w}
+	}
+	return DraftJSON{DiaryWritten: w, Entry: &e}
+}
+
+// StemsDone is what accept or rm did to each diary named.
+type StemsDone struct {
+	Verb    string      `json:"-"` // accepted, removed
+	Asked   []string    `json:"-"`
+	Done    []string    `json:"done"`
+	Failed  []StemError `json:"failed"`
+	Already int         `json:"-"` // accept: already accepted
+}
+
+// NewStemsDone sorts what accept or rm returned; err is returned as it is
+// when nothing was done at all (not a DiaryStemsError).
+func NewStemsDone(verb string, asked, done []string, err error) (StemsDone, error) {
+	var se *DiaryStemsError
+	if err != nil && !errors.As(err, &se) {
+		return StemsDone{}, err
+	}
+	r := StemsDone{Verb: verb, Asked: asked, Done: orEmpty(done), Failed: []StemError{}}
+	if se != nil {
+		r.Failed = orEmpty(se.Failed)
+	}
+	if verb == "accepted" {
+		r.Already = len(asked) - len(r.Done) - len(r.Failed)
+	}
+	return r, nil
+}
+
+// JSON is the report's JSON: {"accepted"|"removed": [...], "failed": [...]}.
+func (r StemsDone) JSON() map[string]any {
+	return map[string]any{r.Verb: r.Done, "failed": r.Failed}
+}
+
+// WriteStemsDone prints each diary acted on, how many were accepted
+// already, and each one that could not be.
+func WriteStemsDone(w io.Writer, r StemsDone) error {
+	ew := &errWriter{w: w}
+	for _, s := range r.Done {
+		ew.printf("%s %s\n", r.Verb, s)
+	}
+	if r.Already > 0 {
+		ew.printf("%d already accepted\n", r.Already)
+	}
+	for _, f := range r.Failed {
+		ew.printf("not %s: %s\n", r.Verb, f.Stem)
+	}
+	return ew.err
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
