@@ -54,6 +54,7 @@ func TestScript(t *testing.T) {
 			"genmemories": cmdGenmemories,
 			"genindex":    cmdGenindex,
 			"jsonequal":   cmdJSONEqual,
+			"initbudget":  cmdInitbudget,
 		},
 	})
 }

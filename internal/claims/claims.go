@@ -15,7 +15,10 @@
 // X", "X is gone", "instead of X") is Negated.
 package claims
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Kind is what a claim names.
 type Kind string
@@ -87,7 +90,7 @@ func Classify(ref string) Kind {
 		return Symbol
 	case isImportPath(ref):
 		return Package
-	case binaries[ref]:
+	case binaries.has(ref):
 		return Command
 	}
 	if _, ok := PathOf(ref); ok {
@@ -132,15 +135,15 @@ func PathOf(ref string) (string, bool) {
 	}
 	stem, ext, dotted := cutLast(base, ".")
 	switch {
-	case fileNames[strings.ToLower(base)]:
+	case fileNames.has(strings.ToLower(base)):
 		return ref, true
-	case dotted && fileExts[strings.ToLower(ext)] && stem != "" && !brands[strings.ToLower(base)] &&
+	case dotted && fileExts.has(strings.ToLower(ext)) && stem != "" && !brands.has(strings.ToLower(base)) &&
 		(stem[0] != '_' || strings.HasPrefix(stem, "__")): // _test.go is a suffix, __init__.py a file
 
 		return ref, true
 	case dotted && stem == "" && strings.Contains(ref, "/"): // .github/workflows, config/.env
 		return ref, true
-	case dotted && stem == "" && dotFiles[base]:
+	case dotted && stem == "" && dotFiles.has(base):
 		return ref, true
 	case strings.Contains(ref, "/") && !dotted:
 		return ref, true
@@ -213,7 +216,7 @@ func (f *finder) code(s string) {
 		// A flag alone names no command: nothing to look it up in.
 	case isImportPath(s):
 		f.add(Package, s, "")
-	case binaries[s]:
+	case binaries.has(s):
 		f.add(Command, s, "")
 	default:
 		if p, ok := PathOf(s); ok {
@@ -237,7 +240,7 @@ func (f *finder) commandLine(s string) bool {
 	prog := words[0]
 	script := isScript(prog)
 	switch {
-	case script, binaries[prog]:
+	case script, binaries.has(prog):
 	case isWord(prog) && len(words) > 1 && isFlag(words[1]):
 	default:
 		return false
@@ -246,16 +249,16 @@ func (f *finder) commandLine(s string) bool {
 	name := prog
 	if !script && len(args) > 0 && isWord(args[0]) {
 		switch {
-		case runners[prog] && args[0] == "run" && len(args) > 1 && isWord(args[1]):
+		case runners.has(prog) && args[0] == "run" && len(args) > 1 && isWord(args[1]):
 			name = prog + " run " + args[1]
 		case !pathLike(args[0]):
 			name = prog + " " + args[0]
 		}
 	}
 	f.add(Command, name, "")
-	installs := len(args) > 0 && installers[prog+" "+args[0]]
+	installs := len(args) > 0 && installers.has(prog+" "+args[0])
 	for _, a := range args {
-		if globalFlags[a] {
+		if globalFlags.has(a) {
 			installs = false // installed for the user, not into the project
 		}
 	}
@@ -295,7 +298,7 @@ func (f *finder) prose(s string) {
 		w = trimPunct(w)
 		switch {
 		case w == "":
-		case binaries[w] && i+1 < len(words):
+		case binaries.has(w) && i+1 < len(words):
 			lastProg = i // prose names no package: "npm install after pulling"
 		case isFlag(w) && i-lastProg <= 4:
 			f.add(Flag, flagName(w), trimPunct(words[max(lastProg, 0)]))
@@ -330,12 +333,12 @@ func (f *finder) prose(s string) {
 // folder first ("internal/recall").
 func strictPath(w, p string) bool {
 	base := p[strings.LastIndexByte(p, '/')+1:]
-	if proseNames[strings.ToLower(base)] || fileNames[strings.ToLower(base)] || dotFiles[base] {
+	if proseNames.has(strings.ToLower(base)) || fileNames.has(strings.ToLower(base)) || dotFiles.has(base) {
 		return true
 	}
 	if !strings.Contains(p, "/") {
 		stem, ext, ok := cutLast(base, ".")
-		if !ok || !proseExts[ext] || stem == "" {
+		if !ok || !proseExts.has(ext) || stem == "" {
 			return false
 		}
 		// Day.js and Moment.js are products; app.js and App.tsx are files.
@@ -348,11 +351,11 @@ func strictPath(w, p string) bool {
 	if strings.Contains(strings.TrimPrefix(first, "."), ".") {
 		return false // a host (wiki.corp/page), not a folder
 	}
-	if sourceRoots[first] && rest != "" {
+	if sourceRoots.has(first) && rest != "" {
 		return true
 	}
 	for el := range strings.SplitSeq(p, "/") {
-		if stem, ext, ok := cutLast(el, "."); ok && len(ext) > 1 && fileExts[strings.ToLower(ext)] && stem != "" || dotFiles[el] {
+		if stem, ext, ok := cutLast(el, "."); ok && len(ext) > 1 && fileExts.has(strings.ToLower(ext)) && stem != "" || dotFiles.has(el) {
 			return true
 		}
 	}
@@ -449,7 +452,7 @@ func isScript(s string) bool {
 		return len(s) > 2 && !strings.Contains(s, "...")
 	}
 	_, ext, ok := cutLast(s[strings.LastIndexByte(s, '/')+1:], ".")
-	return ok && strings.Contains(s, "/") && scriptExts[ext]
+	return ok && strings.Contains(s, "/") && scriptExts.has(ext)
 }
 
 func pathLike(s string) bool { return strings.ContainsAny(s, "/.") }
@@ -470,7 +473,7 @@ func trimURL(s string) string {
 // (github.com/x/y, golang.org/x/tools, go.uber.org/zap), not a file.
 func isImportPath(s string) bool {
 	host, rest, ok := strings.Cut(s, "/")
-	return ok && rest != "" && domainPath(s) && (codeHosts[host] || strings.HasPrefix(host, "go."))
+	return ok && rest != "" && domainPath(s) && (codeHosts.has(host) || strings.HasPrefix(host, "go."))
 }
 
 // domainPath reports a path whose first element is a domain
@@ -482,7 +485,7 @@ func domainPath(s string) bool {
 		return false
 	}
 	_, tld, dotted := cutLast(host, ".")
-	if !dotted || len(tld) < 2 || len(tld) > 12 || fileExts[tld] {
+	if !dotted || len(tld) < 2 || len(tld) > 12 || fileExts.has(tld) {
 		return false
 	}
 	return strings.Trim(tld, "abcdefghijklmnopqrstuvwxyz") == ""
@@ -518,12 +521,29 @@ func cutLast(s, sep string) (before, after string, found bool) {
 	return s, "", false
 }
 
-func set(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
+// set returns the words as a set, built on its first look: every memdir
+// process links this package, and a hook never reads a claim.
+func set(words string) *wordSet { return &wordSet{words: words} }
+
+type wordSet struct {
+	words string
+	sep   string // between the words; white space if empty
+	once  sync.Once
+	m     map[string]bool
+}
+
+func (s *wordSet) has(w string) bool {
+	s.once.Do(func() {
+		s.m = map[string]bool{}
+		words := strings.Fields(s.words)
+		if s.sep != "" {
+			words = strings.Split(s.words, s.sep)
+		}
+		for _, w := range words {
+			s.m[w] = true
+		}
+	})
+	return s.m[w]
 }
 
 // fileExts are the extensions that make a word a file.
@@ -582,11 +602,5 @@ var globalFlags = set(`-g --global --user`)
 var runners = set(`npm pnpm yarn bun`)
 
 // installers are the commands whose arguments are packages.
-var installers = func() map[string]bool {
-	m := map[string]bool{}
-	for e := range strings.SplitSeq("go get|npm install|npm i|npm add|pnpm add|pnpm install|yarn add|bun add|"+
-		"pip install|pip3 install|uv add|poetry add|cargo add|composer require", "|") {
-		m[e] = true
-	}
-	return m
-}()
+var installers = &wordSet{words: "go get|npm install|npm i|npm add|pnpm add|pnpm install|yarn add|bun add|" +
+	"pip install|pip3 install|uv add|poetry add|cargo add|composer require", sep: "|"}

@@ -107,7 +107,7 @@ func segments(line string) []segment {
 			emit(i + 1)
 		case c == ',' && i+1 < len(low) && low[i+1] == ' ':
 			next, _, _ := strings.Cut(strings.TrimSpace(low[i+1:]), " ")
-			if clauseBreakers[next] {
+			if clauseBreakers.has(next) {
 				emit(i + 1)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/memdir/memdir/internal/extract"
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/recall"
 )
 
@@ -381,7 +382,7 @@ func stem(w string) string {
 // valueRE finds the tokens of a sentence that carry a value: a number, a
 // version, a port, a date ("8085", "1.84", "v2", "2026-03-06"), and a
 // capitalised word inside a sentence (a person's or a product's name).
-var valueRE = regexp.MustCompile(`\b[\p{L}_.-]*\d[\p{L}\d_.-]*\b|[^.!?:;\s]\s+(\p{Lu}\p{Ll}+)`)
+var valueRE = lazyre.New(`\b[\p{L}_.-]*\d[\p{L}\d_.-]*\b|[^.!?:;\s]\s+(\p{Lu}\p{Ll}+)`)
 
 // values lists a sentence's value tokens.
 func values(s string) map[string]bool {

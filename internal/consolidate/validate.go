@@ -3,15 +3,16 @@ package consolidate
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // isoDate is an absolute date as a date rewrite writes it.
-var isoDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
+var isoDate = lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`)
 
 // maxName bounds a merged memory's new name.
 const maxName = 100

@@ -13,7 +13,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -21,6 +20,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/redact"
 )
 
@@ -187,10 +187,10 @@ func (e *ParseError) Error() string {
 func (e *ParseError) Unwrap() error { return e.Err }
 
 var (
-	taskRe  = regexp.MustCompile(`^#{1,2}\s+(?i:task)\s*:?\s*(.*)$`)
-	headRe  = regexp.MustCompile(`^#{2,4}\s+(.+?)\s*$`)
-	itemRe  = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,3}[.)])\s+(.*)$`)
-	dateRe  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	taskRe  = lazyre.New(`^#{1,2}\s+(?i:task)\s*:?\s*(.*)$`)
+	headRe  = lazyre.New(`^#{2,4}\s+(.+?)\s*$`)
+	itemRe  = lazyre.New(`^\s*(?:[-*+]|\d{1,3}[.)])\s+(.*)$`)
+	dateRe  = lazyre.New(`^\d{4}-\d{2}-\d{2}$`)
 	crlfRep = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 )
 
@@ -505,7 +505,7 @@ func yamlScalar(v string) string {
 	return strings.TrimSuffix(string(out), "\n")
 }
 
-var slugRe = regexp.MustCompile(`[^a-z0-9]+`)
+var slugRe = lazyre.New(`[^a-z0-9]+`)
 
 // Stem is the file name (without .md) an entry is saved under:
 // its date and a slug of its task, at most 60 bytes of slug.

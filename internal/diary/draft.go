@@ -3,12 +3,12 @@ package diary
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/transcript"
 )
 
@@ -216,7 +216,7 @@ func commandOf(summary string) string {
 	return ""
 }
 
-var patchFileRe = regexp.MustCompile(`\*\*\* (?:Update|Add) File: (\S+)`)
+var patchFileRe = lazyre.New(`\*\*\* (?:Update|Add) File: (\S+)`)
 
 // editPath takes the file out of an edit call's summary.
 func editPath(summary string) string {
@@ -233,11 +233,11 @@ func editPath(summary string) string {
 
 // verifyRe matches a command that checks the work: tests, builds, type
 // checks, linters.
-var verifyRe = regexp.MustCompile(`(?:^|[\s;&|(])(?:go (?:test|build|vet)|(?:npm|pnpm|yarn|bun)(?: run)? (?:test|build|lint|typecheck|check)|npx (?:tsc|jest|vitest)|tsc|pytest|python3? -m (?:pytest|unittest)|tox|cargo (?:test|build|check|clippy)|jest|vitest|mvn|gradle|\./gradlew|bazel (?:test|build)|dotnet (?:test|build)|mypy|ruff|eslint|staticcheck|golangci-lint)(?:$|[\s;&|)])`)
+var verifyRe = lazyre.New(`(?:^|[\s;&|(])(?:go (?:test|build|vet)|(?:npm|pnpm|yarn|bun)(?: run)? (?:test|build|lint|typecheck|check)|npx (?:tsc|jest|vitest)|tsc|pytest|python3? -m (?:pytest|unittest)|tox|cargo (?:test|build|check|clippy)|jest|vitest|mvn|gradle|\./gradlew|bazel (?:test|build)|dotnet (?:test|build)|mypy|ruff|eslint|staticcheck|golangci-lint)(?:$|[\s;&|)])`)
 
 // makeTargetRe is a make target that checks: `make` alone builds the
 // default target; `make migrate` or `make deploy` do something else.
-var makeTargetRe = regexp.MustCompile(`^(?:test|check|build|lint|all|ci|vet|verify|e2e|unit|integration)(?:[-_:]\w+)*$`)
+var makeTargetRe = lazyre.New(`^(?:test|check|build|lint|all|ci|vet|verify|e2e|unit|integration)(?:[-_:]\w+)*$`)
 
 // makeCheck reports a make run that tests or builds: one of the command's
 // make parts (a && b; c) names only check targets, or none (the default).
@@ -273,12 +273,12 @@ var makeValueOpts = map[string]bool{"-C": true, "-f": true, "-j": true, "-o": tr
 	"--directory": true, "--file": true, "--makefile": true, "--jobs": true, "--include-dir": true}
 
 var (
-	exitRe = regexp.MustCompile(`^(?:Error: )?Exit code (\d+)`)
+	exitRe = lazyre.New(`^(?:Error: )?Exit code (\d+)`)
 	// strongFailRe: text that says a check failed though the tool did not
 	// flag an error (output piped through tail, "|| true").
-	strongFailRe = regexp.MustCompile(`(?m)^(?:--- FAIL|FAIL\b|panic: |npm ERR!|Traceback|error(?:\[\w+\])?: )|error TS\d+|exit status [1-9]|BUILD FAILED|\d+ failed|Tests?:.*\d+ failed`)
+	strongFailRe = lazyre.New(`(?m)^(?:--- FAIL|FAIL\b|panic: |npm ERR!|Traceback|error(?:\[\w+\])?: )|error TS\d+|exit status [1-9]|BUILD FAILED|\d+ failed|Tests?:.*\d+ failed`)
 	// interruptRe: a result the user cut short, not a failure of the command.
-	interruptRe = regexp.MustCompile(`^\[Request interrupted|^The user doesn't want to proceed`)
+	interruptRe = lazyre.New(`^\[Request interrupted|^The user doesn't want to proceed`)
 )
 
 // failure reports whether a shell result failed and its error signature.
@@ -304,13 +304,13 @@ func failure(res transcript.ToolCall, verify bool) (bool, string) {
 }
 
 // sigRes rank the lines of an error, most telling first.
-var sigRes = []*regexp.Regexp{
-	regexp.MustCompile(`panic: .*`),
-	regexp.MustCompile(`error TS\d+: .*|error\[E\d+\]: .*|Error: Cannot find module .*|(?:Module|Import)NotFoundError: .*`),
-	regexp.MustCompile(`(?:^|\s)(?:\w+Error|\w+Exception|error|Error|ERROR|fatal|FATAL)(?:\[\w+\])?: .*`),
-	regexp.MustCompile(`^--- FAIL: .*|^FAIL: .*|.*\bAssertionError\b.*|.*\bassert.*`),
-	regexp.MustCompile(`(?i).*\b(?:failed|failure|cannot|undefined|not found|no such file|denied|refused)\b.*`),
-	regexp.MustCompile(`^FAIL\b.*`),
+var sigRes = []*lazyre.Regexp{
+	lazyre.New(`panic: .*`),
+	lazyre.New(`error TS\d+: .*|error\[E\d+\]: .*|Error: Cannot find module .*|(?:Module|Import)NotFoundError: .*`),
+	lazyre.New(`(?:^|\s)(?:\w+Error|\w+Exception|error|Error|ERROR|fatal|FATAL)(?:\[\w+\])?: .*`),
+	lazyre.New(`^--- FAIL: .*|^FAIL: .*|.*\bAssertionError\b.*|.*\bassert.*`),
+	lazyre.New(`(?i).*\b(?:failed|failure|cannot|undefined|not found|no such file|denied|refused)\b.*`),
+	lazyre.New(`^FAIL\b.*`),
 }
 
 // signature picks the line that names the error, cleaned of noise.

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/memdir/memdir/internal/atomicfile"
 	"github.com/memdir/memdir/internal/diary"
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/memdir"
 )
 
@@ -34,7 +34,7 @@ var claudeMD []byte
 const DiarySession = "8c2d7e13-4b6a-4f0e-9d51-3a7b2c9e6f18"
 
 // daysAgoRe is an example diary's date: {{DAYS_AGO n}}.
-var daysAgoRe = regexp.MustCompile(`\{\{DAYS_AGO (\d+)\}\}`)
+var daysAgoRe = lazyre.New(`\{\{DAYS_AGO (\d+)\}\}`)
 
 // Diaries parses the example diaries, dated n days before now (in now's
 // zone) as each file says, oldest first.

@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/learning"
 	"github.com/memdir/memdir/internal/redact"
 )
 
 // reNoiseCommit is a commit that is no change of its own: work in
 // progress, a fixup or squash, a merge.
-var reNoiseCommit = lazyRE(`(?i)^(?:wip\b|fixup!|squash!|amend!|merge (?:branch|pull request|remote-tracking|tag|commit|of)\b|merge\b.*\binto\b|tmp\b|temp\b)`)
+var reNoiseCommit = lazyre.New(`(?i)^(?:wip\b|fixup!|squash!|amend!|merge (?:branch|pull request|remote-tracking|tag|commit|of)\b|merge\b.*\binto\b|tmp\b|temp\b)`)
 
 // dayCommits keeps each project's final commit per logical change (newest
 // first; wip, fixups and merges out; an older commit whose subject says
@@ -32,7 +33,7 @@ func dayCommits(byProject map[string][]Commit, multi bool) (lines, points []stri
 			if len(hash) > 7 {
 				hash = hash[:7]
 			}
-			if hash == "" || strings.ContainsAny(hash, " \"\n") || len(strings.Fields(subj)) < 2 || reNoiseCommit().MatchString(subj) {
+			if hash == "" || strings.ContainsAny(hash, " \"\n") || len(strings.Fields(subj)) < 2 || reNoiseCommit.MatchString(subj) {
 				continue
 			}
 			if _, found := redact.String(subj); len(found) > 0 || ProseSecret(subj) {

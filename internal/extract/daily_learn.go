@@ -5,24 +5,25 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/learning"
 )
 
 var (
 	// reAcross marks a rule the user meant for every project.
-	reAcross = lazyRE(`(?i)\b(?:across (?:all )?(?:my |our )?(?:projects|repos)|everywhere|in every (?:project|repo)|in (?:all|any) (?:of )?(?:my |our )?(?:projects|repos)|in general|whatever the project|regardless of (?:the )?(?:project|repo)|for all (?:my |our )?(?:projects|repos))\b`)
+	reAcross = lazyre.New(`(?i)\b(?:across (?:all )?(?:my |our )?(?:projects|repos)|everywhere|in every (?:project|repo)|in (?:all|any) (?:of )?(?:my |our )?(?:projects|repos)|in general|whatever the project|regardless of (?:the )?(?:project|repo)|for all (?:my |our )?(?:projects|repos))\b`)
 	// reLocal marks a rule about the project at hand.
-	reLocal = lazyRE(`(?i)\b(?:this|the|our) (?:repo|repository|project|codebase|service|app|team|module|package)\b|\bhere\b|\bin these\b`)
+	reLocal = lazyre.New(`(?i)\b(?:this|the|our) (?:repo|repository|project|codebase|service|app|team|module|package)\b|\bhere\b|\bin these\b`)
 	// reTool names tools and habits that exist outside any one project.
-	reTool = lazyRE(`(?i)\b(?:go (?:vet|test|build|fmt|mod|generate)|gofmt|git|bash|shell|zsh|terminal|golang|python|sql|regex(?:es)?|docker|makefiles?|commit messages?|pull requests?|force[- ]push\w*|rebase|claude(?: code)?|markdown|unix|ssh|vim|emacs|tmux|homebrew|brew)\b`)
+	reTool = lazyre.New(`(?i)\b(?:go (?:vet|test|build|fmt|mod|generate)|gofmt|git|bash|shell|zsh|terminal|golang|python|sql|regex(?:es)?|docker|makefiles?|commit messages?|pull requests?|force[- ]push\w*|rebase|claude(?: code)?|markdown|unix|ssh|vim|emacs|tmux|homebrew|brew)\b`)
 	// rePersonal is the user's own taste: "I prefer", "I hate".
-	rePersonal = lazyRE(`(?i)^(?:i (?:prefer|like|hate|don'?t like|want)|i(?:'d| would) rather)\b`)
-	reNegRule  = lazyRE(`(?i)^(?:(?:no|nope|also|and|ok|so|please|actually)[,.!]?\s+)*(?:don'?t|do not|never|avoid|stop|quit|not)\b`)
-	reCorrects = lazyRE(`(?i)^(?:no|nope|wrong)[,.!:]\s|^that'?s (?:wrong|not (?:right|how|what))`)
-	reFailure  = lazyRE(`(?i)\b(?:broke|breaks|broken|break|fail(?:s|ed|ing|ure)?|crash\w*|bugs?|burn(?:ed|t)?|outages?|corrupt\w*|lost|lose|leak\w*|regress\w*|hid|hides|flaky|timed? ?out|took down|incidents?|data loss|errors?)\b`)
-	reRunnable = lazyRE("(?i)https?://|`[^`]+`|\\b(?:dashboards?|runbooks?|quer(?:y|ies)|commands?|scripts?|curl|psql|kubectl|grafana|kibana|datadog|honeycomb|sentry|wiki|docs?|notebooks?|playbooks?)\\b")
-	reWhere    = lazyRE(`(?i)^((?:the |our |all )?[\w .'-]{2,40}?)\s+(is|are|lives?|gets?|go(?:es)?)\s+(?:(tracked|filed|kept|managed|documented|logged|reported|posted|stored|hosted)\s+)?(?:in|at|on|under|to)\s`)
-	reAboutMe  = lazyRE(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am|i work as|i worked as|my (?:role|job) is)\s+(?:more of\s+)?(?:a |an |the )?(.+)`)
+	rePersonal = lazyre.New(`(?i)^(?:i (?:prefer|like|hate|don'?t like|want)|i(?:'d| would) rather)\b`)
+	reNegRule  = lazyre.New(`(?i)^(?:(?:no|nope|also|and|ok|so|please|actually)[,.!]?\s+)*(?:don'?t|do not|never|avoid|stop|quit|not)\b`)
+	reCorrects = lazyre.New(`(?i)^(?:no|nope|wrong)[,.!:]\s|^that'?s (?:wrong|not (?:right|how|what))`)
+	reFailure  = lazyre.New(`(?i)\b(?:broke|breaks|broken|break|fail(?:s|ed|ing|ure)?|crash\w*|bugs?|burn(?:ed|t)?|outages?|corrupt\w*|lost|lose|leak\w*|regress\w*|hid|hides|flaky|timed? ?out|took down|incidents?|data loss|errors?)\b`)
+	reRunnable = lazyre.New("(?i)https?://|`[^`]+`|\\b(?:dashboards?|runbooks?|quer(?:y|ies)|commands?|scripts?|curl|psql|kubectl|grafana|kibana|datadog|honeycomb|sentry|wiki|docs?|notebooks?|playbooks?)\\b")
+	reWhere    = lazyre.New(`(?i)^((?:the |our |all )?[\w .'-]{2,40}?)\s+(is|are|lives?|gets?|go(?:es)?)\s+(?:(tracked|filed|kept|managed|documented|logged|reported|posted|stored|hosted)\s+)?(?:in|at|on|under|to)\s`)
+	reAboutMe  = lazyre.New(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am|i work as|i worked as|my (?:role|job) is)\s+(?:more of\s+)?(?:a |an |the )?(.+)`)
 )
 
 // titleLeads are openings a learning's title drops, and the openings it
@@ -173,18 +174,18 @@ func toLearning(typ, rule, reason, project, date string, correction bool) (dayLe
 	switch typ {
 	case "feedback":
 		l.Type, base = learning.BestPractice, 2
-		if correction || reCorrects().MatchString(rule) || reFailure().MatchString(reason) || reNegRule().MatchString(rule) && reFailure().MatchString(rule) {
+		if correction || reCorrects.MatchString(rule) || reFailure.MatchString(reason) || reNegRule.MatchString(rule) && reFailure.MatchString(rule) {
 			l.Type, base = learning.Error, 0
 		}
-		if reAcross().MatchString(rule) || !reLocal().MatchString(rule) && !mentions(rule, project) &&
-			(rePersonal().MatchString(rule) || reTool().MatchString(rule)) {
+		if reAcross.MatchString(rule) || !reLocal.MatchString(rule) && !mentions(rule, project) &&
+			(rePersonal.MatchString(rule) || reTool.MatchString(rule)) {
 			l.Scope = learning.Global
 		}
 	case "project":
 		l.Type, base = learning.Decision, 1
 	case "reference":
 		l.Type, base = learning.BestPractice, 4
-		if reRunnable().MatchString(rule) {
+		if reRunnable.MatchString(rule) {
 			l.Type, base = learning.Command, 3
 		}
 	case "user":
@@ -268,7 +269,7 @@ func learningTitle(typ, rule string) string {
 	rule = strings.Join(strings.Fields(rule), " ")
 	switch typ {
 	case "user":
-		if m := reAboutMe().FindStringSubmatch(rule); m != nil {
+		if m := reAboutMe.FindStringSubmatch(rule); m != nil {
 			rest := m[1]
 			if i := strings.IndexAny(rest, ",;:(—"); i > 0 {
 				rest = rest[:i]
@@ -282,7 +283,7 @@ func learningTitle(typ, rule string) string {
 		}
 		return "About me"
 	case "reference":
-		if m := reWhere().FindStringSubmatch(rule); m != nil && len(strings.Fields(m[1])) <= 4 {
+		if m := reWhere.FindStringSubmatch(rule); m != nil && len(strings.Fields(m[1])) <= 4 {
 			subject := strings.TrimSpace(m[1])
 			switch verb := strings.ToLower(m[2]); {
 			case m[3] != "": // "Pipeline bugs are tracked in…": where they are tracked

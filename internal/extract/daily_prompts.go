@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/recall"
 	"github.com/memdir/memdir/internal/redact"
 )
@@ -83,7 +84,7 @@ func readDay(in DayInput) *dayRead {
 			}
 			day.prompts++
 			prose, pasted := cleanPrompt(m.Text)
-			said := reClauseRule().ReplaceAllString(reOpeners().ReplaceAllString(prose, "$1"), ". $1")
+			said := reClauseRule.ReplaceAllString(reOpeners.ReplaceAllString(prose, "$1"), ". $1")
 			msgs[i].Text = said
 			p := prompt{prose: prose, terms: termSet(prose), lead: recall.Default.Terms(prose, nil)}
 			p.lead = p.lead[:min(3, len(p.lead))]
@@ -91,7 +92,7 @@ func readDay(in DayInput) *dayRead {
 			p.pasted = pasted
 			p.said, p.source = said, source(s.Session, m.ID, i)
 			sr.prompts = append(sr.prompts, p)
-			if reCorrection().MatchString(prose) {
+			if reCorrection.MatchString(prose) {
 				sr.corrections[p.source] = true
 			}
 		}
@@ -156,23 +157,23 @@ var harnessPrefixes = []string{"<command-name>", "<command-message>", "<command-
 	"<ide_selection>", "<ide_diagnostics>", "This session is being continued from a previous conversation"}
 
 var (
-	reLogLine = lazyRE(`^(?:\[?\d{4}-\d{2}-\d{2}[T ]\d|\[?\d{2}:\d{2}:\d{2}|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|PANIC|ERR|NOTICE|CRITICAL)\b|level=|time=|##\[|::(?:error|warning|group|notice)|---|===|\+\+\+|@@|>>>|\$ |PS [A-Z]:|[A-Z]:\\|at [\w$.<>]+\(|File "|Traceback|goroutine \d|panic:|(?:FAIL|PASS)\b|ok\s+\S+/|exit status|npm (?:ERR|WARN)|error(?:\[E\d+\])?:|warning:|Caused by:|\^|[\w./-]+\.(?:go|py|js|ts|tsx|jsx|rs|java|rb|c|cc|cpp|h|cs|kt|swift|php|sql|ya?ml|json|toml):\d+)`)
+	reLogLine = lazyre.New(`^(?:\[?\d{4}-\d{2}-\d{2}[T ]\d|\[?\d{2}:\d{2}:\d{2}|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|PANIC|ERR|NOTICE|CRITICAL)\b|level=|time=|##\[|::(?:error|warning|group|notice)|---|===|\+\+\+|@@|>>>|\$ |PS [A-Z]:|[A-Z]:\\|at [\w$.<>]+\(|File "|Traceback|goroutine \d|panic:|(?:FAIL|PASS)\b|ok\s+\S+/|exit status|npm (?:ERR|WARN)|error(?:\[E\d+\])?:|warning:|Caused by:|\^|[\w./-]+\.(?:go|py|js|ts|tsx|jsx|rs|java|rb|c|cc|cpp|h|cs|kt|swift|php|sql|ya?ml|json|toml):\d+)`)
 	// reOpeners are a sentence's openings that say how the user feels about
 	// the last answer ("No, don't…"), which the extraction's rules do not
 	// expect before a rule.
-	reOpeners = lazyRE(`(?im)(^|[.!?]\s+)(?:(?:(?:no|nope|actually|wait|hmm|well|right|yes|yeah|ok|okay)[,!]|that'?s (?:wrong|not right|not what i (?:meant|asked))[,.:!;]|wrong[,.:!])\s+)+`)
+	reOpeners = lazyre.New(`(?im)(^|[.!?]\s+)(?:(?:(?:no|nope|actually|wait|hmm|well|right|yes|yeah|ok|okay)[,!]|that'?s (?:wrong|not right|not what i (?:meant|asked))[,.:!;]|wrong[,.:!])\s+)+`)
 	// reClauseRule is a rule in the middle of a sentence ("the dates are
 	// UTC, don't convert them"): it starts a sentence of its own.
-	reClauseRule = lazyRE(`(?i)[,;:]\s+((?:please\s+)?(?:don'?t|do not|never|always|avoid)\s)`)
+	reClauseRule = lazyre.New(`(?i)[,;:]\s+((?:please\s+)?(?:don'?t|do not|never|always|avoid)\s)`)
 	// reCorrection opens a prompt that corrects the agent's last step.
-	reCorrection = lazyRE(`(?i)^\s*(?:(?:no|nope|wrong)[,.!:]|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked)))\b)`)
+	reCorrection = lazyre.New(`(?i)^\s*(?:(?:no|nope|wrong)[,.!:]|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked)))\b)`)
 	// reStillBroken is a prompt reporting on the task at hand: "the tests
 	// fail now", "it still crashes".
-	reStillBroken = lazyRE(`(?i)\b(?:now|still|again|anymore|same)\b.*\b(?:fail|failing|fails|error|errors|broken|crash\w*|wrong|work|works|working)\b|\b(?:fail|failing|fails|error|errors|broken|crash\w*|wrong|work|works|working)\b.*\b(?:now|still|again|anymore)\b`)
+	reStillBroken = lazyre.New(`(?i)\b(?:now|still|again|anymore|same)\b.*\b(?:fail|failing|fails|error|errors|broken|crash\w*|wrong|work|works|working)\b|\b(?:fail|failing|fails|error|errors|broken|crash\w*|wrong|work|works|working)\b.*\b(?:now|still|again|anymore)\b`)
 	// reLivesAt says where something is: a pointer, not a topic.
-	reLivesAt = lazyRE(`(?i)\b(?:lives? (?:in|at|on)|is (?:at|in) https?:|are (?:at|in) https?:|(?:is|are) tracked in|(?:is|are) kept in|(?:is|are) filed in)\b`)
+	reLivesAt = lazyre.New(`(?i)\b(?:lives? (?:in|at|on)|is (?:at|in) https?:|are (?:at|in) https?:|(?:is|are) tracked in|(?:is|are) kept in|(?:is|are) filed in)\b`)
 	// reIntro ends a line that introduces what the user pasted under it.
-	reIntro = lazyRE(`(?i)\b(?:log|logs|output|trace|traceback|stack|error|errors|says|said|email|message|pasted|copied|prints?|printed|result|results|response|diff|config)\b[^:]*:\s*$`)
+	reIntro = lazyre.New(`(?i)\b(?:log|logs|output|trace|traceback|stack|error|errors|says|said|email|message|pasted|copied|prints?|printed|result|results|response|diff|config)\b[^:]*:\s*$`)
 )
 
 // isLogLine reports a line that a program wrote, not a person: a log
@@ -185,7 +186,7 @@ func isLogLine(line string) bool {
 	if t == "" {
 		return false
 	}
-	if reLogLine().MatchString(t) || strings.HasPrefix(t, `{"`) || strings.HasPrefix(t, "[{") {
+	if reLogLine.MatchString(t) || strings.HasPrefix(t, `{"`) || strings.HasPrefix(t, "[{") {
 		return true
 	}
 	if len(t) < 20 {
@@ -215,7 +216,7 @@ func cleanPrompt(text string) (prose string, pasted bool) {
 	}
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	if strings.Contains(text, "```") {
-		text = reCodeFences().ReplaceAllString(text, "\n\n")
+		text = reCodeFences.ReplaceAllString(text, "\n\n")
 	}
 	if i := strings.Index(text, "```"); i >= 0 {
 		text = text[:i] // an unclosed fence runs to the end
@@ -272,7 +273,7 @@ func cleanPrompt(text string) (prose string, pasted bool) {
 // introduces reports a line that introduces a paste under it: "here's
 // the log:".
 func introduces(line string) bool {
-	return strings.HasSuffix(strings.TrimSpace(line), ":") && reIntro().MatchString(line)
+	return strings.HasSuffix(strings.TrimSpace(line), ":") && reIntro.MatchString(line)
 }
 
 // termSet is the stemmed content words of s.
@@ -414,7 +415,7 @@ func continues(prose string) bool {
 		"wait", "hmm", "no", "nope", "yes", "ok", "okay", "then", "instead", "actually":
 		return true
 	}
-	return reStillBroken().MatchString(prose)
+	return reStillBroken.MatchString(prose)
 }
 
 // leadIns are openings a topic phrase drops: greetings, fillers, the
@@ -432,7 +433,7 @@ var leadIns = []string{"ok so", "okay so", "alright so", "so", "ok", "okay", "al
 // no sentence will do (or each one holds a secret).
 func topicPhrase(prose string, skip func(string) bool) string {
 	for _, s := range sentences(prose) {
-		if _, found := redact.String(s); len(found) > 0 || ProseSecret(s) || skip(s) || reLivesAt().MatchString(s) {
+		if _, found := redact.String(s); len(found) > 0 || ProseSecret(s) || skip(s) || reLivesAt.MatchString(s) {
 			continue
 		}
 		p := stripLeadIns(s)

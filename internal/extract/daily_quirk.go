@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/learning"
 	"github.com/memdir/memdir/internal/redact"
 )
@@ -10,10 +11,10 @@ import (
 var (
 	// reDataSubject names data: a table, a column, an export, an API's
 	// answer, dates and IDs.
-	reDataSubject = lazyRE(`(?i)\b(?:tables?|columns?|fields?|rows?|records?|datasets?|data|csv|exports?|api|endpoints?|responses?|payloads?|dates?|timestamps?|ids?|values?|amounts?|prices?|json|feeds?)\b`)
+	reDataSubject = lazyre.New(`(?i)\b(?:tables?|columns?|fields?|rows?|records?|datasets?|data|csv|exports?|api|endpoints?|responses?|payloads?|dates?|timestamps?|ids?|values?|amounts?|prices?|json|feeds?)\b`)
 	// reQuirk says how data misbehaves.
-	reQuirk   = lazyRE(`(?i)\b(?:(?:has|have) no (?:index|indexes|indices|primary key|headers?|time ?zone)|(?:is|are) (?:always |often |sometimes |all )?(?:null|empty|in utc|utc|in cents|in local time|stored as (?:text|strings?)|case[- ]sensitive|not unique|duplicated|1-based|0-based|zero-based|one-based|truncated|rounded|capped at|limited to)|can be (?:null|empty|negative|duplicated|missing)|(?:contains?|has|have) duplicates?|duplicate rows|come back (?:as|empty|null)|comes back (?:as|empty|null)|returns? (?:null|an empty|at most)|heap scans?)\b`)
-	reRequest = lazyRE(`(?i)^(?:can|could|would|will|please|pls|let'?s|fix|add|make|write|check|look|find|run|update|change|remove|delete|create|build|show|tell|explain|help|why|what|how|when|where|which|who|is|are|do|does|did)\b`)
+	reQuirk   = lazyre.New(`(?i)\b(?:(?:has|have) no (?:index|indexes|indices|primary key|headers?|time ?zone)|(?:is|are) (?:always |often |sometimes |all )?(?:null|empty|in utc|utc|in cents|in local time|stored as (?:text|strings?)|case[- ]sensitive|not unique|duplicated|1-based|0-based|zero-based|one-based|truncated|rounded|capped at|limited to)|can be (?:null|empty|negative|duplicated|missing)|(?:contains?|has|have) duplicates?|duplicate rows|come back (?:as|empty|null)|comes back (?:as|empty|null)|returns? (?:null|an empty|at most)|heap scans?)\b`)
+	reRequest = lazyre.New(`(?i)^(?:can|could|would|will|please|pls|let'?s|fix|add|make|write|check|look|find|run|update|change|remove|delete|create|build|show|tell|explain|help|why|what|how|when|where|which|who|is|are|do|does|did)\b`)
 )
 
 // quirk is a data quirk the user stated, and the message it came from.
@@ -37,11 +38,11 @@ func (s *sessionRead) dataQuirks(date string) []quirk {
 	for _, p := range s.prompts {
 		for _, sent := range sentences(p.said) {
 			sent = stripLeads(strings.TrimSpace(sent), statementLeads)
-			loc := reQuirk().FindStringIndex(sent)
-			if loc == nil || reQuestion().MatchString(sent) || reRequest().MatchString(sent) || s.isCandidate(sent) {
+			loc := reQuirk.FindStringIndex(sent)
+			if loc == nil || reQuestion.MatchString(sent) || reRequest.MatchString(sent) || s.isCandidate(sent) {
 				continue
 			}
-			if subj := reDataSubject().FindStringIndex(sent); subj == nil || subj[0] > loc[0] {
+			if subj := reDataSubject.FindStringIndex(sent); subj == nil || subj[0] > loc[0] {
 				continue // the data must be what the sentence is about
 			}
 			if _, found := redact.String(sent); len(found) > 0 || ProseSecret(sent) {

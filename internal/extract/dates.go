@@ -2,11 +2,11 @@ package extract
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 var weekdays = map[string]time.Weekday{"sunday": time.Sunday, "monday": time.Monday, "tuesday": time.Tuesday,
@@ -17,16 +17,16 @@ var months = map[string]time.Month{"jan": 1, "january": 1, "feb": 2, "february":
 	"oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12}
 
 var (
-	reRelDay   = lazyRE(`(?i)\b(today|tonight|tomorrow|yesterday)\b`)
-	reWeekday  = lazyRE(`(?i)\b(?:(next|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
-	reInN      = lazyRE(`(?i)\bin\s+(\d+|one|two|three|four|five|six)\s+(day|week)s?\b`)
-	reNextWeek = lazyRE(`(?i)\bnext\s+week\b`)
-	reEndMonth = lazyRE(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`)
-	reMonthDay = lazyRE(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
-	reDayMonth = lazyRE(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`)
-	reEndQuart = lazyRE(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`)
-	reTheNth   = lazyRE(`(?i)\b(on|by|until|till|before|after|from|starting) the (\d{1,2})(?:st|nd|rd|th)\b`)
-	reISODate  = lazyRE(`\b\d{4}-\d{2}-\d{2}\b`)
+	reRelDay   = lazyre.New(`(?i)\b(today|tonight|tomorrow|yesterday)\b`)
+	reWeekday  = lazyre.New(`(?i)\b(?:(next|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
+	reInN      = lazyre.New(`(?i)\bin\s+(\d+|one|two|three|four|five|six)\s+(day|week)s?\b`)
+	reNextWeek = lazyre.New(`(?i)\bnext\s+week\b`)
+	reEndMonth = lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`)
+	reMonthDay = lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
+	reDayMonth = lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`)
+	reEndQuart = lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`)
+	reTheNth   = lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting) the (\d{1,2})(?:st|nd|rd|th)\b`)
+	reISODate  = lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`)
 )
 
 var smallNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -40,7 +40,7 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 		return s, false
 	}
 	day := func(t time.Time) string { return t.Format(time.DateOnly) }
-	found := reISODate().MatchString(s)
+	found := reISODate.MatchString(s)
 	s = gated(s, reRelDay, []string{"today", "tonight", "tomorrow", "yesterday"}, func(m string) string {
 		found = true
 		switch strings.ToLower(m) {
@@ -71,7 +71,7 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 	})
 	s = gated(s, reInN, []string{"in "}, func(m string) string {
 		found = true
-		g := reInN().FindStringSubmatch(m)
+		g := reInN.FindStringSubmatch(m)
 		n, err := strconv.Atoi(g[1])
 		if err != nil {
 			n = smallNumbers[strings.ToLower(g[1])]
@@ -83,7 +83,7 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 	})
 	s = gated(s, reWeekday, []string{"day"}, func(m string) string {
 		found = true
-		g := reWeekday().FindStringSubmatch(m)
+		g := reWeekday.FindStringSubmatch(m)
 		wd := weekdays[strings.ToLower(g[2])]
 		d := (int(wd) - int(at.Weekday()) + 7) % 7
 		if d == 0 && strings.EqualFold(g[1], "next") {
@@ -108,19 +108,19 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 	}
 	s = gated(s, reMonthDay, monthHints, func(m string) string {
 		found = true
-		g := reMonthDay().FindStringSubmatch(m)
+		g := reMonthDay.FindStringSubmatch(m)
 		d, _ := strconv.Atoi(g[2])
 		return monthDay(m, months[strings.ToLower(g[1])], d)
 	})
 	s = gated(s, reDayMonth, monthHints, func(m string) string {
 		found = true
-		g := reDayMonth().FindStringSubmatch(m)
+		g := reDayMonth.FindStringSubmatch(m)
 		d, _ := strconv.Atoi(g[1])
 		return monthDay(m, months[strings.ToLower(g[2])], d)
 	})
 	// "on the 14th": the next 14th, this month's if it is still ahead.
 	s = gated(s, reTheNth, []string{"the "}, func(m string) string {
-		g := reTheNth().FindStringSubmatch(m)
+		g := reTheNth.FindStringSubmatch(m)
 		d, _ := strconv.Atoi(g[2])
 		if d < 1 || d > 31 {
 			return m
@@ -143,11 +143,11 @@ var monthHints = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug"
 
 // gated runs a date pattern's replacement only when s holds one of its
 // hints: most sentences name no date, and the patterns are costly.
-func gated(s string, re func() *regexp.Regexp, hints []string, f func(string) string) string {
+func gated(s string, re *lazyre.Regexp, hints []string, f func(string) string) string {
 	lower := strings.ToLower(s)
 	for _, h := range hints {
 		if strings.Contains(lower, h) {
-			return re().ReplaceAllStringFunc(s, f)
+			return re.ReplaceAllStringFunc(s, f)
 		}
 	}
 	return s
@@ -170,10 +170,4 @@ func mayHoldDate(s string) bool {
 		}
 	}
 	return false
-}
-
-// lazyRE compiles a pattern on first use: memdir's hooks start a process
-// per prompt that never extracts, and should not pay for these at start.
-func lazyRE(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }

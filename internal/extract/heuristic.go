@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/redact"
 )
 
@@ -85,40 +86,40 @@ func (sk *Skipped) skipSecret(kinds []string) {
 }
 
 var (
-	reURL     = lazyRE(`https?://[^\s)>\]"']+`)
-	reChannel = lazyRE(`(?:^|\s)#[a-z0-9][a-z0-9_-]{2,}`)
-	reSystems = lazyRE(`(?i)\b(linear|jira|grafana|datadog|sentry|pagerduty|notion|confluence|slack|github (?:project|issues|discussions)|asana|trello|opsgenie|kibana|honeycomb|statuspage|1password|vault|figma)\b`)
-	rePointer = lazyRE(`(?i)\b(tracked in|track(?:ed)? (?:them |it )?in|lives? in|live at|is at|are at|filed in|file (?:\w+ ){1,2}in|goes? in|go to|show(?:s)? up in|managed in|kept in|dashboard|runbook|board|channel|docs? (?:are|is) (?:at|in)|wiki|on-?call (?:watches|uses|looks at)|look at)\b`)
+	reURL     = lazyre.New(`https?://[^\s)>\]"']+`)
+	reChannel = lazyre.New(`(?:^|\s)#[a-z0-9][a-z0-9_-]{2,}`)
+	reSystems = lazyre.New(`(?i)\b(linear|jira|grafana|datadog|sentry|pagerduty|notion|confluence|slack|github (?:project|issues|discussions)|asana|trello|opsgenie|kibana|honeycomb|statuspage|1password|vault|figma)\b`)
+	rePointer = lazyre.New(`(?i)\b(tracked in|track(?:ed)? (?:them |it )?in|lives? in|live at|is at|are at|filed in|file (?:\w+ ){1,2}in|goes? in|go to|show(?:s)? up in|managed in|kept in|dashboard|runbook|board|channel|docs? (?:are|is) (?:at|in)|wiki|on-?call (?:watches|uses|looks at)|look at)\b`)
 
-	reUser    = lazyRE(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am)\s+(?:a|an|the)\s+|^(?:i'?ve|i have) been (?:a |an )?\w+ing\b.*\bfor\b|^i (?:work|worked) (?:as|on|in|at)\b|^my (?:role|job|background|team)\b|^i'?m (?:new|fairly new|brand new) to\b|^i (?:have|got) \d+ years\b|^(?:i'?m|i am) (?:more of )?(?:a |an )?(?:senior|junior|staff|principal|lead|backend|frontend|full[- ]stack|data|ml|devops|sre|mobile|security)\b`)
-	reUserNot = lazyRE(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|currently working on|working on (?:this|the|a|it))\b`)
+	reUser    = lazyre.New(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am)\s+(?:a|an|the)\s+|^(?:i'?ve|i have) been (?:a |an )?\w+ing\b.*\bfor\b|^i (?:work|worked) (?:as|on|in|at)\b|^my (?:role|job|background|team)\b|^i'?m (?:new|fairly new|brand new) to\b|^i (?:have|got) \d+ years\b|^(?:i'?m|i am) (?:more of )?(?:a |an )?(?:senior|junior|staff|principal|lead|backend|frontend|full[- ]stack|data|ml|devops|sre|mobile|security)\b`)
+	reUserNot = lazyre.New(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|currently working on|working on (?:this|the|a|it))\b`)
 
-	reProject = lazyRE(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freez(?:e|ing)|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset))\b`)
+	reProject = lazyre.New(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freez(?:e|ing)|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset))\b`)
 
-	reFeedback      = lazyRE(`(?i)^(?:(?:also|and|ok|so|please)[,]?\s+)*(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using))\b|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`)
-	reOneOff        = lazyRE(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`)
-	reGeneral       = lazyRE(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`)
-	reReason        = lazyRE(`(?i)(?:^|[\s,;—–-])(because|since|as|so that|otherwise)\s+`)
-	reTemporal      = lazyRE(`(?i)^(?:\d{4}\b|\d{1,2}(?:[:/.-]\d|\s*(?:am|pm)\b|\s+(?:days?|weeks?|months?|years?|hours?|minutes?)\b)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|yesterday|today|last\b|then\b|early\b|the (?:start|beginning|last|first)\b|v\d)`)
-	reBurned        = lazyRE(`(?i)^(?:we got burned|last (?:time|quarter|month|year|week)|it (?:broke|caused|took down)|that (?:broke|caused)|the reason is)\b`)
-	reNotImperative = lazyRE(`(?i)^(?:the|a|an|this|that|it|its|it'?s|i|i'?m|i'?ve|you|he|she|they|there|what|why|how|my|our|your|his|her|their|is|are|was|were|if|when|maybe|probably|just|ok|sure|yes|thanks)\b`)
-	reQuestion      = lazyRE(`\?\s*$`)
-	reDerivable     = lazyRE(`(?i)\b(?:the (?:repo|project|codebase) (?:has|contains|is organi[sz]ed)|is (?:defined|declared|implemented) in|lives in (?:internal|cmd|src|pkg|lib)/|git log|last commit|was (?:added|changed|committed) in)\b`)
-	reCodeFences    = lazyRE("(?s)```.*?```")
+	reFeedback      = lazyre.New(`(?i)^(?:(?:also|and|ok|so|please)[,]?\s+)*(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using))\b|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`)
+	reOneOff        = lazyre.New(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`)
+	reGeneral       = lazyre.New(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`)
+	reReason        = lazyre.New(`(?i)(?:^|[\s,;—–-])(because|since|as|so that|otherwise)\s+`)
+	reTemporal      = lazyre.New(`(?i)^(?:\d{4}\b|\d{1,2}(?:[:/.-]\d|\s*(?:am|pm)\b|\s+(?:days?|weeks?|months?|years?|hours?|minutes?)\b)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|yesterday|today|last\b|then\b|early\b|the (?:start|beginning|last|first)\b|v\d)`)
+	reBurned        = lazyre.New(`(?i)^(?:we got burned|last (?:time|quarter|month|year|week)|it (?:broke|caused|took down)|that (?:broke|caused)|the reason is)\b`)
+	reNotImperative = lazyre.New(`(?i)^(?:the|a|an|this|that|it|its|it'?s|i|i'?m|i'?ve|you|he|she|they|there|what|why|how|my|our|your|his|her|their|is|are|was|were|if|when|maybe|probably|just|ok|sure|yes|thanks)\b`)
+	reQuestion      = lazyre.New(`\?\s*$`)
+	reDerivable     = lazyre.New(`(?i)\b(?:the (?:repo|project|codebase) (?:has|contains|is organi[sz]ed)|is (?:defined|declared|implemented) in|lives in (?:internal|cmd|src|pkg|lib)/|git log|last commit|was (?:added|changed|committed) in)\b`)
+	reCodeFences    = lazyre.New("(?s)```.*?```")
 	// reProseSecret is a credential stated in words, which the redactor's
 	// key=value rules do not see: "the password is Tr0ub4dor&3", "with
 	// password hunter2x9", "use the token 8f3a9c…". The value must hold a
 	// digit or a symbol, so "the password is required" and "the token
 	// lives in vault" stay prose.
-	reProseSecret = lazyRE(`(?i)\b(?:(?:passwords?|passphrases?|passwd|passcodes?)(?:\s+(?:is|was|=|:|of|for \S+ is))?|(?:pwd|tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?|private[ _-]?keys?|credentials?)(?:\s+(?:is|was|=|:|for \S+ is))|(?:with|use|the) (?:tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?))\s+["'\x60]?([^\s"'\x60,;]*[0-9&%$#@!*^~+=/_-][^\s"'\x60,;]*)`)
-	reEnvName     = lazyRE(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^\d+(?:-[a-z]+)?$|^[a-z]+-(?:bit|byte|bytes|signed|hashed|encoded|lived|only|user|rotated|scoped)$`)
+	reProseSecret = lazyre.New(`(?i)\b(?:(?:passwords?|passphrases?|passwd|passcodes?)(?:\s+(?:is|was|=|:|of|for \S+ is))?|(?:pwd|tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?|private[ _-]?keys?|credentials?)(?:\s+(?:is|was|=|:|for \S+ is))|(?:with|use|the) (?:tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?))\s+["'\x60]?([^\s"'\x60,;]*[0-9&%$#@!*^~+=/_-][^\s"'\x60,;]*)`)
+	reEnvName     = lazyre.New(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^\d+(?:-[a-z]+)?$|^[a-z]+-(?:bit|byte|bytes|signed|hashed|encoded|lived|only|user|rotated|scoped)$`)
 )
 
 // ProseSecret reports whether s states a credential in words.
 func ProseSecret(s string) bool {
-	for _, m := range reProseSecret().FindAllStringSubmatch(s, -1) {
+	for _, m := range reProseSecret.FindAllStringSubmatch(s, -1) {
 		v := strings.TrimRight(m[1], ".!?)")
-		if len(v) >= 4 && !reURL().MatchString(v) && !strings.HasPrefix(v, "$") && !reEnvName().MatchString(v) {
+		if len(v) >= 4 && !reURL.MatchString(v) && !strings.HasPrefix(v, "$") && !reEnvName.MatchString(v) {
 			return true
 		}
 	}
@@ -136,8 +137,8 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 		if m.Role != "user" || m.Meta {
 			continue
 		}
-		text := reCodeFences().ReplaceAllString(m.Text, " ")
-		text = reQuoteLine().ReplaceAllString(text, " ") // a pasted quote is context
+		text := reCodeFences.ReplaceAllString(m.Text, " ")
+		text = reQuoteLine.ReplaceAllString(text, " ") // a pasted quote is context
 		sents := sentences(text)
 		for si, s := range sents {
 			next := ""
@@ -176,7 +177,7 @@ func source(session, id string, i int) string {
 // sentences splits text into sentences, keeping URLs whole.
 func sentences(text string) []string {
 	// Protect the dots of URLs and of file names from the splitter.
-	urls := reURL().FindAllString(text, -1)
+	urls := reURL.FindAllString(text, -1)
 	for i, u := range urls {
 		text = strings.Replace(text, u, fmt.Sprintf("\x00%d\x00", i), 1)
 	}
@@ -224,7 +225,7 @@ func splitSentences(text string) []string {
 // classify decides what one sentence is, if anything worth keeping: none,
 // one, or one per clause when the sentence holds several facts.
 func classify(raw, next string, at time.Time) []Candidate {
-	if reQuestion().MatchString(raw) || reDerivable().MatchString(raw) {
+	if reQuestion.MatchString(raw) || reDerivable.MatchString(raw) {
 		return nil
 	}
 	r := read(raw)
@@ -240,36 +241,36 @@ func classify(raw, next string, at time.Time) []Candidate {
 		}
 		return cs
 	}
-	hasPointer := reURL().MatchString(s) || reChannel().MatchString(lower) || reSystems().MatchString(s) && rePointer().MatchString(s)
+	hasPointer := reURL.MatchString(s) || reChannel.MatchString(lower) || reSystems.MatchString(s) && rePointer.MatchString(s)
 	switch {
-	case hasPointer && (rePointer().MatchString(s) || reSystems().MatchString(s)) || isWhere(s):
+	case hasPointer && (rePointer.MatchString(s) || reSystems.MatchString(s)) || isWhere(s):
 		if parts := splitFacts(s, isWhere); parts != nil {
 			return many("reference", parts)
 		}
 		return []Candidate{build("reference", s, "", at)}
-	case (reOwner().MatchString(s) || reLifecycle().MatchString(s)) && !reNotProject().MatchString(s):
+	case (reOwner.MatchString(s) || reLifecycle.MatchString(s)) && !reNotProject.MatchString(s):
 		return []Candidate{build("project", s, reasonOf(s, next), at)}
-	case reProject().MatchString(s) || isScheduled(s, at):
+	case reProject.MatchString(s) || isScheduled(s, at):
 		if _, dated := AbsoluteDates(s, at); dated || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") {
 			return []Candidate{build("project", s, reasonOf(s, next), at)}
 		}
 		return nil
 	}
-	if reUser().MatchString(s) && !reUserNot().MatchString(s) {
+	if reUser.MatchString(s) && !reUserNot.MatchString(s) {
 		return []Candidate{build("user", s, "", at)}
 	}
 	if self := selfClauses(s); len(self) > 0 {
 		return many("user", self)
 	}
 	switch {
-	case reFeedback().MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") || !reNotImperative().MatchString(s)):
+	case reFeedback.MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") || !reNotImperative.MatchString(s)):
 		bare := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "also, "), "please "), " ")
-		general := reGeneral().MatchString(s) || r.correction
+		general := reGeneral.MatchString(s) || r.correction
 		for _, p := range []string{"don", "do not", "never", "avoid", "prefer", "always", "stop ", "remember"} {
 			general = general || strings.HasPrefix(bare, p)
 		}
-		if !general || reOneOff().MatchString(s) && !reGeneral().MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
+		if !general || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
 			return nil
 		}
 		reason := reasonOf(s, next)
@@ -284,14 +285,14 @@ func classify(raw, next string, at time.Time) []Candidate {
 // reasonOf finds the reason the user gave: a because/since clause in the
 // sentence, or a next sentence that tells what went wrong.
 func reasonOf(s, next string) string {
-	for _, m := range reReason().FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range reReason.FindAllStringSubmatchIndex(s, -1) {
 		word, rest := strings.ToLower(s[m[2]:m[3]]), s[m[1]:]
 		before := strings.TrimRight(s[:m[2]], " ")
 		afterPunct := strings.HasSuffix(before, ",") || strings.HasSuffix(before, ";") || strings.HasSuffix(before, "—") || strings.HasSuffix(before, "–") || strings.HasSuffix(before, "-")
 		switch {
 		case (word == "as" || word == "otherwise") && !afterPunct:
 			continue // "write tests as a table", "treat warnings as errors"
-		case word == "since" && reTemporal().MatchString(rest):
+		case word == "since" && reTemporal.MatchString(rest):
 			continue // "since 2020", "since last week": when, not why
 		case word == "because" && strings.HasPrefix(strings.ToLower(rest), "of "):
 			rest = s[m[2]:] // "because of the audit" reads as the why
@@ -300,7 +301,7 @@ func reasonOf(s, next string) string {
 			return strings.TrimRight(rest, ".!")
 		}
 	}
-	if reBurned().MatchString(strings.TrimSpace(next)) {
+	if reBurned.MatchString(strings.TrimSpace(next)) {
 		return strings.TrimRight(strings.TrimSpace(next), ".!")
 	}
 	return ""

@@ -2,8 +2,9 @@ package learning
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // Archive is the decay archive: "## Archived YYYY-MM-DD" groups, newest
@@ -13,7 +14,7 @@ type Archive struct {
 }
 
 // groupRE matches an archive group's heading name.
-var groupRE = regexp.MustCompile(`^Archived (.*)$`)
+var groupRE = lazyre.New(`^Archived (.*)$`)
 
 // ParseArchive parses .decay-archive.md ("" is an empty archive). Like
 // ParseFile it is lossless, and a malformed learning, an "## Archived"

@@ -2,9 +2,10 @@ package learning
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // Daily is a daily summary, daily/YYYY-MM-DD.md:
@@ -50,10 +51,10 @@ const (
 )
 
 // userNoteRE matches a user note's heading (without "## ").
-var userNoteRE = regexp.MustCompile(`^\d{1,2}:\d{2} - User Note\s*$`)
+var userNoteRE = lazyre.New(`^\d{1,2}:\d{2} - User Note\s*$`)
 
 // projectsRE matches the projects comment under the H1.
-var projectsRE = regexp.MustCompile(`^<!--\s*projects:(.*?)-->\s*$`)
+var projectsRE = lazyre.New(`^<!--\s*projects:(.*?)-->\s*$`)
 
 // RenderDaily formats d as the file's text (ending in one newline): the
 // sections in the order above, empty optional sections left out, user
@@ -407,8 +408,8 @@ func topBullet(l string) bool {
 }
 
 var (
-	reNumbered   = regexp.MustCompile(`^\d+[.)] `)
-	reTaggedItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+\*\*.*\*\*.*\[[^\]/]+/[^\]]+\]`)
+	reNumbered   = lazyre.New(`^\d+[.)] `)
+	reTaggedItem = lazyre.New(`^\s*(?:[-*+]|\d+[.)])\s+\*\*.*\*\*.*\[[^\]/]+/[^\]]+\]`)
 )
 
 // MergeNotes returns text with the user notes of old (the previous version

@@ -2,18 +2,19 @@ package learning
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // looksRE matches a line that looks like a learning: a bold title followed
 // by a [scope/type] tag. Group 3 is what follows the tag.
-var looksRE = regexp.MustCompile(`^- \*\*(.+?)\*\*[ \t]*\[([^\[\]/]*)/([^\[\]]*)\](.*)$`)
+var looksRE = lazyre.New(`^- \*\*(.+?)\*\*[ \t]*\[([^\[\]/]*)/([^\[\]]*)\](.*)$`)
 
 // dateRE matches the shape of a learning's date, before its calendar check.
-var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+var dateRE = lazyre.New(`^\d{4}-\d{2}-\d{2}$`)
 
 // ParseLine parses a learning's first line ("- **Title** [scope/type]
 // (YYYY-MM-DD): description"; the date is optional). ok is false for a

@@ -2,8 +2,9 @@ package learning
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // Kind says which long-term file a File is.
@@ -281,7 +282,7 @@ type doc struct {
 }
 
 // footerRE matches the footer's date line.
-var footerRE = regexp.MustCompile(`^\*(Last synthesized|Last updated): (.*)\*\s*$`)
+var footerRE = lazyre.New(`^\*(Last synthesized|Last updated): (.*)\*\s*$`)
 
 // parseDoc parses text into a doc. known tells the sections that must not
 // appear twice; profile the sections where a tag whose type is not one of

@@ -2,8 +2,9 @@ package learning
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // matches reports whether pattern (lower-cased) is a substring of l's
@@ -166,8 +167,8 @@ func Unpin(m *Memory, pattern, project, today string) []Op {
 
 // Conservative pinning criteria of the heuristic engine and migration.
 var (
-	identityRE = regexp.MustCompile(`(?i)\b(i am|i'm|my role|my name|i work as|i work at)\b`)
-	safetyRE   = regexp.MustCompile(`(?i)\b(data loss|lose data|loses data|lost data|delete|deletes|deleted|deleting|drop|drops|dropped|production|secrets?|credentials?|security|force[- ]push(es|ed|ing)?|push --force|rm -rf)\b`)
+	identityRE = lazyre.New(`(?i)\b(i am|i'm|my role|my name|i work as|i work at)\b`)
+	safetyRE   = lazyre.New(`(?i)\b(data loss|lose data|loses data|lost data|delete|deletes|deleted|deleting|drop|drops|dropped|production|secrets?|credentials?|security|force[- ]push(es|ed|ing)?|push --force|rm -rf)\b`)
 )
 
 // PinReason says why l should be pinned by the conservative criteria:

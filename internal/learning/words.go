@@ -1,15 +1,17 @@
 package learning
 
 import (
-	"regexp"
 	"strings"
+	"sync"
 	"unicode"
+
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // stopwords are left out of a learning's content words. Negations and
 // advice words are among them: the polarity check (contradict.go) reads
 // them from the text itself.
-var stopwords = func() map[string]bool {
+var stopwords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an the and or but if then else is are was were be been being to of in on
 for with at by from as it its this that these those not no nor don't do does did doesn't didn't never always
@@ -20,7 +22,7 @@ via per without within one two get gets got has have had having make makes made 
 		m[w] = true
 	}
 	return m
-}()
+})
 
 // words returns the stemmed, lower-cased content words of s, in order.
 func words(s string) []string {
@@ -30,11 +32,11 @@ func words(s string) []string {
 	})
 	for _, w := range f {
 		w = strings.Trim(w, "'")
-		if len(w) < 2 || stopwords[w] {
+		if len(w) < 2 || stopwords()[w] {
 			continue
 		}
 		w = strings.TrimSuffix(w, "'s")
-		if st := stem(w); st != "" && !stopwords[st] {
+		if st := stem(w); st != "" && !stopwords()[st] {
 			out = append(out, st)
 		}
 	}
@@ -108,19 +110,19 @@ func jaccard(a, b map[string]bool) float64 {
 // opposite of the other about the same subject. The first pattern of a
 // pair is checked first ("no longer broken" is fixed, not broken).
 var polarityAxes = []struct {
-	pos, neg *regexp.Regexp
+	pos, neg *lazyre.Regexp
 }{
 	{ // status: works / broken
-		pos: regexp.MustCompile(`\b(fixed|resolved|works now|now works|working now|is working|works again|no longer (broken|fails|failing|crashes|an issue|a problem|needed|required|necessary)|not needed anymore|not an issue)\b`),
-		neg: regexp.MustCompile(`\b(broken|breaks|fails|failing|failed|doesn't work|does not work|not working|crash|crashes|crashed|hangs)\b`),
+		pos: lazyre.New(`\b(fixed|resolved|works now|now works|working now|is working|works again|no longer (broken|fails|failing|crashes|an issue|a problem|needed|required|necessary)|not needed anymore|not an issue)\b`),
+		neg: lazyre.New(`\b(broken|breaks|fails|failing|failed|doesn't work|does not work|not working|crash|crashes|crashed|hangs)\b`),
 	},
 	{ // advice: don't use / use (negation checked first)
-		pos: regexp.MustCompile(`\b(don't|do not|never|avoid|stop using|no longer use|shouldn't|should not|no longer needed|not needed|no longer required|unnecessary)\b`),
-		neg: regexp.MustCompile(`\b(use|always|prefer|should)\b`),
+		pos: lazyre.New(`\b(don't|do not|never|avoid|stop using|no longer use|shouldn't|should not|no longer needed|not needed|no longer required|unnecessary)\b`),
+		neg: lazyre.New(`\b(use|always|prefer|should)\b`),
 	},
 	{ // need: no longer needed / needed
-		pos: regexp.MustCompile(`\b(no longer needed|not needed|no longer required|not required|unnecessary|no need)\b`),
-		neg: regexp.MustCompile(`\b(needs?|needed|required?|requires|must)\b`),
+		pos: lazyre.New(`\b(no longer needed|not needed|no longer required|not required|unnecessary|no need)\b`),
+		neg: lazyre.New(`\b(needs?|needed|required?|requires|must)\b`),
 	},
 }
 
@@ -150,14 +152,16 @@ func flips(a, b []int) bool {
 }
 
 // polarityWords are left out of a subject's words.
-var polarityWords = wordSet(`fixed resolved works working work broken breaks fails failing failed crash crashes crashed
+var polarityWords = sync.OnceValue(func() map[string]bool {
+	return wordSet(`fixed resolved works working work broken breaks fails failing failed crash crashes crashed
 hangs avoid stop prefer needed need needs required require requires unnecessary longer anymore issue problem again`)
+})
 
 // subject is the content words of s without polarity words.
 func subject(s string) map[string]bool {
 	m := wordSet(s)
 	for w := range m {
-		if polarityWords[w] {
+		if polarityWords()[w] {
 			delete(m, w)
 		}
 	}
@@ -168,7 +172,7 @@ func subject(s string) map[string]bool {
 func subjectSeq(s string) []string {
 	var out []string
 	for _, w := range words(s) {
-		if !polarityWords[w] {
+		if !polarityWords()[w] {
 			out = append(out, w)
 		}
 	}
@@ -177,7 +181,7 @@ func subjectSeq(s string) []string {
 
 // verbRE matches the verb of a learning's statement, roughly: a form of
 // be or have, a modal or negation, or one of the verbs learnings turn on.
-var verbRE = regexp.MustCompile(`\b(is|are|was|were|be|been|has|have|had|do|does|did|don't|doesn't|didn't|never|always|should|shouldn't|must|can|cannot|can't|will|won't|` +
+var verbRE = lazyre.New(`\b(is|are|was|were|be|been|has|have|had|do|does|did|don't|doesn't|didn't|never|always|should|shouldn't|must|can|cannot|can't|will|won't|` +
 	`use|uses|used|using|avoid|avoids|prefer|prefers|preferred|need|needs|needed|require|requires|required|fail|fails|failed|failing|` +
 	`break|breaks|broke|broken|work|works|worked|fix|fixes|fixed|crash|crashes|crashed|hang|hangs|run|runs|ran|keep|keeps|stop|stops)\b`)
 

@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // Turn is one utterance of a conversation.
@@ -110,8 +112,8 @@ func Load(path string) ([]Sample, error) {
 }
 
 var (
-	evSplit = regexp.MustCompile(`[;,\s]+`)
-	evID    = regexp.MustCompile(`^D:?(\d+):(\d+)$`)
+	evSplit = lazyre.New(`[;,\s]+`)
+	evID    = lazyre.New(`^D:?(\d+):(\d+)$`)
 )
 
 // NormEvidence normalises evidence strings: split on ; , and spaces, strip

@@ -3,6 +3,7 @@ package patterns
 import (
 	_ "embed"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -26,7 +27,8 @@ type phrase struct {
 	area    string
 }
 
-var lex = parseLexicon(lexiconText)
+// lex is parsed on first use: every memdir process links this package.
+var lex = sync.OnceValue(func() lexicon { return parseLexicon(lexiconText) })
 
 func parseLexicon(text string) lexicon {
 	l := lexicon{byFirst: map[string][]phrase{}}

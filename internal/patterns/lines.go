@@ -2,11 +2,12 @@ package patterns
 
 import (
 	"math"
-	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/memdir/memdir/internal/diary"
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/recall"
 )
 
@@ -65,16 +66,16 @@ func Lines(docs []Doc) []Line {
 
 // Signature patterns: what names the same failure in different words.
 var (
-	sigRes = []*regexp.Regexp{
-		regexp.MustCompile(`\b[A-Z][A-Za-z]*(?:Error|Exception|Exit|Panic|Fault)\b`),
-		regexp.MustCompile(`\b(?:TS|E|CS|SC|PLW?|[A-Z]{1,3})\d{3,5}\b`),
-		regexp.MustCompile(`\bE(?:CONN(?:REFUSED|RESET|ABORTED)|ADDRINUSE|ADDRNOTAVAIL|NOENT|ACCES|PERM|TIMEDOUT|NOSPC|MFILE|PIPE|EXIST|NOTFOUND|AI_AGAIN|HOSTUNREACH|NETUNREACH|NOTEMPTY|ROFS|BADF|AGAIN)\b`),
-		regexp.MustCompile(`(?i)\bexit(?:ed)?(?: with)?(?: status| code)? (\d{1,3})\b`),
-		regexp.MustCompile(`(?i)\b(?:HTTP|status) ([45]\d\d)\b`),
-		regexp.MustCompile(`\bOOMKilled\b|\bCrashLoopBackOff\b|\bImagePullBackOff\b|\bSIGKILL\b|\bSIGSEGV\b|\bSIGTERM\b`),
+	sigRes = []*lazyre.Regexp{
+		lazyre.New(`\b[A-Z][A-Za-z]*(?:Error|Exception|Exit|Panic|Fault)\b`),
+		lazyre.New(`\b(?:TS|E|CS|SC|PLW?|[A-Z]{1,3})\d{3,5}\b`),
+		lazyre.New(`\bE(?:CONN(?:REFUSED|RESET|ABORTED)|ADDRINUSE|ADDRNOTAVAIL|NOENT|ACCES|PERM|TIMEDOUT|NOSPC|MFILE|PIPE|EXIST|NOTFOUND|AI_AGAIN|HOSTUNREACH|NETUNREACH|NOTEMPTY|ROFS|BADF|AGAIN)\b`),
+		lazyre.New(`(?i)\bexit(?:ed)?(?: with)?(?: status| code)? (\d{1,3})\b`),
+		lazyre.New(`(?i)\b(?:HTTP|status) ([45]\d\d)\b`),
+		lazyre.New(`\bOOMKilled\b|\bCrashLoopBackOff\b|\bImagePullBackOff\b|\bSIGKILL\b|\bSIGSEGV\b|\bSIGTERM\b`),
 	}
-	codeSpan = regexp.MustCompile("`([^`]{1,120})`")
-	numOnly  = regexp.MustCompile(`^\d+$`)
+	codeSpan = lazyre.New("`([^`]{1,120})`")
+	numOnly  = lazyre.New(`^\d+$`)
 )
 
 // signatures returns the normalised error signatures and command heads of
@@ -108,9 +109,8 @@ func signatures(text string) []string {
 // filler are words every lesson uses in some form: they say how a
 // lesson is put, not what it is about. Negation stays out of similarity
 // too; Polarity reads it for conflicts.
-var filler = map[string]bool{}
-
-func init() {
+var filler = sync.OnceValue(func() map[string]bool {
+	filler := map[string]bool{}
 	for _, w := range []string{
 		"forgot", "forget", "forgetting", "missed", "miss", "remember", "always", "never", "must", "should",
 		"need", "needs", "needed", "make", "sure", "ensure", "use", "used", "using", "tried", "try", "work",
@@ -127,15 +127,15 @@ func init() {
 			filler[t] = true
 		}
 	}
-}
+	return filler
+})
 
 // synonyms map a word to the stem of the word a diary writer might as
 // well have used, so "db" meets "database" and "rerun" meets "retry":
 // general engineering shorthand and near-synonyms only, never a
 // project's names.
-var synonyms = map[string]string{}
-
-func init() {
+var synonyms = sync.OnceValue(func() map[string]string {
+	synonyms := map[string]string{}
 	groups := [][]string{
 		{"database", "db", "dbs"},
 		{"dependency", "deps", "dep", "dependencies"},
@@ -175,11 +175,12 @@ func init() {
 			}
 		}
 	}
-}
+	return synonyms
+})
 
 // placeholderRe matches what redaction left in a line: a placeholder
 // is not a lesson, and three lines that each had a secret are no pattern.
-var placeholderRe = regexp.MustCompile(`\[REDACTED:[a-z-]+\]|\[private\]`)
+var placeholderRe = lazyre.New(`\[REDACTED:[a-z-]+\]|\[private\]`)
 
 // terms returns the content stems of text, in order, filler out and
 // shorthand mapped to its long form.
@@ -187,10 +188,10 @@ func terms(text string) []string {
 	ts := recall.Default.Terms(placeholderRe.ReplaceAllString(text, " "), nil)
 	out := ts[:0]
 	for _, t := range ts {
-		if s, ok := synonyms[t]; ok {
+		if s, ok := synonyms()[t]; ok {
 			t = s
 		}
-		if filler[t] || numOnly.MatchString(t) || len(t) < 2 {
+		if filler()[t] || numOnly.MatchString(t) || len(t) < 2 {
 			continue
 		}
 		out = append(out, t)
@@ -229,7 +230,7 @@ func weigh(lines []Line, w Weights) {
 		for _, s := range l.sigs {
 			f["sig:"+s] += wSig
 		}
-		cs, as := lex.concepts(placeholderRe.ReplaceAllString(l.Text, " "))
+		cs, as := lex().concepts(placeholderRe.ReplaceAllString(l.Text, " "))
 		for _, c := range cs {
 			f["c:"+c] += w.Concept
 		}

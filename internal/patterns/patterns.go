@@ -5,11 +5,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/memdir/memdir/internal/diary"
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // DefaultMinTasks is how many distinct tasks a lesson must recur in to be
@@ -156,8 +156,8 @@ func finish(res *Result, opt Options, rules map[string]string) {
 // avoidRe finds a line that asks not to do something; "never forget" and
 // "don't skip" ask to do it.
 var (
-	avoidRe  = regexp.MustCompile(`(?i)\b(never|don'?t|do not|avoid|stop|shouldn'?t|must not|no longer|not worth|instead of)\b`)
-	doubleRe = regexp.MustCompile(`(?i)\b(never|don'?t|do not|must not|shouldn'?t)\s+(forget|skip|omit|miss|leave out|assume)`)
+	avoidRe  = lazyre.New(`(?i)\b(never|don'?t|do not|avoid|stop|shouldn'?t|must not|no longer|not worth|instead of)\b`)
+	doubleRe = lazyre.New(`(?i)\b(never|don'?t|do not|must not|shouldn'?t)\s+(forget|skip|omit|miss|leave out|assume)`)
 )
 
 func avoids(text string) bool { return avoidRe.MatchString(text) && !doubleRe.MatchString(text) }

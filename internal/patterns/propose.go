@@ -3,10 +3,10 @@ package patterns
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/redact"
 )
 
@@ -98,7 +98,7 @@ func RuleLine(id, rule string, tasks int) string {
 	return fmt.Sprintf("- %s <!-- memdir pattern %s, %d tasks -->", rule, id, tasks)
 }
 
-var ruleIDRe = regexp.MustCompile(`<!-- memdir pattern (p[0-9a-f]{6}), \d+ tasks -->\s*$`)
+var ruleIDRe = lazyre.New(`<!-- memdir pattern (p[0-9a-f]{6}), \d+ tasks -->\s*$`)
 
 // RuleID returns the pattern a block line was written for: the marker
 // that ends the line (rules never hold one: sentence takes comment
@@ -140,7 +140,7 @@ func oneLine(s string, n int) string {
 	return s
 }
 
-var slugRe = regexp.MustCompile(`[^a-z0-9]+`)
+var slugRe = lazyre.New(`[^a-z0-9]+`)
 
 func slug(s string, n int) string {
 	s = strings.Trim(slugRe.ReplaceAllString(strings.ToLower(s), "-"), "-")
@@ -166,7 +166,7 @@ func yamlString(s string) string {
 
 // checkRe is a command that only checks (tests, builds, lints): a lesson
 // is rarely "run the tests", more often the step before them.
-var checkRe = regexp.MustCompile(`^(?:go (?:test|build|vet)|(?:npm|pnpm|yarn|bun)(?: run)? (?:test|build|lint|check)|pytest|cargo (?:test|build|check|clippy)|make (?:test|check|build|lint)|jest|vitest|tsc|mvn|gradle|dotnet (?:test|build))\b`)
+var checkRe = lazyre.New(`^(?:go (?:test|build|vet)|(?:npm|pnpm|yarn|bun)(?: run)? (?:test|build|lint|check)|pytest|cargo (?:test|build|check|clippy)|make (?:test|check|build|lint)|jest|vitest|tsc|mvn|gradle|dotnet (?:test|build))\b`)
 
 // commandsFirst orders signatures so that commands that do something
 // come before those that only check, keeping the order otherwise.

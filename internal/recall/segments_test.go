@@ -118,7 +118,7 @@ func FuzzSnapshotDelta(f *testing.F) {
 	f.Add(EncodeDelta(h, h, nil, nil))
 	f.Fuzz(func(t *testing.T, d []byte) {
 		if len(d) >= 4 {
-			binary.LittleEndian.PutUint32(d[len(d)-4:], crc32.Checksum(d[:len(d)-4], castagnoli))
+			binary.LittleEndian.PutUint32(d[len(d)-4:], crc32.Checksum(d[:len(d)-4], castagnoli()))
 		}
 		s, err := OpenSegments(base, d)
 		if err != nil {

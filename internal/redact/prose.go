@@ -7,6 +7,8 @@ package redact
 
 import (
 	"strings"
+
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 const (
@@ -34,9 +36,9 @@ var passwordInWords = `(?:` +
 var (
 	// technical: a bare word that names a thing, not a password:
 	// sha256, argon2id, go1.26, v1.2.3, x86_64, utf8.
-	technical = lazyRE(`(?i)^(?:sha|md|bcrypt|argon|pbkdf|scrypt|aes|rsa|ecdsa|ed|hmac|crc|utf|base|x|v|go|py|python|node|java|http|tls|oauth|h|p|s|k|fips|rfc|iso)[0-9]`)
+	technical = lazyre.New(`(?i)^(?:sha|md|bcrypt|argon|pbkdf|scrypt|aes|rsa|ecdsa|ed|hmac|crc|utf|base|x|v|go|py|python|node|java|http|tls|oauth|h|p|s|k|fips|rfc|iso)[0-9]`)
 	// sized: a number with a unit: 12-characters, 256-bit, 2FA-protected.
-	sized = lazyRE(`^[0-9]+[A-Za-z]*(?:-[A-Za-z]+)+$`)
+	sized = lazyre.New(`^[0-9]+[A-Za-z]*(?:-[A-Za-z]+)+$`)
 )
 
 // validPasswordInWords accepts the value after a password key in prose.

@@ -6,6 +6,8 @@ package redact
 import (
 	"math"
 	"strings"
+
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // standIns are values that stand for a secret in examples, schemas and
@@ -54,15 +56,15 @@ func placeholder(v string) bool {
 
 var (
 	// callOrIndex: the value is an expression such as os.Getenv(...) or env["X"].
-	callOrIndex = lazyRE(`^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*[(\[{]`)
+	callOrIndex = lazyre.New(`^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*[(\[{]`)
 	// hexNumber: a numeric constant such as 0xc2.
-	hexNumber = lazyRE(`^0[xX][0-9a-fA-F]+$`)
+	hexNumber = lazyre.New(`^0[xX][0-9a-fA-F]+$`)
 	// dotted: a field or module path such as cfg.Password or args.pw.
-	dotted = lazyRE(`^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$`)
+	dotted = lazyre.New(`^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$`)
 	// compound: a snake_case or camelCase identifier such as new_password.
-	compound = lazyRE(`^[A-Za-z_$]*(?:_[A-Za-z]|[a-z][A-Z])[A-Za-z_$]*[0-9]?$`)
+	compound = lazyre.New(`^[A-Za-z_$]*(?:_[A-Za-z]|[a-z][A-Z])[A-Za-z_$]*[0-9]?$`)
 	// namePart: a part of a name (letters, digits only at the end).
-	namePart = lazyRE(`^[A-Za-z$]*[0-9]{0,2}$`)
+	namePart = lazyre.New(`^[A-Za-z$]*[0-9]{0,2}$`)
 )
 
 // validPassword accepts the value of a password key if it is a literal.

@@ -2,8 +2,9 @@ package transcript
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
+
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // MaxDetail bounds ToolCall.Detail.
@@ -19,7 +20,7 @@ var failMarkers = []string{"FAIL", "panic:", "Traceback", "Error", "error:", "ER
 const tailBytes = 512
 
 // errLineRe matches a line that carries an error: what Detail keeps.
-var errLineRe = regexp.MustCompile(`(?i)error|fail|panic|exception|exit (?:code|status)|traceback|assert|cannot|undefined|not found|no such|denied|refused|timed? ?out|ERR!`)
+var errLineRe = lazyre.New(`(?i)error|fail|panic|exception|exit (?:code|status)|traceback|assert|cannot|undefined|not found|no such|denied|refused|timed? ?out|ERR!`)
 
 // hasFailMarker reports whether s holds one of failMarkers.
 func hasFailMarker(s string) bool {

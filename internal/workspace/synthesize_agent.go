@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/memdir/memdir/internal/hint"
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/learning"
 	"github.com/memdir/memdir/internal/safefile"
 	"github.com/memdir/memdir/internal/sessions"
@@ -90,7 +90,7 @@ func cmp0(t time.Time) time.Time {
 	return t
 }
 
-var reDailyH1 = regexp.MustCompile(`^# (\d{4}-\d{2}-\d{2})\s*$`)
+var reDailyH1 = lazyre.New(`^# (\d{4}-\d{2}-\d{2})\s*$`)
 
 // maxDraft bounds the summary apply reads: far past the refusal size, so
 // that an oversized summary is refused with its size, not unread.

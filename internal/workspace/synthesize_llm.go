@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/learning"
 	"github.com/memdir/memdir/internal/llm"
 )
@@ -324,7 +324,7 @@ func commitLines(w DayWork) string {
 }
 
 // userNoteHeading is the heading of a user's note in a daily summary.
-var userNoteHeading = regexp.MustCompile(`^## \d{1,2}:\d{2} - User Note\s*$`)
+var userNoteHeading = lazyre.New(`^## \d{1,2}:\d{2} - User Note\s*$`)
 
 // stripUserNotes removes the "## HH:MM - User Note" sections of a daily
 // summary's text: memdir keeps them itself.
@@ -379,7 +379,7 @@ func unwrapSummary(answer, date string) string {
 
 // turnLabel starts a turn in the conversation 'memdir transcripts extract'
 // prints: "[USER] 15:04", "[CLAUDE] (sidechain) 15:05", "[CODEX]".
-var turnLabel = regexp.MustCompile(`^\[(USER|CLAUDE|CODEX)\]`)
+var turnLabel = lazyre.New(`^\[(USER|CLAUDE|CODEX)\]`)
 
 // convPart is a turn of the conversation, or the banners and session
 // headers between turns (user false, assistant false).
