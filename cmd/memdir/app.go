@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -34,6 +35,7 @@ type app struct {
 	home    string // --home
 	project string // --project
 	json    bool   // --json
+	global  bool   // --global, or a name written global/<file>
 	// printedJSON: the command answered in JSON, so an error is not added
 	printedJSON bool
 	cmdName     string
@@ -152,14 +154,19 @@ func (a *app) baseCmd() *cobra.Command {
 		Long:          longHelp("memdir"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			a.cmdName = cmd.CommandPath()
+			if f := cmd.Flags().Lookup("scope"); a.global && f != nil && f.Changed && f.Value.String() == memdir.ScopeTeam {
+				return withHint(errors.New("--global and --scope team: your global memories are private"), "leave out one of them")
+			}
+			return nil
 		},
 	}
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.home, "home", "", "agent home folder (default $MEMDIR_HOME, $CLAUDE_CONFIG_DIR or ~/.claude)")
 	pf.StringVar(&a.project, "project", "", "project folder (default: the git root of the working directory)")
 	pf.BoolVar(&a.json, "json", false, "print JSON on stdout")
+	pf.BoolVar(&a.global, "global", false, "work on your global memories (<home>/memory/user: the user memories recalled in every project) instead of the project's")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return withHint(err, "see '%s --help'", cmd.CommandPath())
 	})
@@ -169,7 +176,7 @@ func (a *app) baseCmd() *cobra.Command {
 // layout resolves where things live for this invocation, once per
 // working directory, project and home (a hook resolves it several times).
 func (a *app) layout() (paths.Layout, error) {
-	key := a.cwd + "\x00" + a.project + "\x00" + a.home
+	key := a.cwd + "\x00" + a.project + "\x00" + a.home + "\x00" + strconv.FormatBool(a.global)
 	if a.memoDone && a.memoKey == key {
 		return a.memo, nil
 	}
@@ -184,7 +191,7 @@ func (a *app) resolveLayout() (paths.Layout, error) { return a.env().Layout() }
 
 // env is what the workspace layer knows of this invocation.
 func (a *app) env() workspace.Env {
-	return workspace.Env{Getenv: a.getenv, Cwd: a.cwd, HomeFlag: a.home, ProjectFlag: a.project, Holder: a.cmdName}
+	return workspace.Env{Getenv: a.getenv, Cwd: a.cwd, HomeFlag: a.home, ProjectFlag: a.project, Global: a.global, Holder: a.cmdName}
 }
 
 // workspace opens the project's memory folder. With create unset, a folder
@@ -210,6 +217,9 @@ func (a *app) scoped(scope string, create bool) (*workspace.Workspace, paths.Lay
 	case "", memdir.ScopePrivate:
 		return a.openWorkspace(create)
 	case memdir.ScopeTeam:
+		if a.global {
+			return nil, paths.Layout{}, withHint(errors.New("--global and --scope team: your global memories are private"), "leave out one of them")
+		}
 		l, err := a.layout()
 		if err == nil {
 			err = a.env().CheckProject()

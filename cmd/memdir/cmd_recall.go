@@ -75,13 +75,18 @@ func (a *app) runRecall(q workspace.Query, explain bool) error {
 func (a *app) recall(q workspace.Query, detail bool) (recallJSON, error) {
 	ws, err := a.workspace(false)
 	if errors.Is(err, memdir.ErrNotFound) {
-		// No private memories: the team's, if the project keeps some, and
-		// what synthesis learned may still answer.
+		// No private memories: the team's, if the project keeps some, the
+		// user's global ones, and what synthesis learned may still answer.
 		l, lerr := a.layout()
 		if lerr != nil {
 			return workspace.EmptyReport(q.Text), nil
 		}
-		if ws, err = workspace.OpenTeamReader(a.env(), l); err == nil && ws == nil {
+		var problems []error
+		ws, problems, err = workspace.OpenOthersReader(a.env(), l)
+		for _, p := range problems {
+			a.warnf("%v", p)
+		}
+		if err == nil && ws == nil {
 			return workspace.RecallSynthesis(a.env(), l, q).Report(q.Text, detail), nil
 		}
 	}

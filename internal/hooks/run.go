@@ -344,17 +344,23 @@ func (h *hook) lockSessions(f *synthesis.Folder) (unlock func()) {
 	return unlock
 }
 
-// recall is the workspace's one recall on the project: its private and
-// team memories (workspace.Recall); a project with neither recalls only
-// what synthesis wrote.
+// recall is the workspace's one recall on the project: its private, team
+// and the user's global memories (workspace.Recall); a project with none
+// of them recalls only what synthesis wrote.
 func (h *hook) recall(l paths.Layout, q workspace.Query) (workspace.Recalled, error) {
 	ws, err := workspace.OpenLayout(h.Env, l, false)
 	if errors.Is(err, memdir.ErrNotFound) {
-		// No private memories: the team's, if the project keeps some. A
-		// team folder that cannot be read (one that leads out of the
-		// project) is a line in LogFile, and synthesis is still recalled.
-		if ws, err = workspace.OpenTeamReader(h.Env, l); err != nil {
-			h.logProblem(fmt.Errorf("team memories: %w", err))
+		// No private memories: the team's, if the project keeps some,
+		// else the user's global ones. A folder that cannot be read (a
+		// team folder that leads out of the project) is a line in
+		// LogFile, and synthesis is still recalled.
+		var problems []error
+		ws, problems, err = workspace.OpenOthersReader(h.Env, l)
+		for _, p := range problems {
+			h.logProblem(p)
+		}
+		if err != nil {
+			h.logProblem(fmt.Errorf("global memories: %w", err))
 			ws, err = nil, nil
 		}
 	}

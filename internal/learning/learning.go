@@ -97,7 +97,8 @@ type Learning struct {
 
 // Settings are memdir's settings of <home>/memory/settings.json: the
 // synthesis's, the projects kept out of extraction and synthesis, the
-// automatic dream's gates and the session-end diary draft.
+// automatic dream's gates, the session-end diary draft and where user
+// memories go.
 type Settings struct {
 	// Exclude lists projects whose sessions are never extracted into
 	// memories nor summarised: a folder (absolute, or ~/…) and everything
@@ -133,6 +134,20 @@ type Settings struct {
 	Diary struct {
 		AutoDraft bool `json:"autoDraft"` // false
 	} `json:"diary"`
+	// Global is the user's global memory folder's (<home>/memory/user).
+	// UserMemories (default on): extraction saves the user memories it
+	// finds — who the person is, what they know, how they like to work —
+	// there, recalled in every project, rather than in the project's
+	// folder.
+	Global struct {
+		UserMemories *bool `json:"userMemories,omitempty"` // nil: on
+	} `json:"global"`
+}
+
+// GlobalUserMemories reports whether extraction saves user memories in
+// the global folder.
+func (s Settings) GlobalUserMemories() bool {
+	return s.Global.UserMemories == nil || *s.Global.UserMemories
 }
 
 // DreamAuto reports whether automatic consolidation is on.

@@ -416,13 +416,21 @@ func (l *live) changed(snap *recall.Snapshot, docs []int) bool {
 }
 
 // recallHeld recalls from the project's held snapshots: the private
-// folder's and, when the project keeps team memories, the team folder's,
-// each watched on its own (a team folder is one more live folder). A
+// folder's, the user's global folder's when there is one and, when the
+// project keeps team memories, the team folder's, each watched on its own
+// (a global or team folder is one more live folder). A
 // memory it would render that changed on disk since its snapshot (a write
 // in place whose event is still on its way) makes it check that folder
 // and recall again.
 func (h *handlers) recallHeld(ctx context.Context, ws *workspace.Workspace, q workspace.Query) (workspace.Recalled, error) {
 	held := []*workspace.Workspace{ws}
+	global, err := ws.Global(false)
+	if err != nil {
+		return workspace.Recalled{}, err
+	}
+	if global != nil && global != ws {
+		held = append(held, global)
+	}
 	team, err := ws.TeamReader()
 	if err != nil {
 		return workspace.Recalled{}, err

@@ -401,12 +401,18 @@ func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in Recall
 	var rec workspace.Recalled
 	switch {
 	case errors.Is(err, memdir.ErrNotFound):
-		// No memories: what synthesis learned may still answer.
+		// No memories of the project's own: its team's or the user's
+		// global ones, else what synthesis learned may still answer.
 		env, l, lerr := h.p.layout(in.Project)
 		if lerr != nil {
 			return text("No memories for this project yet."), out, nil
 		}
-		rec = workspace.RecallSynthesis(env, l, q)
+		others, _, oerr := workspace.OpenOthersReader(env, l)
+		if oerr != nil || others == nil {
+			rec = workspace.RecallSynthesis(env, l, q)
+		} else if rec, err = h.recallHeld(ctx, others, q); err != nil {
+			return nil, out, err
+		}
 	case err != nil:
 		return nil, out, err
 	default:

@@ -41,6 +41,9 @@ type Env struct {
 	UserHome    string              // the user's home directory, "" if unknown
 	HomeFlag    string              // --home, "" if unset
 	ProjectFlag string              // --project, "" if unset; relative to Cwd
+	// Global makes the user's global folder (Layout.UserDir) the memory
+	// folder: --global.
+	Global bool
 	// PolicySettings is Claude Code's managed settings file; "" for the
 	// system's own (ManagedSettingsPath).
 	PolicySettings string
@@ -66,8 +69,13 @@ type Layout struct {
 	ProjectVia   string // "git" or "cwd"
 	ProjectKey   string // Sanitize(ProjectRoot)
 	MemoryDir    string // no trailing separator
-	MemorySource string // "default", "MEMDIR_MEMORY_DIR", "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE" or "user-settings"
+	MemorySource string // "default", "MEMDIR_MEMORY_DIR", "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", "user-settings" or "global"
 	SynthesisDir string // <Home>/memory
+	// UserDir is the user's global memory folder, <Home>/memory/user: the
+	// memories about the person (type user) that follow them into every
+	// project. Recall reads it beside the project's folder; with --global
+	// (Env.Global) it is the memory folder itself. It may not exist.
+	UserDir string
 	// WorkTree is the checkout the working directory is in: ProjectRoot,
 	// or a linked worktree of it (git worktree add), which shares its
 	// memory folder but has files, and a team folder, of its own.
@@ -81,6 +89,13 @@ type Layout struct {
 	Disabled    bool   // automatic memory is off
 	DisabledWhy string // e.g. "MEMDIR_DISABLE=1"
 }
+
+// UserFolder is the user's global memory folder's name under
+// Layout.SynthesisDir.
+const UserFolder = "user"
+
+// SourceGlobal is Layout.MemorySource for --global.
+const SourceGlobal = "global"
 
 // userSettings is the part of Claude Code's user settings.json memdir reads.
 type userSettings struct {
@@ -104,6 +119,7 @@ func Resolve(env Env) (Layout, error) {
 	}
 	l.Home, l.HomeSource = home, src
 	l.SynthesisDir = filepath.Join(home, "memory")
+	l.UserDir = filepath.Join(l.SynthesisDir, UserFolder)
 
 	start := cwd
 	if env.ProjectFlag != "" {
@@ -154,6 +170,14 @@ func Resolve(env Env) (Layout, error) {
 	}
 	if err != nil {
 		return l, err
+	}
+	if env.Global {
+		// The global folder is the agent home's, as the default project
+		// folders are: the same link rule applies.
+		l.MemoryDir, l.MemorySource = l.UserDir, SourceGlobal
+		if !withinAny(allowed, l.MemoryDir) {
+			return l, fmt.Errorf("%w: %s leads to %s", ErrLinkOut, l.MemoryDir, resolveExisting(l.MemoryDir))
+		}
 	}
 	if l.MemorySource == "default" {
 		// The default folder follows the same rule as an override: a

@@ -13,6 +13,7 @@ import (
 	"github.com/memdir/memdir/internal/consolidate"
 	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
 )
 
 // DreamOptions configure one consolidation.
@@ -67,8 +68,12 @@ type dreamState struct {
 func (w *Workspace) Dream(ctx context.Context, opt DreamOptions) (DreamReport, error) {
 	now := cmp.Or(opt.Now, time.Now())
 	engine := cmp.Or(opt.Engine, "heuristic")
+	key := w.Layout.ProjectKey
+	if w.isGlobal {
+		key = paths.SourceGlobal // one global folder, whatever the project
+	}
 	rep := DreamReport{Folder: w.Store.Dir(), Engine: engine,
-		PlanFile: filepath.Join(w.Layout.SynthesisDir, "drafts", "dream-"+w.Layout.ProjectKey+".json")}
+		PlanFile: filepath.Join(w.Layout.SynthesisDir, "drafts", "dream-"+key+".json")}
 	st, problems, err := w.dreamState(ctx, now, func(s string) { rep.Warnings = append(rep.Warnings, s) })
 	if err != nil {
 		return rep, err

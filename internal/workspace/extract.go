@@ -322,7 +322,7 @@ func (x *extractor) one(st *ExtractState, path string, trailing bool) (ExtractRe
 		return rep, err
 	}
 	if ws != nil {
-		ws.Models = x.o.Models
+		ws.Models, ws.usersGlobal = x.o.Models, s.GlobalUserMemories()
 	}
 	msgs := messages(sess)
 	every := 1

@@ -141,7 +141,7 @@ func (x *extractor) client(l paths.Layout, logf func(string, ...any)) (llm.Clien
 // candidates extract.Reconcile compares it with. A recall that fails
 // finds none (the memory is then created).
 func (w *Workspace) similar(ctx context.Context, m extract.Candidate) []extract.Existing {
-	rec, err := w.Recall(ctx, Query{Text: m.Description, Policy: recall.Policy{K: 3, Budget: 100000, Threshold: 0.3}, NoLearnings: true, NoTeam: true})
+	rec, err := w.Recall(ctx, Query{Text: m.Description, Policy: recall.Policy{K: 3, Budget: 100000, Threshold: 0.3}, NoLearnings: true, NoTeam: true, NoGlobal: true})
 	if err != nil {
 		return nil
 	}
@@ -154,10 +154,14 @@ func (w *Workspace) similar(ctx context.Context, m extract.Candidate) []extract.
 	return out
 }
 
-// extractFolders are the folders an extraction compares with: w's, and
-// the project's team folder when it has one.
+// extractFolders are the folders an extraction compares with: w's, the
+// user's global folder when there is one, and the project's team folder
+// when it has one.
 func (w *Workspace) extractFolders() []*Workspace {
 	out := []*Workspace{w}
+	if g, err := w.Global(false); err == nil && g != nil && g != w {
+		out = append(out, g)
+	}
 	if !w.isTeam && w.HasTeam() {
 		if t, err := w.Team(false); err == nil {
 			out = append(out, t)
@@ -191,6 +195,12 @@ func (w *Workspace) similarAll(ctx context.Context, m extract.Candidate) []extra
 // Without a team folder every memory stays private, its scope field as
 // the extraction assigned it.
 func (w *Workspace) applyScoped(ctx context.Context, a extract.Action, rep *ExtractReport) error {
+	if g, a, ok, err := w.globalTarget(a); err != nil || ok {
+		if err != nil {
+			return err
+		}
+		return applyPrefixed(ctx, g, a, rep, GlobalPrefix)
+	}
 	target := w
 	if rest, ok := strings.CutPrefix(a.Target, TeamPrefix); ok && a.Op != extract.Create {
 		t, err := w.Team(false)
@@ -242,16 +252,56 @@ func (w *Workspace) applyScoped(ctx context.Context, a extract.Action, rep *Extr
 	case err != nil:
 		return err
 	}
+	tr.addTo(rep, TeamPrefix)
+	return nil
+}
+
+// globalTarget is where a goes when it belongs in the user's global
+// folder: an update or supersede of a global memory (target
+// global/<file>), or a new user memory when w's extraction sends those
+// there (usersGlobal). ok is false for every other action.
+func (w *Workspace) globalTarget(a extract.Action) (*Workspace, extract.Action, bool, error) {
+	if w.isGlobal || w.isTeam {
+		return nil, a, false, nil
+	}
+	if rest, ok := strings.CutPrefix(a.Target, GlobalPrefix); ok && a.Op != extract.Create {
+		g, err := w.Global(false)
+		if err == nil && g == nil {
+			err = fmt.Errorf("%s: the global memory folder is gone", a.Target)
+		}
+		a.Target = rest
+		return g, a, true, err
+	}
+	if a.Op == extract.Create && w.usersGlobal && a.Memory.Type == string(memdir.TypeUser) {
+		g, err := w.Global(true)
+		return g, a, true, err
+	}
+	return nil, a, false, nil
+}
+
+// applyPrefixed applies a in the folder target and reports what it wrote
+// in rep with prefix ("global/"), as recall names that folder's memories.
+func applyPrefixed(ctx context.Context, target *Workspace, a extract.Action, rep *ExtractReport, prefix string) error {
+	var tr ExtractReport
+	if err := target.apply(ctx, a, &tr); err != nil {
+		return err
+	}
+	tr.addTo(rep, prefix)
+	return nil
+}
+
+// addTo adds what tr saved, updated and superseded to rep, each file
+// named with prefix ("a.md → b.md" on both sides).
+func (tr ExtractReport) addTo(rep *ExtractReport, prefix string) {
 	name := func(files []string) []string {
 		for i, f := range files {
-			files[i] = TeamPrefix + strings.ReplaceAll(f, " → ", " → "+TeamPrefix)
+			files[i] = prefix + strings.ReplaceAll(f, " → ", " → "+prefix)
 		}
 		return files
 	}
 	rep.Saved = append(rep.Saved, name(tr.Saved)...)
 	rep.Updated = append(rep.Updated, name(tr.Updated)...)
 	rep.Superseded = append(rep.Superseded, name(tr.Superseded)...)
-	return nil
 }
 
 // forgottenWhy says why file of the team folder w is not written by an

@@ -37,6 +37,8 @@ type Query struct {
 	// NoTeam: rank the private memories only, not the team folder's (a
 	// caller that may change what it finds, as extraction's dedupe does).
 	NoTeam bool
+	// NoGlobal: leave the user's global folder out (same reason).
+	NoGlobal bool
 }
 
 // Recalled is what Recall chose.
@@ -89,7 +91,7 @@ func (w *Workspace) Recall(ctx context.Context, q Query) (Recalled, error) {
 	if err := CheckEngine(q.Engine); err != nil {
 		return Recalled{}, err
 	}
-	parts, problems, err := w.recallParts(ctx, nil, q.NoTeam)
+	parts, problems, err := w.recallParts(ctx, nil, q)
 	if err != nil {
 		out := Recalled{Terms: recall.Default.Terms(q.Text, nil)}
 		for _, p := range problems {

@@ -18,7 +18,7 @@ func (w *Workspace) RecallFrom(ctx context.Context, snap *recall.Snapshot, q Que
 	if err := CheckEngine(q.Engine); err != nil {
 		return Recalled{}, err
 	}
-	parts, problems, err := w.recallParts(ctx, snap, q.NoTeam)
+	parts, problems, err := w.recallParts(ctx, snap, q)
 	if err != nil {
 		return Recalled{}, err
 	}

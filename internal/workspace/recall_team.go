@@ -22,8 +22,8 @@ import (
 // recall.Merged: pooled idf, so neither folder wins by its size) under one
 // policy. A team memory is named TeamPrefix+file wherever it shows (the
 // rendering, Kept, the session's exclusions, the recall log) and carries
-// scope team and its author. A global folder of the user's would be one
-// more snapshot.Part in recallParts, between the two.
+// scope team and its author. The user's global folder (global.go) is one
+// more snapshot.Part, between the two, its memories named GlobalPrefix+file.
 
 // TeamPrefix is what a team memory's file is named with beside private
 // ones: "team/deploy-flow.md".
@@ -34,6 +34,9 @@ const TeamPrefix = "team/"
 func (w *Workspace) Part(snap *recall.Snapshot) snapshot.Part {
 	if w.isTeam {
 		return snapshot.Part{Store: w.Store, Snap: snap, Prefix: TeamPrefix, Scope: memdir.ScopeTeam, Forgotten: w.ForgottenFiles()}
+	}
+	if w.isGlobal {
+		return snapshot.Part{Store: w.Store, Snap: snap, Prefix: GlobalPrefix, Scope: memdir.ScopePrivate}
 	}
 	return snapshot.Part{Store: w.Store, Snap: snap, Scope: memdir.ScopePrivate}
 }
@@ -102,10 +105,11 @@ func OpenTeamReader(env Env, l paths.Layout) (*Workspace, error) {
 }
 
 // recallParts are the folders a recall from w ranks: w's own, from held
-// when the caller holds its snapshot, else checked now; then the team
-// folder beside a private one, checked now. A team folder that cannot be
-// read is a warning, and the private memories are recalled alone.
-func (w *Workspace) recallParts(ctx context.Context, held *recall.Snapshot, noTeam bool) (parts []snapshot.Part, problems []error, err error) {
+// when the caller holds its snapshot, else checked now; then the user's
+// global folder and the team folder beside a private one, checked now. A
+// global or team folder that cannot be read is a warning, and the others
+// are recalled without it.
+func (w *Workspace) recallParts(ctx context.Context, held *recall.Snapshot, q Query) (parts []snapshot.Part, problems []error, err error) {
 	snap := held
 	if snap == nil {
 		if snap, problems, err = snapshot.Fresh(ctx, w.Store); err != nil {
@@ -113,7 +117,16 @@ func (w *Workspace) recallParts(ctx context.Context, held *recall.Snapshot, noTe
 		}
 	}
 	parts = append(parts, w.Part(snap))
-	if noTeam || w.isTeam {
+	if !q.NoGlobal {
+		gp, more, err := w.globalPart(ctx)
+		problems = append(problems, more...)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("global memories left out: %w", err))
+		} else if gp.Store != nil {
+			parts = append(parts, gp)
+		}
+	}
+	if q.NoTeam || w.isTeam || w.isGlobal {
 		return parts, problems, nil
 	}
 	tp, more, err := w.teamPart(ctx)

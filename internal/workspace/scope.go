@@ -57,10 +57,14 @@ func (w *Workspace) ForScope(scope string, create bool) (*Workspace, error) {
 }
 
 // ShownName is how a memory of w is named next to memories of the other
-// scope: its file, with TeamPrefix for a team memory.
+// folders: its file, with TeamPrefix for a team memory and GlobalPrefix
+// for one of the user's global folder.
 func (w *Workspace) ShownName(file string) string {
-	if w.isTeam {
+	switch {
+	case w.isTeam:
 		return TeamPrefix + file
+	case w.isGlobal:
+		return GlobalPrefix + file
 	}
 	return file
 }

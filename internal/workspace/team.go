@@ -104,6 +104,9 @@ func (w *Workspace) Team(create bool) (*Workspace, error) {
 	if w.team != nil {
 		return w.team, nil
 	}
+	if w.isGlobal {
+		return nil, hint.With(fmt.Errorf("the global memory folder: %w", ErrNoTeam), "your global memories are private; leave out --global to work on the project's team folder")
+	}
 	t, err := OpenTeam(w.Env, w.Layout, create)
 	if err != nil {
 		return nil, err
@@ -117,6 +120,9 @@ func (w *Workspace) Team(create bool) (*Workspace, error) {
 func (w *Workspace) HasTeam() bool {
 	if w.isTeam || w.team != nil {
 		return true
+	}
+	if w.isGlobal {
+		return false // the user's global folder is private
 	}
 	fi, err := os.Stat(w.Layout.TeamDir)
 	return err == nil && fi.IsDir()

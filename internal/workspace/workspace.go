@@ -33,6 +33,7 @@ type Env struct {
 	Cwd         string
 	HomeFlag    string // --home
 	ProjectFlag string // --project (or an MCP tool's project argument)
+	Global      bool   // --global: the user's global folder is the memory folder
 	Holder      string // who takes the folder's lock, for "locked by …"
 }
 
@@ -56,6 +57,7 @@ func (e Env) Layout() (paths.Layout, error) {
 		UserHome:    home,
 		HomeFlag:    e.HomeFlag,
 		ProjectFlag: e.ProjectFlag,
+		Global:      e.Global,
 	})
 }
 
@@ -83,6 +85,12 @@ type Workspace struct {
 
 	isTeam bool       // Store is the project's team folder (OpenTeam)
 	team   *Workspace // the team folder beside a private one, once opened (Team)
+	// isGlobal: Store is the user's global folder (Layout.UserDir).
+	isGlobal bool
+	global   *Workspace // the global folder beside a project's, once opened (Global)
+	// usersGlobal: an extraction into w saves new user memories in the
+	// global folder (settings' global.userMemories).
+	usersGlobal bool
 }
 
 // Open opens the project's memory folder as env resolves it. With create
@@ -113,11 +121,15 @@ func OpenLayout(env Env, l paths.Layout, create bool) (*Workspace, error) {
 		return nil, err
 	}
 	st, err := memdir.Open(l.MemoryDir, memdir.Options{Create: create, LockTimeout: timeout, Holder: env.Holder, Names: snapshot.Names})
+	global := l.MemorySource == paths.SourceGlobal
 	if errors.Is(err, memdir.ErrNotFound) {
+		if global {
+			return nil, hint.With(err, "no global memories yet; save one with 'memdir save --global --type user …'")
+		}
 		return nil, hint.With(err, "no memories for %s yet; save one with 'memdir save'", l.ProjectRoot)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &Workspace{Env: env, Layout: l, Store: st}, nil
+	return &Workspace{Env: env, Layout: l, Store: st, isGlobal: global}, nil
 }

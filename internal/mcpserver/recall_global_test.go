@@ -1,0 +1,65 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/workspace"
+)
+
+// TestRecall_Global: memory_recall gives the user's global memories
+// (named global/<file>) beside the project's, from a held snapshot of the
+// global folder, and in a project with no memory folder of its own.
+func TestRecall_Global(t *testing.T) {
+	env := testEnv(t)
+	genv := env
+	genv.Global = true
+	g, err := workspace.Open(genv, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Store.Save(t.Context(), memdir.Memory{Name: "Go veteran new to React", Description: "Ten years of Go, first React project: explain React with backend analogies",
+		Type: memdir.TypeUser, Body: "New to React."}, memdir.SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	srv := newTest(t, env)
+	cs := connect(t, srv.Server)
+	recallOut := func(query string) RecallOut {
+		t.Helper()
+		f := liveFixture{cs: cs, srv: srv}
+		r, text := f.call(t, "memory_recall", map[string]any{"query": query})
+		if r.IsError {
+			t.Fatalf("memory_recall: %s", text)
+		}
+		var out RecallOut
+		b, _ := json.Marshal(r.StructuredContent)
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	// No project folder yet: the global memories still answer.
+	out := recallOut("explain this React component")
+	if !slices.Equal(out.Files, []string{"global/go-veteran-new-to-react.md"}) || !strings.Contains(out.Text, "global/go-veteran-new-to-react.md") {
+		t.Fatalf("recall without a project folder: %+v", out)
+	}
+	// Beside the project's own memories, held and watched like them.
+	ws, err := workspace.Open(env, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(t, ws.Store, "Deploy freeze", "No deploys on Fridays")
+	out = recallOut("explain the React deploy freeze")
+	if !slices.Contains(out.Files, "global/go-veteran-new-to-react.md") || !slices.Contains(out.Files, "deploy-freeze.md") {
+		t.Fatalf("recall beside the project's memories: %+v", out)
+	}
+	srv.lives.mu.Lock()
+	_, held := srv.lives.byDir[g.Store.Dir()]
+	srv.lives.mu.Unlock()
+	if !held {
+		t.Fatal("the global folder's snapshot is not held")
+	}
+}

@@ -1,0 +1,121 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/memdir/memdir/internal/hint"
+	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/snapshot"
+)
+
+// The user's global folder (Layout.UserDir, <home>/memory/user) holds the
+// memories about the person — their role, what they know, how they like
+// to work (type user) — that follow them into every project, as the seeds
+// keep user memories in the user's global directory. It is a memory
+// folder in the same format as a project's, opened as a Workspace of its
+// own (--global: list, show, edit, forget, index, dream work on it
+// unchanged). Recall reads it beside the project's folder, its memories
+// named GlobalPrefix+file; extraction writes the user memories it finds
+// there (extract.user.global, on by default). Claude Code's own
+// per-project memory files are not moved: a user memory Claude Code saved
+// in a project stays there, and is recalled there.
+
+// GlobalPrefix is what a memory of the global folder is named with beside
+// a project's: "global/prefers-terse-answers.md".
+const GlobalPrefix = "global/"
+
+// IsGlobal reports whether w is the user's global folder.
+func (w *Workspace) IsGlobal() bool { return w.isGlobal }
+
+// Global is the user's global folder beside w's project folder, opened
+// once; w itself when w is the global folder, and nil (no error) when the
+// folder does not exist and create is unset: one stat.
+func (w *Workspace) Global(create bool) (*Workspace, error) {
+	switch {
+	case w.isGlobal:
+		return w, nil
+	case w.global != nil:
+		return w.global, nil
+	}
+	g, err := openGlobal(w.Env, w.Layout, create)
+	if g != nil {
+		g.Models = w.Models
+		w.global = g
+	}
+	return g, err
+}
+
+// OpenGlobalReader opens the user's global folder for a caller with no
+// project folder open (a project without memories of its own): nil when
+// the user has no global folder.
+func OpenGlobalReader(env Env, l paths.Layout) (*Workspace, error) {
+	return openGlobal(env, l, false)
+}
+
+// openGlobal opens l.UserDir; nil, nil when it does not exist and create
+// is unset.
+func openGlobal(env Env, l paths.Layout, create bool) (*Workspace, error) {
+	if l.UserDir == "" {
+		return nil, nil
+	}
+	if !create {
+		if fi, err := os.Stat(l.UserDir); err != nil || !fi.IsDir() {
+			return nil, nil
+		}
+	}
+	if ok, err := paths.Within(l.Home, l.UserDir); err != nil || !ok {
+		return nil, hint.With(fmt.Errorf("%s leads out of the agent home %s: not used as the global memory folder", l.UserDir, l.Home),
+			"the global folder is a plain folder; check where the link leads ('ls -l %s') and replace it", l.UserDir)
+	}
+	timeout, err := env.LockTimeout()
+	if err != nil {
+		return nil, err
+	}
+	st, err := memdir.Open(l.UserDir, memdir.Options{Create: create, LockTimeout: timeout, Holder: env.Holder, Names: snapshot.Names})
+	if errors.Is(err, memdir.ErrNotFound) && !create {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	gl := l
+	gl.MemoryDir, gl.MemorySource = l.UserDir, paths.SourceGlobal
+	return &Workspace{Env: env, Layout: gl, Store: st, isGlobal: true}, nil
+}
+
+// globalPart is the global folder's part beside w, its snapshot checked
+// now; a zero Part when w is the global folder, or the user has none.
+func (w *Workspace) globalPart(ctx context.Context) (snapshot.Part, []error, error) {
+	if w.isGlobal {
+		return snapshot.Part{}, nil, nil
+	}
+	g, err := w.Global(false)
+	if err != nil || g == nil {
+		return snapshot.Part{}, nil, err
+	}
+	snap, problems, err := snapshot.Fresh(ctx, g.Store)
+	if err != nil {
+		return snapshot.Part{}, problems, err
+	}
+	return g.Part(snap), problems, nil
+}
+
+// OpenOthersReader opens what a recall reads in a project that has no
+// memory folder of its own: its team folder, else the user's global folder
+// (recalled beside the team's); nil when there is neither. A team folder
+// that cannot be used is in problems, and passed over.
+func OpenOthersReader(env Env, l paths.Layout) (ws *Workspace, problems []error, err error) {
+	ws, err = OpenTeamReader(env, l)
+	if err != nil {
+		problems = append(problems, fmt.Errorf("team memories: %w", err))
+	}
+	if ws != nil {
+		return ws, problems, nil
+	}
+	ws, err = OpenGlobalReader(env, l)
+	return ws, problems, err
+}
