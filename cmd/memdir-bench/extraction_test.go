@@ -41,11 +41,7 @@ func TestScoreExtraction_KnownCounts(t *testing.T) {
 			{Type: "user", Name: "Coffee", Description: "buy coffee", Body: "x\n"}, // forbidden, unmatched
 		},
 	}
-	engine := func(c Conversation) ([]extract.Candidate, error) { return fixed[c.ID], nil }
-	sc, err := scoreExtraction("tiny", "fixed", convs, engine)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := scoreExtraction("tiny", "fixed", convs, []outcome{{cands: fixed["a"]}, {cands: fixed["b"]}})
 	r := func(n, of int) ratio { return newRatio(n, of) }
 	checks := []struct {
 		name      string
@@ -85,13 +81,7 @@ func TestScoreExtraction_KnownCounts(t *testing.T) {
 func TestScoreExtraction_OneCandidatePerExpected(t *testing.T) {
 	convs := []Conversation{{ID: "a", Date: "2026-11-20", Messages: []benchMessage{{Role: "user", Text: "x"}},
 		Expect: []Expected{{Type: "reference", Must: []string{"grafana"}}, {Type: "reference", Must: []string{"grafana"}}}}}
-	engine := func(Conversation) ([]extract.Candidate, error) {
-		return []extract.Candidate{{Type: "project", Name: "Grafana"}, {Type: "reference", Name: "Grafana board"}}, nil
-	}
-	sc, err := scoreExtraction("tiny", "fixed", convs, engine)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := scoreExtraction("tiny", "fixed", convs, []outcome{{cands: []extract.Candidate{{Type: "project", Name: "Grafana"}, {Type: "reference", Name: "Grafana board"}}}})
 	if sc.All.Recall != newRatio(2, 2) || sc.All.TypeAcc != newRatio(1, 2) || sc.Types["reference"].Precision != newRatio(1, 1) {
 		t.Errorf("recall %v type %v reference precision %v; want 2/2, 1/2, 1/1", sc.All.Recall, sc.All.TypeAcc, sc.Types["reference"].Precision)
 	}
@@ -165,7 +155,6 @@ func TestExtraction_Command(t *testing.T) {
 
 func TestExtraction_Refusals(t *testing.T) {
 	for _, args := range [][]string{
-		{"extraction", "--dir", testSetDir, "--engine", "anthropic"},
 		{"extraction", "--dir", testSetDir, "--engine", "nope"},
 		{"extraction", "--dir", testSetDir, "--set", "train"},
 		{"extraction", "--dir", t.TempDir()},
