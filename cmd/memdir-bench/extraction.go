@@ -401,10 +401,10 @@ ENGINES
   once per conversation (--set all asks each conversation once). A missing
   key is refused before any call. Each conversation's result goes to stderr
   as it comes (a model is slow). A conversation whose call fails (after the
-  client's retries) is reported, listed as failed and left out of the
-  scores, and the run goes on; the command then exits 1. An answer refused
-  twice saves nothing, as in memdir extract: it is scored so, and listed as
-  refused.`,
+  client's retries) is reported, listed as failed ("failed" in --json) and
+  left out of the scores, and the run goes on; the command then exits 1. An
+  answer refused twice saves nothing, as in memdir extract: it is scored so,
+  and listed as refused ("refused" in --json).`,
 		Example: `  go run ./cmd/memdir-bench extraction
   go run ./cmd/memdir-bench extraction --set heldout --verbose
   go run ./cmd/memdir-bench extraction --json

@@ -400,6 +400,10 @@ func expectedOf(t *testing.T, sets ...string) (byType map[string]int, why int) {
 	return byType, why
 }
 
+// The claude engine runs the claude CLI, not an HTTP API: it shares the
+// plumbing these tests cover (workspace.ModelExtractor, runEngine, the
+// scorer) and only its refusal without a CLI is tested here.
+
 // TestExtraction_ModelEngines runs the anthropic and openai engines on the
 // whole labelled set against the fake model, through the environment a
 // user sets: every conversation is asked once with the product's prompt
