@@ -1,8 +1,11 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +15,7 @@ import (
 
 	"github.com/memdir/memdir/internal/extract"
 	"github.com/memdir/memdir/internal/hint"
+	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -88,11 +92,18 @@ type forbiddenHit struct {
 	Memory       string `json:"memory"` // the candidate's name
 }
 
+// convError is a conversation a model engine failed on, or whose answer
+// was refused.
+type convError struct {
+	Conversation string `json:"conversation"`
+	Error        string `json:"error"`
+}
+
 // extractionScore is one set's result.
 type extractionScore struct {
 	Set           string               `json:"set"`
 	Engine        string               `json:"engine"`
-	Conversations int                  `json:"conversations"`
+	Conversations int                  `json:"conversations"` // scored: the failed ones are not
 	Forbid        int                  `json:"forbidden_items"`
 	All           typeScore            `json:"all"`
 	Types         map[string]typeScore `json:"types"`
@@ -101,6 +112,10 @@ type extractionScore struct {
 	// Misses and extras are listed with --verbose.
 	Missed []string `json:"missed,omitempty"`
 	Extra  []string `json:"unmatched_saved,omitempty"`
+	// A model engine's conversations that failed (not scored) and whose
+	// answer was refused twice (scored: nothing saved).
+	Failed  []convError `json:"failed,omitempty"`
+	Refused []convError `json:"refused,omitempty"`
 }
 
 // counts accumulates one type's numerators and denominators.
@@ -108,22 +123,22 @@ type counts struct {
 	expected, saved, savedMatched, matched, typeOK, dated, dateOK, why, whyOK int
 }
 
-// engineFunc proposes memories for one conversation.
-type engineFunc func(c Conversation) ([]extract.Candidate, error)
+// engineFunc proposes memories for one conversation's messages (session
+// is its id). refused is a model's answer the product refuses twice (it
+// then saves nothing); err is the engine failing.
+type engineFunc func(ctx context.Context, msgs []extract.Message, session string) (cands []extract.Candidate, refused, err error)
 
 // heuristicEngine runs extract.Heuristic on the messages as the workspace
-// builds them from a transcript: role, text, the time (noon of the
-// session's day, local time, as the engine reads days), an id, harness
-// text marked.
-func heuristicEngine(c Conversation) ([]extract.Candidate, error) {
-	msgs, err := c.messages()
-	if err != nil {
-		return nil, err
-	}
-	cands, _ := extract.Heuristic(msgs, c.ID)
-	return cands, nil
+// builds them from a transcript.
+func heuristicEngine(_ context.Context, msgs []extract.Message, session string) ([]extract.Candidate, error, error) {
+	cands, _ := extract.Heuristic(msgs, session)
+	return cands, nil, nil
 }
 
+// messages are the conversation's turns as the workspace builds them from
+// a transcript: role, text, the time (from 10:00 of the session's day,
+// local time, as the engines read days, a minute a turn), an id, harness
+// text marked.
 func (c Conversation) messages() ([]extract.Message, error) {
 	day, err := time.ParseInLocation(time.DateOnly, c.Date, time.Local)
 	if err != nil {
@@ -151,13 +166,54 @@ func matches(e Expected, text string) bool {
 	return len(e.Must) > 0
 }
 
-// scoreExtraction runs engine on every conversation and scores it. A
-// candidate matches an expected memory when it holds all its phrases; each
-// candidate matches at most one expected memory and each expected memory
-// one candidate, a candidate of the expected type first. Type accuracy is
-// judged on the matched pairs.
-func scoreExtraction(set, engineName string, convs []Conversation, engine engineFunc) (extractionScore, error) {
-	sc := extractionScore{Set: set, Engine: engineName, Conversations: len(convs), Types: map[string]typeScore{},
+// outcome is what an engine did with one conversation.
+type outcome struct {
+	cands   []extract.Candidate
+	refused error // the answer was refused twice: scored as saving nothing
+	err     error // the engine failed: the conversation is not scored
+}
+
+// runEngine runs engine on each conversation of set, once. A model
+// engine's failure on one conversation is its outcome, and the run goes
+// on; only an interrupt stops it. progress, when not nil, gets a line per
+// conversation.
+func runEngine(ctx context.Context, set string, convs []Conversation, engine engineFunc, progress io.Writer) ([]outcome, error) {
+	outs := make([]outcome, len(convs))
+	for i, c := range convs {
+		msgs, err := c.messages()
+		if err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		o := &outs[i]
+		o.cands, o.refused, o.err = engine(ctx, msgs, c.ID)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if progress == nil {
+			continue
+		}
+		took := time.Since(start).Round(100 * time.Millisecond)
+		switch {
+		case o.err != nil:
+			fmt.Fprintf(progress, "%s %d/%d %s: failed (%s): %v\n", set, i+1, len(convs), c.ID, took, o.err)
+		case o.refused != nil:
+			fmt.Fprintf(progress, "%s %d/%d %s: answer refused twice, nothing saved (%s): %v\n", set, i+1, len(convs), c.ID, took, o.refused)
+		default:
+			fmt.Fprintf(progress, "%s %d/%d %s: %d memories (%s)\n", set, i+1, len(convs), c.ID, len(o.cands), took)
+		}
+	}
+	return outs, nil
+}
+
+// scoreExtraction scores an engine's outcomes on convs (outs[i] is
+// convs[i]'s). A candidate matches an expected memory when it holds all
+// its phrases; each candidate matches at most one expected memory and
+// each expected memory one candidate, a candidate of the expected type
+// first. Type accuracy is judged on the matched pairs. A conversation the
+// engine failed on is listed, not scored; a refused answer saved nothing.
+func scoreExtraction(set, engineName string, convs []Conversation, outs []outcome) extractionScore {
+	sc := extractionScore{Set: set, Engine: engineName, Types: map[string]typeScore{},
 		ForbiddenHits: []forbiddenHit{}, LongNames: []string{}}
 	per := map[string]*counts{}
 	for _, t := range memoryTypes {
@@ -169,11 +225,17 @@ func scoreExtraction(set, engineName string, convs []Conversation, engine engine
 		}
 		return per[t]
 	}
-	for _, c := range convs {
-		cands, err := engine(c)
-		if err != nil {
-			return sc, err
+	for ci, c := range convs {
+		o := outs[ci]
+		if o.err != nil {
+			sc.Failed = append(sc.Failed, convError{Conversation: c.ID, Error: o.err.Error()})
+			continue
 		}
+		if o.refused != nil {
+			sc.Refused = append(sc.Refused, convError{Conversation: c.ID, Error: o.refused.Error()})
+		}
+		cands := o.cands
+		sc.Conversations++
 		sc.Forbid += len(c.Forbid)
 		texts := make([]string, len(cands))
 		used := make([]bool, len(cands))
@@ -245,7 +307,7 @@ func scoreExtraction(set, engineName string, convs []Conversation, engine engine
 		all.whyOK += k.whyOK
 	}
 	sc.All = all.score()
-	return sc, nil
+	return sc
 }
 
 func (k counts) score() typeScore {
@@ -305,7 +367,7 @@ func (b *bench) extractionCmd() *cobra.Command {
 	var set, engine, dir string
 	var verbose bool
 	cmd := &cobra.Command{
-		Use:   "extraction [--set tune|heldout|all] [--engine heuristic]",
+		Use:   "extraction [--set tune|heldout|all] [--engine heuristic|anthropic|openai|claude]",
 		Short: "Extraction quality on the labelled conversation set (issue 17)",
 		Long: `Extraction runs an extraction engine on each conversation of the labelled set
 (` + extractionDir + `: tune.json to tune rules on, heldout.json to
@@ -325,23 +387,31 @@ body holds all the expected phrases (any case).
 Per type, recall is by the expected type and precision by the saved type.
 --verbose lists the forbidden hits, the misses and the unmatched saves.
 
-Only the heuristic engine runs yet; the model engines (anthropic, openai,
-claude) are refused until the workspace exposes extraction from messages.`,
+ENGINES
+  heuristic   offline and deterministic (the default)
+  anthropic   the Messages API: ANTHROPIC_API_KEY
+  openai      any OpenAI-compatible endpoint: OPENAI_API_KEY and/or
+              MEMDIR_LLM_BASE_URL (e.g. http://localhost:11434/v1 for Ollama)
+  claude      the claude CLI in print mode (MEMDIR_CLAUDE_BIN, else claude
+              on the PATH)
+  MEMDIR_LLM_MODEL, MEMDIR_LLM_BASE_URL and MEMDIR_LLM_TIMEOUT tune them, as
+  for 'memdir extract'. A model engine is asked exactly as 'memdir extract
+  --engine …' asks it (the same prompt, request, strict reading of the
+  answer and one retry of a refused answer), with an empty memory folder,
+  once per conversation (--set all asks each conversation once). A missing
+  key is refused before any call. Each conversation's result goes to stderr
+  as it comes (a model is slow). A conversation whose call fails (after the
+  client's retries) is reported, listed as failed ("failed" in --json) and
+  left out of the scores, and the run goes on; the command then exits 1. An
+  answer refused twice saves nothing, as in memdir extract: it is scored so,
+  and listed as refused ("refused" in --json).`,
 		Example: `  go run ./cmd/memdir-bench extraction
   go run ./cmd/memdir-bench extraction --set heldout --verbose
-  go run ./cmd/memdir-bench extraction --json`,
+  go run ./cmd/memdir-bench extraction --json
+  ANTHROPIC_API_KEY=… go run ./cmd/memdir-bench extraction --engine anthropic --set tune
+  MEMDIR_LLM_BASE_URL=http://localhost:11434/v1 MEMDIR_LLM_MODEL=qwen2.5 go run ./cmd/memdir-bench extraction --engine openai`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var eng engineFunc
-			switch engine {
-			case "heuristic":
-				eng = heuristicEngine
-			case "anthropic", "openai", "claude":
-				return hint.With(fmt.Errorf("--engine %s: not yet: the model engines are not reachable from a list of messages", engine),
-					"use --engine heuristic (the model engines come with issue 17's engine work)")
-			default:
-				return hint.With(fmt.Errorf("unknown engine %q", engine), "use --engine heuristic, anthropic, openai or claude")
-			}
 			var names []string
 			switch set {
 			case "tune", "heldout":
@@ -351,26 +421,32 @@ claude) are refused until the workspace exposes extraction from messages.`,
 			default:
 				return hint.With(fmt.Errorf("--set %q is none of tune, heldout, all", set), "use --set tune, heldout or all")
 			}
-			var scores []extractionScore
-			var every []Conversation
-			for _, n := range names {
+			sets := make([][]Conversation, len(names))
+			for i, n := range names {
 				convs, err := loadExtractionSet(dir, n)
 				if err != nil {
 					return err
 				}
-				every = append(every, convs...)
-				sc, err := scoreExtraction(n, engine, convs, eng)
+				sets[i] = convs
+			}
+			eng, progress, done, err := b.extractionEngine(engine)
+			if err != nil {
+				return err
+			}
+			defer done()
+			var scores []extractionScore
+			var every []Conversation
+			var outs []outcome
+			for i, n := range names {
+				o, err := runEngine(b.ctx, n, sets[i], eng, progress)
 				if err != nil {
 					return err
 				}
-				scores = append(scores, sc)
+				every, outs = append(every, sets[i]...), append(outs, o...)
+				scores = append(scores, scoreExtraction(n, engine, sets[i], o))
 			}
 			if len(names) > 1 {
-				sc, err := scoreExtraction("all", engine, every, eng)
-				if err != nil {
-					return err
-				}
-				scores = append(scores, sc)
+				scores = append(scores, scoreExtraction("all", engine, every, outs))
 			}
 			if !verbose {
 				for i := range scores {
@@ -378,22 +454,79 @@ claude) are refused until the workspace exposes extraction from messages.`,
 				}
 			}
 			if b.json {
-				return b.printJSON(scores)
-			}
-			for _, sc := range scores {
-				if err := b.printExtraction(sc, verbose); err != nil {
-					return err
+				err = b.printJSON(scores)
+			} else {
+				for _, sc := range scores {
+					if err = b.printExtraction(sc, verbose); err != nil {
+						break
+					}
 				}
 			}
-			return nil
+			if err != nil {
+				return err
+			}
+			return failedError(engine, every, outs)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&set, "set", "all", "which half: tune, heldout or all (both, and together)")
-	f.StringVar(&engine, "engine", "heuristic", "the engine: heuristic (anthropic, openai, claude: not yet)")
+	f.StringVar(&engine, "engine", "heuristic", "the engine: heuristic, or a model engine (anthropic, openai, claude: see ENGINES)")
 	f.StringVar(&dir, "dir", extractionDir, "the folder holding tune.json and heldout.json")
 	f.BoolVarP(&verbose, "verbose", "v", false, "list forbidden hits, misses and unmatched saves")
 	return cmd
+}
+
+// extractionEngine is engine's function, where its progress goes (nil: no
+// progress), and what to call when the run is over. A model engine's
+// client is made here, from the environment, before any call: a missing
+// key is refused with a hint naming what to set.
+func (b *bench) extractionEngine(engine string) (eng engineFunc, progress io.Writer, done func(), err error) {
+	switch engine {
+	case workspace.ExtractHeuristic:
+		return heuristicEngine, nil, func() {}, nil
+	case workspace.ExtractAnthropic, workspace.ExtractOpenAI, workspace.ExtractClaude:
+	default:
+		return nil, nil, nil, hint.With(fmt.Errorf("unknown engine %q", engine), "use --engine heuristic, anthropic, openai or claude")
+	}
+	scratch, err := os.MkdirTemp("", "memdir-bench-extraction-")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	done = func() { os.RemoveAll(scratch) }
+	m, err := workspace.NewModelExtractor(workspace.Env{Getenv: os.Getenv}, engine, scratch)
+	if err != nil {
+		done()
+		return nil, nil, nil, hint.With(err, "%s", engineSetup[engine])
+	}
+	return m.Propose, b.stderr, done, nil
+}
+
+// engineSetup is what a model engine needs from the environment.
+var engineSetup = map[string]string{
+	workspace.ExtractAnthropic: "export ANTHROPIC_API_KEY (MEMDIR_LLM_MODEL, MEMDIR_LLM_BASE_URL and MEMDIR_LLM_TIMEOUT optional), or use --engine heuristic",
+	workspace.ExtractOpenAI: "export OPENAI_API_KEY, or MEMDIR_LLM_BASE_URL for a local server such as http://localhost:11434/v1 " +
+		"(MEMDIR_LLM_MODEL and MEMDIR_LLM_TIMEOUT optional), or use --engine heuristic",
+	workspace.ExtractClaude: "install Claude Code or set MEMDIR_CLAUDE_BIN to the claude binary (MEMDIR_LLM_MODEL and MEMDIR_LLM_TIMEOUT optional), " +
+		"or use --engine heuristic",
+}
+
+// failedError is the run's error when the engine failed on a conversation
+// (each counted once, though --set all scores it twice).
+func failedError(engine string, convs []Conversation, outs []outcome) error {
+	var ids []string
+	var first error
+	for i, o := range outs {
+		if o.err != nil {
+			ids = append(ids, convs[i].ID)
+			first = cmp.Or(first, o.err)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	return hint.With(fmt.Errorf("the %s engine failed on %d of %d conversations (%s), left out of the scores: %w",
+		engine, len(ids), len(convs), strings.Join(ids, ", "), first),
+		"each failure's reason is on stderr above; check the engine's key, MEMDIR_LLM_MODEL and MEMDIR_LLM_BASE_URL, then run again")
 }
 
 func (b *bench) printExtraction(sc extractionScore, verbose bool) error {
@@ -412,6 +545,15 @@ func (b *bench) printExtraction(sc extractionScore, verbose bool) error {
 		return err
 	}
 	b.printf("forbidden hits %d, names over 6 words %d\n", len(sc.ForbiddenHits), len(sc.LongNames))
+	if len(sc.Failed)+len(sc.Refused) > 0 {
+		b.printf("failed %d (not scored), refused %d (scored as saving nothing)\n", len(sc.Failed), len(sc.Refused))
+	}
+	for _, f := range sc.Failed {
+		b.printf("  failed     %s: %s\n", f.Conversation, f.Error)
+	}
+	for _, r := range sc.Refused {
+		b.printf("  refused    %s: %s\n", r.Conversation, r.Error)
+	}
 	if verbose {
 		for _, h := range sc.ForbiddenHits {
 			b.printf("  forbidden  %s: %q in %q\n", h.Conversation, h.Phrase, h.Memory)
