@@ -160,6 +160,7 @@ type Start struct {
 	Index   string // MEMORY.md as Claude Code would load it (auto memory off)
 	Due     string // the line saying synthesis is due
 	Team    string // TeamSection: the project's team memories, listed
+	User    string // UserSection: the user's global memories' index
 	// GlobalPath is the global long-term memory file; Global is its
 	// always-loaded part.
 	GlobalPath, Global string
@@ -178,7 +179,7 @@ const startReserve = 600
 // the whole answer fits ContextCap: what the other parts leave, but never
 // less than minGlobalRoom (MEMORY.md, last, is then cut by Answer).
 func (s Start) GlobalRoom() int {
-	used := utf16Len(s.Primer) + utf16Len(s.Warning) + utf16Len(s.Index) + utf16Len(s.Team) + startReserve
+	used := utf16Len(s.Primer) + utf16Len(s.Warning) + utf16Len(s.Index) + utf16Len(s.Team) + utf16Len(s.User) + startReserve
 	return max(minGlobalRoom, (ContextCap-used)/4)
 }
 
@@ -188,7 +189,7 @@ func (s Start) GlobalRoom() int {
 // last.
 func (s Start) Text() string {
 	var parts []string
-	for _, p := range []string{s.Warning, s.Primer, s.Due, s.Team} {
+	for _, p := range []string{s.Warning, s.Primer, s.Due, s.User, s.Team} {
 		if p != "" {
 			parts = append(parts, p)
 		}
@@ -240,6 +241,44 @@ func TeamSection(list []workspace.TeamMemory, total int) string {
 	}
 	if more := total - shown; more > 0 {
 		fmt.Fprintf(&b, "… and %d more: `memdir list --scope team` lists them all.\n", more)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// Caps of UserSection: the lines of the global folder's MEMORY.md a
+// session starts with (about 1,000 tokens).
+const (
+	UserLines = 30
+	UserBytes = 4000
+)
+
+// UserSection is the index of the user's global memories (the global
+// folder's MEMORY.md, at path) for a session's start: who the person is
+// and how they work bears on every prompt, so its lines come in full
+// within UserLines and UserBytes, then a line saying how many more there
+// are; "" when it lists none.
+func UserSection(path, index string) string {
+	var lines []string
+	for l := range strings.SplitSeq(index, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "- ") {
+			lines = append(lines, strings.TrimRight(l, " \t\r"))
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "memdir: your global memories, about you, recalled in every project (%s; each file is global/<file>, read one with `memdir show global/<file>`):\n", path)
+	shown := 0
+	for _, l := range lines {
+		if shown >= UserLines || b.Len()+len(l) > UserBytes {
+			break
+		}
+		b.WriteString(l + "\n")
+		shown++
+	}
+	if more := len(lines) - shown; more > 0 {
+		fmt.Fprintf(&b, "… and %d more: `memdir --global list` lists them all.\n", more)
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -152,8 +152,9 @@ func (h *hook) transcripts() (workspace.Transcripts, error) {
 }
 
 // sessionStart answers with the primer or, when Claude Code's own auto
-// memory is off, with MEMORY.md as Claude Code would load it; and with
-// what synthesis adds (see StartText): a line when synthesis is due, and
+// memory is off, with MEMORY.md as Claude Code would load it; with the
+// index of the user's global memories (UserSection); and with what
+// synthesis adds (see StartText): a line when synthesis is due, and
 // the always-loaded part of global long-term memory. It answers even for a
 // project without memories when synthesis has something to say. What
 // synthesis cannot read is one line each in LogFile, and left out.
@@ -188,6 +189,15 @@ func (h *hook) sessionStart() error {
 		}
 		if len(files) > 0 {
 			s.Primer = Primer(len(files))
+		}
+	}
+	if g, err := workspace.OpenGlobalReader(h.Env, l); err != nil {
+		h.logProblem(fmt.Errorf("global memories: %w", err))
+	} else if g != nil {
+		if b, err := g.Store.ReadIndex(); err != nil {
+			h.logProblem(fmt.Errorf("global memories: %w", err))
+		} else {
+			s.User = UserSection(g.Store.Path(memdir.IndexFile), string(b))
 		}
 	}
 	team := h.team(l)
