@@ -86,9 +86,22 @@ func (a *app) recall(q workspace.Query, detail bool) (recallJSON, error) {
 		for _, p := range problems {
 			a.warnf("%v", p)
 		}
-		if err == nil && ws == nil {
-			return workspace.RecallSynthesis(a.env(), l, q).Report(q.Text, detail), nil
+		if err == nil && ws != nil {
+			rec, rerr := ws.Recall(a.ctx, q)
+			for _, w := range rec.Warnings {
+				a.warnf("%s", w)
+			}
+			if rerr == nil {
+				return rec.Report(q.Text, detail), nil
+			}
+			err = rerr
 		}
+		if err != nil {
+			// The team's or the global folder cannot be read: said, and
+			// what synthesis learned may still answer.
+			a.warnf("%v", err)
+		}
+		return workspace.RecallSynthesis(a.env(), l, q).Report(q.Text, detail), nil
 	}
 	if err != nil {
 		return workspace.EmptyReport(q.Text), err

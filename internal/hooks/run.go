@@ -359,11 +359,13 @@ func (h *hook) lockSessions(f *synthesis.Folder) (unlock func()) {
 // of them recalls only what synthesis wrote.
 func (h *hook) recall(l paths.Layout, q workspace.Query) (workspace.Recalled, error) {
 	ws, err := workspace.OpenLayout(h.Env, l, false)
+	others := false
 	if errors.Is(err, memdir.ErrNotFound) {
 		// No private memories: the team's, if the project keeps some,
 		// else the user's global ones. A folder that cannot be read (a
-		// team folder that leads out of the project) is a line in
-		// LogFile, and synthesis is still recalled.
+		// team folder that leads out of the project, an unreadable
+		// global folder) is a line in LogFile, and synthesis is still
+		// recalled.
 		var problems []error
 		ws, problems, err = workspace.OpenOthersReader(h.Env, l)
 		for _, p := range problems {
@@ -373,18 +375,22 @@ func (h *hook) recall(l paths.Layout, q workspace.Query) (workspace.Recalled, er
 			h.logProblem(fmt.Errorf("global memories: %w", err))
 			ws, err = nil, nil
 		}
-	}
-	if err == nil && ws == nil {
-		rec := workspace.RecallSynthesis(h.Env, l, q)
-		for _, w := range rec.Warnings {
-			fmt.Fprintf(h.Stderr, "memdir: warning: %s\n", w)
-		}
-		return rec, nil
+		others = ws != nil
 	}
 	if err != nil {
 		return workspace.Recalled{}, err
 	}
-	rec, err := ws.Recall(h.ctx, q)
+	var rec workspace.Recalled
+	if ws != nil {
+		rec, err = ws.Recall(h.ctx, q)
+		if err != nil && others {
+			h.logProblem(err)
+			ws, err = nil, nil
+		}
+	}
+	if ws == nil {
+		rec = workspace.RecallSynthesis(h.Env, l, q)
+	}
 	for _, w := range rec.Warnings {
 		fmt.Fprintf(h.Stderr, "memdir: warning: %s\n", w)
 	}
@@ -451,6 +457,13 @@ func (h *hook) foldUsage(t workspace.Transcripts) {
 		h.logProblem(fmt.Errorf("team usage: %w", err))
 	} else if team != nil {
 		h.fold(team, "team usage")
+	}
+	// And global/<file>: the global folder's usage file counts them, from
+	// every project's lines.
+	if g, err := workspace.OpenGlobalReader(h.Env, t.Layout); err != nil {
+		h.logProblem(fmt.Errorf("global usage: %w", err))
+	} else if g != nil {
+		h.fold(g, "global usage")
 	}
 	ws, err := workspace.OpenLayout(h.Env, t.Layout, false)
 	if errors.Is(err, memdir.ErrNotFound) {

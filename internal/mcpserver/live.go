@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -424,11 +425,11 @@ func (l *live) changed(snap *recall.Snapshot, docs []int) bool {
 // and recall again.
 func (h *handlers) recallHeld(ctx context.Context, ws *workspace.Workspace, q workspace.Query) (workspace.Recalled, error) {
 	held := []*workspace.Workspace{ws}
+	// The user's global folder, when it can be used: one that cannot
+	// (a link out of the home folders, unreadable) is left out, and the
+	// project's memories are still recalled.
 	global, err := ws.Global(false)
-	if err != nil {
-		return workspace.Recalled{}, err
-	}
-	if global != nil && global != ws {
+	if err == nil && global != nil && global != ws {
 		held = append(held, global)
 	}
 	team, err := ws.TeamReader()
@@ -438,9 +439,33 @@ func (h *handlers) recallHeld(ctx context.Context, ws *workspace.Workspace, q wo
 	if team != nil && team != ws {
 		held = append(held, team)
 	}
+	rec, err := h.recallFolders(ctx, ws, held, q)
+	var ge *globalError
+	if errors.As(err, &ge) {
+		held = slices.DeleteFunc(held, func(w *workspace.Workspace) bool { return w == ge.ws })
+		return h.recallFolders(ctx, ws, held, q)
+	}
+	return rec, err
+}
+
+// globalError is the user's global folder failing in recallFolders: the
+// recall is made again without it.
+type globalError struct {
+	ws  *workspace.Workspace
+	err error
+}
+
+func (e *globalError) Error() string { return "global memories: " + e.err.Error() }
+
+// recallFolders is recallHeld on the folders held, ws's own first.
+func (h *handlers) recallFolders(ctx context.Context, ws *workspace.Workspace, held []*workspace.Workspace, q workspace.Query) (workspace.Recalled, error) {
 	ls := make([]*live, len(held))
 	for i, w := range held {
+		var err error
 		if ls[i], err = h.lives.get(w.Store); err != nil {
+			if i > 0 && w.IsGlobal() {
+				return workspace.Recalled{}, &globalError{w, err}
+			}
 			return workspace.Recalled{}, err
 		}
 	}
@@ -448,6 +473,9 @@ func (h *handlers) recallHeld(ctx context.Context, ws *workspace.Workspace, q wo
 		parts := make([]snapshot.Part, len(held))
 		for i, w := range held {
 			snap, _, err := ls[i].fresh(ctx)
+			if err != nil && i > 0 && w.IsGlobal() {
+				return workspace.Recalled{}, &globalError{w, err}
+			}
 			if err != nil {
 				return workspace.Recalled{}, err
 			}

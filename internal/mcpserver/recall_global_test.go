@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -61,5 +62,50 @@ func TestRecall_Global(t *testing.T) {
 	srv.lives.mu.Unlock()
 	if !held {
 		t.Fatal("the global folder's snapshot is not held")
+	}
+	// The name recall gives reaches the memory for the other tools.
+	f := liveFixture{cs: cs, srv: srv}
+	if r, text := f.call(t, "memory_get", map[string]any{"name": "global/go-veteran-new-to-react.md"}); r.IsError || !strings.Contains(text, "New to React.") {
+		t.Fatalf("memory_get global/…: %s", text)
+	}
+	if r, text := f.call(t, "memory_forget", map[string]any{"name": "global/go-veteran-new-to-react"}); r.IsError {
+		t.Fatalf("memory_forget global/…: %s", text)
+	}
+	if _, err := g.Store.Read("go-veteran-new-to-react.md"); err == nil {
+		t.Fatal("forgotten from the global folder, yet still there")
+	}
+}
+
+// TestRecall_GlobalUnreadable: a global folder that cannot be read leaves
+// the project's memories recalled, not an error.
+func TestRecall_GlobalUnreadable(t *testing.T) {
+	env := testEnv(t)
+	genv := env
+	genv.Global = true
+	g, err := workspace.Open(genv, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.Open(env, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(t, ws.Store, "Deploy freeze", "No deploys on Fridays")
+	// The global folder now a link out of the home folders: refused.
+	out := t.TempDir()
+	if err := os.RemoveAll(g.Store.Dir()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(out, g.Store.Dir()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Global(false); err == nil {
+		t.Fatal("a global folder linked out of the home folders was opened")
+	}
+	srv := newTest(t, env)
+	f := liveFixture{cs: connect(t, srv.Server), srv: srv}
+	r, text := f.call(t, "memory_recall", map[string]any{"query": "deploy freeze friday"})
+	if r.IsError || !strings.Contains(text, "deploy-freeze.md") {
+		t.Fatalf("memory_recall with a broken global folder: %s", text)
 	}
 }

@@ -81,10 +81,23 @@ func (p projects) Scoped(project, scope string, create bool) (*workspace.Workspa
 	return ws, l, err
 }
 
-// named opens the folder a tool's name argument is in: scope's, or the
-// team folder for a name written team/<file>. It returns the name without
+// named opens the folder a tool's name argument is in: scope's, the team
+// folder for a name written team/<file>, or the user's global folder for
+// global/<file>. It returns the name without
 // that prefix and the scope settled on.
 func (p projects) named(project, scope, name string) (*workspace.Workspace, string, string, error) {
+	if rest, ok := strings.CutPrefix(strings.TrimSpace(name), workspace.GlobalPrefix); ok && rest != "" && scope == "" {
+		// global/<file>, as memory_recall names the user's global memories.
+		env, l, err := p.layout(project)
+		if err != nil {
+			return nil, scope, rest, err
+		}
+		g, err := workspace.OpenGlobalReader(env, l)
+		if err == nil && g == nil {
+			err = fmt.Errorf("%w: there are no global memories yet", memdir.ErrNotFound)
+		}
+		return g, scope, rest, err
+	}
 	scope, name = workspace.SplitScope(scope, name)
 	ws, l, err := p.Scoped(project, scope, false)
 	if err != nil && scope == "" && errors.Is(err, memdir.ErrNotFound) {
@@ -411,7 +424,8 @@ func (h *handlers) recall(ctx context.Context, _ *mcp.CallToolRequest, in Recall
 		if oerr != nil || others == nil {
 			rec = workspace.RecallSynthesis(env, l, q)
 		} else if rec, err = h.recallHeld(ctx, others, q); err != nil {
-			return nil, out, err
+			// Unreadable: what synthesis learned may still answer.
+			rec = workspace.RecallSynthesis(env, l, q)
 		}
 	case err != nil:
 		return nil, out, err

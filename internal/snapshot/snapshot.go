@@ -121,6 +121,9 @@ type Part struct {
 	// memory that came back despite its tombstone (a stale branch merged)
 	// until a person resolves it.
 	Forgotten map[string]bool
+	// NoRefs: the part's memories' refs are not looked up in the project
+	// (the user's global folder belongs to no project).
+	NoRefs bool
 }
 
 // Recall ranks the folder's memories for query and selects what to inject
@@ -286,7 +289,11 @@ func (r *recallSource) Memory(doc int, full bool) recall.Memory {
 		r.fresh[doc] = f
 	}
 	if full && !f.refsOK && !f.gone {
-		for _, ref := range f.refs {
+		refs := f.refs
+		if part, _ := r.locate(doc); part.NoRefs {
+			refs = nil
+		}
+		for _, ref := range refs {
 			if p, ok := RefPath(ref); ok {
 				if _, err := os.Stat(filepath.Join(r.root, filepath.FromSlash(p))); errors.Is(err, os.ErrNotExist) {
 					f.m.MissingRefs = append(f.m.MissingRefs, ref)

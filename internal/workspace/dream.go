@@ -38,7 +38,10 @@ type DreamOptions struct {
 
 // DreamReport is what Dream planned and did.
 type DreamReport struct {
-	Folder   string              `json:"folder"`
+	Folder string `json:"folder"`
+	// Command is how to run dream on this folder again: "memdir dream",
+	// or "memdir --global dream" for the user's global folder.
+	Command  string              `json:"command"`
 	PlanFile string              `json:"plan_file"` // where an agent writes its plan (the dream skill)
 	Engine   string              `json:"engine"`
 	Memories int                 `json:"memories"`
@@ -68,11 +71,12 @@ type dreamState struct {
 func (w *Workspace) Dream(ctx context.Context, opt DreamOptions) (DreamReport, error) {
 	now := cmp.Or(opt.Now, time.Now())
 	engine := cmp.Or(opt.Engine, "heuristic")
-	key := w.Layout.ProjectKey
+	key, command := w.Layout.ProjectKey, "memdir dream"
 	if w.isGlobal {
-		key = paths.SourceGlobal // one global folder, whatever the project
+		// One global folder, whatever the project.
+		key, command = paths.SourceGlobal, "memdir --global dream"
 	}
-	rep := DreamReport{Folder: w.Store.Dir(), Engine: engine,
+	rep := DreamReport{Folder: w.Store.Dir(), Engine: engine, Command: command,
 		PlanFile: filepath.Join(w.Layout.SynthesisDir, "drafts", "dream-"+key+".json")}
 	st, problems, err := w.dreamState(ctx, now, func(s string) { rep.Warnings = append(rep.Warnings, s) })
 	if err != nil {

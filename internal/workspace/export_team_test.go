@@ -8,5 +8,5 @@ import (
 
 // ApplyForTest is the extraction's apply step, for the external tests.
 func ApplyForTest(ctx context.Context, w *Workspace, a extract.Action, rep *ExtractReport) error {
-	return w.applyScoped(ctx, a, rep)
+	return w.applyScoped(ctx, a, rep, func(error) {})
 }

@@ -298,7 +298,9 @@ func (x *extractor) one(st *ExtractState, path string, trailing bool) (ExtractRe
 	}
 	// The memories go to the project the session ran in.
 	penv := x.env
-	penv.ProjectFlag, penv.Holder = sess.CWD, "memdir extract"
+	// Never the global folder (--global): user memories reach it by
+	// globalTarget, the project's memories stay in the project.
+	penv.ProjectFlag, penv.Holder, penv.Global = sess.CWD, "memdir extract", false
 	l, err := penv.Layout()
 	if err != nil {
 		return rep, err

@@ -59,7 +59,7 @@ func (x *extractor) run(ws *Workspace, l paths.Layout, msgs []extract.Message, s
 		if x.o.DryRun || ws == nil {
 			continue
 		}
-		if err := ws.applyScoped(x.ctx, a, rep); err != nil {
+		if err := ws.applyScoped(x.ctx, a, rep, x.warn); err != nil {
 			if !errors.Is(err, paths.ErrInvalidName) && !errors.Is(err, memdir.ErrInvalid) {
 				return err // the folder is busy or failing: retry these turns next time
 			}
@@ -182,7 +182,9 @@ func (w *Workspace) similarAll(ctx context.Context, m extract.Candidate) []extra
 }
 
 // applyScoped applies a to the folder it belongs in, and records a
-// memory the team folder refuses in rep instead of failing the run.
+// memory the team folder refuses in rep instead of failing the run. A
+// new user memory goes to the user's global folder (globalTarget); when
+// that folder cannot be used it stays in the project, with a warning.
 //
 // When the project has a team folder, a new memory of scope team goes
 // there, and an update or supersede of a team memory (target
@@ -194,12 +196,19 @@ func (w *Workspace) similarAll(ctx context.Context, m extract.Candidate) []extra
 // person should see the refusal rather than find it filed elsewhere.
 // Without a team folder every memory stays private, its scope field as
 // the extraction assigned it.
-func (w *Workspace) applyScoped(ctx context.Context, a extract.Action, rep *ExtractReport) error {
-	if g, a, ok, err := w.globalTarget(a); err != nil || ok {
-		if err != nil {
+func (w *Workspace) applyScoped(ctx context.Context, a extract.Action, rep *ExtractReport, warn func(error)) error {
+	if g, ga, ok, err := w.globalTarget(a); ok {
+		switch {
+		case err == nil:
+			return applyPrefixed(ctx, g, ga, rep, GlobalPrefix)
+		case a.Op != extract.Create:
 			return err
 		}
-		return applyPrefixed(ctx, g, a, rep, GlobalPrefix)
+		// The global folder cannot be used (a link out of the home
+		// folders, a file in its place): the user memory is kept in the
+		// project, never lost, and the rest of the run goes on.
+		warn(fmt.Errorf("global memories: %w; %q saved in the project's folder", err, a.Memory.Name))
+		w.usersGlobal = false
 	}
 	target := w
 	if rest, ok := strings.CutPrefix(a.Target, TeamPrefix); ok && a.Op != extract.Create {

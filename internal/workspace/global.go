@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/memdir"
@@ -40,6 +41,9 @@ func (w *Workspace) Global(create bool) (*Workspace, error) {
 		return w, nil
 	case w.global != nil:
 		return w.global, nil
+	case w.Layout.UserDir != "" && filepath.Clean(w.Store.Dir()) == filepath.Clean(w.Layout.UserDir):
+		// The memory folder is set to the global one: nothing beside it.
+		return nil, nil
 	}
 	g, err := openGlobal(w.Env, w.Layout, create)
 	if g != nil {
@@ -67,9 +71,9 @@ func openGlobal(env Env, l paths.Layout, create bool) (*Workspace, error) {
 			return nil, nil
 		}
 	}
-	if ok, err := paths.Within(l.Home, l.UserDir); err != nil || !ok {
-		return nil, hint.With(fmt.Errorf("%s leads out of the agent home %s: not used as the global memory folder", l.UserDir, l.Home),
-			"the global folder is a plain folder; check where the link leads ('ls -l %s') and replace it", l.UserDir)
+	if !allowedPlace(env, l, l.UserDir) {
+		return nil, hint.With(fmt.Errorf("%s leads out of your home folders: not used as the global memory folder", l.UserDir),
+			"check where it or a folder above it leads ('ls -l %s'); add the target to MEMDIR_ALLOWED_ROOTS if it is yours", filepath.Dir(l.UserDir))
 	}
 	timeout, err := env.LockTimeout()
 	if err != nil {
@@ -118,4 +122,21 @@ func OpenOthersReader(env Env, l paths.Layout) (ws *Workspace, problems []error,
 	}
 	ws, err = OpenGlobalReader(env, l)
 	return ws, problems, err
+}
+
+// allowedPlace reports whether p (or where its links lead) is in one of the
+// places a memory folder may be: the user's home, the agent home or a
+// folder of MEMDIR_ALLOWED_ROOTS, as paths.Resolve allows for --global.
+func allowedPlace(env Env, l paths.Layout, p string) bool {
+	places := []string{l.Home, env.getenv("HOME")}
+	places = append(places, filepath.SplitList(env.getenv("MEMDIR_ALLOWED_ROOTS"))...)
+	for _, base := range places {
+		if base == "" {
+			continue
+		}
+		if ok, err := paths.Within(base, p); err == nil && ok {
+			return true
+		}
+	}
+	return false
 }

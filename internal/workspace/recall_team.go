@@ -36,7 +36,7 @@ func (w *Workspace) Part(snap *recall.Snapshot) snapshot.Part {
 		return snapshot.Part{Store: w.Store, Snap: snap, Prefix: TeamPrefix, Scope: memdir.ScopeTeam, Forgotten: w.ForgottenFiles()}
 	}
 	if w.isGlobal {
-		return snapshot.Part{Store: w.Store, Snap: snap, Prefix: GlobalPrefix, Scope: memdir.ScopePrivate}
+		return snapshot.Part{Store: w.Store, Snap: snap, Prefix: GlobalPrefix, Scope: memdir.ScopePrivate, NoRefs: true}
 	}
 	return snapshot.Part{Store: w.Store, Snap: snap, Scope: memdir.ScopePrivate}
 }

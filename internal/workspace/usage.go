@@ -133,7 +133,7 @@ func Verdict(helpful, wrong bool) usage.Verdict {
 // project. A folder given by MEMDIR_MEMORY_DIR (a process's environment,
 // which the log does not record) counts its own project's lines only.
 func (w *Workspace) usageProject() string {
-	if w.Layout.MemorySource == "user-settings" {
+	if w.isGlobal || w.Layout.MemorySource == "user-settings" {
 		return ""
 	}
 	return w.Layout.ProjectRoot
@@ -228,18 +228,23 @@ func (w *Workspace) recallLog(after time.Time) (usage.Log, error) {
 
 // ownLines keeps of log's lines the files of w's folder, as its usage
 // file names them: a private folder's bare file names (usage.Fold skips
-// the rest), a team folder's team/<file> names without the prefix. A
+// the rest), a team folder's team/<file> names without the prefix, the
+// global folder's global/<file> names likewise, from every project. A
 // team memory's evidence of use lives in the team folder's usage file
 // (git-ignored: what one person's sessions injected is theirs).
 func (w *Workspace) ownLines(log usage.Log) usage.Log {
-	if !w.isTeam {
+	prefix := TeamPrefix
+	switch {
+	case w.isGlobal:
+		prefix = GlobalPrefix // every project's lines: usageProject
+	case !w.isTeam:
 		return log
 	}
 	lines := make([]usage.Line, 0, len(log.Lines))
 	for _, l := range log.Lines {
 		var files []string
 		for _, f := range l.Files {
-			if rest, ok := strings.CutPrefix(f, TeamPrefix); ok {
+			if rest, ok := strings.CutPrefix(f, prefix); ok {
 				files = append(files, rest)
 			}
 		}

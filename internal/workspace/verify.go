@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/claims"
+	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/memdir"
 )
 
@@ -70,6 +71,10 @@ type VerifyEdit struct {
 // clears the mark they caused. Verify runs no shell; each check has a
 // timeout. A memory that cannot be written is reported, not fatal.
 func (w *Workspace) Verify(ctx context.Context, opt VerifyOptions) (VerifyReport, error) {
+	if w.isGlobal {
+		return VerifyReport{}, hint.With(errors.New("verify checks a project's memories against the project: your global memories belong to no project"),
+			"run 'memdir verify' without --global, in a project")
+	}
 	now := opt.Now
 	if now.IsZero() {
 		now = time.Now()

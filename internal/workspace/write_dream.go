@@ -81,13 +81,13 @@ func WriteDream(w io.Writer, r DreamReport) error {
 		if len(r.Held) > 0 {
 			ew.printf("%d %s not applied (see --json \"held\").\n", len(r.Held), plural(len(r.Held), "operation"))
 		}
-		ew.printf("Undo with 'memdir dream --undo' (or --batch %s).\n", r.Batch.ID)
+		ew.printf("Undo with '%s --undo' (or --batch %s).\n", r.Command, r.Batch.ID)
 	case len(ops) == 0:
 		ew.printf("Nothing to consolidate.\n")
 	case len(r.Held) == len(ops) && len(ops) > 0:
 		ew.printf("Nothing applied: every operation was held back (see --json \"held\").\n")
 	default:
-		ew.printf("Nothing written. Apply it with 'memdir dream --apply', or some of it with '--apply --only ID'.\n")
+		ew.printf("Nothing written. Apply it with '%s --apply', or some of it with '--apply --only ID'.\n", r.Command)
 	}
 	return ew.err
 }
