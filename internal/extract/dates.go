@@ -17,16 +17,16 @@ var months = map[string]time.Month{"jan": 1, "january": 1, "feb": 2, "february":
 	"oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12}
 
 var (
-	reRelDay   = lazyre.New(`(?i)\b(today|tonight|tomorrow|yesterday)\b`)
-	reWeekday  = lazyre.New(`(?i)\b(?:(next|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
-	reInN      = lazyre.New(`(?i)\bin\s+(\d+|one|two|three|four|five|six)\s+(day|week)s?\b`)
-	reNextWeek = lazyre.New(`(?i)\bnext\s+week\b`)
-	reEndMonth = lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`)
-	reMonthDay = lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
-	reDayMonth = lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`)
-	reEndQuart = lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`)
-	reTheNth   = lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting) the (\d{1,2})(?:st|nd|rd|th)\b`)
-	reISODate  = lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`)
+	reRelDay   = gate(lazyre.New(`(?i)\b(today|tonight|tomorrow|yesterday)\b`))
+	reWeekday  = gate(lazyre.New(`(?i)\b(?:(next|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`))
+	reInN      = gate(lazyre.New(`(?i)\bin\s+(\d+|one|two|three|four|five|six)\s+(day|week)s?\b`))
+	reNextWeek = gate(lazyre.New(`(?i)\bnext\s+week\b`))
+	reEndMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
+	reMonthDay = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`))
+	reDayMonth = gate(lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
+	reEndQuart = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`))
+	reTheNth   = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting) the (\d{1,2})(?:st|nd|rd|th)\b`))
+	reISODate  = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
 )
 
 var smallNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -143,7 +143,7 @@ var monthHints = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug"
 
 // gated runs a date pattern's replacement only when s holds one of its
 // hints: most sentences name no date, and the patterns are costly.
-func gated(s string, re *lazyre.Regexp, hints []string, f func(string) string) string {
+func gated(s string, re *gatedRe, hints []string, f func(string) string) string {
 	lower := strings.ToLower(s)
 	for _, h := range hints {
 		if strings.Contains(lower, h) {
