@@ -20,6 +20,7 @@ type gatedRe struct {
 	*lazyre.Regexp
 	once  sync.Once
 	hints []string // lower case; nil: every text may match
+	split *splitMatcher
 }
 
 // gate wraps a package regexp; like lazyre.New it is for package-level
@@ -28,20 +29,26 @@ func gate(re *lazyre.Regexp) *gatedRe { return &gatedRe{Regexp: re} }
 
 // may reports whether s may hold a match.
 func (g *gatedRe) may(s string) bool {
-	g.once.Do(func() { g.hints = requiredLiterals(g.String()) })
+	g.init()
 	if g.hints == nil {
 		return true
 	}
 	return mayHold(s, g.hints)
 }
 
-// mayHold reports whether s holds one of the lower-case hints, in any
-// case. A long s is lowered once for all the hints.
+func (g *gatedRe) init() {
+	g.once.Do(func() {
+		g.hints = requiredLiterals(g.String())
+		g.split = newSplitMatcher(g.String())
+	})
+}
+
+// mayHold reports whether s holds one of the hints, in any case.
 func mayHold(s string, hints []string) bool {
-	if strings.Contains(s, "ſ") {
-		return true // (?i)s matches the long s, which lowers to itself
+	if foldHazard(s) {
+		return true
 	}
-	lower := strings.ToLower(s)
+	lower := lowerASCII(s)
 	for _, h := range hints {
 		if strings.Contains(lower, h) {
 			return true
@@ -51,6 +58,10 @@ func mayHold(s string, hints []string) bool {
 }
 
 func (g *gatedRe) MatchString(s string) bool {
+	g.init()
+	if g.split != nil && !foldHazard(s) {
+		return g.split.matchString(s)
+	}
 	return g.may(s) && g.Regexp.MatchString(s)
 }
 
@@ -167,7 +178,14 @@ func literalsOf(re *syntax.Regexp) literals {
 				if len(set) >= 8 {
 					return literals{}
 				}
-				if lr := string(unicode.ToLower(r)); !slices.Contains(set, lr) {
+				if r == 'ſ' || r == '\u212a' {
+					continue // mayHold lets a text with these through
+				}
+				lr := string(r) // lowerASCII keeps it
+				if r < utf8.RuneSelf {
+					lr = string(unicode.ToLower(r))
+				}
+				if !slices.Contains(set, lr) {
 					set = append(set, lr)
 				}
 			}
@@ -290,28 +308,24 @@ func better(set, best []string) bool {
 	return a > b || a == b && len(set) < len(best)
 }
 
-// foldLiteral lowers a literal as strings.ToLower lowers a text: a text
-// that holds the literal (in any case, with fold) holds the result once
-// lowered. It refuses a folded rune whose case variants lower apart, but
-// the long s, which mayHold lets through.
+// foldLiteral is a literal as lowerASCII leaves a text that holds it:
+// ASCII letters lowered, other runes as they are. It refuses a folded
+// rune with other cases outside ASCII (the long s and the Kelvin sign
+// aside, which mayHold lets through).
 func foldLiteral(runes []rune, fold bool) (string, bool) {
 	if len(runes) == 0 {
 		return "", false
 	}
 	var b strings.Builder
 	for _, r := range runes {
-		lr := unicode.ToLower(r)
-		if fold {
-			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-				if unicode.ToLower(f) != lr && f != 'ſ' {
-					return "", false
-				}
-			}
-		}
-		if lr == utf8.RuneError {
+		switch {
+		case r < utf8.RuneSelf:
+			b.WriteByte(byte(unicode.ToLower(r)))
+		case r == utf8.RuneError || fold && unicode.SimpleFold(r) != r:
 			return "", false
+		default:
+			b.WriteRune(r)
 		}
-		b.WriteRune(lr)
 	}
 	return b.String(), true
 }
