@@ -27,7 +27,7 @@ func TestHeuristic_Dump(t *testing.T) {
 	}
 	saved := time.Local
 	t.Cleanup(func() { time.Local = saved })
-	texts := dumpTexts(t)
+	texts := dumpTexts(t, 20000)
 	ats := []time.Time{
 		time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), // a Friday
 		time.Date(2026, 1, 4, 23, 30, 0, 0, time.UTC),  // a Sunday, late
@@ -82,7 +82,7 @@ func TestHeuristic_Dump(t *testing.T) {
 // dumpTexts gathers every "text" of testdata's JSON files and every user
 // line of its vectors, then adds seeded sentences mixed from their words
 // and from the literal words of the engine's patterns.
-func dumpTexts(t *testing.T) []string {
+func dumpTexts(t *testing.T, mixes int) []string {
 	var texts []string
 	files, _ := filepath.Glob("testdata/*.json")
 	more, _ := filepath.Glob("testdata/*/*.json")
@@ -125,7 +125,7 @@ func dumpTexts(t *testing.T) []string {
 		"https://x.io/a.b", "ABC-12", "s3/acme.b", "2026-11-03", "14th", "3rd", "Dec 3", "5 of may", "in 2 weeks", "\n", "```", "> quoted",
 		"password is hunter2x9", "token=abc123def456ghi", "lol", "tbh", "no,", "hmm,", "I'd rather", "let's not", "Friday", "next week")
 	rng := rand.New(rand.NewPCG(17, 4))
-	for range 20000 {
+	for range mixes {
 		n := 3 + rng.IntN(22)
 		var b strings.Builder
 		for j := range n {

@@ -25,7 +25,15 @@ type gatedRe struct {
 
 // gate wraps a package regexp; like lazyre.New it is for package-level
 // variables only.
-func gate(re *lazyre.Regexp) *gatedRe { return &gatedRe{Regexp: re} }
+func gate(re *lazyre.Regexp) *gatedRe {
+	g := &gatedRe{Regexp: re}
+	gates = append(gates, g)
+	return g
+}
+
+// gates lists every gatedRe, for the test that holds them to their
+// regexps.
+var gates []*gatedRe
 
 // may reports whether s may hold a match.
 func (g *gatedRe) may(s string) bool {
