@@ -76,3 +76,29 @@ func TestGate_Literals(t *testing.T) {
 		}
 	}
 }
+
+// TestLocVerbEnds holds the hand-read location verbs to reLocVerb.
+func TestLocVerbEnds(t *testing.T) {
+	texts := dumpTexts(t, 2500)
+	rng := rand.New(rand.NewPCG(2, 17))
+	words := []string{"lives", "live", "is", "Is", "ARE", "sits", "goes", "go", "tracking", "island", "iss", "it", "IT", "them",
+		"in", "at", "on", "to", "under", "into", "onto", "x", "_", "2", "#", "—", "ſ", "\u212a", "\xff", "é", "iſ", "\u212aept", "liveſ", "ſits"}
+	seps := []string{" ", "  ", "\t", "\n", "\f", "\r", "\v", "", ",", "-", "\u00a0"}
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(8) {
+			b.WriteString(words[rng.IntN(len(words))])
+			b.WriteString(seps[rng.IntN(len(seps))])
+		}
+		texts = append(texts, b.String())
+	}
+	for _, s := range texts {
+		var want []int
+		for _, m := range reLocVerb.Re().FindAllStringIndex(s, -1) {
+			want = append(want, m[1])
+		}
+		if got := locVerbEnds(s); !slices.Equal(got, want) {
+			t.Errorf("%q: ends %v, its regexp %v", s, got, want)
+		}
+	}
+}

@@ -131,8 +131,8 @@ func isWhere(s string) bool {
 		return false // no quoted name, channel, identifier or address
 	}
 	named := false
-	for _, m := range reLocVerb.FindAllStringIndex(s, -1) {
-		if named = reNamedPlace.MatchString(s[m[1]:]); named {
+	for _, end := range locVerbEnds(s) {
+		if named = reNamedPlace.MatchString(s[end:]); named {
 			break
 		}
 	}
