@@ -119,7 +119,7 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 		return monthDay(m, months[strings.ToLower(g[2])], d)
 	})
 	// "on the 14th": the next 14th, this month's if it is still ahead.
-	s = gated(s, reTheNth, []string{"the "}, func(m string) string {
+	s = gated(s, reTheNth, digits, func(m string) string { // and "the ", its own gate
 		g := reTheNth.FindStringSubmatch(m)
 		d, _ := strconv.Atoi(g[2])
 		if d < 1 || d > 31 {
@@ -137,6 +137,9 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 	})
 	return s, found
 }
+
+// digits gate the patterns that need one.
+var digits = []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
 // monthHints are the month names' common stem.
 var monthHints = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}

@@ -56,7 +56,7 @@ func mayHold(s string, hints []string) bool {
 	if foldHazard(s) {
 		return true
 	}
-	lower := lowerASCII(s)
+	lower := lowerCached(s)
 	for _, h := range hints {
 		if strings.Contains(lower, h) {
 			return true

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -34,7 +35,9 @@ const maxBranches = 512
 type splitMatcher struct {
 	marked []string
 	lits   []string // marked[i] without its marks, never empty
-	lead   [256][]int32 // the lits by their first byte
+	// The lits by their first byte: those marked to start a word, and
+	// the others.
+	atWord, lead [256][]int32
 	rest   *regexp.Regexp
 	hints  []string // the rest's, as gatedRe's
 }
@@ -71,7 +74,11 @@ func newSplitMatcher(pattern string) *splitMatcher {
 		return nil
 	}
 	for i, lit := range m.lits {
-		m.lead[lit[0]] = append(m.lead[lit[0]], int32(i))
+		if mk := m.marked[i]; mk[0] == markWord && wordAt(mk, 1) {
+			m.atWord[lit[0]] = append(m.atWord[lit[0]], int32(i))
+		} else {
+			m.lead[lit[0]] = append(m.lead[lit[0]], int32(i))
+		}
 	}
 	if len(rest) > 0 {
 		alt := &syntax.Regexp{Op: syntax.OpAlternate, Sub: rest}
@@ -88,9 +95,18 @@ func newSplitMatcher(pattern string) *splitMatcher {
 // matchString is the pattern's MatchString on s, which holds neither
 // the long s nor the Kelvin sign.
 func (m *splitMatcher) matchString(s string) bool {
-	lower := lowerASCII(s)
+	lower := lowerCached(s)
 	for p := 0; p < len(lower); p++ {
-		for _, i := range m.lead[lower[p]] {
+		c := lower[p]
+		for _, i := range m.lead[c] {
+			if strings.HasPrefix(lower[p:], m.lits[i]) && matchMarked(lower, p, m.marked[i]) {
+				return true
+			}
+		}
+		if wordAt(lower, p-1) {
+			continue // no word starts here
+		}
+		for _, i := range m.atWord[c] {
 			if strings.HasPrefix(lower[p:], m.lits[i]) && matchMarked(lower, p, m.marked[i]) {
 				return true
 			}
@@ -162,6 +178,21 @@ func lowerASCII(s string) string {
 	}
 	return string(b)
 }
+
+// lowerCached is lowerASCII(s), kept for the next call: the gates of one
+// sentence's patterns lower the same text one after the other.
+func lowerCached(s string) string {
+	if c := lastLowered.Load(); c != nil && c.s == s {
+		return c.lower
+	}
+	lower := lowerASCII(s)
+	lastLowered.Store(&lowered{s, lower})
+	return lower
+}
+
+type lowered struct{ s, lower string }
+
+var lastLowered atomic.Pointer[lowered]
 
 // foldHazard reports whether s holds a rune that (?i) matches to an ASCII
 // letter: the long s and the Kelvin sign.
