@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/memdir/memdir/internal/lazyre"
@@ -39,6 +40,26 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 	if !mayHoldDate(s) {
 		return s, false
 	}
+	// classify asks the same of one sentence up to four times.
+	if c := lastDates.Load(); c != nil && c.s == s && c.at == at {
+		return c.out, c.found
+	}
+	out, found := absoluteDates(s, at)
+	lastDates.Store(&datesMemo{s: s, at: at, out: out, found: found})
+	return out, found
+}
+
+// datesMemo is AbsoluteDates's last answer.
+type datesMemo struct {
+	s     string
+	at    time.Time
+	out   string
+	found bool
+}
+
+var lastDates atomic.Pointer[datesMemo]
+
+func absoluteDates(s string, at time.Time) (string, bool) {
 	day := func(t time.Time) string { return t.Format(time.DateOnly) }
 	found := reISODate.MatchString(s)
 	s = gated(s, reRelDay, []string{"today", "tonight", "tomorrow", "yesterday"}, func(m string) string {

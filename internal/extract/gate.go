@@ -20,7 +20,10 @@ type gatedRe struct {
 	*lazyre.Regexp
 	once  sync.Once
 	hints []string // lower case; nil: every text may match
-	split *splitMatcher
+	// starts lists strings one of which every match starts with, at the
+	// text's start (a pattern anchored by ^), lower case; nil: no such.
+	starts []string
+	split  *splitMatcher
 }
 
 // gate wraps a package regexp; like lazyre.New it is for package-level
@@ -38,6 +41,12 @@ var gates []*gatedRe
 // may reports whether s may hold a match.
 func (g *gatedRe) may(s string) bool {
 	g.init()
+	if g.starts != nil && !foldHazard(s) {
+		lower := lowerCached(s)
+		if !slices.ContainsFunc(g.starts, func(p string) bool { return strings.HasPrefix(lower, p) }) {
+			return false
+		}
+	}
 	if g.hints == nil {
 		return true
 	}
@@ -47,6 +56,7 @@ func (g *gatedRe) may(s string) bool {
 func (g *gatedRe) init() {
 	g.once.Do(func() {
 		g.hints = requiredLiterals(g.String())
+		g.starts = anchoredPrefixes(g.String())
 		g.split = newSplitMatcher(g.String())
 	})
 }
@@ -150,6 +160,100 @@ func requiredLiterals(pattern string) []string {
 		}
 	}
 	return out
+}
+
+// anchoredPrefixes returns lower-case strings one of which every match
+// of pattern starts with, when every match starts at the text's start;
+// else nil.
+func anchoredPrefixes(pattern string) []string {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	set, ok := anchored(re.Simplify())
+	if !ok {
+		return nil
+	}
+	// A prefix that starts with another is implied by it.
+	slices.SortFunc(set, func(a, b string) int { return len(a) - len(b) })
+	var out []string
+	for _, s := range set {
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.HasPrefix(s, o) }) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func anchored(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpCapture:
+		return anchored(re.Sub[0])
+	case syntax.OpAlternate:
+		var set []string
+		for _, sub := range re.Sub {
+			s, ok := anchored(sub)
+			if !ok {
+				return nil, false
+			}
+			set = append(set, s...)
+		}
+		return set, true
+	case syntax.OpConcat:
+		if re.Sub[0].Op == syntax.OpBeginText {
+			return prefixes(re.Sub[1:])
+		}
+		return anchored(re.Sub[0])
+	}
+	return nil, false
+}
+
+// prefixes returns strings one of which every match of the concatenation
+// subs starts with.
+func prefixes(subs []*syntax.Regexp) ([]string, bool) {
+	for i, sub := range subs {
+		switch sub.Op {
+		case syntax.OpBeginText, syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpBeginLine:
+			continue // zero width
+		case syntax.OpQuest, syntax.OpStar:
+			a, ok := prefixes(sub.Sub)
+			if !ok {
+				return nil, false
+			}
+			b, ok := prefixes(subs[i+1:])
+			if !ok {
+				return nil, false
+			}
+			return append(a, b...), true
+		case syntax.OpRepeat:
+			if sub.Min == 0 {
+				return nil, false
+			}
+		}
+		return prefixOf(sub)
+	}
+	return nil, false
+}
+
+func prefixOf(re *syntax.Regexp) ([]string, bool) {
+	if l := literalsOf(re); l.exact != nil && !slices.Contains(l.exact, "") {
+		return l.exact, true
+	}
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus, syntax.OpRepeat, syntax.OpConcat:
+		return prefixes(re.Sub)
+	case syntax.OpAlternate:
+		var set []string
+		for _, sub := range re.Sub {
+			s, ok := prefixOf(sub)
+			if !ok {
+				return nil, false
+			}
+			set = append(set, s...)
+		}
+		return set, true
+	}
+	return nil, false
 }
 
 // literals is what a regexp tells of the text it matches: exact, when

@@ -66,6 +66,19 @@ func TestGate_Literals(t *testing.T) {
 			t.Errorf("%q: hints %q, want %q", tc.pattern, got, tc.hints)
 		}
 	}
+	for _, tc := range []struct {
+		pattern string
+		starts  []string
+	}{
+		{`(?i)^(?:no|nope|hmm+)\b`, []string{"no", "hm"}},
+		{`(?i)^(?:(?:hi|hey)[,!.]?\s+)?(?:i'?m|my)\b|^i (?:work|do)`, []string{"h", "im", "my", "i ", "i'm"}},
+		{`(?i)\b(?:no|nope)\b`, nil},
+		{`^\S+ is|^no`, nil},
+	} {
+		if got := anchoredPrefixes(tc.pattern); !slices.Equal(got, tc.starts) {
+			t.Errorf("%q: starts %q, want %q", tc.pattern, got, tc.starts)
+		}
+	}
 	m := newSplitMatcher(`(?i)\b(?:deadline|due (?:on|by)|file (?:\w+ ){1,2}in)\b`)
 	if m == nil || len(m.marked) != 3 || m.rest == nil {
 		t.Fatalf("split: %+v", m)
