@@ -75,6 +75,33 @@ func mayHold(s string, hints []string) bool {
 	return false
 }
 
+// whole returns the split matcher when it answers for the whole pattern
+// on s; else nil.
+func (g *gatedRe) whole(s string) *splitMatcher {
+	g.init()
+	if g.split == nil || g.split.rest != nil || foldHazard(s) {
+		return nil
+	}
+	return g.split
+}
+
+// replaceAll is the regexp's ReplaceAllStringFunc for a whole split
+// matcher.
+func replaceAll(m *splitMatcher, src string, repl func(string) string) string {
+	var b strings.Builder
+	last := 0
+	m.all(lowerCached(src), func(start, end int) {
+		b.WriteString(src[last:start])
+		b.WriteString(repl(src[start:end]))
+		last = end
+	})
+	if last == 0 {
+		return src
+	}
+	b.WriteString(src[last:])
+	return b.String()
+}
+
 func (g *gatedRe) MatchString(s string) bool {
 	g.init()
 	if g.split != nil && !foldHazard(s) {
@@ -105,6 +132,11 @@ func (g *gatedRe) FindAllString(s string, n int) []string {
 }
 
 func (g *gatedRe) FindAllStringIndex(s string, n int) [][]int {
+	if m := g.whole(s); m != nil && n < 0 {
+		var out [][]int
+		m.all(lowerCached(s), func(start, end int) { out = append(out, []int{start, end}) })
+		return out
+	}
 	if !g.may(s) {
 		return nil
 	}
@@ -126,6 +158,9 @@ func (g *gatedRe) FindAllStringSubmatchIndex(s string, n int) [][]int {
 }
 
 func (g *gatedRe) ReplaceAllString(src, repl string) string {
+	if m := g.whole(src); m != nil && !strings.Contains(repl, "$") {
+		return replaceAll(m, src, func(string) string { return repl })
+	}
 	if !g.may(src) {
 		return src
 	}
@@ -133,6 +168,9 @@ func (g *gatedRe) ReplaceAllString(src, repl string) string {
 }
 
 func (g *gatedRe) ReplaceAllStringFunc(src string, repl func(string) string) string {
+	if m := g.whole(src); m != nil {
+		return replaceAll(m, src, repl)
+	}
 	if !g.may(src) {
 		return src
 	}

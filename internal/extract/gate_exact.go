@@ -25,6 +25,11 @@ const (
 	markEnd     = '\x04' // \z, $ without (?m)
 	markBOL     = '\x05' // ^ with (?m)
 	markEOL     = '\x06' // $ with (?m)
+	// Tokens that consume: one digit, and greedy runs (one or more) of
+	// digits and of \s.
+	markDigit  = '\x0e'
+	markDigits = '\x0f'
+	markSpaces = '\x10'
 )
 
 // maxBranches bounds the marked strings of a pattern.
@@ -34,12 +39,13 @@ const maxBranches = 512
 // for the rest.
 type splitMatcher struct {
 	marked []string
-	lits   []string // marked[i] without its marks, never empty
-	// The lits by their first byte: those marked to start a word, and
-	// the others.
+	// prefix[i] is the bytes marked[i] starts with, to rule it out fast.
+	prefix []string
+	// The marked strings by the bytes they may start with: those marked
+	// to start a word, and the others; each list in marked's order.
 	atWord, lead [256][]int32
-	rest   *regexp.Regexp
-	hints  []string // the rest's, as gatedRe's
+	rest         *regexp.Regexp
+	hints        []string // the rest's, as gatedRe's
 }
 
 // newSplitMatcher splits pattern, or returns nil when no branch is a
@@ -58,26 +64,30 @@ func newSplitMatcher(pattern string) *splitMatcher {
 			rest = append(rest, b.re)
 			continue
 		}
-		lit := strings.Map(func(r rune) rune {
-			if r < '\x07' {
-				return -1
-			}
-			return r
-		}, b.marked)
-		if lit == "" {
-			return nil // an empty match: leave it all to the regexp
+		if !consumes(b.marked) || !greedyIsSafe(b.marked) {
+			return nil // an empty match, or a run the regexp might cut short
 		}
 		m.marked = append(m.marked, b.marked)
-		m.lits = append(m.lits, lit)
 	}
 	if len(m.marked) == 0 {
 		return nil
 	}
-	for i, lit := range m.lits {
-		if mk := m.marked[i]; mk[0] == markWord && wordAt(mk, 1) {
-			m.atWord[lit[0]] = append(m.atWord[lit[0]], int32(i))
-		} else {
-			m.lead[lit[0]] = append(m.lead[lit[0]], int32(i))
+	for i, mk := range m.marked {
+		k := 0
+		for k < len(mk) && isMark(mk[k]) {
+			k++
+		}
+		j := k
+		for j < len(mk) && mk[j] >= ' ' || j < len(mk) && (mk[j] == '\t' || mk[j] == '\n' || mk[j] == '\f' || mk[j] == '\r') {
+			j++
+		}
+		m.prefix = append(m.prefix, mk[k:j])
+		for _, c := range tokenBytes(mk[k]) {
+			if mk[0] == markWord && wordAt(mk, k) || mk[0] == markWord && (mk[k] == markDigit || mk[k] == markDigits) {
+				m.atWord[c] = append(m.atWord[c], int32(i))
+			} else {
+				m.lead[c] = append(m.lead[c], int32(i))
+			}
 		}
 	}
 	if len(rest) > 0 {
@@ -97,19 +107,8 @@ func newSplitMatcher(pattern string) *splitMatcher {
 func (m *splitMatcher) matchString(s string) bool {
 	lower := lowerCached(s)
 	for p := 0; p < len(lower); p++ {
-		c := lower[p]
-		for _, i := range m.lead[c] {
-			if strings.HasPrefix(lower[p:], m.lits[i]) && matchMarked(lower, p, m.marked[i]) {
-				return true
-			}
-		}
-		if wordAt(lower, p-1) {
-			continue // no word starts here
-		}
-		for _, i := range m.atWord[c] {
-			if strings.HasPrefix(lower[p:], m.lits[i]) && matchMarked(lower, p, m.marked[i]) {
-				return true
-			}
+		if _, ok := m.at(lower, p); ok {
+			return true
 		}
 	}
 	if m.rest == nil {
@@ -121,9 +120,53 @@ func (m *splitMatcher) matchString(s string) bool {
 	return m.rest.MatchString(s)
 }
 
-// matchMarked reports whether marked matches lower at p: its letters, as
-// they come, and its assertions at their places.
-func matchMarked(lower string, p int, marked string) bool {
+// at returns the end of the first marked string, in marked's order, that
+// matches lower at p: the regexp's leftmost-first choice there.
+func (m *splitMatcher) at(lower string, p int) (end int, ok bool) {
+	c := lower[p]
+	best := len(m.marked)
+	for _, i := range m.lead[c] {
+		if !strings.HasPrefix(lower[p:], m.prefix[i]) {
+			continue
+		}
+		if e, ok := matchMarked(lower, p, m.marked[i]); ok {
+			best, end = int(i), e
+			break
+		}
+	}
+	if !wordAt(lower, p-1) {
+		for _, i := range m.atWord[c] {
+			if int(i) >= best {
+				break
+			}
+			if !strings.HasPrefix(lower[p:], m.prefix[i]) {
+				continue
+			}
+			if e, ok := matchMarked(lower, p, m.marked[i]); ok {
+				best, end = int(i), e
+				break
+			}
+		}
+	}
+	return end, best < len(m.marked)
+}
+
+// all calls f with each match of the pattern in lower, leftmost first,
+// as the regexp's FindAll finds them (none is empty).
+func (m *splitMatcher) all(lower string, f func(start, end int)) {
+	for p := 0; p < len(lower); {
+		if end, ok := m.at(lower, p); ok {
+			f(p, end)
+			p = end
+			continue
+		}
+		p++
+	}
+}
+
+// matchMarked reports whether marked matches lower at p, and where it
+// ends: its bytes and runs as they come, its assertions at their places.
+func matchMarked(lower string, p int, marked string) (int, bool) {
 	for k := 0; k < len(marked); k++ {
 		c := marked[k]
 		ok := true
@@ -140,12 +183,80 @@ func matchMarked(lower string, p int, marked string) bool {
 			ok = p == 0 || lower[p-1] == '\n'
 		case markEOL:
 			ok = p == len(lower) || lower[p] == '\n'
+		case markDigit:
+			ok = p < len(lower) && isDigit(lower[p])
+			p++
+		case markDigits, markSpaces:
+			in := isDigit
+			if c == markSpaces {
+				in = isSpace
+			}
+			ok = p < len(lower) && in(lower[p])
+			for p < len(lower) && in(lower[p]) {
+				p++
+			}
 		default:
 			ok = p < len(lower) && lower[p] == c
 			p++
 		}
 		if !ok {
+			return 0, false
+		}
+	}
+	return p, true
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// isMark reports an assertion, which consumes nothing.
+func isMark(c byte) bool { return markWord <= c && c <= markEOL }
+
+func consumes(marked string) bool {
+	for i := 0; i < len(marked); i++ {
+		if !isMark(marked[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenBytes lists the bytes a token may match first.
+func tokenBytes(c byte) []byte {
+	switch c {
+	case markDigit, markDigits:
+		return []byte("0123456789")
+	case markSpaces:
+		return []byte(" \t\n\f\r")
+	}
+	return []byte{c}
+}
+
+// greedyIsSafe reports whether each run in marked is followed by what
+// none of its bytes can match: a byte outside its class, or the end with
+// at most \b and \z between, so the longest run is the only one that can
+// lead to a match, as a backtracking regexp would find.
+func greedyIsSafe(marked string) bool {
+	for k := 0; k < len(marked); k++ {
+		c := marked[k]
+		if c != markDigits && c != markSpaces {
+			continue
+		}
+		j := k + 1
+		for j < len(marked) && (marked[j] == markWord || marked[j] == markEnd) {
+			j++
+		}
+		if j == len(marked) {
+			continue
+		}
+		if isMark(marked[j]) {
 			return false
+		}
+		for _, b := range tokenBytes(marked[j]) {
+			for _, x := range tokenBytes(c) {
+				if b == x {
+					return false
+				}
+			}
 		}
 	}
 	return true
@@ -343,7 +454,20 @@ func markedSet(re *syntax.Regexp) ([]string, bool) {
 			b.WriteRune(lr)
 		}
 		return []string{b.String()}, true
+	case syntax.OpPlus:
+		if re.Flags&syntax.NonGreedy != 0 {
+			return nil, false
+		}
+		switch {
+		case isClass(re.Sub[0], "09"):
+			return []string{string(markDigits)}, true
+		case isClass(re.Sub[0], "\t\n\f\r  "):
+			return []string{string(markSpaces)}, true
+		}
 	case syntax.OpCharClass:
+		if isClass(re, "09") {
+			return []string{string(markDigit)}, true
+		}
 		var set []string
 		for i := 0; i+1 < len(re.Rune); i += 2 {
 			if re.Rune[i+1]-re.Rune[i] > 16 {
@@ -378,8 +502,8 @@ func markedSet(re *syntax.Regexp) ([]string, bool) {
 // case is meant… which only fold allows), a rune without case as is.
 func exactRune(r rune, fold bool) (rune, bool) {
 	switch {
-	case r < '\x07':
-		return 0, false // the marks
+	case r < ' ' && r != '\t' && r != '\n' && r != '\f' && r != '\r':
+		return 0, false // the marks, and bytes like them
 	case r < utf8.RuneSelf && unicode.IsLetter(r):
 		if !fold {
 			return 0, false // case matters and the text is lowered
@@ -391,6 +515,14 @@ func exactRune(r rune, fold bool) (rune, bool) {
 		return r, true // no other case: its bytes as they are
 	}
 	return 0, false
+}
+
+// isClass reports whether re is the class of exactly these ranges.
+func isClass(re *syntax.Regexp, ranges string) bool {
+	if re.Op != syntax.OpCharClass {
+		return false
+	}
+	return string(re.Rune) == ranges
 }
 
 func classHolds(ranges []rune, r rune) bool {
