@@ -162,13 +162,26 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 // digits gate the patterns that need one.
 var digits = []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
+// toLowerCached is strings.ToLower(s), kept for the next call: a date's
+// gates lower the same sentence one after the other.
+func toLowerCached(s string) string {
+	if c := lastToLower.Load(); c != nil && c.s == s {
+		return c.lower
+	}
+	lower := strings.ToLower(s)
+	lastToLower.Store(&lowered{s, lower})
+	return lower
+}
+
+var lastToLower atomic.Pointer[lowered]
+
 // monthHints are the month names' common stem.
 var monthHints = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
 
 // gated runs a date pattern's replacement only when s holds one of its
 // hints: most sentences name no date, and the patterns are costly.
 func gated(s string, re *gatedRe, hints []string, f func(string) string) string {
-	lower := strings.ToLower(s)
+	lower := toLowerCached(s)
 	for _, h := range hints {
 		if strings.Contains(lower, h) {
 			return re.ReplaceAllStringFunc(s, f)
@@ -187,7 +200,7 @@ func mayHoldDate(s string) bool {
 	if strings.ContainsAny(s, "0123456789") {
 		return true
 	}
-	lower := strings.ToLower(s)
+	lower := toLowerCached(s)
 	for _, w := range dateWords {
 		if strings.Contains(lower, w) {
 			return true
