@@ -18,7 +18,11 @@ import (
 // regexp does not run. Its answers are the regexp's own.
 type gatedRe struct {
 	*lazyre.Regexp
-	once  sync.Once
+	once       sync.Once
+	*gateTests // built on first use: a hook's start-up pays for none
+}
+
+type gateTests struct {
 	hints []string // lower case; nil: every text may match
 	// starts lists strings one of which every match starts with, at the
 	// text's start (a pattern anchored by ^), lower case; nil: no such.
@@ -36,7 +40,7 @@ func gate(re *lazyre.Regexp) *gatedRe {
 
 // gates lists every gatedRe, for the test that holds them to their
 // regexps.
-var gates []*gatedRe
+var gates = make([]*gatedRe, 0, 64)
 
 // may reports whether s may hold a match.
 func (g *gatedRe) may(s string) bool {
@@ -55,9 +59,11 @@ func (g *gatedRe) may(s string) bool {
 
 func (g *gatedRe) init() {
 	g.once.Do(func() {
-		g.hints = requiredLiterals(g.String())
-		g.starts = anchoredPrefixes(g.String())
-		g.split = newSplitMatcher(g.String())
+		g.gateTests = &gateTests{
+			hints:  requiredLiterals(g.String()),
+			starts: anchoredPrefixes(g.String()),
+			split:  newSplitMatcher(g.String()),
+		}
 	})
 }
 
