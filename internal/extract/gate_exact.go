@@ -107,6 +107,9 @@ func newSplitMatcher(pattern string) *splitMatcher {
 func (m *splitMatcher) matchString(s string) bool {
 	lower := lowerCached(s)
 	for p := 0; p < len(lower); p++ {
+		if c := lower[p]; len(m.lead[c]) == 0 && len(m.atWord[c]) == 0 {
+			continue // most bytes start none of the strings
+		}
 		if _, ok := m.at(lower, p); ok {
 			return true
 		}
@@ -155,6 +158,10 @@ func (m *splitMatcher) at(lower string, p int) (end int, ok bool) {
 // as the regexp's FindAll finds them (none is empty).
 func (m *splitMatcher) all(lower string, f func(start, end int)) {
 	for p := 0; p < len(lower); {
+		if c := lower[p]; len(m.lead[c]) == 0 && len(m.atWord[c]) == 0 {
+			p++
+			continue
+		}
 		if end, ok := m.at(lower, p); ok {
 			f(p, end)
 			p = end
