@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/memdir/memdir/internal/lazyre"
@@ -17,16 +18,16 @@ var months = map[string]time.Month{"jan": 1, "january": 1, "feb": 2, "february":
 	"oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12}
 
 var (
-	reRelDay   = lazyre.New(`(?i)\b(today|tonight|tomorrow|yesterday)\b`)
-	reWeekday  = lazyre.New(`(?i)\b(?:(next|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
-	reInN      = lazyre.New(`(?i)\bin\s+(\d+|one|two|three|four|five|six)\s+(day|week)s?\b`)
-	reNextWeek = lazyre.New(`(?i)\bnext\s+week\b`)
-	reEndMonth = lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`)
-	reMonthDay = lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
-	reDayMonth = lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`)
-	reEndQuart = lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`)
-	reTheNth   = lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting) the (\d{1,2})(?:st|nd|rd|th)\b`)
-	reISODate  = lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`)
+	reRelDay   = gate(lazyre.New(`(?i)\b(today|tonight|tomorrow|yesterday)\b`))
+	reWeekday  = gate(lazyre.New(`(?i)\b(?:(next|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`))
+	reInN      = gate(lazyre.New(`(?i)\bin\s+(\d+|one|two|three|four|five|six)\s+(day|week)s?\b`))
+	reNextWeek = gate(lazyre.New(`(?i)\bnext\s+week\b`))
+	reEndMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
+	reMonthDay = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`))
+	reDayMonth = gate(lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
+	reEndQuart = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`))
+	reTheNth   = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting) the (\d{1,2})(?:st|nd|rd|th)\b`))
+	reISODate  = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
 )
 
 var smallNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -39,6 +40,26 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 	if !mayHoldDate(s) {
 		return s, false
 	}
+	// classify asks the same of one sentence up to four times.
+	if c := lastDates.Load(); c != nil && c.s == s && c.at == at {
+		return c.out, c.found
+	}
+	out, found := absoluteDates(s, at)
+	lastDates.Store(&datesMemo{s: s, at: at, out: out, found: found})
+	return out, found
+}
+
+// datesMemo is AbsoluteDates's last answer.
+type datesMemo struct {
+	s     string
+	at    time.Time
+	out   string
+	found bool
+}
+
+var lastDates atomic.Pointer[datesMemo]
+
+func absoluteDates(s string, at time.Time) (string, bool) {
 	day := func(t time.Time) string { return t.Format(time.DateOnly) }
 	found := reISODate.MatchString(s)
 	s = gated(s, reRelDay, []string{"today", "tonight", "tomorrow", "yesterday"}, func(m string) string {
@@ -119,7 +140,7 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 		return monthDay(m, months[strings.ToLower(g[2])], d)
 	})
 	// "on the 14th": the next 14th, this month's if it is still ahead.
-	s = gated(s, reTheNth, []string{"the "}, func(m string) string {
+	s = gated(s, reTheNth, digits, func(m string) string { // and "the ", its own gate
 		g := reTheNth.FindStringSubmatch(m)
 		d, _ := strconv.Atoi(g[2])
 		if d < 1 || d > 31 {
@@ -138,13 +159,29 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 	return s, found
 }
 
+// digits gate the patterns that need one.
+var digits = []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
+
+// toLowerCached is strings.ToLower(s), kept for the next call: a date's
+// gates lower the same sentence one after the other.
+func toLowerCached(s string) string {
+	if c := lastToLower.Load(); c != nil && c.s == s {
+		return c.lower
+	}
+	lower := strings.ToLower(s)
+	lastToLower.Store(&lowered{s, lower})
+	return lower
+}
+
+var lastToLower atomic.Pointer[lowered]
+
 // monthHints are the month names' common stem.
 var monthHints = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
 
 // gated runs a date pattern's replacement only when s holds one of its
 // hints: most sentences name no date, and the patterns are costly.
-func gated(s string, re *lazyre.Regexp, hints []string, f func(string) string) string {
-	lower := strings.ToLower(s)
+func gated(s string, re *gatedRe, hints []string, f func(string) string) string {
+	lower := toLowerCached(s)
 	for _, h := range hints {
 		if strings.Contains(lower, h) {
 			return re.ReplaceAllStringFunc(s, f)
@@ -163,7 +200,7 @@ func mayHoldDate(s string) bool {
 	if strings.ContainsAny(s, "0123456789") {
 		return true
 	}
-	lower := strings.ToLower(s)
+	lower := toLowerCached(s)
 	for _, w := range dateWords {
 		if strings.Contains(lower, w) {
 			return true

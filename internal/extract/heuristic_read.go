@@ -18,48 +18,48 @@ var (
 	// reLead is one discourse marker at a sentence's start. The ones that
 	// also open real content ("no merges", "note the…") count only when
 	// punctuation follows them.
-	reLead = lazyre.New(`(?i)^(?:(?:hey|hi|hello|ok(?:ay)?|so|yeah|also|and|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh)\b[,:.!]?|(?:no|nope|yes|yep|sure|right|good|great|nice|perfect|cool|np|thanks|wait|actually|note|context|ok yeah)\s*[,:.!—–])\s*(?:[—–-]\s*)?`)
+	reLead = gate(lazyre.New(`(?i)^(?:(?:hey|hi|hello|ok(?:ay)?|so|yeah|also|and|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh)\b[,:.!]?|(?:no|nope|yes|yep|sure|right|good|great|nice|perfect|cool|np|thanks|wait|actually|note|context|ok yeah)\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
 	// reRedirect is a marker that turns what follows into a correction.
-	reRedirect = lazyre.New(`(?i)^(?:no|nope|actually|hmm+|wait|whoa)\b`)
+	reRedirect = gate(lazyre.New(`(?i)^(?:no|nope|actually|hmm+|wait|whoa)\b`))
 	// reRedirectHead is the part of a correction before its dash that only
 	// says "not that": "not like that", "not alpine", "I'd rather we didn't".
-	reRedirectHead = lazyre.New(`(?i)^(?:not\b|i'?d rather (?:we|you) (?:didn'?t|not)\b|let'?s not\b|please don'?t\b|don'?t\b)`)
+	reRedirectHead = gate(lazyre.New(`(?i)^(?:not\b|i'?d rather (?:we|you) (?:didn'?t|not)\b|let'?s not\b|please don'?t\b|don'?t\b)`))
 	// reInterjection is filler inside a sentence: "… devs lol", "… tbh".
-	reInterjection = lazyre.New(`(?i)[\s,]+\b(?:lol|lmao|haha|tbh|pls|plz)\b[.!]?`)
+	reInterjection = gate(lazyre.New(`(?i)[\s,]+\b(?:lol|lmao|haha|tbh|pls|plz)\b[.!]?`))
 	// reQuoteLine is a pasted quote: "> ## Quickstart".
-	reQuoteLine = lazyre.New(`(?m)^[ \t]*>.*$`)
+	reQuoteLine = gate(lazyre.New(`(?m)^[ \t]*>.*$`))
 
 	// reSelf is a self-description by structure: the speaker as subject of
 	// what they do, are, or have done for a while.
-	reSelf    = lazyre.New(`(?i)^(?:i'?m|i am) (?:(?:mostly|mainly|primarily|basically|really|more of|kind of|kinda|sort of|the only|also)\s+)*(?:a|an|the)\s+|^i (?:(?:mostly|mainly|primarily|usually|also|only)\s+)*(?:do|work (?:on|in|with|as)|write|code in|own|maintain|lead|run)\b|^(?:i'?ve|i have) been (?:a|an|doing|writing|working (?:on|in|with|as))\b.*\bfor\b|^(?:i'?m |am )?(?:(?:fairly|pretty|kinda|very|brand|still|totally)\s+)?new to\b|^\S+ is (?:(?:kinda|pretty|fairly|very|totally|still)\s+)?new to me\b`)
-	reSelfNot = lazyre.New(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|on call|in (?:a|the)|currently working on|working on (?:this|the|a|it))\b|^i (?:\w+ )?(?:do|run|write) (?:it|this|that|the|a)\b`)
+	reSelf    = gate(lazyre.New(`(?i)^(?:i'?m|i am) (?:(?:mostly|mainly|primarily|basically|really|more of|kind of|kinda|sort of|the only|also)\s+)*(?:a|an|the)\s+|^i (?:(?:mostly|mainly|primarily|usually|also|only)\s+)*(?:do|work (?:on|in|with|as)|write|code in|own|maintain|lead|run)\b|^(?:i'?ve|i have) been (?:a|an|doing|writing|working (?:on|in|with|as))\b.*\bfor\b|^(?:i'?m |am )?(?:(?:fairly|pretty|kinda|very|brand|still|totally)\s+)?new to\b|^\S+ is (?:(?:kinda|pretty|fairly|very|totally|still)\s+)?new to me\b`))
+	reSelfNot = gate(lazyre.New(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|on call|in (?:a|the)|currently working on|working on (?:this|the|a|it))\b|^i (?:\w+ )?(?:do|run|write) (?:it|this|that|the|a)\b`))
 
 	// reCausal is a clause that tells what went wrong: the reason a rule
 	// exists, given without "because".
-	reCausal = lazyre.New(`(?i)(?:^|[,;—–]\s*)((?:we|it|they|that|this|[\w-]+(?: [\w-]+){0,3}) (?:got burned|caused|broke|killed|corrupted|took down|costs?|oomed|ooms|bans?|bit us|bites us|reads? terribly)\b.*)$`)
+	reCausal = gate(lazyre.New(`(?i)(?:^|[,;—–]\s*)((?:we|it|they|that|this|[\w-]+(?: [\w-]+){0,3}) (?:got burned|caused|broke|killed|corrupted|took down|costs?|oomed|ooms|bans?|bit us|bites us|reads? terribly)\b.*)$`))
 	// reSubjectClause is a trailing declarative clause with its own
 	// subject: after a rule it gives the reason.
-	reSubjectClause = lazyre.New(`(?i)[,;]\s+((?:the|it|we|they|our|i|a|an) [\w-]+ [^,;]{6,})$`)
+	reSubjectClause = gate(lazyre.New(`(?i)[,;]\s+((?:the|it|we|they|our|i|a|an) [\w-]+ [^,;]{6,})$`))
 
 	// reSchedule is a verb that puts a fact on the calendar.
-	reSchedule = lazyre.New(`(?i)\b(?:starts?|starting|begins?|ends?|due|goes? live|go live|launch(?:es|ing)?|ships?|shipping|planned|scheduled|moved to|moves to|until|deadline|freez(?:e|es|ing)|cut-?off|release[sd]?|kicks? off|expires?|lands?)\b`)
+	reSchedule = gate(lazyre.New(`(?i)\b(?:starts?|starting|begins?|ends?|due|goes? live|go live|launch(?:es|ing)?|ships?|shipping|planned|scheduled|moved to|moves to|until|deadline|freez(?:e|es|ing)|cut-?off|release[sd]?|kicks? off|expires?|lands?)\b`))
 	// reOwner is who owns or decides something, a person named by name:
 	// "Maria owns the event bus mapping", "Priya, she decides on schema
 	// changes".
-	reOwner = lazyre.New(`\b(?:[A-Z][a-z]+|[Ss]he|[Hh]e|[Tt]hey)\s+(?:owns|decides on|decides|signs off on|approves|is responsible for|is in charge of)\b`)
+	reOwner = gate(lazyre.New(`\b(?:[A-Z][a-z]+|[Ss]he|[Hh]e|[Tt]hey)\s+(?:owns|decides on|decides|signs off on|approves|is responsible for|is in charge of)\b`))
 	// reLifecycle is a component's fate: deprecated, removed, replaced.
-	reLifecycle  = lazyre.New(`(?i)\b(?:is|are|getting|being|gets|will be) (?:deprecated|removed|sunset|replaced|retired|shut down)\b|\b[\w-]+ replaces (?:it|them|the)\b`)
-	reNotProject = lazyre.New(`(?i)^(?:i|you|please|can you|could you|remind)\b`)
+	reLifecycle  = gate(lazyre.New(`(?i)\b(?:is|are|getting|being|gets|will be) (?:deprecated|removed|sunset|replaced|retired|shut down)\b|\b[\w-]+ replaces (?:it|them|the)\b`))
+	reNotProject = gate(lazyre.New(`(?i)^(?:i|you|please|can you|could you|remind)\b`))
 
 	// reNamedPlace is "a named place outside the repo where something lives": a
 	// location verb, then within a few words a name — quoted, a #channel,
 	// an identifier with dashes, dots or slashes, a TICKET-12 key, a URL.
-	reLocVerb    = lazyre.New(`(?i)\b(?:lives?|is|are|sits?|happens?|happen|lands?|land|goes?|go|posted|tracked|tracking|tracks?|kept|stored|deployed|hosted|filed|pinned|published|reported)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under)\b`)
-	reNamedPlace = lazyre.New(`^[^.;]{0,60}?(?:'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+(?:/[\w.-]+)*|\b[A-Z][A-Z0-9]+-\d+\b|\b[\w.-]+/[\w.-]+|https?://)`)
+	reLocVerb    = gate(lazyre.New(`(?i)\b(?:lives?|is|are|sits?|happens?|happen|lands?|land|goes?|go|posted|tracked|tracking|tracks?|kept|stored|deployed|hosted|filed|pinned|published|reported)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under)\b`))
+	reNamedPlace = gate(lazyre.New(`^[^.;]{0,60}?(?:'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+(?:/[\w.-]+)*|\b[A-Z][A-Z0-9]+-\d+\b|\b[\w.-]+/[\w.-]+|https?://)`))
 	// reIsNamed is a copula naming the place outright: "the tracker is the
 	// github project 'Test Health'", "the registry is ghcr.io/acme".
-	reIsNamed = lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|page|repo|channel|bucket|folder|sheet|board|service|dashboard|space|doc|wiki|epic|vault|file)\s+['"\x60]|\b(?:is|are)\s+(?:at\s+)?(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.-]+)*\b)`)
-	reInRepo  = lazyre.New(`(?i)\b(?:readme|this repo|the repo|codebase)\b|\.(?:go|ts|tsx|js|py|sql|json|ya?ml|rs|swift)\b`)
+	reIsNamed = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|page|repo|channel|bucket|folder|sheet|board|service|dashboard|space|doc|wiki|epic|vault|file)\s+['"\x60]|\b(?:is|are)\s+(?:at\s+)?(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.-]+)*\b)`))
+	reInRepo  = gate(lazyre.New(`(?i)\b(?:readme|this repo|the repo|codebase)\b|\.(?:go|ts|tsx|js|py|sql|json|ya?ml|rs|swift)\b`))
 )
 
 // reading is a sentence made ready for classify.
@@ -131,8 +131,8 @@ func isWhere(s string) bool {
 		return false // no quoted name, channel, identifier or address
 	}
 	named := false
-	for _, m := range reLocVerb.FindAllStringIndex(s, -1) {
-		if named = reNamedPlace.MatchString(s[m[1]:]); named {
+	for _, end := range locVerbEnds(s) {
+		if named = reNamedPlace.MatchString(s[end:]); named {
 			break
 		}
 	}

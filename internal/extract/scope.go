@@ -12,9 +12,9 @@ const (
 var (
 	// reConvention: a rule about how the project works, not about how one
 	// person likes to be answered — the seeds' "project-wide convention".
-	reConvention = lazyre.New(`(?i)\b(?:we|we're|we've|we'll|our|ours|us|everyone|the team|this (?:repo|repository|project|codebase|service|app|team|org)|in (?:the|this) (?:repo|codebase|project|monorepo)|these tests|tests?|ci|pull requests?|prs?|commits?|branch(?:es)?|migrations?|deploy(?:s|ments?|ing)?|releases?|code review|reviews?|the build|lint(?:er|ing)?|style guide|schema|endpoints?|api)\b`)
+	reConvention = gate(lazyre.New(`(?i)\b(?:we|we're|we've|we'll|our|ours|us|everyone|the team|this (?:repo|repository|project|codebase|service|app|team|org)|in (?:the|this) (?:repo|codebase|project|monorepo)|these tests|tests?|ci|pull requests?|prs?|commits?|branch(?:es)?|migrations?|deploy(?:s|ments?|ing)?|releases?|code review|reviews?|the build|lint(?:er|ing)?|style guide|schema|endpoints?|api)\b`))
 	// reOwnPlace: where one person keeps their own things.
-	reOwnPlace = lazyre.New(`(?i)\b(?:my|mine|i keep|i use|for me|personal)\b`)
+	reOwnPlace = gate(lazyre.New(`(?i)\b(?:my|mine|i keep|i use|for me|personal)\b`))
 )
 
 // ScopeFor is a memory's scope by the seeds' rules: a user memory is
