@@ -106,6 +106,16 @@ var (
 	reQuestion      = lazyre.New(`\?\s*$`)
 	reDerivable     = lazyre.New(`(?i)\b(?:the (?:repo|project|codebase) (?:has|contains|is organi[sz]ed)|is (?:defined|declared|implemented) in|lives in (?:internal|cmd|src|pkg|lib)/|git log|last commit|was (?:added|changed|committed) in)\b`)
 	reCodeFences    = lazyre.New("(?s)```.*?```")
+	// rePastedBlock is text between two rule lines ("---"), as a page, a
+	// README or a mail is pasted: context, not the user's words.
+	rePastedBlock = lazyre.New(`(?m)^[ \t]*(?:-{3,}|={3,}|\*{3,}|_{3,})[ \t]*$(?s:.*?)^[ \t]*(?:-{3,}|={3,}|\*{3,}|_{3,})[ \t]*$`)
+	// reToAgents is text that addresses AI agents or tries to override
+	// their instructions: what a pasted page or log says to whatever
+	// model reads it, never the user's own rule, wherever it stands.
+	reToAgents = lazyre.New(`(?i)\b(?:ai|llms?|coding|language[- ]models?)[ -](?:agents?|assistants?|models?|bots?|tools?)\b|\bnote (?:to|for) (?:ai|agents?|assistants?|llms?|bots?|models?)\b|\b(?:ignore|disregard|forget) (?:all |any )?(?:the )?(?:previous|prior|above|earlier) (?:instructions|rules)\b|\bif you are an? (?:ai|llm|language model|assistant|agent|bot)\b`)
+	// reNowOnly is a statement about the user that holds only now: "I'm
+	// on call this week", "I'm out today".
+	reNowOnly = lazyre.New(`(?i)\b(?:this week|today|tonight|tomorrow|right now|at the moment|for now|this sprint|these days|for the next (?:few )?(?:days|hours))\b`)
 	// reProseSecret is a credential stated in words, which the redactor's
 	// key=value rules do not see: "the password is Tr0ub4dor&3", "with
 	// password hunter2x9", "use the token 8f3a9c…". The value must hold a
@@ -138,6 +148,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			continue
 		}
 		text := reCodeFences.ReplaceAllString(m.Text, " ")
+		text = rePastedBlock.ReplaceAllString(text, " ")
 		text = reQuoteLine.ReplaceAllString(text, " ") // a pasted quote is context
 		sents := sentences(text)
 		for si, s := range sents {
@@ -225,7 +236,7 @@ func splitSentences(text string) []string {
 // classify decides what one sentence is, if anything worth keeping: none,
 // one, or one per clause when the sentence holds several facts.
 func classify(raw, next string, at time.Time) []Candidate {
-	if reQuestion.MatchString(raw) || reDerivable.MatchString(raw) {
+	if reQuestion.MatchString(raw) || reDerivable.MatchString(raw) || reToAgents.MatchString(raw) {
 		return nil
 	}
 	r := read(raw)
@@ -249,18 +260,21 @@ func classify(raw, next string, at time.Time) []Candidate {
 		}
 		return []Candidate{build("reference", s, "", at)}
 	case (reOwner.MatchString(s) || reLifecycle.MatchString(s)) && !reNotProject.MatchString(s):
-		return []Candidate{build("project", s, reasonOf(s, next), at)}
+		return []Candidate{build("project", s, factWhy(s, next), at)}
 	case reProject.MatchString(s) || isScheduled(s, at):
 		if _, dated := AbsoluteDates(s, at); dated || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") {
-			return []Candidate{build("project", s, reasonOf(s, next), at)}
+			return []Candidate{build("project", s, factWhy(s, next), at)}
 		}
 		return nil
 	}
-	if reUser.MatchString(s) && !reUserNot.MatchString(s) {
+	if reUser.MatchString(s) && !reUserNot.MatchString(s) && !reNowOnly.MatchString(s) {
+		if self := selfClauses(s); len(self) > 1 {
+			return many("user", self) // one memory a fact about them
+		}
 		return []Candidate{build("user", s, "", at)}
 	}
-	if self := selfClauses(s); len(self) > 0 {
+	if self := selfClauses(s); len(self) > 0 && !reNowOnly.MatchString(s) {
 		return many("user", self)
 	}
 	switch {
@@ -273,13 +287,33 @@ func classify(raw, next string, at time.Time) []Candidate {
 		if !general || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
 			return nil
 		}
-		reason := reasonOf(s, next)
-		if reason == "" {
-			reason = causalReason(s)
-		}
-		return []Candidate{build("feedback", s, reason, at)}
+		return []Candidate{build("feedback", s, whyOf(s, next), at)}
 	}
 	return nil
+}
+
+// whyOf is the reason the user gave for a rule: a causal word's clause
+// (reasonOf), else a clause that says what went wrong or states what the
+// rule rests on (causalReason).
+func whyOf(s, next string) string {
+	if r := reasonOf(s, next); r != "" {
+		return r
+	}
+	return causalReason(s)
+}
+
+// factWhy is the reason given for a project fact: a causal word's clause
+// or one that says what went wrong. A fact's other clauses are more of
+// the fact ("the freeze starts Thursday, the report is due Dec 3"), never
+// its reason.
+func factWhy(s, next string) string {
+	if r := reasonOf(s, next); r != "" {
+		return r
+	}
+	if m := reCausal.FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) >= 3 && strings.Index(s, m[1]) > 0 {
+		return strings.TrimRight(m[1], ".!")
+	}
+	return ""
 }
 
 // reasonOf finds the reason the user gave: a because/since clause in the
@@ -313,15 +347,26 @@ func build(typ, s, reason string, at time.Time) Candidate {
 	s, _ = AbsoluteDates(strings.TrimSpace(s), at)
 	rule := s
 	if reason != "" {
-		if i := strings.Index(strings.ToLower(rule), strings.ToLower(reason)); i > 0 {
+		reason, _ = AbsoluteDates(reason, at) // as s was
+		i := strings.Index(strings.ToLower(rule), strings.ToLower(reason))
+		switch {
+		case i > 0:
+			// The rule is what is left around its reason: "use the nats
+			// dev server" of "in-memory won't work, we run 6 replicas,
+			// use the nats dev server" keeps both ends.
+			after := strings.TrimLeft(rule[i+len(reason):], " .,;—–-")
 			rule = strings.TrimRight(strings.TrimSpace(rule[:i]), " ,;—–-")
 			for _, w := range []string{" because", " since", " so that", " as", " otherwise"} {
 				if strings.HasSuffix(strings.ToLower(rule), w) {
 					rule = strings.TrimRight(rule[:len(rule)-len(w)], " ,;—–-")
 				}
 			}
+			if len(strings.Fields(after)) >= 2 {
+				rule += ", " + after
+			}
 		}
-		reason, _ = AbsoluteDates(reason, at)
+		// "X, so Y" keeps X in the rule too: "no deploys that day" alone
+		// would not say which day.
 	}
 	rule = strings.TrimRight(rule, " .!,;:—–-")
 	c := Candidate{Type: typ, Name: title(learningTitle(typ, rule)), Description: oneLine(rule, 140), Scope: ScopeFor(typ, s)}

@@ -31,8 +31,13 @@ var (
 
 	// reSelf is a self-description by structure: the speaker as subject of
 	// what they do, are, or have done for a while.
-	reSelf    = lazyre.New(`(?i)^(?:i'?m|i am) (?:(?:mostly|mainly|primarily|basically|really|more of|kind of|kinda|sort of|the only|also)\s+)*(?:a|an|the)\s+|^i (?:(?:mostly|mainly|primarily|usually|also|only)\s+)*(?:do|work (?:on|in|with|as)|write|code in|own|maintain|lead|run)\b|^(?:i'?ve|i have) been (?:a|an|doing|writing|working (?:on|in|with|as))\b.*\bfor\b|^(?:i'?m |am )?(?:(?:fairly|pretty|kinda|very|brand|still|totally)\s+)?new to\b|^\S+ is (?:(?:kinda|pretty|fairly|very|totally|still)\s+)?new to me\b`)
-	reSelfNot = lazyre.New(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|on call|in (?:a|the)|currently working on|working on (?:this|the|a|it))\b|^i (?:\w+ )?(?:do|run|write) (?:it|this|that|the|a)\b`)
+	reSelf = lazyre.New(`(?i)^(?:i'?m|i am) (?:(?:mostly|mainly|primarily|basically|really|more of|kind of|kinda|sort of|the only|also)\s+)*(?:a|an|the)\s+|^i (?:(?:mostly|mainly|primarily|usually|also|only)\s+)*(?:do|work (?:on|in|with|as)|write|code in|own|maintain|lead|run)\b|^(?:i'?ve|i have) been (?:a|an|doing|writing|working (?:on|in|with|as))\b.*\bfor\b|^(?:i'?m |am )?(?:(?:fairly|pretty|kinda|very|brand|still|totally)\s+)?new to\b|^\S+ is (?:(?:kinda|pretty|fairly|very|totally|still)\s+)?new to me\b` +
+		// what they know, how well, and where they come from
+		`|^(?:this is )?my first (?:time|project|week|month) (?:touching|using|with|in|writing|on|doing)\b|^i (?:normally|typically|usually|mostly|mainly) (?:write|use|work|code|do)\b|^i know (?:\S+ ){1,4}(?:well|inside out|very well)\b` +
+		`|^(?:i'?m|i am) (?:(?:really|pretty|very|quite|kinda|not)\s+)*(?:bad|good|great|terrible|rusty|comfortable|fluent|solid|weak|strong|new) (?:at|with|in)\b|^(?:i'?m|i am) coming from\b|^i (?:came|come) from\b` +
+		`|^(?:i'?m|i am) (?:\w+ )?(?:impaired|blind|deaf|dyslexic|colou?r-?blind)\b|^i use a screen reader\b` +
+		`|^(?:a |an )?(?:solo|indie|freelance|independent|junior|senior|staff|lead|principal)(?: \w+)? (?:dev|developer|engineer|designer|analyst|scientist|founder|contractor)\b`)
+	reSelfNot = lazyre.New(`(?i)\b(?:good|great|fine|ok|okay|happy|comfortable|bad) with (?:that|this|it|these|those|your|the plan)\b|\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|on call|in (?:a|the)|currently working on|working on (?:this|the|a|it))\b|^i (?:\w+ )?(?:do|run|write) (?:it|this|that|the|a)\b`)
 
 	// reCausal is a clause that tells what went wrong: the reason a rule
 	// exists, given without "because".
@@ -108,8 +113,16 @@ func selfClauses(s string) []string {
 		if head, _, ok := strings.Cut(p, " so "); ok {
 			p = head // "go is new to me so explain…": the rest is a request
 		}
-		if reSelf.MatchString(p) && !reSelfNot.MatchString(p) {
+		words := strings.Fields(strings.ToLower(p))
+		switch {
+		case reSelf.MatchString(p) && !reSelfNot.MatchString(p):
+			if len(words) > 0 && (words[0] == "new" || words[0] == "fairly" || words[0] == "pretty" || words[0] == "brand") {
+				p = "I'm " + p // "new to aws" alone says nobody is
+			}
 			out = append(out, p)
+		case len(out) > 0 && len(words) > 0 && len(words) <= 6 && !imperatives[words[0]]:
+			// "mostly GCP", "been here 3 years": more of the fact before.
+			out[len(out)-1] += ", " + p
 		}
 	}
 	if len(out) == 0 {
@@ -187,5 +200,95 @@ func causalReason(s string) string {
 	if m := reSubjectClause.FindStringSubmatch(s); m != nil {
 		return strings.TrimRight(m[1], ".!")
 	}
+	return clauseReason(s)
+}
+
+// clauseReason is the reason a rule's user gave in a clause of its own,
+// read by structure rather than by a causal word: of the sentence's
+// clauses (cut at ", ", "; " and dashes), the last one after the first
+// that states something (a subject and a verb) rather than asks for
+// something (an imperative) — "keep it as plain functions, I need to be
+// able to read it"; "use the nats dev server, we run 6 replicas even in
+// dev" — or, for "X, so Y", the X that Y follows from ("the audit starts
+// on the 7th, so every new component needs aria labels").
+func clauseReason(s string) string {
+	lower := strings.ToLower(s)
+	for _, sep := range []string{", so ", "; so ", " — so ", " so we ", " so no "} {
+		if i := strings.Index(lower, sep); i > 0 {
+			left := strings.TrimSpace(s[:i])
+			if len(strings.Fields(left)) >= 3 && declarative(left) && len(strings.Fields(s[i+len(sep):])) >= 2 {
+				return strings.TrimRight(left, ".!")
+			}
+		}
+	}
+	cuts := clauseCuts(s)
+	for k := len(cuts) - 1; k >= 1; k-- {
+		end := len(s)
+		if k+1 < len(cuts) {
+			end = cuts[k+1].at
+		}
+		seg := strings.TrimSpace(s[cuts[k].at+cuts[k].n : end])
+		if len(strings.Fields(seg)) >= 3 && declarative(seg) {
+			return strings.TrimRight(seg, ".!")
+		}
+	}
 	return ""
+}
+
+type cut struct{ at, n int }
+
+// clauseCuts are where s's clauses start: 0, then each separator.
+func clauseCuts(s string) []cut {
+	out := []cut{{0, 0}}
+	for i := 0; i < len(s); i++ {
+		for _, sep := range []string{", ", "; ", " — ", " – ", " - "} {
+			if strings.HasPrefix(s[i:], sep) {
+				out = append(out, cut{i, len(sep)})
+				i += len(sep) - 1
+				break
+			}
+		}
+	}
+	return out
+}
+
+// declarative reports whether clause states something: it does not open
+// with an imperative or a negated request, and it has a subject's word
+// first or a finite verb in it.
+func declarative(clause string) bool {
+	words := strings.Fields(strings.ToLower(strings.Trim(clause, " .!,;:")))
+	if len(words) == 0 || imperatives[strings.Trim(words[0], "\"'`")] {
+		return false
+	}
+	if subjects[words[0]] {
+		return true
+	}
+	for _, w := range words[1:] {
+		w = strings.Trim(w, ".,;:!\"'`()")
+		if finiteVerbs[w] || strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "'s") && w != "let's" ||
+			len(w) >= 6 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	imperatives = wordSet(`use always never don't dont do keep add put run make please avoid prefer try stop remember just only
+		derive return log check go write call set follow test ask file attach schedule no skip ping tell let's lets read see
+		change move rename delete remove start wait note open close pin bump ship merge push pull rebase squash review`)
+	subjects = wordSet(`we we're we've we'd it it's its they they're they've i i'm i've i'd that that's this there there's
+		our my your their someone somebody nobody everyone everybody people he she he's she's the a an every last`)
+	finiteVerbs = wordSet(`is are was were has have had need needs got gets get bought took broke ran runs run made makes
+		went goes go pay pays read reads do does did can can't cannot will won't would could should must may might costs cost
+		bans ban breaks caused causes fails failed reject rejects support supports audits check checks want wants wanted
+		uses use relies depends matches owns own sees lives`)
+)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
 }
