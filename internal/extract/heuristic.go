@@ -96,7 +96,7 @@ var (
 
 	reProject = lazyre.New(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freez(?:e|ing)|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset))\b`)
 
-	reFeedback      = lazyre.New(`(?i)^(?:(?:also|and|ok|so|please)[,]?\s+)*(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using))\b|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`)
+	reFeedback      = lazyre.New(`(?i)^(?:(?:also|and|ok|so|please)[,]?\s+)*(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using)|please (?:no|don'?t|never|always|avoid|keep))\b|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`)
 	reOneOff        = lazyre.New(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`)
 	reGeneral       = lazyre.New(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`)
 	reReason        = lazyre.New(`(?i)(?:^|[\s,;—–-])(because|since|as|so that|otherwise)\s+`)
@@ -151,6 +151,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 		text = rePastedBlock.ReplaceAllString(text, " ")
 		text = reQuoteLine.ReplaceAllString(text, " ") // a pasted quote is context
 		sents := sentences(text)
+		redirected := false // the message opened with a bare redirect ("lol no, way overkill.")
 		for si, s := range sents {
 			next := ""
 			if si+1 < len(sents) {
@@ -158,7 +159,9 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			}
 			// The kinds of secret this sentence's memories held.
 			var held []string
-			for _, c := range classify(s, next, m.Time.In(time.Local)) { // days as the user lives them
+			cands := classify(s, next, m.Time.In(time.Local), redirected) // days as the user lives them
+			redirected = si == 0 && len(cands) == 0 && read(s).correction
+			for _, c := range cands {
 				if kinds := secretKinds(s + " " + c.Body); len(kinds) > 0 {
 					held = append(held, kinds...) // a memory about a secret is not saved, even redacted
 					continue
@@ -235,11 +238,12 @@ func splitSentences(text string) []string {
 
 // classify decides what one sentence is, if anything worth keeping: none,
 // one, or one per clause when the sentence holds several facts.
-func classify(raw, next string, at time.Time) []Candidate {
+func classify(raw, next string, at time.Time, redirected bool) []Candidate {
 	if reQuestion.MatchString(raw) || reDerivable.MatchString(raw) || reToAgents.MatchString(raw) {
 		return nil
 	}
 	r := read(raw)
+	r.correction = r.correction || redirected
 	s := r.text
 	if len(strings.Fields(s)) < 3 {
 		return nil

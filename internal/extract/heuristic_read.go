@@ -18,9 +18,9 @@ var (
 	// reLead is one discourse marker at a sentence's start. The ones that
 	// also open real content ("no merges", "note the…") count only when
 	// punctuation follows them.
-	reLead = lazyre.New(`(?i)^(?:(?:hey|hi|hello|ok(?:ay)?|so|yeah|also|and|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh)\b[,:.!]?|(?:no|nope|yes|yep|sure|right|good|great|nice|perfect|cool|np|thanks|wait|actually|note|context|ok yeah)\s*[,:.!—–])\s*(?:[—–-]\s*)?`)
+	reLead = lazyre.New(`(?i)^(?:(?:hey|hi|hello|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh)\b[,:.!]?|(?:no(?: no)*|nope|yes|yep|sure|right|good|great|nice|perfect|cool|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|sure|ok) please)\s*[,:.!—–])\s*(?:[—–-]\s*)?`)
 	// reRedirect is a marker that turns what follows into a correction.
-	reRedirect = lazyre.New(`(?i)^(?:no|nope|actually|hmm+|wait|whoa)\b`)
+	reRedirect = lazyre.New(`(?i)^(?:no|nope|actually|hmm+|wait|whoa|lol no)\b`)
 	// reRedirectHead is the part of a correction before its dash that only
 	// says "not that": "not like that", "not alpine", "I'd rather we didn't".
 	reRedirectHead = lazyre.New(`(?i)^(?:not\b|i'?d rather (?:we|you) (?:didn'?t|not)\b|let'?s not\b|please don'?t\b|don'?t\b)`)
