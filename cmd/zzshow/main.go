@@ -9,13 +9,18 @@ import (
 	"github.com/memdir/memdir/internal/extract"
 )
 
+// args: DATE TEXT DATE TEXT ...
 func main() {
-	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
-	for _, t := range os.Args[1:] {
+	a := os.Args[1:]
+	for i := 0; i+1 < len(a); i += 2 {
+		at, _ := time.Parse("2006-01-02", a[i])
+		at = at.Add(10 * time.Hour)
+		t := a[i+1]
 		cs, _ := extract.Heuristic([]extract.Message{{Role: "user", Text: t, Time: at}}, "s")
-		fmt.Println(">>", t)
+		fmt.Println(">>", a[i], t)
 		for _, c := range cs {
-			fmt.Printf("   [%s] %s | %s\n      %s\n", c.Type, c.Name, c.Description, strings.ReplaceAll(c.Body, "\n", " / "))
+			fmt.Printf("   [%s] %s | %s\n", c.Type, c.Name, c.Description)
+			_ = strings.ReplaceAll
 		}
 	}
 }

@@ -258,17 +258,17 @@ func classify(raw, next string, at time.Time, redirected bool) []Candidate {
 	}
 	hasPointer := reURL.MatchString(s) || reChannel.MatchString(lower) || reSystems.MatchString(s) && rePointer.MatchString(s)
 	switch {
-	case hasPointer && (rePointer.MatchString(s) || reSystems.MatchString(s)) || isWhere(s):
+	case (hasPointer && (rePointer.MatchString(s) || reSystems.MatchString(s)) || isWhere(s)) && !isScheduled(s, at):
 		if parts := splitFacts(s, isWhere); parts != nil {
 			return many("reference", parts)
 		}
 		return []Candidate{build("reference", s, "", at)}
 	case (reOwner.MatchString(s) || reLifecycle.MatchString(s)) && !reNotProject.MatchString(s):
-		return []Candidate{build("project", s, factWhy(s, next), at)}
+		return []Candidate{build("project", s, factWhy(s, next, at), at)}
 	case reProject.MatchString(s) || isScheduled(s, at):
 		if _, dated := AbsoluteDates(s, at); dated || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") {
-			return []Candidate{build("project", s, factWhy(s, next), at)}
+			return []Candidate{build("project", s, factWhy(s, next, at), at)}
 		}
 		return nil
 	}
@@ -306,18 +306,22 @@ func whyOf(s, next string) string {
 	return causalReason(s)
 }
 
-// factWhy is the reason given for a project fact: a causal word's clause
-// or one that says what went wrong. A fact's other clauses are more of
-// the fact ("the freeze starts Thursday, the report is due Dec 3"), never
-// its reason.
-func factWhy(s, next string) string {
+// factWhy is the reason given for a project fact: a causal word's clause,
+// one that says what went wrong, or a clause after it that states what
+// follows from it or led to it ("…, marketing already bought ads"). A
+// clause with a date of its own is another fact ("the freeze starts
+// Thursday, the report is due Dec 3"), never the reason.
+func factWhy(s, next string, at time.Time) string {
 	if r := reasonOf(s, next); r != "" {
 		return r
 	}
 	if m := reCausal.FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) >= 3 && strings.Index(s, m[1]) > 0 {
 		return strings.TrimRight(m[1], ".!")
 	}
-	return ""
+	return trailingReason(s, func(clause string) bool {
+		_, dated := AbsoluteDates(clause, at)
+		return dated
+	})
 }
 
 // reasonOf finds the reason the user gave: a because/since clause in the

@@ -155,12 +155,19 @@ func isWhere(s string) bool {
 // isScheduled reports a project fact with a date: a thing that starts,
 // ends, ships or freezes on a day the sentence names.
 func isScheduled(s string, at time.Time) bool {
-	if !reSchedule.MatchString(s) || reNotProject.MatchString(s) {
+	if reNotProject.MatchString(s) || !reSchedule.MatchString(s) && !reDatedFact.MatchString(s) {
 		return false
 	}
 	_, dated := AbsoluteDates(s, at)
 	return dated
 }
+
+// reDatedFact is a thing the team has, put on a day by its structure: a
+// noun phrase as subject ("the DR drill with the auditors", "our
+// contract renewal"), then "is"/"are" or any verb, then the day — "is dec
+// 16", "is friday", "is on december 18", "goes to 10% of users on
+// monday". AbsoluteDates must still find a date in it.
+var reDatedFact = lazyre.New(`(?i)^(?:the|our|a|an)\s[^,;]{2,80}?\b(?:(?:is|are|'s|was|were)\s+(?:(?:on|by|at|until|till|due|set for|planned for|scheduled for)\s+)?|\w+\s+(?:[^,;]{0,40}\s)?on\s+)(?:(?:the\s+)?\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|today\b|tomorrow\b|next\s)`)
 
 // splitFacts cuts a sentence into clauses at ", " and " and the ", and
 // returns them when at least two hold a fact of the kind ok accepts.
@@ -221,6 +228,13 @@ func clauseReason(s string) string {
 			}
 		}
 	}
+	return trailingReason(s, nil)
+}
+
+// trailingReason is clauseReason's clause that states something after
+// the rule; skip, when set, passes over clauses that are facts of their
+// own (a project fact's second date).
+func trailingReason(s string, skip func(string) bool) string {
 	cuts := clauseCuts(s)
 	for k := len(cuts) - 1; k >= 1; k-- {
 		end := len(s)
@@ -228,7 +242,7 @@ func clauseReason(s string) string {
 			end = cuts[k+1].at
 		}
 		seg := strings.TrimSpace(s[cuts[k].at+cuts[k].n : end])
-		if len(strings.Fields(seg)) >= 3 && declarative(seg) {
+		if len(strings.Fields(seg)) >= 3 && declarative(seg) && (skip == nil || !skip(seg)) {
 			return strings.TrimRight(seg, ".!")
 		}
 	}
