@@ -143,7 +143,11 @@ func ProseSecret(s string) bool {
 func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 	var out []Candidate
 	var sk Skipped
+	proposal := "" // what the assistant last said it would do: what a "yes, keep doing that" confirms
 	for mi, m := range msgs {
+		if m.Role == "assistant" && !m.Meta {
+			proposal = proposalOf(m.Text)
+		}
 		if m.Role != "user" || m.Meta {
 			continue
 		}
@@ -161,6 +165,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			var held []string
 			cands := classify(s, next, m.Time.In(time.Local), redirected) // days as the user lives them
 			redirected = si == 0 && len(cands) == 0 && read(s).correction
+			cands = resolveReferences(s, cands, proposal, m.Time.In(time.Local))
 			for _, c := range cands {
 				if kinds := secretKinds(s + " " + c.Body); len(kinds) > 0 {
 					held = append(held, kinds...) // a memory about a secret is not saved, even redacted
@@ -174,6 +179,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 				sk.skipSecret(held) // one sentence, however many memories it held
 			}
 		}
+		proposal = "" // a reply answers the message just before it
 	}
 	return dedupe(out), sk
 }
@@ -237,8 +243,22 @@ func splitSentences(text string) []string {
 }
 
 // classify decides what one sentence is, if anything worth keeping: none,
-// one, or one per clause when the sentence holds several facts.
+// one, or one per clause when the sentence holds several facts; and a
+// fact or a self-description can carry a rule in a later clause
+// (ruleClause): "translations go through crowdin, never edit the json
+// files in locales/", "I use a screen reader, so please keep tables out
+// of your answers".
 func classify(raw, next string, at time.Time, redirected bool) []Candidate {
+	cs := classifySentence(raw, next, at, redirected)
+	if len(cs) == 1 && cs[0].Type != "feedback" {
+		if rule, why := ruleClause(read(raw).text, cs[0].Type == "user"); rule != "" {
+			cs = append(cs, build("feedback", rule, why, at))
+		}
+	}
+	return cs
+}
+
+func classifySentence(raw, next string, at time.Time, redirected bool) []Candidate {
 	if reQuestion.MatchString(raw) || reDerivable.MatchString(raw) || reToAgents.MatchString(raw) {
 		return nil
 	}

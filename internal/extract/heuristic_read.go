@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -305,4 +306,125 @@ func wordSet(s string) map[string]bool {
 		m[w] = true
 	}
 	return m
+}
+
+// ruleClause is a rule a later clause of s asks for, with the reason a
+// clause after it gives: one that opens like a rule ("never edit the json
+// files in locales/ directly", "don't hand-edit hosts.ini", "every new
+// component needs aria labels"), or, after a self-description's "so",
+// any request ("so please keep tables out of your answers", "so document
+// decisions for whoever comes next"). "" when there is none.
+func ruleClause(s string, self bool) (rule, why string) {
+	cuts := clauseCuts(s)
+	lower := strings.ToLower(s)
+	if i := strings.Index(lower, " so "); i > 0 && s[i-1] != ',' && s[i-1] != ';' {
+		cuts = append(cuts, cut{i, len(" so ")})
+		slices.SortFunc(cuts, func(a, b cut) int { return a.at - b.at })
+	}
+	for k := 1; k < len(cuts); k++ {
+		end := len(s)
+		if k+1 < len(cuts) {
+			end = cuts[k+1].at
+		}
+		if end < cuts[k].at+cuts[k].n {
+			continue
+		}
+		sep := strings.TrimSpace(s[cuts[k].at : cuts[k].at+cuts[k].n])
+		c := strings.TrimSpace(s[cuts[k].at+cuts[k].n : end])
+		for {
+			l := strings.ToLower(c)
+			trimmed := false
+			for _, lead := range []string{"and ", "but ", "so ", "also ", "please ", "pls ", "plz "} {
+				if strings.HasPrefix(l, lead) {
+					c, trimmed = c[len(lead):], true
+					break
+				}
+			}
+			if !trimmed {
+				break
+			}
+		}
+		words := strings.Fields(strings.ToLower(c))
+		if len(words) < 3 {
+			continue
+		}
+		request := self && (sep == "so" || strings.HasPrefix(strings.ToLower(s[cuts[k].at+cuts[k].n:]), "so ")) && !subjects[words[0]]
+		if !request && !reRuleStart.MatchString(c) || reAnaphor.MatchString(c) {
+			continue // not a rule, or one that needs the clause before it ("no new features after that")
+		}
+		if end < len(s) {
+			why = trailingReason(s[end:], nil)
+			if why == "" {
+				if rest := strings.TrimLeft(s[end:], " ,;—–-"); len(strings.Fields(rest)) >= 3 && declarative(rest) {
+					why = strings.TrimRight(rest, ".!")
+				}
+			}
+		}
+		return strings.TrimRight(c, ".!"), why
+	}
+	return "", ""
+}
+
+// reAnaphor is a clause that points back at the one before it, which it
+// needs to be understood.
+var reAnaphor = lazyre.New(`(?i)\b(?:after that|before that|by then|until then|that day|then|after it|before it)\s*[.!]?$`)
+
+// reRuleStart is a clause that opens as a standing rule does.
+var reRuleStart = lazyre.New(`(?i)^(?:never|always|don'?t|do not|avoid|no new|every (?:new )?[\w-]+ (?:needs|must|has to|should|gets)|(?:we|you) (?:always|never|must|should)\b)`)
+
+// The assistant's proposal is what a short reply refers to: "yes please,
+// keep doing that" confirms it, "I'd rather not for the batch jobs"
+// refuses it for some case. The proposal is read for that context only:
+// a memory never holds the assistant's words as the user's, and says
+// whose they are.
+
+// reConfirm is a reply that confirms what the assistant did or proposed,
+// with nothing of its own: "yes please, that's really helpful, keep doing
+// that", "great, that's exactly what I wanted".
+var reConfirm = lazyre.New(`(?i)^(?:(?:yes|yeah|yep|great|perfect|nice|exactly|good|cool|love it|please)[,!.]?\s*)*(?:that'?s (?:exactly what i (?:wanted|meant)|(?:really |very |super )?(?:helpful|useful|great|perfect|what i wanted))|keep (?:doing (?:that|this|it)|it (?:that|this) way|it like (?:that|this)|it that simple)|(?:do|please do) (?:that|this) (?:every time|always|from now on))\b`)
+
+// reElided is a correction whose object is left out: it refuses what the
+// assistant proposed without naming it.
+var reElided = lazyre.New(`(?i)\b(?:rather not|not for (?:the )?\w+|not like that|not that one|don'?t do that|not this time)\b`)
+
+// reProposal is the assistant announcing what it will do.
+var reProposal = lazyre.New(`(?i)^(?:ok(?:ay)?[,.]?\s+|sure[,.]?\s+|got it[,.]?\s+)?(?:i'?ll|i will|i'?m going to|let me|i can)\s+(.{8,200}?)[.!]?$`)
+
+// proposalOf is the first sentence of an assistant message when it says
+// what the assistant will do ("I'll explain each git command as I run
+// it" → "explain each git command as I run it"), else "".
+func proposalOf(text string) string {
+	for _, s := range sentences(text) {
+		if m := reProposal.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
+			return m[1]
+		}
+		break
+	}
+	return ""
+}
+
+// resolveReferences fills in what a reply refers to (see reConfirm and
+// reElided): a confirmation becomes the rule it confirms, or nothing when
+// the assistant proposed nothing nameable (a bare "that's exactly what I
+// wanted" is no memory); a refusal without its object names it.
+func resolveReferences(s string, cands []Candidate, proposal string, at time.Time) []Candidate {
+	text := read(s).text
+	if reConfirm.MatchString(text) || reConfirm.MatchString(s) {
+		if proposal == "" {
+			return nil
+		}
+		rule := strings.NewReplacer(" I run ", " you run ", " I ", " you ", " my ", " your ", " me ", " the user ").Replace(" " + proposal + " ")
+		c := build("feedback", strings.TrimSpace(rule), "", at)
+		c.Body = strings.TrimSuffix(c.Body, "\n") + "\n\nThe user confirmed this approach when the assistant proposed it (\"" + oneLine(s, 120) + "\").\n"
+		return []Candidate{c}
+	}
+	if proposal != "" && reElided.MatchString(text) {
+		for i, c := range cands {
+			if c.Type == "feedback" {
+				cands[i].Description = oneLine(c.Description+" (refusing the assistant's proposal to "+proposal+")", 200)
+				cands[i].Body = strings.TrimSuffix(c.Body, "\n") + "\n\nWhat it refuses: the assistant had proposed to " + proposal + ".\n"
+			}
+		}
+	}
+	return cands
 }
