@@ -24,6 +24,9 @@ var (
 	reRunnable = lazyre.New("(?i)https?://|`[^`]+`|\\b(?:dashboards?|runbooks?|quer(?:y|ies)|commands?|scripts?|curl|psql|kubectl|grafana|kibana|datadog|honeycomb|sentry|wiki|docs?|notebooks?|playbooks?)\\b")
 	reWhere    = lazyre.New(`(?i)^((?:the |our |all )?[\w .'-]{2,40}?)\s+(is|are|lives?|gets?|go(?:es)?)\s+(?:(tracked|filed|kept|managed|documented|logged|reported|posted|stored|hosted)\s+)?(?:in|at|on|under|to)\s`)
 	reAboutMe  = lazyre.New(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am|i work as|i worked as|my (?:role|job) is)\s+(?:more of\s+)?(?:a |an |the )?(.+)`)
+	// reFirstPerson is a fact about the speaker after its "I" part: "I own
+	// the ranking model", "this is my first time touching svelte".
+	reFirstPerson = lazyre.New(`(?i)^(?:i'?ve been|i have been|i'?m|i am|i|this is my|my)\s+(.+)`)
 )
 
 // titleLeads are openings a learning's title drops, and the openings it
@@ -98,7 +101,7 @@ func (day *dayRead) learnings(in DayInput) ([]learning.Learning, []string) {
 			if (!ok || len(buckets[dl.rank]) >= maxLearnings) && (c.Type != "project" && c.Type != "feedback" || !pointOpen(*points, s.project)) {
 				continue // a busy day: no room left for what it would give
 			}
-			if ok && c.Type == "feedback" && reason == "" && dl.l.Scope == s.project {
+			if ok && c.Type == "feedback" && dl.l.Scope == s.project {
 				// A rule given with a quirk of the data is that quirk's lesson.
 				for i, q := range s.quirks {
 					if !used[i] && q.source == c.Source {
@@ -281,6 +284,17 @@ func learningTitle(typ, rule string) string {
 				return "About me: " + lowerFirst(t)
 			}
 		}
+		// Another fact about them: its own words, without the "I", so
+		// that two such facts are two memories, not one name twice.
+		if m := reFirstPerson.FindStringSubmatch(rule); m != nil {
+			rest := m[1]
+			if i := strings.IndexAny(rest, ",;:(—"); i > 0 {
+				rest = rest[:i]
+			}
+			if t := cutTitle(rest, 4); t != "" && !vagueTitle(t) {
+				return "About me: " + lowerFirst(t)
+			}
+		}
 		return "About me"
 	case "reference":
 		if m := reWhere.FindStringSubmatch(rule); m != nil && len(strings.Fields(m[1])) <= 4 {
@@ -387,4 +401,17 @@ func lowerFirst(s string) string {
 		return s // "CI", "API": an acronym
 	}
 	return string(unicode.ToLower(r)) + s[n:]
+}
+
+// vagueTitle reports a title of words that name nothing ("doing this a
+// while"): "About me" says as much.
+func vagueTitle(t string) bool {
+	for _, w := range strings.Fields(strings.ToLower(t)) {
+		switch w {
+		case "doing", "this", "that", "it", "a", "an", "the", "while", "stuff", "things", "lot", "bit", "for", "been", "here", "some", "time":
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -40,7 +40,7 @@ func gate(re *lazyre.Regexp) *gatedRe {
 
 // gates lists every gatedRe, for the test that holds them to their
 // regexps.
-var gates = make([]*gatedRe, 0, 64)
+var gates = make([]*gatedRe, 0, 128)
 
 // may reports whether s may hold a match.
 func (g *gatedRe) may(s string) bool {

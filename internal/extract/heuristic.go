@@ -96,7 +96,7 @@ var (
 
 	reProject = gate(lazyre.New(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freez(?:e|ing)|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset))\b`))
 
-	reFeedback      = gate(lazyre.New(`(?i)^(?:(?:also|and|ok|so|please)[,]?\s+)*(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using))\b|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`))
+	reFeedback      = gate(lazyre.New(`(?i)^(?:(?:also|and|ok|so|please)[,]?\s+)*(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using)|please (?:no|don'?t|never|always|avoid|keep))\b|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`))
 	reOneOff        = gate(lazyre.New(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`))
 	reGeneral       = gate(lazyre.New(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`))
 	reReason        = gate(lazyre.New(`(?i)(?:^|[\s,;—–-])(because|since|as|so that|otherwise)\s+`))
@@ -106,6 +106,16 @@ var (
 	reQuestion      = gate(lazyre.New(`\?\s*$`))
 	reDerivable     = gate(lazyre.New(`(?i)\b(?:the (?:repo|project|codebase) (?:has|contains|is organi[sz]ed)|is (?:defined|declared|implemented) in|lives in (?:internal|cmd|src|pkg|lib)/|git log|last commit|was (?:added|changed|committed) in)\b`))
 	reCodeFences    = gate(lazyre.New("(?s)```.*?```"))
+	// rePastedBlock is text between two rule lines ("---"), as a page, a
+	// README or a mail is pasted: context, not the user's words.
+	rePastedBlock = gate(lazyre.New(`(?m)^[ \t]*(?:-{3,}|={3,}|\*{3,}|_{3,})[ \t]*$(?s:.*?)^[ \t]*(?:-{3,}|={3,}|\*{3,}|_{3,})[ \t]*$`))
+	// reToAgents is text that addresses AI agents or tries to override
+	// their instructions: what a pasted page or log says to whatever
+	// model reads it, never the user's own rule, wherever it stands.
+	reToAgents = gate(lazyre.New(`(?i)\b(?:ai|llms?|coding|language[- ]models?)[ -](?:agents?|assistants?|models?|bots?|tools?)\b|\bnote (?:to|for) (?:ai|agents?|assistants?|llms?|bots?|models?)\b|\b(?:ignore|disregard|forget) (?:all |any )?(?:the )?(?:previous|prior|above|earlier) (?:instructions|rules)\b|\bif you are an? (?:ai|llm|language model|assistant|agent|bot)\b`))
+	// reNowOnly is a statement about the user that holds only now: "I'm
+	// on call this week", "I'm out today".
+	reNowOnly = gate(lazyre.New(`(?i)\b(?:this week|today|tonight|tomorrow|right now|at the moment|for now|this sprint|these days|for the next (?:few )?(?:days|hours))\b`))
 	// reProseSecret is a credential stated in words, which the redactor's
 	// key=value rules do not see: "the password is Tr0ub4dor&3", "with
 	// password hunter2x9", "use the token 8f3a9c…". The value must hold a
@@ -133,13 +143,19 @@ func ProseSecret(s string) bool {
 func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 	var out []Candidate
 	var sk Skipped
+	proposal := "" // what the assistant last said it would do: what a "yes, keep doing that" confirms
 	for mi, m := range msgs {
+		if m.Role == "assistant" && !m.Meta {
+			proposal = proposalOf(m.Text)
+		}
 		if m.Role != "user" || m.Meta {
 			continue
 		}
 		text := reCodeFences.ReplaceAllString(m.Text, " ")
+		text = rePastedBlock.ReplaceAllString(text, " ")
 		text = reQuoteLine.ReplaceAllString(text, " ") // a pasted quote is context
 		sents := sentences(text)
+		redirected := false // the message opened with a bare redirect ("lol no, way overkill.")
 		for si, s := range sents {
 			next := ""
 			if si+1 < len(sents) {
@@ -147,7 +163,10 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			}
 			// The kinds of secret this sentence's memories held.
 			var held []string
-			for _, c := range classify(s, next, m.Time.In(time.Local)) { // days as the user lives them
+			cands := classify(s, next, m.Time.In(time.Local), redirected) // days as the user lives them
+			redirected = si == 0 && len(cands) == 0 && read(s).correction
+			cands = resolveReferences(s, cands, proposal, m.Time.In(time.Local))
+			for _, c := range cands {
 				if kinds := secretKinds(s + " " + c.Body); len(kinds) > 0 {
 					held = append(held, kinds...) // a memory about a secret is not saved, even redacted
 					continue
@@ -160,6 +179,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 				sk.skipSecret(held) // one sentence, however many memories it held
 			}
 		}
+		proposal = "" // a reply answers the message just before it
 	}
 	return dedupe(out), sk
 }
@@ -223,12 +243,27 @@ func splitSentences(text string) []string {
 }
 
 // classify decides what one sentence is, if anything worth keeping: none,
-// one, or one per clause when the sentence holds several facts.
-func classify(raw, next string, at time.Time) []Candidate {
-	if reQuestion.MatchString(raw) || reDerivable.MatchString(raw) {
+// one, or one per clause when the sentence holds several facts; and a
+// fact or a self-description can carry a rule in a later clause
+// (ruleClause): "translations go through crowdin, never edit the json
+// files in locales/", "I use a screen reader, so please keep tables out
+// of your answers".
+func classify(raw, next string, at time.Time, redirected bool) []Candidate {
+	cs := classifySentence(raw, next, at, redirected)
+	if len(cs) == 1 && cs[0].Type != "feedback" {
+		if rule, why := ruleClause(read(raw).text, cs[0].Type == "user"); rule != "" {
+			cs = append(cs, build("feedback", rule, why, at))
+		}
+	}
+	return cs
+}
+
+func classifySentence(raw, next string, at time.Time, redirected bool) []Candidate {
+	if reQuestion.MatchString(raw) || reDerivable.MatchString(raw) || reToAgents.MatchString(raw) {
 		return nil
 	}
 	r := read(raw)
+	r.correction = r.correction || redirected
 	s := r.text
 	if len(strings.Fields(s)) < 3 {
 		return nil
@@ -243,24 +278,27 @@ func classify(raw, next string, at time.Time) []Candidate {
 	}
 	hasPointer := reURL.MatchString(s) || reChannel.MatchString(lower) || reSystems.MatchString(s) && rePointer.MatchString(s)
 	switch {
-	case hasPointer && (rePointer.MatchString(s) || reSystems.MatchString(s)) || isWhere(s):
+	case (hasPointer && (rePointer.MatchString(s) || reSystems.MatchString(s)) || isWhere(s)) && !isScheduled(s, at):
 		if parts := splitFacts(s, isWhere); parts != nil {
 			return many("reference", parts)
 		}
 		return []Candidate{build("reference", s, "", at)}
 	case (reOwner.MatchString(s) || reLifecycle.MatchString(s)) && !reNotProject.MatchString(s):
-		return []Candidate{build("project", s, reasonOf(s, next), at)}
+		return []Candidate{build("project", s, factWhy(s, next, at), at)}
 	case reProject.MatchString(s) || isScheduled(s, at):
 		if _, dated := AbsoluteDates(s, at); dated || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") {
-			return []Candidate{build("project", s, reasonOf(s, next), at)}
+			return []Candidate{build("project", s, factWhy(s, next, at), at)}
 		}
 		return nil
 	}
-	if reUser.MatchString(s) && !reUserNot.MatchString(s) {
+	if reUser.MatchString(s) && !reUserNot.MatchString(s) && !reNowOnly.MatchString(s) {
+		if self := selfClauses(s); len(self) > 1 {
+			return many("user", self) // one memory a fact about them
+		}
 		return []Candidate{build("user", s, "", at)}
 	}
-	if self := selfClauses(s); len(self) > 0 {
+	if self := selfClauses(s); len(self) > 0 && !reNowOnly.MatchString(s) {
 		return many("user", self)
 	}
 	switch {
@@ -273,13 +311,37 @@ func classify(raw, next string, at time.Time) []Candidate {
 		if !general || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
 			return nil
 		}
-		reason := reasonOf(s, next)
-		if reason == "" {
-			reason = causalReason(s)
-		}
-		return []Candidate{build("feedback", s, reason, at)}
+		return []Candidate{build("feedback", s, whyOf(s, next), at)}
 	}
 	return nil
+}
+
+// whyOf is the reason the user gave for a rule: a causal word's clause
+// (reasonOf), else a clause that says what went wrong or states what the
+// rule rests on (causalReason).
+func whyOf(s, next string) string {
+	if r := reasonOf(s, next); r != "" {
+		return r
+	}
+	return causalReason(s)
+}
+
+// factWhy is the reason given for a project fact: a causal word's clause,
+// one that says what went wrong, or a clause after it that states what
+// follows from it or led to it ("…, marketing already bought ads"). A
+// clause with a date of its own is another fact ("the freeze starts
+// Thursday, the report is due Dec 3"), never the reason.
+func factWhy(s, next string, at time.Time) string {
+	if r := reasonOf(s, next); r != "" {
+		return r
+	}
+	if m := reCausal.FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) >= 3 && strings.Index(s, m[1]) > 0 {
+		return strings.TrimRight(m[1], ".!")
+	}
+	return trailingReason(s, func(clause string) bool {
+		_, dated := AbsoluteDates(clause, at)
+		return dated
+	})
 }
 
 // reasonOf finds the reason the user gave: a because/since clause in the
@@ -313,15 +375,26 @@ func build(typ, s, reason string, at time.Time) Candidate {
 	s, _ = AbsoluteDates(strings.TrimSpace(s), at)
 	rule := s
 	if reason != "" {
-		if i := strings.Index(strings.ToLower(rule), strings.ToLower(reason)); i > 0 {
+		reason, _ = AbsoluteDates(reason, at) // as s was
+		i := strings.Index(strings.ToLower(rule), strings.ToLower(reason))
+		switch {
+		case i > 0:
+			// The rule is what is left around its reason: "use the nats
+			// dev server" of "in-memory won't work, we run 6 replicas,
+			// use the nats dev server" keeps both ends.
+			after := strings.TrimLeft(rule[i+len(reason):], " .,;—–-")
 			rule = strings.TrimRight(strings.TrimSpace(rule[:i]), " ,;—–-")
 			for _, w := range []string{" because", " since", " so that", " as", " otherwise"} {
 				if strings.HasSuffix(strings.ToLower(rule), w) {
 					rule = strings.TrimRight(rule[:len(rule)-len(w)], " ,;—–-")
 				}
 			}
+			if len(strings.Fields(after)) >= 2 {
+				rule += ", " + after
+			}
 		}
-		reason, _ = AbsoluteDates(reason, at)
+		// "X, so Y" keeps X in the rule too: "no deploys that day" alone
+		// would not say which day.
 	}
 	rule = strings.TrimRight(rule, " .!,;:—–-")
 	c := Candidate{Type: typ, Name: title(learningTitle(typ, rule)), Description: oneLine(rule, 140), Scope: ScopeFor(typ, s)}

@@ -1,7 +1,9 @@
 package extract
 
 import (
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/memdir/memdir/internal/lazyre"
@@ -18,9 +20,9 @@ var (
 	// reLead is one discourse marker at a sentence's start. The ones that
 	// also open real content ("no merges", "note the…") count only when
 	// punctuation follows them.
-	reLead = gate(lazyre.New(`(?i)^(?:(?:hey|hi|hello|ok(?:ay)?|so|yeah|also|and|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh)\b[,:.!]?|(?:no|nope|yes|yep|sure|right|good|great|nice|perfect|cool|np|thanks|wait|actually|note|context|ok yeah)\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
+	reLead = gate(lazyre.New(`(?i)^(?:(?:hey|hi|hello|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh)\b[,:.!]?|(?:no(?: no)*|nope|yes|yep|sure|right|good|great|nice|perfect|cool|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked))))\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
 	// reRedirect is a marker that turns what follows into a correction.
-	reRedirect = gate(lazyre.New(`(?i)^(?:no|nope|actually|hmm+|wait|whoa)\b`))
+	reRedirect = gate(lazyre.New(`(?i)^(?:no|nope|actually|hmm+|wait|whoa|lol no|that'?s (?:wrong|not))\b`))
 	// reRedirectHead is the part of a correction before its dash that only
 	// says "not that": "not like that", "not alpine", "I'd rather we didn't".
 	reRedirectHead = gate(lazyre.New(`(?i)^(?:not\b|i'?d rather (?:we|you) (?:didn'?t|not)\b|let'?s not\b|please don'?t\b|don'?t\b)`))
@@ -31,8 +33,13 @@ var (
 
 	// reSelf is a self-description by structure: the speaker as subject of
 	// what they do, are, or have done for a while.
-	reSelf    = gate(lazyre.New(`(?i)^(?:i'?m|i am) (?:(?:mostly|mainly|primarily|basically|really|more of|kind of|kinda|sort of|the only|also)\s+)*(?:a|an|the)\s+|^i (?:(?:mostly|mainly|primarily|usually|also|only)\s+)*(?:do|work (?:on|in|with|as)|write|code in|own|maintain|lead|run)\b|^(?:i'?ve|i have) been (?:a|an|doing|writing|working (?:on|in|with|as))\b.*\bfor\b|^(?:i'?m |am )?(?:(?:fairly|pretty|kinda|very|brand|still|totally)\s+)?new to\b|^\S+ is (?:(?:kinda|pretty|fairly|very|totally|still)\s+)?new to me\b`))
-	reSelfNot = gate(lazyre.New(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|on call|in (?:a|the)|currently working on|working on (?:this|the|a|it))\b|^i (?:\w+ )?(?:do|run|write) (?:it|this|that|the|a)\b`))
+	reSelf = gate(lazyre.New(`(?i)^(?:i'?m|i am) (?:(?:mostly|mainly|primarily|basically|really|more of|kind of|kinda|sort of|the only|also)\s+)*(?:a|an|the)\s+|^i (?:(?:mostly|mainly|primarily|usually|also|only)\s+)*(?:do|work (?:on|in|with|as)|write|code in|own|maintain|lead|run)\b|^(?:i'?ve|i have) been (?:a|an|doing|writing|working (?:on|in|with|as))\b.*\bfor\b|^(?:i'?m |am )?(?:(?:fairly|pretty|kinda|very|brand|still|totally)\s+)?new to\b|^\S+ is (?:(?:kinda|pretty|fairly|very|totally|still)\s+)?new to me\b` +
+		// what they know, how well, and where they come from
+		`|^(?:this is )?my first (?:time|project|week|month) (?:touching|using|with|in|writing|on|doing)\b|^i (?:normally|typically|usually|mostly|mainly) (?:write|use|work|code|do)\b|^i know (?:\S+ ){1,4}(?:well|inside out|very well)\b` +
+		`|^(?:i'?m|i am) (?:(?:really|pretty|very|quite|kinda|not)\s+)*(?:bad|good|great|terrible|rusty|comfortable|fluent|solid|weak|strong|new) (?:at|with|in)\b|^(?:i'?m|i am) coming from\b|^i (?:came|come) from\b` +
+		`|^(?:i'?m|i am) (?:\w+ )?(?:impaired|blind|deaf|dyslexic|colou?r-?blind)\b|^i use a screen reader\b` +
+		`|^(?:a |an )?(?:solo|indie|freelance|independent|junior|senior|staff|lead|principal)(?: \w+)? (?:dev|developer|engineer|designer|analyst|scientist|founder|contractor)\b`))
+	reSelfNot = gate(lazyre.New(`(?i)\b(?:good|great|fine|ok|okay|happy|comfortable|bad) with (?:that|this|it|these|those|your|the plan)\b|\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|on call|in (?:a|the)|currently working on|working on (?:this|the|a|it))\b|^i (?:\w+ )?(?:do|run|write) (?:it|this|that|the|a)\b`))
 
 	// reCausal is a clause that tells what went wrong: the reason a rule
 	// exists, given without "because".
@@ -108,8 +115,16 @@ func selfClauses(s string) []string {
 		if head, _, ok := strings.Cut(p, " so "); ok {
 			p = head // "go is new to me so explain…": the rest is a request
 		}
-		if reSelf.MatchString(p) && !reSelfNot.MatchString(p) {
+		words := strings.Fields(strings.ToLower(p))
+		switch {
+		case reSelf.MatchString(p) && !reSelfNot.MatchString(p):
+			if len(words) > 0 && (words[0] == "new" || words[0] == "fairly" || words[0] == "pretty" || words[0] == "brand") {
+				p = "I'm " + p // "new to aws" alone says nobody is
+			}
 			out = append(out, p)
+		case len(out) > 0 && len(words) > 0 && len(words) <= 6 && !imperatives()[words[0]]:
+			// "mostly GCP", "been here 3 years": more of the fact before.
+			out[len(out)-1] += ", " + p
 		}
 	}
 	if len(out) == 0 {
@@ -142,12 +157,51 @@ func isWhere(s string) bool {
 // isScheduled reports a project fact with a date: a thing that starts,
 // ends, ships or freezes on a day the sentence names.
 func isScheduled(s string, at time.Time) bool {
-	if !reSchedule.MatchString(s) || reNotProject.MatchString(s) {
+	if !mayHoldDate(s) || reNotProject.MatchString(s) || !reSchedule.MatchString(s) && !datedFact(s) {
 		return false
 	}
 	_, dated := AbsoluteDates(s, at)
 	return dated
 }
+
+// datedFact reports a thing the team has, put on a day by its structure:
+// a noun phrase as subject ("the DR drill with the auditors", "our
+// contract renewal"), then "is"/"are", or any verb and "on", then the day
+// — "is dec 16", "is friday", "is on december 18", "goes to 10% of users
+// on monday". AbsoluteDates must still find a date in it.
+func datedFact(s string) bool {
+	l := strings.ToLower(s)
+	if !strings.HasPrefix(l, "the ") && !strings.HasPrefix(l, "our ") && !strings.HasPrefix(l, "a ") && !strings.HasPrefix(l, "an ") {
+		return false
+	}
+	if i := strings.IndexAny(l, ",;"); i > 0 {
+		l = l[:i] // within the first clause
+	}
+	for _, verb := range []string{" is ", " are ", "'s ", " was ", " were ", " on "} {
+		for off := 0; ; {
+			i := strings.Index(l[off:], verb)
+			if i < 0 {
+				break
+			}
+			rest := l[off+i+len(verb):]
+			off += i + len(verb)
+			for _, w := range []string{"on ", "by ", "at ", "until ", "till ", "due ", "set for ", "planned for ", "scheduled for "} {
+				if r, ok := strings.CutPrefix(rest, w); ok {
+					rest = r
+					break
+				}
+			}
+			if reDayStart.MatchString(rest) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reDayStart is a day at the start of a text: "16", "the 14th", "friday",
+// "dec 16", "tomorrow", "next …".
+var reDayStart = gate(lazyre.New(`^(?:(?:the\s+)?\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|today\b|tomorrow\b|next\s)`))
 
 // splitFacts cuts a sentence into clauses at ", " and " and the ", and
 // returns them when at least two hold a fact of the kind ok accepts.
@@ -187,5 +241,239 @@ func causalReason(s string) string {
 	if m := reSubjectClause.FindStringSubmatch(s); m != nil {
 		return strings.TrimRight(m[1], ".!")
 	}
+	return clauseReason(s)
+}
+
+// clauseReason is the reason a rule's user gave in a clause of its own,
+// read by structure rather than by a causal word: of the sentence's
+// clauses (cut at ", ", "; " and dashes), the last one after the first
+// that states something (a subject and a verb) rather than asks for
+// something (an imperative) — "keep it as plain functions, I need to be
+// able to read it"; "use the nats dev server, we run 6 replicas even in
+// dev" — or, for "X, so Y", the X that Y follows from ("the audit starts
+// on the 7th, so every new component needs aria labels").
+func clauseReason(s string) string {
+	lower := strings.ToLower(s)
+	for _, sep := range []string{", so ", "; so ", " — so ", " so we ", " so no "} {
+		if i := strings.Index(lower, sep); i > 0 {
+			left := strings.TrimSpace(s[:i])
+			if len(strings.Fields(left)) >= 3 && declarative(left) && len(strings.Fields(s[i+len(sep):])) >= 2 {
+				return strings.TrimRight(left, ".!")
+			}
+		}
+	}
+	return trailingReason(s, nil)
+}
+
+// trailingReason is clauseReason's clause that states something after
+// the rule; skip, when set, passes over clauses that are facts of their
+// own (a project fact's second date).
+func trailingReason(s string, skip func(string) bool) string {
+	cuts := clauseCuts(s)
+	for k := len(cuts) - 1; k >= 1; k-- {
+		end := len(s)
+		if k+1 < len(cuts) {
+			end = cuts[k+1].at
+		}
+		seg := strings.TrimSpace(s[cuts[k].at+cuts[k].n : end])
+		if len(strings.Fields(seg)) >= 3 && declarative(seg) && (skip == nil || !skip(seg)) {
+			return strings.TrimRight(seg, ".!")
+		}
+	}
 	return ""
+}
+
+type cut struct{ at, n int }
+
+// clauseCuts are where s's clauses start: 0, then each separator.
+func clauseCuts(s string) []cut {
+	out := []cut{{0, 0}}
+	for i := 0; i < len(s); i++ {
+		for _, sep := range []string{", ", "; ", " — ", " – ", " - "} {
+			if strings.HasPrefix(s[i:], sep) {
+				out = append(out, cut{i, len(sep)})
+				i += len(sep) - 1
+				break
+			}
+		}
+	}
+	return out
+}
+
+// declarative reports whether clause states something: it does not open
+// with an imperative or a negated request, and it has a subject's word
+// first or a finite verb in it.
+func declarative(clause string) bool {
+	words := strings.Fields(strings.ToLower(strings.Trim(clause, " .!,;:")))
+	if len(words) == 0 || imperatives()[strings.Trim(words[0], "\"'`")] {
+		return false
+	}
+	if subjects()[words[0]] {
+		return true
+	}
+	for _, w := range words[1:] {
+		w = strings.Trim(w, ".,;:!\"'`()")
+		if finiteVerbs()[w] || strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "'s") && w != "let's" ||
+			len(w) >= 6 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	imperatives = sync.OnceValue(func() map[string]bool {
+		return wordSet(`use always never don't dont do keep add put run make please avoid prefer try stop remember just only
+		derive return log check go write call set follow test ask file attach schedule no skip ping tell let's lets read see
+		change move rename delete remove start wait note open close pin bump ship merge push pull rebase squash review`)
+	})
+	subjects = sync.OnceValue(func() map[string]bool {
+		return wordSet(`we we're we've we'd it it's its they they're they've i i'm i've i'd that that's this there there's
+		our my your their someone somebody nobody everyone everybody people he she he's she's the a an every last`)
+	})
+	finiteVerbs = sync.OnceValue(func() map[string]bool {
+		return wordSet(`is are was were has have had need needs got gets get bought took broke ran runs run made makes
+		went goes go pay pays read reads do does did can can't cannot will won't would could should must may might costs cost
+		bans ban breaks caused causes fails failed reject rejects support supports audits check checks want wants wanted
+		uses use relies depends matches owns own sees lives`)
+	})
+)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// ruleClause is a rule a later clause of s asks for, with the reason a
+// clause after it gives: one that opens like a rule ("never edit the json
+// files in locales/ directly", "don't hand-edit hosts.ini", "every new
+// component needs aria labels"), or, after a self-description's "so",
+// any request ("so please keep tables out of your answers", "so document
+// decisions for whoever comes next"). "" when there is none.
+func ruleClause(s string, self bool) (rule, why string) {
+	cuts := clauseCuts(s)
+	lower := strings.ToLower(s)
+	if i := strings.Index(lower, " so "); i > 0 && s[i-1] != ',' && s[i-1] != ';' {
+		cuts = append(cuts, cut{i, len(" so ")})
+		slices.SortFunc(cuts, func(a, b cut) int { return a.at - b.at })
+	}
+	for k := 1; k < len(cuts); k++ {
+		end := len(s)
+		if k+1 < len(cuts) {
+			end = cuts[k+1].at
+		}
+		if end < cuts[k].at+cuts[k].n {
+			continue
+		}
+		sep := strings.TrimSpace(s[cuts[k].at : cuts[k].at+cuts[k].n])
+		c := strings.TrimSpace(s[cuts[k].at+cuts[k].n : end])
+		for {
+			l := strings.ToLower(c)
+			trimmed := false
+			for _, lead := range []string{"and ", "but ", "so ", "also ", "please ", "pls ", "plz "} {
+				if strings.HasPrefix(l, lead) {
+					c, trimmed = c[len(lead):], true
+					break
+				}
+			}
+			if !trimmed {
+				break
+			}
+		}
+		words := strings.Fields(strings.ToLower(c))
+		if len(words) < 3 {
+			continue
+		}
+		// After a self-description's "so", a standing request: an
+		// imperative of four words or more ("so please keep tables out of
+		// your answers"), not a permission or a remark ("you can be terse
+		// about SQL", "skip the basics").
+		request := self && (sep == "so" || strings.HasPrefix(strings.ToLower(s[cuts[k].at+cuts[k].n:]), "so ")) &&
+			len(words) >= 4 && !subjects()[words[0]] && words[0] != "you" && !declarative(c)
+		verbless := len(words) > 1 && prepositions()[words[1]] // "never in public GitHub issues": a fragment
+		if !request && (!reRuleStart.MatchString(c) || verbless) || reAnaphor.MatchString(c) {
+			continue // not a rule, or one that needs the clause before it ("no new features after that")
+		}
+		if end < len(s) {
+			why = trailingReason(s[end:], nil)
+			if why == "" {
+				if rest := strings.TrimLeft(s[end:], " ,;—–-"); len(strings.Fields(rest)) >= 3 && declarative(rest) {
+					why = strings.TrimRight(rest, ".!")
+				}
+			}
+		}
+		return strings.TrimRight(c, ".!"), why
+	}
+	return "", ""
+}
+
+// reAnaphor is a clause that points back at the one before it, which it
+// needs to be understood.
+var reAnaphor = gate(lazyre.New(`(?i)\b(?:after that|before that|by then|until then|that day|then|after it|before it)\s*[.!]?$`))
+
+var prepositions = sync.OnceValue(func() map[string]bool { return wordSet(`in on at for to with from by during after before under over`) })
+
+// reRuleStart is a clause that opens as a standing rule does.
+var reRuleStart = gate(lazyre.New(`(?i)^(?:never|always|don'?t|do not|avoid|no new|every (?:new )?[\w-]+ (?:needs|must|has to|should|gets)|(?:we|you) (?:always|never|must|should)\b)`))
+
+// The assistant's proposal is what a short reply refers to: "yes please,
+// keep doing that" confirms it, "I'd rather not for the batch jobs"
+// refuses it for some case. The proposal is read for that context only:
+// a memory never holds the assistant's words as the user's, and says
+// whose they are.
+
+// reConfirm is a reply that confirms what the assistant did or proposed,
+// with nothing of its own: "yes please, that's really helpful, keep doing
+// that", "great, that's exactly what I wanted".
+var reConfirm = gate(lazyre.New(`(?i)^(?:(?:yes|yeah|yep|great|perfect|nice|exactly|good|cool|love it|please)[,!.]?\s*)*(?:that'?s (?:exactly what i (?:wanted|meant)|(?:really |very |super )?(?:helpful|useful|great|perfect|what i wanted))|keep (?:doing (?:that|this|it)|it (?:that|this) way|it like (?:that|this)|it that simple)|(?:do|please do) (?:that|this) (?:every time|always|from now on))\b`))
+
+// reElided is a correction whose object is left out: it refuses what the
+// assistant proposed without naming it.
+var reElided = gate(lazyre.New(`(?i)\b(?:rather not|not for (?:the )?\w+|not like that|not that one|don'?t do that|not this time)\b`))
+
+// reProposal is the assistant announcing what it will do.
+var reProposal = gate(lazyre.New(`(?i)^(?:ok(?:ay)?[,.]?\s+|sure[,.]?\s+|got it[,.]?\s+)?(?:i'?ll|i will|i'?m going to|let me|i can)\s+(.{8,200}?)[.!]?$`))
+
+// proposalOf is the first sentence of an assistant message when it says
+// what the assistant will do ("I'll explain each git command as I run
+// it" → "explain each git command as I run it"), else "".
+func proposalOf(text string) string {
+	sents := sentences(text)
+	if len(sents) == 0 {
+		return ""
+	}
+	if m := reProposal.FindStringSubmatch(strings.TrimSpace(sents[0])); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// resolveReferences fills in what a reply refers to (see reConfirm and
+// reElided): a confirmation becomes the rule it confirms, or nothing when
+// the assistant proposed nothing nameable (a bare "that's exactly what I
+// wanted" is no memory); a refusal without its object names it.
+func resolveReferences(s string, cands []Candidate, proposal string, at time.Time) []Candidate {
+	if reConfirm.MatchString(s) {
+		if proposal == "" {
+			return nil
+		}
+		rule := strings.NewReplacer(" I run ", " you run ", " I ", " you ", " my ", " your ", " me ", " the user ").Replace(" " + proposal + " ")
+		c := build("feedback", strings.TrimSpace(rule), "", at)
+		c.Body = strings.TrimSuffix(c.Body, "\n") + "\n\nThe user confirmed this approach when the assistant proposed it (\"" + oneLine(s, 120) + "\").\n"
+		return []Candidate{c}
+	}
+	// The object is left out of what remains once the redirect's head is
+	// read ("no, not like that — don't mock the db" names its object).
+	if proposal != "" && reElided.MatchString(s) && reElided.MatchString(read(s).text) {
+		for i, c := range cands {
+			if c.Type == "feedback" {
+				cands[i].Description = oneLine(c.Description+" (refusing the assistant's proposal to "+proposal+")", 200)
+				cands[i].Body = strings.TrimSuffix(c.Body, "\n") + "\n\nWhat it refuses: the assistant had proposed to " + proposal + ".\n"
+			}
+		}
+	}
+	return cands
 }
