@@ -286,14 +286,15 @@ func learningTitle(typ, rule string) string {
 		}
 		// Another fact about them: its own words, without the "I", so
 		// that two such facts are two memories, not one name twice.
+		rest := rule
 		if m := reFirstPerson.FindStringSubmatch(rule); m != nil {
-			rest := m[1]
-			if i := strings.IndexAny(rest, ",;:(—"); i > 0 {
-				rest = rest[:i]
-			}
-			if t := cutTitle(rest, 4); t != "" && !vagueTitle(t) {
-				return "About me: " + lowerFirst(t)
-			}
+			rest = m[1]
+		}
+		if i := strings.IndexAny(rest, ",;:(—"); i > 0 {
+			rest = rest[:i]
+		}
+		if t := cutTitle(rest, 4); t != "" && !vagueTitle(t) {
+			return "About me: " + lowerFirst(t)
 		}
 		return "About me"
 	case "reference":

@@ -293,8 +293,9 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		return nil
 	}
 	if reUser.MatchString(s) && !reUserNot.MatchString(s) && !reNowOnly.MatchString(s) {
-		if self := selfClauses(s); len(self) > 1 {
-			return many("user", self) // one memory a fact about them
+		if self := selfClauses(s); len(self) > 1 && reKnowledge.MatchString(strings.Join(self[1:], " ")) {
+			// What they know apart from who they are: one memory each.
+			return many("user", self)
 		}
 		return []Candidate{build("user", s, "", at)}
 	}
@@ -323,7 +324,17 @@ func whyOf(s, next string) string {
 	if r := reasonOf(s, next); r != "" {
 		return r
 	}
-	return causalReason(s)
+	if r := causalReason(s); r != "" {
+		return r
+	}
+	// The sentence after the rule, when it states something rather than
+	// asks for something: "never hardcode hex values. the rebrand is going
+	// to change basically every color".
+	n := strings.TrimSpace(next)
+	if len(strings.Fields(n)) >= 4 && declarative(n) && !reQuestion.MatchString(n) && !reFeedback.MatchString(n) && !reRuleStart.MatchString(n) {
+		return strings.TrimRight(n, ".!")
+	}
+	return ""
 }
 
 // factWhy is the reason given for a project fact: a causal word's clause,

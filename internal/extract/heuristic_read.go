@@ -38,7 +38,13 @@ var (
 		`|^(?:this is )?my first (?:time|project|week|month) (?:touching|using|with|in|writing|on|doing)\b|^i (?:normally|typically|usually|mostly|mainly) (?:write|use|work|code|do)\b|^i know (?:\S+ ){1,4}(?:well|inside out|very well)\b` +
 		`|^(?:i'?m|i am) (?:(?:really|pretty|very|quite|kinda|not)\s+)*(?:bad|good|great|terrible|rusty|comfortable|fluent|solid|weak|strong|new) (?:at|with|in)\b|^(?:i'?m|i am) coming from\b|^i (?:came|come) from\b` +
 		`|^(?:i'?m|i am) (?:\w+ )?(?:impaired|blind|deaf|dyslexic|colou?r-?blind)\b|^i use a screen reader\b` +
-		`|^(?:a |an )?(?:solo|indie|freelance|independent|junior|senior|staff|lead|principal)(?: \w+)? (?:dev|developer|engineer|designer|analyst|scientist|founder|contractor)\b`))
+		`|^(?:a |an )?(?:solo|indie|freelance|independent|junior|senior|staff|lead|principal)(?: \w+)? (?:dev|developer|engineer|designer|analyst|scientist|founder|contractor)\b` +
+		// a role alone, a team, what is new or known to them, where they come from
+		`|^(?:a |an )?(?:[\w.-]+ ){0,2}(?:engineer|developer|dev|designer|analyst|scientist|admin|manager|intern|student|founder|contractor|consultant|person)(?: here)?$` +
+		`|^(?:i'?m|im|i am) (?:on|in) (?:the )?[\w-]+(?: [\w-]+)? (?:team|org|group|department|ops)\b` +
+		`|^(?:[\w.+#/-]+ ){1,4}(?:is|are) (?:(?:all|pretty|kinda|mostly|totally|completely|still|black)\s+)*(?:new|magic|a mystery|alien|vibes|fresh) to me\b` +
+		`|^(?:[\w.+#/-]+ ){1,3}i know (?:really |very |pretty |quite )?well\b|^(?:been (?:writing|doing|working)|came from|coming from) ` +
+		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b`))
 	reSelfNot = gate(lazyre.New(`(?i)\b(?:good|great|fine|ok|okay|happy|comfortable|bad) with (?:that|this|it|these|those|your|the plan)\b|\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|on call|in (?:a|the)|currently working on|working on (?:this|the|a|it))\b|^i (?:\w+ )?(?:do|run|write) (?:it|this|that|the|a)\b`))
 
 	// reCausal is a clause that tells what went wrong: the reason a rule
@@ -108,7 +114,17 @@ func read(s string) reading {
 // with the clauses after it that say more ("I've been doing sre for 6
 // years, mostly GCP" | "new to aws"), or nil.
 func selfClauses(s string) []string {
-	parts := strings.Split(s, ", ")
+	var parts []string
+	cuts := clauseCuts(s)
+	for k, c := range cuts {
+		end := len(s)
+		if k+1 < len(cuts) {
+			end = cuts[k+1].at
+		}
+		if c.at+c.n <= end {
+			parts = append(parts, s[c.at+c.n:end])
+		}
+	}
 	var out []string
 	for _, p := range parts {
 		p = read(p).text
@@ -116,7 +132,11 @@ func selfClauses(s string) []string {
 			p = head // "go is new to me so explain…": the rest is a request
 		}
 		words := strings.Fields(strings.ToLower(p))
+		subjectless := len(words) > 0 && (words[0] == "been" || words[0] == "came" || words[0] == "coming" || words[0] == "mostly" || words[0] == "mainly")
 		switch {
+		case len(out) > 0 && subjectless:
+			// "been writing django for 8 years": more of the fact before.
+			out[len(out)-1] += ", " + p
 		case reSelf.MatchString(p) && !reSelfNot.MatchString(p):
 			if len(words) > 0 && (words[0] == "new" || words[0] == "fairly" || words[0] == "pretty" || words[0] == "brand") {
 				p = "I'm " + p // "new to aws" alone says nobody is
@@ -157,12 +177,33 @@ func isWhere(s string) bool {
 // isScheduled reports a project fact with a date: a thing that starts,
 // ends, ships or freezes on a day the sentence names.
 func isScheduled(s string, at time.Time) bool {
-	if !mayHoldDate(s) || reNotProject.MatchString(s) || !reSchedule.MatchString(s) && !datedFact(s) {
+	if !mayHoldDate(s) || reNotProject.MatchString(s) {
+		return false
+	}
+	scheduled := reSchedule.MatchString(s) || datedFact(s)
+	if !scheduled {
+		// Any statement that puts something of the team's ahead on a day:
+		// "we're cutting over to arq on the 16th", "clicks.v1 gets deleted
+		// october 15". Not a request, not the past.
+		words := strings.Fields(strings.ToLower(s))
+		scheduled = len(words) >= 4 && !imperatives()[words[0]] && !firstPerson[words[0]] && !rePast.MatchString(s) && !reNowOnly.MatchString(s)
+	}
+	if !scheduled {
 		return false
 	}
 	_, dated := AbsoluteDates(s, at)
 	return dated
 }
+
+// reKnowledge is what the user knows, or does not: their experience
+// beside their role ("I know the grpc stuff well", "new to aws").
+var reKnowledge = gate(lazyre.New(`(?i)\b(?:new to|first time|know (?:\S+ ){1,4}(?:well|inside out)|been (?:doing|writing|working)|\d+ ?(?:years|yrs|y)\b|normally (?:write|use|work)|(?:bad|good|great|rusty|comfortable|fluent) (?:at|with|in)|coming from|background|own the|owns? )`))
+
+// firstPerson are the words a sentence about the speaker opens with.
+var firstPerson = map[string]bool{"i": true, "i'm": true, "im": true, "i've": true, "ive": true, "i'll": true, "i'd": true, "my": true, "me": true}
+
+// rePast is a statement about what happened, not what is ahead.
+var rePast = gate(lazyre.New(`(?i)\b(?:yesterday|ago|last (?:week|month|night|time|friday|monday|tuesday|wednesday|thursday|saturday|sunday)|was|were|did|had|happened|broke|failed|crashed)\b`))
 
 // datedFact reports a thing the team has, put on a day by its structure:
 // a noun phrase as subject ("the DR drill with the auditors", "our
@@ -428,7 +469,7 @@ var reRuleStart = gate(lazyre.New(`(?i)^(?:never|always|don'?t|do not|avoid|no n
 // reConfirm is a reply that confirms what the assistant did or proposed,
 // with nothing of its own: "yes please, that's really helpful, keep doing
 // that", "great, that's exactly what I wanted".
-var reConfirm = gate(lazyre.New(`(?i)^(?:(?:yes|yeah|yep|great|perfect|nice|exactly|good|cool|love it|please)[,!.]?\s*)*(?:that'?s (?:exactly what i (?:wanted|meant)|(?:really |very |super )?(?:helpful|useful|great|perfect|what i wanted))|keep (?:doing (?:that|this|it)|it (?:that|this) way|it like (?:that|this)|it that simple)|(?:do|please do) (?:that|this) (?:every time|always|from now on))\b`))
+var reConfirm = gate(lazyre.New(`(?i)\bkeep doing (?:that|this|it)\b|^(?:(?:yes|yeah|yep|great|perfect|nice|exactly|good|cool|love it|please)[,!.]?\s*)*(?:that'?s (?:exactly what i (?:wanted|meant)|(?:really |very |super )?(?:helpful|useful|great|perfect|what i wanted))|keep (?:doing (?:that|this|it)|it (?:that|this) way|it like (?:that|this)|it that simple)|(?:do|please do) (?:that|this) (?:every time|always|from now on))\b`))
 
 // reElided is a correction whose object is left out: it refuses what the
 // assistant proposed without naming it.
