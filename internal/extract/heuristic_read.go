@@ -20,12 +20,12 @@ var (
 	// reLead is one discourse marker at a sentence's start. The ones that
 	// also open real content ("no merges", "note the…") count only when
 	// punctuation follows them.
-	reLead = gate(lazyre.New(`(?i)^(?:(?:hey|hi|hello|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh)\b[,:.!]?|(?:no(?: no)*|nope|yes|yep|sure|right|good|great|nice|perfect|cool|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked))))\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
+	reLead = gate(lazyre.New(`(?i)^(?:(?:hey|hi|hello|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh|pls|plz|one rule|rule)\b[,:.!]?|(?:no(?: no)*|nope|yes|yep|sure|right|good|great|nice|perfect|cool|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked))))\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
 	// reRedirect is a marker that turns what follows into a correction.
 	reRedirect = gate(lazyre.New(`(?i)^(?:no|nope|actually|hmm+|wait|whoa|lol no|that'?s (?:wrong|not))\b`))
 	// reRedirectHead is the part of a correction before its dash that only
 	// says "not that": "not like that", "not alpine", "I'd rather we didn't".
-	reRedirectHead = gate(lazyre.New(`(?i)^(?:not\b|i'?d rather (?:we|you) (?:didn'?t|not)\b|let'?s not\b|please don'?t\b|don'?t\b)`))
+	reRedirectHead = gate(lazyre.New(`(?i)^(?:(?:actually|hmm+|no|nope|wait|ok|so|yeah|but)[,]?\s+)*(?:not\b|i'?d rather (?:we|you) (?:didn'?t|not)\b|let'?s not\b|please don'?t\b|don'?t\b)`))
 	// reInterjection is filler inside a sentence: "… devs lol", "… tbh".
 	reInterjection = gate(lazyre.New(`(?i)[\s,]+\b(?:lol|lmao|haha|tbh|pls|plz)\b[.!]?`))
 	// reQuoteLine is a pasted quote: "> ## Quickstart".
@@ -99,6 +99,9 @@ func read(s string) reading {
 	for _, dash := range []string{" — ", " – ", " - "} {
 		head, rest, ok := strings.Cut(s, dash)
 		if ok && len(strings.Fields(head)) <= 5 && reRedirectHead.MatchString(head) && len(strings.Fields(rest)) >= 3 {
+			if reRedirect.MatchString(head) || strings.Contains(strings.ToLower(head), "let's not") || strings.Contains(strings.ToLower(head), "lets not") {
+				r.correction = true
+			}
 			s, r.correction = rest, true
 			break
 		}
@@ -397,10 +400,12 @@ func wordSet(s string) map[string]bool {
 func ruleClause(s string, self bool) (rule, why string) {
 	cuts := clauseCuts(s)
 	lower := strings.ToLower(s)
-	if i := strings.Index(lower, " so "); i > 0 && s[i-1] != ',' && s[i-1] != ';' {
-		cuts = append(cuts, cut{i, len(" so ")})
-		slices.SortFunc(cuts, func(a, b cut) int { return a.at - b.at })
+	for _, sep := range []string{" so ", " but "} {
+		if i := strings.Index(lower, sep); i > 0 && s[i-1] != ',' && s[i-1] != ';' {
+			cuts = append(cuts, cut{i, len(sep)})
+		}
 	}
+	slices.SortFunc(cuts, func(a, b cut) int { return a.at - b.at })
 	for k := 1; k < len(cuts); k++ {
 		end := len(s)
 		if k+1 < len(cuts) {
@@ -432,7 +437,8 @@ func ruleClause(s string, self bool) (rule, why string) {
 		// imperative of four words or more ("so please keep tables out of
 		// your answers"), not a permission or a remark ("you can be terse
 		// about SQL", "skip the basics").
-		request := self && (sep == "so" || strings.HasPrefix(strings.ToLower(s[cuts[k].at+cuts[k].n:]), "so ")) &&
+		after := strings.ToLower(s[cuts[k].at+cuts[k].n:])
+		request := self && (sep == "so" || sep == "but" || strings.HasPrefix(after, "so ") || strings.HasPrefix(after, "but ")) &&
 			len(words) >= 4 && !subjects()[words[0]] && words[0] != "you" && !declarative(c)
 		verbless := len(words) > 1 && prepositions()[words[1]] // "never in public GitHub issues": a fragment
 		if !request && (!reRuleStart.MatchString(c) || verbless) || reAnaphor.MatchString(c) {
