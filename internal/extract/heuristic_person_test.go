@@ -105,6 +105,9 @@ func TestHeuristic_ReadsLikeAPerson(t *testing.T) {
 		{"a role and what the role does stay one memory",
 			[]Message{user("i'm the accessibility lead, i do audits for all 3 product teams")},
 			[]want{{typ: "user", has: []string{"accessibility lead", "audits for all 3 product teams"}}}},
+		{"a clause that is the rule itself is not its reason",
+			[]Message{user("From now on, release notes go in CHANGELOG.md under Unreleased, newest first.")},
+			[]want{{typ: "feedback", has: []string{"release notes go in CHANGELOG.md under Unreleased, newest first"}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, _ := Heuristic(tc.msgs, "s")

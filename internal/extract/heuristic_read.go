@@ -189,7 +189,7 @@ func isScheduled(s string, at time.Time) bool {
 		// "we're cutting over to arq on the 16th", "clicks.v1 gets deleted
 		// october 15". Not a request, not the past.
 		words := strings.Fields(strings.ToLower(s))
-		scheduled = len(words) >= 4 && !imperatives()[words[0]] && !firstPerson[words[0]] && !rePast.MatchString(s) && !reNowOnly.MatchString(s)
+		scheduled = len(words) >= 4 && !imperatives()[words[0]] && !firstPerson(words[0]) && !rePast.MatchString(s) && !reNowOnly.MatchString(s)
 	}
 	if !scheduled {
 		return false
@@ -203,7 +203,13 @@ func isScheduled(s string, at time.Time) bool {
 var reKnowledge = gate(lazyre.New(`(?i)\b(?:new to|first time|know (?:\S+ ){1,4}(?:well|inside out)|been (?:doing|writing|working)|\d+ ?(?:years|yrs|y)\b|normally (?:write|use|work)|(?:bad|good|great|rusty|comfortable|fluent) (?:at|with|in)|coming from|background|own the|owns? )`))
 
 // firstPerson are the words a sentence about the speaker opens with.
-var firstPerson = map[string]bool{"i": true, "i'm": true, "im": true, "i've": true, "ive": true, "i'll": true, "i'd": true, "my": true, "me": true}
+func firstPerson(w string) bool {
+	switch w {
+	case "i", "i'm", "im", "i've", "ive", "i'll", "i'd", "my", "me":
+		return true
+	}
+	return false
+}
 
 // rePast is a statement about what happened, not what is ahead.
 var rePast = gate(lazyre.New(`(?i)\b(?:yesterday|ago|last (?:week|month|night|time|friday|monday|tuesday|wednesday|thursday|saturday|sunday)|was|were|did|had|happened|broke|failed|crashed)\b`))
@@ -320,11 +326,28 @@ func trailingReason(s string, skip func(string) bool) string {
 			end = cuts[k+1].at
 		}
 		seg := strings.TrimSpace(s[cuts[k].at+cuts[k].n : end])
-		if len(strings.Fields(seg)) >= 3 && declarative(seg) && (skip == nil || !skip(seg)) {
+		if len(strings.Fields(seg)) >= 3 && declarative(seg) && (skip == nil || !skip(seg)) && ruleBefore(s[:cuts[k].at]) {
 			return strings.TrimRight(seg, ".!")
 		}
 	}
 	return ""
+}
+
+// ruleBefore reports whether head, the text before a candidate reason,
+// holds a rule of its own: three words or more once its opening markers
+// ("from now on", "also") are gone. "From now on, release notes go in
+// CHANGELOG.md" has none: the clause is the rule, not its reason.
+func ruleBefore(head string) bool {
+	h := strings.TrimSpace(strings.ToLower(head))
+	for changed := true; changed; {
+		changed = false
+		for _, lead := range []string{"from now on", "going forward", "in general", "also", "and", "btw", "fwiw", "ok", "so", "please", "pls", "one rule:", ","} {
+			if r, ok := strings.CutPrefix(h, lead); ok && (r == "" || r[0] == ' ' || r[0] == ',' || r[0] == ':') {
+				h, changed = strings.TrimLeft(r, " ,:"), true
+			}
+		}
+	}
+	return len(strings.Fields(h)) >= 3
 }
 
 type cut struct{ at, n int }

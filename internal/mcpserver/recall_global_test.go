@@ -15,33 +15,14 @@ import (
 // (named global/<file>) beside the project's, from a held snapshot of the
 // global folder, and in a project with no memory folder of its own.
 func TestRecall_Global(t *testing.T) {
-	env := testEnv(t)
-	genv := env
-	genv.Global = true
-	g, err := workspace.Open(genv, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	env, g := globalFolder(t)
 	if _, err := g.Store.Save(t.Context(), memdir.Memory{Name: "Go veteran new to React", Description: "Ten years of Go, first React project: explain React with backend analogies",
 		Type: memdir.TypeUser, Body: "New to React."}, memdir.SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	srv := newTest(t, env)
 	cs := connect(t, srv.Server)
-	recallOut := func(query string) RecallOut {
-		t.Helper()
-		f := liveFixture{cs: cs, srv: srv}
-		r, text := f.call(t, "memory_recall", map[string]any{"query": query})
-		if r.IsError {
-			t.Fatalf("memory_recall: %s", text)
-		}
-		var out RecallOut
-		b, _ := json.Marshal(r.StructuredContent)
-		if err := json.Unmarshal(b, &out); err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	recallOut := func(query string) RecallOut { return recallJSON(t, liveFixture{cs: cs, srv: srv}, query) }
 	// No project folder yet: the global memories still answer.
 	out := recallOut("explain this React component")
 	if !slices.Equal(out.Files, []string{"global/go-veteran-new-to-react.md"}) || !strings.Contains(out.Text, "global/go-veteran-new-to-react.md") {
@@ -79,13 +60,7 @@ func TestRecall_Global(t *testing.T) {
 // TestRecall_GlobalUnreadable: a global folder that cannot be read leaves
 // the project's memories recalled, not an error.
 func TestRecall_GlobalUnreadable(t *testing.T) {
-	env := testEnv(t)
-	genv := env
-	genv.Global = true
-	g, err := workspace.Open(genv, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	env, g := globalFolder(t)
 	ws, err := workspace.Open(env, true)
 	if err != nil {
 		t.Fatal(err)
@@ -108,4 +83,34 @@ func TestRecall_GlobalUnreadable(t *testing.T) {
 	if r.IsError || !strings.Contains(text, "deploy-freeze.md") {
 		t.Fatalf("memory_recall with a broken global folder: %s", text)
 	}
+}
+
+// globalFolder is a test environment and the user's global folder in it,
+// created.
+func globalFolder(t *testing.T) (workspace.Env, *workspace.Workspace) {
+	t.Helper()
+	env := testEnv(t)
+	genv := env
+	genv.Global = true
+	g, err := workspace.Open(genv, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env, g
+}
+
+// recallJSON calls memory_recall for query and decodes its structured
+// answer; an error answer fails the test.
+func recallJSON(t *testing.T, f liveFixture, query string) RecallOut {
+	t.Helper()
+	r, text := f.call(t, "memory_recall", map[string]any{"query": query})
+	if r.IsError {
+		t.Fatalf("memory_recall: %s", text)
+	}
+	var out RecallOut
+	b, _ := json.Marshal(r.StructuredContent)
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"encoding/json"
 	"os"
 	"slices"
 	"strings"
@@ -31,19 +30,7 @@ func TestRecall_Team(t *testing.T) {
 	}
 	srv := newTest(t, env)
 	f := liveFixture{cs: connect(t, srv.Server), st: ws.Store, srv: srv}
-	recallOut := func(query string) RecallOut {
-		t.Helper()
-		r, text := f.call(t, "memory_recall", map[string]any{"query": query})
-		if r.IsError {
-			t.Fatalf("memory_recall: %s", text)
-		}
-		var out RecallOut
-		b, _ := json.Marshal(r.StructuredContent)
-		if err := json.Unmarshal(b, &out); err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	recallOut := func(query string) RecallOut { return recallJSON(t, f, query) }
 	out := recallOut("deploy friday checklist")
 	want := []RecalledMemory{{File: "team/deploy-checklist.md", Scope: "team", Author: "Ana"}, {File: "deploy-freeze.md", Scope: "private"}}
 	if !slices.Equal(out.Memories, want) || !slices.Equal(out.Files, []string{"team/deploy-checklist.md", "deploy-freeze.md"}) ||

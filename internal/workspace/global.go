@@ -97,15 +97,7 @@ func (w *Workspace) globalPart(ctx context.Context) (snapshot.Part, []error, err
 	if w.isGlobal {
 		return snapshot.Part{}, nil, nil
 	}
-	g, err := w.Global(false)
-	if err != nil || g == nil {
-		return snapshot.Part{}, nil, err
-	}
-	snap, problems, err := snapshot.Fresh(ctx, g.Store)
-	if err != nil {
-		return snapshot.Part{}, problems, err
-	}
-	return g.Part(snap), problems, nil
+	return freshPart(ctx)(w.Global(false))
 }
 
 // OpenOthersReader opens what a recall reads in a project that has no

@@ -142,15 +142,22 @@ func (w *Workspace) recallParts(ctx context.Context, held *recall.Snapshot, q Qu
 // teamPart is the team folder's part, its snapshot checked now; a zero
 // Part when the project keeps no team memories.
 func (w *Workspace) teamPart(ctx context.Context) (snapshot.Part, []error, error) {
-	t, err := w.TeamReader()
-	if err != nil || t == nil {
-		return snapshot.Part{}, nil, err
+	return freshPart(ctx)(w.TeamReader())
+}
+
+// freshPart returns the part of folder f, its snapshot checked now; a
+// zero Part when f is nil (no such folder) or err is set.
+func freshPart(ctx context.Context) func(f *Workspace, err error) (snapshot.Part, []error, error) {
+	return func(f *Workspace, err error) (snapshot.Part, []error, error) {
+		if err != nil || f == nil {
+			return snapshot.Part{}, nil, err
+		}
+		snap, problems, err := snapshot.Fresh(ctx, f.Store)
+		if err != nil {
+			return snapshot.Part{}, problems, err
+		}
+		return f.Part(snap), problems, nil
 	}
-	snap, problems, err := snapshot.Fresh(ctx, t.Store)
-	if err != nil {
-		return snapshot.Part{}, problems, err
-	}
-	return t.Part(snap), problems, nil
 }
 
 // TeamMemory is one team memory as a session is told of it.

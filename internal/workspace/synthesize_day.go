@@ -59,6 +59,16 @@ func (t Transcripts) dayWork(ctx context.Context, d sessions.Day, ix sessions.Pr
 	if w.Previous, _, err = t.Folder.ReadText(synthesis.DailyFile(d.Date)); err != nil {
 		return w, err
 	}
+	// A day summarised again keeps the projects of its summary so far: the
+	// learnings merged from it are filed under them.
+	if prev, perr := learning.ParseDaily(synthesis.DailyFile(d.Date), w.Previous); w.Previous != "" && perr == nil {
+		for _, name := range prev.Projects {
+			if !slices.Contains(w.Projects, name) {
+				w.Projects = append(w.Projects, name)
+			}
+		}
+		sort.Strings(w.Projects)
+	}
 	if w.Existing, err = t.knownLearnings(d.Date, s); err != nil {
 		return w, err
 	}
