@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/redact"
@@ -112,10 +113,10 @@ var (
 	// reToAgents is text that addresses AI agents or tries to override
 	// their instructions: what a pasted page or log says to whatever
 	// model reads it, never the user's own rule, wherever it stands.
-	reToAgents = gate(lazyre.New(`(?i)\b(?:ai|llms?|coding|language[- ]models?)[ -](?:agents?|assistants?|models?|bots?|tools?)\b|\bnote (?:to|for) (?:ai|agents?|assistants?|llms?|bots?|models?)\b|\b(?:ignore|disregard|forget) (?:all |any )?(?:the )?(?:previous|prior|above|earlier) (?:instructions|rules)\b|\bif you are an? (?:ai|llm|language model|assistant|agent|bot)\b`))
+	reToAgents = gate(lazyre.New(`(?i)\b(?:ai|llms?|coding|language[- ]models?)[ -](?:agents?|assistants?|models?|bots?|tools?)\s*(?::|,|should|must|shall|need to|are (?:required|expected|instructed|asked) to|will|always|never|reading this)|\binstructions? (?:to|for) (?:all )?(?:ai|llms?|agents?|assistants?|bots?|models?)\b|\bnote (?:to|for) (?:ai|agents?|assistants?|llms?|bots?|models?)\b|\b(?:ignore|disregard|forget) (?:all |any )?(?:the )?(?:previous|prior|above|earlier) (?:instructions|rules)\b|\bif you are an? (?:ai|llm|language model|assistant|agent|bot)\b`))
 	// reNowOnly is a statement about the user that holds only now: "I'm
 	// on call this week", "I'm out today".
-	reNowOnly = gate(lazyre.New(`(?i)\b(?:this week|today|tonight|tomorrow|right now|at the moment|for now|this sprint|these days|for the next (?:few )?(?:days|hours))\b`))
+	reNowOnly = gate(lazyre.New(`(?i)\b(?:this week|today|tonight|right now|at the moment|for now|this sprint|these days|for the next (?:few )?(?:days|hours))\b`))
 	// reProseSecret is a credential stated in words, which the redactor's
 	// key=value rules do not see: "the password is Tr0ub4dor&3", "with
 	// password hunter2x9", "use the token 8f3a9c…". The value must hold a
@@ -386,8 +387,8 @@ func build(typ, s, reason string, at time.Time) Candidate {
 	s, _ = AbsoluteDates(strings.TrimSpace(s), at)
 	rule := s
 	if reason != "" {
-		reason, _ = AbsoluteDates(reason, at) // as s was
-		i := strings.Index(strings.ToLower(rule), strings.ToLower(reason))
+		reason, _ = AbsoluteDates(reason, at)                    // as s was
+		i := strings.Index(asciiLower(rule), asciiLower(reason)) // byte offsets of rule itself
 		switch {
 		case i > 0:
 			// The rule is what is left around its reason: "use the nats
@@ -396,7 +397,7 @@ func build(typ, s, reason string, at time.Time) Candidate {
 			after := strings.TrimLeft(rule[i+len(reason):], " .,;—–-")
 			rule = strings.TrimRight(strings.TrimSpace(rule[:i]), " ,;—–-")
 			for _, w := range []string{" because", " since", " so that", " as", " otherwise"} {
-				if strings.HasSuffix(strings.ToLower(rule), w) {
+				if strings.HasSuffix(asciiLower(rule), w) {
 					rule = strings.TrimRight(rule[:len(rule)-len(w)], " ,;—–-")
 				}
 			}
@@ -471,10 +472,24 @@ var danglingWords = map[string]bool{"a": true, "an": true, "the": true, "to": tr
 	"my": true, "your": true, "is": true, "are": true, "be": true, "that": true, "which": true, "when": true, "if": true}
 
 func capitalize(s string) string {
-	for i, r := range s {
-		return string(unicode.ToUpper(r)) + s[i+len(string(r)):]
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 || r == utf8.RuneError {
+		return s
 	}
-	return s
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// asciiLower lowers ASCII letters only, so that a byte offset found in it
+// is the same offset in s (strings.ToLower changes the length of some
+// letters: Ⱥ, İ, K).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 func oneLine(s string, n int) string {

@@ -183,7 +183,7 @@ func isScheduled(s string, at time.Time) bool {
 	if !mayHoldDate(s) || reNotProject.MatchString(s) {
 		return false
 	}
-	scheduled := reSchedule.MatchString(s) || datedFact(s)
+	scheduled := reSchedule.MatchString(s) || datedFact(s) && !rePast.MatchString(s)
 	if !scheduled {
 		// Any statement that puts something of the team's ahead on a day:
 		// "we're cutting over to arq on the 16th", "clicks.v1 gets deleted
@@ -212,7 +212,7 @@ func firstPerson(w string) bool {
 }
 
 // rePast is a statement about what happened, not what is ahead.
-var rePast = gate(lazyre.New(`(?i)\b(?:yesterday|ago|last (?:week|month|night|time|friday|monday|tuesday|wednesday|thursday|saturday|sunday)|was|were|did|had|happened|broke|failed|crashed)\b`))
+var rePast = gate(lazyre.New(`(?i)\b(?:yesterday|ago|last (?:week|month|night|time|friday|monday|tuesday|wednesday|thursday|saturday|sunday)|was|were|did|had|has been|have been|since|again|happened|broke|failed|crashed|flaked|went|got)\b|^(?:can|could|would|will|shall) (?:we|you|i)\b|^(?:talk to you|see you|have a (?:good|nice|great))|\bit would be (?:nice|good|great)\b`))
 
 // datedFact reports a thing the team has, put on a day by its structure:
 // a noun phrase as subject ("the DR drill with the auditors", "our
@@ -227,7 +227,7 @@ func datedFact(s string) bool {
 	if i := strings.IndexAny(l, ",;"); i > 0 {
 		l = l[:i] // within the first clause
 	}
-	for _, verb := range []string{" is ", " are ", "'s ", " was ", " were ", " on "} {
+	for _, verb := range []string{" is ", " are ", "'s ", " on "} {
 		for off := 0; ; {
 			i := strings.Index(l[off:], verb)
 			if i < 0 {
@@ -303,7 +303,10 @@ func causalReason(s string) string {
 // dev" — or, for "X, so Y", the X that Y follows from ("the audit starts
 // on the 7th, so every new component needs aria labels").
 func clauseReason(s string) string {
-	lower := strings.ToLower(s)
+	if len(s) > maxClauseText {
+		return ""
+	}
+	lower := asciiLower(s)
 	for _, sep := range []string{", so ", "; so ", " — so ", " so we ", " so no "} {
 		if i := strings.Index(lower, sep); i > 0 {
 			left := strings.TrimSpace(s[:i])
@@ -319,6 +322,9 @@ func clauseReason(s string) string {
 // the rule; skip, when set, passes over clauses that are facts of their
 // own (a project fact's second date).
 func trailingReason(s string, skip func(string) bool) string {
+	if len(s) > maxClauseText {
+		return ""
+	}
 	cuts := clauseCuts(s)
 	for k := len(cuts) - 1; k >= 1; k-- {
 		end := len(s)
@@ -326,7 +332,9 @@ func trailingReason(s string, skip func(string) bool) string {
 			end = cuts[k+1].at
 		}
 		seg := strings.TrimSpace(s[cuts[k].at+cuts[k].n : end])
-		if len(strings.Fields(seg)) >= 3 && declarative(seg) && (skip == nil || !skip(seg)) && ruleBefore(s[:cuts[k].at]) {
+		first, _, _ := strings.Cut(asciiLower(seg), " ")
+		consequence := first == "so" || first == "which" || first == "then" || first == "and"
+		if len(strings.Fields(seg)) >= 3 && !consequence && declarative(seg) && (skip == nil || !skip(seg)) && ruleBefore(s[:cuts[k].at]) {
 			return strings.TrimRight(seg, ".!")
 		}
 	}
@@ -421,8 +429,11 @@ func wordSet(s string) map[string]bool {
 // any request ("so please keep tables out of your answers", "so document
 // decisions for whoever comes next"). "" when there is none.
 func ruleClause(s string, self bool) (rule, why string) {
+	if len(s) > maxClauseText {
+		return "", ""
+	}
 	cuts := clauseCuts(s)
-	lower := strings.ToLower(s)
+	lower := asciiLower(s)
 	for _, sep := range []string{" so ", " but "} {
 		if i := strings.Index(lower, sep); i > 0 && s[i-1] != ',' && s[i-1] != ';' {
 			cuts = append(cuts, cut{i, len(sep)})
@@ -460,11 +471,11 @@ func ruleClause(s string, self bool) (rule, why string) {
 		// imperative of four words or more ("so please keep tables out of
 		// your answers"), not a permission or a remark ("you can be terse
 		// about SQL", "skip the basics").
-		after := strings.ToLower(s[cuts[k].at+cuts[k].n:])
+		after := lower[cuts[k].at+cuts[k].n:]
 		request := self && (sep == "so" || sep == "but" || strings.HasPrefix(after, "so ") || strings.HasPrefix(after, "but ")) &&
 			len(words) >= 4 && !subjects()[words[0]] && words[0] != "you" && !declarative(c)
 		verbless := len(words) > 1 && prepositions()[words[1]] // "never in public GitHub issues": a fragment
-		if !request && (!reRuleStart.MatchString(c) || verbless) || reAnaphor.MatchString(c) {
+		if !request && (!reRuleStart.MatchString(c) || verbless) || reAnaphor.MatchString(c) || pointsBack(words) {
 			continue // not a rule, or one that needs the clause before it ("no new features after that")
 		}
 		if end < len(s) {
@@ -498,7 +509,7 @@ var reRuleStart = gate(lazyre.New(`(?i)^(?:never|always|don'?t|do not|avoid|no n
 // reConfirm is a reply that confirms what the assistant did or proposed,
 // with nothing of its own: "yes please, that's really helpful, keep doing
 // that", "great, that's exactly what I wanted".
-var reConfirm = gate(lazyre.New(`(?i)\bkeep doing (?:that|this|it)\b|^(?:(?:yes|yeah|yep|great|perfect|nice|exactly|good|cool|love it|please)[,!.]?\s*)*(?:that'?s (?:exactly what i (?:wanted|meant)|(?:really |very |super )?(?:helpful|useful|great|perfect|what i wanted))|keep (?:doing (?:that|this|it)|it (?:that|this) way|it like (?:that|this)|it that simple)|(?:do|please do) (?:that|this) (?:every time|always|from now on))\b`))
+var reConfirm = gate(lazyre.New(`(?i)^(?:(?:yes|yeah|yep|great|perfect|nice|exactly|good|cool|love it|please|ok|okay|this is (?:great|perfect|good|nice))[,!.]?\s*)*(?:that'?s (?:exactly what i (?:wanted|meant)|(?:really |very |super )?(?:helpful|useful|great|perfect|what i wanted))|keep (?:doing (?:that|this|it)|it (?:that|this) way|it like (?:that|this)|it that simple)|(?:do|please do) (?:that|this) (?:every time|always|from now on))\b`))
 
 // reElided is a correction whose object is left out: it refuses what the
 // assistant proposed without naming it.
@@ -526,18 +537,27 @@ func proposalOf(text string) string {
 // the assistant proposed nothing nameable (a bare "that's exactly what I
 // wanted" is no memory); a refusal without its object names it.
 func resolveReferences(s string, cands []Candidate, proposal string, at time.Time) []Candidate {
-	if reConfirm.MatchString(s) {
-		if proposal == "" {
-			return nil
+	if confirms(s) {
+		// The reply's own rules stay ("keep doing that, but always use
+		// British spelling"); its bare thanks do not.
+		var own []Candidate
+		for _, c := range cands {
+			if !confirms(c.Description) && !reConfirm.MatchString(read(c.Description).text) {
+				own = append(own, c)
+			}
 		}
-		rule := strings.NewReplacer(" I run ", " you run ", " I ", " you ", " my ", " your ", " me ", " the user ").Replace(" " + proposal + " ")
+		if proposal == "" {
+			return own
+		}
+		rule := strings.NewReplacer(" I run ", " you run ", " I'm ", " you're ", " I'll ", " you'll ", " I ", " you ", " my ", " your ", " me ", " the user ").Replace(" " + proposal + " ")
 		c := build("feedback", strings.TrimSpace(rule), "", at)
 		c.Body = strings.TrimSuffix(c.Body, "\n") + "\n\nThe user confirmed this approach when the assistant proposed it (\"" + oneLine(s, 120) + "\").\n"
-		return []Candidate{c}
+		return append(own, c)
 	}
 	// The object is left out of what remains once the redirect's head is
-	// read ("no, not like that — don't mock the db" names its object).
-	if proposal != "" && reElided.MatchString(s) && reElided.MatchString(read(s).text) {
+	// read ("no, not like that — don't mock the db" names its object), in
+	// a reply that redirects.
+	if proposal != "" && read(s).correction && reElided.MatchString(s) && reElided.MatchString(read(s).text) {
 		for i, c := range cands {
 			if c.Type == "feedback" {
 				cands[i].Description = oneLine(c.Description+" (refusing the assistant's proposal to "+proposal+")", 200)
@@ -546,4 +566,53 @@ func resolveReferences(s string, cands []Candidate, proposal string, at time.Tim
 		}
 	}
 	return cands
+}
+
+// maxClauseText bounds the sentences read clause by clause: a real
+// sentence is far shorter, and a pasted line of thousands of commas must
+// not cost time quadratic in its length.
+const maxClauseText = 1000
+
+// pointsBack reports a rule whose object is a pronoun for something in the
+// clause before it ("don't touch it without asking her", "never paste it
+// into chat"): it does not stand alone.
+func pointsBack(words []string) bool {
+	for i, w := range words {
+		if i == 0 || i > 3 {
+			continue
+		}
+		switch strings.Trim(w, ".,;!") {
+		case "it", "them", "her", "him", "that", "this", "those", "these", "there":
+			return true
+		}
+	}
+	return false
+}
+
+// confirms reports a reply that confirms what the assistant did or
+// proposed: reConfirm, or "…, keep doing that" not denied or asked about
+// ("please don't keep doing that", "why do you keep doing that?"). Never
+// a question, nor text aimed at agents.
+func confirms(s string) bool {
+	if reQuestion.MatchString(s) || reToAgents.MatchString(s) {
+		return false
+	}
+	if reConfirm.MatchString(s) {
+		return true
+	}
+	l := asciiLower(s)
+	i := strings.Index(l, "keep doing th")
+	if i < 0 {
+		i = strings.Index(l, "keep doing it")
+	}
+	if i < 0 {
+		return false
+	}
+	before := l[:i]
+	for _, no := range []string{"don't", "dont", "do not", "stop", "why", "if ", "never", "not ", "no,", "no ", "quit"} {
+		if strings.Contains(before, no) {
+			return false
+		}
+	}
+	return true
 }
