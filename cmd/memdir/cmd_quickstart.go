@@ -51,7 +51,7 @@ func (a *app) runQuickstart(dir string) error {
 	a.printf("   memdir %s context    # what an agent starts a session with: memories, learnings, daily summaries\n", flags)
 	a.printf("   memdir %s diary list    # the task diaries; then: memdir %s patterns\n", flags, flags)
 	a.printf("Then, in your own project:\n")
-	a.printf("   memdir init && memdir save --type user --name \"My role\" --description \"...\" --body \"...\"\n")
+	a.printf("   memdir save --global --type user --name \"My role\" --description \"...\" --body \"...\"    # about you: recalled in every project\n")
 	a.printf("   memdir install claude    # Claude Code gets recall with every prompt, and its sessions are extracted\n")
 	a.printf("The throwaway folder stays for you to explore; when you are done: rm -rf %s\n", sb.Dir)
 	return nil
