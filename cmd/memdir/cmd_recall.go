@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/recall"
 	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
@@ -73,40 +72,17 @@ func (a *app) runRecall(q workspace.Query, explain bool) error {
 // memories), warning about what it could not read; with detail,
 // candidates carry their scores by field.
 func (a *app) recall(q workspace.Query, detail bool) (recallJSON, error) {
-	ws, err := a.workspace(false)
-	if errors.Is(err, memdir.ErrNotFound) {
-		// No private memories: the team's, if the project keeps some, the
-		// user's global ones, and what synthesis learned may still answer.
-		l, lerr := a.layout()
-		if lerr != nil {
-			return workspace.EmptyReport(q.Text), nil
-		}
-		var problems []error
-		ws, problems, err = workspace.OpenOthersReader(a.env(), l)
-		for _, p := range problems {
-			a.warnf("%v", p)
-		}
-		if err == nil && ws != nil {
-			rec, rerr := ws.Recall(a.ctx, q)
-			for _, w := range rec.Warnings {
-				a.warnf("%s", w)
-			}
-			if rerr == nil {
-				return rec.Report(q.Text, detail), nil
-			}
-			err = rerr
-		}
-		if err != nil {
-			// The team's or the global folder cannot be read: said, and
-			// what synthesis learned may still answer.
-			a.warnf("%v", err)
-		}
-		return workspace.RecallSynthesis(a.env(), l, q).Report(q.Text, detail), nil
+	l, err := a.layout()
+	if err == nil {
+		err = a.env().CheckProject()
 	}
 	if err != nil {
 		return workspace.EmptyReport(q.Text), err
 	}
-	rec, err := ws.Recall(a.ctx, q)
+	rec, left, err := workspace.RecallIn(a.ctx, a.env(), l, q)
+	for _, p := range left {
+		a.warnf("%v", p)
+	}
 	for _, w := range rec.Warnings {
 		a.warnf("%s", w)
 	}

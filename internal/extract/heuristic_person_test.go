@@ -14,9 +14,7 @@ import (
 // message's opening redirect carried over, rules in later clauses, and
 // replies resolved against the assistant's proposal.
 func TestHeuristic_ReadsLikeAPerson(t *testing.T) {
-	saved := time.Local
-	time.Local = time.UTC
-	t.Cleanup(func() { time.Local = saved })
+	localUTC(t)
 	at := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC) // a Tuesday
 	user := func(s string) Message { return Message{Role: "user", Text: s, Time: at} }
 	assistant := func(s string) Message { return Message{Role: "assistant", Text: s, Time: at} }
@@ -148,4 +146,13 @@ func TestHeuristic_ReadsLikeAPerson(t *testing.T) {
 			}
 		})
 	}
+}
+
+// localUTC makes the local time zone UTC for the test: days as the user
+// lives them are then the labels' days.
+func localUTC(t *testing.T) {
+	t.Helper()
+	saved := time.Local
+	time.Local = time.UTC
+	t.Cleanup(func() { time.Local = saved })
 }

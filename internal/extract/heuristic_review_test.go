@@ -15,9 +15,7 @@ import (
 // only in a redirect; naming AI agents is not addressing them; tomorrow's
 // plan is a plan.
 func TestHeuristic_ReviewCases(t *testing.T) {
-	saved := time.Local
-	time.Local = time.UTC
-	t.Cleanup(func() { time.Local = saved })
+	localUTC(t)
 	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) // a Monday
 	run := func(proposal, text string) []Candidate {
 		var msgs []Message

@@ -358,38 +358,9 @@ func (h *hook) lockSessions(f *synthesis.Folder) (unlock func()) {
 // and the user's global memories (workspace.Recall); a project with none
 // of them recalls only what synthesis wrote.
 func (h *hook) recall(l paths.Layout, q workspace.Query) (workspace.Recalled, error) {
-	ws, err := workspace.OpenLayout(h.Env, l, false)
-	others := false
-	if errors.Is(err, memdir.ErrNotFound) {
-		// No private memories: the team's, if the project keeps some,
-		// else the user's global ones. A folder that cannot be read (a
-		// team folder that leads out of the project, an unreadable
-		// global folder) is a line in LogFile, and synthesis is still
-		// recalled.
-		var problems []error
-		ws, problems, err = workspace.OpenOthersReader(h.Env, l)
-		for _, p := range problems {
-			h.logProblem(p)
-		}
-		if err != nil {
-			h.logProblem(fmt.Errorf("global memories: %w", err))
-			ws, err = nil, nil
-		}
-		others = ws != nil
-	}
-	if err != nil {
-		return workspace.Recalled{}, err
-	}
-	var rec workspace.Recalled
-	if ws != nil {
-		rec, err = ws.Recall(h.ctx, q)
-		if err != nil && others {
-			h.logProblem(err)
-			ws, err = nil, nil
-		}
-	}
-	if ws == nil {
-		rec = workspace.RecallSynthesis(h.Env, l, q)
+	rec, left, err := workspace.RecallIn(h.ctx, h.Env, l, q)
+	for _, p := range left {
+		h.logProblem(p) // a line in LogFile; the rest is still recalled
 	}
 	for _, w := range rec.Warnings {
 		fmt.Fprintf(h.Stderr, "memdir: warning: %s\n", w)

@@ -10,6 +10,7 @@ import (
 	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
+	"github.com/memdir/memdir/internal/recall"
 	"github.com/memdir/memdir/internal/snapshot"
 )
 
@@ -131,4 +132,32 @@ func allowedPlace(env Env, l paths.Layout, p string) bool {
 		}
 	}
 	return false
+}
+
+// RecallIn is the recall a front end runs in the project of l: its own
+// folder (with its team's and the user's global folder beside it); in a
+// project without one, its team's or the user's global folder; and where
+// none of them answers, what synthesis wrote. left are the team or global
+// folders that could not be read and were left out (a front end reports
+// them); err is the project's own folder failing.
+func RecallIn(ctx context.Context, env Env, l paths.Layout, q Query) (rec Recalled, left []error, err error) {
+	ws, err := OpenLayout(env, l, false)
+	if !errors.Is(err, memdir.ErrNotFound) {
+		if err != nil {
+			return Recalled{Terms: recall.Default.Terms(q.Text, nil)}, nil, err
+		}
+		rec, err = ws.Recall(ctx, q)
+		return rec, nil, err
+	}
+	ws, left, err = OpenOthersReader(env, l)
+	if err != nil {
+		left = append(left, fmt.Errorf("global memories: %w", err))
+	}
+	if ws != nil {
+		if rec, err = ws.Recall(ctx, q); err == nil {
+			return rec, left, nil
+		}
+		left = append(left, err) // unreadable: synthesis may still answer
+	}
+	return RecallSynthesis(env, l, q), left, nil
 }
