@@ -31,6 +31,11 @@ type Item struct {
 	SupersededBy string    `json:"superseded_by,omitempty"`
 	Stale        string    `json:"stale,omitempty"`
 	Usage        Usage     `json:"usage"`
+	// ReadOnly marks a memory of another folder, read beside this one: the
+	// user's global memories in a project's dream, named "global/<file>".
+	// A plan may retire a copy of it in this folder (a merge or supersede
+	// that keeps it, unchanged), never edit or retire it.
+	ReadOnly bool `json:"read_only,omitempty"`
 }
 
 // Usage is the evidence of use kept beside a memory folder.

@@ -89,6 +89,9 @@ func newPlanner(in Input) *planner {
 		}
 		p.items = append(p.items, x)
 		p.byFile[it.File] = i
+		if it.ReadOnly {
+			p.edited[it.File] = true // never changed here: only a merge or supersede may keep it
+		}
 	}
 	df := map[string]int{}
 	for _, x := range p.items {

@@ -168,7 +168,7 @@ func changedSentences(before, after string) []string {
 func (p *planner) expire() {
 	today := day(p.in.Now)
 	for _, it := range p.items {
-		if it.Type != "project" || it.Pinned || it.SupersededBy != "" || p.retired[it.File] {
+		if it.Type != "project" || it.Pinned || it.ReadOnly || it.SupersededBy != "" || p.retired[it.File] {
 			continue
 		}
 		body := it.Body

@@ -71,27 +71,37 @@ func kindOf(it Item) string {
 
 // mergeGroup plans one merge: the best memory keeps, every sentence of the
 // others it does not state yet is added to its body, and it takes the
-// group's earliest created time.
+// group's earliest created time. A group with a read-only memory (the
+// user's global one) keeps it unchanged, and only when it already holds
+// every fact of the others.
 func (p *planner) mergeGroup(g []int, best map[int]pair) {
 	var files []string
-	pinned := 0
+	pinned, ro := 0, -1
 	for _, x := range g {
 		files = append(files, p.items[x].File)
-		if p.items[x].Pinned {
+		switch {
+		case p.items[x].ReadOnly && ro >= 0:
+			return // two of another folder: that folder's own dream merges them
+		case p.items[x].ReadOnly:
+			ro = x
+		case p.items[x].Pinned:
 			pinned++
 		}
 	}
-	if pinned > 1 {
+	if pinned > 1 || pinned > 0 && ro >= 0 {
 		p.left = append(p.left, Candidate{Kind: Merge, Files: files,
-			Why: "near-duplicates, but more than one is pinned: a pinned memory is never merged away"})
+			Why: "near-duplicates, but a pinned memory would be merged away: it never is"})
 		return
 	}
-	for _, f := range files {
-		if p.edited[f] {
+	for _, x := range g {
+		if p.edited[p.items[x].File] && x != ro {
 			return
 		}
 	}
 	keep := slices.MinFunc(g, func(x, y int) int { return p.better(x, y) })
+	if ro >= 0 {
+		keep = ro // recalled in every project already: the copies here go
+	}
 	k := p.items[keep]
 	body := k.Body
 	if k.dated != "" {
@@ -129,12 +139,20 @@ func (p *planner) mergeGroup(g []int, best map[int]pair) {
 			added = append(added, strings.Join(extra, " "))
 		}
 	}
+	if ro >= 0 && len(added) > 0 {
+		p.left = append(p.left, Candidate{Kind: Merge, Files: files,
+			Why: fmt.Sprintf("%s repeats %s, which is read only here, and adds to it: a model, or a person with '--global', moves what it adds", strings.Join(retire, ", "), k.File)})
+		return
+	}
 	if len(added) > 0 {
 		body = strings.TrimRight(body, "\n") + "\n\n" + strings.Join(added, "\n\n") + "\n"
 	}
 	edit := &Edit{Body: body}
 	if !created.Equal(k.Created) {
 		edit.Created = created
+	}
+	if ro >= 0 {
+		edit = nil // it stays as it is
 	}
 	// Sure — for an automatic run — only of near copies: every member
 	// shares half its words with another. Looser groups are planned for a
@@ -155,6 +173,13 @@ func (p *planner) mergeGroup(g []int, best map[int]pair) {
 		ev = append(ev, p.items[x].File+": "+quote(firstLine(p.items[x].Item)))
 	}
 	slices.Sort(retire)
+	if ro >= 0 {
+		p.add(Op{Kind: Merge, Files: append([]string{k.File}, retire...), Keep: k.File, Retire: retire, Lossless: sure,
+			Reason: fmt.Sprintf("Every fact of %s is in %s, which is recalled in every project and read only here: what repeats it here goes, kept as a version.",
+				strings.Join(retire, ", "), k.File),
+			Evidence: ev})
+		return
+	}
 	p.add(Op{Kind: Merge, Files: append([]string{k.File}, retire...), Keep: k.File, Retire: retire, Edit: edit, Lossless: sure,
 		Reason: fmt.Sprintf("%s say the same thing; %s keeps (%s), with every fact of the others and the earliest created time (%s).",
 			strings.Join(files, ", "), k.File, p.whyKeep(keep, g), day(created)),

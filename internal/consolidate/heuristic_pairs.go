@@ -103,7 +103,7 @@ func (p *planner) pairs() {
 			i, j = j, i
 		}
 		a, b := p.items[i], p.items[j]
-		if a.SupersededBy != "" || b.SupersededBy != "" || p.retired[a.File] || p.retired[b.File] {
+		if a.SupersededBy != "" || b.SupersededBy != "" || p.retired[a.File] || p.retired[b.File] || a.ReadOnly && b.ReadOnly {
 			continue
 		}
 		pr := pair{a: i, b: j}
@@ -136,6 +136,11 @@ func (p *planner) supersede(prs []pair) {
 			continue
 		}
 		files := []string{b.File, a.File}
+		if a.ReadOnly {
+			p.left = append(p.left, Candidate{Kind: Supersede, Files: files,
+				Why: fmt.Sprintf("%s is newer and %s, but the older %s belongs to another folder: an exception for this project, or a change for every project — for a person or a model to say", b.File, pr.contra, a.File)})
+			continue
+		}
 		if a.Pinned {
 			p.left = append(p.left, Candidate{Kind: Supersede, Files: files,
 				Why: fmt.Sprintf("%s is newer and %s, but the older %s is pinned: a pinned memory is never retired without a person or a model", b.File, pr.contra, a.File)})

@@ -17,7 +17,7 @@ import (
 func (p *planner) prune() {
 	cutoff := p.in.Now.AddDate(0, 0, -unusedDays)
 	for _, it := range p.items {
-		if it.Pinned || p.retired[it.File] {
+		if it.Pinned || it.ReadOnly || p.retired[it.File] {
 			continue
 		}
 		u := it.Usage
@@ -114,7 +114,7 @@ func (p *planner) shortenIndex() {
 // takes the shorter description in its own edit instead.
 func (p *planner) shortenDescriptions() {
 	for _, it := range p.items {
-		if p.retired[it.File] || utf8.RuneCountInString(it.Description) <= maxDescription {
+		if p.retired[it.File] || it.ReadOnly || utf8.RuneCountInString(it.Description) <= maxDescription {
 			continue
 		}
 		desc, dateOp := it.Description, -1

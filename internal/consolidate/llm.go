@@ -50,7 +50,9 @@ The rules:
 7. Never touch a pinned memory except to write its text better: never retire it (no merge away,
    supersede, expire or prune of it). Never merge across types or scopes, never move a private memory to
    the team scope, never touch CLAUDE.md (when a memory contradicts it, leave both). Leave superseded
-   memories alone except to prune them.
+   memories alone except to prune them. A read_only memory (the user's global one, "global/…") is never
+   retired or edited: a memory that repeats it may be merged into it ("keep" it, no "edit") when it
+   holds every fact of that memory, or superseded by it.
 8. The heuristic engine's operations are decided: plan nothing on their files, with one exception: for
    a decided merge you may answer a merge into the same kept memory, of the same files (to write a
    better merged text) or of them and more that nothing decided names (a duplicate it missed).
@@ -248,6 +250,9 @@ func memoryEntry(it Item, bodyMax int) string {
 	fmt.Fprintf(&b, "<memory file=%q type=%q scope=%q created=%q", it.File, it.Type, it.Scope, timeAndWeekday(it.Created))
 	if it.Pinned {
 		b.WriteString(` pinned="true"`)
+	}
+	if it.ReadOnly {
+		b.WriteString(` read_only="true"`)
 	}
 	if it.SupersededBy != "" {
 		fmt.Fprintf(&b, " superseded_by=%q", it.SupersededBy)

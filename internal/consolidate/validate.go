@@ -51,7 +51,7 @@ func Validate(in Input, p Plan) error {
 			}
 			retired[f] = id
 		}
-		if op.Keep != "" {
+		if op.Keep != "" && !items[op.Keep].ReadOnly { // a read-only memory is kept unchanged: by any number of ops
 			if other, ok := retired[op.Keep]; ok {
 				return fail("%s is kept here and retired by %s", op.Keep, other)
 			}
@@ -99,6 +99,12 @@ func validateOp(in Input, items map[string]Item, op Op, fail func(string, ...any
 		if items[f].Pinned {
 			return fail("retires %s, which is pinned", f)
 		}
+		if items[f].ReadOnly {
+			return fail("retires %s, which belongs to another folder: read only here", f)
+		}
+	}
+	if k, ok := items[op.Keep]; ok && k.ReadOnly && op.Edit != nil {
+		return fail("changes %s, which belongs to another folder: read only here", op.Keep)
 	}
 	switch op.Kind {
 	case Merge:
@@ -151,25 +157,31 @@ func validateMerge(items map[string]Item, op Op, fail func(string, ...any) error
 	if len(op.Retire) != len(op.Files)-1 {
 		return fail("a merge retires every memory but the one it keeps")
 	}
-	if op.Edit == nil || strings.TrimSpace(op.Edit.Body) == "" {
+	k := items[op.Keep]
+	edit := op.Edit
+	if k.ReadOnly {
+		// Merged into a memory of another folder, which stays as it is:
+		// it must already hold every fact of the copies.
+		edit = &Edit{Body: k.Body}
+	}
+	if edit == nil || strings.TrimSpace(edit.Body) == "" {
 		return fail("a merge gives no merged body")
 	}
-	k := items[op.Keep]
 	for _, f := range op.Files {
 		if it := items[f]; it.Type != k.Type || it.Scope != k.Scope {
 			return fail("merges %s (%s) with %s (%s): never across types or scopes", f, kindOf(it), k.File, kindOf(k))
 		}
 	}
-	if n := op.Edit.Name; n != "" {
+	if n := edit.Name; n != "" {
 		if strings.ContainsRune(n, '\n') || utf8.RuneCountInString(n) > maxName || strings.IndexFunc(n, unicode.IsControl) >= 0 {
 			return fail("the new name %q is not one line of at most %d printable characters", n, maxName)
 		}
 	}
-	merged := op.Edit.Body + "\n" + op.Edit.Description + "\n" + op.Edit.Name
-	if op.Edit.Description == "" {
+	merged := edit.Body + "\n" + edit.Description + "\n" + edit.Name
+	if edit.Description == "" {
 		merged += "\n" + k.Description
 	}
-	if op.Edit.Name == "" {
+	if edit.Name == "" {
 		merged += "\n" + k.Name
 	}
 	terms := termSet(merged)

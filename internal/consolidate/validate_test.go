@@ -35,6 +35,16 @@ func TestValidate(t *testing.T) {
 	if err := Validate(validInput(), validPlan()); err != nil {
 		t.Fatalf("the valid plan: %v", err)
 	}
+	// A copy merged into a read-only memory (the user's global one) that
+	// already holds every fact of it: kept unchanged, by any number of ops.
+	in, p := validInput(), validPlan()
+	in.Items[1].ReadOnly = true
+	p.Ops[0] = Op{ID: "merge:a.md+b.md", Kind: Merge, Files: []string{"b.md", "a.md"}, Keep: "b.md", Retire: []string{"a.md"}}
+	in.Items = append(in.Items, Item{File: "d.md", Name: "npm", Type: "feedback", Body: "Use npm for installs.", Created: in.Items[0].Created})
+	p.Ops = append(p.Ops, Op{ID: "supersede:b.md+d.md", Kind: Supersede, Files: []string{"b.md", "d.md"}, Keep: "b.md", Retire: []string{"d.md"}})
+	if err := Validate(in, p); err != nil {
+		t.Fatalf("a merge and a supersede into a read-only memory: %v", err)
+	}
 	for _, tc := range []struct {
 		name string
 		edit func(in *Input, p *Plan)
@@ -88,6 +98,12 @@ func TestValidate(t *testing.T) {
 			in.Items[1].Body = "Never push directly to the main branch of the billing repository. CI runs on every pull request."
 			p.Ops[0].Edit.Body = "Push directly to the main branch of the billing repository.\n\nCI runs on every pull request.\n"
 		}, "turns a fact of a.md around"},
+		{"ReadOnlyRetired", func(in *Input, _ *Plan) { in.Items[5].ReadOnly = true }, "long.md, which belongs to another folder"},
+		{"ReadOnlyEdited", func(in *Input, _ *Plan) { in.Items[2].ReadOnly = true }, "changes c.md, which belongs to another folder"},
+		{"ReadOnlyMergeLosesAFact", func(in *Input, p *Plan) {
+			in.Items[0].ReadOnly = true // a.md says less than b.md, which would go
+			p.Ops[0].Edit = nil
+		}, "loses a fact of b.md"},
 		{"ShortenIndexUnknownFile", func(_ *Input, p *Plan) { p.Ops[3].Files = []string{"INDEX.md"}; p.Ops[3].Keep = "INDEX.md" }, "INDEX.md, which is not in the folder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -45,6 +45,7 @@ type DreamReport struct {
 	PlanFile string              `json:"plan_file"` // where an agent writes its plan (the dream skill)
 	Engine   string              `json:"engine"`
 	Memories int                 `json:"memories"`
+	Global   int                 `json:"global_read,omitempty"` // the user's global memories read beside the project's, read only
 	Plan     consolidate.Plan    `json:"plan"`
 	Applied  []string            `json:"applied,omitempty"` // operation ids written
 	Held     []HeldOp            `json:"held,omitempty"`    // operations Apply left out, and why
@@ -82,7 +83,14 @@ func (w *Workspace) Dream(ctx context.Context, opt DreamOptions) (DreamReport, e
 	if err != nil {
 		return rep, err
 	}
-	rep.Problems, rep.Memories = problems, len(st.in.Items)
+	rep.Problems = problems
+	for _, it := range st.in.Items {
+		if it.ReadOnly {
+			rep.Global++
+		} else {
+			rep.Memories++
+		}
+	}
 	plan := consolidate.Heuristic(st.in)
 	switch {
 	case opt.Plan != nil:
@@ -161,7 +169,8 @@ func (w *Workspace) DreamUndo(ctx context.Context, id string, force bool) (memdi
 	return w.Store.Undo(ctx, id, force)
 }
 
-// dreamState reads every memory of the folder into the planner's input.
+// dreamState reads every memory of the folder into the planner's input,
+// and the user's global memories beside a project's, read only.
 func (w *Workspace) dreamState(ctx context.Context, now time.Time, warn func(string)) (dreamState, []string, error) {
 	mems, problems, err := w.Store.List()
 	if err != nil {
@@ -188,6 +197,7 @@ func (w *Workspace) dreamState(ctx context.Context, now time.Time, warn func(str
 			Pinned: m.Pinned, SupersededBy: m.SupersededBy, Stale: m.Stale, Usage: cmp.Or(use[m.File], none),
 		})
 	}
+	st.in.Items = append(st.in.Items, w.dreamGlobal(warn)...)
 	if ix, err := w.Store.ReadIndex(); err == nil && ix != nil {
 		u := memdir.IndexUsage(string(ix))
 		st.in.Index = consolidate.Index{Lines: u.Lines, Chars: u.Chars}
@@ -333,4 +343,38 @@ func applyEdit(m *memdir.Memory, e consolidate.Edit) {
 func (w *Workspace) DreamInput(ctx context.Context, now time.Time) (consolidate.Input, error) {
 	st, _, err := w.dreamState(ctx, now, func(string) {})
 	return st.in, err
+}
+
+// dreamGlobal is the user's global memories as a project's dream reads
+// them: named GlobalPrefix+file, read only (a copy here may be merged
+// into one of them; they change only in 'memdir --global dream'), and
+// never superseded ones. A global folder that cannot be read is left out
+// with a warning.
+func (w *Workspace) dreamGlobal(warn func(string)) []consolidate.Item {
+	g, err := w.Global(false)
+	if err != nil {
+		warn("the global user memories are left out: " + err.Error())
+	}
+	if g == nil || g == w {
+		return nil
+	}
+	mems, problems, err := g.Store.List()
+	if err != nil {
+		warn("the global user memories are left out: " + err.Error())
+		return nil
+	}
+	if len(problems) > 0 {
+		warn(fmt.Sprintf("%d global user %s left out, unreadable (see 'memdir --global doctor')", len(problems), map[bool]string{true: "memory", false: "memories"}[len(problems) == 1]))
+	}
+	var out []consolidate.Item
+	for _, m := range mems {
+		if m.SupersededBy != "" {
+			continue
+		}
+		out = append(out, consolidate.Item{
+			File: GlobalPrefix + m.File, Name: m.Title(), Description: m.Description, Type: string(m.Type), Scope: m.Scope,
+			Body: m.Body, Created: cmp.Or(m.Created, m.Updated), Updated: m.Updated, Pinned: m.Pinned, Stale: m.Stale, ReadOnly: true,
+		})
+	}
+	return out
 }

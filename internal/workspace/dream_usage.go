@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"strings"
 
 	"github.com/memdir/memdir/internal/consolidate"
 	"github.com/memdir/memdir/internal/memdir"
@@ -32,7 +33,7 @@ func (w *Workspace) dreamUsage(ctx context.Context, warn func(string)) (map[stri
 func (w *Workspace) dreamMoveUsage(ctx context.Context, ops []consolidate.Op) error {
 	var moves [][2]string
 	for _, op := range ops {
-		if op.Kind == consolidate.Merge {
+		if op.Kind == consolidate.Merge && !strings.HasPrefix(op.Keep, GlobalPrefix) { // another folder's evidence is its own
 			for _, f := range op.Retire {
 				moves = append(moves, [2]string{f, op.Keep})
 			}

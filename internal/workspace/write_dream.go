@@ -13,7 +13,11 @@ import (
 func WriteDream(w io.Writer, r DreamReport) error {
 	ew := &errWriter{w: w}
 	ops := r.Plan.Ops
-	ew.printf("Dream plan for %s: %d memories, %d %s (%s engine).\n", r.Folder, r.Memories, len(ops), plural(len(ops), "operation"), r.Engine)
+	ew.printf("Dream plan for %s: %d memories", r.Folder, r.Memories)
+	if r.Global > 0 {
+		ew.printf(" (and %d global user %s, read only)", r.Global, map[bool]string{true: "memory", false: "memories"}[r.Global == 1])
+	}
+	ew.printf(", %d %s (%s engine).\n", len(ops), plural(len(ops), "operation"), r.Engine)
 	for _, p := range r.Problems {
 		ew.printf("  left out, unreadable: %s\n", p)
 	}
