@@ -96,6 +96,8 @@ type live struct {
 	// running counts the timer's checks in progress, which Close waits for.
 	running sync.WaitGroup
 
+	reads *snapshot.Reads // the memories recalls read, for the next recall
+
 	mu       sync.Mutex
 	snap     *recall.Snapshot
 	problems []error
@@ -140,7 +142,7 @@ func (ls *lives) get(st *memdir.Store) (*live, error) {
 		}
 		ls.dropLocked(old)
 	}
-	l := &live{st: st, dir: dir, stop: make(chan struct{})}
+	l := &live{st: st, dir: dir, stop: make(chan struct{}), reads: snapshot.NewReads()}
 	l.used.Store(time.Now().UnixNano())
 	l.dirty.Store(true)
 	ls.byDir[dir] = l
@@ -480,6 +482,7 @@ func (h *handlers) recallFolders(ctx context.Context, ws *workspace.Workspace, h
 				return workspace.Recalled{}, err
 			}
 			parts[i] = w.Part(snap)
+			parts[i].Reads = ls[i].reads
 		}
 		rec, err := ws.RecallParts(ctx, parts, q)
 		if err != nil {

@@ -173,7 +173,9 @@ func New(env workspace.Env, version string) *Server {
 	})
 	h := &handlers{p: p, lives: newLives()}
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_save", Annotations: additive, Description: saveDescription}, h.save)
-	mcp.AddTool(s, &mcp.Tool{Name: "memory_recall", Annotations: readOnly, Description: recallDescription}, h.recall)
+	if err := addHotTool(s, &mcp.Tool{Name: "memory_recall", Annotations: readOnly, Description: recallDescription}, h.recall); err != nil {
+		panic(err) // the schemas of fixed Go types: a bug, as mcp.AddTool panics on one
+	}
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_get", Annotations: readOnly, Description: "Read one memory in full (frontmatter fields and body), by its name or file. Call it when a recalled or listed memory looks relevant and you need all of it. A team memory is named team/<file> (as memory_list shows it), or give scope team."}, h.get)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_list", Annotations: readOnly, Description: listDescription}, h.list)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_update", Annotations: updating, Description: "Change an existing memory: its description, body or type. Fields you leave empty keep their value. Call it when a remembered fact changed or a correction refines an earlier one, instead of saving a duplicate. A team memory is named team/<file>, or give scope team: the change is shared with every collaborator once committed, and one holding a secret is refused."}, h.update)

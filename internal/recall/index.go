@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
+	"sync"
 )
 
 // Field is a part of a memory that is scored on its own.
@@ -49,7 +50,7 @@ type Index struct {
 	avglen   [NumFields]float64
 	lens     [][NumFields]int32
 	postings map[string][]posting
-	lookup   func(term string) []posting // instead of postings, for a snapshot
+	lookup   func(term string, dst []posting) []posting // instead of postings, for a snapshot: appends to dst
 	// lensLE, when set, is read instead of lens: n × [NumFields]u32,
 	// little-endian, in place (a snapshot's table), so that a process
 	// that asks one query does not copy n lengths first.
@@ -84,10 +85,28 @@ func (ix *Index) docLen(doc int32, f Field) int32 {
 
 func (ix *Index) postingsOf(t string) []posting {
 	if ix.lookup != nil {
-		return ix.lookup(t)
+		return ix.lookup(t, nil)
 	}
 	return ix.postings[t]
 }
+
+// postingsInto is term t's postings, decoded into buf's spare room when
+// they are decoded at all (a snapshot's); grown is buf with them.
+func (ix *Index) postingsInto(t string, buf []posting) (ps, grown []posting) {
+	if ix.lookup == nil {
+		return ix.postings[t], buf
+	}
+	grown = ix.lookup(t, buf)
+	return grown[len(buf):len(grown):len(grown)], grown
+}
+
+// postingBufs holds the buffers TopGroups decodes postings into, so that a
+// long-lived process (the MCP server) does not allocate a query's
+// postings anew each time.
+var postingBufs = sync.Pool{New: func() any { return new([]posting) }}
+
+// maxPooledPostings bounds the buffer put back (12 bytes a posting).
+const maxPooledPostings = 1 << 18
 
 // NewIndex indexes docs; a document's number is its position.
 func NewIndex(docs []Doc, p Params) *Index {

@@ -259,15 +259,16 @@ func (s *Snapshot) Memory(i int) (Memory, []string, error) {
 	return seg.memory(d)
 }
 
-// postings returns term t's postings over the live documents, renumbered
-// densely and sorted by document.
-func (s *Snapshot) postings(t string) []posting {
-	ps := s.base.postings(t)
+// postings appends term t's postings over the live documents, renumbered
+// densely and sorted by document, to dst.
+func (s *Snapshot) postings(t string, dst []posting) []posting {
+	start := len(dst)
+	dst = s.base.postings(t, dst)
 	if len(s.tomb) > 0 {
 		// Both lists are sorted: one walk drops the dead and renumbers the
 		// rest by the dead before them.
-		out, k := ps[:0], 0
-		for _, p := range ps {
+		out, k := dst[:start], 0
+		for _, p := range dst[start:] {
 			for k < len(s.tomb) && s.tomb[k] < uint32(p.doc) {
 				k++
 			}
@@ -277,15 +278,16 @@ func (s *Snapshot) postings(t string) []posting {
 			p.doc -= int32(k)
 			out = append(out, p)
 		}
-		ps = out
+		dst = out
 	}
 	if s.delta != nil {
-		for _, p := range s.delta.postings(t) {
-			p.doc += int32(s.live)
-			ps = append(ps, p)
+		at := len(dst)
+		dst = s.delta.postings(t, dst)
+		for i := at; i < len(dst); i++ {
+			dst[i].doc += int32(s.live)
 		}
 	}
-	return ps
+	return dst
 }
 
 // DefaultIndex is Index(DefaultParams), built on first use and kept.

@@ -409,8 +409,9 @@ func (s *segment) term(i int) (string, bool) {
 	return string(s.data[at : at+l]), true
 }
 
-// postings decodes the postings of term t, or nil.
-func (s *segment) postings(t string) []posting {
+// postings appends the decoded postings of term t to dst; none when the
+// term is absent or its list corrupt.
+func (s *segment) postings(t string, dst []posting) []posting {
 	i := sort.Search(s.terms, func(i int) bool {
 		rec := s.dictRec(i)
 		at, l := binary.LittleEndian.Uint32(rec), binary.LittleEndian.Uint32(rec[4:])
@@ -420,26 +421,28 @@ func (s *segment) postings(t string) []posting {
 		return bytes.Compare(s.data[at:at+l], []byte(t)) >= 0
 	})
 	if got, ok := s.term(i); !ok || got != t {
-		return nil
+		return dst
 	}
 	rec := s.dictRec(i)
 	at, df := binary.LittleEndian.Uint32(rec[8:]), binary.LittleEndian.Uint32(rec[12:])
 	if uint64(at)+uint64(df)*postRecLen > uint64(len(s.data)) {
-		return nil
+		return dst
 	}
-	out := make([]posting, df)
+	start := len(dst)
+	dst = slices.Grow(dst, int(df))
+	out := dst[start : start+int(df)]
 	for j := range out {
 		p := s.data[int(at)+j*postRecLen:]
 		doc := binary.LittleEndian.Uint32(p)
 		if int(doc) >= s.n || j > 0 && int32(doc) <= out[j-1].doc {
-			return nil // out of range or out of order: corrupt
+			return dst[:start] // out of range or out of order: corrupt
 		}
 		out[j].doc = int32(doc)
 		for f := range NumFields {
 			out[j].tf[f] = binary.LittleEndian.Uint16(p[4+2*int(f):])
 		}
 	}
-	return out
+	return dst[:start+int(df)]
 }
 
 // lens returns document i's field lengths.

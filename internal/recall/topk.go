@@ -104,12 +104,23 @@ func (ix *Index) TopGroups(query []string, groups []int, k int, threshold float6
 	wordOf, words := termWords(qs, query, groups)
 	known := make([]float64, len(words))
 	var cs []cursor
+	// The cursors' postings go into one pooled buffer; no posting is
+	// used once TopGroups returns.
+	bufp := postingBufs.Get().(*[]posting)
+	buf := (*bufp)[:0]
+	defer func() {
+		if cap(buf) <= maxPooledPostings {
+			*bufp = buf[:0]
+			postingBufs.Put(bufp)
+		}
+	}()
 	for wi, wd := range words {
 		for i, q := range qs {
 			if wordOf[i] != wd {
 				continue
 			}
-			ps := ix.postingsOf(q.t)
+			var ps []posting
+			ps, buf = ix.postingsInto(q.t, buf)
 			n, df := ix.stats(q.t, len(ps))
 			w := idf(n, max(df, 1)) // an unseen part counts as df=1
 			known[wi] = max(known[wi], w)

@@ -62,3 +62,10 @@ func DateForTest(tb testing.TB, st *memdir.Store, t time.Time) {
 func SnapshotForTest(st *memdir.Store) *recall.Snapshot {
 	return readSnapshot(st.Path(File), st.Path(DeltaFile))
 }
+
+// HitsForTest is how many memories r gave back instead of a read.
+func (r *Reads) HitsForTest() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.hits
+}

@@ -4,6 +4,7 @@ package snapshot
 
 import (
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"syscall"
@@ -72,6 +73,17 @@ func mapFile(path string) []byte {
 // its time.
 func statAll(dir string, files []string) []fileStat {
 	out := make([]fileStat, len(files))
+	if len(files) <= 8 {
+		// A few (the memories a recall is about to inject): one stat each
+		// by path costs less than opening the folder and a worker.
+		for i, f := range files {
+			out[i] = fstatat(unix.AT_FDCWD, filepath.Join(dir, f))
+			if pe, ok := out[i].err.(*os.PathError); ok {
+				pe.Path = f // named as the folder-relative stats name it
+			}
+		}
+		return out
+	}
 	d, err := os.Open(dir)
 	if err != nil {
 		for i := range out {

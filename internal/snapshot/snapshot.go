@@ -124,6 +124,9 @@ type Part struct {
 	// NoRefs: the part's memories' refs are not looked up in the project
 	// (the user's global folder belongs to no project).
 	NoRefs bool
+	// Reads, when set, keeps what recalls read of the part's files for the
+	// next recall in this process; nil reads every time.
+	Reads *Reads
 }
 
 // Recall ranks the folder's memories for query and selects what to inject
@@ -330,6 +333,12 @@ func (r *recallSource) readIn(pt Part, doc int) freshMemory {
 		return freshMemory{m: m, gone: true}
 	}
 	st := statAll(pt.Store.Dir(), []string{m.File})[0]
+	size, stamp := pt.Snap.Stat(doc)
+	ino := pt.Snap.Ino(doc)
+	changed := st.size != size || stamp != 0 && st.stamp != stamp || ino != 0 && st.ino != 0 && st.ino != ino
+	if c, ok := pt.Reads.get(m.File, st); ok {
+		return freshMemory{m: c.m, refs: c.refs, changed: changed}
+	}
 	got, err := pt.Store.Read(m.File)
 	if err == nil && st.err != nil {
 		err = st.err
@@ -341,10 +350,9 @@ func (r *recallSource) readIn(pt Part, doc int) freshMemory {
 		r.newGone = true
 		return freshMemory{m: m, gone: true, changed: true}
 	}
-	size, stamp := pt.Snap.Stat(doc)
-	ino := pt.Snap.Ino(doc)
-	changed := st.size != size || stamp != 0 && st.stamp != stamp || ino != 0 && st.ino != 0 && st.ino != ino
-	return freshMemory{m: Memory(got), refs: got.Refs, changed: changed}
+	fm := freshMemory{m: Memory(got), refs: got.Refs, changed: changed}
+	pt.Reads.put(m.File, st, fm.m, fm.refs, time.Now())
+	return fm
 }
 
 // note writes the memories found changed during selection into their
