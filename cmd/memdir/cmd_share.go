@@ -41,6 +41,9 @@ func (a *app) runShare(un bool, name string, yes, dryRun bool) error {
 	if un {
 		verb, scope = "unshare", memdir.ScopePrivate
 	}
+	if err := workspace.ShareableName(name); err != nil {
+		return err
+	}
 	ws, err := a.workspace(un) // unshare may make the private folder
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
@@ -30,9 +31,10 @@ func SearchMemories(st *memdir.Store, m *search.Matcher, limit int, r Report) (h
 
 // SearchProject is SearchMemories over the project's folders: the private
 // memories, then the team folder's (named team/<file>, scope team) when
-// the project keeps one; limit holds for them together. A team folder
-// that cannot be read is a warning, and the private memories are
-// searched. err is memdir.ErrNotFound when the project has neither.
+// the project keeps one, then the user's global folder (named
+// global/<file>), as recall reads them; limit holds for them together. A
+// team or global folder that cannot be read is a warning, and the others
+// are searched. err is memdir.ErrNotFound when there is none.
 func SearchProject(env Env, l paths.Layout, m *search.Matcher, limit int, r Report) (hits []MemoryHit, files int, err error) {
 	hits = []MemoryHit{}
 	found := false
@@ -58,6 +60,18 @@ func SearchProject(env Env, l paths.Layout, m *search.Matcher, limit int, r Repo
 		n, err := searchStore(t.Store, TeamPrefix, memdir.ScopeTeam, m, limit, &hits, r)
 		if err != nil {
 			r.warnf("%v", fmt.Errorf("team memories left out: %w", err))
+		}
+		files += n
+	}
+	g, err := OpenGlobalReader(env, l)
+	switch {
+	case err != nil:
+		r.warnf("%v", fmt.Errorf("global memories left out: %w", err))
+	case g != nil && (ws == nil || filepath.Clean(g.Store.Dir()) != filepath.Clean(ws.Store.Dir())):
+		found = true
+		n, err := searchStore(g.Store, GlobalPrefix, memdir.ScopePrivate, m, limit, &hits, r)
+		if err != nil {
+			r.warnf("%v", fmt.Errorf("global memories left out: %w", err))
 		}
 		files += n
 	}
