@@ -147,7 +147,7 @@ func (b *bench) dreamHalf(dirs []string, half, engine string) (dreamHalf, error)
 	if err := seedUsage(dirs, mem); err != nil {
 		return dreamHalf{}, err
 	}
-	env := workspace.Env{Getenv: func(k string) string { return map[string]string{"HOME": root}[k] }, Cwd: proj, HomeFlag: home}
+	env := workspace.Env{Getenv: isolatedEnv(root), Cwd: proj, HomeFlag: home}
 	w, err := workspace.Open(env, false)
 	if err != nil {
 		return dreamHalf{}, err

@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/memdir/memdir/internal/hint"
@@ -86,4 +87,21 @@ func (b *bench) printJSON(v any) error {
 	enc := json.NewEncoder(b.stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// isolatedEnv is the environment a bench's throwaway workspace sees: HOME
+// is root, so nothing of the user's own memory is read or written, and of
+// the rest only what a model engine needs — its keys, endpoint, model and
+// the claude binary (PATH) — passes through.
+func isolatedEnv(root string) func(string) string {
+	return func(k string) string {
+		switch {
+		case k == "HOME":
+			return root
+		case k == "ANTHROPIC_API_KEY", k == "OPENAI_API_KEY", k == "PATH", k == "TZ", k == "MEMDIR_CLAUDE_BIN",
+			strings.HasPrefix(k, "MEMDIR_LLM_"), strings.HasPrefix(k, "MEMDIR_EMBED_"):
+			return os.Getenv(k)
+		}
+		return ""
+	}
 }

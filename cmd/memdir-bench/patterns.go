@@ -144,7 +144,7 @@ func (b *bench) patternsHalf(dir, engine string) (patternsHalf, error) {
 			return patternsHalf{}, err
 		}
 	}
-	env := workspace.Env{Getenv: func(k string) string { return map[string]string{"HOME": root}[k] }, Cwd: proj, HomeFlag: home}
+	env := workspace.Env{Getenv: isolatedEnv(root), Cwd: proj, HomeFlag: home}
 	d, err := workspace.OpenDiaries(env)
 	if err != nil {
 		return patternsHalf{}, err
