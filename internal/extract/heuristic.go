@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -97,9 +98,9 @@ var (
 
 	reProject = gate(lazyre.New(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freez(?:e|ing)|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset))\b`))
 
-	reFeedback      = gate(lazyre.New(`(?i)^(?:(?:also|and|ok|so|please|pls|plz|but)[,]?\s+)*(?:(?:for|in|on) [\w.-]+(?: [\w.-]+)?,? )?(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using|\w+ing)|please (?:no|don'?t|never|always|avoid|keep))\b|^only [a-z]+ (?:via|with|through|from|in|on|for|when|if|after|before)\b|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - |,|$)|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`))
+	reFeedback      = gate(lazyre.New(`(?i)^(?:(?:also|and|ok|so|please|pls|plz|but|yes|yeah|yep|good|great|cool|nice|perfect|exactly)[,!]?\s+)*(?:(?:for|in|on) [\w.-]+(?: [\w.-]+)?,? )?(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using|\w+ing)|please (?:no|don'?t|never|always|avoid|keep))\b|^only [a-z]+ (?:via|with|through|from|in|on|for|when|if|after|before)\b|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - |,|$)|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`))
 	reOneOff        = gate(lazyre.New(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`))
-	reGeneral       = gate(lazyre.New(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`))
+	reGeneral       = gate(lazyre.New(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using|preferring|writing|putting|naming|following|choosing|picking|avoiding|sticking)\b)`))
 	reReason        = gate(lazyre.New(`(?i)(?:^|[\s,;—–-])(because|since|as|so that|otherwise)\s+`))
 	reTemporal      = gate(lazyre.New(`(?i)^(?:\d{4}\b|\d{1,2}(?:[:/.-]\d|\s*(?:am|pm)\b|\s+(?:days?|weeks?|months?|years?|hours?|minutes?)\b)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|yesterday|today|last\b|then\b|early\b|the (?:start|beginning|last|first)\b|v\d)`))
 	reBurned        = gate(lazyre.New(`(?i)^(?:we got burned|last (?:time|quarter|month|year|week)|it (?:broke|caused|took down)|that (?:broke|caused)|the reason is)\b`))
@@ -144,10 +145,10 @@ func ProseSecret(s string) bool {
 func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 	var out []Candidate
 	var sk Skipped
-	proposal := "" // what the assistant last said it would do: what a "yes, keep doing that" confirms
+	var offer proposal // what the assistant last said it would do, or did: what a "yes, keep doing that" confirms
 	for mi, m := range msgs {
 		if m.Role == "assistant" && !m.Meta {
-			proposal = proposalOf(m.Text)
+			offer = proposalOf(m.Text)
 		}
 		if m.Role != "user" || m.Meta {
 			continue
@@ -155,8 +156,9 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 		text := reCodeFences.ReplaceAllString(m.Text, " ")
 		text = rePastedBlock.ReplaceAllString(text, " ")
 		text = reQuoteLine.ReplaceAllString(text, " ") // a pasted quote is context
-		sents := sentences(text)
+		sents, frags := sentencesAndFragments(text)
 		redirected := false // the message opened with a bare redirect ("lol no, way overkill.")
+		lastRule := -1      // out's last rule from this message, which a fragment after it joins
 		for si, s := range sents {
 			next := ""
 			if si+1 < len(sents) {
@@ -166,7 +168,16 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			var held []string
 			cands := classify(s, next, m.Time.In(time.Local), redirected) // days as the user lives them
 			redirected = si == 0 && len(cands) == 0 && read(s).correction
-			cands = resolveReferences(s, cands, proposal, m.Time.In(time.Local))
+			if f := read(s).text; len(cands) == 0 && ruleFragment(f) {
+				// "no no, never -auto-approve.": a fragment once its lead is read.
+				if lastRule >= 0 {
+					joinFragment(&out[lastRule], f, false)
+				} else {
+					frags[si+1] = append([]string{f}, frags[si+1]...)
+				}
+				continue
+			}
+			cands = resolveReferences(s, next, cands, offer, m.Time.In(time.Local))
 			for _, c := range cands {
 				if kinds := secretKinds(s + " " + c.Body); len(kinds) > 0 {
 					held = append(held, kinds...) // a memory about a secret is not saved, even redacted
@@ -174,13 +185,26 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 				}
 				c.Source = source(session, m.ID, mi)
 				c.Trust = "user"
+				if c.Type == "feedback" {
+					for _, f := range frags[si] { // "never -auto-approve." before it
+						joinFragment(&c, f, true)
+					}
+					frags[si] = nil
+					lastRule = len(out)
+				}
 				out = append(out, c)
+			}
+			if lastRule >= 0 {
+				for _, f := range frags[si+1] { // "debian-slim only." after it
+					joinFragment(&out[lastRule], f, false)
+				}
+				frags[si+1] = nil
 			}
 			if len(held) > 0 {
 				sk.skipSecret(held) // one sentence, however many memories it held
 			}
 		}
-		proposal = "" // a reply answers the message just before it
+		offer = proposal{} // a reply answers the message just before it
 	}
 	return dedupe(out), sk
 }
@@ -195,23 +219,81 @@ func source(session, id string, i int) string {
 	return fmt.Sprintf("message %d", i)
 }
 
-// sentences splits text into sentences, keeping URLs whole.
+// sentences splits text into sentences of three words or more, keeping
+// URLs whole.
 func sentences(text string) []string {
+	out, _ := sentencesAndFragments(text)
+	return out
+}
+
+// sentencesAndFragments is sentences, and the rule fragments between them
+// (ruleFragment: "never -auto-approve.", "debian-slim only."): frags[i]
+// are those just before sentence i, frags[len(out)] those after the last.
+func sentencesAndFragments(text string) (out []string, frags [][]string) {
 	// Protect the dots of URLs and of file names from the splitter.
 	urls := reURL.FindAllString(text, -1)
 	for i, u := range urls {
 		text = strings.Replace(text, u, fmt.Sprintf("\x00%d\x00", i), 1)
 	}
-	var out []string
+	var pending []string
 	for _, s := range splitSentences(text) {
 		for i, u := range urls {
 			s = strings.ReplaceAll(s, fmt.Sprintf("\x00%d\x00", i), u)
 		}
-		if s = strings.TrimSpace(s); len(strings.Fields(s)) >= 3 {
+		s = strings.TrimSpace(s)
+		switch {
+		case len(strings.Fields(s)) >= 3:
 			out = append(out, s)
+			frags = append(frags, pending)
+			pending = nil
+		case ruleFragment(s):
+			pending = append(pending, s)
 		}
 	}
-	return out
+	return out, append(frags, pending)
+}
+
+// ruleFragment reports a sentence of two words that is a rule all the
+// same: "never -auto-approve.", "no alpine.", "debian-slim only.".
+func ruleFragment(s string) bool {
+	w := strings.Fields(strings.TrimRight(asciiLower(s), ".!"))
+	if len(w) != 2 {
+		return false
+	}
+	switch w[0] {
+	case "never", "always", "avoid", "only":
+		return true
+	case "no":
+		return !socialNo()[w[1]]
+	}
+	return w[1] == "only"
+}
+
+// socialNo are the words after "no" in a reply that is no rule ("no
+// thanks", "no worries").
+var socialNo = sync.OnceValue(func() map[string]bool {
+	return wordSet(`thanks thank worries problem problems prob idea clue way rush biggie need no sir please`)
+})
+
+// joinFragment adds a rule fragment to a rule of the same message: before
+// its text, or after it.
+func joinFragment(c *Candidate, frag string, before bool) {
+	frag = strings.TrimRight(strings.TrimSpace(frag), ".!")
+	first, rest, _ := strings.Cut(c.Body, "\n\n")
+	sentence := strings.ToUpper(frag[:1]) + frag[1:] + "."
+	if before {
+		c.Description = oneLine(frag+"; "+c.Description, 200)
+		first = sentence + " " + first
+	} else {
+		c.Description = oneLine(c.Description+"; "+frag, 200)
+		first = strings.TrimRight(first, "\n") + " " + sentence
+	}
+	if rest != "" {
+		first += "\n\n" + rest
+	} else if !strings.HasSuffix(first, "\n") {
+		first += "\n"
+	}
+	c.Body = first
 }
 
 // splitSentences cuts text after . ! or ? followed by a space or the end,

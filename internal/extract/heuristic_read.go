@@ -20,7 +20,7 @@ var (
 	// reLead is one discourse marker at a sentence's start. The ones that
 	// also open real content ("no merges", "note the…") count only when
 	// punctuation follows them.
-	reLead = gate(lazyre.New(`(?i)^(?:(?:hey|hi|hello|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh|pls|plz|one rule|rule)\b[,:.!]?|(?:no(?: no)*|nope|yes|yep|sure|right|good|great|nice|perfect|cool|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked))))\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
+	reLead = gate(lazyre.New(`(?i)^(?:(?:hey|hi|hello|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh|pls|plz|one rule|rule)\b[,:.!]?|(?:no(?: no)*|nope|yes|yep|sure|right|good|great|nice|perfect|cool|exactly|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|ok|okay) (?:good|great|nice|perfect|exactly|cool|right)|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked))))\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
 	// reRedirect is a marker that turns what follows into a correction.
 	reRedirect = gate(lazyre.New(`(?i)^(?:no|nope|actually|hmm+|wait|whoa|lol no|that'?s (?:wrong|not))\b`))
 	// reRedirectHead is the part of a correction before its dash that only
@@ -500,74 +500,6 @@ var prepositions = sync.OnceValue(func() map[string]bool { return wordSet(`in on
 // reRuleStart is a clause that opens as a standing rule does.
 var reRuleStart = gate(lazyre.New(`(?i)^(?:never|always|don'?t|do not|avoid|no new|every (?:new )?[\w-]+ (?:needs|must|has to|should|gets)|(?:we|you) (?:always|never|must|should)\b)`))
 
-// The assistant's proposal is what a short reply refers to: "yes please,
-// keep doing that" confirms it, "I'd rather not for the batch jobs"
-// refuses it for some case. The proposal is read for that context only:
-// a memory never holds the assistant's words as the user's, and says
-// whose they are.
-
-// reConfirm is a reply that confirms what the assistant did or proposed,
-// with nothing of its own: "yes please, that's really helpful, keep doing
-// that", "great, that's exactly what I wanted".
-var reConfirm = gate(lazyre.New(`(?i)^(?:(?:yes|yeah|yep|great|perfect|nice|exactly|good|cool|love it|please|ok|okay|this is (?:great|perfect|good|nice))[,!.]?\s*)*(?:that'?s (?:exactly what i (?:wanted|meant)|(?:really |very |super )?(?:helpful|useful|great|perfect|what i wanted))|keep (?:doing (?:that|this|it)|it (?:that|this) way|it like (?:that|this)|it that simple)|(?:do|please do) (?:that|this) (?:every time|always|from now on))\b`))
-
-// reElided is a correction whose object is left out: it refuses what the
-// assistant proposed without naming it.
-var reElided = gate(lazyre.New(`(?i)\b(?:rather not|not for (?:the )?\w+|not like that|not that one|don'?t do that|not this time)\b`))
-
-// reProposal is the assistant announcing what it will do.
-var reProposal = gate(lazyre.New(`(?i)^(?:ok(?:ay)?[,.]?\s+|sure[,.]?\s+|got it[,.]?\s+)?(?:i'?ll|i will|i'?m going to|let me|i can)\s+(.{8,200}?)[.!]?$`))
-
-// proposalOf is the first sentence of an assistant message when it says
-// what the assistant will do ("I'll explain each git command as I run
-// it" → "explain each git command as I run it"), else "".
-func proposalOf(text string) string {
-	sents := sentences(text)
-	if len(sents) == 0 {
-		return ""
-	}
-	if m := reProposal.FindStringSubmatch(strings.TrimSpace(sents[0])); m != nil {
-		return m[1]
-	}
-	return ""
-}
-
-// resolveReferences fills in what a reply refers to (see reConfirm and
-// reElided): a confirmation becomes the rule it confirms, or nothing when
-// the assistant proposed nothing nameable (a bare "that's exactly what I
-// wanted" is no memory); a refusal without its object names it.
-func resolveReferences(s string, cands []Candidate, proposal string, at time.Time) []Candidate {
-	if confirms(s) {
-		// The reply's own rules stay ("keep doing that, but always use
-		// British spelling"); its bare thanks do not.
-		var own []Candidate
-		for _, c := range cands {
-			if !confirms(c.Description) && !reConfirm.MatchString(read(c.Description).text) {
-				own = append(own, c)
-			}
-		}
-		if proposal == "" {
-			return own
-		}
-		rule := strings.NewReplacer(" I run ", " you run ", " I'm ", " you're ", " I'll ", " you'll ", " I ", " you ", " my ", " your ", " me ", " the user ").Replace(" " + proposal + " ")
-		c := build("feedback", strings.TrimSpace(rule), "", at)
-		c.Body = strings.TrimSuffix(c.Body, "\n") + "\n\nThe user confirmed this approach when the assistant proposed it (\"" + oneLine(s, 120) + "\").\n"
-		return append(own, c)
-	}
-	// The object is left out of what remains once the redirect's head is
-	// read ("no, not like that — don't mock the db" names its object), in
-	// a reply that redirects.
-	if proposal != "" && read(s).correction && reElided.MatchString(s) && reElided.MatchString(read(s).text) {
-		for i, c := range cands {
-			if c.Type == "feedback" {
-				cands[i].Description = oneLine(c.Description+" (refusing the assistant's proposal to "+proposal+")", 200)
-				cands[i].Body = strings.TrimSuffix(c.Body, "\n") + "\n\nWhat it refuses: the assistant had proposed to " + proposal + ".\n"
-			}
-		}
-	}
-	return cands
-}
-
 // maxClauseText bounds the sentences read clause by clause: a real
 // sentence is far shorter, and a pasted line of thousands of commas must
 // not cost time quadratic in its length.
@@ -589,30 +521,3 @@ func pointsBack(words []string) bool {
 	return false
 }
 
-// confirms reports a reply that confirms what the assistant did or
-// proposed: reConfirm, or "…, keep doing that" not denied or asked about
-// ("please don't keep doing that", "why do you keep doing that?"). Never
-// a question, nor text aimed at agents.
-func confirms(s string) bool {
-	if reQuestion.MatchString(s) || reToAgents.MatchString(s) {
-		return false
-	}
-	if reConfirm.MatchString(s) {
-		return true
-	}
-	l := asciiLower(s)
-	i := strings.Index(l, "keep doing th")
-	if i < 0 {
-		i = strings.Index(l, "keep doing it")
-	}
-	if i < 0 {
-		return false
-	}
-	before := l[:i]
-	for _, no := range []string{"don't", "dont", "do not", "stop", "why", "if ", "never", "not ", "no,", "no ", "quit"} {
-		if strings.Contains(before, no) {
-			return false
-		}
-	}
-	return true
-}
