@@ -219,7 +219,6 @@ func sameStem(a, b string) bool {
 // alpine, and use a multi-stage build" is two.
 var reOfferClause = gate(lazyre.New(`(?i),?\s+and then\s+|,\s+and\s+|;\s+|,\s+then\s+`))
 
-
 // confirms reports a reply that confirms what the assistant did or
 // proposed: reConfirm, or "…, keep doing that" not denied or asked about
 // ("please don't keep doing that", "why do you keep doing that?"). Never

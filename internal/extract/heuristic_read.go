@@ -520,4 +520,3 @@ func pointsBack(words []string) bool {
 	}
 	return false
 }
-
