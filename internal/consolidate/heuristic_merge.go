@@ -104,8 +104,8 @@ func (p *planner) mergeGroup(g []int, best map[int]pair) {
 	}
 	k := p.items[keep]
 	body := k.Body
-	if k.dated != "" {
-		body = k.dated
+	if k.dated != "" && ro < 0 {
+		body = k.dated // a read-only keep is never rewritten: its words as they are
 	}
 	terms := termSet(k.Name + "\n" + k.Description + "\n" + body)
 	created := k.Created

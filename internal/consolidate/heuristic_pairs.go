@@ -136,9 +136,11 @@ func (p *planner) supersede(prs []pair) {
 			continue
 		}
 		files := []string{b.File, a.File}
-		if a.ReadOnly {
+		if a.ReadOnly || b.ReadOnly {
+			// A project's memory against the user's global one: an
+			// exception for this project, or a change for every project.
 			p.left = append(p.left, Candidate{Kind: Supersede, Files: files,
-				Why: fmt.Sprintf("%s is newer and %s, but the older %s belongs to another folder: an exception for this project, or a change for every project — for a person or a model to say", b.File, pr.contra, a.File)})
+				Why: fmt.Sprintf("%s is newer and %s, but one of the two belongs to another folder (%s): an exception for this project, or a change for every project — for a person or a model to say", b.File, pr.contra, map[bool]string{true: a.File, false: b.File}[a.ReadOnly])})
 			continue
 		}
 		if a.Pinned {

@@ -51,8 +51,9 @@ The rules:
    supersede, expire or prune of it). Never merge across types or scopes, never move a private memory to
    the team scope, never touch CLAUDE.md (when a memory contradicts it, leave both). Leave superseded
    memories alone except to prune them. A read_only memory (the user's global one, "global/…") is never
-   retired or edited: a memory that repeats it may be merged into it ("keep" it, no "edit") when it
-   holds every fact of that memory, or superseded by it.
+   retired or edited: a memory that repeats it may be merged into it ("keep" it, no "edit" at all, not
+   even "created") when it holds every fact of that memory, or superseded by it; a decided merge into
+   one may only gain more files.
 8. The heuristic engine's operations are decided: plan nothing on their files, with one exception: for
    a decided merge you may answer a merge into the same kept memory, of the same files (to write a
    better merged text) or of them and more that nothing decided names (a duplicate it missed).

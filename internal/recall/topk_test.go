@@ -352,3 +352,51 @@ func TestIndex_LengthsInPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestTopGroups_SameAsSearchGroups_Delta: on a snapshot with tombstones
+// and a delta, whose postings are filtered and renumbered as they are
+// decoded (into TopGroups' pooled buffer, after other terms'), the top k
+// are still the exhaustive ranking's, and the exhaustive ranking is a
+// fresh index's over the same live memories.
+func TestTopGroups_SameAsSearchGroups_Delta(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 3))
+	for range 20 {
+		base := randomMemories(r, 2+r.IntN(300))
+		added := randomMemories(r, 1+r.IntN(40))
+		entries := func(ms Memories) []Entry {
+			out := make([]Entry, len(ms))
+			for i, m := range ms {
+				out[i] = NewEntry(m, nil, int64(len(m.Body)), m.Saved.UnixNano())
+			}
+			return out
+		}
+		b := Encode(entries(base), 0, 0)
+		bs, err := Open(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tombs []int
+		var live Memories
+		for i, m := range base {
+			if r.IntN(4) == 0 {
+				tombs = append(tombs, i)
+				continue
+			}
+			live = append(live, m)
+		}
+		live = append(live, added...)
+		snap, err := OpenSegments(b, EncodeDelta(bs.Header(), bs.Header(), tombs, entries(added)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix, fresh := snap.DefaultIndex(), NewIndex(analyseAll(live), DefaultParams)
+		for range 30 {
+			terms, groups := Default.Prompt(randomPrompt(r))
+			k := 1 + r.IntN(30)
+			checkTop(t, ix, terms, groups, k, 0.4)
+			if got, want := ix.SearchGroups(terms, groups), fresh.SearchGroups(terms, groups); !slices.Equal(got, want) {
+				t.Fatalf("%q: the delta's ranking differs from a fresh index's:\n got %+v\nwant %+v", terms, got, want)
+			}
+		}
+	}
+}

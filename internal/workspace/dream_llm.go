@@ -103,10 +103,18 @@ type proposal struct {
 // by one of the model's operations at most. Every merge's created time is
 // set to the earliest of its memories'.
 func proposals(in consolidate.Input, engine string, heuristic, answer consolidate.Plan) ([]proposal, []string) {
+	ro := map[string]bool{} // the user's global memories in a project's dream: kept by any number of ops, never changed
+	for _, it := range in.Items {
+		if it.ReadOnly {
+			ro[it.File] = true
+		}
+	}
 	decided := map[string]string{} // file → ID of the decided operation naming it
 	for _, op := range heuristic.Ops {
 		for _, f := range opFiles(op) {
-			decided[f] = op.ID
+			if !ro[f] {
+				decided[f] = op.ID
+			}
 		}
 	}
 	var props []proposal
@@ -114,7 +122,10 @@ func proposals(in consolidate.Input, engine string, heuristic, answer consolidat
 	claimed := map[string]bool{}
 	free := func(f string) bool { return decided[f] == "" && !claimed[f] }
 	for _, op := range answer.Ops {
-		if op.Kind == consolidate.Merge {
+		switch {
+		case op.Kind == consolidate.Merge && ro[op.Keep]:
+			op.Edit = nil // merged into a read-only memory, which stays as it is
+		case op.Kind == consolidate.Merge:
 			op.Edit = mergeCreated(in, op)
 		}
 		if i := widerMerge(heuristic, op, free); i >= 0 {
@@ -122,9 +133,9 @@ func proposals(in consolidate.Input, engine string, heuristic, answer consolidat
 				notes = append(notes, fmt.Sprintf("ignored the %s engine's %s: it already rewrote %s", engine, op.ID, heuristic.Ops[i].ID))
 				continue
 			}
-			if r, ok := replacement(in, engine, heuristic.Ops[i], op); ok {
+			if r, ok := replacement(in, engine, heuristic.Ops[i], op, ro[op.Keep]); ok {
 				for _, f := range op.Files {
-					claimed[f] = true
+					claimed[f] = !ro[f]
 				}
 				props = append(props, proposal{op: r, replaces: i})
 			}
@@ -140,7 +151,7 @@ func proposals(in consolidate.Input, engine string, heuristic, answer consolidat
 			continue
 		}
 		for _, f := range files {
-			claimed[f] = true
+			claimed[f] = !ro[f]
 		}
 		props = append(props, proposal{op: op, replaces: -1})
 	}
@@ -149,22 +160,25 @@ func proposals(in consolidate.Input, engine string, heuristic, answer consolidat
 
 // replacement is the decided merge h as the model's merge op rewrites it:
 // op's text (h's name and description where op leaves them out) and, when
-// op adds memories, op's files. ok is false when op changes nothing.
-func replacement(in consolidate.Input, engine string, h, op consolidate.Op) (consolidate.Op, bool) {
+// op adds memories, op's files. ok is false when op changes nothing. A
+// merge into a read-only memory (readOnly) takes no text: only more files.
+func replacement(in consolidate.Input, engine string, h, op consolidate.Op, readOnly bool) (consolidate.Op, bool) {
 	wider := len(op.Files) > len(h.Files)
-	if !wider && (op.Edit == nil || strings.TrimSpace(op.Edit.Body) == "") {
+	if !wider && (readOnly || op.Edit == nil || strings.TrimSpace(op.Edit.Body) == "") {
 		return h, false // agrees with the decided merge
 	}
 	r := h
-	r.Edit = &consolidate.Edit{}
-	if op.Edit != nil {
-		*r.Edit = *op.Edit
-	}
-	if e := h.Edit; e != nil {
-		r.Edit.Name = cmp.Or(r.Edit.Name, e.Name)
-		r.Edit.Description = cmp.Or(r.Edit.Description, e.Description)
-		if strings.TrimSpace(r.Edit.Body) == "" {
-			r.Edit.Body = e.Body
+	if !readOnly {
+		r.Edit = &consolidate.Edit{}
+		if op.Edit != nil {
+			*r.Edit = *op.Edit
+		}
+		if e := h.Edit; e != nil {
+			r.Edit.Name = cmp.Or(r.Edit.Name, e.Name)
+			r.Edit.Description = cmp.Or(r.Edit.Description, e.Description)
+			if strings.TrimSpace(r.Edit.Body) == "" {
+				r.Edit.Body = e.Body
+			}
 		}
 	}
 	if wider {
@@ -175,7 +189,9 @@ func replacement(in consolidate.Input, engine string, h, op consolidate.Op) (con
 	} else {
 		r.Reason = h.Reason + "; merged text written by the " + engine + " engine"
 	}
-	r.Edit = mergeCreated(in, r)
+	if !readOnly {
+		r.Edit = mergeCreated(in, r)
+	}
 	return r, true
 }
 

@@ -331,3 +331,39 @@ func TestModelPlan_WiderMerge(t *testing.T) {
 		t.Errorf("merge = %+v (edit %+v), want the three memories merged, created the earliest", m, m.Edit)
 	}
 }
+
+// TestModelPlan_ReadOnlyKeep: a model may add copies to a decided merge
+// into a global memory, and merge another copy into it on its own; the
+// edit it gives such a merge (a created time, even) is dropped, since the
+// global memory is never changed from a project's dream.
+func TestModelPlan_ReadOnlyKeep(t *testing.T) {
+	body := "The user wants short answers: no preamble, no closing summary."
+	in := consolidate.Input{Now: dreamDay.AddDate(0, 6, 0), Items: []consolidate.Item{
+		{File: "global/terse.md", Name: "Prefers terse answers", Type: "user", Body: body, Created: dreamDay.AddDate(0, 0, 5), ReadOnly: true},
+		{File: "terse-a.md", Name: "Terse", Type: "user", Body: "The user wants short answers, no preamble.", Created: dreamDay},
+		{File: "terse-b.md", Name: "Short answers", Type: "user", Body: "No closing summary for the user: short answers.", Created: dreamDay.AddDate(0, 0, 1)},
+		{File: "terse-c.md", Name: "No preamble", Type: "user", Body: "No preamble in answers to the user.", Created: dreamDay.AddDate(0, 0, 2)},
+	}}
+	h := consolidate.Plan{Ops: []consolidate.Op{{ID: "merge:global/terse.md+terse-a.md", Kind: consolidate.Merge, Files: []string{"global/terse.md", "terse-a.md"},
+		Keep: "global/terse.md", Retire: []string{"terse-a.md"}, Lossless: true, Reason: "a copy of a global memory"}}}
+	if err := consolidate.Validate(in, h); err != nil {
+		t.Fatal(err)
+	}
+	wider := `{"kind":"merge","files":["global/terse.md","terse-a.md","terse-b.md"],"keep":"global/terse.md","retire":["terse-a.md","terse-b.md"],
+		"edit":{"created":"2026-03-02T10:00:00Z"},"reason":"terse-b.md says it too","lossless":true}`
+	another := `{"kind":"merge","files":["global/terse.md","terse-c.md"],"keep":"global/terse.md","retire":["terse-c.md"],
+		"edit":{"created":"2026-03-04T10:00:00Z"},"reason":"terse-c.md says part of it","lossless":true}`
+	fake := &llmtest.Client{CompleteFunc: llmtest.Replies(answer(wider, another))}
+	plan, warnings, err := dreamWorkspace(fake).modelPlan(t.Context(), "anthropic", in, h)
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("modelPlan: %v, warnings %q", err, warnings)
+	}
+	if err := consolidate.Validate(in, plan); err != nil {
+		t.Fatalf("the plan fails Validate: %v", err)
+	}
+	w := opByID(plan, "merge:global/terse.md+terse-a.md+terse-b.md")
+	a := opByID(plan, "merge:global/terse.md+terse-c.md")
+	if w == nil || w.Edit != nil || a == nil || a.Edit != nil || len(plan.Ops) != 2 {
+		t.Fatalf("plan = %+v, want the wider merge and the other one, neither editing global/terse.md", plan.Ops)
+	}
+}

@@ -42,16 +42,35 @@ func (w *Workspace) Global(create bool) (*Workspace, error) {
 		return w, nil
 	case w.global != nil:
 		return w.global, nil
-	case w.Layout.UserDir != "" && filepath.Clean(w.Store.Dir()) == filepath.Clean(w.Layout.UserDir):
+	case w.selfGlobal || w.Layout.UserDir != "" && filepath.Clean(w.Store.Dir()) == filepath.Clean(w.Layout.UserDir):
 		// The memory folder is set to the global one: nothing beside it.
 		return nil, nil
 	}
 	g, err := openGlobal(w.Env, w.Layout, create)
+	if g != nil && sameDir(w.Store.Dir(), g.Store.Dir()) {
+		// The same folder by another path (a link, a linked home): read
+		// beside itself, each memory would be its own global twin.
+		w.selfGlobal = true
+		return nil, nil
+	}
 	if g != nil {
 		g.Models = w.Models
 		w.global = g
 	}
 	return g, err
+}
+
+// sameDir reports whether two paths are one folder, links followed.
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // OpenGlobalReader opens the user's global folder for a caller with no

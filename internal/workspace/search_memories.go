@@ -3,7 +3,6 @@ package workspace
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
@@ -67,7 +66,7 @@ func SearchProject(env Env, l paths.Layout, m *search.Matcher, limit int, r Repo
 	switch {
 	case err != nil:
 		r.warnf("%v", fmt.Errorf("global memories left out: %w", err))
-	case g != nil && (ws == nil || filepath.Clean(g.Store.Dir()) != filepath.Clean(ws.Store.Dir())):
+	case g != nil && (ws == nil || !sameDir(g.Store.Dir(), ws.Store.Dir())):
 		found = true
 		n, err := searchStore(g.Store, GlobalPrefix, memdir.ScopePrivate, m, limit, &hits, r)
 		if err != nil {

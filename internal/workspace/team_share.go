@@ -40,20 +40,20 @@ func (w *Workspace) private() error {
 	return nil
 }
 
-// PlanShare checks that the private memory name may become a team memory
-// and shows it as it will be committed: never a user memory (about one
-// person, always private), never one that holds a potential secret, never
-// over a team memory of the same name.
 // ShareableName refuses, before any folder is opened, a name that share
 // and unshare never take: one of the user's global memories.
 func ShareableName(name string) error {
-	if !strings.HasPrefix(name, GlobalPrefix) {
+	if !strings.HasPrefix(strings.TrimSpace(name), GlobalPrefix) {
 		return nil
 	}
 	return hint.With(fmt.Errorf("%s is one of your global memories: they are about you, follow you into every project and stay private", name),
 		"to give a project's team the same fact, save it in the project ('memdir save --scope team …'), written as a project convention")
 }
 
+// PlanShare checks that the private memory name may become a team memory
+// and shows it as it will be committed: never a user memory (about one
+// person, always private), never one that holds a potential secret, never
+// over a team memory of the same name.
 func (w *Workspace) PlanShare(name string) (SharePlan, error) {
 	if err := w.private(); err != nil {
 		return SharePlan{}, err

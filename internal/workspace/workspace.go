@@ -86,8 +86,9 @@ type Workspace struct {
 	isTeam bool       // Store is the project's team folder (OpenTeam)
 	team   *Workspace // the team folder beside a private one, once opened (Team)
 	// isGlobal: Store is the user's global folder (Layout.UserDir).
-	isGlobal bool
-	global   *Workspace // the global folder beside a project's, once opened (Global)
+	isGlobal   bool
+	global     *Workspace // the global folder beside a project's, once opened (Global)
+	selfGlobal bool       // the memory folder is the global one, under another path (a link): nothing beside it
 	// usersGlobal: an extraction into w saves new user memories in the
 	// global folder (settings' global.userMemories).
 	usersGlobal bool
