@@ -48,12 +48,13 @@ throwaway agent home, runs the same consolidation 'memdir dream --dry-run'
 runs, and scores the plan against the labels: precision and recall per kind
 of operation (merge, supersede, date, expire, prune, shorten), and the
 violations (a pinned or untouched memory retired, a merge that lost a fact).
-Tune on "tune"; "heldout" is only reported.`,
+Tune on "tune"; "heldout", "fresh" and "fresh2" (a fourth labeller's,
+measured once after the rules it checks were written) are only reported.`,
 		Example: `  go run ./cmd/memdir-bench dream
   go run ./cmd/memdir-bench dream --set heldout --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			halves := []string{"tune", "heldout", "fresh"}
+			halves := []string{"tune", "heldout", "fresh", "fresh2"}
 			sets := map[string][]string{}
 			for _, h := range halves {
 				sets[h] = []string{filepath.Join(dir, h)}
@@ -62,10 +63,10 @@ Tune on "tune"; "heldout" is only reported.`,
 			switch set {
 			case "all":
 				halves = append(halves, "combined")
-			case "tune", "heldout", "fresh", "combined":
+			case "tune", "heldout", "fresh", "fresh2", "combined":
 				halves = []string{set}
 			default:
-				return hint.With(fmt.Errorf("--set %q", set), "use tune, heldout, fresh, combined (the three in one folder) or all")
+				return hint.With(fmt.Errorf("--set %q", set), "use tune, heldout, fresh, fresh2, combined (the four in one folder) or all")
 			}
 			var out []dreamHalf
 			for _, h := range halves {

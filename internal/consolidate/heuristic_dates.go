@@ -40,12 +40,23 @@ var (
 		return regexp.MustCompile(`(?i)\b(?:freeze|window|maintenance|downtime|outage|cutover|cut-over|deadline|blackout|embargo|moratorium)\b`)
 	})
 	// Words of a recurrence: its dates come back.
+	// "each approved by Tomás" recurs nothing: every and each count only
+	// before a unit of time, a day or an event that comes back.
 	reRecurs = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:every|each|repeats?|recurring|annual|annually|yearly|weekly|monthly)\b`)
+		return regexp.MustCompile(`(?i)\b(?:every|each)\s+(?:other\s+|second\s+|\d+(?:st|nd|rd|th)?\s+|single\s+)?(?:day|night|morning|evening|week|weekday|weekend|month|quarter|year|sprint|release|deploy|build|standup|time|` + weekdayRE + `|` + monthRE + `)s?\b|\b(?:repeats?|recurring|annual|annually|yearly|weekly|monthly|daily|biweekly|fortnightly)\b`)
+	})
+	// The end of a quarter or a month, without its year: "the end of Q1",
+	// "the end of October".
+	rePeriodEnd = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bthe\s+end\s+of\s+(q[1-4]|` + monthRE + `)\b(?:\s+(\d{4})\b)?`)
+	})
+	// A deadline as a span from when it was written: "within six weeks".
+	reWithin = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bwithin\s+(?:the\s+next\s+)?(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,3})\s+(day|week|month)s?\b`)
 	})
 	// An end: a word that closes a period, then a date.
 	reEnd = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(until|till|til|through|thru|ends?|ending|ended|expires?|expiring|expired|closes?|closing|closed|deadline(?:\s+is)?|due(?:\s+(?:by|on))?|by|before|lifted(?:\s+on)?|runs?\s+to|over\s+on)\s+(?:on\s+|at\s+)?(?:the\s+end\s+of\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b` +
+		return regexp.MustCompile(`(?i)\b(until|till|til|through|thru|ends?|ending|ended|expires?|expiring|expired|closes?|closing|closed|deadline(?:\s+is)?|due(?:\s+(?:by|on))?|by|before|lifted(?:\s+on)?|runs?\s+to|over\s+on|wraps?\s+up|wrapping\s+up|finish(?:es|ed)?|conclud(?:es|ed))\s+(?:on\s+|at\s+)?(?:the\s+end\s+of\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b` +
 			`|\bfrom\s+(?:` + weekdayRE + `\s+)?\d{4}-\d{2}-\d{2}\s+(?:to|-|–|—)\s+(?:` + weekdayRE + `\s+)?(\d{4}-\d{2}-\d{2})\b` +
 			`|\b(?:during\s+)?the\s+week\s+of\s+(\d{4}-\d{2}-\d{2})\b`)
 	})
@@ -66,6 +77,12 @@ func absolute(s string, at time.Time) string {
 	out := reEndNextMonth().ReplaceAllStringFunc(masked, func(string) string {
 		return day(time.Date(at.Year(), at.Month()+2, 0, 0, 0, 0, 0, at.Location()))
 	})
+	out = rePeriodEnd().ReplaceAllStringFunc(out, func(m string) string {
+		if e, ok := periodEnd(rePeriodEnd().FindStringSubmatch(m), at); ok {
+			return e
+		}
+		return m
+	})
 	out, _ = extract.AbsoluteDates(out, at)
 	if out == masked {
 		return s
@@ -75,6 +92,33 @@ func absolute(s string, at time.Time) string {
 		out = strings.Replace(out, placeholder(i), k, 1)
 	}
 	return out
+}
+
+// periodEnd is the last day of the quarter or month m names ("q1",
+// "october"), in m's year when it gives one, else the first such end on
+// or after at.
+func periodEnd(m []string, at time.Time) (string, bool) {
+	if m == nil {
+		return "", false
+	}
+	name := strings.ToLower(m[1])
+	var month time.Month // the period's last month
+	if q, ok := strings.CutPrefix(name, "q"); ok {
+		month = time.Month(3 * int(q[0]-'0'))
+	} else if t, err := time.Parse("Jan", strings.ToUpper(name[:1])+name[1:3]); err == nil {
+		month = t.Month()
+	} else {
+		return "", false
+	}
+	year := at.Year()
+	if m[2] != "" {
+		year, _ = strconv.Atoi(m[2])
+	}
+	end := time.Date(year, month+1, 0, 0, 0, 0, 0, at.Location())
+	if m[2] == "" && end.Before(time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())) {
+		end = time.Date(year+1, month+1, 0, 0, 0, 0, 0, at.Location())
+	}
+	return day(end), true
 }
 
 // relativeHint reports whether s might hold a relative date: the words
@@ -185,6 +229,23 @@ func (p *planner) expire() {
 				last, quoteOf = end, s
 			}
 		}
+		if !it.Created.IsZero() {
+			for _, s := range sentences(it.Description + "\n" + it.Body) {
+				for _, m := range reWithin().FindAllStringSubmatch(s, -1) {
+					n, ok := smallNumber[strings.ToLower(m[1])]
+					if !ok {
+						n, _ = strconv.Atoi(m[1])
+					}
+					switch strings.ToLower(m[2]) {
+					case "week":
+						n *= 7
+					case "month":
+						n *= 30
+					}
+					note(day(it.Created.AddDate(0, 0, n)), s)
+				}
+			}
+		}
 		for _, s := range sentences(text) {
 			for _, m := range reEnd().FindAllStringSubmatch(s, -1) {
 				end := m[2] + m[3]
@@ -227,7 +288,8 @@ func (p *planner) expire() {
 	}
 }
 
-var smallNumber = map[string]int{"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+var smallNumber = map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+	"eight": 8, "nine": 9, "ten": 10, "twelve": 12}
 
 // plusDays is the date n days after date d, or d when it is no date.
 func plusDays(d string, n int) string {

@@ -180,6 +180,10 @@ func TestAbsolute(t *testing.T) {
 		{"Handover every Monday, and on Mondays the rota changes; a Friday demo.", "Handover every Monday, and on Mondays the rota changes; a Friday demo."},
 		{"Ships on Friday 2026-03-06 or March 9, 2026.", "Ships on Friday 2026-03-06 or March 9, 2026."},
 		{"Nothing relative here.", "Nothing relative here."},
+		{"Decide by the end of Q1.", "Decide by 2026-03-31."},
+		{"Decide by the end of Q1 2027.", "Decide by 2027-03-31."},
+		{"Lena triages crashes through the end of October.", "Lena triages crashes through 2026-10-31."},
+		{"The audit closes at the end of February.", "The audit closes at 2027-02-28."}, // passed this year: the next one
 	} {
 		if got := absolute(tc.in, mon); got != tc.want {
 			t.Errorf("absolute(%q) = %q, want %q", tc.in, got, tc.want)
@@ -206,6 +210,13 @@ func TestHeuristic_Expire(t *testing.T) {
 		{"Year-end freeze 2025-12-19 to 2026-01-05; it repeats every December.", "2025-12-01", false},
 		{"All services on Node 22 by 2027-01-15.", "2026-10-28", false}, // ahead
 		{"Release 2.0 shipped on 2026-03-01 with the new API.", "2026-03-01", false},
+		{"Freeze on release/2.7 from 2026-10-30 to 2026-11-09: only P0 fixes, each approved by Tomás.", "2026-10-28", true}, // each of them, not each week
+		{"Freeze before each release, from 2026-10-30 to 2026-11-09.", "2026-10-28", false},
+		{"No freeze every December, from 2025-12-19 to 2026-01-05.", "2025-12-01", false},
+		{"The relabeling sprint wraps up next Friday; don't retrain until then.", "2026-09-15", true},
+		{"Legacy SQL is disabled within six weeks; port the last queries.", "2026-07-01", true},
+		{"Legacy SQL is disabled within six weeks; port the last queries.", "2026-11-01", false}, // still ahead
+		{"Lena triages Android crashes through the end of October.", "2026-09-02", true},
 	} {
 		in := Input{Now: now, Items: []Item{{File: "m.md", Name: "m", Type: "project", Body: tc.body, Created: date(tc.created)}}}
 		p := Heuristic(in)

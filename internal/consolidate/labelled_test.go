@@ -14,11 +14,12 @@ import (
 	"github.com/memdir/memdir/internal/memdir"
 )
 
-// The labelled dream set (issue 18): three messy memory folders with the
+// The labelled dream set (issue 18): four messy memory folders with the
 // plan a careful person would make for each. The tune half may be tuned on;
-// the heldout and fresh halves, written with other projects and wording (fresh
-// by a labeller who never saw the engine), are only reported.
-var halves = []string{"tune", "heldout", "fresh"}
+// the heldout, fresh and fresh2 halves, written with other projects and
+// wording (fresh and fresh2 by labellers who never saw the engine), are
+// only reported.
+var halves = []string{"tune", "heldout", "fresh", "fresh2"}
 
 // fallbackCreated anchors a memory that has neither created nor updated
 // (a Claude Code file without metadata.modified, a hand-written one). The
@@ -273,5 +274,22 @@ func TestLabelledSet_Minimums(t *testing.T) {
 			}
 			t.Logf("%s: %d memories, %v, %d untouched, %d Claude Code layout files", half, len(items), count, len(e.Untouched), len(h.ccLayout))
 		})
+	}
+}
+
+// TestLabelled_CombinedPlanValidates: the four halves in one folder (as
+// 'memdir-bench dream --set combined' puts them) make a plan Validate
+// passes. One memory that supersedes two older ones was once planned as
+// two supersedes keeping it, which Validate refused: 'memdir dream' would
+// have failed on that folder.
+func TestLabelled_CombinedPlanValidates(t *testing.T) {
+	var in consolidate.Input
+	for _, half := range halves {
+		h := loadHalf(t, half)
+		in.Items = append(in.Items, h.in.Items...)
+		in.Now = h.in.Now
+	}
+	if err := consolidate.Validate(in, consolidate.Heuristic(in)); err != nil {
+		t.Fatal(err)
 	}
 }

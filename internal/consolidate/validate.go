@@ -30,7 +30,7 @@ func Validate(in Input, p Plan) error {
 	for _, it := range in.Items {
 		items[it.File] = it
 	}
-	retired, kept := map[string]string{}, map[string]string{}
+	retired, kept, edited := map[string]string{}, map[string]string{}, map[string]string{}
 	for _, op := range p.Ops {
 		id := op.ID
 		if id == "" {
@@ -55,10 +55,14 @@ func Validate(in Input, p Plan) error {
 			if other, ok := retired[op.Keep]; ok {
 				return fail("%s is kept here and retired by %s", op.Keep, other)
 			}
-			if other, ok := kept[op.Keep]; ok {
-				// Two edits of one memory: the second would replace the first's text.
-				return fail("%s is changed here and by %s: one operation per memory", op.Keep, other)
+			if op.Edit != nil {
+				if other, ok := edited[op.Keep]; ok {
+					// Two edits of one memory: the second would replace the first's text.
+					return fail("%s is changed here and by %s: one operation per memory", op.Keep, other)
+				}
+				edited[op.Keep] = id
 			}
+			// Kept unchanged (a supersede's newer memory) by any number of ops.
 			kept[op.Keep] = id
 		}
 	}
@@ -295,7 +299,7 @@ func relativeWord(w string) bool {
 	switch w {
 	case "today", "tonight", "tomorrow", "yesterday", "next", "this", "coming", "week", "weeks", "day", "days",
 		"month", "months", "quarter", "end", "of", "the", "in", "on", "by", "one", "two", "three", "four", "five", "six",
-		"until", "till", "before", "after", "from", "starting":
+		"until", "till", "before", "after", "from", "starting", "q1", "q2", "q3", "q4":
 		return true
 	}
 	return weekdayOrMonth(w)

@@ -45,6 +45,14 @@ func TestValidate(t *testing.T) {
 	if err := Validate(in, p); err != nil {
 		t.Fatalf("a merge and a supersede into a read-only memory: %v", err)
 	}
+	// A newer memory that supersedes two older ones: kept, unchanged, by both.
+	in, p = validInput(), validPlan()
+	in.Items = append(in.Items, Item{File: "d.md", Name: "npm", Type: "feedback", Body: "Use npm for installs.", Created: in.Items[0].Created})
+	p.Ops[0] = Op{ID: "supersede:a.md+b.md", Kind: Supersede, Files: []string{"b.md", "a.md"}, Keep: "b.md", Retire: []string{"a.md"}}
+	p.Ops = append(p.Ops, Op{ID: "supersede:b.md+d.md", Kind: Supersede, Files: []string{"b.md", "d.md"}, Keep: "b.md", Retire: []string{"d.md"}})
+	if err := Validate(in, p); err != nil {
+		t.Fatalf("one memory superseding two: %v", err)
+	}
 	for _, tc := range []struct {
 		name string
 		edit func(in *Input, p *Plan)
