@@ -232,17 +232,7 @@ func (p *planner) expire() {
 		if !it.Created.IsZero() {
 			for _, s := range sentences(it.Description + "\n" + it.Body) {
 				for _, m := range reWithin().FindAllStringSubmatch(s, -1) {
-					n, ok := smallNumber[strings.ToLower(m[1])]
-					if !ok {
-						n, _ = strconv.Atoi(m[1])
-					}
-					switch strings.ToLower(m[2]) {
-					case "week":
-						n *= 7
-					case "month":
-						n *= 30
-					}
-					note(day(it.Created.AddDate(0, 0, n)), s)
+					note(day(it.Created.AddDate(0, 0, spanDays(m[1], m[2]))), s)
 				}
 			}
 		}
@@ -255,17 +245,7 @@ func (p *planner) expire() {
 				note(end, s)
 			}
 			for _, m := range reStartFor().FindAllStringSubmatch(s, -1) {
-				n, ok := smallNumber[strings.ToLower(m[2])]
-				if !ok {
-					n, _ = strconv.Atoi(m[2])
-				}
-				switch strings.ToLower(m[3]) {
-				case "week":
-					n *= 7
-				case "month":
-					n *= 30
-				}
-				note(plusDays(m[1], n), s)
+				note(plusDays(m[1], spanDays(m[2], m[3])), s)
 			}
 			if reEvent().MatchString(s) {
 				starts := map[string]bool{}
@@ -286,6 +266,22 @@ func (p *planner) expire() {
 			Reason:   fmt.Sprintf("%s states a period that ended on %s, before today (%s): it is archived, not deleted.", it.File, last, today),
 			Evidence: []string{quote(quoteOf)}})
 	}
+}
+
+// spanDays is how many days "two weeks" and the like last: a count
+// (a word or digits) of days, weeks (7) or months (30).
+func spanDays(count, unit string) int {
+	n, ok := smallNumber[strings.ToLower(count)]
+	if !ok {
+		n, _ = strconv.Atoi(count)
+	}
+	switch strings.ToLower(unit) {
+	case "week":
+		n *= 7
+	case "month":
+		n *= 30
+	}
+	return n
 }
 
 var smallNumber = map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
