@@ -59,7 +59,7 @@ func proposalOf(text string) proposal {
 		}
 		// "…MapView.svelte and explained each bit inline": two things done.
 		rest := reAndDid.ReplaceAllStringFunc(m[3], func(and string) string {
-			v, ok := baseForm(strings.ToLower(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(and), "and"))))
+			v, ok := baseForm(strings.ToLower(strings.TrimSpace(strings.TrimPrefix(strings.TrimLeft(and, " ,"), "and"))))
 			if !ok {
 				return and
 			}
@@ -81,42 +81,68 @@ var reReported = gate(lazyre.New(`(?i)^(?:(?:also|separately|then|finally|additi
 
 // reAndDid is " and" and a second verb in the past, in a sentence
 // reReported read.
-var reAndDid = gate(lazyre.New(`(?i)\s+and\s+[a-z]+ed\b`))
+var reAndDid = gate(lazyre.New(`(?i),?\s+and\s+(?:[a-z]+ed|put|set|ran|wrote|made|kept|split|built|chose|left)\b`))
 
 // irregularPast maps the irregular past forms reReported takes to their
 // base forms.
 var irregularPast = map[string]string{"put": "put", "set": "set", "ran": "run", "wrote": "write", "made": "make", "kept": "keep",
 	"split": "split", "built": "build", "chose": "choose", "left": "leave"}
 
-// baseForm turns a verb in the past into its base form, for the common
-// spellings: "swapped" → "swap", "added" → "add", "regenerated" →
-// "regenerate", "copied" → "copy". ok is false for a word it cannot read
-// as a verb in the past ("need", "red").
+// choiceVerbs are the verbs, in their base form, of the choices an
+// assistant reports doing in a coding session: what a "keep doing that"
+// can make a standing rule of. A reported verb outside them ("noticed",
+// "wanted", "tried") is no choice, or is not read: nothing is saved.
+var choiceVerbs = sync.OnceValue(func() map[string]bool {
+	return wordSet(`add use move remove rename update create delete merge squash rebase bump pin cache scope wire store parse
+		release ignore declare define handle toggle resolve upgrade downgrade prune clone reduce label cancel open edit order
+		filter render refactor restore configure compute execute enable disable replace change regenerate generate migrate
+		validate separate isolate invoke type pipe mock stub test lint format document comment log wrap extract inline batch
+		retry skip drop revert reset commit push pull tag deploy swap split group sort name annotate explain describe link
+		list note mark flag guard check verify pass return throw catch raise wrap unwrap export import include exclude
+		vendor bundle compress encode decode escape quote sanitize normalize seed stage queue schedule limit throttle
+		paginate index partition shard replicate lock unlock close copy fill keep leave choose build write make set put run
+		call embed force`)
+})
+
+// baseForm turns a verb in the past into its base form when the base form
+// is a choiceVerbs verb: "swapped" → "swap", "added" → "add",
+// "regenerated" → "regenerate", "copied" → "copy", "scoped" → "scope". ok
+// is false for any other word.
 func baseForm(v string) (string, bool) {
 	if b, ok := irregularPast[v]; ok {
 		return b, true
 	}
 	b, ok := strings.CutSuffix(v, "ed")
-	if !ok || strings.HasSuffix(v, "eed") || len(b) < 3 && b != "us" {
-		return "", false // need, speed, red
+	if !ok {
+		return "", false
 	}
-	if y, ok := strings.CutSuffix(b, "i"); ok && len(y) >= 2 {
-		return y + "y", true // copied, tried
+	cands := []string{b, b + "e", strings.TrimSuffix(v, "d")}
+	if y, ok := strings.CutSuffix(b, "i"); ok {
+		cands = append(cands, y+"y") // copied
 	}
-	n := len(b)
-	if n >= 3 && b[n-1] == b[n-2] && !strings.ContainsRune("dlsfz", rune(b[n-1])) {
-		return b[:n-1], true // swapped, committed, planned
+	if n := len(b); n >= 2 && b[n-1] == b[n-2] {
+		cands = append(cands, b[:n-1]) // swapped, committed, labelled
 	}
-	for _, end := range []string{"at", "iz", "ov", "ac", "ang", "rg", "ur", "abl", "let", "am", "av", "os", "uir", "yp", "ag", "ib", "ud"} {
-		if strings.HasSuffix(b, end) {
-			return b + "e", true // regenerated, moved, replaced, changed, merged, configured, enabled, deleted
+	for _, c := range cands {
+		if choiceVerbs()[c] {
+			return c, true
 		}
 	}
-	if b == "us" || b == "reus" || strings.HasSuffix(b, "caus") {
-		return b + "e", true
-	}
-	return b, true
+	return "", false
 }
+
+// reHabitConfirm is a confirmation that asks for the same again, not only
+// thanks for it: what a choice the assistant reported needs to become a
+// rule ("perfect" after "I fixed the typo" is no rule).
+var reHabitConfirm = gate(lazyre.New(`(?i)\b(?:keep (?:doing|it)|every time|from now on|going forward|always|do (?:that|this|it) (?:again|every time|always))\b`))
+
+// reOnlyNow is a confirmation for this once: "just this once", "for now",
+// "until friday".
+var reOnlyNow = gate(lazyre.New(`(?i)\b(?:just this once|this once|this time|for now|for today|until|till|for the moment)\b`))
+
+// reSpecific is an offer about one thing: a version, an issue or PR
+// number, a file being edited, or a credential.
+var reSpecific = gate(lazyre.New(`(?i)#\d+|\bv?\d+\.\d+(?:\.\d+)?\b|\b(?:passwords?|passphrases?|passwd|tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?|private[ _-]?keys?|credentials?)\b`))
 
 // resolveReferences fills in what a reply refers to (see reConfirm and
 // reElided): a confirmation becomes the rule it confirms, or nothing when
@@ -132,11 +158,20 @@ func resolveReferences(s, next string, cands []Candidate, offer proposal, at tim
 				own = append(own, c)
 			}
 		}
-		if offer.text == "" {
+		switch {
+		case offer.text == "",
+			reOnlyNow.MatchString(s),                                            // "keep doing that for now"
+			offer.did && !reHabitConfirm.MatchString(s),                         // "perfect" after "I fixed the typo": thanks, no rule
+			reSpecific.MatchString(offer.text),                                  // a version, a PR, a credential: one thing
+			reOneOff.MatchString(offer.text), reNowOnly.MatchString(offer.text): // "for now", "this file"
 			return own
 		}
-		rule := strings.NewReplacer(" I run ", " you run ", " I'm ", " you're ", " I'll ", " you'll ", " I ", " you ", " my ", " your ", " me ", " the user ").Replace(" " + scopeOffer(s, offer.text) + " ")
-		c := build("feedback", strings.TrimSpace(rule), whyOf(read(s).text, next), at)
+		scoped := scopeOffer(s, offer.text)
+		if scoped == "" {
+			return own // the confirmation excludes every part of it
+		}
+		rule := strings.NewReplacer(" I run ", " you run ", " I'm ", " you're ", " I'll ", " you'll ", " I ", " you ", " my ", " your ", " me ", " the user ").Replace(" " + scoped + " ")
+		c := build("feedback", strings.TrimSpace(rule), confirmedWhy(s, next, scoped), at)
 		how := "proposed it"
 		if offer.did {
 			how = "did it"
@@ -170,13 +205,32 @@ func resolveReferences(s, next string, cands []Candidate, offer proposal, at tim
 // words with the confirmation are kept; one that shares none with any
 // clause, or as many with each, confirms it all.
 func scopeOffer(confirmation, offer string) string {
-	var named []string
-	for _, w := range strings.FieldsFunc(asciiLower(confirmation), notWordByte) {
-		if len(w) >= 3 && !confirmFillers()[w] {
-			named = append(named, w)
+	var named, excluded []string
+	words := strings.FieldsFunc(asciiLower(confirmation), notWordByte)
+	for i, w := range words {
+		if len(w) < 3 || confirmFillers()[w] {
+			continue
 		}
+		// "except the alpine switch", "but skip the alpine part", "without alpine"
+		if slices.ContainsFunc(words[max(0, i-3):i], func(x string) bool { return excluding()[x] }) {
+			excluded = append(excluded, w)
+			continue
+		}
+		named = append(named, w)
 	}
 	clauses := reOfferClause.Split(offer, -1)
+	if len(excluded) > 0 {
+		clauses = slices.DeleteFunc(clauses, func(c string) bool {
+			cw := strings.FieldsFunc(asciiLower(c), notWordByte)
+			return slices.ContainsFunc(excluded, func(w string) bool {
+				return slices.ContainsFunc(cw, func(t string) bool { return sameStem(w, t) })
+			})
+		})
+		if len(clauses) == 0 {
+			return ""
+		}
+		offer = strings.Join(clauses, ", and ")
+	}
 	if len(named) == 0 || len(clauses) < 2 {
 		return offer
 	}
@@ -202,6 +256,38 @@ func scopeOffer(confirmation, offer string) string {
 	}
 	return strings.Join(kept, " and ")
 }
+
+// excluding are the words that take what follows them out of a
+// confirmation: "keep doing that, except the alpine switch".
+var excluding = sync.OnceValue(func() map[string]bool {
+	return wordSet(`except excluding without skip skipping not no revert undo minus drop dropping but-not`)
+})
+
+// confirmedWhy is the reason a confirmation gives for what it confirms:
+// its own causal clause, else the next sentence when it gives a reason
+// ("reviewers hate it when the regen comes in a separate PR") and is about
+// the rule (shares a word with it), not about something else ("I'm on
+// call this week") nor against it ("…was a mistake though").
+func confirmedWhy(s, next, rule string) string {
+	if r := reasonOf(read(s).text, ""); r != "" {
+		return r
+	}
+	n := asciiLower(next)
+	if next == "" || reContrast.MatchString(n) || reNowOnly.MatchString(n) {
+		return ""
+	}
+	rw := strings.FieldsFunc(asciiLower(rule), notWordByte)
+	shares := slices.ContainsFunc(strings.FieldsFunc(n, notWordByte), func(w string) bool {
+		return len(w) >= 4 && !confirmFillers()[w] && slices.ContainsFunc(rw, func(t string) bool { return sameStem(w, t) })
+	})
+	if !shares && !reReason.MatchString(n) && !strings.Contains(n, " bc ") {
+		return ""
+	}
+	return whyOf("", next)
+}
+
+// reContrast is a sentence that turns against what came before it.
+var reContrast = gate(lazyre.New(`(?i)\b(?:though|however|but|mistake|wrong|bad idea|not ideal)\b`))
 
 // notWordByte splits text into words of letters, digits and hyphens.
 func notWordByte(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') }

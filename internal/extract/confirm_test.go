@@ -50,6 +50,25 @@ func TestHeuristic_Confirmations(t *testing.T) {
 			[]string{"always run the linter before you push |"}, []string{"thanks"}},
 		{"an acknowledgement before a habit", "", "yes good, keep preferring native elements over role= hacks",
 			[]string{"[feedback] Keep preferring native elements"}, []string{"Yes good"}},
+		// From a review: what must not become a standing rule.
+		{"thanks for a reported fix", "I fixed the typo in the README.", "perfect, that's exactly what I wanted", nil, []string{"typo"}},
+		{"a reported version bump", "I also bumped the version to 1.4.2.", "yes keep doing that", nil, []string{"1.4.2"}},
+		{"a reported choice for this run", "I used the staging DB for this run.", "yes keep doing that", nil, []string{"staging"}},
+		{"a reported choice for now", "I disabled the flaky test for now.", "yes keep doing that", nil, []string{"flaky"}},
+		{"a reported password", "I changed the db password to Tr0ub4dor&3x.", "yes keep doing that", nil, []string{"Tr0ub4dor", "password"}},
+		{"a reported token flag", "I ran the deploy with --token abc123def456ghi789.", "yes keep doing that", nil, []string{"abc123"}},
+		{"a confirmation for now", "I'll explain each step as I go.", "ok keep doing that for now", nil, []string{"explain"}},
+		{"a confirmation just this once", "I'll explain each step as I go.", "thanks. keep doing that just this once", nil, []string{"explain"}},
+		{"a confirmation that excludes a part", "I'll switch the base to alpine, and use a multi-stage build.", "keep doing that, except the alpine switch",
+			[]string{"Use a multi-stage build"}, []string{"Switch the base"}},
+		{"an unrelated next sentence is no why", "I'll explain each step as I go.", "yes keep doing that. I'm on call this week.",
+			[]string{"Explain each step as you go"}, []string{"**Why:** I'm on call"}},
+		{"a rule taken back", "", "always squash before merge. only kidding.", nil, []string{"squash"}},
+		{"a question is no fragment", "", "don't add new deps without asking. never again?", []string{"don't add new deps without asking"}, []string{"again"}},
+		{"an in-task instruction", "", "ok keep following the logs and tell me when it crashes", nil, []string{"logs"}},
+		{"a habit for now", "", "yes good, keep avoiding the db for now", nil, []string{"avoiding"}},
+		{"a fragment holding a secret", "", "always rebase onto main before pushing. never ghp_abcdefghijklmnopqrstuvwxyz0123456789.",
+			[]string{"always rebase onto main before pushing"}, []string{"ghp_"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := run(tc.assistant, tc.user)
@@ -70,14 +89,18 @@ func TestHeuristic_Confirmations(t *testing.T) {
 func TestBaseForm(t *testing.T) {
 	for past, want := range map[string]string{"swapped": "swap", "added": "add", "regenerated": "regenerate", "copied": "copy",
 		"committed": "commit", "called": "call", "moved": "move", "used": "use", "wrote": "write", "put": "put", "explained": "explain",
-		"merged": "merge", "changed": "change", "replaced": "replace", "pinned": "pin", "included": "include"} {
+		"merged": "merge", "changed": "change", "replaced": "replace", "pinned": "pin", "wired": "wire", "cached": "cache",
+		"scoped": "scope", "embedded": "embed", "rebased": "rebase", "released": "release", "parsed": "parse", "stored": "store",
+		"ignored": "ignore", "defined": "define", "handled": "handle", "toggled": "toggle", "resolved": "resolve", "pruned": "prune",
+		"labelled": "label", "cancelled": "cancel", "opened": "open", "edited": "edit", "ordered": "order", "refactored": "refactor"} {
 		if got, ok := baseForm(past); !ok || got != want {
 			t.Errorf("baseForm(%q) = %q, %v; want %q", past, got, ok, want)
 		}
 	}
-	for _, w := range []string{"need", "speed", "red"} {
-		if _, ok := baseForm(w); ok {
-			t.Errorf("%s read as a past", w)
+	// Not a choice, or not read: nothing to make a rule of.
+	for _, w := range []string{"need", "needed", "speed", "red", "noticed", "wanted", "tried", "assumed", "hoped", "failed"} {
+		if b, ok := baseForm(w); ok {
+			t.Errorf("%s read as a choice (%q)", w, b)
 		}
 	}
 }

@@ -98,9 +98,12 @@ var (
 
 	reProject = gate(lazyre.New(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freez(?:e|ing)|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset))\b`))
 
-	reFeedback      = gate(lazyre.New(`(?i)^(?:(?:also|and|ok|so|please|pls|plz|but|yes|yeah|yep|good|great|cool|nice|perfect|exactly)[,!]?\s+)*(?:(?:for|in|on) [\w.-]+(?: [\w.-]+)?,? )?(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using|\w+ing)|please (?:no|don'?t|never|always|avoid|keep))\b|^only [a-z]+ (?:via|with|through|from|in|on|for|when|if|after|before)\b|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - |,|$)|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`))
-	reOneOff        = gate(lazyre.New(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`))
-	reGeneral       = gate(lazyre.New(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using|preferring|writing|putting|naming|following|choosing|picking|avoiding|sticking)\b)`))
+	reFeedback = gate(lazyre.New(`(?i)^(?:(?:also|and|ok|so|please|pls|plz|but|yes|yeah|yep|good|great|cool|nice|perfect|exactly)[,!]?\s+)*(?:(?:for|in|on) [\w.-]+(?: [\w.-]+)?,? )?(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using|\w+ing)|please (?:no|don'?t|never|always|avoid|keep))\b|^only [a-z]+ (?:via|with|through|from|in|on|for|when|if|after|before)\b|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - |,|$)|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`))
+	reOneOff   = gate(lazyre.New(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time|run|task|ticket|issue|bug|session)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`))
+	reGeneral  = gate(lazyre.New(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`))
+	// reHabit is "keep preferring…": a standing habit unless the sentence
+	// says it holds for now, or for this one thing (reNowOnly, reOneOff).
+	reHabit         = gate(lazyre.New(`(?i)\bkeep (?:preferring|avoiding|sticking (?:to|with)|choosing|naming)\b`))
 	reReason        = gate(lazyre.New(`(?i)(?:^|[\s,;—–-])(because|since|as|so that|otherwise)\s+`))
 	reTemporal      = gate(lazyre.New(`(?i)^(?:\d{4}\b|\d{1,2}(?:[:/.-]\d|\s*(?:am|pm)\b|\s+(?:days?|weeks?|months?|years?|hours?|minutes?)\b)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|yesterday|today|last\b|then\b|early\b|the (?:start|beginning|last|first)\b|v\d)`))
 	reBurned        = gate(lazyre.New(`(?i)^(?:we got burned|last (?:time|quarter|month|year|week)|it (?:broke|caused|took down)|that (?:broke|caused)|the reason is)\b`))
@@ -123,13 +126,17 @@ var (
 	// password hunter2x9", "use the token 8f3a9c…". The value must hold a
 	// digit or a symbol, so "the password is required" and "the token
 	// lives in vault" stay prose.
-	reProseSecret = gate(lazyre.New(`(?i)\b(?:(?:passwords?|passphrases?|passwd|passcodes?)(?:\s+(?:is|was|=|:|of|for \S+ is))?|(?:pwd|tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?|private[ _-]?keys?|credentials?)(?:\s+(?:is|was|=|:|for \S+ is))|(?:with|use|the) (?:tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?))\s+["'\x60]?([^\s"'\x60,;]*[0-9&%$#@!*^~+=/_-][^\s"'\x60,;]*)`))
+	reProseSecret = gate(lazyre.New(`(?i)\b(?:(?:passwords?|passphrases?|passwd|passcodes?)(?:\s+(?:is|was|=|:|of|to|for \S+ is))?|(?:pwd|tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?|private[ _-]?keys?|credentials?)(?:\s+(?:is|was|=|:|to|for \S+ is))|(?:with|use|the) (?:tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?))\s+["'\x60]?([^\s"'\x60,;]*[0-9&%$#@!*^~+=/_-][^\s"'\x60,;]*)`))
 	reEnvName     = gate(lazyre.New(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^\d+(?:-[a-z]+)?$|^[a-z]+-(?:bit|byte|bytes|signed|hashed|encoded|lived|only|user|rotated|scoped)$`))
 )
 
+// reFlagSecret is a secret given to a command's flag: "--token abc123",
+// "--password=hunter2x9".
+var reFlagSecret = gate(lazyre.New(`(?i)--(?:token|password|passwd|secret|api-key|apikey|access-key)(?:=|\s+)["'\x60]?([^\s"'\x60,;]*[0-9&%$#@!*^~+=/_-][^\s"'\x60,;]*)`))
+
 // ProseSecret reports whether s states a credential in words.
 func ProseSecret(s string) bool {
-	for _, m := range reProseSecret.FindAllStringSubmatch(s, -1) {
+	for _, m := range append(reProseSecret.FindAllStringSubmatch(s, -1), reFlagSecret.FindAllStringSubmatch(s, -1)...) {
 		v := strings.TrimRight(m[1], ".!?)")
 		if len(v) >= 4 && !reURL.MatchString(v) && !strings.HasPrefix(v, "$") && !reEnvName.MatchString(v) {
 			return true
@@ -159,6 +166,8 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 		sents, frags := sentencesAndFragments(text)
 		redirected := false // the message opened with a bare redirect ("lol no, way overkill.")
 		lastRule := -1      // out's last rule from this message, which a fragment after it joins
+		joking := reJoking.MatchString(text)
+		first := len(out)
 		for si, s := range sents {
 			next := ""
 			if si+1 < len(sents) {
@@ -171,7 +180,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			if f := read(s).text; len(cands) == 0 && ruleFragment(f) {
 				// "no no, never -auto-approve.": a fragment once its lead is read.
 				if lastRule >= 0 {
-					joinFragment(&out[lastRule], f, false)
+					joinFragment(&out[lastRule], f, false, &sk)
 				} else {
 					frags[si+1] = append([]string{f}, frags[si+1]...)
 				}
@@ -187,7 +196,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 				c.Trust = "user"
 				if c.Type == "feedback" {
 					for _, f := range frags[si] { // "never -auto-approve." before it
-						joinFragment(&c, f, true)
+						joinFragment(&c, f, true, &sk)
 					}
 					frags[si] = nil
 					lastRule = len(out)
@@ -196,13 +205,17 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			}
 			if lastRule >= 0 {
 				for _, f := range frags[si+1] { // "debian-slim only." after it
-					joinFragment(&out[lastRule], f, false)
+					joinFragment(&out[lastRule], f, false, &sk)
 				}
 				frags[si+1] = nil
 			}
 			if len(held) > 0 {
 				sk.skipSecret(held) // one sentence, however many memories it held
 			}
+		}
+		if joking {
+			// "always squash before merge. only kidding.": no rule of it.
+			out = append(out[:first], slices.DeleteFunc(out[first:], func(c Candidate) bool { return c.Type == "feedback" })...)
 		}
 		offer = proposal{} // a reply answers the message just before it
 	}
@@ -256,28 +269,38 @@ func sentencesAndFragments(text string) (out []string, frags [][]string) {
 // ruleFragment reports a sentence of two words that is a rule all the
 // same: "never -auto-approve.", "no alpine.", "debian-slim only.".
 func ruleFragment(s string) bool {
+	if strings.HasSuffix(strings.TrimSpace(s), "?") {
+		return false
+	}
 	w := strings.Fields(strings.TrimRight(asciiLower(s), ".!"))
-	if len(w) != 2 {
+	if len(w) != 2 || notRule()[w[1]] || notRule()[w[0]] {
 		return false
 	}
 	switch w[0] {
-	case "never", "always", "avoid", "only":
+	case "never", "always", "avoid", "only", "no":
 		return true
-	case "no":
-		return !socialNo()[w[1]]
 	}
 	return w[1] == "only"
 }
 
-// socialNo are the words after "no" in a reply that is no rule ("no
-// thanks", "no worries").
-var socialNo = sync.OnceValue(func() map[string]bool {
-	return wordSet(`thanks thank worries problem problems prob idea clue way rush biggie need no sir please`)
+// notRule are the words of a two-word reply that is no rule: "no
+// thanks", "never mind", "only kidding", "always welcome", "me only".
+var notRule = sync.OnceValue(func() map[string]bool {
+	return wordSet(`thanks thank worries problem problems prob idea clue way rush biggie need no sir please kidding joking luck
+		errors error change changes hurry pressure sweat comment comments mind again once welcome heard me you us them it that this`)
 })
 
+// reJoking is a message that takes back what it says.
+var reJoking = gate(lazyre.New(`(?i)\b(?:only|just) (?:kidding|joking)\b|\bjk\b`))
+
 // joinFragment adds a rule fragment to a rule of the same message: before
-// its text, or after it.
-func joinFragment(c *Candidate, frag string, before bool) {
+// its text, or after it. A fragment that holds a secret is not joined:
+// the memory is saved, the fragment is counted as skipped.
+func joinFragment(c *Candidate, frag string, before bool, sk *Skipped) {
+	if kinds := secretKinds(frag); len(kinds) > 0 {
+		sk.skipSecret(kinds)
+		return
+	}
 	frag = strings.TrimRight(strings.TrimSpace(frag), ".!")
 	first, rest, _ := strings.Cut(c.Body, "\n\n")
 	sentence := strings.ToUpper(frag[:1]) + frag[1:] + "."
@@ -388,7 +411,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	switch {
 	case reFeedback.MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") || !reNotImperative.MatchString(s)):
 		bare := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "also, "), "please "), " ")
-		general := reGeneral.MatchString(s) || r.correction
+		general := reGeneral.MatchString(s) || r.correction || reHabit.MatchString(s) && !reOneOff.MatchString(s) && !reNowOnly.MatchString(s)
 		for _, p := range []string{"don", "do not", "never", "avoid", "prefer", "always", "stop ", "remember"} {
 			general = general || strings.HasPrefix(bare, p)
 		}
