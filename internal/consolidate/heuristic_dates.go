@@ -32,7 +32,7 @@ var (
 	})
 	// A date a start word governs: no end.
 	reStartDate = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:starts?|starting|started|begins?|beginning|began|from|since|as of|effective|after)\s+(?:on\s+)?(?:\w{3,9},?\s+)?(\d{4}-\d{2}-\d{2})\b`)
+		return regexp.MustCompile(`(?i)\b(?:starts?|starting|started|begins?|beginning|began|opens?|opening|opened|kicks?\s+off|from|since|as of|effective|after)\s+(?:on\s+|at\s+|in\s+)?(?:\w{3,9},?\s+)?(\d{4}-\d{2}-\d{2})\b`)
 	})
 	reAnyDate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`) })
 	// Words of a one-off event whose day is its end.
@@ -43,7 +43,7 @@ var (
 	// "each approved by Tomás" recurs nothing: every and each count only
 	// before a unit of time, a day or an event that comes back.
 	reRecurs = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:every|each)\s+(?:other\s+|second\s+|\d+(?:st|nd|rd|th)?\s+|single\s+)?(?:day|night|morning|evening|week|weekday|weekend|month|quarter|year|sprint|release|deploy|build|standup|time|` + weekdayRE + `|` + monthRE + `)s?\b|\b(?:repeats?|recurring|annual|annually|yearly|weekly|monthly|daily|biweekly|fortnightly)\b`)
+		return regexp.MustCompile(`(?i)\b(?:every|each)\s+(?:(?:other|second|third|few|couple\s+of|\d+|two|three|four|five|six|seven|eight|nine|ten|twelve|major|minor|new|business|fiscal|working|calendar|single)\s+){0,2}(?:hour|day|night|morning|evening|week|weekday|weekend|month|quarter|year|sprint|release|deploy|deployment|build|standup|time|` + weekdayRE + `|` + monthRE + `)s?\b|\b(?:repeats?|recurring|annual|annually|yearly|weekly|monthly|daily|biweekly|fortnightly|quarterly|nightly|hourly|biannual|semiannual)\b|\b(?:once|twice)\s+(?:a|per|every)\s+(?:day|week|month|quarter|year|sprint)\b`)
 	})
 	// The end of a quarter or a month, without its year: "the end of Q1",
 	// "the end of October".
@@ -51,8 +51,14 @@ var (
 		return regexp.MustCompile(`(?i)\bthe\s+end\s+of\s+(q[1-4]|` + monthRE + `)\b(?:\s+(\d{4})\b)?`)
 	})
 	// A deadline as a span from when it was written: "within six weeks".
+	// Not a policy's or an SLA's span ("patched within 7 days of
+	// disclosure", "must answer within a day", "respond within two days to
+	// tickets"): the span ends its clause, in a sentence that obliges no one.
 	reWithin = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\bwithin\s+(?:the\s+next\s+)?(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,3})\s+(day|week|month)s?\b`)
+		return regexp.MustCompile(`(?i)\bwithin\s+(?:the\s+next\s+)?(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,3})\s+(day|week|month)s?(?:\s*[.;,:)!]|\s*$)`)
+	})
+	reObliges = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:must|needs?|should|have to|has to|required|requires|sla|slo|policy|or (?:two|three|so))\b`)
 	})
 	// An end: a word that closes a period, then a date.
 	reEnd = sync.OnceValue(func() *regexp.Regexp {
@@ -62,10 +68,24 @@ var (
 	})
 )
 
+// absoluteIn is absolute for a memory's text: the end of a named quarter
+// or month ("the end of Q1") is a date only in a project fact that does
+// not recur, never in a rule ("avoid releases at the end of December").
+func absoluteIn(s string, it Item) string {
+	if it.Type != "project" || reRecurs().MatchString(s) {
+		return absoluteWith(s, it.Created, false)
+	}
+	return absoluteWith(s, it.Created, true)
+}
+
 // absolute rewrites the relative dates of s as absolute ones, counted from
 // at, as extract.AbsoluteDates does, but leaves alone what is already
 // absolute or recurring. It returns s unchanged when at is zero.
-func absolute(s string, at time.Time) string {
+func absolute(s string, at time.Time) string { return absoluteWith(s, at, false) }
+
+// absoluteWith is absolute, reading the ends of named quarters and months
+// too when periods is set.
+func absoluteWith(s string, at time.Time, periods bool) string {
 	if at.IsZero() || !relativeHint(s) {
 		return s
 	}
@@ -77,12 +97,14 @@ func absolute(s string, at time.Time) string {
 	out := reEndNextMonth().ReplaceAllStringFunc(masked, func(string) string {
 		return day(time.Date(at.Year(), at.Month()+2, 0, 0, 0, 0, 0, at.Location()))
 	})
-	out = rePeriodEnd().ReplaceAllStringFunc(out, func(m string) string {
-		if e, ok := periodEnd(rePeriodEnd().FindStringSubmatch(m), at); ok {
-			return e
-		}
-		return m
-	})
+	if periods {
+		out = rePeriodEnd().ReplaceAllStringFunc(out, func(m string) string {
+			if e, ok := periodEnd(rePeriodEnd().FindStringSubmatch(m), at); ok {
+				return e
+			}
+			return m
+		})
+	}
 	out, _ = extract.AbsoluteDates(out, at)
 	if out == masked {
 		return s
@@ -115,7 +137,10 @@ func periodEnd(m []string, at time.Time) (string, bool) {
 		year, _ = strconv.Atoi(m[2])
 	}
 	end := time.Date(year, month+1, 0, 0, 0, 0, 0, at.Location())
-	if m[2] == "" && end.Before(time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())) {
+	if m[2] == "" && end.Before(at.AddDate(0, 0, -60)) {
+		// Long past this year: next year's ("decide by the end of Q1",
+		// written in November). A recent one is this year's ("since the
+		// end of March", written in April).
 		end = time.Date(year+1, month+1, 0, 0, 0, 0, 0, at.Location())
 	}
 	return day(end), true
@@ -155,7 +180,7 @@ func placeholder(i int) string {
 func (p *planner) computeDates() {
 	for i := range p.items {
 		it := &p.items[i]
-		if d := absolute(it.Body, it.Created); d != it.Body {
+		if d := absoluteIn(it.Body, it.Item); d != it.Body {
 			it.dated = d
 		}
 	}
@@ -168,7 +193,7 @@ func (p *planner) dates() {
 		if !p.free(it.File) || it.Created.IsZero() {
 			continue
 		}
-		desc := absolute(it.Description, it.Created)
+		desc := absoluteIn(it.Description, it.Item)
 		if it.dated == "" && desc == it.Description {
 			continue
 		}
@@ -219,7 +244,7 @@ func (p *planner) expire() {
 		if it.dated != "" {
 			body = it.dated
 		}
-		text := absolute(it.Description, it.Created) + "\n" + body
+		text := absoluteIn(it.Description, it.Item) + "\n" + body
 		if reRecurs().MatchString(text) {
 			continue
 		}
@@ -231,6 +256,9 @@ func (p *planner) expire() {
 		}
 		if !it.Created.IsZero() {
 			for _, s := range sentences(it.Description + "\n" + it.Body) {
+				if reObliges().MatchString(s) {
+					continue
+				}
 				for _, m := range reWithin().FindAllStringSubmatch(s, -1) {
 					note(day(it.Created.AddDate(0, 0, spanDays(m[1], m[2]))), s)
 				}

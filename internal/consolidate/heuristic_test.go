@@ -180,14 +180,37 @@ func TestAbsolute(t *testing.T) {
 		{"Handover every Monday, and on Mondays the rota changes; a Friday demo.", "Handover every Monday, and on Mondays the rota changes; a Friday demo."},
 		{"Ships on Friday 2026-03-06 or March 9, 2026.", "Ships on Friday 2026-03-06 or March 9, 2026."},
 		{"Nothing relative here.", "Nothing relative here."},
-		{"Decide by the end of Q1.", "Decide by 2026-03-31."},
-		{"Decide by the end of Q1 2027.", "Decide by 2027-03-31."},
-		{"Lena triages crashes through the end of October.", "Lena triages crashes through 2026-10-31."},
-		{"The audit closes at the end of February.", "The audit closes at 2027-02-28."}, // passed this year: the next one
 	} {
 		if got := absolute(tc.in, mon); got != tc.want {
 			t.Errorf("absolute(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+	// The ends of named quarters and months, in a project fact.
+	for _, tc := range []struct {
+		in, created, want string
+	}{
+		{"Decide by the end of Q1.", "2026-03-02", "Decide by 2026-03-31."},
+		{"Decide by the end of Q1.", "2026-11-12", "Decide by 2027-03-31."},     // long past this year: next year's
+		{"Decide by the end of Q1 2027.", "2026-03-02", "Decide by 2027-03-31."}, // its own year
+		{"Lena triages crashes through the end of October.", "2026-09-02", "Lena triages crashes through 2026-10-31."},
+		{"The audit closes at the end of February.", "2026-03-02", "The audit closes at 2026-02-28."},                             // just past: this year's
+		{"Since the end of Q1 the billing service runs on k8s.", "2026-04-05", "Since 2026-03-31 the billing service runs on k8s."}, // not next year's
+		{"Every year the TLS certs expire at the end of March.", "2026-04-05", "Every year the TLS certs expire at the end of March."},
+	} {
+		it := Item{Type: "project", Created: date(tc.created)}
+		if got := absoluteIn(tc.in, it); got != tc.want {
+			t.Errorf("absoluteIn(%q, created %s) = %q, want %q", tc.in, tc.created, got, tc.want)
+		}
+	}
+	// A rule is never pinned to one year.
+	if got := absoluteIn("Avoid releases at the end of December; half the team is off.", Item{Type: "feedback", Created: mon}); strings.Contains(got, "2026") {
+		t.Errorf("a rule got a year: %q", got)
+	}
+	// The heuristic's date rewrite of a period with its year passes Validate.
+	in := Input{Now: now, Items: []Item{{File: "q.md", Name: "q", Type: "project", Body: "Ship the new billing API by the end of Q4 2026.", Created: date("2026-10-01")}}}
+	p := Heuristic(in)
+	if err := Validate(in, p); err != nil || !slices.Contains(ids(p), "date:q.md") {
+		t.Errorf("a period with its year: ops %v, Validate %v", ids(p), err)
 	}
 	if got := absolute("Freeze until next Friday.", time.Time{}); got != "Freeze until next Friday." {
 		t.Errorf("with no created time: %q", got)
@@ -217,6 +240,14 @@ func TestHeuristic_Expire(t *testing.T) {
 		{"Legacy SQL is disabled within six weeks; port the last queries.", "2026-07-01", true},
 		{"Legacy SQL is disabled within six weeks; port the last queries.", "2026-11-01", false}, // still ahead
 		{"Lena triages Android crashes through the end of October.", "2026-09-02", true},
+		// From a review: policies, starts and recurrences end nothing.
+		{"Security policy: critical CVEs must be patched within 7 days of disclosure.", "2026-01-10", false},
+		{"SLA: P1 incidents need a postmortem within a week.", "2026-01-10", false},
+		{"The vendor responds within two days to tickets.", "2026-01-10", false},
+		{"The code freeze starts at the end of Q1 and lasts until the audit passes.", "2026-01-10", false},
+		{"Dependency audit happens every three months; the next one is due by 2026-04-01.", "2026-01-10", false},
+		{"Freeze before every major release, from 2026-03-01 to 2026-03-10.", "2026-01-10", false},
+		{"Backups are verified quarterly, the next check by 2026-04-01.", "2026-01-10", false},
 	} {
 		in := Input{Now: now, Items: []Item{{File: "m.md", Name: "m", Type: "project", Body: tc.body, Created: date(tc.created)}}}
 		p := Heuristic(in)
