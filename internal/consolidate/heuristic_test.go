@@ -190,10 +190,10 @@ func TestAbsolute(t *testing.T) {
 		in, created, want string
 	}{
 		{"Decide by the end of Q1.", "2026-03-02", "Decide by 2026-03-31."},
-		{"Decide by the end of Q1.", "2026-11-12", "Decide by 2027-03-31."},     // long past this year: next year's
+		{"Decide by the end of Q1.", "2026-11-12", "Decide by 2027-03-31."},      // long past this year: next year's
 		{"Decide by the end of Q1 2027.", "2026-03-02", "Decide by 2027-03-31."}, // its own year
 		{"Lena triages crashes through the end of October.", "2026-09-02", "Lena triages crashes through 2026-10-31."},
-		{"The audit closes at the end of February.", "2026-03-02", "The audit closes at 2026-02-28."},                             // just past: this year's
+		{"The audit closes at the end of February.", "2026-03-02", "The audit closes at 2026-02-28."},                               // just past: this year's
 		{"Since the end of Q1 the billing service runs on k8s.", "2026-04-05", "Since 2026-03-31 the billing service runs on k8s."}, // not next year's
 		{"Every year the TLS certs expire at the end of March.", "2026-04-05", "Every year the TLS certs expire at the end of March."},
 	} {
