@@ -55,7 +55,7 @@ func (a *app) dreamCmd() *cobra.Command {
 	f.StringVar(&planFile, "plan", "", "use this plan (an agent's, in the --json format) instead of an engine's")
 	f.BoolVar(&undo, "undo", false, "put back every file of the last batch (or --batch ID)")
 	f.StringVar(&batch, "batch", "", "with --undo: the batch id")
-	f.BoolVar(&force, "force", false, "with --undo: even over files changed since")
+	f.BoolVar(&force, "force", false, "with --undo: even over files changed since (their later versions are kept: 'memdir restore')")
 	f.BoolVar(&auto, "auto", false, "the automatic run: only when due, only lossless operations")
 	f.StringVar(&session, "session", "", "with --auto: the session that just ended (not counted)")
 	cmd.MarkFlagsMutuallyExclusive("undo", "apply", "auto")

@@ -72,6 +72,9 @@ type BatchInfo struct {
 	Time   time.Time `json:"time"`
 	Files  []string  `json:"files"` // every file the batch changed, MEMORY.md and versions included
 	Undone bool      `json:"undone"`
+	// Kept are the memories a forced undo found changed since the batch,
+	// each as its version in ForgottenDir ('memdir restore' brings it back).
+	Kept []string `json:"kept,omitempty"`
 }
 
 // change is one file a batch touches, by its slash path in the folder, with

@@ -229,11 +229,21 @@ func TestUndo_ConflictAfterALaterEdit(t *testing.T) {
 	if d := diffFolders(folderFiles(t, st.Dir()), edited); d != "" {
 		t.Errorf("a refused undo changed the folder: %s", d)
 	}
-	if _, err := st.Undo(ctx, "", true); err != nil {
+	info, err := st.Undo(ctx, "", true)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if d := diffFolders(folderFiles(t, st.Dir()), before); d != "" {
+	// The later edit is not lost: kept as a version, and only that is new.
+	after := folderFiles(t, st.Dir())
+	if len(info.Kept) != 1 || !strings.HasPrefix(info.Kept[0], memdir.ForgottenDir+"/m00.md.") || !strings.Contains(after[info.Kept[0]], "Edited after the batch.") {
+		t.Fatalf("Kept = %v, want the edit of m00.md kept as a version", info.Kept)
+	}
+	delete(after, info.Kept[0])
+	if d := diffFolders(after, before); d != "" {
 		t.Errorf("a forced undo left the folder unlike before the batch: %s", d)
+	}
+	if vs, err := st.Versions("m00"); err != nil || len(vs) == 0 {
+		t.Errorf("memdir restore does not see the kept version: %v %v", vs, err)
 	}
 }
 

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/memdir/memdir/internal/hint"
@@ -14,8 +17,9 @@ import (
 // is the newest batch not undone), under the lock; a file changed since
 // the batch is ErrConflict, unless force. The files a batch created (a
 // new memory, a version in ForgottenDir) are removed; with force, what a
-// file held since is lost. An undo is atomic as a batch is: one cut short
-// is finished by the next Open.
+// memory file held since is kept first as a version in ForgottenDir
+// (info.Kept), so nothing is lost. An undo is atomic as a batch is: one
+// cut short is finished by the next Open.
 func (s *Store) Undo(ctx context.Context, id string, force bool) (BatchInfo, error) {
 	unlock, err := s.Lock(ctx) // finishes a batch or undo a crash cut short first
 	if err != nil {
@@ -47,6 +51,7 @@ func (s *Store) Undo(ctx context.Context, id string, force bool) (BatchInfo, err
 		return info, err
 	}
 	var moved []string
+	later := map[string][]byte{} // memories changed since the batch: what they hold now
 	for _, c := range changes {
 		cur, ok, err := s.readJournaled(c.Path)
 		if err != nil {
@@ -54,11 +59,21 @@ func (s *Store) Undo(ctx context.Context, id string, force bool) (BatchInfo, err
 		}
 		if ok != c.Exists || !bytes.Equal(cur, c.After) {
 			moved = append(moved, c.Path)
+			if ok && !strings.Contains(c.Path, "/") && !IsIndexName(c.Path) {
+				later[c.Path] = cur
+			}
 		}
 	}
 	if len(moved) > 0 && !force {
 		return info, hint.With(fmt.Errorf("%s changed since batch %s: %w", strings.Join(moved, ", "), info.ID, ErrConflict),
-			"undo the later batches first ('memdir dream --undo'), or undo this one anyway with --force, losing those changes")
+			"undo the later batches first ('memdir dream --undo'), or undo this one anyway with --force: the later versions of those memories are kept ('memdir restore')")
+	}
+	for _, f := range slices.Sorted(maps.Keys(later)) {
+		kept, err := s.keepVersion(f, later[f])
+		if err != nil {
+			return info, fmt.Errorf("keep the later version of %s: %w (nothing was undone)", f, err)
+		}
+		info.Kept = append(info.Kept, filepath.ToSlash(strings.TrimPrefix(kept, s.Dir()+string(filepath.Separator))))
 	}
 	if err := s.markPending(info.ID); err != nil {
 		return info, err

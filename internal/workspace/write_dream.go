@@ -118,6 +118,9 @@ func WriteDreamAuto(w io.Writer, r DreamAutoResult) error {
 func WriteUndo(w io.Writer, b memdir.BatchInfo) error {
 	ew := &errWriter{w: w}
 	ew.printf("Batch %s (%s, %s) undone: %d %s put back as they were.\n", b.ID, b.Label, b.Time.Format("2006-01-02 15:04"), len(b.Files), plural(len(b.Files), "file"))
+	for _, k := range b.Kept {
+		ew.printf("Changed since the batch, kept as a version: %s ('memdir restore' brings it back).\n", k)
+	}
 	return ew.err
 }
 
