@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"cmp"
+	"maps"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -307,6 +308,26 @@ func dreamBatch(st dreamState, ops []consolidate.Op, now time.Time) memdir.Batch
 			}
 			b.Retire = append(b.Retire, f)
 		}
+	}
+	// History that pointed at a memory a merge retires points at the one it
+	// kept: superseded_by never names a file that is gone.
+	moved := map[string]string{}
+	for _, op := range ops {
+		if op.Kind == consolidate.Merge && !strings.HasPrefix(op.Keep, GlobalPrefix) {
+			for _, f := range op.Retire {
+				moved[f] = op.Keep
+			}
+		}
+	}
+	for _, f := range slices.Sorted(maps.Keys(st.mems)) {
+		m := get(f)
+		to, ok := moved[m.SupersededBy]
+		if !ok || moved[f] != "" || slices.Contains(b.Retire, f) {
+			continue
+		}
+		b.IfMatch[f] = st.raw[f]
+		m.SupersededBy = to
+		save(m)
 	}
 	for _, f := range order {
 		b.Save = append(b.Save, saves[f])
