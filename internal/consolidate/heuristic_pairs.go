@@ -136,6 +136,13 @@ func (p *planner) supersede(prs []pair) {
 			continue
 		}
 		files := []string{b.File, a.File}
+		if a.Type != b.Type {
+			// "The O2 experiment" against "the user's ML background": a fact of
+			// the project cannot make one about the person history.
+			p.left = append(p.left, Candidate{Kind: Supersede, Files: files,
+				Why: fmt.Sprintf("%s (%s) and %s (%s) seem to disagree (%s), but are of different types: for a person or a model to say", b.File, kindOf(b.Item), a.File, kindOf(a.Item), pr.contra)})
+			continue
+		}
 		if a.ReadOnly || b.ReadOnly {
 			// A project's memory against the user's global one: an
 			// exception for this project, or a change for every project.

@@ -1,6 +1,7 @@
 package consolidate
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"slices"
@@ -290,13 +291,16 @@ func TestHeuristic_Supersede(t *testing.T) {
 				Body: "Integration tests use the real PostgreSQL from docker compose, never a mock or an in-memory fake: a mock missed a NOT NULL column once."},
 			Item{Name: "Integration tests hit a real database", Description: "Never mock PostgreSQL in integration tests; use the docker-compose database",
 				Body: "Integration tests run against the real PostgreSQL from `docker compose up db`,\nnever a mock or an in-memory fake."}, false},
+		{"OtherType", // a project fact cannot make a memory about the person history
+			Item{Name: "deploys", Description: "Deploys: ArgoCD syncs the prod app", Body: "Merging to main lets ArgoCD sync ledger-prod."},
+			Item{Name: "deploys moved", Type: "project", Description: "We moved deploys off ArgoCD", Body: "Prod deploys run from deploy.yml on a tag push."}, false},
 		{"CommonWordMove", // "one" is no tool's name
 			Item{Name: "migrations", Description: "Migrations stay compatible for one release", Body: "Drop a column one release later."},
 			Item{Name: "stacked PRs", Description: "Stacked PRs instead of one big one", Body: "Stack them: migration, API, UI."}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.old.File, tc.old.Type, tc.old.Created = "old.md", "feedback", date("2026-01-01")
-			tc.new.File, tc.new.Type, tc.new.Created = "new.md", "feedback", date("2026-06-01")
+			tc.old.File, tc.old.Type, tc.old.Created = "old.md", cmp.Or(tc.old.Type, "feedback"), date("2026-01-01")
+			tc.new.File, tc.new.Type, tc.new.Created = "new.md", cmp.Or(tc.new.Type, "feedback"), date("2026-06-01")
 			// a few unrelated memories, so that idf tells rare from common
 			items := []Item{tc.old, tc.new}
 			for i, b := range []string{"Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
