@@ -159,6 +159,7 @@ type Start struct {
 	Warning string // MEMORY.md's cut warning, when Index is given
 	Index   string // MEMORY.md as Claude Code would load it (auto memory off)
 	Due     string // the line saying synthesis is due
+	Dream   string // the line saying an automatic consolidation left operations for a person
 	Team    string // TeamSection: the project's team memories, listed
 	User    string // UserSection: the user's global memories' index
 	// GlobalPath is the global long-term memory file; Global is its
@@ -179,7 +180,7 @@ const startReserve = 600
 // the whole answer fits ContextCap: what the other parts leave, but never
 // less than minGlobalRoom (MEMORY.md, last, is then cut by Answer).
 func (s Start) GlobalRoom() int {
-	used := utf16Len(s.Primer) + utf16Len(s.Warning) + utf16Len(s.Index) + utf16Len(s.Team) + utf16Len(s.User) + startReserve
+	used := utf16Len(s.Primer) + utf16Len(s.Warning) + utf16Len(s.Index) + utf16Len(s.Team) + utf16Len(s.User) + utf16Len(s.Dream) + startReserve
 	return max(minGlobalRoom, (ContextCap-used)/4)
 }
 
@@ -189,7 +190,7 @@ func (s Start) GlobalRoom() int {
 // last.
 func (s Start) Text() string {
 	var parts []string
-	for _, p := range []string{s.Warning, s.Primer, s.Due, s.User, s.Team} {
+	for _, p := range []string{s.Warning, s.Primer, s.Due, s.Dream, s.User, s.Team} {
 		if p != "" {
 			parts = append(parts, p)
 		}

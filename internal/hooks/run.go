@@ -191,6 +191,11 @@ func (h *hook) sessionStart() error {
 			s.Primer = Primer(len(files))
 		}
 	}
+	if st != nil {
+		if last, err := st.LastConsolidated(); err == nil {
+			s.Dream = workspace.DreamHeldLine(l, last)
+		}
+	}
 	if g, err := workspace.OpenGlobalReader(h.Env, l); err != nil {
 		h.logProblem(fmt.Errorf("global memories: %w", err))
 	} else if g != nil {

@@ -503,3 +503,39 @@ func TestRunner_SessionEndKeepsThingsBounded(t *testing.T) {
 	}
 	h.noFailures(t)
 }
+
+// TestRunner_SessionStartDreamHeld: a session starts with a line saying
+// the project's last automatic consolidation left operations for the
+// user, until a dream runs since.
+func TestRunner_SessionStartDreamHeld(t *testing.T) {
+	h := newHome(t)
+	h.saveTwo(t)
+	ws, err := workspace.Open(h.wsEnv(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := clock.Add(-48 * time.Hour)
+	line, _ := json.Marshal(workspace.DreamAutoResult{Time: ran, Project: ws.Layout.ProjectRoot, Ran: true, Held: 2})
+	log := filepath.Join(h.agent, "memory", filepath.FromSlash(workspace.DreamLog))
+	if err := os.MkdirAll(filepath.Dir(log), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(log, append(line, '\n'), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	lock := ws.Store.Path(memdir.ConsolidateLock)
+	if err := os.WriteFile(lock, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(lock, ran, ran) // the automatic run's own
+	got := h.event(t, hooks.SessionStart, map[string]string{"session_id": "s1", "source": "startup"})
+	if !strings.Contains(got, "left 2 operations for the user to confirm") || !strings.Contains(got, "`memdir dream`") {
+		t.Errorf("no line about the held operations:\n%s", got)
+	}
+	later := ran.Add(time.Hour) // a dream applied by hand since
+	os.Chtimes(lock, later, later)
+	if got := h.event(t, hooks.SessionStart, map[string]string{"session_id": "s2", "source": "startup"}); strings.Contains(got, "operations for the user") {
+		t.Errorf("the line stays after a dream ran since:\n%s", got)
+	}
+	h.noFailures(t)
+}

@@ -42,8 +42,9 @@ func (c *checker) dream(l paths.Layout, now time.Time) {
 	if stale > 0 {
 		c.add("stale", CheckInfo, "'memdir verify' says what each names that no longer exists; '--fix' edits renamed paths", "%d %s marked stale", stale, map[bool]string{true: "memory is", false: "memories are"}[stale == 1])
 	}
-	if held := lastHeld(l); held != "" {
-		c.add("consolidation", CheckInfo, "'memdir dream' shows them with their reasons; '--apply' writes them", "%s", held)
+	if n, at := lastHeld(l); n > 0 {
+		c.add("consolidation", CheckInfo, "'memdir dream' shows them with their reasons; '--apply' writes them",
+			"the automatic consolidation of %s left %d %s for you to confirm", at.Local().Format("2006-01-02 15:04"), n, plural(n, "operation"))
 	}
 	if last, err := st.LastConsolidated(); err == nil {
 		if last.IsZero() {
@@ -54,13 +55,25 @@ func (c *checker) dream(l paths.Layout, now time.Time) {
 	}
 }
 
-// lastHeld says how many operations the project's last automatic
-// consolidation left for a person, from DreamLog's last line of it; ""
-// when none, or when it cannot tell.
-func lastHeld(l paths.Layout) string {
+// DreamHeldLine is the line a session starts with when the project's last
+// automatic consolidation left operations for a person and no dream ran
+// since (lastConsolidated, the folder's, is that run's own time); "" else.
+func DreamHeldLine(l paths.Layout, lastConsolidated time.Time) string {
+	n, at := lastHeld(l)
+	if n == 0 || lastConsolidated.After(at.Add(time.Second)) {
+		return ""
+	}
+	return fmt.Sprintf("memdir: the automatic consolidation of %s left %d %s for the user to confirm (prunes and other changes that may lose something); `memdir dream` shows them with their reasons. Mention it to the user when it fits: they decide.",
+		at.Local().Format("2006-01-02"), n, plural(n, "operation"))
+}
+
+// lastHeld is how many operations the project's last automatic
+// consolidation left for a person, from DreamLog's last line of it, and
+// when it ran; 0 when none, or when it cannot tell.
+func lastHeld(l paths.Layout) (int, time.Time) {
 	b, err := os.ReadFile(filepath.Join(l.SynthesisDir, filepath.FromSlash(DreamLog)))
 	if err != nil || len(b) > 4<<20 {
-		return ""
+		return 0, time.Time{}
 	}
 	var last DreamAutoResult
 	for line := range strings.Lines(string(b)) {
@@ -69,8 +82,5 @@ func lastHeld(l paths.Layout) string {
 			last = r
 		}
 	}
-	if last.Held == 0 {
-		return ""
-	}
-	return fmt.Sprintf("the automatic consolidation of %s left %d %s for you to confirm", last.Time.Local().Format("2006-01-02 15:04"), last.Held, plural(last.Held, "operation"))
+	return last.Held, last.Time
 }
