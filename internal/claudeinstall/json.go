@@ -55,12 +55,11 @@ func Parse(b []byte) (*Object, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return NewObject(), nil
 	}
-	if !json.Valid(b) {
-		var v any
-		if err := json.Unmarshal(b, &v); err != nil {
-			return nil, err // the decoder says what is wrong and where
-		}
-		return nil, errors.New("not valid JSON")
+	// Decoded, not only checked: a number past float64 ("1E700") is valid
+	// JSON that encoding/json cannot read, and neither can memdir edit it.
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, err // the decoder says what is wrong and where
 	}
 	s := &scanner{b: b}
 	s.ws()
