@@ -2,9 +2,9 @@ package workspace
 
 import (
 	"cmp"
-	"maps"
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
