@@ -351,7 +351,7 @@ var (
 		return regexp.MustCompile(`(?i)\b(?:moved|migrated|switched|moving|migrating|switching|ported|porting)\s+(?:\w+\s+){0,2}?(?:off|away from)\s+([\w.+#-]+)`)
 	})
 	reGone = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b([\w.+#-]+)\s+(?:was|is|has been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off)\b`)
+		return regexp.MustCompile(`(?i)\b([\w.+#-]+)\s+(?:was|is|has been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off|backed out|ripped out|rolled back|reverted|abandoned|deprecated|sunset)\b`)
 	})
 )
 

@@ -291,6 +291,9 @@ func TestHeuristic_Supersede(t *testing.T) {
 				Body: "Integration tests use the real PostgreSQL from docker compose, never a mock or an in-memory fake: a mock missed a NOT NULL column once."},
 			Item{Name: "Integration tests hit a real database", Description: "Never mock PostgreSQL in integration tests; use the docker-compose database",
 				Body: "Integration tests run against the real PostgreSQL from `docker compose up db`,\nnever a mock or an in-memory fake."}, false},
+		{"BackedOut",
+			Item{Name: "runtime", Description: "The apps run the classifier with ONNX", Body: "Both apps run the classifier with ONNX, one model file."},
+			Item{Name: "runtime per platform", Description: "The classifier runs on TFLite", Body: "The classifier runs with TFLite; ONNX was backed out (+18 MB per app)."}, true},
 		{"OtherType", // a project fact cannot make a memory about the person history
 			Item{Name: "deploys", Description: "Deploys: ArgoCD syncs the prod app", Body: "Merging to main lets ArgoCD sync ledger-prod."},
 			Item{Name: "deploys moved", Type: "project", Description: "We moved deploys off ArgoCD", Body: "Prod deploys run from deploy.yml on a tag push."}, false},
