@@ -15,10 +15,12 @@ import (
 // a file changed within racyWindow of the read is not kept, as on a
 // filesystem with coarse times a second write could leave all three the
 // same. A Part without Reads (the hook: one recall per process) reads
-// every time. Safe for concurrent use; bounded to maxReads files.
+// every time. Safe for concurrent use; bounded to maxReads files and
+// maxReadBytes of text, so a server that holds many folders stays small.
 type Reads struct {
 	mu     sync.Mutex
 	byFile map[string]cachedRead
+	bytes  int // of the memories kept
 	hits   int // for tests
 }
 
@@ -29,8 +31,14 @@ type cachedRead struct {
 	refs []string
 }
 
-// maxReads bounds what Reads keeps: past it, it starts again empty.
-const maxReads = 4096
+// maxReads and maxReadBytes bound what Reads keeps: past either, it
+// starts again empty. A recall injects a few memories; a thousand of
+// them, or 4 MiB of their text, is a long run of prompts' worth, and 16
+// folders' (as many as the MCP server holds) stay under 64 MiB.
+const (
+	maxReads     = 1024
+	maxReadBytes = 4 << 20
+)
 
 // NewReads returns an empty Reads.
 func NewReads() *Reads { return &Reads{byFile: map[string]cachedRead{}} }
@@ -58,8 +66,14 @@ func (r *Reads) put(file string, st fileStat, m recall.Memory, refs []string, no
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if len(r.byFile) >= maxReads {
+	size := len(m.Body) + len(m.Description) + len(m.Name) + len(file)
+	if len(r.byFile) >= maxReads || r.bytes+size > maxReadBytes {
 		clear(r.byFile)
+		r.bytes = 0
+	}
+	if old, ok := r.byFile[file]; ok {
+		r.bytes -= len(old.m.Body) + len(old.m.Description) + len(old.m.Name) + len(file)
 	}
 	r.byFile[file] = cachedRead{st: st, m: m, refs: refs}
+	r.bytes += size
 }
