@@ -75,9 +75,10 @@ func proposalOf(text string) proposal {
 }
 
 // reReported is an assistant's sentence reporting a choice it made: an
-// optional lead ("Separately, for the schema change"), "I", a verb in the
-// past, and what it did.
-var reReported = gate(lazyre.New(`(?i)^(?:(?:also|separately|then|finally|additionally|plus|and|done)[,.]?\s+)*(?:(for [^,]{3,60}?),?\s+)?i\s+(?:also\s+)?([a-z]+ed|put|set|ran|wrote|made|kept|split|built|chose|left)\s+(.{6,200}?)[.!]?$`))
+// optional lead ("Separately, for the schema change"), "I" (often left
+// out: "Added .env to .gitignore as well"), a verb in the past, and what
+// it did.
+var reReported = gate(lazyre.New(`(?i)^(?:(?:also|separately|then|finally|additionally|plus|and|done)[,.]?\s+)*(?:(for [^,]{3,60}?),?\s+)?(?:i\s+(?:also\s+)?)?([a-z]+ed|put|set|ran|wrote|made|kept|split|built|chose|left)\s+(.{6,200}?)[.!]?$`))
 
 // reAndDid is " and" and a second verb in the past, in a sentence
 // reReported read.
@@ -152,10 +153,17 @@ func resolveReferences(s, next string, cands []Candidate, offer proposal, at tim
 	if confirms(s) {
 		// The reply's own rules stay ("keep doing that, but always use
 		// British spelling"); its bare thanks do not.
-		var own []Candidate
+		var own, named []Candidate
 		for _, c := range cands {
-			if !confirms(c.Description) && !reConfirm.MatchString(read(c.Description).text) {
+			switch {
+			case !confirms(c.Description) && !reConfirm.MatchString(read(c.Description).text):
 				own = append(own, c)
+			case c.Type == "feedback" && len(named) == 0 && namesItsOwn(read(s).text):
+				// The rule, when the assistant's words give none, in the
+				// user's words less their thanks.
+				if rule := ownWords(read(s).text); rule != "" {
+					named = append(named, build("feedback", rule, "", at))
+				}
 			}
 		}
 		switch {
@@ -164,7 +172,10 @@ func resolveReferences(s, next string, cands []Candidate, offer proposal, at tim
 			offer.did && !reHabitConfirm.MatchString(s),                         // "perfect" after "I fixed the typo": thanks, no rule
 			reSpecific.MatchString(offer.text),                                  // a version, a PR, a credential: one thing
 			reOneOff.MatchString(offer.text), reNowOnly.MatchString(offer.text): // "for now", "this file"
-			return own
+			if reOnlyNow.MatchString(s) {
+				return own
+			}
+			return append(own, named...)
 		}
 		scoped := scopeOffer(s, offer.text)
 		if scoped == "" {
@@ -332,6 +343,37 @@ func confirms(s string) bool {
 	}
 	return true
 }
+
+// namesItsOwn reports a confirmation that says in its own words what it
+// confirms: "that was the right approach — a guard instead of
+// force-unwrapping, keep doing that in swift code" is a rule however the
+// assistant put it; "perfect, keep doing that" is not.
+func namesItsOwn(s string) bool {
+	n := 0
+	for _, w := range strings.Fields(asciiLower(reConfirmPhrase.ReplaceAllString(s, " "))) {
+		if w = strings.Trim(w, ".,;:!?—–-\"'`()"); len(w) > 1 && !confirmFillers()[w] {
+			n++
+		}
+	}
+	return n >= 3
+}
+
+// ownWords is a confirmation less its phrases that name nothing:
+// "that was the right approach — a guard instead of force-unwrapping,
+// keep doing that in swift code" → "a guard instead of
+// force-unwrapping, in swift code".
+func ownWords(s string) string {
+	var parts []string
+	for _, p := range strings.FieldsFunc(reConfirmPhrase.ReplaceAllString(s, ","), func(r rune) bool { return r == ',' || r == ';' || r == '—' || r == '–' }) {
+		if p = strings.Trim(p, " .!-"); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// reConfirmPhrase is a phrase that confirms and names nothing.
+var reConfirmPhrase = gate(lazyre.New(`(?i)\b(?:(?:that|this|it)(?:'s| was| is) (?:(?:exactly|just|really|definitely) )?(?:the right (?:approach|call|way|move|choice|fix)|(?:exactly )?(?:it|right|what i (?:wanted|meant|asked for))|(?:really |very |super )?(?:helpful|useful|great|perfect|nice|good))|keep doing (?:that|this|it)|keep it (?:that|this) (?:way|simple)|keep it like (?:that|this)|do (?:that|this|it) (?:again|every time|always|from now on)|(?:it )?worked|in this (?:repo|repository|project|codebase|code))\b`))
 
 // confirmFillers are the words of a confirmation that name nothing.
 var confirmFillers = sync.OnceValue(func() map[string]bool {

@@ -277,7 +277,7 @@ func learningTitle(typ, rule string) string {
 			if i := strings.IndexAny(rest, ",;:(—"); i > 0 {
 				rest = rest[:i]
 			}
-			if i := strings.Index(strings.ToLower(rest), " and "); i > 0 {
+			if i := strings.Index(asciiLower(rest), " and "); i > 0 {
 				rest = rest[:i]
 			}
 			if t := cutTitle(rest, 4); t != "" {
@@ -328,7 +328,7 @@ func learningTitle(typ, rule string) string {
 		}
 	}
 	for _, p := range localPhrases {
-		if i := strings.Index(strings.ToLower(s), p); i > 0 && (i+len(p) == len(s) || !isWordByte(s[i+len(p)])) {
+		if i := strings.Index(asciiLower(s), p); i > 0 && (i+len(p) == len(s) || !isWordByte(s[i+len(p)])) {
 			s = s[:i] + s[i+len(p):]
 		}
 	}

@@ -18,16 +18,22 @@ var months = map[string]time.Month{"jan": 1, "january": 1, "feb": 2, "february":
 	"oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12}
 
 var (
-	reRelDay   = gate(lazyre.New(`(?i)\b(today|tonight|tomorrow|yesterday)\b`))
-	reWeekday  = gate(lazyre.New(`(?i)\b(?:(next|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`))
-	reInN      = gate(lazyre.New(`(?i)\bin\s+(\d+|one|two|three|four|five|six)\s+(day|week)s?\b`))
-	reNextWeek = gate(lazyre.New(`(?i)\bnext\s+week\b`))
-	reEndMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
-	reMonthDay = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`))
-	reDayMonth = gate(lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
-	reEndQuart = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`))
-	reTheNth   = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting) the (\d{1,2})(?:st|nd|rd|th)\b`))
-	reISODate  = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
+	reRelDay  = gate(lazyre.New(`(?i)\b(today|tonight|tomorrow|yesterday)\b`))
+	reWeekday = gate(lazyre.New(`(?i)\b(?:(next|this coming|coming|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`))
+	// reNFrom is "two weeks from friday", "3 days after monday".
+	reNFrom = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|a)\s+(day|week)s?\s+(?:from|after)\s+(?:next\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today)\b`))
+	// reWeekdayNth is "wednesday the 18th": the 18th, which the weekday
+	// only confirms.
+	reWeekdayNth   = gate(lazyre.New(`(?i)\b(?:on\s+|by\s+|until\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b`))
+	reEndNextMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+next\s+month\b`))
+	reInN          = gate(lazyre.New(`(?i)\bin\s+(\d+|one|two|three|four|five|six)\s+(day|week)s?\b`))
+	reNextWeek     = gate(lazyre.New(`(?i)\bnext\s+week\b`))
+	reEndMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
+	reMonthDay     = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`))
+	reDayMonth     = gate(lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
+	reEndQuart     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`))
+	reTheNth       = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|is|through|thru) the (\d{1,2})(?:st|nd|rd|th)\b`))
+	reISODate      = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
 )
 
 var smallNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -62,6 +68,26 @@ var lastDates atomic.Pointer[datesMemo]
 func absoluteDates(s string, at time.Time) (string, bool) {
 	day := func(t time.Time) string { return t.Format(time.DateOnly) }
 	found := reISODate.MatchString(s)
+	s = gated(s, reNFrom, []string{" from ", " after "}, func(m string) string {
+		found = true
+		g := reNFrom.FindStringSubmatch(m)
+		n, err := strconv.Atoi(g[1])
+		if err != nil {
+			n = max(smallNumbers[strings.ToLower(g[1])], 1) // "a week from friday"
+		}
+		if strings.EqualFold(g[2], "week") {
+			n *= 7
+		}
+		from := at
+		switch w := strings.ToLower(g[3]); w {
+		case "tomorrow":
+			from = at.AddDate(0, 0, 1)
+		case "today":
+		default:
+			from = at.AddDate(0, 0, (int(weekdays[w])-int(at.Weekday())+7)%7)
+		}
+		return day(from.AddDate(0, 0, n))
+	})
 	s = gated(s, reRelDay, []string{"today", "tonight", "tomorrow", "yesterday"}, func(m string) string {
 		found = true
 		switch strings.ToLower(m) {
@@ -71,6 +97,19 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 			return day(at.AddDate(0, 0, -1))
 		}
 		return day(at)
+	})
+	s = gated(s, reWeekdayNth, digits, func(m string) string {
+		g := reWeekdayNth.FindStringSubmatch(m)
+		d, _ := strconv.Atoi(g[1])
+		if t, ok := nextNth(at, d); ok {
+			found = true
+			return day(t)
+		}
+		return m
+	})
+	s = gated(s, reEndNextMonth, []string{"month"}, func(string) string {
+		found = true
+		return day(time.Date(at.Year(), at.Month()+2, 0, 0, 0, 0, 0, at.Location()))
 	})
 	s = gated(s, reNextWeek, []string{"next"}, func(string) string {
 		found = true
@@ -107,11 +146,11 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		g := reWeekday.FindStringSubmatch(m)
 		wd := weekdays[strings.ToLower(g[2])]
 		d := (int(wd) - int(at.Weekday()) + 7) % 7
-		if d == 0 && strings.EqualFold(g[1], "next") {
+		if next := strings.ToLower(g[1]); d == 0 && (next == "next" || strings.HasSuffix(next, "coming")) {
 			d = 7 // "next Friday" said on a Friday is a week away; "Friday" is today
 		}
 		prefix := ""
-		if g[1] != "" && !strings.EqualFold(g[1], "next") && !strings.EqualFold(g[1], "this") {
+		if g[1] != "" && !strings.EqualFold(g[1], "next") && !strings.EqualFold(g[1], "this") && !strings.HasSuffix(strings.ToLower(g[1]), "coming") {
 			prefix = g[1] + " "
 		}
 		return fmt.Sprintf("%s%s %s", prefix, g[2], day(at.AddDate(0, 0, d)))
@@ -143,20 +182,28 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	s = gated(s, reTheNth, digits, func(m string) string { // and "the ", its own gate
 		g := reTheNth.FindStringSubmatch(m)
 		d, _ := strconv.Atoi(g[2])
-		if d < 1 || d > 31 {
-			return m
-		}
-		for k := 0; k < 12; k++ {
-			first := time.Date(at.Year(), at.Month()+time.Month(k), 1, 0, 0, 0, 0, at.Location())
-			t := first.AddDate(0, 0, d-1)
-			if t.Month() == first.Month() && !t.Before(time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())) {
-				found = true
-				return g[1] + " " + day(t)
-			}
+		if t, ok := nextNth(at, d); ok {
+			found = true
+			return g[1] + " " + day(t)
 		}
 		return m
 	})
 	return s, found
+}
+
+// nextNth is the next day d of a month, this month's if it is still ahead.
+func nextNth(at time.Time, d int) (time.Time, bool) {
+	if d < 1 || d > 31 {
+		return time.Time{}, false
+	}
+	for k := 0; k < 12; k++ {
+		first := time.Date(at.Year(), at.Month()+time.Month(k), 1, 0, 0, 0, 0, at.Location())
+		t := first.AddDate(0, 0, d-1)
+		if t.Month() == first.Month() && !t.Before(time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())) {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // digits gate the patterns that need one.

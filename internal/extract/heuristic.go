@@ -169,6 +169,8 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 		joking := reJoking.MatchString(text)
 		first := len(out)
 		for si, s := range sents {
+			said := s // what holds a secret stays out, though it was taken back
+			s = unsaid(s)
 			next := ""
 			if si+1 < len(sents) {
 				next = sents[si+1]
@@ -188,7 +190,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			}
 			cands = resolveReferences(s, next, cands, offer, m.Time.In(time.Local))
 			for _, c := range cands {
-				if kinds := secretKinds(s + " " + c.Body); len(kinds) > 0 {
+				if kinds := secretKinds(said + " " + c.Body); len(kinds) > 0 {
 					held = append(held, kinds...) // a memory about a secret is not saved, even redacted
 					continue
 				}
@@ -290,6 +292,20 @@ var notRule = sync.OnceValue(func() map[string]bool {
 		errors error change changes hurry pressure sweat comment comments mind again once welcome heard me you us them it that this`)
 })
 
+// reRetract is a speaker taking back what they just said: "the black
+// friday code freeze, wait no, wrong season".
+var reRetract = gate(lazyre.New(`(?i)\b(?:(?:wait|hold on|oh),? no|scratch that|never ?mind|nvm|actually no|no wait|ignore (?:that|what i (?:just )?said))\b[,.;:!—–-]*`))
+
+// unsaid is what is left of a sentence once what its speaker took back is
+// gone: the words before the last retraction.
+func unsaid(s string) string {
+	locs := reRetract.FindAllStringIndex(s, -1)
+	if len(locs) == 0 || locs[len(locs)-1][0] == 0 {
+		return s
+	}
+	return strings.TrimSpace(s[locs[len(locs)-1][1]:])
+}
+
 // reJoking is a message that takes back what it says.
 var reJoking = gate(lazyre.New(`(?i)\b(?:only|just) (?:kidding|joking)\b|\bjk\b`))
 
@@ -356,10 +372,16 @@ func splitSentences(text string) []string {
 // of your answers".
 func classify(raw, next string, at time.Time, redirected bool) []Candidate {
 	cs := classifySentence(raw, next, at, redirected)
-	if len(cs) == 1 && cs[0].Type != "feedback" {
+	switch {
+	case len(cs) == 1 && cs[0].Type != "feedback":
 		if rule, why := ruleClause(read(raw).text, cs[0].Type == "user"); rule != "" {
 			cs = append(cs, build("feedback", rule, why, at))
 		}
+	case len(cs) == 0 && !reQuestion.MatchString(raw) && !reDerivable.MatchString(raw) && !reToAgents.MatchString(raw):
+		// Rules in the clauses of a sentence that says nothing worth
+		// keeping as a whole: "translations go through crowdin, never edit
+		// the json files in locales/ directly, they get overwritten".
+		cs = clauseRules(read(raw).text, next, at)
 	}
 	return cs
 }
@@ -412,7 +434,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	case reFeedback.MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") || !reNotImperative.MatchString(s)):
 		bare := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "also, "), "please "), " ")
 		general := reGeneral.MatchString(s) || r.correction || reHabit.MatchString(s) && !reOneOff.MatchString(s) && !reNowOnly.MatchString(s)
-		for _, p := range []string{"don", "do not", "never", "avoid", "prefer", "always", "stop ", "remember"} {
+		for _, p := range []string{"don", "do not", "never", "avoid", "prefer", "always", "stop ", "remember", "no "} {
 			general = general || strings.HasPrefix(bare, p)
 		}
 		if !general || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {

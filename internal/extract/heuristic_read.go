@@ -67,11 +67,11 @@ var (
 	// reNamedPlace is "a named place outside the repo where something lives": a
 	// location verb, then within a few words a name — quoted, a #channel,
 	// an identifier with dashes, dots or slashes, a TICKET-12 key, a URL.
-	reLocVerb    = gate(lazyre.New(`(?i)\b(?:lives?|is|are|sits?|happens?|happen|lands?|land|goes?|go|posted|tracked|tracking|tracks?|kept|stored|deployed|hosted|filed|pinned|published|reported)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under)\b`))
+	reLocVerb    = gate(lazyre.New(`(?i)\b(?:(?:lives?|is|are|sits?|happens?|happen|lands?|land|goes?|go|posted|tracked|tracking|tracks?|kept|stored|deployed|hosted|filed|pinned|published|reported)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under)|(?:shows?|show|turns?|turn)\s+up\s+(?:in|at|on|under)|(?:generated|pulled|synced|exported|uploaded|dumped|mirrored|sent|comes?|come|fed)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under|from|into))\b`))
 	reNamedPlace = gate(lazyre.New(`^[^.;]{0,60}?(?:'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+(?:/[\w.-]+)*|\b[A-Z][A-Z0-9]+-\d+\b|\b[\w.-]+/[\w.-]+|https?://)`))
 	// reIsNamed is a copula naming the place outright: "the tracker is the
 	// github project 'Test Health'", "the registry is ghcr.io/acme".
-	reIsNamed = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|page|repo|channel|bucket|folder|sheet|board|service|dashboard|space|doc|wiki|epic|vault|file)\s+['"\x60]|\b(?:is|are)\s+(?:at\s+)?(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.-]+)*\b)`))
+	reIsNamed = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|page|repo|channel|bucket|folder|sheet|board|service|dashboard|space|doc|wiki|epic|vault|file)\s+['"\x60]|\b(?:is|are)\s+(?:at\s+)?(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.-]+)*\b)|\b(?:is|are)\s+(?:the|our|a)\s+['"\x60][^'"\x60]{2,40}['"\x60]\s+(?:[\w&]+\s+){0,2}(?:project|page|repo|channel|bucket|folder|sheet|spreadsheet|board|service|dashboard|space|doc|wiki|epic|vault|view|queue|notebook)\b`))
 	reInRepo  = gate(lazyre.New(`(?i)\b(?:readme|this repo|the repo|codebase)\b|\.(?:go|ts|tsx|js|py|sql|json|ya?ml|rs|swift)\b`))
 )
 
@@ -98,7 +98,7 @@ func read(s string) reading {
 	}
 	for _, dash := range []string{" — ", " – ", " - "} {
 		head, rest, ok := strings.Cut(s, dash)
-		if ok && len(strings.Fields(head)) <= 5 && reRedirectHead.MatchString(head) && len(strings.Fields(rest)) >= 3 {
+		if ok && len(strings.Fields(head)) <= 5 && reRedirectHead.MatchString(head) && !strings.Contains(head, ",") && len(strings.Fields(rest)) >= 3 {
 			if reRedirect.MatchString(head) || strings.Contains(strings.ToLower(head), "let's not") || strings.Contains(strings.ToLower(head), "lets not") {
 				r.correction = true
 			}
@@ -195,7 +195,36 @@ func isScheduled(s string, at time.Time) bool {
 		return false
 	}
 	_, dated := AbsoluteDates(s, at)
-	return dated
+	return dated && !ownPlansOnly(s, at)
+}
+
+// reOwnPlan is the speaker's own plan: "tomorrow i'll try the silences",
+// "need to sign off".
+var reOwnPlan = gate(lazyre.New(`(?i)\bi(?:'ll| will|'m going to| am going to|'m gonna| need to| have to)\b|^(?:ok |so |anyway )?(?:need to|gotta|have to|got to)\b`))
+
+// ownPlansOnly reports whether every clause of s that holds a date is the
+// speaker's own plan, not a fact of the team's.
+func ownPlansOnly(s string, at time.Time) bool {
+	cuts := clauseCuts(s)
+	own := false
+	for k, c := range cuts {
+		end := len(s)
+		if k+1 < len(cuts) {
+			end = cuts[k+1].at
+		}
+		if end < c.at+c.n {
+			continue
+		}
+		clause := s[c.at+c.n : end]
+		if _, dated := AbsoluteDates(clause, at); !dated {
+			continue
+		}
+		if !reOwnPlan.MatchString(strings.TrimSpace(clause)) {
+			return false
+		}
+		own = true
+	}
+	return own
 }
 
 // reKnowledge is what the user knows, or does not: their experience
@@ -259,7 +288,7 @@ func splitFacts(s string, ok func(string) bool) []string {
 	var parts []string
 	for _, p := range strings.Split(s, ", ") {
 		for {
-			i := strings.Index(strings.ToLower(p), " and the ")
+			i := strings.Index(asciiLower(p), " and the ")
 			if i < 0 {
 				break
 			}
@@ -400,7 +429,9 @@ var (
 	imperatives = sync.OnceValue(func() map[string]bool {
 		return wordSet(`use always never don't dont do keep add put run make please avoid prefer try stop remember just only
 		derive return log check go write call set follow test ask file attach schedule no skip ping tell let's lets read see
-		change move rename delete remove start wait note open close pin bump ship merge push pull rebase squash review`)
+		change move rename delete remove start wait note open close pin bump ship merge push pull rebase squash review
+		explain show flag warn mention walk give include list describe summarize summarise comment document link label
+		confirm double-check send post`)
 	})
 	subjects = sync.OnceValue(func() map[string]bool {
 		return wordSet(`we we're we've we'd it it's its they they're they've i i'm i've i'd that that's this there there's

@@ -25,8 +25,8 @@ func locVerbEnds(s string) []int {
 		for q < len(s) && asciiLetter(s[q]) {
 			q++
 		}
-		if q < len(s) && isSpace(s[q]) && locVerbs[strings.ToLower(s[p:q])] {
-			if end := locVerbRest(s, q); end > 0 {
+		if q < len(s) && isSpace(s[q]) && locVerbs[strings.ToLower(s[p:q])] != 0 {
+			if end := locVerbRest(s, q, locVerbs[strings.ToLower(s[p:q])]); end > 0 {
 				ends = append(ends, end)
 				p = end
 				continue
@@ -37,23 +37,52 @@ func locVerbEnds(s string) []int {
 	return ends
 }
 
-// locVerbRest matches what follows a location verb at i (whitespace
-// first) and returns where it ends, or 0.
-func locVerbRest(s string, i int) int {
-	i = skipSpace(s, i)
-	for _, obj := range []string{"it", "them"} {
-		if j := i + len(obj); hasPrefixFold(s[i:], obj) && j < len(s) && isSpace(s[j]) {
-			if end := locPrep(s, skipSpace(s, j)); end > 0 {
+// locVerbRest matches what follows a location verb of the given kinds
+// at i (whitespace first) and returns where it ends, or 0.
+func locVerbRest(s string, i int, kinds verbKind) int {
+	if kinds&upIn != 0 {
+		// "shows up in": the particle, then a place's preposition.
+		j := skipSpace(s, i)
+		if hasPrefixFold(s[j:], "up") && j+2 < len(s) && isSpace(s[j+2]) {
+			if end := locPrep(s, skipSpace(s, j+2), upPreps); end > 0 {
 				return end
 			}
 		}
 	}
-	return locPrep(s, i)
+	preps := placePreps
+	if kinds&fromTo != 0 {
+		preps = sourcePreps
+	}
+	i = skipSpace(s, i)
+	if kinds&(at|fromTo) != 0 {
+		for _, obj := range []string{"it", "them"} {
+			if j := i + len(obj); hasPrefixFold(s[i:], obj) && j < len(s) && isSpace(s[j]) {
+				if end := locRest(s, skipSpace(s, j), kinds, preps); end > 0 {
+					return end
+				}
+			}
+		}
+	}
+	return locRest(s, i, kinds, preps)
 }
 
-// locPrep matches a preposition that ends a word at i.
-func locPrep(s string, i int) int {
-	for _, prep := range []string{"in", "at", "on", "to", "under"} {
+// locRest is the preposition after a location verb (and its object).
+func locRest(s string, i int, kinds verbKind, preps []string) int {
+	if kinds&(at|fromTo) != 0 {
+		return locPrep(s, i, preps)
+	}
+	return 0
+}
+
+var (
+	placePreps  = []string{"in", "at", "on", "to", "under"}
+	upPreps     = []string{"in", "at", "on", "under"}
+	sourcePreps = []string{"in", "at", "on", "to", "under", "from", "into"}
+)
+
+// locPrep matches one of preps ending a word at i.
+func locPrep(s string, i int, preps []string) int {
+	for _, prep := range preps {
 		if end := i + len(prep); hasPrefixFold(s[i:], prep) && !wordAt(s, end) {
 			return end
 		}
@@ -61,10 +90,24 @@ func locPrep(s string, i int) int {
 	return 0
 }
 
-var locVerbs = map[string]bool{"live": true, "lives": true, "is": true, "are": true, "sit": true, "sits": true,
-	"happen": true, "happens": true, "land": true, "lands": true, "go": true, "goes": true, "posted": true,
-	"tracked": true, "tracking": true, "track": true, "tracks": true, "kept": true, "stored": true, "deployed": true,
-	"hosted": true, "filed": true, "pinned": true, "published": true, "reported": true}
+// verbKind is what may follow a location verb: a place's preposition
+// ("lives in"), "up in" ("shows up in"), or a source's preposition too
+// ("generated from").
+type verbKind uint8
+
+const (
+	at verbKind = 1 << iota
+	upIn
+	fromTo
+)
+
+var locVerbs = map[string]verbKind{"live": at, "lives": at, "is": at, "are": at, "sit": at, "sits": at,
+	"happen": at, "happens": at, "land": at, "lands": at, "go": at, "goes": at, "posted": at,
+	"tracked": at, "tracking": at, "track": at, "tracks": at, "kept": at, "stored": at, "deployed": at,
+	"hosted": at, "filed": at, "pinned": at, "published": at, "reported": at,
+	"show": upIn, "shows": upIn, "turn": upIn, "turns": upIn,
+	"generated": fromTo, "pulled": fromTo, "synced": fromTo, "exported": fromTo, "uploaded": fromTo, "dumped": fromTo,
+	"mirrored": fromTo, "sent": fromTo, "come": fromTo, "comes": fromTo, "fed": fromTo}
 
 func asciiLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 

@@ -30,7 +30,10 @@
 //	password             the value assigned to a password key, or given in words (see below)
 //	generic-secret       a random-looking value of 20 or more characters assigned to a key
 //	                     whose name contains secret, token, api_key, access_key, auth,
-//	                     credential or private; or in words after secret, token or a
+//	                     credential or private, or to an environment variable's name
+//	                     ending in _KEY (ALGOLIA_ADMIN_KEY; not CACHE_KEY, PRIMARY_KEY,
+//	                     PUBLISHABLE_KEY and other keys that are no secret); or in words
+//	                     after secret, token or a
 //	                     signing/HMAC/API/encryption/... key ("webhook secret 9f86d0…")
 //
 // Only the secret is replaced: a key = value rule keeps the key, the

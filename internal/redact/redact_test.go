@@ -111,6 +111,7 @@ var positives = []positive{
 	{"PasswordSentence", "Log in with password=" + "hunter22.", "Log in with password=[REDACTED:password].", "password", "hunter22"},
 	{"PasswordSQL", "SELECT id FROM users WHERE password = '" + "hunter22'", "SELECT id FROM users WHERE password = '[REDACTED:password]'", "password", "hunter22"},
 	{"GenericSecret", "webhook_secret = " + random20, "webhook_secret = [REDACTED:generic-secret]", "generic-secret", random20},
+	{"GenericEnvKey", "here's the admin key: ALGOLIA_ADMIN_KEY=8c1f0e9d2b7a4f6e93d5c0b1a2e4f7d9", "here's the admin key: ALGOLIA_ADMIN_KEY=[REDACTED:generic-secret]", "generic-secret", "8c1f0e9d2b7a4f6e93d5c0b1a2e4f7d9"},
 	{"GenericToken", "API_TOKEN: " + random20 + "Qq", "API_TOKEN: [REDACTED:generic-secret]", "generic-secret", random20},
 	{"GenericBearer", `-H "Authorization: Bearer ` + random20 + `"`, `-H "Authorization: Bearer [REDACTED:generic-secret]"`, "generic-secret", random20},
 	{"GenericAPIKeyHeader", "X-Api-Key: " + "3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d", "X-Api-Key: [REDACTED:generic-secret]", "generic-secret", "3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d"},
@@ -141,6 +142,8 @@ func TestStringRedactsEachKind(t *testing.T) {
 // negatives must come through unchanged: code that handles credentials
 // without holding any, and text that merely looks random.
 var negatives = []string{
+	"CACHE_KEY=8c1f0e9d2b7a4f6e93d5c0b1a2e4f7d9",              // a cache key is a hash, no secret
+	"STRIPE_PUBLISHABLE_KEY=pk_live_8c1f0e9d2b7a4f6e93d5c0b1", // meant to be public
 	// Go
 	`password := r.FormValue("password")`,
 	`if password == "" { return errEmptyPassword }`,

@@ -255,9 +255,9 @@ var rules = []rule{
 	},
 	{
 		kind:    "generic-secret",
-		anchors: []string{"secret", "token", "api_key", "apikey", "api-key", "access_key", "accesskey", "access-key", "auth", "credential", "private"},
+		anchors: []string{"secret", "token", "api_key", "apikey", "api-key", "access_key", "accesskey", "access-key", "auth", "credential", "private", "_key"},
 		fold:    true,
-		key:     containsKey("secret", "token", "apikey", "accesskey", "auth", "credential", "private"),
+		key:     func(name string) bool { return genericSecretKey(name) || envKey(name) },
 		near:    assigned,
 		pattern: keyClose + sep + openQ + `(?:(?i:bearer|basic|token|bot)[ \t]+)?` +
 			`(?P<v>[A-Za-z0-9+/_.~-][A-Za-z0-9+/=_.~-]{19,})`,
@@ -282,6 +282,32 @@ var rules = []rule{
 		secret: []string{"v"},
 		valid:  validSecretInWords,
 	},
+}
+
+var genericSecretKey = containsKey("secret", "token", "apikey", "accesskey", "auth", "credential", "private")
+
+// envKey reports an environment variable's name that ends in _KEY and
+// names no kind of key that is not a secret: ALGOLIA_ADMIN_KEY and
+// MAPBOX_KEY are credentials as surely as any _TOKEN; CACHE_KEY,
+// PRIMARY_KEY and STRIPE_PUBLISHABLE_KEY are not.
+func envKey(name string) bool {
+	name = strings.Trim(name, "\"'`*_")
+	head, ok := strings.CutSuffix(name, "_KEY")
+	if !ok || head == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !('A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	last := head[strings.LastIndexByte(head, '_')+1:]
+	switch last {
+	case "CACHE", "PRIMARY", "FOREIGN", "PARTITION", "SORT", "SHARD", "IDEMPOTENCY", "DEDUPE", "DEDUP", "ROUTING",
+		"HASH", "LOOKUP", "MAP", "PUBLIC", "PUBLISHABLE", "PUB", "SSH_PUBLIC", "RANGE", "CLUSTER", "GROUP", "REDIS", "S3", "OBJECT":
+		return false
+	}
+	return true
 }
 
 // namesSecret reports whether v, a bare word, holds a word that secret keys

@@ -1,0 +1,196 @@
+package extract
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/memdir/memdir/internal/lazyre"
+)
+
+// This file reads the clauses of a sentence that says nothing worth
+// keeping as a whole: people put a standing rule in the middle of a run-on
+// message ("the wave numbers are in notion, so plain monobehaviours unless
+// i specifically say otherwise, oh and …"). A clause is a rule by its
+// structure, wherever it stands: a deontic verb (has to, must, needs), a
+// word that makes it hold every time (always, never, every, no
+// exceptions, non-negotiable, unless I say otherwise), or an imperative
+// that does, or a contrast ("X, not Y") after an imperative or "we".
+
+var (
+	// reRuleCue is what makes a clause hold every time.
+	reRuleCue = gate(lazyre.New(`(?i)\b(?:always|never|every(?:where| time| single)?|whenever|non-negotiable|no exceptions|at all times|by default|unless (?:i|we|you) (?:\w+ )?(?:say|ask)|is a no|are a no|not allowed|(?:is|are|'s|been) (?:banned|forbidden|off[- ]limits)|only (?:ever )?(?:from|via|through|in|on|with))\b`))
+	// reDeontic is a clause that says what has to be.
+	reDeontic = gate(lazyre.New(`(?i)\b(?:has to|have to|must(?: not)?|needs? (?:to|a|an|sign-?off|approval|review)|should(?:n'?t| not)?|(?:is|are) required|requires?|can'?t|cannot|goes through|go through|get(?:s)? (?:planned|reviewed|approved|applied))\b`))
+	// reStrongCue and reStrongDeontic are what make a statement about a
+	// thing a rule: a clause with its own subject needs more than "every"
+	// or "should".
+	reStrongCue     = gate(lazyre.New(`(?i)\b(?:always|never|non-negotiable|no exceptions|at all times|by default|unless (?:i|we|you) (?:\w+ )?(?:say|ask)|is a no|are a no|not allowed|(?:is|are|'s|been) (?:banned|forbidden|off[- ]limits)|only (?:ever )?(?:from|via|through))\b`))
+	reStrongDeontic = gate(lazyre.New(`(?i)\b(?:has to|have to|must(?: not)?|needs (?:to|sign-?off|approval|review)|(?:is|are) required|goes through|go through)\b`))
+	// reAlternative is "X, not Y", "instead of", "rather than", "over".
+	reAlternative = gate(lazyre.New(`(?i)(?:,\s*not\b|\bnot on\b|\bnot in\b|\binstead of\b|\brather than\b|\bover (?:the )?\w+ (?:ones?|version)\b)`))
+	// reNotRuleClause is a clause that is about now or the past, or asks.
+	reNotRuleClause = gate(lazyre.New(`(?i)\b(?:never mind|never again|never heard|never touched|never used|never done|never worked|never seen|never had|never been|never got|never did|i never|can you|could you|would you|can we|could we|for now|right now|today|tonight|this (?:time|once|week)|just this|last (?:time|week|year|month|night)|ago|yesterday)\b`))
+)
+
+// clauseRules are the rules the clauses of s state (see above): each with
+// the reason the sentence gives (because, since, what went wrong), once.
+// A sentence whose clauses state none gives nil.
+func clauseRules(s, next string, at time.Time) []Candidate {
+	if len(s) > maxClauseText || reQuestion.MatchString(s) || reToAgents.MatchString(s) || reDerivable.MatchString(s) {
+		return nil
+	}
+	cuts := clauseCuts(s)
+	lower := asciiLower(s)
+	for _, sep := range []string{" so ", " but ", " and we ", " and i "} {
+		for off := 0; ; {
+			i := strings.Index(lower[off:], sep)
+			if i < 0 {
+				break
+			}
+			at := off + i
+			if at > 0 && s[at-1] != ',' && s[at-1] != ';' {
+				cuts = append(cuts, cut{at, len(sep)})
+			}
+			off = at + len(sep)
+		}
+	}
+	slices.SortFunc(cuts, func(a, b cut) int { return a.at - b.at })
+	var out []Candidate
+	prev, prevRule := "", -1 // the clause before, and out's rule of it
+	for k := range cuts {
+		end := len(s)
+		if k+1 < len(cuts) {
+			end = cuts[k+1].at
+		}
+		if end < cuts[k].at+cuts[k].n {
+			continue
+		}
+		c := trimClauseLead(strings.TrimSpace(s[cuts[k].at+cuts[k].n : end]))
+		if elliptical(c) && prev != "" {
+			// "applied only from atlantis, never from a laptop": the
+			// clause before says what is never from a laptop.
+			c = prev + ", " + c
+			if prevRule >= 0 {
+				out = out[:prevRule]
+			}
+		}
+		prev, prevRule = c, -1
+		if !ruleLike(c) {
+			continue
+		}
+		prevRule = len(out)
+		why := reasonOf(s, next)
+		if why == "" && end < len(s) {
+			if rest := strings.TrimLeft(s[end:], " ,;—–-"); len(strings.Fields(rest)) >= 3 && declarative(rest) && !ruleLike(trimClauseLead(rest)) {
+				why = strings.TrimRight(rest, ".!")
+			}
+		}
+		if why == "" && k > 0 {
+			// "we did a jobs rewrite … and shipped nothing, so plain
+			// monobehaviours": what went wrong before the rule.
+			if m := reCausal.FindStringSubmatch(s[:cuts[k].at]); m != nil && len(strings.Fields(m[1])) >= 3 {
+				why = strings.TrimRight(m[1], ".!,; ")
+			}
+		}
+		if strings.Contains(asciiLower(c), asciiLower(why)) {
+			why = ""
+		}
+		typ := "feedback"
+		if reOwner.MatchString(c) || reProject.MatchString(c) {
+			typ = "project"
+		}
+		out = append(out, build(typ, c, why, at))
+	}
+	return out
+}
+
+// trimClauseLead drops the words that join a clause to the one before it.
+func trimClauseLead(c string) string {
+	for {
+		l := asciiLower(c)
+		trimmed := false
+		for _, lead := range []string{"and ", "but ", "so ", "also ", "please ", "pls ", "plz ", "oh ", "then ", "yes ", "yeah ", "ok ", "tho ", "though "} {
+			if strings.HasPrefix(l, lead) {
+				c, trimmed = strings.TrimSpace(c[len(lead):]), true
+				break
+			}
+		}
+		if !trimmed {
+			return read(c).text
+		}
+	}
+}
+
+// ruleLike reports a clause that states a standing rule by its structure.
+func ruleLike(c string) bool {
+	words := strings.Fields(strings.ToLower(c))
+	if len(words) < 3 || reNotRuleClause.MatchString(c) || reOneOff.MatchString(c) || reNowOnly.MatchString(c) ||
+		reAnaphor.MatchString(c) || pointsBack(words) {
+		return false
+	}
+	if reRuleStart.MatchString(c) {
+		return true
+	}
+	if firstPersonNeed(words) {
+		return false
+	}
+	cue, deontic := reRuleCue.MatchString(c), reDeontic.MatchString(c)
+	imperative := imperatives()[strings.Trim(words[0], "\"'`")] && words[0] != "just" && words[0] != "only" && words[0] != "see"
+	we := words[0] == "we" || words[0] == "we're" || words[0] == "everyone" || words[0] == "nobody"
+	switch {
+	case imperative:
+		return cue || reAlternative.MatchString(c) || strings.Contains(c, " only")
+	case we:
+		return (cue || deontic || reAlternative.MatchString(c)) && !rePast.MatchString(c)
+	default:
+		// A subject and a rule: "every read of a patient resource has to
+		// write an AuditEvent", "terraform always gets planned in the PR".
+		// Not "every color" in what is going to happen, not what a task's
+		// thing "should" do.
+		return (reStrongCue.MatchString(c) || reStrongDeontic.MatchString(c)) && !rePast.MatchString(c) && !pronounSubject(words[0])
+	}
+}
+
+// pronounSubject is a subject that points back at what was said before:
+// "that's the one thing the CFO checks every morning" is a reason.
+func pronounSubject(w string) bool {
+	switch w {
+	case "it", "it's", "its", "that", "that's", "thats", "this", "this's", "which", "there", "there's", "he", "she", "they", "they're":
+		return true
+	}
+	return false
+}
+
+// elliptical is a clause that leaves its verb to the one before it: "never
+// from a laptop", "not on causes", "never straight into the app", "always
+// in UTC".
+func elliptical(c string) bool {
+	words := strings.Fields(strings.ToLower(strings.TrimRight(c, ".!")))
+	if len(words) < 2 || len(words) > 6 {
+		return false
+	}
+	switch words[0] {
+	case "never", "not", "always", "only":
+	default:
+		return false
+	}
+	w := words[1]
+	if w == "straight" || w == "directly" || w == "ever" || w == "just" {
+		if len(words) < 3 {
+			return false
+		}
+		w = words[2]
+	}
+	return prepositions()[w] || w == "into" || w == "via" || w == "through" || w == "public" || w == "the" || w == "a" || w == "an"
+}
+
+// firstPersonNeed is "I need to…", "need to sign off", "you need to…":
+// the speaker's own to-do, or what is asked of the agent now.
+func firstPersonNeed(words []string) bool {
+	switch words[0] {
+	case "i", "i'm", "im", "i'll", "you", "need", "gotta", "got", "have":
+		return len(words) > 1
+	}
+	return false
+}
