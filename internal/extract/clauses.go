@@ -66,7 +66,8 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 		if end < cuts[k].at+cuts[k].n {
 			continue
 		}
-		c := trimClauseLead(strings.TrimSpace(s[cuts[k].at+cuts[k].n : end]))
+		rawClause := strings.TrimSpace(s[cuts[k].at+cuts[k].n : end])
+		c := trimClauseLead(rawClause)
 		if elliptical(c) && prev != "" {
 			// "applied only from atlantis, never from a laptop": the
 			// clause before says what is never from a laptop.
@@ -76,22 +77,32 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 			}
 		}
 		prev, prevRule = c, -1
-		if !ruleLike(c) {
+		if !ruleLike(c, hasReason(s, next)) {
 			continue
 		}
 		prevRule = len(out)
 		why := reasonOf(s, next)
 		if why == "" && end < len(s) {
-			if rest := strings.TrimLeft(s[end:], " ,;—–-"); len(strings.Fields(rest)) >= 3 && declarative(rest) && !ruleLike(trimClauseLead(rest)) {
+			if rest := strings.TrimLeft(s[end:], " ,;—–-"); len(strings.Fields(rest)) >= 3 && declarative(rest) && !ruleLike(trimClauseLead(rest), false) && !aside(rest) {
 				why = strings.TrimRight(rest, ".!")
 			}
 		}
 		if why == "" && k > 0 {
 			// "we did a jobs rewrite … and shipped nothing, so plain
-			// monobehaviours": what went wrong before the rule.
-			if m := reCausal.FindStringSubmatch(s[:cuts[k].at]); m != nil && len(strings.Fields(m[1])) >= 3 {
+			// monobehaviours": what went wrong, or what the rule follows
+			// from, before it.
+			before := strings.TrimRight(strings.TrimSpace(s[:cuts[k].at]), ",;")
+			if m := reCausal.FindStringSubmatch(before); m != nil && len(strings.Fields(m[1])) >= 3 {
 				why = strings.TrimRight(m[1], ".!,; ")
+			} else if so := strings.TrimSpace(s[cuts[k].at:cuts[k].at+cuts[k].n]) == "so" || strings.HasPrefix(asciiLower(rawClause), "so "); so && len(strings.Fields(before)) >= 3 && declarative(before) {
+				why = before
 			}
+		}
+		if n := strings.TrimSpace(next); why == "" && len(strings.Fields(n)) >= 4 && declarative(n) && !reQuestion.MatchString(n) &&
+			!reFeedback.MatchString(n) && !reRuleStart.MatchString(n) && !ruleLike(trimClauseLead(n), false) && !aside(n) {
+			// "… never from a laptop. someone applied from their laptop in
+			// march and wiped half the alert rules."
+			why = strings.TrimRight(n, ".!")
 		}
 		if strings.Contains(asciiLower(c), asciiLower(why)) {
 			why = ""
@@ -122,12 +133,17 @@ func trimClauseLead(c string) string {
 	}
 }
 
-// ruleLike reports a clause that states a standing rule by its structure.
-func ruleLike(c string) bool {
+// ruleLike reports a clause that states a standing rule by its structure;
+// reasoned says the sentence gives a reason for it.
+func ruleLike(c string, reasoned bool) bool {
 	words := strings.Fields(strings.ToLower(c))
 	if len(words) < 3 || reNotRuleClause.MatchString(c) || reOneOff.MatchString(c) || reNowOnly.MatchString(c) ||
 		reAnaphor.MatchString(c) || pointsBack(words) {
 		return false
+	}
+	cue := reRuleCue.MatchString(c)
+	if reGuess.MatchString(c) && !cue {
+		return false // "we should add an index", "the runner must have run out of disk"
 	}
 	if reRuleStart.MatchString(c) {
 		return true
@@ -135,22 +151,34 @@ func ruleLike(c string) bool {
 	if firstPersonNeed(words) {
 		return false
 	}
-	cue, deontic := reRuleCue.MatchString(c), reDeontic.MatchString(c)
 	imperative := imperatives()[strings.Trim(words[0], "\"'`")] && words[0] != "just" && words[0] != "only" && words[0] != "see"
 	we := words[0] == "we" || words[0] == "we're" || words[0] == "everyone" || words[0] == "nobody"
 	switch {
 	case imperative:
-		return cue || reAlternative.MatchString(c) || strings.Contains(c, " only")
+		// "use srun, not mpirun, mpirun bypasses the cgroup binding": an
+		// alternative counts with a reason; "keep the old colors, not the
+		// new palette" alone is this task's.
+		return cue || reAlternative.MatchString(c) && reasoned
 	case we:
-		return (cue || deontic || reAlternative.MatchString(c)) && !rePast.MatchString(c)
+		return (cue || reAlternative.MatchString(c)) && !rePast.MatchString(c)
 	default:
 		// A subject and a rule: "every read of a patient resource has to
 		// write an AuditEvent", "terraform always gets planned in the PR".
 		// Not "every color" in what is going to happen, not what a task's
-		// thing "should" do.
-		return (reStrongCue.MatchString(c) || reStrongDeontic.MatchString(c)) && !rePast.MatchString(c) && !pronounSubject(words[0])
+		// thing "should" do, not what a system always or never does ("the
+		// api always returns 500").
+		return (reStrongCue.MatchString(c) && reRuleVerb.MatchString(c) || reStrongDeontic.MatchString(c)) && !rePast.MatchString(c) && !pronounSubject(words[0])
 	}
 }
+
+var (
+	// reGuess is a clause that guesses or suggests for now.
+	reGuess = gate(lazyre.New(`(?i)\b(?:must (?:have|be \w+ing)|(?:we|you) (?:should|need to|have to|could|might)|should probably)\b`))
+	// reRuleVerb is "always"/"never" with what people do to a thing, or
+	// a prohibition: "terraform always gets planned", "openmp is a no
+	// here", "non-negotiable".
+	reRuleVerb = gate(lazyre.New(`(?i)\b(?:always|never|only) (?:gets?|goes?|go|is|are|be|has|have|needs?|lives?|happens?|runs? (?:through|on|in|via)|uses?|comes? (?:in )?(?:through|from|via))\b|\b(?:non-negotiable|no exceptions|at all times|unless (?:i|we|you) \w+|is a no|are a no|not allowed|banned|forbidden|off[- ]limits|only (?:ever )?(?:from|via|through))\b`))
+)
 
 // pronounSubject is a subject that points back at what was said before:
 // "that's the one thing the CFO checks every morning" is a reason.
@@ -194,3 +222,26 @@ func firstPersonNeed(words []string) bool {
 	}
 	return false
 }
+
+// hasReason reports whether a sentence gives a reason: a causal word, a
+// clause that says what went wrong, or a trailing clause that states
+// something.
+func hasReason(s, next string) bool {
+	return reasonOf(s, next) != "" || causalReason(s) != ""
+}
+
+// reAside is a clause that is an aside, not a reason: "the standup moved
+// to 10am btw".
+var reAside = gate(lazyre.New(`(?i)\b(?:btw|fyi|by the way|unrelated|anyway|oh and|also)\b`))
+
+// aside reports a clause that is an aside or a fact of its own with a
+// day or a time in it.
+func aside(c string) bool {
+	if reAside.MatchString(c) {
+		return true
+	}
+	_, dated := AbsoluteDates(c, time.Time{})
+	return dated || reClock.MatchString(c)
+}
+
+var reClock = gate(lazyre.New(`(?i)\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b`))

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -69,6 +70,33 @@ func TestHeuristic_RunOnMessages(t *testing.T) {
 		{"a quoted name before its kind is a named place",
 			[]Message{user("the owning-team map is the 'Service Owners' google sheet")},
 			[]want{{typ: "reference", has: []string{"Service Owners"}}}, false},
+		{"a title's dot ends no sentence",
+			[]Message{user("dates: go-live with the clinic is on the 5th, pilot with Dr. Okafor's team the week before")},
+			[]want{{typ: "project", has: []string{"go-live", "Okafor"}}}, false},
+		{"a short head that labels what follows is cut off",
+			[]Message{user("quick one before i forget: i'm the PI of a small CFD group, three grad students do most of the coding")},
+			[]want{{typ: "user", has: []string{"PI of a small CFD group"}}}, false},
+		{"a labelled secret stays whole and out",
+			[]Message{user("for the panels here's a grafana api token: glsa_Zx81kPq0RmT4vWcY2nB7_a1b2c3d4, the dashboards are at grafana.example.net/d/ledger")},
+			nil, true},
+		{"a past role held for years, and a change of trade",
+			[]Message{user("clinician turned dev, i was an ICU nurse for 8 years")},
+			[]want{{typ: "user", has: []string{"clinician turned dev"}}}, false},
+		{"a role on a team said without its I",
+			[]Message{user("SRE on the payments infra team, been doing ops for 10+ yrs")},
+			[]want{{typ: "user", has: []string{"SRE on the payments infra team"}}}, false},
+		{"a mid-sentence rule's reason in the next sentence",
+			[]Message{user("also heads up, terraform only gets applied from atlantis, never from a laptop. someone applied from their laptop in march and wiped half the alert rules.")},
+			[]want{{typ: "feedback", has: []string{"atlantis", "laptop"}, why: "wiped half the alert rules"}}, false},
+		{"what a mid-sentence rule follows from, before its 'so'",
+			[]Message{user("we did a jobs rewrite of the pathfinding and it ate three weeks, so plain monobehaviours unless i say otherwise")},
+			[]want{{typ: "feedback", has: []string{"plain monobehaviours"}, why: "ate three weeks"}}, false},
+		{"the fact a project's rule follows from is its reason",
+			[]Message{user("the team offsite is on december 10, so no deploys that day")},
+			[]want{{typ: "project", has: []string{"no deploys that day"}, why: "team offsite"}}, false},
+		{"a trailing clause with a verb in the third person is a reason",
+			[]Message{user("use srun in the job scripts, not mpirun, mpirun bypasses the cgroup binding on our cluster")},
+			[]want{{typ: "feedback", has: []string{"srun"}, why: "bypasses the cgroup binding"}}, false},
 		{"N weeks from a weekday",
 			[]Message{user("heads up we're moving to the new pager, cutover is two weeks from friday")},
 			[]want{{typ: "project", has: []string{"2026-06-12"}}}, false},
@@ -138,3 +166,76 @@ func TestAbsoluteDates_FromAnotherDay(t *testing.T) {
 		}
 	}
 }
+
+// TestHeuristic_RunOnReviewCases: what a review of the fifth pass found
+// saved that nobody would save, or dated wrong; one case per defect.
+func TestHeuristic_RunOnReviewCases(t *testing.T) {
+	localUTC(t)
+	at := time.Date(2026, 5, 27, 10, 0, 0, 0, time.UTC) // a Wednesday
+	user := func(s string) Message { return Message{Role: "user", Text: s, Time: at} }
+	assistant := func(s string) Message { return Message{Role: "assistant", Text: s, Time: at} }
+	for _, tc := range []struct {
+		name string
+		msgs []Message
+		ok   func([]Candidate) bool
+	}{
+		{"a key named in words", []Message{user("the staging SENDGRID_KEY for tests is Zx8r2LmQ9vTq4nBw7YpK3sJd, we always use the staging one in tests")}, none},
+		{"a routing key", []Message{user("always use PAGERDUTY_ROUTING_KEY=R0ZX8r2LmQ9vTq4nBw7YpK3sJd for the test alerts, never the prod one")}, none},
+		{"no worries", []Message{user("no worries, the old endpoint is gone anyway")}, none},
+		{"no idea why", []Message{user("no idea why, but the build fails on arm64")}, none},
+		{"what a system always does", []Message{user("the deploy went out, but the api always returns 500 on /health")}, none},
+		{"what a worker never does", []Message{user("i restarted the pod, but the worker never picks up new jobs after a deploy")}, none},
+		{"what opens by default", []Message{user("weird, the modal opens by default on page load, which is annoying")}, none},
+		{"a guess", []Message{user("the ci job failed, the runner must have run out of disk")}, none},
+		{"a suggestion for now", []Message{user("the query is slow, never seen it this bad, we should add an index on user_id")}, none},
+		{"a to-do of the team's", []Message{user("that fixed it, but we have to bump the version in package.json too")}, none},
+		{"a command for this run", []Message{user("ok so the api works, run the migration on staging only")}, none},
+		{"a preference for this screen", []Message{user("hmm the ui looks weird, keep the old colors, not the new palette")}, none},
+		{"thanks and chat", []Message{assistant("Bumped react to 18.3.1 and fixed the peer warnings."), user("nice, keep doing that, my PM is finally off my back lol")}, none},
+		{"thanks and news", []Message{assistant("Reverted PR #412."), user("that was the right call, keep doing that, the release went out clean this morning")}, none},
+		{"thanks and a condition", []Message{assistant("Restarted the dev server."), user("that worked, keep doing that whenever the hot reload dies on my laptop")}, func(cs []Candidate) bool {
+			return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.HasPrefix(c.Description, "That") })
+		}},
+		{"a bug is no place", []Message{user("the bug is the 'Settings' page, it crashes on load")}, none},
+		{"a value from code is no place", []Message{user("the weird value comes from `os.Getenv(\"PORT\")` i think")}, none},
+		{"nvm is a tool", []Message{user("always run nvm use in the repo root before running any npm scripts")}, func(cs []Candidate) bool {
+			return len(cs) == 1 && strings.Contains(cs[0].Body, "nvm use in the repo root")
+		}},
+		{"never mind what the README says", []Message{user("always run the migrations through the migrate job, never mind what the README says")}, func(cs []Candidate) bool {
+			return len(cs) == 1 && strings.Contains(cs[0].Body, "migrate job")
+		}},
+		{"an ordinal is no day", []Message{user("the payments service is the 2nd biggest line on our aws bill")}, func(cs []Candidate) bool {
+			return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Body, "2026-") })
+		}},
+		{"a weekday picks its month", []Message{user("the pentest window is monday the 25th through friday the 5th, no deploys to prod during it")}, func(cs []Candidate) bool {
+			return len(cs) > 0 && strings.Contains(cs[0].Body, "2026-05-25") && strings.Contains(cs[0].Body, "2026-06-05")
+		}},
+		{"a team's date beside the speaker's plan", []Message{user("the board demo is on friday and i'll be presenting the new billing flow")}, func(cs []Candidate) bool {
+			return len(cs) == 1 && cs[0].Type == "project" && strings.Contains(cs[0].Body, "2026-05-29")
+		}},
+		{"a finding is no choice", []Message{assistant("Here's the summary. Checked the logs, the timeout is from the upstream."), user("perfect, keep doing that")}, none},
+		{"a tally is no choice", []Message{assistant("Summary: Changed 3 files, removed 40 lines."), user("nice, keep doing that")}, none},
+		{"an aside is no reason", []Message{user("build passes now, never commit the .env file, the standup moved to 10am btw")}, func(cs []Candidate) bool {
+			return len(cs) == 1 && !strings.Contains(cs[0].Body, "**Why:**")
+		}},
+		{"a noun that is also a verb", []Message{user("list prices change on june 1, the billing code has to handle both")}, func(cs []Candidate) bool {
+			return slices.ContainsFunc(cs, func(c Candidate) bool { return c.Type == "project" && strings.Contains(c.Body, "2026-06-01") })
+		}},
+		{"a far-off count", []Message{user("the migration runs 9999999999999999 weeks from friday")}, func(cs []Candidate) bool {
+			return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Body, "-80") })
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _ := Heuristic(tc.msgs, "s")
+			if !tc.ok(got) {
+				var b strings.Builder
+				for _, c := range got {
+					b.WriteString("\n  [" + c.Type + "] " + strings.ReplaceAll(c.Body, "\n", " / "))
+				}
+				t.Errorf("got %d memories:%s", len(got), b.String())
+			}
+		})
+	}
+}
+
+func none(cs []Candidate) bool { return len(cs) == 0 }

@@ -53,12 +53,17 @@ func proposalOf(text string) proposal {
 		if m == nil || reQuestion.MatchString(sents[i]) {
 			continue
 		}
-		verb, ok := baseForm(strings.ToLower(m[2]))
+		verb, ok := baseForm(strings.ToLower(m[3]))
 		if !ok {
 			continue
 		}
+		if m[2] == "" && (findingVerbs()[verb] || m[4][0] >= '0' && m[4][0] <= '9') {
+			// "Checked the logs, the timeout is from the upstream", "Changed
+			// 3 files": a finding or a tally, not a choice.
+			continue
+		}
 		// "…MapView.svelte and explained each bit inline": two things done.
-		rest := reAndDid.ReplaceAllStringFunc(m[3], func(and string) string {
+		rest := reAndDid.ReplaceAllStringFunc(m[4], func(and string) string {
 			v, ok := baseForm(strings.ToLower(strings.TrimSpace(strings.TrimPrefix(strings.TrimLeft(and, " ,"), "and"))))
 			if !ok {
 				return and
@@ -78,7 +83,7 @@ func proposalOf(text string) proposal {
 // optional lead ("Separately, for the schema change"), "I" (often left
 // out: "Added .env to .gitignore as well"), a verb in the past, and what
 // it did.
-var reReported = gate(lazyre.New(`(?i)^(?:(?:also|separately|then|finally|additionally|plus|and|done)[,.]?\s+)*(?:(for [^,]{3,60}?),?\s+)?(?:i\s+(?:also\s+)?)?([a-z]+ed|put|set|ran|wrote|made|kept|split|built|chose|left)\s+(.{6,200}?)[.!]?$`))
+var reReported = gate(lazyre.New(`(?i)^(?:(?:also|separately|then|finally|additionally|plus|and|done)[,.]?\s+)*(?:(for [^,]{3,60}?),?\s+)?(?:(i)\s+(?:also\s+)?)?([a-z]+ed|put|set|ran|wrote|made|kept|split|built|chose|left)\s+(.{6,200}?)[.!]?$`))
 
 // reAndDid is " and" and a second verb in the past, in a sentence
 // reReported read.
@@ -103,6 +108,12 @@ var choiceVerbs = sync.OnceValue(func() map[string]bool {
 		vendor bundle compress encode decode escape quote sanitize normalize seed stage queue schedule limit throttle
 		paginate index partition shard replicate lock unlock close copy fill keep leave choose build write make set put run
 		call embed force`)
+})
+
+// findingVerbs are what an assistant reports having looked at, not chosen:
+// without its "I", "Checked the logs, …" is a finding.
+var findingVerbs = sync.OnceValue(func() map[string]bool {
+	return wordSet(`check verify test run confirm review read find investigate inspect look trace profile measure compare`)
 })
 
 // baseForm turns a verb in the past into its base form when the base form
@@ -161,7 +172,7 @@ func resolveReferences(s, next string, cands []Candidate, offer proposal, at tim
 			case c.Type == "feedback" && len(named) == 0 && namesItsOwn(read(s).text):
 				// The rule, when the assistant's words give none, in the
 				// user's words less their thanks.
-				if rule := ownWords(read(s).text); rule != "" {
+				if rule := ownWords(read(s).text); readsAsRule(rule) {
 					named = append(named, build("feedback", rule, "", at))
 				}
 			}
@@ -365,11 +376,26 @@ func namesItsOwn(s string) bool {
 func ownWords(s string) string {
 	var parts []string
 	for _, p := range strings.FieldsFunc(reConfirmPhrase.ReplaceAllString(s, ","), func(r rune) bool { return r == ',' || r == ';' || r == '—' || r == '–' }) {
-		if p = strings.Trim(p, " .!-"); p != "" {
+		if p = strings.Trim(p, " .!-"); p != "" && !pronounSubject(asciiLower(p)) {
 			parts = append(parts, p)
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// readsAsRule reports whether a confirmation's own words ask for
+// something ("a guard instead of force-unwrapping, in swift code"), not
+// chat ("my PM is finally off my back", "the release went out clean").
+func readsAsRule(rule string) bool {
+	words := strings.Fields(asciiLower(rule))
+	if len(words) < 3 || rePast.MatchString(rule) {
+		return false
+	}
+	switch strings.Trim(words[0], ",") {
+	case "when", "whenever", "if", "because", "since", "my", "you're", "youre", "i'm", "im":
+		return false
+	}
+	return reFeedback.MatchString(rule) || reAlternative.MatchString(rule) || imperatives()[words[0]]
 }
 
 // reConfirmPhrase is a phrase that confirms and names nothing.

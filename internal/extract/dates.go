@@ -24,7 +24,7 @@ var (
 	reNFrom = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|a)\s+(day|week)s?\s+(?:from|after)\s+(?:next\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today)\b`))
 	// reWeekdayNth is "wednesday the 18th": the 18th, which the weekday
 	// only confirms.
-	reWeekdayNth   = gate(lazyre.New(`(?i)\b(?:on\s+|by\s+|until\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b`))
+	reWeekdayNth   = gate(lazyre.New(`(?i)\b(?:(on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b`))
 	reEndNextMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+next\s+month\b`))
 	reInN          = gate(lazyre.New(`(?i)\bin\s+(\d+|one|two|three|four|five|six)\s+(day|week)s?\b`))
 	reNextWeek     = gate(lazyre.New(`(?i)\bnext\s+week\b`))
@@ -32,8 +32,11 @@ var (
 	reMonthDay     = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`))
 	reDayMonth     = gate(lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
 	reEndQuart     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`))
-	reTheNth       = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|is|through|thru) the (\d{1,2})(?:st|nd|rd|th)\b`))
+	reTheNth       = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru) the (\d{1,2})(?:st|nd|rd|th)\b`))
 	reISODate      = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
+	// reIsTheNth is "next one is the 12th" at a clause's end: not "the
+	// 2nd biggest line", not "the 1st of every month".
+	reIsTheNth = gate(lazyre.New(`(?i)\bis the (\d{1,2})(?:st|nd|rd|th)(?:\s*[,.;!]|\s*$|\s+(?:and|so|but)\b)`))
 )
 
 var smallNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -75,6 +78,9 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		if err != nil {
 			n = max(smallNumbers[strings.ToLower(g[1])], 1) // "a week from friday"
 		}
+		if n > 3650 {
+			return m // no plan of a team's is that far off
+		}
 		if strings.EqualFold(g[2], "week") {
 			n *= 7
 		}
@@ -100,9 +106,12 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	})
 	s = gated(s, reWeekdayNth, digits, func(m string) string {
 		g := reWeekdayNth.FindStringSubmatch(m)
-		d, _ := strconv.Atoi(g[1])
-		if t, ok := nextNth(at, d); ok {
+		d, _ := strconv.Atoi(g[3])
+		if t, ok := weekdayNth(at, weekdays[strings.ToLower(g[2])], d); ok {
 			found = true
+			if g[1] != "" && !strings.EqualFold(g[1], "on") {
+				return g[1] + " " + day(t)
+			}
 			return day(t)
 		}
 		return m
@@ -135,6 +144,9 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		n, err := strconv.Atoi(g[1])
 		if err != nil {
 			n = smallNumbers[strings.ToLower(g[1])]
+		}
+		if n > 3650 {
+			return m // no plan of a team's is that far off
 		}
 		if strings.EqualFold(g[2], "week") {
 			n *= 7
@@ -178,6 +190,15 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		d, _ := strconv.Atoi(g[1])
 		return monthDay(m, months[strings.ToLower(g[2])], d)
 	})
+	s = gated(s, reIsTheNth, digits, func(m string) string {
+		g := reIsTheNth.FindStringSubmatch(m)
+		d, _ := strconv.Atoi(g[1])
+		if t, ok := nextNth(at, d); ok {
+			found = true
+			return "is " + day(t) + m[strings.Index(m, g[1])+len(g[1])+2:]
+		}
+		return m
+	})
 	// "on the 14th": the next 14th, this month's if it is still ahead.
 	s = gated(s, reTheNth, digits, func(m string) string { // and "the ", its own gate
 		g := reTheNth.FindStringSubmatch(m)
@@ -189,6 +210,24 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		return m
 	})
 	return s, found
+}
+
+// weekdayNth is the day d of a month that falls on wd nearest to at, up to
+// two weeks back ("monday the 25th" said on Wednesday the 27th is two days
+// ago) and a year ahead; else the next day d.
+func weekdayNth(at time.Time, wd time.Weekday, d int) (time.Time, bool) {
+	if d < 1 || d > 31 {
+		return time.Time{}, false
+	}
+	today := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())
+	for k := -1; k < 13; k++ {
+		first := time.Date(at.Year(), at.Month()+time.Month(k), 1, 0, 0, 0, 0, at.Location())
+		t := first.AddDate(0, 0, d-1)
+		if t.Month() == first.Month() && t.Weekday() == wd && !t.Before(today.AddDate(0, 0, -14)) {
+			return t, true
+		}
+	}
+	return nextNth(at, d)
 }
 
 // nextNth is the next day d of a month, this month's if it is still ahead.

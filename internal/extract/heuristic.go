@@ -126,7 +126,7 @@ var (
 	// password hunter2x9", "use the token 8f3a9c…". The value must hold a
 	// digit or a symbol, so "the password is required" and "the token
 	// lives in vault" stay prose.
-	reProseSecret = gate(lazyre.New(`(?i)\b(?:(?:passwords?|passphrases?|passwd|passcodes?)(?:\s+(?:is|was|=|:|of|to|for \S+ is))?|(?:pwd|tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?|private[ _-]?keys?|credentials?)(?:\s+(?:is|was|=|:|to|for \S+ is))|(?:with|use|the) (?:tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?))\s+["'\x60]?([^\s"'\x60,;]*[0-9&%$#@!*^~+=/_-][^\s"'\x60,;]*)`))
+	reProseSecret = gate(lazyre.New(`(?i)\b(?:(?:passwords?|passphrases?|passwd|passcodes?)(?:\s+(?:is|was|=|:|of|to|for \S+ is))?|(?:pwd|tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?|private[ _-]?keys?|credentials?|[a-z][a-z0-9]*(?:_[a-z0-9]+)*_key)(?:\s+(?:is|was|=|:|to|for \S+ is))|(?:with|use|the) (?:tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?))\s+["'\x60]?([^\s"'\x60,;]*[0-9&%$#@!*^~+=/_-][^\s"'\x60,;]*)`))
 	reEnvName     = gate(lazyre.New(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^\d+(?:-[a-z]+)?$|^[a-z]+-(?:bit|byte|bytes|signed|hashed|encoded|lived|only|user|rotated|scoped)$`))
 )
 
@@ -251,7 +251,7 @@ func sentencesAndFragments(text string) (out []string, frags [][]string) {
 		text = strings.Replace(text, u, fmt.Sprintf("\x00%d\x00", i), 1)
 	}
 	var pending []string
-	for _, s := range splitSentences(text) {
+	for _, s := range splitLabels(splitSentences(text)) {
 		for i, u := range urls {
 			s = strings.ReplaceAll(s, fmt.Sprintf("\x00%d\x00", i), u)
 		}
@@ -266,6 +266,29 @@ func sentencesAndFragments(text string) (out []string, frags [][]string) {
 		}
 	}
 	return out, append(frags, pending)
+}
+
+// splitLabels cuts a sentence after a short head that labels what
+// follows: "quick one before i forget: i'm the PI of a small CFD group",
+// "release plan: 1.9.0 goes out on the 15th". Text that addresses AI
+// agents, or holds a secret ("here's a grafana api token: glsa_…"),
+// stays whole, so that it is refused whole.
+func splitLabels(sents []string) []string {
+	var out []string
+	for _, s := range sents {
+		i := strings.Index(s, ": ")
+		if i <= 0 || reToAgents.MatchString(s) || strings.Contains(s[:i], "://") || len(secretKinds(s)) > 0 {
+			out = append(out, s)
+			continue
+		}
+		head, rest := s[:i], s[i+2:]
+		if n := len(strings.Fields(head)); n == 0 || n > 8 || len(strings.Fields(rest)) < 3 {
+			out = append(out, s)
+			continue
+		}
+		out = append(out, head+":", rest)
+	}
+	return out
 }
 
 // ruleFragment reports a sentence of two words that is a rule all the
@@ -294,7 +317,7 @@ var notRule = sync.OnceValue(func() map[string]bool {
 
 // reRetract is a speaker taking back what they just said: "the black
 // friday code freeze, wait no, wrong season".
-var reRetract = gate(lazyre.New(`(?i)\b(?:(?:wait|hold on|oh),? no|scratch that|never ?mind|nvm|actually no|no wait|ignore (?:that|what i (?:just )?said))\b[,.;:!—–-]*`))
+var reRetract = gate(lazyre.New(`(?i)\b(?:(?:wait|hold on|oh),? no|scratch that|never ?mind|actually no|no wait)\s*[,.;:!—–-]+`))
 
 // unsaid is what is left of a sentence once what its speaker took back is
 // gone: the words before the last retraction.
@@ -335,8 +358,22 @@ func joinFragment(c *Candidate, frag string, before bool, sk *Skipped) {
 	c.Body = first
 }
 
+// abbreviation reports whether text ends in a title or an abbreviation
+// whose dot ends no sentence: "pilot with Dr. Okafor", "e.g. redis".
+func abbreviation(text string) bool {
+	i := len(text)
+	for i > 0 && (asciiLetter(text[i-1]) || text[i-1] == '.') {
+		i--
+	}
+	switch asciiLower(text[i:]) {
+	case "dr", "mr", "mrs", "prof", "e.g", "i.e", "eg", "ie", "vs", "approx", "incl", "cf":
+		return i == 0 || !asciiLetter(text[i-1])
+	}
+	return false
+}
+
 // splitSentences cuts text after . ! or ? followed by a space or the end,
-// and at line ends: "2.0" and ".sql" stay whole.
+// and at line ends: "2.0", ".sql" and "Dr. Okafor" stay whole.
 func splitSentences(text string) []string {
 	var out []string
 	start := 0
@@ -351,7 +388,7 @@ func splitSentences(text string) []string {
 			for j+1 < len(text) && strings.IndexByte(".!?", text[j+1]) >= 0 {
 				j++
 			}
-			if j+1 == len(text) || text[j+1] == ' ' || text[j+1] == '\t' || text[j+1] == '\n' {
+			if (j+1 == len(text) || text[j+1] == ' ' || text[j+1] == '\t' || text[j+1] == '\n') && !(c == '.' && j == i && abbreviation(text[:i])) {
 				end = j + 1
 				i = j
 			}
@@ -434,8 +471,11 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	case reFeedback.MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") || !reNotImperative.MatchString(s)):
 		bare := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "also, "), "please "), " ")
 		general := reGeneral.MatchString(s) || r.correction || reHabit.MatchString(s) && !reOneOff.MatchString(s) && !reNowOnly.MatchString(s)
-		for _, p := range []string{"don", "do not", "never", "avoid", "prefer", "always", "stop ", "remember", "no "} {
+		for _, p := range []string{"don", "do not", "never", "avoid", "prefer", "always", "stop ", "remember"} {
 			general = general || strings.HasPrefix(bare, p)
+		}
+		if w := strings.Fields(bare); len(w) > 2 && w[0] == "no" && !notRule()[strings.Trim(w[1], ",.!")] && strings.HasPrefix(lower, "please") {
+			general = true // "please no inventing mappings on your own"; not "no worries, …"
 		}
 		if !general || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
 			return nil
@@ -476,6 +516,15 @@ func factWhy(s, next string, at time.Time) string {
 	}
 	if m := reCausal.FindStringSubmatch(s); m != nil && len(strings.Fields(m[1])) >= 3 && strings.Index(s, m[1]) > 0 {
 		return strings.TrimRight(m[1], ".!")
+	}
+	// "the team offsite is on the 10th, so no deploys that day": the fact
+	// the rule follows from.
+	for _, sep := range []string{", so ", "; so ", " so no ", " so we "} {
+		if i := strings.Index(asciiLower(s), sep); i > 0 {
+			if left := strings.TrimSpace(s[:i]); len(strings.Fields(left)) >= 3 && declarative(left) && len(strings.Fields(s[i+len(sep):])) >= 2 {
+				return strings.TrimRight(left, ".!")
+			}
+		}
 	}
 	return trailingReason(s, func(clause string) bool {
 		_, dated := AbsoluteDates(clause, at)

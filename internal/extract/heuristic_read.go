@@ -44,7 +44,10 @@ var (
 		`|^(?:i'?m|im|i am) (?:on|in) (?:the )?[\w-]+(?: [\w-]+)? (?:team|org|group|department|ops)\b` +
 		`|^(?:[\w.+#/-]+ ){1,4}(?:is|are) (?:(?:all|pretty|kinda|mostly|totally|completely|still|black)\s+)*(?:new|magic|a mystery|alien|vibes|fresh) to me\b` +
 		`|^(?:[\w.+#/-]+ ){1,3}i know (?:really |very |pretty |quite )?well\b|^(?:been (?:writing|doing|working)|came from|coming from) ` +
-		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b`))
+		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b` +
+		// a past role held for a while, a role on a team said without its I
+		`|^i was (?:a|an) [^,.;]{2,40}? for (?:\d+|a few|many|several|years|a decade)\b` +
+		`|^(?:a |an )?(?:[\w.-]+ ){0,2}(?:engineer|developer|dev|sre|designer|analyst|scientist|lead|manager|admin) on the [\w-]+(?: [\w-]+){0,2} team\b`))
 	reSelfNot = gate(lazyre.New(`(?i)\b(?:good|great|fine|ok|okay|happy|comfortable|bad) with (?:that|this|it|these|those|your|the plan)\b|\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|on call|in (?:a|the)|currently working on|working on (?:this|the|a|it))\b|^i (?:\w+ )?(?:do|run|write) (?:it|this|that|the|a)\b`))
 
 	// reCausal is a clause that tells what went wrong: the reason a rule
@@ -71,7 +74,7 @@ var (
 	reNamedPlace = gate(lazyre.New(`^[^.;]{0,60}?(?:'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+(?:/[\w.-]+)*|\b[A-Z][A-Z0-9]+-\d+\b|\b[\w.-]+/[\w.-]+|https?://)`))
 	// reIsNamed is a copula naming the place outright: "the tracker is the
 	// github project 'Test Health'", "the registry is ghcr.io/acme".
-	reIsNamed = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|page|repo|channel|bucket|folder|sheet|board|service|dashboard|space|doc|wiki|epic|vault|file)\s+['"\x60]|\b(?:is|are)\s+(?:at\s+)?(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.-]+)*\b)|\b(?:is|are)\s+(?:the|our|a)\s+['"\x60][^'"\x60]{2,40}['"\x60]\s+(?:[\w&]+\s+){0,2}(?:project|page|repo|channel|bucket|folder|sheet|spreadsheet|board|service|dashboard|space|doc|wiki|epic|vault|view|queue|notebook)\b`))
+	reIsNamed = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|page|repo|channel|bucket|folder|sheet|board|service|dashboard|space|doc|wiki|epic|vault|file)\s+['"\x60]|\b(?:is|are)\s+(?:at\s+)?(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.-]+)*\b)|\b(?:is|are)\s+(?:the|our|a)\s+['"\x60][^'"\x60]{2,40}['"\x60]\s+(?:[\w&]+\s+){0,2}(?:channel|bucket|folder|sheet|spreadsheet|board|dashboard|space|doc|wiki|vault|notebook)\b`))
 	reInRepo  = gate(lazyre.New(`(?i)\b(?:readme|this repo|the repo|codebase)\b|\.(?:go|ts|tsx|js|py|sql|json|ya?ml|rs|swift)\b`))
 )
 
@@ -170,7 +173,8 @@ func isWhere(s string) bool {
 	}
 	named := false
 	for _, end := range locVerbEnds(s) {
-		if named = reNamedPlace.MatchString(s[end:]); named {
+		// A name, not code: "comes from `os.Getenv(\"PORT\")`" is no place.
+		if named = reNamedPlace.MatchString(s[end:]) && !strings.Contains(s[end:min(len(s), end+60)], "("); named {
 			break
 		}
 	}
@@ -206,6 +210,15 @@ var reOwnPlan = gate(lazyre.New(`(?i)\bi(?:'ll| will|'m going to| am going to|'m
 // speaker's own plan, not a fact of the team's.
 func ownPlansOnly(s string, at time.Time) bool {
 	cuts := clauseCuts(s)
+	for off := 0; ; {
+		i := strings.Index(asciiLower(s[off:]), " and ")
+		if i < 0 {
+			break
+		}
+		cuts = append(cuts, cut{off + i, len(" and ")})
+		off += i + len(" and ")
+	}
+	slices.SortFunc(cuts, func(a, b cut) int { return a.at - b.at })
 	own := false
 	for k, c := range cuts {
 		end := len(s)
@@ -415,6 +428,16 @@ func declarative(clause string) bool {
 	if subjects()[words[0]] {
 		return true
 	}
+	for i := 1; i <= 2 && i < len(words) && len(words) >= 3; i++ {
+		// A verb in the third person after a noun: "compliance flags it",
+		// "mpirun bypasses the cgroup binding".
+		w, prev := strings.Trim(words[i], ".,;:!\"'`()"), words[i-1]
+		object := i+1 == len(words) || determiners()[words[i+1]] || words[i+1] == "it" || words[i+1] == "them" || words[i+1] == "us"
+		if len(w) >= 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is") &&
+			!strings.HasSuffix(w, "'s") && !determiners()[prev] && !prepositions()[prev] && !strings.ContainsAny(prev, "0123456789,") && object {
+			return true
+		}
+	}
 	for _, w := range words[1:] {
 		w = strings.Trim(w, ".,;:!\"'`()")
 		if finiteVerbs()[w] || strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "'s") && w != "let's" ||
@@ -430,12 +453,14 @@ var (
 		return wordSet(`use always never don't dont do keep add put run make please avoid prefer try stop remember just only
 		derive return log check go write call set follow test ask file attach schedule no skip ping tell let's lets read see
 		change move rename delete remove start wait note open close pin bump ship merge push pull rebase squash review
-		explain show flag warn mention walk give include list describe summarize summarise comment document link label
-		confirm double-check send post`)
+		explain warn mention walk give describe summarize summarise confirm double-check`)
 	})
 	subjects = sync.OnceValue(func() map[string]bool {
 		return wordSet(`we we're we've we'd it it's its they they're they've i i'm i've i'd that that's this there there's
 		our my your their someone somebody nobody everyone everybody people he she he's she's the a an every last`)
+	})
+	determiners = sync.OnceValue(func() map[string]bool {
+		return wordSet(`the a an all our my your their his her its some any no every each these those this that both few many more most other which what`)
 	})
 	finiteVerbs = sync.OnceValue(func() map[string]bool {
 		return wordSet(`is are was were has have had need needs got gets get bought took broke ran runs run made makes

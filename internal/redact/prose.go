@@ -92,7 +92,7 @@ var keyQualifiers = map[string]bool{
 
 // proseSecretKey accepts the key name of a secret stated in words.
 func proseSecretKey(name string) bool {
-	return secretKeyWords(name) || squash(name) == "key"
+	return secretKeyWords(name) || squash(name) == "key" || envKey(name)
 }
 
 // prevWord returns the word before s[i], lower-cased, on the same line.

@@ -303,8 +303,8 @@ func envKey(name string) bool {
 	}
 	last := head[strings.LastIndexByte(head, '_')+1:]
 	switch last {
-	case "CACHE", "PRIMARY", "FOREIGN", "PARTITION", "SORT", "SHARD", "IDEMPOTENCY", "DEDUPE", "DEDUP", "ROUTING",
-		"HASH", "LOOKUP", "MAP", "PUBLIC", "PUBLISHABLE", "PUB", "SSH_PUBLIC", "RANGE", "CLUSTER", "GROUP", "REDIS", "S3", "OBJECT":
+	case "CACHE", "PRIMARY", "FOREIGN", "PARTITION", "SORT", "SHARD", "IDEMPOTENCY", "DEDUPE", "DEDUP",
+		"HASH", "LOOKUP", "MAP", "PUBLIC", "PUBLISHABLE", "PUB", "RANGE", "CLUSTER", "GROUP", "OBJECT":
 		return false
 	}
 	return true
