@@ -97,6 +97,20 @@ func TestHeuristic_RunOnMessages(t *testing.T) {
 		{"a trailing clause with a verb in the third person is a reason",
 			[]Message{user("use srun in the job scripts, not mpirun, mpirun bypasses the cgroup binding on our cluster")},
 			[]want{{typ: "feedback", has: []string{"srun"}, why: "bypasses the cgroup binding"}}, false},
+		{"a place named in title case",
+			[]Message{user("the release checklist is the Release Train project board on github")},
+			[]want{{typ: "reference", has: []string{"Release Train project board"}}}, false},
+		{"a place called by its name, where things are logged",
+			[]Message{user("mapping decisions are logged in a ServiceNow form called Third-Party App Review")},
+			[]want{{typ: "reference", has: []string{"Third-Party App Review"}}}, false},
+		{"a thing and 'always'",
+			[]Message{user("yes, filters in the url, always. marketing links straight to filtered listings")},
+			[]want{{typ: "feedback", has: []string{"filters in the url"}}}, false},
+		{"a prohibition without a verb",
+			[]Message{user("no names in the root cause please, we're blameless here")},
+			[]want{{typ: "feedback", has: []string{"no names in the root cause"}}}, false},
+		{"'no' and what happened is no prohibition",
+			[]Message{user("no caching needed in the frontend")}, nil, true},
 		{"N weeks from a weekday",
 			[]Message{user("heads up we're moving to the new pager, cutover is two weeks from friday")},
 			[]want{{typ: "project", has: []string{"2026-06-12"}}}, false},
@@ -220,6 +234,9 @@ func TestHeuristic_RunOnReviewCases(t *testing.T) {
 		}},
 		{"a noun that is also a verb", []Message{user("list prices change on june 1, the billing code has to handle both")}, func(cs []Candidate) bool {
 			return slices.ContainsFunc(cs, func(c Candidate) bool { return c.Type == "project" && strings.Contains(c.Body, "2026-06-01") })
+		}},
+		{"a bare name belongs to the clause before it", []Message{user("contracts live in the data-contracts repo on gitlab, and lineage is on our dbt docs site, dbt-docs.example.com")}, func(cs []Candidate) bool {
+			return len(cs) == 2 && strings.Contains(cs[1].Body, "ineage is on") && strings.Contains(cs[1].Body, "dbt-docs.example.com")
 		}},
 		{"a far-off count", []Message{user("the migration runs 9999999999999999 weeks from friday")}, func(cs []Candidate) bool {
 			return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Body, "-80") })

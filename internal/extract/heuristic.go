@@ -418,9 +418,39 @@ func classify(raw, next string, at time.Time, redirected bool) []Candidate {
 		// Rules in the clauses of a sentence that says nothing worth
 		// keeping as a whole: "translations go through crowdin, never edit
 		// the json files in locales/ directly, they get overwritten".
+		if c, ok := bareRule(read(raw).text, next, at); ok {
+			return []Candidate{c}
+		}
 		cs = clauseRules(read(raw).text, next, at)
 	}
 	return cs
+}
+
+// reAlwaysTail is a rule said as a thing and "always": "synthetic only,
+// always.", "filters in the url, always".
+var reAlwaysTail = gate(lazyre.New(`(?i)^(.{3,120}?),?\s+(?:always|every time|everywhere|always and everywhere)\s*[.!]*$`))
+
+// bareRule is a rule said without a verb: a thing and "always" ("filters
+// in the url, always"), or a prohibition ("no names in the root cause
+// please"); not "no worries, …", not "no tests failed".
+func bareRule(s, next string, at time.Time) (Candidate, bool) {
+	words := strings.Fields(asciiLower(strings.TrimRight(s, ".!")))
+	if len(words) < 3 || rePast.MatchString(s) {
+		return Candidate{}, false
+	}
+	head, _, _ := strings.Cut(s, ",")
+	verbless := true
+	for _, w := range strings.Fields(asciiLower(head)) {
+		w = strings.Trim(w, ".,;:!\"'`()")
+		verbless = verbless && !finiteVerbs()[w] && !(len(w) >= 6 && strings.HasSuffix(w, "ed"))
+	}
+	switch {
+	case reAlwaysTail.MatchString(s) && verbless:
+	case words[0] == "no" && !notRule()[strings.Trim(words[1], ",.!")] && verbless:
+	default:
+		return Candidate{}, false
+	}
+	return build("feedback", s, whyOf(s, next), at), true
 }
 
 func classifySentence(raw, next string, at time.Time, redirected bool) []Candidate {

@@ -70,7 +70,7 @@ var (
 	// reNamedPlace is "a named place outside the repo where something lives": a
 	// location verb, then within a few words a name — quoted, a #channel,
 	// an identifier with dashes, dots or slashes, a TICKET-12 key, a URL.
-	reLocVerb    = gate(lazyre.New(`(?i)\b(?:(?:lives?|is|are|sits?|happens?|happen|lands?|land|goes?|go|posted|tracked|tracking|tracks?|kept|stored|deployed|hosted|filed|pinned|published|reported)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under)|(?:shows?|show|turns?|turn)\s+up\s+(?:in|at|on|under)|(?:generated|pulled|synced|exported|uploaded|dumped|mirrored|sent|comes?|come|fed)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under|from|into))\b`))
+	reLocVerb    = gate(lazyre.New(`(?i)\b(?:(?:lives?|is|are|sits?|happens?|happen|lands?|land|goes?|go|posted|tracked|tracking|tracks?|kept|stored|deployed|hosted|filed|pinned|published|reported|logged|recorded|documented)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under)|(?:shows?|show|turns?|turn)\s+up\s+(?:in|at|on|under)|(?:generated|pulled|synced|exported|uploaded|dumped|mirrored|sent|comes?|come|fed)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under|from|into))\b`))
 	reNamedPlace = gate(lazyre.New(`^[^.;]{0,60}?(?:'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+(?:/[\w.-]+)*|\b[A-Z][A-Z0-9]+-\d+\b|\b[\w.-]+/[\w.-]+|https?://)`))
 	// reIsNamed is a copula naming the place outright: "the tracker is the
 	// github project 'Test Health'", "the registry is ghcr.io/acme".
@@ -166,8 +166,16 @@ func selfClauses(s string) []string {
 	return out
 }
 
+// reTitledPlace is a place named in title case, or called by a name: "the
+// Release Train project board", "in the FHIR Mapping Decisions sheet", "a
+// ServiceNow form called Third-Party App Review".
+var reTitledPlace = gate(lazyre.New(`\b(?:is|are|in|on|at)\s+(?:the|our)\s+(?:[A-Z][\w-]*\s+){1,4}(?:project\s+|team\s+)?(?:[Bb]oard|[Ss]heet|[Ss]preadsheet|[Pp]age|[Dd]oc|[Ss]pace|[Dd]ashboard|[Ww]iki|[Cc]hannel|[Ff]older|[Bb]ucket|[Ff]orm|[Nn]otebook)\b|\b(?:[Ff]orm|[Ss]heet|[Bb]oard|[Cc]hannel|[Pp]age|[Dd]oc|[Pp]roject|[Ss]pace|[Bb]ucket|[Dd]ashboard|[Qq]ueue|[Vv]iew)\s+(?:called|named)\s+['"]?[A-Z]`))
+
 // isWhere reports a named place outside the repository.
 func isWhere(s string) bool {
+	if reTitledPlace.MatchString(s) {
+		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
+	}
 	if !strings.ContainsAny(s, "'\"`#-_/.") {
 		return false // no quoted name, channel, identifier or address
 	}
@@ -307,6 +315,12 @@ func splitFacts(s string, ok func(string) bool) []string {
 			}
 			parts = append(parts, p[:i])
 			p = p[i+len(" and "):]
+		}
+		if len(strings.Fields(p)) == 1 && len(parts) > 0 {
+			// "lineage is on our dbt docs site, dbt-docs.internal…": a bare
+			// name belongs to the clause before it.
+			parts[len(parts)-1] += ", " + p
+			continue
 		}
 		parts = append(parts, p)
 	}
