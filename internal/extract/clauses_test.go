@@ -111,6 +111,21 @@ func TestHeuristic_RunOnMessages(t *testing.T) {
 			[]want{{typ: "feedback", has: []string{"no names in the root cause"}}}, false},
 		{"'no' and what happened is no prohibition",
 			[]Message{user("no caching needed in the frontend")}, nil, true},
+		{"a standing request put politely",
+			[]Message{user("first tho, can we please stop reaching for a pinia store for every little bit of state, ive said this before.")},
+			[]want{{typ: "feedback", has: []string{"stop reaching for a pinia store"}}}, false},
+		{"'when you write X' and what to do then",
+			[]Message{user("when you write fortran for us stick to free-form .f90 and put implicit none in every unit")},
+			[]want{{typ: "feedback", has: []string{"implicit none"}}}, false},
+		{"what we can't do",
+			[]Message{user("cant keep patient data outside the EHR, that's in our BAA with the hospital.")},
+			[]want{{typ: "feedback", has: []string{"patient data outside the EHR"}, why: "BAA"}}, false},
+		{"'X is right' confirms the proposal's X",
+			[]Message{assistant("I'll replace the paired MPI_Send/MPI_Recv calls with MPI_Sendrecv."), user("yes sendrecv is right, that's how the rest of the model does its exchanges anyway.")},
+			[]want{{typ: "feedback", has: []string{"MPI_Sendrecv"}}}, false},
+		{"'keep it' confirms",
+			[]Message{assistant("I'll use a multiwindow burn-rate alert for the checkout SLO."), user("yes multiwindow burn rate, it's what the rest of the org uses, keep it.")},
+			[]want{{typ: "feedback", has: []string{"burn-rate"}}}, false},
 		{"N weeks from a weekday",
 			[]Message{user("heads up we're moving to the new pager, cutover is two weeks from friday")},
 			[]want{{typ: "project", has: []string{"2026-06-12"}}}, false},
@@ -237,6 +252,9 @@ func TestHeuristic_RunOnReviewCases(t *testing.T) {
 		}},
 		{"a bare name belongs to the clause before it", []Message{user("contracts live in the data-contracts repo on gitlab, and lineage is on our dbt docs site, dbt-docs.example.com")}, func(cs []Candidate) bool {
 			return len(cs) == 2 && strings.Contains(cs[1].Body, "ineage is on") && strings.Contains(cs[1].Body, "dbt-docs.example.com")
+		}},
+		{"'no, keep it' refuses the change", []Message{assistant("I'll rename the config key to timeout_ms."), user("no, keep it.")}, func(cs []Candidate) bool {
+			return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Body, "confirmed") })
 		}},
 		{"a far-off count", []Message{user("the migration runs 9999999999999999 weeks from friday")}, func(cs []Candidate) bool {
 			return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Body, "-80") })

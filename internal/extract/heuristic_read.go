@@ -78,6 +78,10 @@ var (
 	reInRepo  = gate(lazyre.New(`(?i)\b(?:readme|this repo|the repo|codebase)\b|\.(?:go|ts|tsx|js|py|sql|json|ya?ml|rs|swift)\b`))
 )
 
+// rePoliteStop is a standing request put politely: "can we please stop
+// reaching for a pinia store", "could you always…".
+var rePoliteStop = gate(lazyre.New(`(?i)^(?:can|could|would) (?:we|you) (?:please |pls )?((?:stop|always|never|quit|not) \w)`))
+
 // reading is a sentence made ready for classify.
 type reading struct {
 	text       string
@@ -108,6 +112,9 @@ func read(s string) reading {
 			s, r.correction = rest, true
 			break
 		}
+	}
+	if m := rePoliteStop.FindStringSubmatchIndex(s); m != nil && !strings.HasSuffix(strings.TrimSpace(s), "?") {
+		s = s[m[2]:] // "can we please stop reaching for a store for everything": "stop …"
 	}
 	if strings.HasPrefix(strings.ToLower(s), "i'd rather") || strings.HasPrefix(strings.ToLower(s), "let's not") {
 		r.correction = true
@@ -467,7 +474,7 @@ var (
 		return wordSet(`use always never don't dont do keep add put run make please avoid prefer try stop remember just only
 		derive return log check go write call set follow test ask file attach schedule no skip ping tell let's lets read see
 		change move rename delete remove start wait note open close pin bump ship merge push pull rebase squash review
-		explain warn mention walk give describe summarize summarise confirm double-check`)
+		explain warn mention walk give describe summarize summarise confirm double-check ignore`)
 	})
 	subjects = sync.OnceValue(func() map[string]bool {
 		return wordSet(`we we're we've we'd it it's its they they're they've i i'm i've i'd that that's this there there's
@@ -568,7 +575,7 @@ var reAnaphor = gate(lazyre.New(`(?i)\b(?:after that|before that|by then|until t
 var prepositions = sync.OnceValue(func() map[string]bool { return wordSet(`in on at for to with from by during after before under over`) })
 
 // reRuleStart is a clause that opens as a standing rule does.
-var reRuleStart = gate(lazyre.New(`(?i)^(?:never|always|don'?t|do not|avoid|no new|every (?:new )?[\w-]+ (?:needs|must|has to|should|gets)|(?:we|you) (?:always|never|must|should)\b)`))
+var reRuleStart = gate(lazyre.New(`(?i)^(?:never|always|don'?t|do not|avoid|no new|(?:we )?(?:can'?t|cannot) (?:keep|put|store|send|use|run|ship|log|touch|change|deploy|merge|share|commit|push)\b|(?:when(?:ever)?|if) you (?:write|touch|add|change|work on|need|make|create|edit)\b[^,]{0,60}?\s(?:use|stick|put|keep|add|write|run|make|prefer|avoid|never|always)\b|every (?:new )?[\w-]+ (?:needs|must|has to|should|gets)|(?:we|you) (?:always|never|must|should)\b)`))
 
 // maxClauseText bounds the sentences read clause by clause: a real
 // sentence is far shorter, and a pasted line of thousands of commas must
