@@ -274,3 +274,13 @@ func TestHeuristic_RunOnReviewCases(t *testing.T) {
 }
 
 func none(cs []Candidate) bool { return len(cs) == 0 }
+
+// TestTitle_SlashesCount: a slash becomes a space before the six-word cut,
+// so a title never ends up longer than six words.
+func TestTitle_SlashesCount(t *testing.T) {
+	for _, rule := range []string{"explain any git stuff beyond commit/push", "A/B tests go through our flag service, config at flags.internal"} {
+		if got := title(rule); len(strings.Fields(got)) > 6 {
+			t.Errorf("title(%q) = %q: %d words", rule, got, len(strings.Fields(got)))
+		}
+	}
+}

@@ -643,6 +643,14 @@ func title(rule string) string {
 	if i := strings.IndexAny(rule, ";:—–(,"); i > 0 && len(strings.Fields(rule[:i])) >= 3 {
 		rule = rule[:i]
 	}
+	// Slashes become spaces before the count: "commit/push" is two words
+	// of the title.
+	rule = strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, rule)
 	words := strings.Fields(rule)
 	for len(words) > 0 && (strings.EqualFold(words[0], "please") || strings.EqualFold(words[0], "so") || strings.EqualFold(words[0], "ok")) {
 		words = words[1:]
@@ -655,12 +663,6 @@ func title(rule string) string {
 		}
 	}
 	t := strings.Trim(strings.Join(words, " "), " ,;:—–-")
-	t = strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, t)
 	// A name is a title, never a path: no "..", no leading dot.
 	for strings.Contains(t, "..") {
 		t = strings.ReplaceAll(t, "..", ".")
