@@ -136,6 +136,9 @@ func trimClauseLead(c string) string {
 // ruleLike reports a clause that states a standing rule by its structure;
 // reasoned says the sentence gives a reason for it.
 func ruleLike(c string, reasoned bool) bool {
+	if !mayHold(c, ruleWords) {
+		return false // the cheap test first: most clauses hold none of a rule's words
+	}
 	words := strings.Fields(strings.ToLower(c))
 	if len(words) < 3 || reNotRuleClause.MatchString(c) || reOneOff.MatchString(c) || reNowOnly.MatchString(c) ||
 		reAnaphor.MatchString(c) || pointsBack(words) {
@@ -212,6 +215,12 @@ func elliptical(c string) bool {
 	}
 	return prepositions()[w] || w == "into" || w == "via" || w == "through" || w == "public" || w == "the" || w == "a" || w == "an"
 }
+
+// ruleWords are the words one of which every clause ruleLike accepts
+// holds (reRuleStart's, reRuleCue's, reStrongDeontic's, reAlternative's).
+var ruleWords = []string{"never", "always", "don", "do not", "avoid", "no new", "can", "when", "if you", "every", "we ", "you ",
+	"non-negotiable", "no exceptions", "by default", "unless", "a no", "not allowed", "banned", "forbidden", "off", "only",
+	"has to", "have to", "must", "need", "require", "go through", "goes through", "not ", ", not", "instead of", "rather than", "over ", "at all times"}
 
 // firstPersonNeed is "I need to…", "need to sign off", "you need to…":
 // the speaker's own to-do, or what is asked of the agent now.

@@ -18,7 +18,11 @@ import (
 // reConfirm is a reply that confirms what the assistant did or proposed,
 // with nothing of its own: "yes please, that's really helpful, keep doing
 // that", "great, that's exactly what I wanted".
-var reConfirm = gate(lazyre.New(`(?i)^(?:(?:yes|yeah|yep|great|perfect|nice|exactly|good|cool|love it|please|ok|okay|this is (?:great|perfect|good|nice))[,!.]?\s*)*(?:that'?s (?:exactly what i (?:wanted|meant)|(?:really |very |super )?(?:helpful|useful|great|perfect|what i wanted))|keep (?:doing (?:that|this|it)|it (?:that|this) way|it like (?:that|this)|it that simple)|(?:do|please do) (?:that|this) (?:every time|always|from now on))\b|^(?:(?:yes|yeah|yep)[,!.]?\s*)?[\w.-]+ (?:is|was) (?:right|correct|the right (?:call|approach|way|choice)|the way to go)\b|\bkeep it\s*[.!]*$`))
+var reConfirm = gate(lazyre.New(`(?i)^(?:(?:yes|yeah|yep|great|perfect|nice|exactly|good|cool|love it|please|ok|okay|this is (?:great|perfect|good|nice))[,!.]?\s*)*(?:that'?s (?:exactly what i (?:wanted|meant)|(?:really |very |super )?(?:helpful|useful|great|perfect|what i wanted))|keep (?:doing (?:that|this|it)|it (?:that|this) way|it like (?:that|this)|it that simple)|(?:do|please do) (?:that|this) (?:every time|always|from now on))\b`))
+
+// reConfirmThat is a confirmation that names what it confirms as right:
+// "yes sendrecv is right", "standard test PANs is the right call".
+var reConfirmThat = gate(lazyre.New(`(?i)^(?:(?:yes|yeah|yep)[,!.]?\s*)?[\w.-]+ (?:is|was) (?:right|correct|the right (?:call|approach|way|choice)|the way to go)\b`))
 
 // reElided is a correction whose object is left out: it refuses what the
 // assistant proposed without naming it.
@@ -332,11 +336,11 @@ var reOfferClause = gate(lazyre.New(`(?i),?\s+and then\s+|,\s+and\s+|;\s+|,\s+th
 // ("please don't keep doing that", "why do you keep doing that?"). Never
 // a question, nor text aimed at agents.
 func confirms(s string) bool {
-	if reQuestion.MatchString(s) || reToAgents.MatchString(s) || read(s).correction {
-		return false // "no, keep it.": a refusal of the change, not a yes
+	if reQuestion.MatchString(s) || reToAgents.MatchString(s) {
+		return false
 	}
-	if reConfirm.MatchString(s) {
-		return true
+	if reConfirm.MatchString(s) || reConfirmThat.MatchString(s) || strings.HasSuffix(strings.TrimRight(asciiLower(s), " .!"), "keep it") {
+		return !read(s).correction // "no, keep it.": a refusal of the change, not a yes
 	}
 	l := asciiLower(s)
 	i := strings.Index(l, "keep doing th")

@@ -44,11 +44,12 @@ var (
 		`|^(?:i'?m|im|i am) (?:on|in) (?:the )?[\w-]+(?: [\w-]+)? (?:team|org|group|department|ops)\b` +
 		`|^(?:[\w.+#/-]+ ){1,4}(?:is|are) (?:(?:all|pretty|kinda|mostly|totally|completely|still|black)\s+)*(?:new|magic|a mystery|alien|vibes|fresh) to me\b` +
 		`|^(?:[\w.+#/-]+ ){1,3}i know (?:really |very |pretty |quite )?well\b|^(?:been (?:writing|doing|working)|came from|coming from) ` +
-		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b` +
-		// a past role held for a while, a role on a team said without its I
-		`|^i was (?:a|an) [^,.;]{2,40}? for (?:\d+|a few|many|several|years|a decade)\b` +
-		`|^(?:a |an )?(?:[\w.-]+ ){0,2}(?:engineer|developer|dev|sre|designer|analyst|scientist|lead|manager|admin) on the [\w-]+(?: [\w-]+){0,2} team\b`))
-	reSelfNot = gate(lazyre.New(`(?i)\b(?:good|great|fine|ok|okay|happy|comfortable|bad) with (?:that|this|it|these|those|your|the plan)\b|\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|on call|in (?:a|the)|currently working on|working on (?:this|the|a|it))\b|^i (?:\w+ )?(?:do|run|write) (?:it|this|that|the|a)\b`))
+		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b`))
+	// reSelfMore is a past role held for a while, or a role on a team said
+	// without its I: read after reSelf, behind their own cheap tests.
+	reSelfWas  = gate(lazyre.New(`(?i)^i was (?:a|an) [^,.;]{2,40}? for (?:\d+|a few|many|several|years|a decade)\b`))
+	reSelfTeam = gate(lazyre.New(`(?i)^(?:a |an )?(?:[\w.-]+ ){0,2}(?:engineer|developer|dev|sre|designer|analyst|scientist|lead|manager|admin) on the [\w-]+(?: [\w-]+){0,2} team\b`))
+	reSelfNot  = gate(lazyre.New(`(?i)\b(?:good|great|fine|ok|okay|happy|comfortable|bad) with (?:that|this|it|these|those|your|the plan)\b|\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|on call|in (?:a|the)|currently working on|working on (?:this|the|a|it))\b|^i (?:\w+ )?(?:do|run|write) (?:it|this|that|the|a)\b`))
 
 	// reCausal is a clause that tells what went wrong: the reason a rule
 	// exists, given without "because".
@@ -150,7 +151,7 @@ func selfClauses(s string) []string {
 		case len(out) > 0 && subjectless:
 			// "been writing django for 8 years": more of the fact before.
 			out[len(out)-1] += ", " + p
-		case reSelf.MatchString(p) && !reSelfNot.MatchString(p):
+		case isSelf(p) && !reSelfNot.MatchString(p):
 			if len(words) > 0 && (words[0] == "new" || words[0] == "fairly" || words[0] == "pretty" || words[0] == "brand") {
 				p = "I'm " + p // "new to aws" alone says nobody is
 			}
@@ -164,7 +165,7 @@ func selfClauses(s string) []string {
 		return nil
 	}
 	// A lone self-description keeps its sentence's qualifiers.
-	if len(out) == 1 && reSelf.MatchString(s) {
+	if len(out) == 1 && isSelf(s) {
 		if head, _, ok := strings.Cut(s, ", so "); ok {
 			s = head
 		}
@@ -178,20 +179,45 @@ func selfClauses(s string) []string {
 // ServiceNow form called Third-Party App Review".
 var reTitledPlace = gate(lazyre.New(`\b(?:is|are|in|on|at)\s+(?:the|our)\s+(?:[A-Z][\w-]*\s+){1,4}(?:project\s+|team\s+)?(?:[Bb]oard|[Ss]heet|[Ss]preadsheet|[Pp]age|[Dd]oc|[Ss]pace|[Dd]ashboard|[Ww]iki|[Cc]hannel|[Ff]older|[Bb]ucket|[Ff]orm|[Nn]otebook)\b|\b(?:[Ff]orm|[Ss]heet|[Bb]oard|[Cc]hannel|[Pp]age|[Dd]oc|[Pp]roject|[Ss]pace|[Bb]ucket|[Dd]ashboard|[Qq]ueue|[Vv]iew)\s+(?:called|named)\s+['"]?[A-Z]`))
 
+// titledPlace reports reTitledPlace, behind a cheap test: a capital
+// letter after the first byte, and one of the kinds of place.
+func titledPlace(s string) bool {
+	if len(s) < 2 || !mayHold(s, placeKinds) {
+		return false
+	}
+	titled := false // a word in title case, not "I"
+	for i := 1; i+1 < len(s) && !titled; i++ {
+		titled = 'A' <= s[i] && s[i] <= 'Z' && s[i-1] == ' ' && s[i+1] != ' ' && s[i+1] != '\''
+	}
+	return titled && reTitledPlace.MatchString(s)
+}
+
+// placeKinds gate reTitledPlace, whose literals the gate cannot read.
+var placeKinds = []string{" board", " sheet", " page", " doc", " space", " dashboard", " wiki", " channel", " folder", " bucket", " form", " notebook", " called ", " named "}
+
+// isSelf reports a self-description (reSelf, reSelfWas, reSelfTeam).
+func isSelf(s string) bool {
+	if reSelf.MatchString(s) {
+		return true
+	}
+	l := asciiLower(s)
+	return strings.HasPrefix(l, "i was ") && reSelfWas.MatchString(s) || strings.Contains(l, " team") && reSelfTeam.MatchString(s)
+}
+
 // isWhere reports a named place outside the repository.
 func isWhere(s string) bool {
-	if reTitledPlace.MatchString(s) {
-		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
-	}
 	if !strings.ContainsAny(s, "'\"`#-_/.") {
-		return false // no quoted name, channel, identifier or address
+		// No quoted name, channel, identifier or address: a name in title
+		// case at most.
+		return titledPlace(s) && !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 	}
-	named := false
+	named := titledPlace(s)
 	for _, end := range locVerbEnds(s) {
-		// A name, not code: "comes from `os.Getenv(\"PORT\")`" is no place.
-		if named = reNamedPlace.MatchString(s[end:]) && !strings.Contains(s[end:min(len(s), end+60)], "("); named {
+		if named {
 			break
 		}
+		// A name, not code: "comes from `os.Getenv(\"PORT\")`" is no place.
+		named = reNamedPlace.MatchString(s[end:]) && !strings.Contains(s[end:min(len(s), end+60)], "(")
 	}
 	return (named || reIsNamed.MatchString(s)) && !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 }
