@@ -99,7 +99,7 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 			}
 		}
 		if n := strings.TrimSpace(next); why == "" && len(strings.Fields(n)) >= 4 && declarative(n) && !reQuestion.MatchString(n) &&
-			!reFeedback.MatchString(n) && !reRuleStart.MatchString(n) && !ruleLike(trimClauseLead(n), false) && !aside(n) {
+			!reFeedback.MatchString(n) && !reRuleStart.MatchString(n) && !ruleLike(trimClauseLead(n), false) && !aside(n) && aboutRule(n, c) {
 			// "… never from a laptop. someone applied from their laptop in
 			// march and wiped half the alert rules."
 			why = strings.TrimRight(n, ".!")
@@ -180,7 +180,7 @@ var (
 	// reRuleVerb is "always"/"never" with what people do to a thing, or
 	// a prohibition: "terraform always gets planned", "openmp is a no
 	// here", "non-negotiable".
-	reRuleVerb = gate(lazyre.New(`(?i)\b(?:always|never|only) (?:gets?|goes?|go|is|are|be|has|have|needs?|lives?|happens?|runs? (?:through|on|in|via)|uses?|comes? (?:in )?(?:through|from|via))\b|\b(?:non-negotiable|no exceptions|at all times|unless (?:i|we|you) \w+|is a no|are a no|not allowed|banned|forbidden|off[- ]limits|only (?:ever )?(?:from|via|through))\b`))
+	reRuleVerb = gate(lazyre.New(`(?i)\b(?:always|never|only) (?:gets?|goes?|go|is|are|be|has|have|needs?|lives?|happens?|runs? (?:through|on|in|via)|uses?|comes? (?:in )?(?:through|from|via)|from|in|on|by|via|through|into|under)\b|\b(?:non-negotiable|no exceptions|at all times|unless (?:i|we|you) \w+|is a no|are a no|not allowed|banned|forbidden|off[- ]limits|only (?:ever )?(?:from|via|through))\b`))
 )
 
 // pronounSubject is a subject that points back at what was said before:
@@ -231,6 +231,35 @@ func firstPersonNeed(words []string) bool {
 	}
 	return false
 }
+
+// aboutRule reports whether the sentence after a rule tells why: it shares
+// a word with the rule, or tells what went wrong; never chat, a place, a
+// secret or text aimed at agents ("my cat just walked across the
+// keyboard lol", "the password for argo is in 1password").
+func aboutRule(n, rule string) bool {
+	if reToAgents.MatchString(n) || isWhere(n) || len(secretKinds(n)) > 0 || mayHold(n, chatWords) || reNowOnly.MatchString(n) ||
+		mayHold(n, []string{"password", "token", "secret", "api key", "credential"}) {
+		return false
+	}
+	if reCausal.MatchString(n) || reBurned.MatchString(n) || rePast.MatchString(n) && mayHold(n, harmWords) {
+		return true
+	}
+	ruleWords := map[string]bool{}
+	for _, w := range strings.FieldsFunc(asciiLower(rule), notWordByte) {
+		if len(w) >= 4 && !confirmFillers()[w] {
+			ruleWords[w] = true
+		}
+	}
+	for _, w := range strings.FieldsFunc(asciiLower(n), notWordByte) {
+		if ruleWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// harmWords are what a past event that explains a rule did.
+var harmWords = []string{"wiped", "broke", "lost", "deleted", "leaked", "crashed", "took down", "outage", "incident", "bill", "burned", "corrupt", "quit", "fired", "wasted", "dinged", "failed"}
 
 // hasReason reports whether a sentence gives a reason: a causal word, a
 // clause that says what went wrong, or a trailing clause that states

@@ -118,7 +118,7 @@ func TestHeuristic_RunOnMessages(t *testing.T) {
 			[]Message{user("when you write fortran for us stick to free-form .f90 and put implicit none in every unit")},
 			[]want{{typ: "feedback", has: []string{"implicit none"}}}, false},
 		{"what we can't do",
-			[]Message{user("cant keep patient data outside the EHR, that's in our BAA with the hospital.")},
+			[]Message{user("we cant keep patient data outside the EHR, that's in our BAA with the hospital.")},
 			[]want{{typ: "feedback", has: []string{"patient data outside the EHR"}, why: "BAA"}}, false},
 		{"'X is right' confirms the proposal's X",
 			[]Message{assistant("I'll replace the paired MPI_Send/MPI_Recv calls with MPI_Sendrecv."), user("yes sendrecv is right, that's how the rest of the model does its exchanges anyway.")},
@@ -256,6 +256,44 @@ func TestHeuristic_RunOnReviewCases(t *testing.T) {
 		{"'no, keep it' refuses the change", []Message{assistant("I'll rename the config key to timeout_ms."), user("no, keep it.")}, func(cs []Candidate) bool {
 			return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Body, "confirmed") })
 		}},
+		// The second review's cases.
+		{"a user and password pair", []Message{user("creds for the grafana box: admin / hunter2x9 and the url is grafana.internal")}, none},
+		{"a sendgrid key", []Message{user("sendgrid: 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 is what we use for mails")}, none},
+		{"'keep it' inside a refusal", []Message{assistant("I'll keep the debug logging in the payment handler."), user("i wouldn't keep it")}, none},
+		{"'nah, keep it'", []Message{assistant("I'll switch the date parsing to dayjs and drop moment."), user("nah, keep it")}, noConfirmed},
+		{"'neither is right'", []Message{assistant("I'll switch the date parsing to dayjs and drop moment."), user("neither is right")}, noConfirmed},
+		{"'rollback is the way to go'", []Message{assistant("I'll switch the date parsing to dayjs and drop moment."), user("rollback is the way to go")}, noConfirmed},
+		{"someone else's self-description", []Message{user("the candidate said: I'm a staff engineer with 12 years of Go")}, func(cs []Candidate) bool {
+			return !slices.ContainsFunc(cs, func(c Candidate) bool { return c.Type == "user" })
+		}},
+		{"a label that limits a rule to now", []Message{user("for this PR: don't bump the version number")}, none},
+		{"a label that says where text comes from", []Message{user("copilot instructions: prefer functional components over classes")}, none},
+		{"a polite stop for now", []Message{user("could you stop the build real quick")}, none},
+		{"someone on another team", []Message{user("the new dev on the platform team broke staging again")}, none},
+		{"a passing mood", []Message{user("i was a bit stuck for a few days on this bug")}, none},
+		{"a screen is no place", []Message{user("the typo is on the Checkout Page")}, none},
+		{"what the speaker put somewhere", []Message{user("I put the notes in the Google Doc")}, none},
+		{"logging in is no place", []Message{user("I logged in to admin.staging.internal and the page is blank")}, none},
+		{"what the speaker can't do now", []Message{user("can't push to the repo, permission denied")}, none},
+		{"a step of this task", []Message{user("when you write the migration use the timestamp from the ticket")}, none},
+		{"what a thing always does", []Message{user("it crashes on startup, always")}, none},
+		{"thanks and always", []Message{user("thanks so much, always")}, none},
+		{"no response", []Message{user("no response from the api after 30s, weird")}, none},
+		{"a prohibition's name keeps its no", []Message{user("no names in the root cause please, we're blameless here")}, func(cs []Candidate) bool {
+			return len(cs) == 1 && strings.HasPrefix(strings.ToLower(cs[0].Name), "no ")
+		}},
+		{"chat after a rule is no reason", []Message{user("deploys go through argo, never kubectl apply by hand. my cat just walked across the keyboard lol")}, func(cs []Candidate) bool {
+			return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Body, "cat") })
+		}},
+		{"a rule never from somewhere", []Message{user("the infra stuff is applied from atlantis, never from a laptop")}, func(cs []Candidate) bool {
+			return len(cs) == 1 && strings.Contains(cs[0].Body, "laptop")
+		}},
+		{"a weekday that does not fit", []Message{user("the deadline is wednesday the 31st")}, func(cs []Candidate) bool {
+			return len(cs) == 1 && strings.Contains(cs[0].Body, "2026-05-31")
+		}},
+		{"an abbreviation at a sentence's end", []Message{user("I talked to the prof. He says the deadline is june 3")}, func(cs []Candidate) bool {
+			return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Name, "prof") })
+		}},
 		{"a far-off count", []Message{user("the migration runs 9999999999999999 weeks from friday")}, func(cs []Candidate) bool {
 			return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Body, "-80") })
 		}},
@@ -274,6 +312,10 @@ func TestHeuristic_RunOnReviewCases(t *testing.T) {
 }
 
 func none(cs []Candidate) bool { return len(cs) == 0 }
+
+func noConfirmed(cs []Candidate) bool {
+	return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Body, "confirmed") })
+}
 
 // TestTitle_SlashesCount: a slash becomes a space before the six-word cut,
 // so a title never ends up longer than six words.

@@ -20,9 +20,32 @@ import (
 // that", "great, that's exactly what I wanted".
 var reConfirm = gate(lazyre.New(`(?i)^(?:(?:yes|yeah|yep|great|perfect|nice|exactly|good|cool|love it|please|ok|okay|this is (?:great|perfect|good|nice))[,!.]?\s*)*(?:that'?s (?:exactly what i (?:wanted|meant)|(?:really |very |super )?(?:helpful|useful|great|perfect|what i wanted))|keep (?:doing (?:that|this|it)|it (?:that|this) way|it like (?:that|this)|it that simple)|(?:do|please do) (?:that|this) (?:every time|always|from now on))\b`))
 
+// confirmsOffer reports a short yes that names part of the offer as right
+// ("yes sendrecv is right" to "I'll use MPI_Sendrecv") or keeps it ("yes
+// multiwindow burn rate, keep it."), with no word of refusal: not "neither
+// is right", "rollback is the way to go", "nah, keep it", "i wouldn't keep
+// it".
+func confirmsOffer(s, offer string) bool {
+	if offer == "" || reQuestion.MatchString(s) || reToAgents.MatchString(s) || reRefusal.MatchString(s) || read(s).correction {
+		return false
+	}
+	if m := reConfirmThat.FindStringSubmatch(s); m != nil {
+		return len(m[1]) >= 3 && strings.Contains(asciiLower(offer), asciiLower(m[1]))
+	}
+	l := strings.TrimRight(asciiLower(strings.TrimSpace(s)), " .!")
+	return strings.HasSuffix(l, "keep it") && reYesFirst.MatchString(l)
+}
+
+var (
+	// reRefusal is a word that refuses, wherever it stands.
+	reRefusal = gate(lazyre.New(`(?i)\b(?:not|no|nah|nope|never|don'?t|dont|wouldn'?t|won'?t|shouldn'?t|neither|nothing|nobody|why|delete|drop|remove|revert|undo|instead|rather)\b`))
+	// reYesFirst is a reply that opens with a yes.
+	reYesFirst = gate(lazyre.New(`(?i)^(?:yes|yeah|yep|yup|ok|okay|great|perfect|nice|good|cool|sure)\b`))
+)
+
 // reConfirmThat is a confirmation that names what it confirms as right:
 // "yes sendrecv is right", "standard test PANs is the right call".
-var reConfirmThat = gate(lazyre.New(`(?i)^(?:(?:yes|yeah|yep)[,!.]?\s*)?[\w.-]+ (?:is|was) (?:right|correct|the right (?:call|approach|way|choice)|the way to go)\b`))
+var reConfirmThat = gate(lazyre.New(`(?i)^(?:(?:yes|yeah|yep)[,!.]?\s*)?([\w.-]+) (?:is|was) (?:right|correct|the right (?:call|approach|way|choice)|the way to go)\b`))
 
 // reElided is a correction whose object is left out: it refuses what the
 // assistant proposed without naming it.
@@ -165,7 +188,7 @@ var reSpecific = gate(lazyre.New(`(?i)#\d+|\bv?\d+\.\d+(?:\.\d+)?\b|\b(?:passwor
 // the assistant proposed nothing nameable (a bare "that's exactly what I
 // wanted" is no memory); a refusal without its object names it.
 func resolveReferences(s, next string, cands []Candidate, offer proposal, at time.Time) []Candidate {
-	if confirms(s) {
+	if confirms(s) || confirmsOffer(s, offer.text) {
 		// The reply's own rules stay ("keep doing that, but always use
 		// British spelling"); its bare thanks do not.
 		var own, named []Candidate
@@ -339,8 +362,8 @@ func confirms(s string) bool {
 	if reQuestion.MatchString(s) || reToAgents.MatchString(s) {
 		return false
 	}
-	if reConfirm.MatchString(s) || reConfirmThat.MatchString(s) || strings.HasSuffix(strings.TrimRight(asciiLower(s), " .!"), "keep it") {
-		return !read(s).correction // "no, keep it.": a refusal of the change, not a yes
+	if reConfirm.MatchString(s) {
+		return !read(s).correction // "no, keep it that way": a refusal of the change, not a yes
 	}
 	l := asciiLower(s)
 	i := strings.Index(l, "keep doing th")

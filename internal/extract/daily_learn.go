@@ -349,7 +349,8 @@ func stripLeads(s string, leads []string) string {
 	for changed := true; changed; {
 		changed = false
 		for _, l := range leads {
-			if len(s) > len(l) && strings.EqualFold(s[:len(l)], l) && !isWordByte(s[len(l)]) {
+			if len(s) > len(l) && strings.EqualFold(s[:len(l)], l) && !isWordByte(s[len(l)]) && (l != "no" && l != "nope" || s[len(l)] != ' ') {
+				// "no, …" is a redirect; "no names in the root cause" a prohibition.
 				s, changed = strings.TrimLeft(s[len(l):], " ,.!:;-—"), true
 			}
 		}

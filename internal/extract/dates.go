@@ -214,13 +214,13 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 
 // weekdayNth is the day d of a month that falls on wd nearest to at, up to
 // two weeks back ("monday the 25th" said on Wednesday the 27th is two days
-// ago) and a year ahead; else the next day d.
+// ago) and two months ahead; else the next day d, the weekday a slip.
 func weekdayNth(at time.Time, wd time.Weekday, d int) (time.Time, bool) {
 	if d < 1 || d > 31 {
 		return time.Time{}, false
 	}
 	today := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())
-	for k := -1; k < 13; k++ {
+	for k := -1; k <= 2; k++ {
 		first := time.Date(at.Year(), at.Month()+time.Month(k), 1, 0, 0, 0, 0, at.Location())
 		t := first.AddDate(0, 0, d-1)
 		if t.Month() == first.Month() && t.Weekday() == wd && !t.Before(today.AddDate(0, 0, -14)) {

@@ -134,8 +134,15 @@ var (
 // "--password=hunter2x9".
 var reFlagSecret = gate(lazyre.New(`(?i)--(?:token|password|passwd|secret|api-key|apikey|access-key)(?:=|\s+)["'\x60]?([^\s"'\x60,;]*[0-9&%$#@!*^~+=/_-][^\s"'\x60,;]*)`))
 
+// reCredPair is a user and a password given as a pair after a word for
+// credentials: "creds for the grafana box: admin / hunter2x9".
+var reCredPair = gate(lazyre.New(`(?i)\b(?:creds?|credentials?|logins?|user ?/ ?pass(?:word)?)\b[^.\n]{0,40}?[\w.@-]+\s*/\s*[^\s/]*[0-9&%$#@!*^~+=_][^\s/]*`))
+
 // ProseSecret reports whether s states a credential in words.
 func ProseSecret(s string) bool {
+	if reCredPair.MatchString(s) {
+		return true
+	}
 	for _, m := range append(reProseSecret.FindAllStringSubmatch(s, -1), reFlagSecret.FindAllStringSubmatch(s, -1)...) {
 		v := strings.TrimRight(m[1], ".!?)")
 		if len(v) >= 4 && !reURL.MatchString(v) && !strings.HasPrefix(v, "$") && !reEnvName.MatchString(v) {
@@ -282,7 +289,7 @@ func splitLabels(sents []string) []string {
 			continue
 		}
 		head, rest := s[:i], s[i+2:]
-		if n := len(strings.Fields(head)); n == 0 || n > 8 || len(strings.Fields(rest)) < 3 {
+		if n := len(strings.Fields(head)); n == 0 || n > 8 || len(strings.Fields(rest)) < 3 || !contextLabel(head) {
 			out = append(out, s)
 			continue
 		}
@@ -290,6 +297,31 @@ func splitLabels(sents []string) []string {
 	}
 	return out
 }
+
+// contextLabel reports a head that only announces what follows ("quick
+// one before i forget", "some context", "release plan", "heads up on
+// dates"), or one that says who the speaker is ("context, since i'm the
+// payments platform lead here"). Whose words follow ("the candidate said",
+// "my buddy at stripe"), what they hold for ("for this PR", "for now") and
+// where they come from ("AGENTS.md", "the linter output") are not cut off.
+func contextLabel(head string) bool {
+	l := asciiLower(head)
+	if reSelf.MatchString(strings.TrimPrefix(strings.TrimPrefix(l, "context, since "), "context since ")) || strings.Contains(l, "since i'm") || strings.Contains(l, "since i am") {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(l, func(r rune) bool { return r == ' ' || r == ',' }) {
+		if !labelWords()[w] {
+			return false
+		}
+	}
+	return true
+}
+
+var labelWords = sync.OnceValue(func() map[string]bool {
+	return wordSet(`quick one before i forget context bg background bit of some more heads up on dates date release plan plans
+		fyi btw ok so also and oh couple things thing for later update updates status reminder timeline schedule the our
+		a few`)
+})
 
 // ruleFragment reports a sentence of two words that is a rule all the
 // same: "never -auto-approve.", "no alpine.", "debian-slim only.".
@@ -366,7 +398,7 @@ func abbreviation(text string) bool {
 		i--
 	}
 	switch asciiLower(text[i:]) {
-	case "dr", "mr", "mrs", "prof", "e.g", "i.e", "eg", "ie", "vs", "approx", "incl", "cf":
+	case "dr", "mr", "mrs", "e.g", "i.e", "eg", "ie", "vs":
 		return i == 0 || !asciiLetter(text[i-1])
 	}
 	return false
@@ -426,6 +458,15 @@ func classify(raw, next string, at time.Time, redirected bool) []Candidate {
 	return cs
 }
 
+// chatWords mark thanks and chat, never a rule: "thanks so much, always".
+var chatWords = []string{"thank", "happy to", "lol", "haha", "lmao", "lunch", "coffee break", "weird", " yet"}
+
+// statusNouns after "no" report how things are, not a rule: "no response
+// from the api", "no matter what i try".
+var statusNouns = sync.OnceValue(func() map[string]bool {
+	return wordSet(`matter response reply answer luck one output result results data logs access signal connection internet idea sign progress movement`)
+})
+
 // reAlwaysTail is a rule said as a thing and "always": "synthetic only,
 // always.", "filters in the url, always".
 var reAlwaysTail = gate(lazyre.New(`(?i)^(.{3,120}?),?\s+(?:always|every time|everywhere|always and everywhere)\s*[.!]*$`))
@@ -435,18 +476,20 @@ var reAlwaysTail = gate(lazyre.New(`(?i)^(.{3,120}?),?\s+(?:always|every time|ev
 // please"); not "no worries, …", not "no tests failed".
 func bareRule(s, next string, at time.Time) (Candidate, bool) {
 	words := strings.Fields(asciiLower(strings.TrimRight(s, ".!")))
-	if len(words) < 3 || rePast.MatchString(s) {
+	if len(words) < 3 || rePast.MatchString(s) || reNowOnly.MatchString(s) || reOneOff.MatchString(s) || mayHold(s, chatWords) {
 		return Candidate{}, false
 	}
 	head, _, _ := strings.Cut(s, ",")
-	verbless := true
-	for _, w := range strings.Fields(asciiLower(head)) {
+	hw := strings.Fields(asciiLower(head))
+	verbless := len(hw) > 0 && !subjects()[hw[0]] && !pronounSubject(hw[0])
+	for i, w := range hw {
 		w = strings.Trim(w, ".,;:!\"'`()")
-		verbless = verbless && !finiteVerbs()[w] && !(len(w) >= 6 && strings.HasSuffix(w, "ed"))
+		third := i > 0 && len(w) >= 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !determiners()[hw[i-1]] && !prepositions()[hw[i-1]]
+		verbless = verbless && !finiteVerbs()[w] && !(len(w) >= 6 && strings.HasSuffix(w, "ed")) && !(third && i == 1)
 	}
 	switch {
-	case reAlwaysTail.MatchString(s) && verbless:
-	case words[0] == "no" && !notRule()[strings.Trim(words[1], ",.!")] && verbless:
+	case reAlwaysTail.MatchString(s) && verbless && len(hw) >= 2:
+	case words[0] == "no" && !notRule()[strings.Trim(words[1], ",.!")] && !statusNouns()[strings.Trim(words[1], ",.!")] && verbless:
 	default:
 		return Candidate{}, false
 	}
@@ -529,7 +572,7 @@ func whyOf(s, next string) string {
 	// asks for something: "never hardcode hex values. the rebrand is going
 	// to change basically every color".
 	n := strings.TrimSpace(next)
-	if len(strings.Fields(n)) >= 4 && declarative(n) && !reQuestion.MatchString(n) && !reFeedback.MatchString(n) && !reRuleStart.MatchString(n) {
+	if len(strings.Fields(n)) >= 4 && declarative(n) && !reQuestion.MatchString(n) && !reFeedback.MatchString(n) && !reRuleStart.MatchString(n) && !reToAgents.MatchString(n) {
 		return strings.TrimRight(n, ".!")
 	}
 	return ""

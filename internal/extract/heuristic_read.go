@@ -47,8 +47,8 @@ var (
 		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b`))
 	// reSelfMore is a past role held for a while, or a role on a team said
 	// without its I: read after reSelf, behind their own cheap tests.
-	reSelfWas  = gate(lazyre.New(`(?i)^i was (?:a|an) [^,.;]{2,40}? for (?:\d+|a few|many|several|years|a decade)\b`))
-	reSelfTeam = gate(lazyre.New(`(?i)^(?:a |an )?(?:[\w.-]+ ){0,2}(?:engineer|developer|dev|sre|designer|analyst|scientist|lead|manager|admin) on the [\w-]+(?: [\w-]+){0,2} team\b`))
+	reSelfWas  = gate(lazyre.New(`(?i)^i was (?:a|an) (?:[\w-]+ ){0,3}?(?:nurse|doctor|teacher|analyst|engineer|developer|designer|scientist|researcher|consultant|manager|lead|admin|accountant|lawyer|[\w-]+ist|[\w-]+er|[\w-]+or) for (?:\d+\+? (?:years|yrs)|many years|several years|a few years|years|a decade)\b`))
+	reSelfTeam = gate(lazyre.New(`(?i)^(?:[\w.-]+ ){0,2}?(?:engineer|developer|dev|sre|designer|analyst|scientist|lead|manager|admin) on the [\w-]+(?: [\w-]+){0,2} team\s*(?:,|$)`))
 	reSelfNot  = gate(lazyre.New(`(?i)\b(?:good|great|fine|ok|okay|happy|comfortable|bad) with (?:that|this|it|these|those|your|the plan)\b|\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|on call|in (?:a|the)|currently working on|working on (?:this|the|a|it))\b|^i (?:\w+ )?(?:do|run|write) (?:it|this|that|the|a)\b`))
 
 	// reCausal is a clause that tells what went wrong: the reason a rule
@@ -71,7 +71,7 @@ var (
 	// reNamedPlace is "a named place outside the repo where something lives": a
 	// location verb, then within a few words a name — quoted, a #channel,
 	// an identifier with dashes, dots or slashes, a TICKET-12 key, a URL.
-	reLocVerb    = gate(lazyre.New(`(?i)\b(?:(?:lives?|is|are|sits?|happens?|happen|lands?|land|goes?|go|posted|tracked|tracking|tracks?|kept|stored|deployed|hosted|filed|pinned|published|reported|logged|recorded|documented)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under)|(?:shows?|show|turns?|turn)\s+up\s+(?:in|at|on|under)|(?:generated|pulled|synced|exported|uploaded|dumped|mirrored|sent|comes?|come|fed)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under|from|into))\b`))
+	reLocVerb    = gate(lazyre.New(`(?i)\b(?:(?:lives?|is|are|sits?|happens?|happen|lands?|land|goes?|go|posted|tracked|tracking|tracks?|kept|stored|deployed|hosted|filed|pinned|published|reported)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under)|(?:shows?|show|turns?|turn)\s+up\s+(?:in|at|on|under)|(?:generated|pulled|synced|exported|uploaded|dumped|mirrored|sent|comes?|come|fed)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under|from|into))\b`))
 	reNamedPlace = gate(lazyre.New(`^[^.;]{0,60}?(?:'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+(?:/[\w.-]+)*|\b[A-Z][A-Z0-9]+-\d+\b|\b[\w.-]+/[\w.-]+|https?://)`))
 	// reIsNamed is a copula naming the place outright: "the tracker is the
 	// github project 'Test Health'", "the registry is ghcr.io/acme".
@@ -82,6 +82,10 @@ var (
 // rePoliteStop is a standing request put politely: "can we please stop
 // reaching for a pinia store", "could you always…".
 var rePoliteStop = gate(lazyre.New(`(?i)^(?:can|could|would) (?:we|you) (?:please |pls )?((?:stop|always|never|quit|not) \w)`))
+
+// standingMarks say a polite "can we stop…" asks for every time, not now:
+// "for every little bit of state", "i've said this before".
+var standingMarks = []string{"every", "always", "anymore", "any more", "again", "said this", "each time", "all the time", "keep "}
 
 // reading is a sentence made ready for classify.
 type reading struct {
@@ -114,7 +118,7 @@ func read(s string) reading {
 			break
 		}
 	}
-	if m := rePoliteStop.FindStringSubmatchIndex(s); m != nil && !strings.HasSuffix(strings.TrimSpace(s), "?") {
+	if m := rePoliteStop.FindStringSubmatchIndex(s); m != nil && !strings.HasSuffix(strings.TrimSpace(s), "?") && mayHold(s, standingMarks) {
 		s = s[m[2]:] // "can we please stop reaching for a store for everything": "stop …"
 	}
 	if strings.HasPrefix(strings.ToLower(s), "i'd rather") || strings.HasPrefix(strings.ToLower(s), "let's not") {
@@ -177,13 +181,16 @@ func selfClauses(s string) []string {
 // reTitledPlace is a place named in title case, or called by a name: "the
 // Release Train project board", "in the FHIR Mapping Decisions sheet", "a
 // ServiceNow form called Third-Party App Review".
-var reTitledPlace = gate(lazyre.New(`\b(?:is|are|in|on|at)\s+(?:the|our)\s+(?:[A-Z][\w-]*\s+){1,4}(?:project\s+|team\s+)?(?:[Bb]oard|[Ss]heet|[Ss]preadsheet|[Pp]age|[Dd]oc|[Ss]pace|[Dd]ashboard|[Ww]iki|[Cc]hannel|[Ff]older|[Bb]ucket|[Ff]orm|[Nn]otebook)\b|\b(?:[Ff]orm|[Ss]heet|[Bb]oard|[Cc]hannel|[Pp]age|[Dd]oc|[Pp]roject|[Ss]pace|[Bb]ucket|[Dd]ashboard|[Qq]ueue|[Vv]iew)\s+(?:called|named)\s+['"]?[A-Z]`))
+var reTitledPlace = gate(lazyre.New(`\b(?:is|are|in|on|at)\s+(?:the|our)\s+(?:[A-Z][\w-]*\s+){1,4}(?:project\s+|team\s+)?(?:[Bb]oard|[Ss]heet|[Ss]preadsheet|[Dd]oc|[Ss]pace|[Dd]ashboard|[Ww]iki|[Cc]hannel|[Bb]ucket|[Ff]orm|[Nn]otebook)\b|\b(?:[Ff]orm|[Ss]heet|[Bb]oard|[Cc]hannel|[Dd]oc|[Pp]roject|[Ss]pace|[Bb]ucket|[Dd]ashboard|[Qq]ueue)\s+(?:called|named)\s+['"]?[A-Z]`))
 
 // titledPlace reports reTitledPlace, behind a cheap test: a capital
 // letter after the first byte, and one of the kinds of place.
 func titledPlace(s string) bool {
 	if len(s) < 2 || !mayHold(s, placeKinds) {
 		return false
+	}
+	if first, _, _ := strings.Cut(asciiLower(strings.TrimSpace(s)), " "); firstPerson(first) || first == "there's" || first == "theres" {
+		return false // "I put the notes in the Google Doc": what the speaker did
 	}
 	titled := false // a word in title case, not "I"
 	for i := 1; i+1 < len(s) && !titled; i++ {
@@ -193,7 +200,7 @@ func titledPlace(s string) bool {
 }
 
 // placeKinds gate reTitledPlace, whose literals the gate cannot read.
-var placeKinds = []string{" board", " sheet", " page", " doc", " space", " dashboard", " wiki", " channel", " folder", " bucket", " form", " notebook", " called ", " named "}
+var placeKinds = []string{" board", " sheet", " doc", " space", " dashboard", " wiki", " channel", " bucket", " form", " notebook", " called ", " named "}
 
 // isSelf reports a self-description (reSelf, reSelfWas, reSelfTeam).
 func isSelf(s string) bool {
@@ -201,7 +208,11 @@ func isSelf(s string) bool {
 		return true
 	}
 	l := asciiLower(s)
-	return strings.HasPrefix(l, "i was ") && reSelfWas.MatchString(s) || strings.Contains(l, " team") && reSelfTeam.MatchString(s)
+	if strings.HasPrefix(l, "i was ") {
+		return reSelfWas.MatchString(s)
+	}
+	first, _, _ := strings.Cut(l, " ")
+	return strings.Contains(l, " team") && !determiners()[first] && first != "some" && reSelfTeam.MatchString(s)
 }
 
 // isWhere reports a named place outside the repository.
@@ -601,7 +612,7 @@ var reAnaphor = gate(lazyre.New(`(?i)\b(?:after that|before that|by then|until t
 var prepositions = sync.OnceValue(func() map[string]bool { return wordSet(`in on at for to with from by during after before under over`) })
 
 // reRuleStart is a clause that opens as a standing rule does.
-var reRuleStart = gate(lazyre.New(`(?i)^(?:never|always|don'?t|do not|avoid|no new|(?:we )?(?:can'?t|cannot) (?:keep|put|store|send|use|run|ship|log|touch|change|deploy|merge|share|commit|push)\b|(?:when(?:ever)?|if) you (?:write|touch|add|change|work on|need|make|create|edit)\b[^,]{0,60}?\s(?:use|stick|put|keep|add|write|run|make|prefer|avoid|never|always)\b|every (?:new )?[\w-]+ (?:needs|must|has to|should|gets)|(?:we|you) (?:always|never|must|should)\b)`))
+var reRuleStart = gate(lazyre.New(`(?i)^(?:never|always|don'?t|do not|avoid|no new|(?:we|you) (?:can'?t|cannot) (?:keep|put|store|send|use|ship|log|touch|change|deploy|merge|share|commit|push)\b|(?:when(?:ever)?|if) you (?:write|touch|add|change|work on|need|make|create|edit) (?:any |a |an )?(?:[a-z][\w.+#-]*)(?: (?:code|files?|tests?|scripts?|stuff|for us))?\s+(?:use|stick|put|keep|add|write|make|prefer|avoid|never|always)\b|every (?:new )?[\w-]+ (?:needs|must|has to|should|gets)|(?:we|you) (?:always|never|must|should)\b)`))
 
 // maxClauseText bounds the sentences read clause by clause: a real
 // sentence is far shorter, and a pasted line of thousands of commas must

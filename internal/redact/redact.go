@@ -15,6 +15,7 @@
 //	vault-token          HashiCorp Vault hvs., hvb., hvr. tokens and the legacy s.<24> form
 //	slack-webhook        https://hooks.slack.com/services/T.../B.../... (and workflows/, triggers/)
 //	slack-token          xoxb-, xoxp-, xoxa-, xoxr-, xoxs- tokens
+//	sendgrid-key         SG.<22>.<43> API keys
 //	stripe-key           sk_live_, rk_live_, sk_test_, rk_test_ keys
 //	aws-access-key       AKIA/ASIA/ABIA/ACCA key ids
 //	gcp-api-key          AIza... API keys

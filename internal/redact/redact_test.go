@@ -113,6 +113,7 @@ var positives = []positive{
 	{"GenericSecret", "webhook_secret = " + random20, "webhook_secret = [REDACTED:generic-secret]", "generic-secret", random20},
 	{"GenericEnvKeyInWords", "the staging SENDGRID_KEY is Zx8r2LmQ9vTq4nBw7YpK3sJd, use it in tests", "the staging SENDGRID_KEY is [REDACTED:generic-secret], use it in tests", "generic-secret", "Zx8r2LmQ9vTq4nBw7YpK3sJd"},
 	{"GenericRoutingKey", "PAGERDUTY_ROUTING_KEY=R0ZX8r2LmQ9vTq4nBw7YpK3sJd", "PAGERDUTY_ROUTING_KEY=[REDACTED:generic-secret]", "generic-secret", "R0ZX8r2LmQ9vTq4nBw7YpK3sJd"},
+	{"SendGrid", "sendgrid: 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 is what we use", "sendgrid: [REDACTED:sendgrid-key] is what we use", "sendgrid-key", "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"},
 	{"GenericEnvKey", "here's the admin key: ALGOLIA_ADMIN_KEY=8c1f0e9d2b7a4f6e93d5c0b1a2e4f7d9", "here's the admin key: ALGOLIA_ADMIN_KEY=[REDACTED:generic-secret]", "generic-secret", "8c1f0e9d2b7a4f6e93d5c0b1a2e4f7d9"},
 	{"GenericToken", "API_TOKEN: " + random20 + "Qq", "API_TOKEN: [REDACTED:generic-secret]", "generic-secret", random20},
 	{"GenericBearer", `-H "Authorization: Bearer ` + random20 + `"`, `-H "Authorization: Bearer [REDACTED:generic-secret]"`, "generic-secret", random20},

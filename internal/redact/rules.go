@@ -85,6 +85,12 @@ var rules = []rule{
 		valid:   func(m *match) bool { return strings.ContainsAny(m.text(), "0123456789") },
 	},
 	{
+		kind:    "sendgrid-key",
+		anchors: []string{"SG."},
+		pattern: `SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`,
+		edge:    isTokenByte,
+	},
+	{
 		kind:    "stripe-key",
 		anchors: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"},
 		pattern: `[rs]k_(?:live|test)_[A-Za-z0-9]{16,}`,
