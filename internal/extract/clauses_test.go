@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memdir/memdir/internal/recall"
 )
 
 // TestHeuristic_RunOnMessages: the rules of issue 17's fifth pass, written
@@ -324,5 +326,27 @@ func TestTitle_SlashesCount(t *testing.T) {
 		if got := title(rule); len(strings.Fields(got)) > 6 {
 			t.Errorf("title(%q) = %q: %d words", rule, got, len(strings.Fields(got)))
 		}
+	}
+}
+
+// TestPolarity_WithoutAfterNegation: "don't X without Y" requires Y; it
+// negates neither X nor Y, and agrees with "X needs Y".
+func TestPolarity_WithoutAfterNegation(t *testing.T) {
+	neg, aff := Polarity("Ines doesn't review infra changes without the terraform plan output")
+	for _, w := range []string{"infra", "terraform", "plan"} {
+		stem := recall.Default.Terms(w, nil)[0]
+		if neg[stem] || !aff[stem] {
+			t.Errorf("%q: negated %v, affirmed %v", w, neg[stem], aff[stem])
+		}
+	}
+	if neg, _ := Polarity("never deploy without tests"); len(neg) != 0 {
+		t.Errorf("'never deploy without tests' is a condition, yet negates %v", neg)
+	}
+	if neg, _ := Polarity("ship it without tests"); !neg[recall.Default.Terms("tests", nil)[0]] {
+		t.Errorf("'ship it without tests' does not negate tests: %v", neg)
+	}
+	if why := Contradiction("A PR touching infra/ needs the terraform plan output in its description.",
+		"Ines doesn't review infra changes without the terraform plan output."); why != "" {
+		t.Errorf("a condition read as a contradiction: %s", why)
 	}
 }

@@ -84,14 +84,30 @@ func preferences(s string) map[[2]string]bool {
 
 // Polarity splits a statement's stemmed words into those a negation
 // governs (the two words after not, never, don't, no, avoid, stop,
-// without) and the rest.
+// without) and the rest. "without" after a negation negates the negation:
+// "Ines doesn't review infra changes without the terraform plan" requires
+// the plan.
 func Polarity(s string) (negated, affirmed map[string]bool) {
 	negated, affirmed = map[string]bool{}, map[string]bool{}
 	left := 0
+	var last []string // what the last negation governed: "without" after it lifts it
 	for _, w := range recall.Tokenize(s) {
 		switch w {
-		case "not", "never", "don", "no", "stop", "avoid", "without", "t":
+		case "without":
+			if last != nil {
+				// "don't review infra changes without the plan": a condition,
+				// not a prohibition; neither side is negated.
+				for _, t := range last {
+					delete(negated, t)
+					affirmed[t] = true
+				}
+				last, left = nil, 0
+				continue
+			}
 			left = 2
+			continue
+		case "not", "never", "don", "no", "stop", "avoid", "t":
+			left, last = 2, []string{}
 			continue
 		}
 		stem := recall.Default.Terms(w, nil)
@@ -100,6 +116,9 @@ func Polarity(s string) (negated, affirmed map[string]bool) {
 		}
 		if left > 0 {
 			negated[stem[0]] = true
+			if last != nil {
+				last = append(last, stem[0])
+			}
 			left--
 		} else {
 			affirmed[stem[0]] = true
