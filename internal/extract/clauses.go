@@ -20,8 +20,6 @@ import (
 var (
 	// reRuleCue is what makes a clause hold every time.
 	reRuleCue = gate(lazyre.New(`(?i)\b(?:always|never|every(?:where| time| single)?|whenever|non-negotiable|no exceptions|at all times|by default|unless (?:i|we|you) (?:\w+ )?(?:say|ask)|is a no|are a no|not allowed|(?:is|are|'s|been) (?:banned|forbidden|off[- ]limits)|only (?:ever )?(?:from|via|through|in|on|with))\b`))
-	// reDeontic is a clause that says what has to be.
-	reDeontic = gate(lazyre.New(`(?i)\b(?:has to|have to|must(?: not)?|needs? (?:to|a|an|sign-?off|approval|review)|should(?:n'?t| not)?|(?:is|are) required|requires?|can'?t|cannot|goes through|go through|get(?:s)? (?:planned|reviewed|approved|applied))\b`))
 	// reStrongCue and reStrongDeontic are what make a statement about a
 	// thing a rule: a clause with its own subject needs more than "every"
 	// or "should".
