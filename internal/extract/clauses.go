@@ -19,7 +19,7 @@ import (
 
 var (
 	// reRuleCue is what makes a clause hold every time.
-	reRuleCue = gate(lazyre.New(`(?i)\b(?:always|never|every(?:where| time| single)?|whenever|non-negotiable|no exceptions|at all times|by default|unless (?:i|we|you) (?:\w+ )?(?:say|ask)|is a no|are a no|not allowed|(?:is|are|'s|been) (?:banned|forbidden|off[- ]limits)|only (?:ever )?(?:from|via|through|in|on|with))\b`))
+	reRuleCue = gate(lazyre.New(`(?i)\b(?:keep (?:it|them|(?:the |your |our |all )?[\w-]+(?: [\w-]+)?) (?:dead )?(?:minimal|simple|short|small|lean|consistent|readable|tidy|focused|boring|stable)|always|never|every(?:where| time| single)?|whenever|non-negotiable|no exceptions|at all times|by default|unless (?:i|we|you) (?:\w+ )?(?:say|ask)|is a no|are a no|not allowed|(?:is|are|'s|been) (?:banned|forbidden|off[- ]limits)|only (?:ever )?(?:from|via|through|in|on|with))\b`))
 	// reStrongCue and reStrongDeontic are what make a statement about a
 	// thing a rule: a clause with its own subject needs more than "every"
 	// or "should".
@@ -66,17 +66,32 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 		}
 		rawClause := strings.TrimSpace(s[cuts[k].at+cuts[k].n : end])
 		c := trimClauseLead(rawClause)
-		if elliptical(c) && prev != "" {
+		if lone := strings.Trim(asciiLower(c), " .!"); (lone == "always" || lone == "every time" || lone == "everywhere") && prev != "" {
+			// "write the incident notes in UTC, always, half the team…"
+			c = prev + ", " + lone
+			if prevRule >= 0 {
+				out = out[:prevRule]
+			}
+		} else if elliptical(c) && prev != "" {
 			// "applied only from atlantis, never from a laptop": the
-			// clause before says what is never from a laptop.
+			// clause before says what is never from a laptop; and before a
+			// list without a verb, the clause that has one ("we page on
+			// symptoms, error rate and latency burn, not on causes").
 			c = prev + ", " + c
 			if prevRule >= 0 {
 				out = out[:prevRule]
+			}
+			for kk := k - 1; kk > 0 && verbless(prev); kk-- {
+				earlier := trimClauseLead(strings.TrimSpace(s[cuts[kk-1].at+cuts[kk-1].n : cuts[kk].at]))
+				c, prev = earlier+", "+c, earlier
 			}
 		}
 		prev, prevRule = c, -1
 		if !ruleLike(c, hasReason(s, next)) {
 			continue
+		}
+		if so := strings.TrimSpace(s[cuts[k].at:cuts[k].at+cuts[k].n]) == "so" || strings.HasPrefix(asciiLower(rawClause), "so "); so && reNowOnly.MatchString(s[:cuts[k].at]) {
+			continue // "I'm on call this week so keep answers short": for now
 		}
 		prevRule = len(out)
 		why := reasonOf(s, next)
@@ -119,7 +134,7 @@ func trimClauseLead(c string) string {
 	for {
 		l := asciiLower(c)
 		trimmed := false
-		for _, lead := range []string{"and ", "but ", "so ", "also ", "please ", "pls ", "plz ", "oh ", "then ", "yes ", "yeah ", "ok ", "tho ", "though "} {
+		for _, lead := range []string{"and ", "but ", "so ", "also ", "please ", "pls ", "plz ", "oh ", "then ", "yes ", "yeah ", "ok ", "tho ", "though ", "whatever we do ", "whatever you do "} {
 			if strings.HasPrefix(l, lead) {
 				c, trimmed = strings.TrimSpace(c[len(lead):]), true
 				break
@@ -148,6 +163,10 @@ func ruleLike(c string, reasoned bool) bool {
 	}
 	if reRuleStart.MatchString(c) {
 		return true
+	}
+	if w := strings.Trim(words[1], ",.!"); words[0] == "no" && !notRule()[w] && !statusNouns()[w] && !slices.ContainsFunc(words[1:], func(w string) bool { return finiteVerbs()[strings.Trim(w, ".,;:!")] }) &&
+		!(len(words) > 2 && strings.HasSuffix(strings.Trim(words[2], ".,;:!"), "ed")) { // not "no caching needed"
+		return true // "…, no clever one-liners or chained ternaries"
 	}
 	if firstPersonNeed(words) {
 		return false
@@ -180,6 +199,23 @@ var (
 	// here", "non-negotiable".
 	reRuleVerb = gate(lazyre.New(`(?i)\b(?:always|never|only) (?:gets?|goes?|go|is|are|be|has|have|needs?|lives?|happens?|runs? (?:through|on|in|via)|uses?|comes? (?:in )?(?:through|from|via)|from|in|on|by|via|through|into|under)\b|\b(?:non-negotiable|no exceptions|at all times|unless (?:i|we|you) \w+|is a no|are a no|not allowed|banned|forbidden|off[- ]limits|only (?:ever )?(?:from|via|through))\b`))
 )
+
+// verbless reports a clause with no finite verb, no past participle and no
+// imperative first: a list item or a noun phrase ("error rate and latency
+// slo burn").
+func verbless(c string) bool {
+	words := strings.Fields(asciiLower(c))
+	if len(words) == 0 || imperatives()[words[0]] || subjects()[words[0]] {
+		return false
+	}
+	for _, w := range words {
+		w = strings.Trim(w, ".,;:!\"'`()")
+		if finiteVerbs()[w] || len(w) >= 6 && strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "n't") {
+			return false
+		}
+	}
+	return true
+}
 
 // pronounSubject is a subject that points back at what was said before:
 // "that's the one thing the CFO checks every morning" is a reason.
@@ -218,7 +254,8 @@ func elliptical(c string) bool {
 // holds (reRuleStart's, reRuleCue's, reStrongDeontic's, reAlternative's).
 var ruleWords = []string{"never", "always", "don", "do not", "avoid", "no new", "can", "when", "if you", "every", "we ", "you ",
 	"non-negotiable", "no exceptions", "by default", "unless", "a no", "not allowed", "banned", "forbidden", "off", "only",
-	"has to", "have to", "must", "need", "require", "go through", "goes through", "not ", ", not", "instead of", "rather than", "over ", "at all times"}
+	"has to", "have to", "must", "need", "require", "go through", "goes through", "not ", ", not", "instead of", "rather than", "over ", "at all times",
+	"keep ", "no "}
 
 // firstPersonNeed is "I need to…", "need to sign off", "you need to…":
 // the speaker's own to-do, or what is asked of the agent now.

@@ -128,6 +128,21 @@ func TestHeuristic_RunOnMessages(t *testing.T) {
 		{"'keep it' confirms",
 			[]Message{assistant("I'll use a multiwindow burn-rate alert for the checkout SLO."), user("yes multiwindow burn rate, it's what the rest of the org uses, keep it.")},
 			[]want{{typ: "feedback", has: []string{"burn-rate"}}}, false},
+		{"'keep X minimal' is a style rule",
+			[]Message{user("ok and keep diffs minimal, touch only what the task needs")},
+			[]want{{typ: "feedback", has: []string{"keep diffs minimal"}}}, false},
+		{"a prohibition in a later clause",
+			[]Message{user("whatever we do keep the gdscript dead simple, no clever one-liners or chained ternaries")},
+			[]want{{typ: "feedback", has: []string{"no clever one-liners"}}, {typ: "feedback", has: []string{"keep the gdscript dead simple"}}}, false},
+		{"a lone 'always' joins the clause before",
+			[]Message{user("also pls write the incident notes in UTC, always, half the team's in Lisbon")},
+			[]want{{typ: "feedback", has: []string{"incident notes in UTC, always"}}}, false},
+		{"'not on X' after a list joins the clause with the verb",
+			[]Message{user("fyi we page on symptoms, error rate and latency burn, not on causes")},
+			[]want{{typ: "feedback", has: []string{"we page on symptoms", "not on causes"}}}, false},
+		{"a proposal after a first sentence that is none",
+			[]Message{assistant("Understood, the blocks stay as they are. For the halo exchange I'll replace the paired calls with MPI_Sendrecv."), user("yes sendrecv is right, that's how the rest of the model does it")},
+			[]want{{typ: "feedback", has: []string{"MPI_Sendrecv"}}}, false},
 		{"N weeks from a weekday",
 			[]Message{user("heads up we're moving to the new pager, cutover is two weeks from friday")},
 			[]want{{typ: "project", has: []string{"2026-06-12"}}}, false},
@@ -296,6 +311,7 @@ func TestHeuristic_RunOnReviewCases(t *testing.T) {
 		{"an abbreviation at a sentence's end", []Message{user("I talked to the prof. He says the deadline is june 3")}, func(cs []Candidate) bool {
 			return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Name, "prof") })
 		}},
+		{"a style for now", []Message{user("also I'm on call this week so keep answers short pls")}, none},
 		{"a far-off count", []Message{user("the migration runs 9999999999999999 weeks from friday")}, func(cs []Candidate) bool {
 			return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Body, "-80") })
 		}},

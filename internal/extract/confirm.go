@@ -52,7 +52,7 @@ var reConfirmThat = gate(lazyre.New(`(?i)^(?:(?:yes|yeah|yep)[,!.]?\s*)?([\w.-]+
 var reElided = gate(lazyre.New(`(?i)\b(?:rather not|not for (?:the )?\w+|not like that|not that one|don'?t do that|not this time)\b`))
 
 // reProposal is the assistant announcing what it will do.
-var reProposal = gate(lazyre.New(`(?i)^(?:ok(?:ay)?[,.]?\s+|sure[,.]?\s+|got it[,.]?\s+)?(?:i'?ll|i will|i'?m going to|let me|i can)\s+(.{8,200}?)[.!]?$`))
+var reProposal = gate(lazyre.New(`(?i)^(?:ok(?:ay)?[,.]?\s+|sure[,.]?\s+|got it[,.]?\s+)?(?:(?:for|in|on) [^,]{3,60}?,?\s+)?(?:i'?ll|i will|i'?m going to|let me|i can)\s+(.{8,200}?)[.!]?$`))
 
 // proposal is what an assistant message proposed or reported doing,
 // as a rule would say it, or the zero proposal.
@@ -72,8 +72,13 @@ func proposalOf(text string) proposal {
 	if len(sents) == 0 {
 		return proposal{}
 	}
-	if m := reProposal.FindStringSubmatch(strings.TrimSpace(sents[0])); m != nil {
-		return proposal{text: m[1]}
+	for _, s := range sents {
+		// "Understood, COMMON blocks stay. For the halo exchange I'll
+		// replace the paired calls with MPI_Sendrecv.": the first sentence
+		// that says what the assistant will do.
+		if m := reProposal.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
+			return proposal{text: m[1]}
+		}
 	}
 	for i := len(sents) - 1; i >= 0; i-- {
 		m := reReported.FindStringSubmatch(strings.TrimSpace(sents[i]))
