@@ -19,7 +19,7 @@ import (
 
 var (
 	// reRuleCue is what makes a clause hold every time.
-	reRuleCue = gate(lazyre.New(`(?i)\b(?:keep (?:it|them|(?:the |your |our |all )?[\w-]+(?: [\w-]+)?) (?:dead )?(?:minimal|simple|short|small|lean|consistent|readable|tidy|focused|boring|stable)|always|never|every(?:where| time| single)?|whenever|non-negotiable|no exceptions|at all times|by default|unless (?:i|we|you) (?:\w+ )?(?:say|ask)|is a no|are a no|not allowed|(?:is|are|'s|been) (?:banned|forbidden|off[- ]limits)|only (?:ever )?(?:from|via|through|in|on|with))\b`))
+	reRuleCue = gate(lazyre.New(`(?i)\b(?:keep (?:it|them|things|everything|(?:all )?[\w-]+s|[\w-]+ [\w-]+s) (?:dead )?(?:minimal|simple|short|small|lean|consistent|readable|tidy|focused|boring|stable)|always|never|every(?:where| time| single)?|whenever|non-negotiable|no exceptions|at all times|by default|unless (?:i|we|you) (?:\w+ )?(?:say|ask)|is a no|are a no|not allowed|(?:is|are|'s|been) (?:banned|forbidden|off[- ]limits)|only (?:ever )?(?:from|via|through|in|on|with))\b`))
 	// reStrongCue and reStrongDeontic are what make a statement about a
 	// thing a rule: a clause with its own subject needs more than "every"
 	// or "should".
@@ -28,7 +28,7 @@ var (
 	// reAlternative is "X, not Y", "instead of", "rather than", "over".
 	reAlternative = gate(lazyre.New(`(?i)(?:,\s*not\b|\bnot on\b|\bnot in\b|\binstead of\b|\brather than\b|\bover (?:the )?\w+ (?:ones?|version)\b)`))
 	// reNotRuleClause is a clause that is about now or the past, or asks.
-	reNotRuleClause = gate(lazyre.New(`(?i)\b(?:never mind|never again|never heard|never touched|never used|never done|never worked|never seen|never had|never been|never got|never did|i never|can you|could you|would you|can we|could we|for now|right now|today|tonight|this (?:time|once|week)|just this|last (?:time|week|year|month|night)|ago|yesterday)\b`))
+	reNotRuleClause = gate(lazyre.New(`(?i)\b(?:used to|yet|i guess|i think|maybe|probably|never mind|never again|never heard|never touched|never used|never done|never worked|never seen|never had|never been|never got|never did|i never|can you|could you|would you|can we|could we|for now|right now|today|tonight|this (?:time|once|week)|just this|last (?:time|week|year|month|night)|ago|yesterday)\b`))
 )
 
 // clauseRules are the rules the clauses of s state (see above): each with
@@ -86,8 +86,12 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 				c, prev = earlier+", "+c, earlier
 			}
 		}
+		afterRule := prevRule >= 0
 		prev, prevRule = c, -1
-		if !ruleLike(c, hasReason(s, next)) {
+		// "whatever we do keep the gdscript dead simple": an imperative
+		// said for whatever is done.
+		whatever := strings.HasPrefix(asciiLower(rawClause), "whatever we do ") || strings.HasPrefix(asciiLower(rawClause), "whatever you do ")
+		if first, _, _ := strings.Cut(asciiLower(c), " "); !ruleLike(c, hasReason(s, next)) && !(afterRule && noPhrase(c)) && !(whatever && imperatives()[first]) {
 			continue
 		}
 		if so := strings.TrimSpace(s[cuts[k].at:cuts[k].at+cuts[k].n]) == "so" || strings.HasPrefix(asciiLower(rawClause), "so "); so && reNowOnly.MatchString(s[:cuts[k].at]) {
@@ -164,10 +168,6 @@ func ruleLike(c string, reasoned bool) bool {
 	if reRuleStart.MatchString(c) {
 		return true
 	}
-	if w := strings.Trim(words[1], ",.!"); words[0] == "no" && !notRule()[w] && !statusNouns()[w] && !slices.ContainsFunc(words[1:], func(w string) bool { return finiteVerbs()[strings.Trim(w, ".,;:!")] }) &&
-		!(len(words) > 2 && strings.HasSuffix(strings.Trim(words[2], ".,;:!"), "ed")) { // not "no caching needed"
-		return true // "…, no clever one-liners or chained ternaries"
-	}
 	if firstPersonNeed(words) {
 		return false
 	}
@@ -199,6 +199,17 @@ var (
 	// here", "non-negotiable".
 	reRuleVerb = gate(lazyre.New(`(?i)\b(?:always|never|only) (?:gets?|goes?|go|is|are|be|has|have|needs?|lives?|happens?|runs? (?:through|on|in|via)|uses?|comes? (?:in )?(?:through|from|via)|from|in|on|by|via|through|into|under)\b|\b(?:non-negotiable|no exceptions|at all times|unless (?:i|we|you) \w+|is a no|are a no|not allowed|banned|forbidden|off[- ]limits|only (?:ever )?(?:from|via|through))\b`))
 )
+
+// noPhrase is "no" and a noun phrase, which after a rule says more of it:
+// "keep the gdscript dead simple, no clever one-liners or chained
+// ternaries"; not "no worries", not "no caching needed".
+func noPhrase(c string) bool {
+	words := strings.Fields(asciiLower(strings.TrimRight(c, ".!")))
+	if len(words) < 2 || len(words) > 8 || words[0] != "no" || notRule()[words[1]] || statusNouns()[words[1]] || reNowOnly.MatchString(c) {
+		return false
+	}
+	return !slices.ContainsFunc(words[1:], func(w string) bool { return finiteVerbs()[w] }) && !(len(words) > 2 && strings.HasSuffix(words[2], "ed"))
+}
 
 // verbless reports a clause with no finite verb, no past participle and no
 // imperative first: a list item or a noun phrase ("error rate and latency

@@ -312,6 +312,18 @@ func TestHeuristic_RunOnReviewCases(t *testing.T) {
 			return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Name, "prof") })
 		}},
 		{"a style for now", []Message{user("also I'm on call this week so keep answers short pls")}, none},
+		// The third review's cases.
+		{"a closing line is no proposal", []Message{assistant("I added a null check to the parser. Let me know if you want anything else."), user("perfect, keep doing that")}, func(cs []Candidate) bool {
+			return len(cs) == 1 && strings.Contains(cs[0].Body, "null check")
+		}},
+		{"a question's yes confirms no later line", []Message{assistant("Should I delete the stale branches? I'll wait for your go-ahead."), user("yes please do that every time")}, noConfirmed},
+		{"options are no proposal", []Message{assistant("There are two options. I can squash the commits, or I can keep them separate. Which do you prefer?"), user("keep doing that")}, noConfirmed},
+		{"a pasted error", []Message{user("no space left on device on the runner again")}, none},
+		{"a task's detail", []Message{user("fix the flaky login test, no console logs left behind")}, none},
+		{"a review for tonight", []Message{user("keep the PR small, i need to review it tonight")}, none},
+		{"the past", []Message{user("we used to keep the config minimal, not anymore")}, none},
+		{"a hedge", []Message{user("we should keep things boring and stable i guess lol")}, none},
+		{"what is not so yet", []Message{user("we support chrome, firefox, safari, not on edge yet")}, none},
 		{"a far-off count", []Message{user("the migration runs 9999999999999999 weeks from friday")}, func(cs []Candidate) bool {
 			return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Body, "-80") })
 		}},
@@ -357,6 +369,12 @@ func TestPolarity_WithoutAfterNegation(t *testing.T) {
 	}
 	if neg, _ := Polarity("never deploy without tests"); len(neg) != 0 {
 		t.Errorf("'never deploy without tests' is a condition, yet negates %v", neg)
+	}
+	if neg, _ := Polarity("don't use mocks, run integration tests without docker"); !neg[recall.Default.Terms("mocks", nil)[0]] || !neg[recall.Default.Terms("docker", nil)[0]] {
+		t.Errorf("a 'without' in another clause lifted the negation: %v", neg)
+	}
+	if neg, _ := Polarity("no caching, build without network"); !neg[recall.Default.Terms("caching", nil)[0]] {
+		t.Errorf("a 'without' after a comma lifted the negation before it: %v", neg)
 	}
 	if neg, _ := Polarity("ship it without tests"); !neg[recall.Default.Terms("tests", nil)[0]] {
 		t.Errorf("'ship it without tests' does not negate tests: %v", neg)

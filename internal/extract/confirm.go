@@ -72,14 +72,33 @@ func proposalOf(text string) proposal {
 	if len(sents) == 0 {
 		return proposal{}
 	}
-	for _, s := range sents {
+	if m := reProposal.FindStringSubmatch(strings.TrimSpace(sents[0])); m != nil {
+		return proposal{text: m[1]}
+	}
+	if p := reportedChoice(sents); p.text != "" {
+		return p
+	}
+	if reQuestion.MatchString(text) {
+		return proposal{} // "Should I delete the stale branches? I'll wait for your go-ahead."
+	}
+	for _, s := range sents[1:] {
 		// "Understood, COMMON blocks stay. For the halo exchange I'll
-		// replace the paired calls with MPI_Sendrecv.": the first sentence
-		// that says what the assistant will do.
-		if m := reProposal.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
+		// replace the paired calls with MPI_Sendrecv.": a later sentence
+		// that says what the assistant will do, not a closing ("Let me
+		// know if…", "I can also open a PR if you want", "I'll stop here").
+		if m := reProposal.FindStringSubmatch(strings.TrimSpace(s)); m != nil && !reClosing.MatchString(s) {
 			return proposal{text: m[1]}
 		}
 	}
+	return proposal{}
+}
+
+// reClosing is an assistant's closing line, no proposal.
+var reClosing = gate(lazyre.New(`(?i)\b(?:let me (?:know|check|see|look)|if you (?:want|like|prefer|need)|i'?ll (?:stop|wait|pause)|happy to|anything else)\b`))
+
+// reportedChoice is the last sentence that reports a choice the assistant
+// made, as a proposal done, or the zero proposal.
+func reportedChoice(sents []string) proposal {
 	for i := len(sents) - 1; i >= 0; i-- {
 		m := reReported.FindStringSubmatch(strings.TrimSpace(sents[i]))
 		if m == nil || reQuestion.MatchString(sents[i]) {

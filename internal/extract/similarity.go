@@ -1,6 +1,10 @@
 package extract
 
-import "github.com/memdir/memdir/internal/recall"
+import (
+	"strings"
+
+	"github.com/memdir/memdir/internal/recall"
+)
 
 // Jaccard compares the content words of two statements, negations aside
 // (polarity is Contradiction's business): stems and identifier parts, as
@@ -89,39 +93,45 @@ func preferences(s string) map[[2]string]bool {
 // the plan.
 func Polarity(s string) (negated, affirmed map[string]bool) {
 	negated, affirmed = map[string]bool{}, map[string]bool{}
-	left := 0
-	var last []string // what the last negation governed: "without" after it lifts it
-	for _, w := range recall.Tokenize(s) {
-		switch w {
-		case "without":
-			if last != nil {
-				// "don't review infra changes without the plan": a condition,
-				// not a prohibition; neither side is negated.
-				for _, t := range last {
-					delete(negated, t)
-					affirmed[t] = true
+	// Clause by clause: "don't use mocks, run the tests without docker"
+	// negates the mocks, and "without docker" on its own.
+	for _, clause := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(",;.!?—–()", r) }) {
+		left, since := 0, 0
+		var last []string // what the last negation governed: "without" just after lifts it
+		for _, w := range recall.Tokenize(clause) {
+			switch w {
+			case "without":
+				if last != nil && since <= 2 {
+					// "don't review infra changes without the plan": a
+					// condition, not a prohibition; neither side is negated.
+					for _, t := range last {
+						delete(negated, t)
+						affirmed[t] = true
+					}
+					last, left = nil, 0
+					continue
 				}
-				last, left = nil, 0
+				left, last = 2, nil
+				continue
+			case "not", "never", "don", "no", "stop", "avoid", "t":
+				left, last, since = 2, []string{}, 0
 				continue
 			}
-			left = 2
-			continue
-		case "not", "never", "don", "no", "stop", "avoid", "t":
-			left, last = 2, []string{}
-			continue
-		}
-		stem := recall.Default.Terms(w, nil)
-		if len(stem) == 0 {
-			continue
-		}
-		if left > 0 {
-			negated[stem[0]] = true
-			if last != nil {
-				last = append(last, stem[0])
+			stem := recall.Default.Terms(w, nil)
+			if len(stem) == 0 {
+				continue
 			}
-			left--
-		} else {
-			affirmed[stem[0]] = true
+			switch {
+			case left > 0:
+				negated[stem[0]] = true
+				if last != nil {
+					last = append(last, stem[0])
+				}
+				left--
+			default:
+				affirmed[stem[0]] = true
+				since++
+			}
 		}
 	}
 	return negated, affirmed
