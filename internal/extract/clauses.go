@@ -86,12 +86,18 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 				c, prev = earlier+", "+c, earlier
 			}
 		}
-		afterRule := prevRule >= 0
+		joined := prevRule >= 0 && prev != "" && noPhrase(c)
+		if joined {
+			// "keep the gdscript dead simple, no clever one-liners": more
+			// of the rule before; "…, no exceptions" too.
+			c = prev + ", " + c
+			out = out[:prevRule]
+		}
 		prev, prevRule = c, -1
 		// "whatever we do keep the gdscript dead simple": an imperative
 		// said for whatever is done.
 		whatever := strings.HasPrefix(asciiLower(rawClause), "whatever we do ") || strings.HasPrefix(asciiLower(rawClause), "whatever you do ")
-		if first, _, _ := strings.Cut(asciiLower(c), " "); !ruleLike(c, hasReason(s, next)) && !(afterRule && noPhrase(c)) && !(whatever && imperatives()[first]) {
+		if first, _, _ := strings.Cut(asciiLower(c), " "); !joined && !ruleLike(c, hasReason(s, next)) && !(whatever && imperatives()[first]) {
 			continue
 		}
 		if so := strings.TrimSpace(s[cuts[k].at:cuts[k].at+cuts[k].n]) == "so" || strings.HasPrefix(asciiLower(rawClause), "so "); so && reNowOnly.MatchString(s[:cuts[k].at]) {
@@ -200,9 +206,10 @@ var (
 	reRuleVerb = gate(lazyre.New(`(?i)\b(?:always|never|only) (?:gets?|goes?|go|is|are|be|has|have|needs?|lives?|happens?|runs? (?:through|on|in|via)|uses?|comes? (?:in )?(?:through|from|via)|from|in|on|by|via|through|into|under)\b|\b(?:non-negotiable|no exceptions|at all times|unless (?:i|we|you) \w+|is a no|are a no|not allowed|banned|forbidden|off[- ]limits|only (?:ever )?(?:from|via|through))\b`))
 )
 
-// noPhrase is "no" and a noun phrase, which after a rule says more of it:
-// "keep the gdscript dead simple, no clever one-liners or chained
-// ternaries"; not "no worries", not "no caching needed".
+// noPhrase is "no" and a noun phrase, which after a rule says more of it
+// and joins it: "keep the gdscript dead simple, no clever one-liners or
+// chained ternaries", "…, no exceptions"; not "no worries", not "no
+// caching needed".
 func noPhrase(c string) bool {
 	words := strings.Fields(asciiLower(strings.TrimRight(c, ".!")))
 	if len(words) < 2 || len(words) > 8 || words[0] != "no" || notRule()[words[1]] || statusNouns()[words[1]] || reNowOnly.MatchString(c) {

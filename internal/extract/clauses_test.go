@@ -324,6 +324,9 @@ func TestHeuristic_RunOnReviewCases(t *testing.T) {
 		{"the past", []Message{user("we used to keep the config minimal, not anymore")}, none},
 		{"a hedge", []Message{user("we should keep things boring and stable i guess lol")}, none},
 		{"what is not so yet", []Message{user("we support chrome, firefox, safari, not on edge yet")}, none},
+		{"'no exceptions' joins its rule", []Message{user("and every read of a patient resource has to write an AuditEvent, no exceptions, not even for internal service accounts")}, func(cs []Candidate) bool {
+			return len(cs) == 1 && strings.Contains(cs[0].Body, "AuditEvent, no exceptions")
+		}},
 		{"a far-off count", []Message{user("the migration runs 9999999999999999 weeks from friday")}, func(cs []Candidate) bool {
 			return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Body, "-80") })
 		}},
