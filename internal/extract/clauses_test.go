@@ -327,6 +327,7 @@ func TestHeuristic_RunOnReviewCases(t *testing.T) {
 		{"'no exceptions' joins its rule", []Message{user("and every read of a patient resource has to write an AuditEvent, no exceptions, not even for internal service accounts")}, func(cs []Candidate) bool {
 			return len(cs) == 1 && strings.Contains(cs[0].Body, "AuditEvent, no exceptions")
 		}},
+		{"an event named by its day", []Message{user("writing up the postmortem for tuesday's ledger outage with you")}, none},
 		{"a far-off count", []Message{user("the migration runs 9999999999999999 weeks from friday")}, func(cs []Candidate) bool {
 			return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Body, "-80") })
 		}},

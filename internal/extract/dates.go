@@ -19,7 +19,7 @@ var months = map[string]time.Month{"jan": 1, "january": 1, "feb": 2, "february":
 
 var (
 	reRelDay  = gate(lazyre.New(`(?i)\b(today|tonight|tomorrow|yesterday)\b`))
-	reWeekday = gate(lazyre.New(`(?i)\b(?:(next|this coming|coming|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`))
+	reWeekday = gate(lazyre.New(`(?i)\b(?:(next|this coming|coming|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)('s)?\b`))
 	// reNFrom is "two weeks from friday", "3 days after monday".
 	reNFrom = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|a)\s+(day|week)s?\s+(?:from|after)\s+(?:next\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today)\b`))
 	// reWeekdayNth is "wednesday the 18th": the 18th, which the weekday
@@ -154,8 +154,11 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		return "by " + day(at.AddDate(0, 0, n))
 	})
 	s = gated(s, reWeekday, []string{"day"}, func(m string) string {
-		found = true
 		g := reWeekday.FindStringSubmatch(m)
+		if g[3] != "" && g[1] == "" {
+			return m // "tuesday's outage": an event named by its day, past as often as not
+		}
+		found = true
 		wd := weekdays[strings.ToLower(g[2])]
 		d := (int(wd) - int(at.Weekday()) + 7) % 7
 		if next := strings.ToLower(g[1]); d == 0 && (next == "next" || strings.HasSuffix(next, "coming")) {
