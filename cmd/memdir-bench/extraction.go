@@ -316,7 +316,7 @@ func (k counts) score() typeScore {
 		Dates: newRatio(k.dateOK, k.dated), Why: newRatio(k.whyOK, k.why)}
 }
 
-// loadExtractionSet reads one part of the set (tune, heldout, fresh, fresh2 or fresh3).
+// loadExtractionSet reads one part of the set (tune, heldout, fresh, fresh2, fresh3 or fresh4).
 func loadExtractionSet(dir, name string) ([]Conversation, error) {
 	p := filepath.Join(dir, name+".json")
 	raw, err := os.ReadFile(p)
@@ -367,15 +367,16 @@ func (b *bench) extractionCmd() *cobra.Command {
 	var set, engine, dir string
 	var verbose bool
 	cmd := &cobra.Command{
-		Use:   "extraction [--set tune|heldout|fresh|fresh2|fresh3|all] [--engine heuristic|anthropic|openai|claude]",
+		Use:   "extraction [--set tune|heldout|fresh|fresh2|fresh3|fresh4|all] [--engine heuristic|anthropic|openai|claude]",
 		Short: "Extraction quality on the labelled conversation set (issue 17)",
 		Long: `Extraction runs an extraction engine on each conversation of the labelled set
 (` + extractionDir + `: tune.json to tune rules on, heldout.json to
 check them, and fresh.json, written later by a labeller who never saw the
 engine, held back after heldout.json had been measured several times, then
 used to check rules; fresh2.json, a third labeller's, measured once,
-after the rules were settled; and fresh3.json, a fourth labeller's, written
-later to find what the rules still missed) and scores what it would save against what a careful colleague
+after the rules were settled; fresh3.json, a fourth labeller's, written
+later to find what the rules still missed; and fresh4.json, a fifth
+labeller's, measured once after the rules from fresh3) and scores what it would save against what a careful colleague
 would: a saved memory matches an expected one when its name, description or
 body holds all the expected phrases (any case).
 
@@ -418,12 +419,12 @@ ENGINES
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var names []string
 			switch set {
-			case "tune", "heldout", "fresh", "fresh2", "fresh3":
+			case "tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4":
 				names = []string{set}
 			case "all":
-				names = []string{"tune", "heldout", "fresh", "fresh2", "fresh3"}
+				names = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4"}
 			default:
-				return hint.With(fmt.Errorf("--set %q is none of tune, heldout, fresh, fresh2, fresh3, all", set), "use --set tune, heldout, fresh, fresh2, fresh3 or all")
+				return hint.With(fmt.Errorf("--set %q is none of tune, heldout, fresh, fresh2, fresh3, fresh4, all", set), "use --set tune, heldout, fresh, fresh2, fresh3, fresh4 or all")
 			}
 			sets := make([][]Conversation, len(names))
 			for i, n := range names {
@@ -473,7 +474,7 @@ ENGINES
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&set, "set", "all", "which part: tune, heldout, fresh, fresh2, fresh3 or all (each, and together)")
+	f.StringVar(&set, "set", "all", "which part: tune, heldout, fresh, fresh2, fresh3, fresh4 or all (each, and together)")
 	f.StringVar(&engine, "engine", "heuristic", "the engine: heuristic, or a model engine (anthropic, openai, claude: see ENGINES)")
 	f.StringVar(&dir, "dir", extractionDir, "the folder holding tune.json and heldout.json")
 	f.BoolVarP(&verbose, "verbose", "v", false, "list forbidden hits, misses and unmatched saves")
