@@ -55,7 +55,8 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 	}
 	slices.SortFunc(cuts, func(a, b cut) int { return a.at - b.at })
 	var out []Candidate
-	prev, prevRule := "", -1 // the clause before, and out's rule of it
+	prev, prevRule := "", -1       // the clause before, and out's rule of it
+	reasoned := hasReason(s, next) // once a sentence, not once a clause
 	for k := range cuts {
 		end := len(s)
 		if k+1 < len(cuts) {
@@ -97,7 +98,7 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 		// "whatever we do keep the gdscript dead simple": an imperative
 		// said for whatever is done.
 		whatever := strings.HasPrefix(asciiLower(rawClause), "whatever we do ") || strings.HasPrefix(asciiLower(rawClause), "whatever you do ")
-		if first, _, _ := strings.Cut(asciiLower(c), " "); !joined && !ruleLike(c, hasReason(s, next)) && !(whatever && imperatives()[first]) {
+		if first, _, _ := strings.Cut(asciiLower(c), " "); !joined && !ruleLike(c, reasoned) && !(whatever && imperatives()[first]) {
 			continue
 		}
 		if so := strings.TrimSpace(s[cuts[k].at:cuts[k].at+cuts[k].n]) == "so" || strings.HasPrefix(asciiLower(rawClause), "so "); so && reNowOnly.MatchString(s[:cuts[k].at]) {

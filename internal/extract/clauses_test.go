@@ -18,8 +18,7 @@ import (
 func TestHeuristic_RunOnMessages(t *testing.T) {
 	localUTC(t)
 	at := time.Date(2026, 5, 27, 10, 0, 0, 0, time.UTC) // a Wednesday
-	user := func(s string) Message { return Message{Role: "user", Text: s, Time: at} }
-	assistant := func(s string) Message { return Message{Role: "assistant", Text: s, Time: at} }
+	user, assistant := speakers(at)
 	type want struct {
 		typ    string
 		has    []string // all in one memory's description or body
@@ -218,8 +217,7 @@ func TestAbsoluteDates_FromAnotherDay(t *testing.T) {
 func TestHeuristic_RunOnReviewCases(t *testing.T) {
 	localUTC(t)
 	at := time.Date(2026, 5, 27, 10, 0, 0, 0, time.UTC) // a Wednesday
-	user := func(s string) Message { return Message{Role: "user", Text: s, Time: at} }
-	assistant := func(s string) Message { return Message{Role: "assistant", Text: s, Time: at} }
+	user, assistant := speakers(at)
 	for _, tc := range []struct {
 		name string
 		msgs []Message
@@ -346,6 +344,12 @@ func TestHeuristic_RunOnReviewCases(t *testing.T) {
 }
 
 func none(cs []Candidate) bool { return len(cs) == 0 }
+
+// speakers make a user's and an assistant's message said at at.
+func speakers(at time.Time) (user, assistant func(string) Message) {
+	return func(s string) Message { return Message{Role: "user", Text: s, Time: at} },
+		func(s string) Message { return Message{Role: "assistant", Text: s, Time: at} }
+}
 
 func noConfirmed(cs []Candidate) bool {
 	return !slices.ContainsFunc(cs, func(c Candidate) bool { return strings.Contains(c.Body, "confirmed") })

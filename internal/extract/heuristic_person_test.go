@@ -16,8 +16,7 @@ import (
 func TestHeuristic_ReadsLikeAPerson(t *testing.T) {
 	localUTC(t)
 	at := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC) // a Tuesday
-	user := func(s string) Message { return Message{Role: "user", Text: s, Time: at} }
-	assistant := func(s string) Message { return Message{Role: "assistant", Text: s, Time: at} }
+	user, assistant := speakers(at)
 	type want struct {
 		typ      string
 		has      []string // in description or body
