@@ -2,8 +2,13 @@ package memdir
 
 import (
 	"context"
+	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -94,7 +99,26 @@ const writtenLogMax = 8 << 10
 
 // noteWritten adds file to the written log. Failures only lose the hint.
 func (s *Store) noteWritten(file string) {
+	s.noted.Add(1)
+	s.appendWritten(file + "\n")
+}
+
+// noteLink ends a hold of the folder's lock in the written log: the
+// folder's mtime when the hold began and when it ended, in nanoseconds
+// ("@before after"). The files the hold wrote are the names logged since
+// the link before it.
+func (s *Store) noteLink(before, after int64) {
+	s.appendWritten("@" + strconv.FormatInt(before, 10) + " " + strconv.FormatInt(after, 10) + "\n")
+}
+
+// appendWritten appends line to the written log in one write, rotating it
+// first when it is past writtenLogMax. Failures only lose the hint.
+func (s *Store) appendWritten(line string) {
 	s.MakeCacheDir()
+	// Never through a link a clone committed in the cache's place.
+	if fi, err := os.Lstat(s.Path(CacheDir)); err != nil || !fi.IsDir() {
+		return
+	}
 	p := s.Path(WrittenLog)
 	if fi, err := os.Lstat(p); err == nil && fi.Size() > writtenLogMax {
 		_ = os.Rename(p, p+".1")
@@ -103,8 +127,145 @@ func (s *Store) noteWritten(file string) {
 	if err != nil {
 		return
 	}
-	_, _ = f.WriteString(file + "\n")
+	_, _ = f.WriteString(line)
 	_ = f.Close()
+}
+
+// dirMtime is the folder's modification time in nanoseconds.
+func (s *Store) dirMtime() (int64, error) {
+	fi, err := os.Stat(s.dir)
+	if err != nil {
+		return 0, err
+	}
+	return fi.ModTime().UnixNano(), nil
+}
+
+// WrittenSince returns the memory files memdir wrote while the folder's
+// mtime went from from to to, when its written log can tell: every change
+// of the folder's mtime in between was made by a hold of the folder's
+// lock, whose link (see noteLink) starts where the one before it ended.
+// A copy of the folder taken when its mtime was from is then brought to
+// to by reading those files alone. ok is false when the log cannot tell:
+// no link starts at from, a link's start is not where the one before it
+// ended (something else changed the folder in between), the log was
+// rotated while it was read, or to was never reached. Links after to
+// (writes since the caller's stat) add their files, which does no harm.
+//
+// What the log cannot see: another program adding, removing or renaming
+// a file during a hold, between its two stats (or, on a file system whose
+// times are coarser than the kernel's fine-grained ones, in the same clock
+// tick right after it). A full check of the folder catches that.
+func (s *Store) WrittenSince(from, to int64) (files []string, ok bool) {
+	if from == 0 || to == 0 {
+		return nil, false
+	}
+	old, oldInfo, err := readLog(s.Path(WrittenLog + ".1"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
+	cur, _, err := readLog(s.Path(WrittenLog))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
+	// A rotation between the two reads would hide a generation.
+	if now, err := os.Lstat(s.Path(WrittenLog + ".1")); (err == nil) != (oldInfo != nil) || (err == nil && !os.SameFile(now, oldInfo)) {
+		return nil, false
+	}
+	links := parseLinks(append(old, cur...))
+	start := slices.IndexFunc(links, func(l link) bool { return l.before == from })
+	if start < 0 {
+		return nil, from == to // nothing written since from
+	}
+	if start == 0 {
+		// No link before it: its first names may be in a generation
+		// rotated away.
+		return nil, false
+	}
+	at, reached := from, from == to
+	seen := map[string]bool{}
+	for _, l := range links[start:] {
+		if l.before != at {
+			break // something else moved the folder's time in between
+		}
+		for _, f := range l.files {
+			if !seen[f] {
+				seen[f] = true
+				files = append(files, f)
+			}
+		}
+		at = l.after
+		reached = reached || at == to
+	}
+	if !reached {
+		return nil, false
+	}
+	return files, true
+}
+
+// link is one hold of the lock in the written log: the folder's mtime
+// before and after it, and the memory files it wrote.
+type link struct {
+	before, after int64
+	files         []string
+}
+
+// parseLinks reads the written log's links, each with the names logged
+// since the link before it. Names after the last link (a hold still going
+// on, or one killed) belong to no link yet. A malformed link line ends a
+// chain: it is read as a link no other starts where it ends.
+func parseLinks(b []byte) []link {
+	var out []link
+	var pending []string
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if line == "" {
+			continue
+		}
+		if line[0] != '@' {
+			if validLogName(line) {
+				pending = append(pending, line)
+			}
+			continue
+		}
+		l := link{files: pending}
+		pending = nil
+		before, after, found := strings.Cut(line[1:], " ")
+		var err1, err2 error
+		l.before, err1 = strconv.ParseInt(before, 10, 64)
+		l.after, err2 = strconv.ParseInt(after, 10, 64)
+		if !found || err1 != nil || err2 != nil {
+			l.before, l.after = -1, -1
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// validLogName reports whether a line of the written log is a plain
+// memory file name: the log is in a folder others can write, and its
+// names are joined to the folder's path.
+func validLogName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, "/\\\x00") && !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".md") && !IsIndexName(name)
+}
+
+// readLog reads a generation of the written log.
+func readLog(p string) ([]byte, fs.FileInfo, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > 4*writtenLogMax {
+		return nil, nil, fs.ErrInvalid
+	}
+	b := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, nil, err
+	}
+	return b, fi, nil
 }
 
 // Written returns the memory files the written log names (both
@@ -119,9 +280,7 @@ func (s *Store) Written() []string {
 			continue
 		}
 		for _, name := range strings.Split(string(b), "\n") {
-			// Only a plain memory file name: the log is in a folder others
-			// can write, and its names are joined to the folder's path.
-			if seen[name] || name == "" || strings.ContainsAny(name, "/\\\x00") || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") || IsIndexName(name) {
+			if seen[name] || !validLogName(name) {
 				continue
 			}
 			seen[name] = true

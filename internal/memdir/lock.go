@@ -2,6 +2,7 @@ package memdir
 
 import (
 	"context"
+	"sync"
 
 	"github.com/memdir/memdir/internal/lockfile"
 )
@@ -31,5 +32,23 @@ func (s *Store) Lock(ctx context.Context) (unlock func(), err error) {
 		unlock()
 		return nil, err
 	}
-	return unlock, nil
+	// The folder's time before and after the hold, logged with the files
+	// the hold wrote (see WrittenSince): a reader whose copy of the folder
+	// was taken at the first time can bring it to the second by reading
+	// those files alone, without listing the folder.
+	before, err := s.dirMtime()
+	if err != nil {
+		return unlock, nil
+	}
+	release, noted := unlock, s.noted.Load()
+	var once sync.Once // a second call must log nothing: the lock is gone
+	return func() {
+		once.Do(func() {
+			// A hold that moved nothing and wrote nothing needs no link.
+			if after, err := s.dirMtime(); err == nil && (after != before || s.noted.Load() != noted) {
+				s.noteLink(before, after)
+			}
+			release()
+		})
+	}, nil
 }

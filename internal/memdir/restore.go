@@ -210,11 +210,11 @@ func (s *Store) Restore(ctx context.Context, name, version string) (RestoreResul
 	}
 	// Written, not renamed: the bytes are the redacted ones. The kept
 	// version goes only once the index line is in.
+	s.noteWritten(v.File)
 	if err := atomicfile.WriteFile(live, b, FilePerm); err != nil {
 		undo()
 		return res, err
 	}
-	s.noteWritten(filepath.Base(live))
 	res.IndexLine = EntryLine(m)
 	// The restored memory takes its line as a save would: in a full
 	// index, only in the place of less useful ones.

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/memdir/memdir/internal/atomicfile"
@@ -61,6 +62,7 @@ type Store struct {
 	real  string // dir with symlinks resolved, for escape checks
 	opt   Options
 	swept sync.Once
+	noted atomic.Int64 // names logged in the written log, for its links
 }
 
 // Open opens the memory folder dir. It fails when dir does not exist,

@@ -151,6 +151,7 @@ func (s *Store) moveAside(file string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	s.noteWritten(file) // its name leaves the folder (or comes back)
 	if err := os.Rename(s.Path(file), dst); err != nil {
 		return "", err
 	}

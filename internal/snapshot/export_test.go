@@ -69,3 +69,10 @@ func (r *Reads) HitsForTest() int {
 	defer r.mu.Unlock()
 	return r.hits
 }
+
+// FromLogForTest reports whether st's snapshot on disk was last brought up
+// to date from the store's written log rather than by a look at the folder.
+func FromLogForTest(st *memdir.Store) bool {
+	snap := readSnapshot(st.Path(File), st.Path(DeltaFile))
+	return snap != nil && snap.Built() == 0
+}

@@ -75,12 +75,21 @@ var testOnlyBeforeWrite func(file string)
 //   - The folder's mtime unmoved (and not within racyWindow of the
 //     snapshot's look at it): no file was added, removed or renamed, and
 //     the snapshot is used as it is, without a stat per file.
-//   - The folder's mtime moved: one listing of the folder with each name's
-//     inode (getdents64 on Linux). New names and names whose inode changed
-//     (replaced by a rename: every memdir write, most editors' saves, cp
-//     and rsync's default) are read; vanished names are dropped; the rest
-//     are trusted without a stat. Where the listing gives no inodes (not
-//     Linux), every listed file is stat'ed.
+//   - The folder's mtime moved, and the store's written log accounts for
+//     every move since the snapshot's (memdir.Store.WrittenSince: each
+//     hold of the folder's lock logs the folder's time before and after it
+//     and the files it wrote): those files alone are stat'ed and read, no
+//     listing (fromLog). This is the first prompt after a save.
+//   - The folder's mtime moved otherwise: one listing of the folder with
+//     each name's inode (getdents64 on Linux). New names and names whose
+//     inode changed (replaced by a rename: every memdir write, most
+//     editors' saves, cp and rsync's default) are read; vanished names are
+//     dropped; the rest are trusted without a stat. Where the listing
+//     gives no inodes (not Linux), every listed file is stat'ed.
+//   - A file added, removed or renamed by another program while memdir
+//     held the folder's lock (between the hold's two looks at the folder's
+//     time) is taken for memdir's and not seen here; the next Sweep finds
+//     it.
 //   - A file rewritten in place (same inode, the folder's mtime unmoved)
 //     is not seen here: Recall reads every memory it is about to inject
 //     from the file and uses the file as it is now, and Sweep, run by the
@@ -158,8 +167,14 @@ func refresh(ctx context.Context, s *memdir.Store, full bool) (snap *recall.Snap
 	// in the same timestamp tick (coarse file systems): such a folder is
 	// not trusted, as git treats its racily clean index entries.
 	racy := func(t int64) bool { d := t - hdr.Built; return d > -racyWindow && d < racyWindow }
-	if snap != nil && !full && hdr.DirMtime == dirMtime && !racy(dirMtime) {
+	chained := hdr.Built == 0 // brought up to date from the store's log, not by a look
+	if snap != nil && !full && hdr.DirMtime == dirMtime && !racy(dirMtime) && !chained {
 		return snap, nil, nil
+	}
+	if snap != nil && !full && (chained || !racy(hdr.DirMtime)) {
+		if next, ok, err := fromLog(ctx, s, snap, dirMtime, start); ok || err != nil {
+			return next, nil, err
+		}
 	}
 	listed, err := listDir(s.Dir())
 	if err != nil {
@@ -208,6 +223,76 @@ func refresh(ctx context.Context, s *memdir.Store, full bool) (snap *recall.Snap
 	}
 	next, err := u.write(s, h, full)
 	return next, problems, err
+}
+
+// fromLog brings snap up to the folder's mtime dirMtime without listing
+// the folder, when the store's written log accounts for every move of
+// that time since snap's (memdir.Store.WrittenSince): the files memdir
+// wrote meanwhile are stat'ed and read, the rest are trusted. This is what
+// keeps the first prompt after a save from listing the whole folder. The
+// snapshot written says so (Built 0): while the folder's time stays where
+// it is, later calls look at the log again instead of trusting the time
+// alone, so a write in the same clock tick is still seen. What the log
+// cannot see (another program's change to the folder during memdir's own
+// write) waits for the next sweep. ok is false when the log cannot tell,
+// on a file system that keeps whole seconds (two writes in a second would
+// share a time), or when a file it names does not parse: the caller lists.
+func fromLog(ctx context.Context, s *memdir.Store, snap *recall.Snapshot, dirMtime int64, start time.Time) (next *recall.Snapshot, ok bool, err error) {
+	hdr := snap.Header()
+	if dirMtime%int64(time.Second) == 0 || hdr.DirMtime%int64(time.Second) == 0 {
+		return nil, false, nil
+	}
+	files, ok := s.WrittenSince(hdr.DirMtime, dirMtime)
+	if !ok {
+		return nil, false, nil
+	}
+	if len(files) == 0 && hdr.DirMtime == dirMtime && hdr.Built == 0 {
+		return snap, true, nil
+	}
+	u := update{snap: snap, start: start}
+	u.planFiles(s.Dir(), files)
+	problems, err := u.read(ctx, s)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(problems) > 0 {
+		return nil, false, nil
+	}
+	if len(u.entries) == 0 && len(u.dead) == 0 && hdr.DirMtime == dirMtime && hdr.Built == 0 {
+		return snap, true, nil
+	}
+	next, err = u.write(s, recall.Header{DirMtime: dirMtime, Swept: hdr.Swept}, false)
+	return next, true, err
+}
+
+// planFiles plans the update of files alone (the names the store's log
+// gave): each is stat'ed, read again when it is new or its size, stamp or
+// inode moved, and dropped when it is gone.
+func (u *update) planFiles(dir string, files []string) {
+	snap := u.snap
+	u.dead = map[int]bool{}
+	doc := make(map[string]int, len(files))
+	for _, f := range files {
+		doc[f] = -1
+	}
+	for i := range snap.Len() {
+		if _, ok := doc[string(snap.FileBytes(i))]; ok {
+			doc[string(snap.FileBytes(i))] = i
+		}
+	}
+	for j, st := range statAll(dir, files) {
+		i := doc[files[j]]
+		if i >= 0 {
+			size, stamp := snap.Stat(i)
+			if st.err == nil && st.size == size && stamp != 0 && st.stamp == stamp && (st.ino == 0 || st.ino == snap.Ino(i)) {
+				continue
+			}
+			u.dead[i] = true
+		}
+		if st.err == nil || !errors.Is(st.err, fs.ErrNotExist) {
+			u.reads = append(u.reads, files[j])
+		}
+	}
 }
 
 // update is one refresh's change to a snapshot: the documents that are
