@@ -360,6 +360,9 @@ func (s *Store) applyChanges(changes []change, undo bool) error {
 			data, exists = c.Before, c.Existed
 		}
 		p := s.Path(filepath.FromSlash(c.Path))
+		if path.Dir(c.Path) == "." && !strings.HasPrefix(c.Path, ".") && strings.HasSuffix(c.Path, ".md") && !IsIndexName(c.Path) {
+			s.noteWritten(c.Path) // a memory file: before it changes
+		}
 		if exists {
 			if err := os.MkdirAll(filepath.Dir(p), DirPerm); err != nil {
 				return err
@@ -377,9 +380,6 @@ func (s *Store) applyChanges(changes []change, undo bool) error {
 			if err := atomicfile.SyncDir(filepath.Dir(p)); err != nil {
 				return err
 			}
-		}
-		if path.Dir(c.Path) == "." && !IsIndexName(c.Path) {
-			s.noteWritten(c.Path)
 		}
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/atomicfile"
+	"github.com/memdir/memdir/internal/lockfile"
 	"github.com/memdir/memdir/internal/safefile"
 )
 
@@ -94,30 +95,44 @@ func (s *Store) allNames(ctx context.Context) ([]NamedFile, error) {
 // that looks once in a few hundred writes misses none.
 const WrittenLog = CacheDir + "/written"
 
-// writtenLogMax bounds each generation of the written log (about 300 names).
-const writtenLogMax = 8 << 10
+// writtenLogMax bounds each generation of the written log (about 600
+// names, or 400 holds of the lock).
+var writtenLogMax int64 = 16 << 10 // a variable for tests
 
-// noteWritten adds file to the written log. Failures only lose the hint.
+// noteWritten adds file to the written log, before the file changes. A
+// name the log cannot carry, or that could not be appended, makes the
+// hold's link say that the log cannot tell (see noteLink).
 func (s *Store) noteWritten(file string) {
 	s.noted.Add(1)
-	s.appendWritten(file + "\n")
+	if !validLogName(file) || !s.appendWritten(file+"\n") {
+		s.lost.Add(1)
+	}
 }
 
 // noteLink ends a hold of the folder's lock in the written log: the
 // folder's mtime when the hold began and when it ended, in nanoseconds
 // ("@before after"). The files the hold wrote are the names logged since
-// the link before it.
-func (s *Store) noteLink(before, after int64) {
-	s.appendWritten("@" + strconv.FormatInt(before, 10) + " " + strconv.FormatInt(after, 10) + "\n")
+// the link before it. A hold that lost a name logs "@before !" instead,
+// which no chain passes; when even that fails, the log goes, and every
+// chain with it.
+func (s *Store) noteLink(before, after int64, lost bool) {
+	line := "@" + strconv.FormatInt(before, 10) + " " + strconv.FormatInt(after, 10) + "\n"
+	if lost {
+		line = "@" + strconv.FormatInt(before, 10) + " !\n"
+	}
+	if !s.appendWritten(line) && lost {
+		_ = os.Remove(s.Path(WrittenLog))
+		_ = os.Remove(s.Path(WrittenLog + ".1"))
+	}
 }
 
 // appendWritten appends line to the written log in one write, rotating it
-// first when it is past writtenLogMax. Failures only lose the hint.
-func (s *Store) appendWritten(line string) {
+// first when it is past writtenLogMax, and reports whether it did.
+func (s *Store) appendWritten(line string) bool {
 	s.MakeCacheDir()
 	// Never through a link a clone committed in the cache's place.
 	if fi, err := os.Lstat(s.Path(CacheDir)); err != nil || !fi.IsDir() {
-		return
+		return false
 	}
 	p := s.Path(WrittenLog)
 	if fi, err := os.Lstat(p); err == nil && fi.Size() > writtenLogMax {
@@ -125,10 +140,10 @@ func (s *Store) appendWritten(line string) {
 	}
 	f, err := safefile.OpenAppend(p, 0o600)
 	if err != nil {
-		return
+		return false
 	}
-	_, _ = f.WriteString(line)
-	_ = f.Close()
+	_, err = f.WriteString(line)
+	return errors.Join(err, f.Close()) == nil
 }
 
 // dirMtime is the folder's modification time in nanoseconds.
@@ -159,6 +174,11 @@ func (s *Store) WrittenSince(from, to int64) (files []string, ok bool) {
 	if from == 0 || to == 0 {
 		return nil, false
 	}
+	// On a folder that folds case, the log's spelling of a name need not
+	// be the listing's: the log cannot tell which file it means.
+	if _, err := os.Lstat(s.Path(strings.ToUpper(lockfile.Name))); err == nil {
+		return nil, false
+	}
 	old, oldInfo, err := readLog(s.Path(WrittenLog + ".1"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, false
@@ -187,6 +207,9 @@ func (s *Store) WrittenSince(from, to int64) (files []string, ok bool) {
 		if l.before != at {
 			break // something else moved the folder's time in between
 		}
+		if l.unsure {
+			return nil, false
+		}
 		for _, f := range l.files {
 			if !seen[f] {
 				seen[f] = true
@@ -203,10 +226,13 @@ func (s *Store) WrittenSince(from, to int64) (files []string, ok bool) {
 }
 
 // link is one hold of the lock in the written log: the folder's mtime
-// before and after it, and the memory files it wrote.
+// before and after it, and the memory files it wrote. An unsure link
+// lost a name: the hold said so ("@before !"), or a line before it is no
+// name the log carries.
 type link struct {
 	before, after int64
 	files         []string
+	unsure        bool
 }
 
 // parseLinks reads the written log's links, each with the names logged
@@ -216,6 +242,7 @@ type link struct {
 func parseLinks(b []byte) []link {
 	var out []link
 	var pending []string
+	unsure := false
 	for line := range strings.SplitSeq(string(b), "\n") {
 		if line == "" {
 			continue
@@ -223,16 +250,21 @@ func parseLinks(b []byte) []link {
 		if line[0] != '@' {
 			if validLogName(line) {
 				pending = append(pending, line)
+			} else {
+				unsure = true
 			}
 			continue
 		}
-		l := link{files: pending}
-		pending = nil
+		l := link{files: pending, unsure: unsure}
+		pending, unsure = nil, false
 		before, after, found := strings.Cut(line[1:], " ")
 		var err1, err2 error
 		l.before, err1 = strconv.ParseInt(before, 10, 64)
 		l.after, err2 = strconv.ParseInt(after, 10, 64)
-		if !found || err1 != nil || err2 != nil {
+		switch {
+		case found && err1 == nil && after == "!":
+			l.unsure = true
+		case !found || err1 != nil || err2 != nil:
 			l.before, l.after = -1, -1
 		}
 		out = append(out, l)
@@ -244,7 +276,7 @@ func parseLinks(b []byte) []link {
 // memory file name: the log is in a folder others can write, and its
 // names are joined to the folder's path.
 func validLogName(name string) bool {
-	return name != "" && !strings.ContainsAny(name, "/\\\x00") && !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".md") && !IsIndexName(name)
+	return name != "" && !strings.ContainsAny(name, "/\\\x00\n\r") && !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".md") && !IsIndexName(name)
 }
 
 // readLog reads a generation of the written log.

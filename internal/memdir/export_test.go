@@ -33,3 +33,11 @@ func BeforeReplaceForTest(tb testing.TB, fn func(file string)) {
 
 // OneLineForTest is how a save makes a description one line.
 func OneLineForTest(s string) string { return oneLine(s) }
+
+// WrittenLogMaxForTest bounds each generation of the written log at n
+// bytes for the length of the test.
+func WrittenLogMaxForTest(tb testing.TB, n int64) {
+	old := writtenLogMax
+	writtenLogMax = n
+	tb.Cleanup(func() { writtenLogMax = old })
+}

@@ -40,13 +40,14 @@ func (s *Store) Lock(ctx context.Context) (unlock func(), err error) {
 	if err != nil {
 		return unlock, nil
 	}
-	release, noted := unlock, s.noted.Load()
+	release, noted, lost := unlock, s.noted.Load(), s.lost.Load()
 	var once sync.Once // a second call must log nothing: the lock is gone
 	return func() {
 		once.Do(func() {
 			// A hold that moved nothing and wrote nothing needs no link.
-			if after, err := s.dirMtime(); err == nil && (after != before || s.noted.Load() != noted) {
-				s.noteLink(before, after)
+			after, err := s.dirMtime()
+			if err != nil || after != before || s.noted.Load() != noted {
+				s.noteLink(before, after, err != nil || s.lost.Load() != lost)
 			}
 			release()
 		})

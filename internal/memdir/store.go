@@ -62,7 +62,8 @@ type Store struct {
 	real  string // dir with symlinks resolved, for escape checks
 	opt   Options
 	swept sync.Once
-	noted atomic.Int64 // names logged in the written log, for its links
+	noted atomic.Int64 // names given to the written log, for its links
+	lost  atomic.Int64 // names it could not carry
 }
 
 // Open opens the memory folder dir. It fails when dir does not exist,
@@ -441,10 +442,10 @@ func (s *Store) Save(ctx context.Context, m Memory, opt SaveOptions) (SaveResult
 				return res, fmt.Errorf("keep the previous version of %s: %w (nothing was changed)", m.File, err)
 			}
 		}
+		s.noteWritten(m.File)
 		if err := atomicfile.WriteFile(s.Path(m.File), data, FilePerm); err != nil {
 			return res, fmt.Errorf("write %s: %w", m.File, err)
 		}
-		s.noteWritten(m.File)
 		res.Memory = merged
 		if s.opt.Team {
 			// A memory saved again on purpose is no longer forgotten.

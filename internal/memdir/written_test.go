@@ -36,7 +36,7 @@ func TestWrittenSince(t *testing.T) {
 		t.Helper()
 		got, ok := st.WrittenSince(from, to)
 		if ok != wantOK || !slices.Equal(got, want) {
-			t.Errorf("%s: WrittenSince = %v, %v; want %v, %v", what, got, ok, want, wantOK)
+			t.Errorf("%s: WrittenSince = %d names %.200v, %v; want %v, %v", what, len(got), got, ok, want, wantOK)
 		}
 	}
 	st.MakeCacheDir()
@@ -86,28 +86,47 @@ func TestWrittenSince(t *testing.T) {
 	check("through a torn link", m5, m7, nil, false)
 	check("after a torn link", m6, m7, []string{e}, true)
 
+	// A hold that lost a name says so: no chain passes it, even one that
+	// asks for no move at all (a write in the same clock tick).
+	f, err = os.OpenFile(st.Path(memdir.WrittenLog), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "@%d !\n", m7)
+	f.Close()
+	check("a hold that lost a name, same time", m7, m7, nil, false)
+	check("a hold that lost a name", m6, m7, nil, false)
+
 	// Hundreds of saves rotate the log: a chain that starts in a
 	// generation gone cannot be told; one that starts in a kept one can.
 	var recent []string
 	var mMid int64
+	memdir.WrittenLogMaxForTest(t, 2<<10)
 	long := strings.Repeat("a long name to fill the log ", 3)
-	for i := range 10 { // batches of 20 memories: 200 names of 90 bytes, past two generations
-		if i == 9 {
+	for i := range 6 { // batches of 10 memories: 60 names of 90 bytes, past two generations of 2 KB
+		if i == 5 {
 			mMid = mtime()
 		}
 		var b memdir.Batch
-		for j := range 20 {
+		for j := range 10 {
 			b.Save = append(b.Save, memdir.Memory{Name: fmt.Sprintf("%d %d %s", i, j, long), Description: "d", Type: memdir.TypeProject, Body: "b\n"})
 		}
 		res, err := st.Apply(t.Context(), b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if i == 9 {
+		if i == 5 {
 			recent = res.Written
 		}
 	}
 	mEnd := mtime()
 	check("from a rotated generation", m7, mEnd, nil, false)
 	check("within the kept generations", mMid, mEnd, recent, true)
+
+	// A folder that folds case (its lock file found by another spelling):
+	// the log's spelling of a name need not be the listing's.
+	if err := os.WriteFile(st.Path(strings.ToUpper(memdir.LockFile)), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check("a folder that folds case", mMid, mEnd, nil, false)
 }

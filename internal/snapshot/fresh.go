@@ -89,7 +89,9 @@ var testOnlyBeforeWrite func(file string)
 //   - A file added, removed or renamed by another program while memdir
 //     held the folder's lock (between the hold's two looks at the folder's
 //     time) is taken for memdir's and not seen here; the next Sweep finds
-//     it.
+//     it. Where the kernel keeps coarse file times (Linux before 6.13 has
+//     no fine-grained ones: a clock tick is 1–10 ms), so is a change in
+//     the same tick right after a hold.
 //   - A file rewritten in place (same inode, the folder's mtime unmoved)
 //     is not seen here: Recall reads every memory it is about to inject
 //     from the file and uses the file as it is now, and Sweep, run by the

@@ -184,3 +184,59 @@ func TestFresh_FromLogDifferential(t *testing.T) {
 		t.Errorf("%d changes by another program were taken from memdir's log", fromLog["another program"])
 	}
 }
+
+// TestFresh_FromLogLostNames: a hold whose names the written log cannot
+// carry (a backslash or a line break in a file name memdir reached by its
+// memory's name; a log that cannot be appended to) is never followed from
+// the log: the next call lists, and the snapshot is the folder's.
+func TestFresh_FromLogLostNames(t *testing.T) {
+	body := "---\nname: Kafka retention\ndescription: topic retention\ntype: project\n---\nkafka retention topic seven days\n"
+	queries := []string{"kafka retention topic", "postgres mock integration", "deploy friday"}
+	for _, tc := range []struct{ what, file string }{
+		{"backslash", `kafka\retention.md`},
+		{"line break", "kafka\nretention.md"},
+		{"log not writable", "kafka-retention.md"},
+	} {
+		for _, op := range []string{"forget", "save"} {
+			t.Run(tc.what+"/"+op, func(t *testing.T) {
+				st := MustOpen(t, t0)
+				for i := range 5 {
+					save(t, st, fmt.Sprintf("Note %d", i), "d", "deploy friday release")
+				}
+				if err := os.WriteFile(filepath.Join(st.Dir(), tc.file), []byte(body), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				settle(t, st, 0)
+				if tc.what == "log not writable" {
+					// A folder where the log goes: every append fails.
+					for _, f := range []string{memdir.WrittenLog, memdir.WrittenLog + ".1"} {
+						os.Remove(st.Path(f))
+					}
+					if err := os.Mkdir(st.Path(memdir.WrittenLog), 0o700); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(st.Path(memdir.WrittenLog+"/keep"), nil, 0o600); err != nil {
+						t.Fatal(err)
+					}
+				}
+				var err error
+				if op == "forget" {
+					_, err = st.Forget(t.Context(), "Kafka retention", false)
+				} else {
+					_, err = st.Save(t.Context(), memdir.Memory{Name: "Kafka retention", Body: "postgres mock integration flaky\n"}, memdir.SaveOptions{MustExist: true})
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				snap, problems, err := snapshot.Fresh(t.Context(), st)
+				if err != nil || len(problems) > 0 {
+					t.Fatal(err, problems)
+				}
+				if snapshot.FromLogForTest(st) {
+					t.Errorf("brought up to date from a log that lost a name")
+				}
+				sameAsScratch(t, st, snap, queries, op)
+			})
+		}
+	}
+}
