@@ -47,7 +47,8 @@ messy memory folders with the plan a careful person would make) into a
 throwaway agent home, runs the same consolidation 'memdir dream --dry-run'
 runs, and scores the plan against the labels: precision and recall per kind
 of operation (merge, supersede, date, expire, prune, shorten), and the
-violations (a pinned or untouched memory retired, a merge that lost a fact).
+violations (a pinned or untouched memory retired, a merge that lost a fact),
+and how many missed operations were at least left for a model to judge.
 Tune on "tune"; "heldout", "fresh" and "fresh2" (a fourth labeller's,
 measured once after the rules it checks were written) are only reported.`,
 		Example: `  go run ./cmd/memdir-bench dream

@@ -110,7 +110,15 @@ func (p *planner) pairs() {
 		pr.jaccard, pr.contain = p.weighted(a.terms, b.terms)
 		pr.contra, pr.quotes = p.contradiction(a, b, pr.jaccard >= contraJaccard)
 		if pr.contra == "" && (differentSubjects(a, b) || otherThing(a, b)) {
-			continue // "billing-07 health port" and "billing-08 health port": two things, alike
+			// "billing-07 health port" and "billing-08 health port": two
+			// things, alike — never merged here; but "Android minSdk 26"
+			// and "why Android 7 was dropped" are one fact told twice, which
+			// only a reader can tell apart: close ones go to a model.
+			if pr.jaccard >= leftJaccard {
+				p.left = append(p.left, Candidate{Kind: Merge, Files: []string{a.File, b.File},
+					Why: fmt.Sprintf("%s and %s share %.0f%% of their words but seem to name different things: two memories, or one told twice; a model should read both", a.File, b.File, 100*pr.jaccard)})
+			}
+			continue
 		}
 		if pr.contra == "" && (pr.jaccard >= leftJaccard || pr.contain >= mergeContained && pr.jaccard >= mergeContainMin) {
 			pr.contra, pr.quotes = valueChange(a, b)

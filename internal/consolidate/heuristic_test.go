@@ -58,6 +58,12 @@ func TestHeuristic(t *testing.T) {
 			{File: "tabs.md", Name: "tabs", Type: "feedback", Body: "Indent with tabs.", Created: date("2026-01-01"), Pinned: true},
 			{File: "spaces.md", Name: "spaces", Type: "feedback", Body: "Don't indent with tabs, indent with spaces.", Created: date("2026-05-01")},
 		}, Index{}, nil, []string{"spaces.md+tabs.md"}},
+		{"DifferentSubjectsLeftForModel", []Item{
+			// Two versions in their names: never merged here, but one
+			// fact told twice is for a reader to see.
+			{File: "sdk.md", Name: "Android minSdk 26", Type: "project", Body: "minSdk = 26 (Android 8.0) in app/build.gradle.kts. Needed for the TFLite GPU delegate on device.", Created: date("2026-04-14")},
+			{File: "drop.md", Name: "Why Android 7 support was dropped", Type: "project", Body: "The TFLite GPU delegate needs API level 26+, so Android 7 devices were dropped in the 2.4 release.", Created: date("2026-07-29")},
+		}, Index{}, nil, []string{"drop.md+sdk.md"}},
 		{"DateRelative", []Item{
 			{File: "demo.md", Name: "demo", Type: "project", Body: "The demo for Acme is next Friday.", Created: date("2026-11-23")},
 		}, Index{}, []string{"date:demo.md"}, nil},

@@ -39,6 +39,10 @@ type KindScore struct {
 	Matched   int     `json:"matched"`
 	Precision float64 `json:"precision"`
 	Recall    float64 `json:"recall"`
+	// Referred counts the expected operations not matched whose files
+	// the plan's LeftForModel candidates join: a model engine is asked to
+	// judge them; the heuristic engine alone does not decide them.
+	Referred int `json:"referred"`
 }
 
 // Report is how a plan compares with a labelled expected plan.
@@ -103,6 +107,9 @@ func Score(in Input, p Plan, e Expected) Report {
 			break
 		}
 		if !found {
+			if referred(p.LeftForModel, eo.Files) {
+				row(eo.Kind).Referred++
+			}
 			d := describeExpected(eo)
 			if len(why) == 0 {
 				why = append(why, "no "+string(eo.Kind)+" of these files")
@@ -136,6 +143,7 @@ func Score(in Input, p Plan, e Expected) Report {
 		all.Expected += ks.Expected
 		all.Produced += ks.Produced
 		all.Matched += ks.Matched
+		all.Referred += ks.Referred
 	}
 	r.Overall = finish(all)
 	return r
@@ -286,13 +294,52 @@ func describeOp(op Op) string {
 // overall row, for test logs and docs/benchmarks.md.
 func (r Report) Table() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-10s %8s %8s %8s %9s %7s\n", "kind", "expected", "produced", "matched", "precision", "recall")
+	fmt.Fprintf(&b, "%-10s %8s %8s %8s %9s %7s %16s\n", "kind", "expected", "produced", "matched", "precision", "recall", "missed, to model")
 	line := func(name string, k KindScore) {
-		fmt.Fprintf(&b, "%-10s %8d %8d %8d %9.2f %7.2f\n", name, k.Expected, k.Produced, k.Matched, k.Precision, k.Recall)
+		fmt.Fprintf(&b, "%-10s %8d %8d %8d %9.2f %7.2f %16s\n", name, k.Expected, k.Produced, k.Matched, k.Precision, k.Recall,
+			fmt.Sprintf("%d of %d", k.Referred, k.Expected-k.Matched))
 	}
 	for _, k := range r.Kinds {
 		line(string(k.Kind), k)
 	}
 	line("overall", r.Overall)
 	return b.String()
+}
+
+// referred reports whether the candidates join every file of files: each
+// candidate's files count as linked to one another, and files must form
+// one group under those links (a single file is never referred).
+func referred(cands []Candidate, files []string) bool {
+	if len(files) < 2 {
+		return false
+	}
+	parent := map[string]string{}
+	for _, f := range files {
+		parent[f] = f
+	}
+	find := func(f string) string {
+		for parent[f] != f {
+			f = parent[f]
+		}
+		return f
+	}
+	for _, c := range cands {
+		first := ""
+		for _, f := range c.Files {
+			if _, ok := parent[f]; !ok {
+				continue
+			}
+			if first == "" {
+				first = f
+			} else {
+				parent[find(f)] = find(first)
+			}
+		}
+	}
+	for _, f := range files[1:] {
+		if find(f) != find(files[0]) {
+			return false
+		}
+	}
+	return true
 }

@@ -156,3 +156,30 @@ func TestScore(t *testing.T) {
 		}
 	})
 }
+
+// TestScore_Referred: a missed operation counts as referred when the
+// plan's candidates for a model join all its files, and only then.
+func TestScore_Referred(t *testing.T) {
+	in := Input{Items: []Item{{File: "a.md"}, {File: "b.md"}, {File: "c.md"}, {File: "d.md"}}}
+	e := Expected{Ops: []ExpectedOp{{Kind: Merge, Files: []string{"a.md", "b.md", "c.md"}}}}
+	for _, tc := range []struct {
+		name  string
+		cands [][]string
+		want  int
+	}{
+		{"joined by two pairs", [][]string{{"b.md", "a.md"}, {"c.md", "b.md"}}, 1},
+		{"one file apart", [][]string{{"a.md", "b.md"}, {"c.md", "d.md"}}, 0},
+		{"through a file outside", [][]string{{"a.md", "b.md", "d.md"}, {"d.md", "c.md"}}, 0},
+		{"one candidate for all", [][]string{{"c.md", "a.md", "b.md"}}, 1},
+		{"none", nil, 0},
+	} {
+		var p Plan
+		for _, c := range tc.cands {
+			p.LeftForModel = append(p.LeftForModel, Candidate{Kind: Merge, Files: c})
+		}
+		r := Score(in, p, e)
+		if got := row(t, r, Merge).Referred; got != tc.want || r.Overall.Referred != tc.want {
+			t.Errorf("%s: referred %d (overall %d), want %d", tc.name, got, r.Overall.Referred, tc.want)
+		}
+	}
+}
