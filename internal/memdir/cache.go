@@ -179,6 +179,12 @@ func (s *Store) WrittenSince(from, to int64) (files []string, ok bool) {
 	if _, err := os.Lstat(s.Path(strings.ToUpper(lockfile.Name))); err == nil {
 		return nil, false
 	}
+	if from == to && lastLinkEndsAt(s.Path(WrittenLog), to) {
+		// The prompt after a prompt: the last hold ended where the caller
+		// is, and no name was logged since (a hold logs its names before
+		// it changes a file). The log's tail says so without a parse.
+		return nil, true
+	}
 	old, oldInfo, err := readLog(s.Path(WrittenLog + ".1"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, false
@@ -277,6 +283,34 @@ func parseLinks(b []byte) []link {
 // names are joined to the folder's path.
 func validLogName(name string) bool {
 	return name != "" && !strings.ContainsAny(name, "/\\\x00\n\r") && !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".md") && !IsIndexName(name)
+}
+
+// lastLinkEndsAt reports whether the written log at p ends with a link
+// whose after time is t.
+func lastLinkEndsAt(p string, t int64) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() < 2 {
+		return false
+	}
+	var buf [128]byte
+	off := max(0, fi.Size()-int64(len(buf)))
+	n, _ := f.ReadAt(buf[:fi.Size()-off], off)
+	tail := string(buf[:n])
+	if !strings.HasSuffix(tail, "\n") {
+		return false
+	}
+	tail = tail[:len(tail)-1]
+	line := tail[strings.LastIndexByte(tail, '\n')+1:]
+	if !strings.HasPrefix(line, "@") {
+		return false
+	}
+	_, after, ok := strings.Cut(line[1:], " ")
+	return ok && after == strconv.FormatInt(t, 10)
 }
 
 // readLog reads a generation of the written log.
