@@ -31,13 +31,18 @@ import (
 const memdirPkg = "github.com/memdir/memdir/cmd/memdir"
 
 type latencyJSON struct {
-	Memories      int     `json:"memories"`
-	Queries       int     `json:"queries"`
-	BuildMS       float64 `json:"build_ms"`
-	InProcP50MS   float64 `json:"in_process_p50_ms"`
-	InProcP95MS   float64 `json:"in_process_p95_ms"`
-	ColdRuns      int     `json:"cold_runs,omitempty"`
-	HelloP50MS    float64 `json:"hello_world_p50_ms,omitempty"` // a Go hello-world started the same way, interleaved
+	Memories    int     `json:"memories"`
+	Queries     int     `json:"queries"`
+	BuildMS     float64 `json:"build_ms"`
+	InProcP50MS float64 `json:"in_process_p50_ms"`
+	InProcP95MS float64 `json:"in_process_p95_ms"`
+	ColdRuns    int     `json:"cold_runs,omitempty"`
+	HelloP50MS  float64 `json:"hello_world_p50_ms,omitempty"` // a Go hello-world started the same way, interleaved
+	// The process floor: a binary linking every package memdir links,
+	// whose main returns at once (interleaved too); 0 when it could not be
+	// built (memdir-bench run outside a clone).
+	FloorP50MS    float64 `json:"floor_p50_ms,omitempty"`
+	FloorRatio    float64 `json:"floor_p50_over_hello_world,omitempty"`
 	InjectedShare float64 `json:"queries_with_injection"`
 	MeanTokens    float64 `json:"mean_tokens_when_injected"`
 	// Relevant prompts use words of a memory; unrelated ones are about
@@ -123,6 +128,9 @@ per folder size.`,
 						n, r.BuildMS, r.InProcP50MS, r.Relevant.InProcP50MS, r.Unrelated.InProcP50MS, r.InProcP95MS, 100*r.InjectedShare, r.MeanTokens)
 					if r.ColdRuns > 0 {
 						b.printf("         Go hello-world p50 %.1f ms (%s)\n", r.HelloP50MS, sessions.Plural(r.ColdRuns, "run"))
+						if r.FloorP50MS > 0 {
+							b.printf("         process floor p50 %.1f ms (%.1f× hello-world): memdir's packages linked, main returning at once\n", r.FloorP50MS, r.FloorRatio)
+						}
 						for _, k := range []struct {
 							name string
 							p    promptLatency
@@ -255,6 +263,10 @@ func (b *bench) coldRuns(r *latencyJSON, root, home, project, memDir string, n, 
 	if err != nil {
 		return err
 	}
+	floor, err := b.buildFloor(root)
+	if err != nil {
+		fmt.Fprintf(b.stderr, "memdir-bench: no process floor: %v\n", err)
+	}
 	env := []string{"HOME=" + root, "PATH=" + os.Getenv("PATH")}
 	timed := func(stdin []byte, name string, args ...string) (time.Duration, error) {
 		cmd := exec.CommandContext(b.ctx, name, args...)
@@ -268,7 +280,7 @@ func (b *bench) coldRuns(r *latencyJSON, root, home, project, memDir string, n, 
 		return time.Since(t), nil
 	}
 	var recallT, hookT [2][]time.Duration
-	var helloT []time.Duration
+	var helloT, floorT []time.Duration
 	// A new session for every hook, in this run and across runs on one
 	// folder: a session id used before carries the memories it was given,
 	// which recall then passes over — a later prompt of a session, not the
@@ -291,9 +303,18 @@ func (b *bench) coldRuns(r *latencyJSON, root, home, project, memDir string, n, 
 			return err
 		}
 		helloT = append(helloT, d)
+		if floor != "" {
+			if d, err = timed(nil, floor); err != nil {
+				return err
+			}
+			floorT = append(floorT, d)
+		}
 	}
 	r.ColdRuns = runs
 	r.HelloP50MS, _ = percentiles(helloT)
+	if r.FloorP50MS, _ = percentiles(floorT); r.FloorP50MS > 0 && r.HelloP50MS > 0 {
+		r.FloorRatio = math.Round(10*r.FloorP50MS/r.HelloP50MS) / 10
+	}
 	for kind, p := range []*promptLatency{&r.Relevant, &r.Unrelated} {
 		p.ColdP50MS, p.ColdP95MS = percentiles(recallT[kind])
 		p.HookP50MS, p.HookP95MS = percentiles(hookT[kind])
@@ -342,6 +363,54 @@ func (b *bench) coldRuns(r *latencyJSON, root, home, project, memDir string, n, 
 		p.ChangedRatio = math.Round(100*p.ChangedP50MS/p.HookP50MS) / 100
 	}
 	return nil
+}
+
+// buildFloor builds the process floor into dir: a program that links
+// every package memdir's main imports (so every initialiser Go runs before
+// main, and a binary of memdir's size) and returns from main at once,
+// built as releases are. It is never written into the clone: the go
+// command reads its source through an overlay, as a package of the module
+// (memdir's internal packages are the module's own).
+func (b *bench) buildFloor(dir string) (string, error) {
+	exe := filepath.Join(dir, "floor", "memdir-floor")
+	if _, err := os.Stat(exe); err == nil {
+		return exe, nil
+	}
+	out, err := exec.CommandContext(b.ctx, "go", "list", "-f", "{{.Dir}}\n{{join .Imports \"\\n\"}}", memdirPkg).Output()
+	if err != nil {
+		return "", fmt.Errorf("go list %s: %w (run from a clone of memdir)", memdirPkg, err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	var prog strings.Builder
+	prog.WriteString("// The process floor of memdir-bench latency.\npackage main\n\nimport (\n")
+	for _, imp := range lines[1:] {
+		fmt.Fprintf(&prog, "\t_ %q\n", imp)
+	}
+	prog.WriteString(")\n\nfunc main() {}\n")
+	src := filepath.Join(dir, "floor", "main.go")
+	if err := os.MkdirAll(filepath.Dir(src), 0o700); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(src, []byte(prog.String()), 0o600); err != nil {
+		return "", err
+	}
+	// A package beside cmd/memdir that exists only in the overlay.
+	virtual := filepath.Join(filepath.Dir(lines[0]), "memdir-bench-floor", "main.go")
+	overlay, err := json.Marshal(map[string]map[string]string{"Replace": {virtual: src}})
+	if err != nil {
+		return "", err
+	}
+	ov := filepath.Join(dir, "floor", "overlay.json")
+	if err := os.WriteFile(ov, overlay, 0o600); err != nil {
+		return "", err
+	}
+	cmd := exec.CommandContext(b.ctx, "go", "build", "-overlay", ov, "-trimpath", "-ldflags=-s -w", "-o", exe, "./"+filepath.Base(filepath.Dir(virtual)))
+	cmd.Dir = filepath.Dir(filepath.Dir(virtual))
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the process floor: %v\n%s", err, out)
+	}
+	return exe, nil
 }
 
 // buildHello builds the baseline: a Go program that reads its stdin and

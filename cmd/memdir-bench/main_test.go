@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,10 +92,14 @@ func TestLatency_Cold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Go hello-world p50", "(2 runs)", "relevant   recall process p50", "unrelated  recall process p50", "× hello-world"} {
+	for _, want := range []string{"Go hello-world p50", "(2 runs)", "process floor p50", "relevant   recall process p50", "unrelated  recall process p50", "× hello-world"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("no %q in the cold figures:\n%s", want, out)
 		}
+	}
+	// The floor's source lives in an overlay, never in the clone.
+	if _, err := os.Stat(filepath.Join("..", "memdir-bench-floor")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the process floor's package was written into the clone: %v", err)
 	}
 }
 
