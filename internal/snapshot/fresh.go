@@ -273,6 +273,9 @@ func fromLog(ctx context.Context, s *memdir.Store, snap *recall.Snapshot, dirMti
 func (u *update) planFiles(dir string, files []string) {
 	snap := u.snap
 	u.dead = map[int]bool{}
+	if len(files) == 0 {
+		return // a hold that wrote no memory (a side file, the index): no pass over the snapshot
+	}
 	doc := make(map[string]int, len(files))
 	for _, f := range files {
 		doc[f] = -1
