@@ -90,8 +90,11 @@ func (sk *Skipped) skipSecret(kinds []string) {
 var (
 	reURL     = gate(lazyre.New(`https?://[^\s)>\]"']+`))
 	reChannel = gate(lazyre.New(`(?:^|\s)#[a-z0-9][a-z0-9_-]{2,}`))
+	// reChannelIn is a channel named as the place something goes: "dump
+	// their notes in #playtest-notes".
+	reChannelIn = gate(lazyre.New(`(?i)\b(?:in|into|to|on|via) #[a-z0-9][\w-]{2,}`))
 	reSystems = gate(lazyre.New(`(?i)\b(linear|jira|grafana|datadog|sentry|pagerduty|notion|confluence|slack|github (?:project|issues|discussions)|asana|trello|opsgenie|kibana|honeycomb|statuspage|1password|vault|figma)\b`))
-	rePointer = gate(lazyre.New(`(?i)\b(tracked in|track(?:ed)? (?:them |it )?in|lives? in|live at|is at|are at|filed in|file (?:\w+ ){1,2}in|goes? in|go to|show(?:s)? up in|managed in|kept in|dashboard|runbook|board|channel|docs? (?:are|is) (?:at|in)|wiki|on-?call (?:watches|uses|looks at)|look at)\b`))
+	rePointer = gate(lazyre.New(`(?i)\b(tracked in|track(?:ed)? (?:them |it )?in|lives? in|live at|is at|are at|filed in|file (?:\w+ ){1,2}in|go(?:es)? in|go to|show(?:s)? up in|managed in|kept in|dashboard|runbook|board|channel|docs? (?:are|is) (?:at|in)|wiki|on-?call (?:watches|uses|looks at)|look at)\b`))
 
 	reUser    = gate(lazyre.New(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am)\s+(?:a|an|the)\s+|^(?:i'?ve|i have) been (?:a |an )?\w+ing\b.*\bfor\b|^i (?:work|worked) (?:as|on|in|at)\b|^my (?:role|job|background|team)\b|^i'?m (?:new|fairly new|brand new) to\b|^i (?:have|got) \d+ years\b|^(?:i'?m|i am) (?:more of )?(?:a |an )?(?:senior|junior|staff|principal|lead|backend|frontend|full[- ]stack|data|ml|devops|sre|mobile|security)\b`))
 	reUserNot = gate(lazyre.New(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|currently working on|working on (?:this|the|a|it))\b`))
@@ -516,7 +519,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	}
 	hasPointer := reURL.MatchString(s) || reChannel.MatchString(lower) || reSystems.MatchString(s) && rePointer.MatchString(s)
 	switch {
-	case (hasPointer && (rePointer.MatchString(s) || reSystems.MatchString(s)) || isWhere(s)) && !isScheduled(s, at):
+	case (hasPointer && (rePointer.MatchString(s) || reSystems.MatchString(s) || reChannelIn.MatchString(s)) || isWhere(s)) && !isScheduled(s, at):
 		if parts := splitFacts(s, isWhere); parts != nil {
 			return many("reference", parts)
 		}
@@ -526,6 +529,12 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	case reProject.MatchString(s) || isScheduled(s, at):
 		if _, dated := AbsoluteDates(s, at); dated || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") {
+			if fact, where := cutWhere(s, at); where != nil {
+				// "playtests are every thursday, results go in confluence
+				// under NETCODE > Playtest Log": a fact and where its
+				// results live, each a memory of its own.
+				return append([]Candidate{build("project", fact, factWhy(fact, next, at), at)}, many("reference", where)...)
+			}
 			return []Candidate{build("project", s, factWhy(s, next, at), at)}
 		}
 		return nil

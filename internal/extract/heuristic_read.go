@@ -72,7 +72,7 @@ var (
 	// location verb, then within a few words a name — quoted, a #channel,
 	// an identifier with dashes, dots or slashes, a TICKET-12 key, a URL.
 	reLocVerb    = gate(lazyre.New(`(?i)\b(?:(?:lives?|is|are|sits?|happens?|happen|lands?|land|goes?|go|posted|tracked|tracking|tracks?|kept|stored|deployed|hosted|filed|pinned|published|reported)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under)|(?:shows?|show|turns?|turn)\s+up\s+(?:in|at|on|under)|(?:generated|pulled|synced|exported|uploaded|dumped|mirrored|sent|comes?|come|fed)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under|from|into))\b`))
-	reNamedPlace = gate(lazyre.New(`^[^.;]{0,60}?(?:'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+(?:/[\w.-]+)*|\b[A-Z][A-Z0-9]+-\d+\b|\b[\w.-]+/[\w.-]+|https?://)`))
+	reNamedPlace = gate(lazyre.New(`^[^.;]{0,60}?(?:'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+(?:/[\w.-]+)*|\b[A-Z][A-Z0-9]+-\d+\b|\b[A-Z][A-Za-z0-9]+-[A-Z][A-Za-z0-9]+\b|\b[\w.-]+/[\w.-]+|\b[\w-]+(?: [\w-]+){0,2} / [\w-]+(?: [\w-]+){0,2} / [\w-]|\b[\w-]+ > [\w-]|https?://)`))
 	// reIsNamed is a copula naming the place outright: "the tracker is the
 	// github project 'Test Health'", "the registry is ghcr.io/acme".
 	reIsNamed = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|page|repo|channel|bucket|folder|sheet|board|service|dashboard|space|doc|wiki|epic|vault|file)\s+['"\x60]|\b(?:is|are)\s+(?:at\s+)?(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.-]+)*\b)|\b(?:is|are)\s+(?:the|our|a)\s+['"\x60][^'"\x60]{2,40}['"\x60]\s+(?:[\w&]+\s+){0,2}(?:channel|bucket|folder|sheet|spreadsheet|board|dashboard|space|doc|wiki|vault|notebook)\b`))
@@ -215,8 +215,38 @@ func isSelf(s string) bool {
 	return strings.Contains(l, " team") && !determiners()[first] && first != "some" && reSelfTeam.MatchString(s)
 }
 
+// reWhereClause says outright that a place is where something lives:
+// "…the DKRZ swift bucket cfd-refdata, thats where the golden outputs
+// live".
+var reWhereClause = gate(lazyre.New(`(?i)\b(?:that'?s|thats|this is|it'?s|is|are) where (?:[\w-]+ ){1,4}(?:lives?|go(?:es)?|sits?|(?:are|is|get|gets) (?:kept|stored|posted|filed)|end up|ends up)\b`))
+
+// reAnyName is a name anywhere: quoted, a channel, an identifier with
+// dashes, dots or slashes.
+var reAnyName = gate(lazyre.New(`'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+|\b[\w.-]+/[\w.-]+`))
+
+// cutWhere takes from a dated fact the clauses after its first that say
+// where something lives, or returns no where.
+func cutWhere(s string, at time.Time) (fact string, where []string) {
+	parts := strings.Split(s, ", ")
+	keep := parts[:1:1]
+	for _, p := range parts[1:] {
+		if len(strings.Fields(p)) >= 3 && isWhere(p) && !isScheduled(p, at) {
+			where = append(where, p)
+			continue
+		}
+		keep = append(keep, p)
+	}
+	if where == nil {
+		return s, nil
+	}
+	return strings.Join(keep, ", "), where
+}
+
 // isWhere reports a named place outside the repository.
 func isWhere(s string) bool {
+	if reWhereClause.MatchString(s) && reAnyName.MatchString(s) {
+		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
+	}
 	if !strings.ContainsAny(s, "'\"`#-_/.") {
 		// No quoted name, channel, identifier or address: a name in title
 		// case at most.
