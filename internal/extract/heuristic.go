@@ -93,8 +93,8 @@ var (
 	// reChannelIn is a channel named as the place something goes: "dump
 	// their notes in #playtest-notes".
 	reChannelIn = gate(lazyre.New(`(?i)\b(?:in|into|to|on|via) #[a-z0-9][\w-]{2,}`))
-	reSystems = gate(lazyre.New(`(?i)\b(linear|jira|grafana|datadog|sentry|pagerduty|notion|confluence|slack|github (?:project|issues|discussions)|asana|trello|opsgenie|kibana|honeycomb|statuspage|1password|vault|figma)\b`))
-	rePointer = gate(lazyre.New(`(?i)\b(tracked in|track(?:ed)? (?:them |it )?in|lives? in|live at|is at|are at|filed in|file (?:\w+ ){1,2}in|go(?:es)? in|go to|show(?:s)? up in|managed in|kept in|dashboard|runbook|board|channel|docs? (?:are|is) (?:at|in)|wiki|on-?call (?:watches|uses|looks at)|look at)\b`))
+	reSystems   = gate(lazyre.New(`(?i)\b(linear|jira|grafana|datadog|sentry|pagerduty|notion|confluence|slack|github (?:project|issues|discussions)|asana|trello|opsgenie|kibana|honeycomb|statuspage|1password|vault|figma)\b`))
+	rePointer   = gate(lazyre.New(`(?i)\b(tracked in|track(?:ed)? (?:them |it )?in|lives? in|live at|is at|are at|filed in|file (?:\w+ ){1,2}in|go(?:es)? in|go to|show(?:s)? up in|managed in|kept in|dashboard|runbook|board|channel|docs? (?:are|is) (?:at|in)|wiki|on-?call (?:watches|uses|looks at)|look at)\b`))
 
 	reUser    = gate(lazyre.New(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am)\s+(?:a|an|the)\s+|^(?:i'?ve|i have) been (?:a |an )?\w+ing\b.*\bfor\b|^i (?:work|worked) (?:as|on|in|at)\b|^my (?:role|job|background|team)\b|^i'?m (?:new|fairly new|brand new) to\b|^i (?:have|got) \d+ years\b|^(?:i'?m|i am) (?:more of )?(?:a |an )?(?:senior|junior|staff|principal|lead|backend|frontend|full[- ]stack|data|ml|devops|sre|mobile|security)\b`))
 	reUserNot = gate(lazyre.New(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|currently working on|working on (?:this|the|a|it))\b`))
