@@ -292,7 +292,7 @@ func splitLabels(sents []string) []string {
 			continue
 		}
 		head, rest := s[:i], s[i+2:]
-		if n := len(strings.Fields(head)); n == 0 || n > 8 || len(strings.Fields(rest)) < 3 || !contextLabel(head) {
+		if n := len(strings.Fields(head)); n == 0 || n > 10 || len(strings.Fields(rest)) < 3 || !contextLabel(head) {
 			out = append(out, s)
 			continue
 		}
@@ -309,6 +309,13 @@ func splitLabels(sents []string) []string {
 // where they come from ("AGENTS.md", "the linter output") are not cut off.
 func contextLabel(head string) bool {
 	l := asciiLower(head)
+	if w := strings.Fields(strings.NewReplacer(",", " ", "-", " ").Replace(l)); len(w) <= 10 {
+		for _, x := range w[:min(len(w), 4)] {
+			if x == "context" || x == "background" || x == "bg" {
+				return true // "ok some context since you keep asking me things lol"
+			}
+		}
+	}
 	if reSelf.MatchString(strings.TrimPrefix(strings.TrimPrefix(l, "context, since "), "context since ")) || strings.Contains(l, "since i'm") || strings.Contains(l, "since i am") {
 		return true
 	}
@@ -546,8 +553,8 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		}
 		return []Candidate{build("user", s, "", at)}
 	}
-	if self := selfClauses(s); len(self) > 0 && !reNowOnly.MatchString(s) {
-		return many("user", self)
+	if self := selfClauses(s); len(self) > 0 {
+		return many("user", self) // less what holds only now ("on call this week")
 	}
 	switch {
 	case reFeedback.MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") || !reNotImperative.MatchString(s)):

@@ -33,7 +33,7 @@ var (
 
 	// reSelf is a self-description by structure: the speaker as subject of
 	// what they do, are, or have done for a while.
-	reSelf = gate(lazyre.New(`(?i)^(?:i'?m|i am) (?:(?:mostly|mainly|primarily|basically|really|more of|kind of|kinda|sort of|the only|also)\s+)*(?:a|an|the)\s+|^i (?:(?:mostly|mainly|primarily|usually|also|only)\s+)*(?:do|work (?:on|in|with|as)|write|code in|own|maintain|lead|run)\b|^(?:i'?ve|i have) been (?:a|an|doing|writing|working (?:on|in|with|as))\b.*\bfor\b|^(?:i'?m |am )?(?:(?:fairly|pretty|kinda|very|brand|still|totally)\s+)?new to\b|^\S+ is (?:(?:kinda|pretty|fairly|very|totally|still)\s+)?new to me\b` +
+	reSelf = gate(lazyre.New(`(?i)^(?:i'?m|i am) (?:(?:mostly|mainly|primarily|basically|really|more of|kind of|kinda|sort of|the only|also|honestly|actually|technically)\s+)*(?:a|an|the)\s+|^i (?:(?:mostly|mainly|primarily|usually|also|only)\s+)*(?:do|work (?:on|in|with|as)|write|code in|own|maintain|lead|run|handle|manage)\b|^(?:i'?ve|i have) been (?:a|an|doing|writing|working (?:on|in|with|as))\b.*\bfor\b|^(?:i'?m |am )?(?:(?:fairly|pretty|kinda|very|brand|still|totally)\s+)?new to\b|^\S+ is (?:(?:kinda|pretty|fairly|very|totally|still)\s+)?new to me\b` +
 		// what they know, how well, and where they come from
 		`|^(?:this is )?my first (?:time|project|week|month) (?:touching|using|with|in|writing|on|doing)\b|^i (?:normally|typically|usually|mostly|mainly) (?:write|use|work|code|do)\b|^i know (?:\S+ ){1,4}(?:well|inside out|very well)\b` +
 		`|^(?:i'?m|i am) (?:(?:really|pretty|very|quite|kinda|not)\s+)*(?:bad|good|great|terrible|rusty|comfortable|fluent|solid|weak|strong|new) (?:at|with|in)\b|^(?:i'?m|i am) coming from\b|^i (?:came|come) from\b` +
@@ -43,7 +43,8 @@ var (
 		`|^(?:a |an )?(?:[\w.-]+ ){0,2}(?:engineer|developer|dev|designer|analyst|scientist|admin|manager|intern|student|founder|contractor|consultant|person)(?: here)?$` +
 		`|^(?:i'?m|im|i am) (?:on|in) (?:the )?[\w-]+(?: [\w-]+)? (?:team|org|group|department|ops)\b` +
 		`|^(?:[\w.+#/-]+ ){1,4}(?:is|are) (?:(?:all|pretty|kinda|mostly|totally|completely|still|black)\s+)*(?:new|magic|a mystery|alien|vibes|fresh) to me\b` +
-		`|^(?:[\w.+#/-]+ ){1,3}i know (?:really |very |pretty |quite )?well\b|^(?:been (?:writing|doing|working)|came from|coming from) ` +
+		`|^(?:[\w.+#/-]+ ){1,3}i know (?:really |very |pretty |quite )?well\b|^(?:been (?:writing|doing|working|using)|came from|coming from) ` +
+		`|^(?:i'?ve|ive|i have) (?:(?:honestly|actually|really)\s+)?never (?:touched|used|written|worked (?:with|in|on)|done)\b` +
 		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b`))
 	// reSelfMore is a past role held for a while, or a role on a team said
 	// without its I: read after reSelf, behind their own cheap tests.
@@ -146,6 +147,14 @@ func selfClauses(s string) []string {
 	var out []string
 	for _, p := range parts {
 		p = read(p).text
+		for _, adv := range []string{"normally ", "usually ", "otherwise "} {
+			if len(p) > len(adv) && strings.EqualFold(p[:len(adv)], adv) {
+				p = p[len(adv):] // "normally i'm on the platform team"
+			}
+		}
+		if reNowOnly.MatchString(p) {
+			continue // "i'm incident commander today": not who they are
+		}
 		if head, _, ok := strings.Cut(p, " so "); ok {
 			p = head // "go is new to me so explain…": the rest is a request
 		}
@@ -554,7 +563,7 @@ var (
 		return wordSet(`is are was were has have had need needs got gets get bought took broke ran runs run made makes
 		went goes go pay pays read reads do does did can can't cannot will won't would could should must may might costs cost
 		bans ban breaks caused causes fails failed reject rejects support supports audits check checks want wants wanted
-		uses use relies depends matches owns own sees lives`)
+		uses use relies depends matches owns own sees lives isnt arent wasnt werent doesnt didnt cant wont`)
 	})
 )
 
