@@ -90,6 +90,15 @@ func (sk *Skipped) skipSecret(kinds []string) {
 var (
 	reURL     = gate(lazyre.New(`https?://[^\s)>\]"']+`))
 	reChannel = gate(lazyre.New(`(?:^|\s)#[a-z0-9][a-z0-9_-]{2,}`))
+	// reConstraint is what a project is held to: "we're stuck on unity
+	// 2022.3", "we're pinned to node 18", "we're gdscript only".
+	reConstraint = gate(lazyre.New(`(?i)^(?:we'?re|we are|the (?:team|project|app|game|service|site) is) (?:(?:still|currently|basically|kinda)\s+)?(?:stuck on|pinned (?:to|on|at)|locked (?:to|on|into|in to)|tied to|limited to|standardi[sz]ed on|committed to)\b|^(?:we'?re|we are) (?:[\w.+#-]+ ){1,2}only\b`))
+	// reDecisionHead is a decision said behind a label: "decided last
+	// week: …", "the key lesson we agreed in the review: …".
+	reDecisionHead = gate(lazyre.New(`(?i)^(?:(?:we|the team|team)\s+)?(?:(?:\w+\s+){0,3}(?:we\s+)?(?:decided|agreed|voted|settled on|signed off)\b|(?:the\s+)?(?:\w+\s+)?(?:decision|lesson|takeaway|outcome|ruling|policy)\b)[^:]{0,50}:\s+(.+)$`))
+	// reDropped is a thing the team took out, then what it did to them:
+	// "we ripped vee-validate out in the spring, it doubled the bundle".
+	reDropped = gate(lazyre.New(`(?i)^(we (?:ripped|took|pulled|tore|threw|yanked) ([\w.@/+-]+) out\b[^,;]{0,40}|we (?:removed|dropped|got rid of|banned|moved off|migrated off) ([\w.@/+-]+)\b[^,;]{0,40})[,;—–]\s+((?:it|that|they|this)\b.{6,})$`))
 	// reChannelIn is a channel named as the place something goes: "dump
 	// their notes in #playtest-notes".
 	reChannelIn = gate(lazyre.New(`(?i)\b(?:in|into|to|on|via) #[a-z0-9][\w-]{2,}`))
@@ -523,6 +532,27 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 			cs = append(cs, build(typ, read(p).text, "", at))
 		}
 		return cs
+	}
+	if m := reDecisionHead.FindStringSubmatchIndex(s); m != nil && len(strings.Fields(s[m[2]:])) >= 3 && !reRuleStart.MatchString(s[m[2]:]) {
+		// "decided last week: no cross-play with console for 1.0": what
+		// was decided, without its label.
+		d := s[m[2]:]
+		return []Candidate{build("project", d, reasonOf(d, next), at)}
+	}
+	if reConstraint.MatchString(s) && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) {
+		// "we're stuck on unity 2022.3 LTS because the porting house
+		// certified our build on it": what the project is held to.
+		return []Candidate{build("project", s, factWhy(s, next, at), at)}
+	}
+	if m := reDropped.FindStringSubmatchIndex(s); m != nil {
+		// "we ripped vee-validate out in the spring, it doubled the
+		// checkout bundle": a thing taken out for a reason stays out.
+		why := strings.TrimRight(s[m[8]:m[9]], ".!")
+		thing := s[m[4]:m[5]]
+		if m[4] < 0 {
+			thing = s[m[6]:m[7]]
+		}
+		return []Candidate{build("feedback", "don't bring "+thing+" back; "+s[m[2]:m[3]], why, at)}
 	}
 	hasPointer := reURL.MatchString(s) || reChannel.MatchString(lower) || reSystems.MatchString(s) && rePointer.MatchString(s)
 	switch {
