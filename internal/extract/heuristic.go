@@ -99,6 +99,9 @@ var (
 	// reDropped is a thing the team took out, then what it did to them:
 	// "we ripped vee-validate out in the spring, it doubled the bundle".
 	reDropped = gate(lazyre.New(`(?i)^(we (?:ripped|took|pulled|tore|threw|yanked) ([\w.@/+-]+) out\b[^,;]{0,40}|we (?:removed|dropped|got rid of|banned|moved off|migrated off) ([\w.@/+-]+)\b[^,;]{0,40})[,;—–]\s+((?:it|that|they|this)\b.{6,})$`))
+	reCantKeepUp = gate(lazyre.New(`(?i)\b(?:can'?t|cannot) keep (?:up|track)\b`))
+	// reUseNot is a choice said against the other: "use X, not Y".
+	reUseNot = gate(lazyre.New(`(?i)\buse [\w.-]+(?: [\w.-]+){0,6},? not [\w.-]+`))
 	// reChannelIn is a channel named as the place something goes: "dump
 	// their notes in #playtest-notes".
 	reChannelIn = gate(lazyre.New(`(?i)\b(?:in|into|to|on|via) #[a-z0-9][\w-]{2,}`))
@@ -110,7 +113,7 @@ var (
 
 	reProject = gate(lazyre.New(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freez(?:e|ing)|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset))\b`))
 
-	reFeedback = gate(lazyre.New(`(?i)^(?:(?:also|and|ok|so|please|pls|plz|but|yes|yeah|yep|good|great|cool|nice|perfect|exactly)[,!]?\s+)*(?:(?:for|in|on) [\w.-]+(?: [\w.-]+)?,? )?(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using|\w+ing)|please (?:no|don'?t|never|always|avoid|keep))\b|^only [a-z]+ (?:via|with|through|from|in|on|for|when|if|after|before)\b|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - |,|$)|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`))
+	reFeedback = gate(lazyre.New(`(?i)^(?:(?:also|and|ok|so|please|pls|plz|but|yes|yeah|yep|good|great|cool|nice|perfect|exactly)[,!]?\s+)*(?:(?:for|in|on) [\w.-]+(?: [\w.-]+)?,? )?(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using|\w+ing)|please (?:no|don'?t|never|always|avoid|keep))\b|^only [a-z]+ (?:via|with|through|from|in|on|for|when|if|after|before)\b|^ignore (?:anything|everything|any|all)\b|^(?:(?:we|you) (?:can'?t|cannot) (?:keep|put|store|send|log|ship|commit|push|share|copy)|(?:can'?t|cannot) (?:keep|put|store|send|log|share|copy))\b|^(?:any|every) (?:new |single )?[\w-]+(?: [\w-]+){0,5}? (?:means|requires|needs|must|has to|should|goes through|go(?:es)? via)\b|\buse [\w.-]+(?: [\w.-]+){0,6},? not [\w.-]+|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - |,|$)|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`))
 	reOneOff   = gate(lazyre.New(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time|run|task|ticket|issue|bug|session)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`))
 	reGeneral  = gate(lazyre.New(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`))
 	// reHabit is "keep preferring…": a standing habit unless the sentence
@@ -459,6 +462,13 @@ func splitSentences(text string) []string {
 // files in locales/", "I use a screen reader, so please keep tables out
 // of your answers".
 func classify(raw, next string, at time.Time, redirected bool) []Candidate {
+	// "can't keep up with the reviews": a complaint, not a rule.
+	return slices.DeleteFunc(classifyAll(raw, next, at, redirected), func(c Candidate) bool {
+		return c.Type == "feedback" && reCantKeepUp.MatchString(c.Description)
+	})
+}
+
+func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 	cs := classifySentence(raw, next, at, redirected)
 	switch {
 	case len(cs) == 1 && cs[0].Type != "feedback":
@@ -590,14 +600,18 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	case reFeedback.MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") || !reNotImperative.MatchString(s)):
 		bare := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "also, "), "please "), " ")
 		general := reGeneral.MatchString(s) || r.correction || reHabit.MatchString(s) && !reOneOff.MatchString(s) && !reNowOnly.MatchString(s)
-		for _, p := range []string{"don", "do not", "never", "avoid", "prefer", "always", "stop ", "remember"} {
+		for _, p := range []string{"don", "do not", "never", "avoid", "prefer", "always", "stop ", "remember", "ignore ", "can't ", "cant ", "cannot ", "we can't ", "we cant ", "any ", "every "} {
 			general = general || strings.HasPrefix(bare, p)
 		}
 		if w := strings.Fields(bare); len(w) > 2 && w[0] == "no" && !notRule()[strings.Trim(w[1], ",.!")] && strings.HasPrefix(lower, "please") {
 			general = true // "please no inventing mappings on your own"; not "no worries, …"
 		}
-		if !general || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
+		general = general || reUseNot.MatchString(s) // "use insert_overwrite on the partitions, not merge"
+		if !general || reNowOnly.MatchString(s) || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
 			return nil
+		}
+		if i := strings.Index(lower, ", but use "); i > 0 && reUseNot.MatchString(s[i:]) {
+			s = s[i+len(", but "):] // "incremental yes, but use insert_overwrite…, not merge"
 		}
 		return []Candidate{build("feedback", s, whyOf(s, next), at)}
 	}

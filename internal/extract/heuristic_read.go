@@ -606,7 +606,7 @@ func ruleClause(s string, self bool) (rule, why string) {
 		for {
 			l := strings.ToLower(c)
 			trimmed := false
-			for _, lead := range []string{"and ", "but ", "so ", "also ", "please ", "pls ", "plz "} {
+			for _, lead := range []string{"and ", "but ", "so ", "also ", "please ", "pls ", "plz ", "whatever we do ", "whatever you do ", "no matter what "} {
 				if strings.HasPrefix(l, lead) {
 					c, trimmed = c[len(lead):], true
 					break
@@ -631,6 +631,13 @@ func ruleClause(s string, self bool) (rule, why string) {
 		if !request && (!reRuleStart.MatchString(c) || verbless) || reAnaphor.MatchString(c) || pointsBack(words) {
 			continue // not a rule, or one that needs the clause before it ("no new features after that")
 		}
+		if k+1 < len(cuts) && k+2 >= len(cuts) {
+			// "keep the gdscript dead simple, no clever one-liners": the
+			// "no …" after it says what the rule rules out.
+			if more := strings.TrimSpace(s[cuts[k+1].at+cuts[k+1].n:]); strings.HasPrefix(asciiLower(more), "no ") && len(strings.Fields(more)) <= 8 {
+				c, end = c+", "+strings.TrimRight(more, ".!"), len(s)
+			}
+		}
 		if end < len(s) {
 			why = trailingReason(s[end:], nil)
 			if why == "" {
@@ -651,7 +658,7 @@ var reAnaphor = gate(lazyre.New(`(?i)\b(?:after that|before that|by then|until t
 var prepositions = sync.OnceValue(func() map[string]bool { return wordSet(`in on at for to with from by during after before under over`) })
 
 // reRuleStart is a clause that opens as a standing rule does.
-var reRuleStart = gate(lazyre.New(`(?i)^(?:never|always|don'?t|do not|avoid|no new|(?:we|you) (?:can'?t|cannot) (?:keep|put|store|send|use|ship|log|touch|change|deploy|merge|share|commit|push)\b|(?:when(?:ever)?|if) you (?:write|touch|add|change|work on|need|make|create|edit) (?:any |a |an )?(?:[a-z][\w.+#-]*)(?: (?:code|files?|tests?|scripts?|stuff|for us))?\s+(?:use|stick|put|keep|add|write|make|prefer|avoid|never|always)\b|every (?:new )?[\w-]+ (?:needs|must|has to|should|gets)|(?:we|you) (?:always|never|must|should)\b)`))
+var reRuleStart = gate(lazyre.New(`(?i)^(?:never|always|don'?t|do not|avoid|no new|(?:we|you) (?:can'?t|cannot) (?:keep|put|store|send|use|ship|log|touch|change|deploy|merge|share|commit|push)\b|(?:when(?:ever)?|if) you (?:ever |also )?(?:write|touch|add|change|work on|need|make|create|edit) (?:any |a |an )?(?:[a-z][\w.+#-]*)(?: (?:code|files?|tests?|scripts?|stuff|for us))?\s+(?:use|stick|put|keep|add|write|make|prefer|avoid|never|always)\b|every (?:new )?[\w-]+ (?:needs|must|has to|should|gets)|(?:can'?t|cannot) (?:keep|put|store|send|log|share|copy)\b|ignore (?:anything|everything|any|all)\b|(?:we|you) (?:always|never|must|should)\b)`))
 
 // maxClauseText bounds the sentences read clause by clause: a real
 // sentence is far shorter, and a pasted line of thousands of commas must
