@@ -316,7 +316,11 @@ func (k counts) score() typeScore {
 		Dates: newRatio(k.dateOK, k.dated), Why: newRatio(k.whyOK, k.why)}
 }
 
-// loadExtractionSet reads one part of the set (tune, heldout, fresh, fresh2, fresh3 or fresh4).
+// extractionSets are the parts of the labelled set, in the order they were
+// written.
+var extractionSets = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5"}
+
+// loadExtractionSet reads one part of the set (one of extractionSets).
 func loadExtractionSet(dir, name string) ([]Conversation, error) {
 	p := filepath.Join(dir, name+".json")
 	raw, err := os.ReadFile(p)
@@ -367,7 +371,7 @@ func (b *bench) extractionCmd() *cobra.Command {
 	var set, engine, dir string
 	var verbose bool
 	cmd := &cobra.Command{
-		Use:   "extraction [--set tune|heldout|fresh|fresh2|fresh3|fresh4|all] [--engine heuristic|anthropic|openai|claude]",
+		Use:   "extraction [--set tune|heldout|fresh|fresh2|fresh3|fresh4|fresh5|all] [--engine heuristic|anthropic|openai|claude]",
 		Short: "Extraction quality on the labelled conversation set (issue 17)",
 		Long: `Extraction runs an extraction engine on each conversation of the labelled set
 (` + extractionDir + `: tune.json to tune rules on, heldout.json to
@@ -376,7 +380,9 @@ engine, held back after heldout.json had been measured several times, then
 used to check rules; fresh2.json, a third labeller's, measured once,
 after the rules were settled; fresh3.json, a fourth labeller's, written
 later to find what the rules still missed; and fresh4.json, a fifth
-labeller's, measured once after the rules from fresh3) and scores what it would save against what a careful colleague
+labeller's, measured once after the rules from fresh3; fresh5.json, a
+sixth labeller's, measured once before its misses were read to find what
+the rules still missed) and scores what it would save against what a careful colleague
 would: a saved memory matches an expected one when its name, description or
 body holds all the expected phrases (any case).
 
@@ -418,13 +424,14 @@ ENGINES
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var names []string
-			switch set {
-			case "tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4":
+			switch {
+			case slices.Contains(extractionSets, set):
 				names = []string{set}
-			case "all":
-				names = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4"}
+			case set == "all":
+				names = extractionSets
 			default:
-				return hint.With(fmt.Errorf("--set %q is none of tune, heldout, fresh, fresh2, fresh3, fresh4, all", set), "use --set tune, heldout, fresh, fresh2, fresh3, fresh4 or all")
+				list := strings.Join(extractionSets, ", ")
+				return hint.With(fmt.Errorf("--set %q is none of %s, all", set, list), "use --set %s or all", list)
 			}
 			sets := make([][]Conversation, len(names))
 			for i, n := range names {

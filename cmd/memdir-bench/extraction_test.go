@@ -147,10 +147,19 @@ func TestExtraction_Command(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &scores); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if len(scores) != 7 || scores[0].Set != "tune" || scores[1].Set != "heldout" || scores[2].Set != "fresh" || scores[3].Set != "fresh2" || scores[4].Set != "fresh3" || scores[5].Set != "fresh4" || scores[6].Set != "all" {
-		t.Fatalf("got %d scores: want tune, heldout, fresh, fresh2, fresh3, fresh4, all", len(scores))
+	want := append(slices.Clone(extractionSets), "all")
+	var got []string
+	sum := 0
+	for i, sc := range scores {
+		got = append(got, sc.Set)
+		if i < len(scores)-1 {
+			sum += sc.All.Expected
+		}
 	}
-	if all := scores[6]; all.All.Expected != scores[0].All.Expected+scores[1].All.Expected+scores[2].All.Expected+scores[3].All.Expected+scores[4].All.Expected+scores[5].All.Expected || all.All.Saved == 0 {
+	if !slices.Equal(got, want) {
+		t.Fatalf("got scores of %q: want %q", got, want)
+	}
+	if all := scores[len(scores)-1]; all.All.Expected != sum || all.All.Saved == 0 {
 		t.Errorf("all: %+v", all.All)
 	}
 	text, err := runBench(t, "extraction", "--dir", testSetDir, "--set", "heldout", "--verbose")
@@ -208,7 +217,7 @@ type fakeModel struct {
 func newFakeModel(t *testing.T, replies map[string]fakeReply) (*fakeModel, *httptest.Server) {
 	t.Helper()
 	m := &fakeModel{t: t, prompts: map[string]string{}, replies: replies, calls: map[string]int{}}
-	for _, set := range []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4"} {
+	for _, set := range extractionSets {
 		convs, err := loadExtractionSet(testSetDir, set)
 		if err != nil {
 			t.Fatal(err)
@@ -429,6 +438,10 @@ func TestExtraction_ModelEngines(t *testing.T) {
 			scores := decodeScores(t, out)
 			tune := scores["tune"]
 			exp, why := expectedOf(t, "tune")
+			allExpected := 0
+			for _, set := range extractionSets {
+				allExpected += scores[set].All.Expected
+			}
 			r := newRatio
 			checks := []struct {
 				name      string
@@ -449,7 +462,7 @@ func TestExtraction_ModelEngines(t *testing.T) {
 				{"forbidden hits", len(tune.ForbiddenHits), 2},
 				{"failed", len(tune.Failed) + len(tune.Refused), 0},
 				{"heldout saved", scores["heldout"].All.Saved, 0},
-				{"all recall", scores["all"].All.Recall, r(5, tune.All.Expected+scores["heldout"].All.Expected+scores["fresh"].All.Expected+scores["fresh2"].All.Expected+scores["fresh3"].All.Expected+scores["fresh4"].All.Expected)},
+				{"all recall", scores["all"].All.Recall, r(5, allExpected)},
 			}
 			for _, c := range checks {
 				if c.got != c.want {

@@ -98,7 +98,7 @@ var (
 	reDecisionHead = gate(lazyre.New(`(?i)^(?:(?:we|the team|team)\s+)?(?:(?:\w+\s+){0,3}(?:we\s+)?(?:decided|agreed|voted|settled on|signed off)\b|(?:the\s+)?(?:\w+\s+)?(?:decision|lesson|takeaway|outcome|ruling|policy)\b)[^:]{0,50}:\s+(.+)$`))
 	// reDropped is a thing the team took out, then what it did to them:
 	// "we ripped vee-validate out in the spring, it doubled the bundle".
-	reDropped = gate(lazyre.New(`(?i)^(we (?:ripped|took|pulled|tore|threw|yanked) ([\w.@/+-]+) out\b[^,;]{0,40}|we (?:removed|dropped|got rid of|banned|moved off|migrated off) ([\w.@/+-]+)\b[^,;]{0,40})[,;—–]\s+((?:it|that|they|this)\b.{6,})$`))
+	reDropped    = gate(lazyre.New(`(?i)^(we (?:ripped|took|pulled|tore|threw|yanked) ([\w.@/+-]+) out\b[^,;]{0,40}|we (?:removed|dropped|got rid of|banned|moved off|migrated off) ([\w.@/+-]+)\b[^,;]{0,40})[,;—–]\s+((?:it|that|they|this)\b.{6,})$`))
 	reCantKeepUp = gate(lazyre.New(`(?i)\b(?:can'?t|cannot) keep (?:up|track)\b`))
 	// reUseNot is a choice said against the other: "use X, not Y".
 	reUseNot = gate(lazyre.New(`(?i)\buse [\w.-]+(?: [\w.-]+){0,6},? not [\w.-]+`))
@@ -484,7 +484,48 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 		}
 		cs = clauseRules(read(raw).text, next, at)
 	}
-	return cs
+	return append(cs, clauseFacts(read(raw).text, cs, at)...)
+}
+
+// clauseFacts are the places and self-descriptions said in a clause of a
+// sentence whose memories hold none: "finance reads orders from gold at
+// 06:00, so the job has to finish before that, the SLA is tracked in the
+// data-contracts sheet" is a deadline and a place.
+func clauseFacts(s string, cs []Candidate, at time.Time) []Candidate {
+	if len(s) > maxClauseText || reQuestion.MatchString(s) || reToAgents.MatchString(s) || reDerivable.MatchString(s) {
+		return nil
+	}
+	has := map[string]bool{}
+	for _, c := range cs {
+		has[c.Type] = true
+	}
+	cuts := clauseCuts(s)
+	if len(cuts) < 2 {
+		return nil
+	}
+	var out []Candidate
+	for k, c := range cuts {
+		end := len(s)
+		if k+1 < len(cuts) {
+			end = cuts[k+1].at
+		}
+		if end < c.at+c.n {
+			continue
+		}
+		clause := trimClauseLead(strings.TrimSpace(s[c.at+c.n : end]))
+		if len(strings.Fields(clause)) < 3 || reQuestion.MatchString(clause) {
+			continue
+		}
+		switch {
+		case !has["reference"] && isWhere(clause) && !isScheduled(clause, at):
+			out = append(out, build("reference", clause, "", at))
+			has["reference"] = true
+		case !has["user"] && isSelf(clause) && !reSelfNot.MatchString(clause) && !reNowOnly.MatchString(clause):
+			out = append(out, build("user", clause, "", at))
+			has["user"] = true
+		}
+	}
+	return out
 }
 
 // chatWords mark thanks and chat, never a rule: "thanks so much, always".
