@@ -45,10 +45,20 @@ var (
 		`|^(?:[\w.+#/-]+ ){1,4}(?:is|are) (?:(?:all|pretty|kinda|mostly|totally|completely|still|black)\s+)*(?:new|magic|a mystery|alien|vibes|fresh) to me\b` +
 		`|^(?:[\w.+#/-]+ ){1,3}i know (?:really |very |pretty |quite )?well\b|^(?:been (?:writing|doing|working|using)|came from|coming from) ` +
 		`|^(?:i'?ve|ive|i have) (?:(?:honestly|actually|really)\s+)?never (?:touched|used|written|worked (?:with|in|on)|done)\b` +
-		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b`))
+		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b` +
+		// a role without its article ("I am iOS developer originally", "im fw
+		// lead here", "i'm infra/sre, not a dba"), a part-time week, a firm,
+		// leave, a place and time zone apart from the team
+		`|^(?:i'?m|i am) (?:(?:[\w.+#]+[/-])?[\w.+#]+ ){0,2}(?:engineer|developer|dev|designer|analyst|scientist|admin|manager|intern|student|founder|contractor|consultant|lead|pentester|dba|sre|devops|architect|maintainer|researcher)\b` +
+		`|^(?:i'?m|i am) (?:[\w.+#-]+/)?(?:sre|dba|infra|devops|ops|backend|frontend|qa|data|security|platform)\s*(?:,|$)` +
+		`|^i (?:only )?work (?:part[- ]time|half[- ]time|mornings|afternoons|evenings|nights|weekends|remotely|\d (?:days|mornings))\b` +
+		`|^(?:i'?m|i am) (?:at|with) (?:a|an) (?:[\w-]+ ){0,3}?(?:agency|startup|company|studio|bank|hospital|university|lab|firm|shop|consultancy|nonprofit|non-profit|insurer|retailer|publisher|fintech|scaleup)\b` +
+		`|^(?:i'?m|i am) (?:on|going on|off on) (?:paternity|maternity|parental|annual|sick|long|extended)? ?leave\b` +
+		`|^(?:i'?m|i am) (?:based |located )?in [\w ]{2,25}? and (?:the )?(?:rest of (?:the|my) )?team (?:is|are)\b|^(?:i'?m|i am) based in\b|^i live in\b` +
+		`|^(?:i'?m|i am) (?:fairly |pretty |very |still )?new (?:on|in) (?:this|the|my) team\b`))
 	// reSelfMore is a past role held for a while, or a role on a team said
 	// without its I: read after reSelf, behind their own cheap tests.
-	reSelfWas  = gate(lazyre.New(`(?i)^i was (?:a|an) (?:[\w-]+ ){0,3}?(?:nurse|doctor|teacher|analyst|engineer|developer|designer|scientist|researcher|consultant|manager|lead|admin|accountant|lawyer|[\w-]+ist|[\w-]+er|[\w-]+or) for (?:\d+\+? (?:years|yrs)|many years|several years|a few years|years|a decade)\b`))
+	reSelfWas  = gate(lazyre.New(`(?i)^i was (?:a|an) (?:[\w-]+ ){0,3}?(?:nurse|doctor|teacher|analyst|engineer|developer|designer|scientist|researcher|consultant|manager|lead|admin|accountant|lawyer|[\w-]+ist|[\w-]+er|[\w-]+or) (?:for (?:\d+\+? (?:years|yrs)|many years|several years|a few years|years|a decade)|(?:until|till|up until|up to) (?:last|this|a|\d))\b`))
 	reSelfTeam = gate(lazyre.New(`(?i)^(?:[\w.-]+ ){0,2}?(?:engineer|developer|dev|sre|designer|analyst|scientist|lead|manager|admin) on the [\w-]+(?: [\w-]+){0,2} team\s*(?:,|$)`))
 	reSelfNot  = gate(lazyre.New(`(?i)\b(?:good|great|fine|ok|okay|happy|comfortable|bad) with (?:that|this|it|these|those|your|the plan)\b|\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|on call|in (?:a|the)|currently working on|working on (?:this|the|a|it))\b|^i (?:\w+ )?(?:do|run|write) (?:it|this|that|the|a)\b`))
 
@@ -159,7 +169,7 @@ func selfClauses(s string) []string {
 			p = head // "go is new to me so explain…": the rest is a request
 		}
 		words := strings.Fields(strings.ToLower(p))
-		subjectless := len(words) > 0 && (words[0] == "been" || words[0] == "came" || words[0] == "coming" || words[0] == "mostly" || words[0] == "mainly")
+		subjectless := len(words) > 0 && (words[0] == "been" || words[0] == "came" || words[0] == "coming" || words[0] == "mostly" || words[0] == "mainly" || words[0] == "switched" || words[0] == "moved")
 		switch {
 		case len(out) > 0 && subjectless:
 			// "been writing django for 8 years": more of the fact before.
@@ -563,7 +573,7 @@ var (
 		return wordSet(`is are was were has have had need needs got gets get bought took broke ran runs run made makes
 		went goes go pay pays read reads do does did can can't cannot will won't would could should must may might costs cost
 		bans ban breaks caused causes fails failed reject rejects support supports audits check checks want wants wanted
-		uses use relies depends matches owns own sees lives isnt arent wasnt werent doesnt didnt cant wont`)
+		uses use relies depends matches owns own sees lives am isnt arent wasnt werent doesnt didnt cant wont`)
 	})
 )
 
@@ -625,7 +635,7 @@ func ruleClause(s string, self bool) (rule, why string) {
 		// your answers"), not a permission or a remark ("you can be terse
 		// about SQL", "skip the basics").
 		after := lower[cuts[k].at+cuts[k].n:]
-		request := self && (sep == "so" || sep == "but" || strings.HasPrefix(after, "so ") || strings.HasPrefix(after, "but ")) &&
+		request := self && (sep == "so" || sep == "but" || strings.HasPrefix(after, "so ") || strings.HasPrefix(after, "but ") || requestVerbs()[words[0]]) &&
 			len(words) >= 4 && !subjects()[words[0]] && words[0] != "you" && !declarative(c)
 		verbless := len(words) > 1 && prepositions()[words[1]] // "never in public GitHub issues": a fragment
 		if !request && (!reRuleStart.MatchString(c) || verbless) || reAnaphor.MatchString(c) || pointsBack(words) {
@@ -646,6 +656,9 @@ func ruleClause(s string, self bool) (rule, why string) {
 				}
 			}
 		}
+		if strings.HasPrefix(asciiLower(why), "but not ") {
+			c, why = c+" "+why, "" // "keep the python idiomatic but not clever"
+		}
 		return strings.TrimRight(c, ".!"), why
 	}
 	return "", ""
@@ -656,6 +669,12 @@ func ruleClause(s string, self bool) (rule, why string) {
 var reAnaphor = gate(lazyre.New(`(?i)\b(?:after that|before that|by then|until then|that day|then|after it|before it)\s*[.!]?$`))
 
 var prepositions = sync.OnceValue(func() map[string]bool { return wordSet(`in on at for to with from by during after before under over`) })
+
+// requestVerbs open a standing request after a self-description: "i'm a
+// pentester not really a dev, keep the python idiomatic".
+var requestVerbs = sync.OnceValue(func() map[string]bool {
+	return wordSet(`keep explain skip flag give write use avoid spell walk tell show point comment prefer stick`)
+})
 
 // reRuleStart is a clause that opens as a standing rule does.
 var reRuleStart = gate(lazyre.New(`(?i)^(?:never|always|don'?t|do not|avoid|no new|(?:we|you) (?:can'?t|cannot) (?:keep|put|store|send|use|ship|log|touch|change|deploy|merge|share|commit|push)\b|(?:when(?:ever)?|if) you (?:ever |also )?(?:write|touch|add|change|work on|need|make|create|edit) (?:any |a |an )?(?:[a-z][\w.+#-]*)(?: (?:code|files?|tests?|scripts?|stuff|for us))?\s+(?:use|stick|put|keep|add|write|make|prefer|avoid|never|always)\b|every (?:new )?[\w-]+ (?:needs|must|has to|should|gets)|(?:can'?t|cannot) (?:keep|put|store|send|log|share|copy)\b|ignore (?:anything|everything|any|all)\b|(?:we|you) (?:always|never|must|should)\b)`))
