@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"maps"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -97,8 +98,17 @@ func readDay(in DayInput) *dayRead {
 			}
 		}
 		sr.cands, _ = Heuristic(msgs, s.Session)
+		bySource := map[string]map[string]bool{} // a message's memories together: one sentence may give two
 		for _, c := range sr.cands {
-			sr.candTerms = append(sr.candTerms, termSet(c.Description))
+			ts := termSet(c.Description)
+			sr.candTerms = append(sr.candTerms, ts)
+			if bySource[c.Source] == nil {
+				bySource[c.Source] = map[string]bool{}
+			}
+			maps.Copy(bySource[c.Source], ts)
+		}
+		for _, ts := range bySource {
+			sr.candTerms = append(sr.candTerms, ts)
 		}
 		sr.quirks = sr.dataQuirks(in.Date)
 		for _, q := range sr.quirks {

@@ -184,10 +184,15 @@ func TestDailySummary_RealisticDay(t *testing.T) {
 		{"memdir", learning.Error, "memory folder"},
 		{"memdir", learning.Decision, "v0.9"},
 		{"granada", learning.Decision, "merge freeze"},
+		{"granada", learning.Decision, "quarterly report"}, // the freeze's sentence holds two dated facts
 		{learning.Global, learning.BestPractice, "force-push"},
 		{"memdir", learning.Command, "release checklist"},
 		{"granada", learning.BestPractice, "Linear project INGEST"},
-		{learning.Global, learning.Decision, "About me: data engineer"},
+	}
+	// The day holds nine learnings; the cap keeps eight, and the user's
+	// self-description ranks last.
+	if got := findLearning(d.Learnings, learning.Global, learning.Decision, "About me: data engineer"); len(got) != 0 {
+		t.Errorf("the ninth learning kept: %v", got)
 	}
 	for _, w := range wantLearnings {
 		if got := findLearning(d.Learnings, w.scope, w.typ, w.want); len(got) != 1 {
@@ -206,7 +211,8 @@ func TestDailySummary_RealisticDay(t *testing.T) {
 		(l[0].Description != "CWOP records leak into the totals" || l[0].Lesson != "Always filter Accident_Key != '99' before joining claims") {
 		t.Errorf("the reason is the description and the rule the lesson: got %q / %q", l[0].Description, l[0].Lesson)
 	}
-	if !strings.Contains(strings.Join(d.KeyPoints, "\n"), "granada: Merge freeze for granada starts Thursday 2026-11-26, the quarterly report is due 2026-12-03") {
+	if points := strings.Join(d.KeyPoints, "\n"); !strings.Contains(points, "granada: Merge freeze for granada starts Thursday 2026-11-26\n") ||
+		!strings.Contains(points, "granada: The quarterly report is due 2026-12-03\n") {
 		t.Errorf("Key Points lack the freeze with absolute dates:\n%s", strings.Join(d.KeyPoints, "\n"))
 	}
 	wantCommits := []string{

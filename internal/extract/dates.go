@@ -19,27 +19,32 @@ var months = map[string]time.Month{"jan": 1, "january": 1, "feb": 2, "february":
 
 var (
 	reRelDay  = gate(lazyre.New(`(?i)\b(today|tonight|tomorrow|yesterday)\b`))
-	reWeekday = gate(lazyre.New(`(?i)\b(?:(next|this coming|coming|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)('s)?\b`))
+	reWeekday = gate(lazyre.New(`(?i)\b(?:(next|this coming|coming|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)('s)?\b( \d{4}-\d\d-\d\d\b)?`))
 	// reNFrom is "two weeks from friday", "3 days after monday".
 	reNFrom = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|a)\s+(day|week)s?\s+(?:from|after)\s+(?:next\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today)\b`))
 	// reWeekdayNth is "wednesday the 18th": the 18th, which the weekday
 	// only confirms.
 	reWeekdayNth   = gate(lazyre.New(`(?i)\b(?:(on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b`))
 	reEndNextMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+next\s+month\b`))
-	reInN          = gate(lazyre.New(`(?i)\bin\s+(\d+|one|two|three|four|five|six)\s+(day|week)s?\b`))
-	reNextWeek     = gate(lazyre.New(`(?i)\bnext\s+week\b`))
-	reEndMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
-	reMonthDay     = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`))
-	reDayMonth     = gate(lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
-	reEndQuart     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`))
-	reTheNth       = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru) the (\d{1,2})(?:st|nd|rd|th)\b`))
-	reISODate      = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
+	// reNthNextMonth is "the 16th of next month".
+	reNthNextMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\s+of\s+next\s+month\b`))
+	// reOffset is "three days before", "a week after": counted from the
+	// date said before it in the sentence.
+	reOffset   = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|seven|a)\s+(day|week)s?\s+(before|after|earlier|later)\b(?:\s+that\b)?`))
+	reInN      = gate(lazyre.New(`(?i)\bin\s+(\d+|one|two|three|four|five|six)\s+(day|week)s?\b`))
+	reNextWeek = gate(lazyre.New(`(?i)\bnext\s+week\b`))
+	reEndMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
+	reMonthDay = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`))
+	reDayMonth = gate(lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
+	reEndQuart = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`))
+	reTheNth   = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru) the (\d{1,2})(?:st|nd|rd|th)\b`))
+	reISODate  = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
 	// reIsTheNth is "next one is the 12th" at a clause's end: not "the
 	// 2nd biggest line", not "the 1st of every month".
 	reIsTheNth = gate(lazyre.New(`(?i)\bis the (\d{1,2})(?:st|nd|rd|th)(?:\s*[,.;!]|\s*$|\s+(?:and|so|but)\b)`))
 )
 
-var smallNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+var smallNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 
 // AbsoluteDates rewrites the relative dates in s as absolute ones, counted
 // from at (the message's own time): "next Friday" becomes "Friday
@@ -116,6 +121,16 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return m
 	})
+	s = gated(s, reNthNextMonth, []string{"next month"}, func(m string) string {
+		g := reNthNextMonth.FindStringSubmatch(m)
+		d, _ := strconv.Atoi(g[1])
+		first := time.Date(at.Year(), at.Month()+1, 1, 0, 0, 0, 0, at.Location())
+		if t := first.AddDate(0, 0, d-1); d >= 1 && t.Month() == first.Month() {
+			found = true
+			return day(t)
+		}
+		return m
+	})
 	s = gated(s, reEndNextMonth, []string{"month"}, func(string) string {
 		found = true
 		return day(time.Date(at.Year(), at.Month()+2, 0, 0, 0, 0, 0, at.Location()))
@@ -155,6 +170,9 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	})
 	s = gated(s, reWeekday, []string{"day"}, func(m string) string {
 		g := reWeekday.FindStringSubmatch(m)
+		if g[4] != "" {
+			return m // "Thursday 2026-11-26": written out already
+		}
 		if g[3] != "" && g[1] == "" {
 			return m // "tuesday's outage": an event named by its day, past as often as not
 		}
@@ -212,7 +230,50 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return m
 	})
+	if found {
+		s = offsetDates(s)
+	}
 	return s, found
+}
+
+// offsetDates writes "three days before" after a date as the date it
+// counts to: "the release is 2026-07-06 and feature freeze is three days
+// before" → "… feature freeze is 2026-07-03 (three days before)".
+func offsetDates(s string) string {
+	if !mayHold(s, []string{" before", " after", " earlier", " later"}) {
+		return s
+	}
+	locs := reOffset.FindAllStringSubmatchIndex(s, -1)
+	for i := len(locs) - 1; i >= 0; i-- {
+		m := locs[i]
+		anchors := reISODate.FindAllStringIndex(s[:m[0]], -1)
+		if len(anchors) == 0 {
+			continue
+		}
+		last := anchors[len(anchors)-1]
+		if strings.TrimSpace(s[last[1]:m[0]]) == "(" {
+			continue // written out already: "2026-07-03 (three days before)"
+		}
+		from, err := time.Parse(time.DateOnly, s[last[0]:last[1]])
+		if err != nil {
+			continue
+		}
+		n, err := strconv.Atoi(s[m[2]:m[3]])
+		if err != nil {
+			n = max(smallNumbers[strings.ToLower(s[m[2]:m[3]])], 1) // "a week before"
+		}
+		if strings.EqualFold(s[m[4]:m[5]], "week") {
+			n *= 7
+		}
+		if n > 3650 {
+			continue
+		}
+		if dir := strings.ToLower(s[m[6]:m[7]]); dir == "before" || dir == "earlier" {
+			n = -n
+		}
+		s = s[:m[0]] + from.AddDate(0, 0, n).Format(time.DateOnly) + " (" + s[m[0]:m[1]] + ")" + s[m[1]:]
+	}
+	return s
 }
 
 // weekdayNth is the day d of a month that falls on wd nearest to at, up to

@@ -617,6 +617,15 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	case reProject.MatchString(s) || isScheduled(s, at):
 		if _, dated := AbsoluteDates(s, at); dated || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") {
+			if parts := splitDated(s, at); parts != nil {
+				// "the sale launches on the 20th and deploys are frozen from
+				// the 18th": two dates, two facts.
+				var cs []Candidate
+				for _, p := range parts {
+					cs = append(cs, build("project", p, factWhy(p, next, at), at))
+				}
+				return cs
+			}
 			if fact, where := cutWhere(s, at); where != nil {
 				// "playtests are every thursday, results go in confluence
 				// under NETCODE > Playtest Log": a fact and where its

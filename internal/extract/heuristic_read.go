@@ -243,6 +243,33 @@ var reWhereClause = gate(lazyre.New(`(?i)\b(?:that'?s|thats|this is|it'?s|is|are
 // dashes, dots or slashes.
 var reAnyName = gate(lazyre.New(`'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+|\b[\w.-]+/[\w.-]+`))
 
+// splitDated cuts a sentence that puts two things on the calendar into
+// one fact each, or returns nil: "the play store release is 6 july and
+// feature freeze is three days before" (its dates absolute first, so the
+// second still counts from the first).
+func splitDated(s string, at time.Time) []string {
+	abs, dated := AbsoluteDates(s, at)
+	if !dated {
+		return nil
+	}
+	for _, sep := range []string{" and ", ", and ", ", "} {
+		i := strings.Index(asciiLower(abs), sep)
+		if i <= 0 {
+			continue
+		}
+		left, right := strings.TrimSpace(abs[:i]), strings.TrimSpace(abs[i+len(sep):])
+		lw, rw := strings.Fields(left), strings.Fields(asciiLower(right))
+		if len(lw) < 3 || len(rw) < 3 || prepositions()[rw[0]] || imperatives()[rw[0]] || rw[0] == "so" || rw[0] == "but" || rw[0] == "then" {
+			continue
+		}
+		if !reISODate.MatchString(left) || !reISODate.MatchString(right) || !reSchedule.MatchString(right) && !strings.Contains(" "+asciiLower(right)+" ", " is ") {
+			continue
+		}
+		return []string{left, right}
+	}
+	return nil
+}
+
 // cutWhere takes from a dated fact the clauses after its first that say
 // where something lives, or returns no where.
 func cutWhere(s string, at time.Time) (fact string, where []string) {
