@@ -87,6 +87,17 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 				c, prev = earlier+", "+c, earlier
 			}
 		}
+		// "the api group stays tenants.platform.acme.io, dont rename it":
+		// a prohibition that points back at the clause before; "prompts
+		// live in prompts/ as .md files, never inline strings": the clause
+		// before says where they go instead.
+		lw := strings.Fields(asciiLower(c))
+		prohibits := len(lw) >= 2 && (lw[0] == "never" || lw[0] == "dont" || lw[0] == "don't" || lw[0] == "do" && lw[1] == "not")
+		backed := prohibits && prevRule < 0 && prev != "" && len(strings.Fields(prev)) >= 3 && (declarative(prev) || len(locVerbEnds(prev)) > 0) && !reQuestion.MatchString(prev) &&
+			(pointsBack(lw) && reNamedPlace.MatchString(prev) || !pointsBack(lw) && len(locVerbEnds(prev)) > 0)
+		if backed {
+			c = prev + ", " + c
+		}
 		joined := prevRule >= 0 && prev != "" && noPhrase(c)
 		if joined {
 			// "keep the gdscript dead simple, no clever one-liners": more
@@ -98,7 +109,7 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 		// "whatever we do keep the gdscript dead simple": an imperative
 		// said for whatever is done.
 		whatever := strings.HasPrefix(asciiLower(rawClause), "whatever we do ") || strings.HasPrefix(asciiLower(rawClause), "whatever you do ")
-		if first, _, _ := strings.Cut(asciiLower(c), " "); !joined && !ruleLike(c, reasoned) && !(whatever && imperatives()[first]) {
+		if first, _, _ := strings.Cut(asciiLower(c), " "); !joined && !backed && !ruleLike(c, reasoned) && !(whatever && imperatives()[first]) {
 			continue
 		}
 		if so := strings.TrimSpace(s[cuts[k].at:cuts[k].at+cuts[k].n]) == "so" || strings.HasPrefix(asciiLower(rawClause), "so "); so && reNowOnly.MatchString(s[:cuts[k].at]) {

@@ -92,7 +92,10 @@ var (
 	reChannel = gate(lazyre.New(`(?:^|\s)#[a-z0-9][a-z0-9_-]{2,}`))
 	// reConstraint is what a project is held to: "we're stuck on unity
 	// 2022.3", "we're pinned to node 18", "we're gdscript only".
-	reConstraint = gate(lazyre.New(`(?i)^(?:we'?re|we are|the (?:team|project|app|game|service|site) is) (?:(?:still|currently|basically|kinda)\s+)?(?:stuck on|pinned (?:to|on|at)|locked (?:to|on|into|in to)|tied to|limited to|standardi[sz]ed on|committed to)\b|^(?:we'?re|we are) (?:[\w.+#-]+ ){1,2}only\b`))
+	reConstraint = gate(lazyre.New(`(?i)^(?:we'?re|we are|the (?:team|project|app|game|service|site) is) (?:(?:still|currently|basically|kinda)\s+)?(?:stuck on|pinned (?:to|on|at)|locked (?:to|on|into|in to)|tied to|limited to|standardi[sz]ed on|committed to)\b|^(?:we'?re|we are) (?:[\w.+#-]+ ){1,2}only\b` +
+		`|\b(?:we'?re|we are) not (?:moving|upgrading|migrating|switching|going) (?:to|off)\b|^we (?:only )?(?:move|upgrade|migrate|switch) (?:to|off) \S+(?: \S+){0,3}? only after\b` +
+		`|^we have an? (?:hard |fixed |strict |tight |monthly |small )?(?:budget|spend cap|cost cap|quota)\b|^(?:the )?(?:minimum|min|max|maximum) (?:supported )?[\w.-]+(?: [\w.-]+)? (?:is|stays)\b` +
+		`|^there'?s an? (?:weekly|biweekly|fortnightly|monthly|daily|quarterly) (?:[\w-]+ ){0,4}(?:review|sync|meeting|standup|demo|retro|planning|call|check-?in)\b`))
 	// reDecisionHead is a decision said behind a label: "decided last
 	// week: …", "the key lesson we agreed in the review: …".
 	reDecisionHead = gate(lazyre.New(`(?i)^(?:(?:we|the team|team)\s+)?(?:(?:\w+\s+){0,3}(?:we\s+)?(?:decided|agreed|voted|settled on|signed off)\b|(?:the\s+)?(?:\w+\s+)?(?:decision|lesson|takeaway|outcome|ruling|policy)\b)[^:]{0,50}:\s+(.+)$`))
@@ -100,20 +103,26 @@ var (
 	// "we ripped vee-validate out in the spring, it doubled the bundle".
 	reDropped    = gate(lazyre.New(`(?i)^(we (?:ripped|took|pulled|tore|threw|yanked) ([\w.@/+-]+) out\b[^,;]{0,40}|we (?:removed|dropped|got rid of|banned|moved off|migrated off) ([\w.@/+-]+)\b[^,;]{0,40})[,;—–]\s+((?:it|that|they|this)\b.{6,})$`))
 	reCantKeepUp = gate(lazyre.New(`(?i)\b(?:can'?t|cannot) keep (?:up|track)\b`))
+	// reStanding are rules that say by their form they hold every time:
+	// what everything goes into, what the team never does, what names
+	// follow, a practice for a kind of thing ("use example.com in
+	// fixtures"), a window, a prohibition with its reason after a dash.
+	reStanding = gate(lazyre.New(`(?i)^(?:everything|all (?:new )?[\w-]+) (?:goes|go|lives?) (?:in|into|through)\b|\bwe (?:don'?t|dont|do not|never|only) (?:install|add|use|merge|deploy|ship|push|commit|touch|edit|run|write|put|store|log|call|import|upgrade|bump|rename|delete|change|release)\b|\b(?:names?|[\w-]+ names|files|branches|commits|tags|labels|keys|ids|endpoints|routes|tables|columns) (?:follow|use|match) (?:the |our )?\S+ (?:style|convention|pattern|format|scheme)\b|^use [\w.@-]+(?: [\w.@-]+){0,3} (?:in|for) (?:all |every |our )?[a-z]+s\s*[.!]*$|\bonly (?:inside|during|within|outside) (?:the |our )?[\w-]+(?: [\w-]+)? (?:window|hours)\b|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - )\s*\w`))
+	reOwnNeed  = gate(lazyre.New(`(?i)^i (?:need|want|wanna|gotta|must)\b`))
 	// reUseNot is a choice said against the other: "use X, not Y".
 	reUseNot = gate(lazyre.New(`(?i)\buse [\w.-]+(?: [\w.-]+){0,6},? not [\w.-]+`))
 	// reChannelIn is a channel named as the place something goes: "dump
 	// their notes in #playtest-notes".
 	reChannelIn = gate(lazyre.New(`(?i)\b(?:in|into|to|on|via) #[a-z0-9][\w-]{2,}`))
 	reSystems   = gate(lazyre.New(`(?i)\b(linear|jira|grafana|datadog|sentry|pagerduty|notion|confluence|slack|github (?:project|issues|discussions)|asana|trello|opsgenie|kibana|honeycomb|statuspage|1password|vault|figma)\b`))
-	rePointer   = gate(lazyre.New(`(?i)\b(tracked in|track(?:ed)? (?:them |it )?in|lives? in|live at|is at|are at|filed in|file (?:\w+ ){1,2}in|go(?:es)? in|go to|show(?:s)? up in|managed in|kept in|dashboard|runbook|board|channel|docs? (?:are|is) (?:at|in)|wiki|on-?call (?:watches|uses|looks at)|look at)\b`))
+	rePointer   = gate(lazyre.New(`(?i)\b(tracked in|track(?:ed)? (?:them |it )?in|lives? in|live at|is at|are at|filed in|file (?:\w+ ){1,2}in|go(?:es)? in|go to|show(?:s)? up in|managed in|kept in|comes? in|lands? in|dashboard|runbook|board|channel|docs? (?:are|is) (?:at|in)|wiki|on-?call (?:watches|uses|looks at)|look at)\b`))
 
 	reUser    = gate(lazyre.New(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am)\s+(?:a|an|the)\s+|^(?:i'?ve|i have) been (?:a |an )?\w+ing\b.*\bfor\b|^i (?:work|worked) (?:as|on|in|at)\b|^my (?:role|job|background|team)\b|^i'?m (?:new|fairly new|brand new) to\b|^i (?:have|got) \d+ years\b|^(?:i'?m|i am) (?:more of )?(?:a |an )?(?:senior|junior|staff|principal|lead|backend|frontend|full[- ]stack|data|ml|devops|sre|mobile|security)\b`))
 	reUserNot = gate(lazyre.New(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|currently working on|working on (?:this|the|a|it))\b`))
 
-	reProject = gate(lazyre.New(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freez(?:e|ing)|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset))\b`))
+	reProject = gate(lazyre.New(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freez(?:e|ing)|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset)|(?:has|have|needs?) to (?:finish|land|be done|be in|ship|complete|be merged) (?:before|by))\b`))
 
-	reFeedback = gate(lazyre.New(`(?i)^(?:(?:also|and|ok|so|please|pls|plz|but|yes|yeah|yep|good|great|cool|nice|perfect|exactly)[,!]?\s+)*(?:(?:for|in|on) [\w.-]+(?: [\w.-]+)?,? )?(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using|\w+ing)|please (?:no|don'?t|never|always|avoid|keep))\b|^only [a-z]+ (?:via|with|through|from|in|on|for|when|if|after|before)\b|^ignore (?:anything|everything|any|all)\b|^(?:(?:we|you) (?:can'?t|cannot) (?:keep|put|store|send|log|ship|commit|push|share|copy)|(?:can'?t|cannot) (?:keep|put|store|send|log|share|copy))\b|^(?:any|every) (?:new |single )?[\w-]+(?: [\w-]+){0,5}? (?:means|requires|needs|must|has to|should|goes through|go(?:es)? via)\b|\buse [\w.-]+(?: [\w.-]+){0,6},? not [\w.-]+|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - |,|$)|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`))
+	reFeedback = gate(lazyre.New(`(?i)^(?:(?:also|and|ok|so|please|pls|plz|but|yes|yeah|yep|good|great|cool|nice|perfect|exactly)[,!]?\s+)*(?:(?:for|in|on) [\w.-]+(?: [\w.-]+)?,? )?(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using|\w+ing)|please (?:no|don'?t|never|always|avoid|keep))\b|^only [a-z]+ (?:via|with|through|from|in|on|for|when|if|after|before)\b|^ignore (?:anything|everything|any|all)\b|^(?:everything|all (?:new )?[\w-]+) (?:goes|go|lives?) (?:in|into|through)\b|\bwe (?:don'?t|dont|do not|never|only) (?:install|add|use|merge|deploy|ship|push|commit|touch|edit|run|write|put|store|log|call|import|upgrade|bump|rename|delete|change|release)\b|\b(?:names?|[\w-]+ names|files|branches|commits|tags|labels|keys|ids|endpoints|routes|tables|columns) (?:follow|use|match) (?:the |our )?\S+ (?:style|convention|pattern|format|scheme)\b|^use [\w.@-]+(?: [\w.@-]+){0,3} (?:in|for) (?:all |every |our )?[a-z]+s\s*[.!]*$|\bonly (?:inside|during|within|outside) (?:the |our )?[\w-]+(?: [\w-]+)? (?:window|hours)\b|^(?:(?:we|you) (?:can'?t|cannot) (?:keep|put|store|send|log|ship|commit|push|share|copy)|(?:can'?t|cannot) (?:keep|put|store|send|log|share|copy))\b|^(?:any|every) (?:new |single )?[\w-]+(?: [\w-]+){0,5}? (?:means|requires|needs|must|has to|should|goes through|go(?:es)? via)\b|\buse [\w.-]+(?: [\w.-]+){0,6},? not [\w.-]+|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - |,|$)|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`))
 	reOneOff   = gate(lazyre.New(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time|run|task|ticket|issue|bug|session)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`))
 	reGeneral  = gate(lazyre.New(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`))
 	// reHabit is "keep preferring…": a standing habit unless the sentence
@@ -553,6 +562,9 @@ func bareRule(s, next string, at time.Time) (Candidate, bool) {
 	hw := strings.Fields(asciiLower(head))
 	verbless := len(hw) > 0 && !subjects()[hw[0]] && !pronounSubject(hw[0])
 	for i, w := range hw {
+		if (w == "that" || w == "which" || w == "who") && i >= 2 {
+			break // "no HAL_Delay in anything that can run…": a relative clause's verb
+		}
 		w = strings.Trim(w, ".,;:!\"'`()")
 		third := i > 0 && len(w) >= 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !determiners()[hw[i-1]] && !prepositions()[hw[i-1]]
 		verbless = verbless && !finiteVerbs()[w] && !(len(w) >= 6 && strings.HasSuffix(w, "ed")) && !(third && i == 1)
@@ -616,7 +628,8 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		return []Candidate{build("project", s, factWhy(s, next, at), at)}
 	case reProject.MatchString(s) || isScheduled(s, at):
 		if _, dated := AbsoluteDates(s, at); dated || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
-			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") {
+			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") ||
+			strings.Contains(lower, " to finish before") || strings.Contains(lower, " to land before") || strings.Contains(lower, " to be done before") {
 			if parts := splitDated(s, at); parts != nil {
 				// "the sale launches on the 20th and deploys are frozen from
 				// the 18th": two dates, two facts.
@@ -656,7 +669,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		if w := strings.Fields(bare); len(w) > 2 && w[0] == "no" && !notRule()[strings.Trim(w[1], ",.!")] && strings.HasPrefix(lower, "please") {
 			general = true // "please no inventing mappings on your own"; not "no worries, …"
 		}
-		general = general || reUseNot.MatchString(s) // "use insert_overwrite on the partitions, not merge"
+		general = general || reUseNot.MatchString(s) || reStanding.MatchString(s) // "use insert_overwrite on the partitions, not merge"
 		if !general || reNowOnly.MatchString(s) || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
 			return nil
 		}
@@ -711,7 +724,9 @@ func factWhy(s, next string, at time.Time) string {
 	}
 	return trailingReason(s, func(clause string) bool {
 		_, dated := AbsoluteDates(clause, at)
-		return dated
+		// "…, i need the lag numbers for the next one": the speaker's own
+		// errand, not why the fact holds.
+		return dated || reOwnPlan.MatchString(strings.TrimSpace(clause)) || reOwnNeed.MatchString(strings.TrimSpace(clause))
 	})
 }
 

@@ -54,6 +54,7 @@ var (
 		`|^i (?:only )?work (?:part[- ]time|half[- ]time|mornings|afternoons|evenings|nights|weekends|remotely|\d (?:days|mornings))\b` +
 		`|^(?:i'?m|i am) (?:at|with) (?:a|an) (?:[\w-]+ ){0,3}?(?:agency|startup|company|studio|bank|hospital|university|lab|firm|shop|consultancy|nonprofit|non-profit|insurer|retailer|publisher|fintech|scaleup)\b` +
 		`|^(?:i'?m|i am) (?:on|going on|off on) (?:paternity|maternity|parental|annual|sick|long|extended)? ?leave\b` +
+		`|^(?:i'?m|im|i am) (?:out|off|away|ooo|on vacation|on holiday|on pto) (?:from|starting|between|until|till) \S+` +
 		`|^(?:i'?m|i am) (?:based |located )?in [\w ]{2,25}? and (?:the )?(?:rest of (?:the|my) )?team (?:is|are)\b|^(?:i'?m|i am) based in\b|^i live in\b` +
 		`|^(?:i'?m|i am) (?:fairly |pretty |very |still )?new (?:on|in) (?:this|the|my) team\b`))
 	// reSelfMore is a past role held for a while, or a role on a team said
@@ -86,7 +87,7 @@ var (
 	reNamedPlace = gate(lazyre.New(`^[^.;]{0,60}?(?:'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+(?:/[\w.-]+)*|\b[A-Z][A-Z0-9]+-\d+\b|\b[A-Z][A-Za-z0-9]+-[A-Z][A-Za-z0-9]+\b|\b[\w.-]+/[\w.-]+|\b[\w-]+(?: [\w-]+){0,2} / [\w-]+(?: [\w-]+){0,2} / [\w-]|\b[\w-]+ > [\w-]|https?://)`))
 	// reIsNamed is a copula naming the place outright: "the tracker is the
 	// github project 'Test Health'", "the registry is ghcr.io/acme".
-	reIsNamed = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|page|repo|channel|bucket|folder|sheet|board|service|dashboard|space|doc|wiki|epic|vault|file)\s+['"\x60]|\b(?:is|are)\s+(?:at\s+)?(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.-]+)*\b)|\b(?:is|are)\s+(?:the|our|a)\s+['"\x60][^'"\x60]{2,40}['"\x60]\s+(?:[\w&]+\s+){0,2}(?:channel|bucket|folder|sheet|spreadsheet|board|dashboard|space|doc|wiki|vault|notebook)\b`))
+	reIsNamed = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|page|repo|channel|bucket|folder|sheet|board|service|dashboard|space|doc|wiki|epic|vault|file)\s+['"\x60]|\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|repo|channel|bucket|folder|board|service|space|vault|app|cluster|instance|account|namespace|queue|topic|workspace|org|tenant|site|team)\s+[a-z0-9]+(?:[-_.][a-z0-9]+)+\b|\b(?:app|cluster|instance|account|namespace|bucket|queue|topic|workspace|tenant|site|project) (?:is|are) (?:called |named )?[a-z0-9]+(?:[-_.][a-z0-9]+)+\b|\b(?:is|are)\s+(?:at\s+)?(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.-]+)*\b)|\b(?:is|are)\s+(?:the|our|a)\s+['"\x60][^'"\x60]{2,40}['"\x60]\s+(?:[\w&]+\s+){0,2}(?:channel|bucket|folder|sheet|spreadsheet|board|dashboard|space|doc|wiki|vault|notebook)\b`))
 	reInRepo  = gate(lazyre.New(`(?i)\b(?:readme|this repo|the repo|codebase)\b|\.(?:go|ts|tsx|js|py|sql|json|ya?ml|rs|swift)\b`))
 )
 
@@ -288,6 +289,17 @@ func cutWhere(s string, at time.Time) (fact string, where []string) {
 	return strings.Join(keep, ", "), where
 }
 
+// callAt reports a call in s, a name right before "(": code, not a place.
+// A parenthesis after a space is an aside: "(Data Platform/Contracts)".
+func callAt(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] == '(' && s[i-1] != ' ' {
+			return true
+		}
+	}
+	return false
+}
+
 // isWhere reports a named place outside the repository.
 func isWhere(s string) bool {
 	if reWhereClause.MatchString(s) && reAnyName.MatchString(s) {
@@ -304,7 +316,7 @@ func isWhere(s string) bool {
 			break
 		}
 		// A name, not code: "comes from `os.Getenv(\"PORT\")`" is no place.
-		named = reNamedPlace.MatchString(s[end:]) && !strings.Contains(s[end:min(len(s), end+60)], "(")
+		named = reNamedPlace.MatchString(s[end:]) && !callAt(s[end:min(len(s), end+60)])
 	}
 	return (named || reIsNamed.MatchString(s)) && !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 }
