@@ -109,6 +109,9 @@ var (
 	// fixtures"), a window, a prohibition with its reason after a dash.
 	reStanding = gate(lazyre.New(`(?i)^(?:everything|all (?:new )?[\w-]+) (?:goes|go|lives?) (?:in|into|through)\b|\bwe (?:don'?t|dont|do not|never|only) (?:install|add|use|merge|deploy|ship|push|commit|touch|edit|run|write|put|store|log|call|import|upgrade|bump|rename|delete|change|release)\b|\b(?:names?|[\w-]+ names|files|branches|commits|tags|labels|keys|ids|endpoints|routes|tables|columns) (?:follow|use|match) (?:the |our )?\S+ (?:style|convention|pattern|format|scheme)\b|^use [\w.@-]+(?: [\w.@-]+){0,3} (?:in|for) (?:all |every |our )?[a-z]+s\s*[.!]*$|\bonly (?:inside|during|within|outside) (?:the |our )?[\w-]+(?: [\w-]+)? (?:window|hours)\b|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - )\s*\w`))
 	reOwnNeed  = gate(lazyre.New(`(?i)^i (?:need|want|wanna|gotta|must)\b`))
+	// reYourWork is a sentence about what the assistant just did, a step
+	// of this task: "the test you wrote has vpn.client-zeta.com, change it".
+	reYourWork = gate(lazyre.New(`(?i)\byou(?:'ve| have| just)? (?:wrote|did|made|added|used|saw|changed|removed|ran|picked|put)\b|\b(?:change|fix|revert|remove|rename|update|undo) (?:it|that|this|them)\s*[.!]*$`))
 	// reUseNot is a choice said against the other: "use X, not Y".
 	reUseNot = gate(lazyre.New(`(?i)\buse [\w.-]+(?: [\w.-]+){0,6},? not [\w.-]+`))
 	// reChannelIn is a channel named as the place something goes: "dump
@@ -279,10 +282,16 @@ func sentencesAndFragments(text string) (out []string, frags [][]string) {
 	// Protect the dots of URLs and of file names from the splitter.
 	urls := reURL.FindAllString(text, -1)
 	for i, u := range urls {
+		u = strings.TrimRight(u, ".,;:!?") // "…https://dojo.sec.internal. and i'm…": the dot ends the sentence
+		urls[i] = u
 		text = strings.Replace(text, u, fmt.Sprintf("\x00%d\x00", i), 1)
 	}
 	var pending []string
-	for _, s := range splitLabels(splitSentences(text)) {
+	sents := splitSentences(text)
+	for i, s := range sents {
+		sents[i] = unwrapAside(strings.TrimSpace(s))
+	}
+	for _, s := range splitLabels(sents) {
 		for i, u := range urls {
 			s = strings.ReplaceAll(s, fmt.Sprintf("\x00%d\x00", i), u)
 		}
@@ -297,6 +306,26 @@ func sentencesAndFragments(text string) (out []string, frags [][]string) {
 		}
 	}
 	return out, append(frags, pending)
+}
+
+// reToYou is a trailing clause said to the assistant about this session:
+// "…, you saw build.sc already, whatever".
+var reToYou = gate(lazyre.New(`(?i),\s+you (?:saw|wrote|did|made|said|mentioned|used|had|know|already|just)\b[^,]*(?:,\s*whatever)?[.!]*\s*$|,\s*whatever[.!]*\s*$`))
+
+// unwrapAside reads a sentence said in parentheses as the sentence it
+// holds ("(bg: i'm on data platform, so go straight to the point.)"),
+// and drops what it says to the assistant about this session.
+func unwrapAside(s string) string {
+	if strings.HasPrefix(s, "(") {
+		s = strings.TrimSpace(strings.TrimPrefix(s, "("))
+		if !strings.Contains(s, "(") {
+			s = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(strings.TrimRight(s, ".!")), ")")), ".!") + ".")
+		}
+	}
+	if loc := reToYou.FindStringIndex(s); loc != nil && loc[0] > 0 {
+		s = s[:loc[0]]
+	}
+	return s
 }
 
 // splitLabels cuts a sentence after a short head that labels what
@@ -421,6 +450,12 @@ func joinFragment(c *Candidate, frag string, before bool, sk *Skipped) {
 	c.Body = first
 }
 
+// emojiAt reports an emoji (U+1F300-U+1FAFF) at the start of s.
+func emojiAt(s string) bool {
+	r, n := utf8.DecodeRuneInString(s)
+	return n == 4 && r >= 0x1F300 && r <= 0x1FAFF
+}
+
 // abbreviation reports whether text ends in a title or an abbreviation
 // whose dot ends no sentence: "pilot with Dr. Okafor", "e.g. redis".
 func abbreviation(text string) bool {
@@ -446,10 +481,16 @@ func splitSentences(text string) []string {
 		switch {
 		case c == '\n':
 			end = i
+		case c == 0xF0 && i+4 < len(text) && text[i+4] == ' ' && emojiAt(text[i:]):
+			end = i + 4 // "…skip the basics 🙂 today: bloat on…"
+			i += 3
 		case c == '.' || c == '!' || c == '?':
 			j := i
 			for j+1 < len(text) && strings.IndexByte(".!?", text[j+1]) >= 0 {
 				j++
+			}
+			if j+2 < len(text) && text[j+1] == ')' && (text[j+2] == ' ' || text[j+2] == '\n') && strings.HasPrefix(strings.TrimSpace(text[start:i]), "(") {
+				j++ // "(… go straight to the point.) driver log": the aside ends the sentence
 			}
 			if (j+1 == len(text) || text[j+1] == ' ' || text[j+1] == '\t' || text[j+1] == '\n') && !(c == '.' && j == i && abbreviation(text[:i])) {
 				end = j + 1
@@ -660,7 +701,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		return many("user", self) // less what holds only now ("on call this week")
 	}
 	switch {
-	case reFeedback.MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") || !reNotImperative.MatchString(s)):
+	case reFeedback.MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) || !strings.HasPrefix(lower, "we ") && !reNotImperative.MatchString(s)):
 		bare := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "also, "), "please "), " ")
 		general := reGeneral.MatchString(s) || r.correction || reHabit.MatchString(s) && !reOneOff.MatchString(s) && !reNowOnly.MatchString(s)
 		for _, p := range []string{"don", "do not", "never", "avoid", "prefer", "always", "stop ", "remember", "ignore ", "can't ", "cant ", "cannot ", "we can't ", "we cant ", "any ", "every "} {
@@ -695,7 +736,7 @@ func whyOf(s, next string) string {
 	// asks for something: "never hardcode hex values. the rebrand is going
 	// to change basically every color".
 	n := strings.TrimSpace(next)
-	if len(strings.Fields(n)) >= 4 && declarative(n) && !reQuestion.MatchString(n) && !reFeedback.MatchString(n) && !reRuleStart.MatchString(n) && !reToAgents.MatchString(n) {
+	if len(strings.Fields(n)) >= 4 && declarative(n) && !reQuestion.MatchString(n) && !reFeedback.MatchString(n) && !reRuleStart.MatchString(n) && !reToAgents.MatchString(n) && !reYourWork.MatchString(n) {
 		return strings.TrimRight(n, ".!")
 	}
 	return ""
@@ -761,6 +802,9 @@ func build(typ, s, reason string, at time.Time) Candidate {
 	s, _ = AbsoluteDates(strings.TrimSpace(s), at)
 	rule := s
 	if reason != "" {
+		if i := strings.LastIndex(reason, " ("); i > 0 && strings.HasSuffix(strings.TrimRight(reason, ".! "), ")") && len(strings.Fields(reason[:i])) >= 3 {
+			reason = reason[:i] // "…CRs applied against it (yes i know, naming is hard, blame kevin)": an aside
+		}
 		reason, _ = AbsoluteDates(reason, at)                    // as s was
 		i := strings.Index(asciiLower(rule), asciiLower(reason)) // byte offsets of rule itself
 		switch {

@@ -41,7 +41,7 @@ var (
 		`|^(?:a |an )?(?:solo|indie|freelance|independent|junior|senior|staff|lead|principal)(?: \w+)? (?:dev|developer|engineer|designer|analyst|scientist|founder|contractor)\b` +
 		// a role alone, a team, what is new or known to them, where they come from
 		`|^(?:a |an )?(?:[\w.-]+ ){0,2}(?:engineer|developer|dev|designer|analyst|scientist|admin|manager|intern|student|founder|contractor|consultant|person)(?: here)?$` +
-		`|^(?:i'?m|im|i am) (?:on|in) (?:the )?[\w-]+(?: [\w-]+)? (?:team|org|group|department|ops)\b` +
+		`|^(?:i'?m|im|i am) (?:on|in) (?:the )?[\w-]+(?: [\w-]+)? (?:team|org|group|department|ops|platform|squad)\b` +
 		`|^(?:[\w.+#/-]+ ){1,4}(?:is|are) (?:(?:all|pretty|kinda|mostly|totally|completely|still|black)\s+)*(?:new|magic|a mystery|alien|vibes|fresh) to me\b` +
 		`|^(?:[\w.+#/-]+ ){1,3}i know (?:really |very |pretty |quite )?well\b|^(?:been (?:writing|doing|working|using)|came from|coming from) ` +
 		`|^(?:i'?ve|ive|i have) (?:(?:honestly|actually|really)\s+)?never (?:touched|used|written|worked (?:with|in|on)|done)\b` +
