@@ -312,6 +312,9 @@ func sentencesAndFragments(text string) (out []string, frags [][]string) {
 // "…, you saw build.sc already, whatever".
 var reToYou = gate(lazyre.New(`(?i),\s+you (?:saw|wrote|did|made|said|mentioned|used|had|know|already|just)\b[^,]*(?:,\s*whatever)?[.!]*\s*$|,\s*whatever[.!]*\s*$`))
 
+// reChatAside is a trailing aside in parentheses that only chats.
+var reChatAside = gate(lazyre.New(`(?i)\s*\((?:yes|yeah|yep|lol|haha|i know|ok|okay|sigh|long story|don'?t ask|ugh|fun times)\b[^()]*\)\s*[.!]*\s*$`))
+
 // unwrapAside reads a sentence said in parentheses as the sentence it
 // holds ("(bg: i'm on data platform, so go straight to the point.)"),
 // and drops what it says to the assistant about this session.
@@ -324,6 +327,9 @@ func unwrapAside(s string) string {
 	}
 	if loc := reToYou.FindStringIndex(s); loc != nil && loc[0] > 0 {
 		s = s[:loc[0]]
+	}
+	if loc := reChatAside.FindStringIndex(s); loc != nil && loc[0] > 0 {
+		s = s[:loc[0]] // "…two teams consume it (yes i know, blame sam)"
 	}
 	return s
 }
@@ -637,11 +643,15 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		}
 		return cs
 	}
-	if m := reDecisionHead.FindStringSubmatchIndex(s); m != nil && len(strings.Fields(s[m[2]:])) >= 3 && !reRuleStart.MatchString(s[m[2]:]) {
+	if m := reDecisionHead.FindStringSubmatchIndex(s); m != nil && len(strings.Fields(s[m[2]:])) >= 3 {
 		// "decided last week: no cross-play with console for 1.0": what
 		// was decided, without its label.
 		d := s[m[2]:]
-		return []Candidate{build("project", d, reasonOf(d, next), at)}
+		typ := "project"
+		if reRuleStart.MatchString(d) {
+			typ = "feedback" // "decided in standup: no new endpoints without a spec"
+		}
+		return []Candidate{build(typ, d, reasonOf(d, next), at)}
 	}
 	if reConstraint.MatchString(s) && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) {
 		// "we're stuck on unity 2022.3 LTS because the porting house
@@ -661,6 +671,11 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	hasPointer := reURL.MatchString(s) || reChannel.MatchString(lower) || reSystems.MatchString(s) && rePointer.MatchString(s)
 	switch {
 	case (hasPointer && (rePointer.MatchString(s) || reSystems.MatchString(s) || reChannelIn.MatchString(s)) || isWhere(s)) && !isScheduled(s, at):
+		if head, rest, ok := strings.Cut(s, ", "); ok && len(strings.Fields(head)) >= 3 && reRuleStart.MatchString(head) && isWhere(rest) && !isWhere(head) {
+			// "never deploy on fridays, the deploy calendar is in notion
+			// under Eng / Deploys": a rule, and a place.
+			return []Candidate{build("feedback", head, "", at), build("reference", rest, "", at)}
+		}
 		if parts := splitFacts(s, isWhere); parts != nil {
 			return many("reference", parts)
 		}

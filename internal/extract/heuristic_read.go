@@ -305,7 +305,7 @@ func isWhere(s string) bool {
 	if reWhereClause.MatchString(s) && reAnyName.MatchString(s) {
 		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 	}
-	if !strings.ContainsAny(s, "'\"`#-_/.") {
+	if !strings.ContainsAny(s, "'\"`#-_/.>") {
 		// No quoted name, channel, identifier or address: a name in title
 		// case at most.
 		return titledPlace(s) && !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
@@ -574,6 +574,9 @@ func declarative(clause string) bool {
 	if subjects()[words[0]] {
 		return true
 	}
+	if quantifiers()[words[0]] && len(words) >= 3 && strings.HasSuffix(words[1], "s") {
+		return true // "two teams consume it", "most users skip it"
+	}
 	for i := 1; i <= 2 && i < len(words) && len(words) >= 3; i++ {
 		// A verb in the third person after a noun: "compliance flags it",
 		// "mpirun bypasses the cgroup binding".
@@ -680,6 +683,13 @@ func ruleClause(s string, self bool) (rule, why string) {
 		if !request && (!reRuleStart.MatchString(c) || verbless) || reAnaphor.MatchString(c) || pointsBack(words) {
 			continue // not a rule, or one that needs the clause before it ("no new features after that")
 		}
+		if (words[0] == "never" || words[0] == "dont" || words[0] == "don't") && !self {
+			// "migrations live in db/migrations as sql files, never inline
+			// in code": the clause before says where they go instead.
+			if prev := strings.TrimSpace(s[cuts[k-1].at+cuts[k-1].n : cuts[k].at]); len(strings.Fields(prev)) >= 3 && len(locVerbEnds(prev)) > 0 {
+				c = trimClauseLead(prev) + ", " + c
+			}
+		}
 		if k+1 < len(cuts) && k+2 >= len(cuts) {
 			// "keep the gdscript dead simple, no clever one-liners": the
 			// "no …" after it says what the rule rules out.
@@ -708,6 +718,11 @@ func ruleClause(s string, self bool) (rule, why string) {
 var reAnaphor = gate(lazyre.New(`(?i)\b(?:after that|before that|by then|until then|that day|then|after it|before it)\s*[.!]?$`))
 
 var prepositions = sync.OnceValue(func() map[string]bool { return wordSet(`in on at for to with from by during after before under over`) })
+
+// quantifiers open a plural subject: "two teams consume it".
+var quantifiers = sync.OnceValue(func() map[string]bool {
+	return wordSet(`two three four five six seven eight nine ten some many most all both several few 2 3 4 5 6 7 8 9 10`)
+})
 
 // requestVerbs open a standing request after a self-description: "i'm a
 // pentester not really a dev, keep the python idiomatic".

@@ -1,0 +1,182 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHeuristic_TalkAsPeopleTalk holds the rules of issue 17's third pass,
+// one case each, in words of their own (not the labelled sets'): places
+// named by a breadcrumb, a channel or "that's where"; self-descriptions
+// without their I, their article, or beside what holds only today; what
+// a project is held to; decisions behind a label; rules said as "use X,
+// not Y", "any change to X means", "can't keep", a convention, a window;
+// dates counted from the one before; asides, emoji and URLs that end a
+// sentence; and what is said to the assistant about this session kept
+// out of memories and their reasons.
+func TestHeuristic_TalkAsPeopleTalk(t *testing.T) {
+	localUTC(t)
+	at := time.Date(2026, 5, 20, 10, 0, 0, 0, time.UTC) // a Wednesday
+	user, _ := speakers(at)
+	type want struct {
+		typ    string
+		has    []string // lower case, in name, description or body
+		why    string   // in the Why line, lower case; "" for none asked
+		hasNot []string // in no memory
+	}
+	for _, tc := range []struct {
+		name  string
+		msg   string
+		wants []want // nil: no memory at all
+	}{
+		{"a breadcrumb names a place", "the load test numbers are in notion under Perf / Checkout / Q3 runs",
+			[]want{{typ: "reference", has: []string{"perf / checkout"}}}},
+		{"a dated fact and where its results go", "we run smoke tests every friday, results go in confluence under QA > Smoke Log",
+			[]want{{typ: "project", has: []string{"smoke tests"}, hasNot: []string{"**why:** results"}}, {typ: "reference", has: []string{"qa > smoke log"}}}},
+		{"a channel things are dropped in", "designers drop their mockups in #design-drops on slack if you need them",
+			[]want{{typ: "reference", has: []string{"#design-drops"}}}},
+		{"that's where something lives", "the fixtures compare against parquet files in the gcs bucket golden-fixtures, thats where the expected outputs live",
+			[]want{{typ: "reference", has: []string{"golden-fixtures"}}}},
+		{"experience without its I", "been using react for 5 yrs but ive never touched react native",
+			[]want{{typ: "user", has: []string{"react native"}}}},
+		{"a self-description with an adverb", "ok so im honestly more of a data person who learned to code",
+			[]want{{typ: "user", has: []string{"data person"}}}},
+		{"who they are apart from what holds only today", "fwiw i'm on call today, normally i'm on the search team doing relevance stuff",
+			[]want{{typ: "user", has: []string{"search team"}, hasNot: []string{"on call today"}}}},
+		{"a long context label", "ok some context since you asked twice lol: i'm the only backend dev at a 4 person startup",
+			[]want{{typ: "user", has: []string{"only backend dev"}}}},
+		{"what the project is stuck on, and why", "we're stuck on python 3.8 because the vendor sdk only supports that version",
+			[]want{{typ: "project", has: []string{"python 3.8"}, why: "vendor sdk"}}},
+		{"a stack said as 'only'", "we're postgres only, the team voted against mongo last year",
+			[]want{{typ: "project", has: []string{"postgres only"}}}},
+		{"a decision behind its label", "decided in standup: no new endpoints without an openapi spec",
+			[]want{{typ: "feedback", has: []string{"openapi spec"}, hasNot: []string{"decided in standup"}}}},
+		{"a thing taken out for a reason stays out", "we ripped moment.js out last year, it tripled the bundle",
+			[]want{{typ: "feedback", has: []string{"don't bring moment.js back"}, why: "tripled the bundle"}}},
+		{"use X, not Y", "sure, but use pnpm for the workspace, not npm",
+			[]want{{typ: "feedback", has: []string{"use pnpm for the workspace, not npm"}, hasNot: []string{"sure"}}}},
+		{"any change means", "any change to the public schema means a major version bump",
+			[]want{{typ: "feedback", has: []string{"public schema"}}}},
+		{"can't keep, with its reason", "cant keep customer emails in the logs, that's in our DPA with the bank",
+			[]want{{typ: "feedback", has: []string{"customer emails"}, why: "dpa"}}},
+		{"the day of next month", "the pen test slot is the 16th of next month so anything risky lands before that",
+			[]want{{typ: "project", has: []string{"pen test", "2026-06-16"}}}},
+		{"a date counted from the one before, two facts", "the launch is 6 july and code freeze is two days before",
+			[]want{{typ: "project", has: []string{"launch", "2026-07-06"}, hasNot: []string{"code freeze is 2026-07-06"}}, {typ: "project", has: []string{"code freeze", "2026-07-04"}}}},
+		{"a role without its article", "I am android developer mostly, kotlin since two years",
+			[]want{{typ: "user", has: []string{"android developer"}}}},
+		{"a part-time week", "I work part-time, only afternoons",
+			[]want{{typ: "user", has: []string{"part-time"}}}},
+		{"a firm", "context for you: i'm at a small consultancy and i juggle a dozen clients",
+			[]want{{typ: "user", has: []string{"small consultancy"}}}},
+		{"leave, dated", "im on parental leave from june 3rd for 6 weeks, Ana covers",
+			[]want{{typ: "user", has: []string{"parental leave", "2026-06-03"}}}},
+		{"a past role and the switch, one memory", "i was a data analyst till last year, switched to backend",
+			[]want{{typ: "user", has: []string{"data analyst", "switched to backend"}}}},
+		{"a request after who they are opens with its verb", "i'm a designer not really a dev, keep the css boring and flat",
+			[]want{{typ: "user", has: []string{"designer"}}, {typ: "feedback", has: []string{"keep the css boring"}}}},
+		{"not moving until", "the board runs freertos 10 and we're NOT moving to 11 until after the safety audit, a re-audit costs months",
+			[]want{{typ: "project", has: []string{"not moving to 11"}}}},
+		{"a budget", "we have a hard budget, $200/month on the api, so the classifier uses the small model",
+			[]want{{typ: "project", has: []string{"hard budget"}}}},
+		{"a minimum", "minimum ios is 15, half our users are on old iphones",
+			[]want{{typ: "project", has: []string{"minimum ios is 15"}}}},
+		{"a weekly meeting, not the speaker's errand as its reason", "there's a weekly release sync with the mobile team on mondays, i need the crash numbers for it",
+			[]want{{typ: "project", has: []string{"release sync"}, hasNot: []string{"**why:** i need"}}}},
+		{"a naming convention", "branch names follow the feat/ABC-123 pattern, same in every repo",
+			[]want{{typ: "feedback", has: []string{"feat/abc-123"}}}},
+		{"a practice for a kind of thing", "use example.org in fixtures.",
+			[]want{{typ: "feedback", has: []string{"example.org in fixtures"}}}},
+		{"what everything goes into", "everything goes into the shared ui package, not the app.",
+			[]want{{typ: "feedback", has: []string{"shared ui package"}}}},
+		{"what the team never does without asking", "we dont add new dependencies without asking Omar first, licences get audited",
+			[]want{{typ: "feedback", has: []string{"new dependencies"}, why: "licences"}}},
+		{"a window", "vacuum full is ok but only inside the maintenance window, it locks the table",
+			[]want{{typ: "feedback", has: []string{"maintenance window"}, why: "locks the table"}}},
+		{"a prohibition and its reason after a dash", "no snapshot tests — they break on every upgrade of the renderer",
+			[]want{{typ: "feedback", has: []string{"no snapshot tests"}}}},
+		{"a prohibition with a relative clause", "no console.log in anything that ships to prod.",
+			[]want{{typ: "feedback", has: []string{"console.log"}}}},
+		{"an app named by its id", "we deploy on render, the staging app is shop-stg.",
+			[]want{{typ: "reference", has: []string{"shop-stg"}}}},
+		{"a service named by its id", "on-call for the payments stuff is the pagerduty service payments-core, page there",
+			[]want{{typ: "reference", has: []string{"payments-core"}}}},
+		{"where they go, never elsewhere", "migrations live in db/migrations as sql files, never inline in code",
+			[]want{{typ: "feedback", has: []string{"db/migrations", "never inline"}}}},
+		{"a prohibition that points back", "the bucket name stays acme-prod-assets, dont rename it, three services read it",
+			[]want{{typ: "feedback", has: []string{"acme-prod-assets", "dont rename it"}, why: "three services"}}},
+		{"a URL's dot ends the sentence", "bugs go to https://bugs.example.com. and i'm the qa lead here",
+			[]want{{typ: "reference", has: []string{"https://bugs.example.com"}, hasNot: []string{"https://bugs.example.com. and"}}, {typ: "user", has: []string{"qa lead"}}}},
+		{"an emoji ends the sentence", "i'm the sre here so skip the basics 🙂 today: the pods keep restarting",
+			[]want{{typ: "user", has: []string{"sre"}, hasNot: []string{"pods keep restarting"}}}},
+		{"an aside in parentheses", "spark 3.5. (bg: i'm on the data platform team, so be brief.) anyway the job fails",
+			[]want{{typ: "user", has: []string{"data platform team"}, hasNot: []string{"job fails"}}}},
+		{"what is said to the assistant about this session", "(and its bazel in this repo not make, you saw the BUILD files already, whatever)",
+			[]want{{hasNot: []string{"build files", "whatever"}}}},
+		{"a next sentence about the assistant's work is no reason", "use example.org in fixtures. the test you wrote has acme-internal.net, change it",
+			[]want{{typ: "feedback", has: []string{"example.org"}, hasNot: []string{"acme-internal.net"}}}},
+		{"an aside is no part of a reason", "the queue name stays jobs-v1, dont rename it, two teams consume it (yes i know, blame sam)",
+			[]want{{typ: "feedback", has: []string{"jobs-v1"}, why: "two teams", hasNot: []string{"blame sam"}}}},
+
+		{"a channel without a tool's name", "new hires ask their questions in #help-onboarding, someone answers within the hour",
+			[]want{{typ: "reference", has: []string{"#help-onboarding"}}}},
+		{"a chatty aside is no part of a memory", "we use trunk-based dev, never long-lived branches (lol i know, fun times)",
+			[]want{{typ: "feedback", has: []string{"long-lived branches"}, hasNot: []string{"fun times"}}}},
+		{"a path in parentheses is an aside, not code", "the SLA is tracked in the data-contracts sheet on the shared drive (Finance/Contracts/sla.xlsx)",
+			[]want{{typ: "reference", has: []string{"data-contracts sheet"}}}},
+		{"a rule and a place in one sentence", "never deploy on fridays, the deploy calendar is in notion under Eng / Deploys / Calendar",
+			[]want{{typ: "feedback", has: []string{"never deploy on fridays"}}, {typ: "reference", has: []string{"eng / deploys"}}}},
+
+		{"a place in a clause of a constraint", "we're stuck on node 16 because of the lambda runtime, the runtime matrix is in confluence under Infra / Runtimes / Matrix",
+			[]want{{typ: "project", has: []string{"node 16"}}, {typ: "reference", has: []string{"infra / runtimes"}}}},
+
+		{"a complaint is no rule", "cant keep up with the reviews, they pile up", nil},
+		{"where the speaker is now", "i'm in a meeting, back in 10", nil},
+		{"where the speaker is today", "i'm at the office today", nil},
+		{"out of ideas is no leave", "i'm out of ideas for this one", nil},
+		{"one test's choice", "use the staging db for this test, not prod", nil},
+		{"what went wrong is no rule", "no not redis — we got burned, the cluster ran out of memory twice",
+			[]want{{hasNot: []string{"we got burned."}}}},
+		{"an offset with no date before it", "we shipped it two days after the outage", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _ := Heuristic([]Message{user(tc.msg)}, "s")
+			var b strings.Builder
+			for _, c := range got {
+				b.WriteString("\n  [" + c.Type + "] " + c.Name + " | " + strings.ReplaceAll(c.Body, "\n", " / "))
+			}
+			if tc.wants == nil && len(got) > 0 {
+				t.Fatalf("want no memory:%s", b.String())
+			}
+			for _, w := range tc.wants {
+				for _, c := range got {
+					text := strings.ToLower(c.Name + "\n" + c.Description + "\n" + c.Body)
+					for _, h := range w.hasNot {
+						if strings.Contains(text, h) {
+							t.Errorf("a memory holds %q:%s", h, b.String())
+						}
+					}
+				}
+				if w.typ == "" {
+					continue
+				}
+				found := false
+				for _, c := range got {
+					text := strings.ToLower(c.Name + "\n" + c.Description + "\n" + c.Body)
+					ok := c.Type == w.typ
+					for _, h := range w.has {
+						ok = ok && strings.Contains(text, h)
+					}
+					if _, why, hasWhy := strings.Cut(strings.ToLower(c.Body), "**why:**"); ok && w.why != "" {
+						ok = hasWhy && strings.Contains(why, w.why)
+					}
+					found = found || ok
+				}
+				if !found {
+					t.Errorf("no %s memory holding %q (why %q):%s", w.typ, w.has, w.why, b.String())
+				}
+			}
+		})
+	}
+}
