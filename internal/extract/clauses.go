@@ -94,7 +94,7 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 		lw := strings.Fields(asciiLower(c))
 		prohibits := len(lw) >= 2 && (lw[0] == "never" || lw[0] == "dont" || lw[0] == "don't" || lw[0] == "do" && lw[1] == "not")
 		backed := prohibits && prevRule < 0 && prev != "" && len(strings.Fields(prev)) >= 3 && (declarative(prev) || len(locVerbEnds(prev)) > 0) && !reQuestion.MatchString(prev) &&
-			(pointsBack(lw) && reNamedPlace.MatchString(prev) || !pointsBack(lw) && len(locVerbEnds(prev)) > 0)
+			(pointsBack(lw) && namedPlace(prev) || !pointsBack(lw) && len(locVerbEnds(prev)) > 0)
 		if backed {
 			c = prev + ", " + c
 		}

@@ -240,7 +240,7 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 // counts to: "the release is 2026-07-06 and feature freeze is three days
 // before" → "… feature freeze is 2026-07-03 (three days before)".
 func offsetDates(s string) string {
-	if !mayHold(s, []string{" before", " after", " earlier", " later"}) {
+	if !mayHold(s, []string{" before", " after", " earlier", " later"}) || !mayHold(s, []string{"day", "week"}) {
 		return s
 	}
 	locs := reOffset.FindAllStringSubmatchIndex(s, -1)

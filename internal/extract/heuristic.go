@@ -103,11 +103,15 @@ var (
 	// "we ripped vee-validate out in the spring, it doubled the bundle".
 	reDropped    = gate(lazyre.New(`(?i)^(we (?:ripped|took|pulled|tore|threw|yanked) ([\w.@/+-]+) out\b[^,;]{0,40}|we (?:removed|dropped|got rid of|banned|moved off|migrated off) ([\w.@/+-]+)\b[^,;]{0,40})[,;—–]\s+((?:it|that|they|this)\b.{6,})$`))
 	reCantKeepUp = gate(lazyre.New(`(?i)\b(?:can'?t|cannot) keep (?:up|track)\b`))
+	// reFeedbackMore are rules said as what to ignore, what cannot be
+	// kept, what any change means: apart from reFeedback, whose prefix
+	// gate they would undo.
+	reFeedbackMore = gate(lazyre.New(`(?i)^ignore (?:anything|everything|any|all)\b|^(?:(?:we|you) (?:can'?t|cannot) (?:keep|put|store|send|log|ship|commit|push|share|copy)|(?:can'?t|cannot) (?:keep|put|store|send|log|share|copy))\b|^(?:any|every) (?:new |single )?[\w-]+(?: [\w-]+){0,5}? (?:means|requires|needs|must|has to|should|goes through|go(?:es)? via)\b`))
 	// reStanding are rules that say by their form they hold every time:
 	// what everything goes into, what the team never does, what names
 	// follow, a practice for a kind of thing ("use example.com in
 	// fixtures"), a window, a prohibition with its reason after a dash.
-	reStanding = gate(lazyre.New(`(?i)^(?:everything|all (?:new )?[\w-]+) (?:goes|go|lives?) (?:in|into|through)\b|\bwe (?:don'?t|dont|do not|never|only) (?:install|add|use|merge|deploy|ship|push|commit|touch|edit|run|write|put|store|log|call|import|upgrade|bump|rename|delete|change|release)\b|\b(?:names?|[\w-]+ names|files|branches|commits|tags|labels|keys|ids|endpoints|routes|tables|columns) (?:follow|use|match) (?:the |our )?\S+ (?:style|convention|pattern|format|scheme)\b|^use [\w.@-]+(?: [\w.@-]+){0,3} (?:in|for) (?:all |every |our )?[a-z]+s\s*[.!]*$|\bonly (?:inside|during|within|outside) (?:the |our )?[\w-]+(?: [\w-]+)? (?:window|hours)\b|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - )\s*\w`))
+	reStanding = gate(lazyre.New(`(?i)^(?:everything|all (?:new )?[\w-]+) (?:goes|go|lives?) (?:in|into|through)\b|\bwe (?:don'?t|dont|do not|never|only) (?:install|add|use|merge|deploy|ship|push|commit|touch|edit|run|write|put|store|log|call|import|upgrade|bump|rename|delete|change|release)\b|\b(?:names?|files|branches|commits|tags|labels|keys|ids|endpoints|routes|tables|columns) (?:follow|use|match) (?:the |our )?\S+ (?:style|convention|pattern|format|scheme)\b|^use [\w.@-]+(?: [\w.@-]+){0,3} (?:in|for) (?:all |every |our )?[a-z]+s\s*[.!]*$|\bonly (?:inside|during|within|outside) (?:the |our )?[\w-]+(?: [\w-]+)? (?:window|hours)\b|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - )\s*\w`))
 	reOwnNeed  = gate(lazyre.New(`(?i)^i (?:need|want|wanna|gotta|must)\b`))
 	// reYourWork is a sentence about what the assistant just did, a step
 	// of this task: "the test you wrote has vpn.client-zeta.com, change it".
@@ -125,7 +129,7 @@ var (
 
 	reProject = gate(lazyre.New(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freez(?:e|ing)|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset)|(?:has|have|needs?) to (?:finish|land|be done|be in|ship|complete|be merged) (?:before|by))\b`))
 
-	reFeedback = gate(lazyre.New(`(?i)^(?:(?:also|and|ok|so|please|pls|plz|but|yes|yeah|yep|good|great|cool|nice|perfect|exactly)[,!]?\s+)*(?:(?:for|in|on) [\w.-]+(?: [\w.-]+)?,? )?(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using|\w+ing)|please (?:no|don'?t|never|always|avoid|keep))\b|^only [a-z]+ (?:via|with|through|from|in|on|for|when|if|after|before)\b|^ignore (?:anything|everything|any|all)\b|^(?:everything|all (?:new )?[\w-]+) (?:goes|go|lives?) (?:in|into|through)\b|\bwe (?:don'?t|dont|do not|never|only) (?:install|add|use|merge|deploy|ship|push|commit|touch|edit|run|write|put|store|log|call|import|upgrade|bump|rename|delete|change|release)\b|\b(?:names?|[\w-]+ names|files|branches|commits|tags|labels|keys|ids|endpoints|routes|tables|columns) (?:follow|use|match) (?:the |our )?\S+ (?:style|convention|pattern|format|scheme)\b|^use [\w.@-]+(?: [\w.@-]+){0,3} (?:in|for) (?:all |every |our )?[a-z]+s\s*[.!]*$|\bonly (?:inside|during|within|outside) (?:the |our )?[\w-]+(?: [\w-]+)? (?:window|hours)\b|^(?:(?:we|you) (?:can'?t|cannot) (?:keep|put|store|send|log|ship|commit|push|share|copy)|(?:can'?t|cannot) (?:keep|put|store|send|log|share|copy))\b|^(?:any|every) (?:new |single )?[\w-]+(?: [\w-]+){0,5}? (?:means|requires|needs|must|has to|should|goes through|go(?:es)? via)\b|\buse [\w.-]+(?: [\w.-]+){0,6},? not [\w.-]+|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - |,|$)|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`))
+	reFeedback = gate(lazyre.New(`(?i)^(?:(?:also|and|ok|so|please|pls|plz|but|yes|yeah|yep|good|great|cool|nice|perfect|exactly)[,!]?\s+)*(?:(?:for|in|on) [\w.-]+(?: [\w.-]+)?,? )?(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using|\w+ing)|please (?:no|don'?t|never|always|avoid|keep))\b|^only [a-z]+ (?:via|with|through|from|in|on|for|when|if|after|before)\b|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - |,|$)|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`))
 	reOneOff   = gate(lazyre.New(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time|run|task|ticket|issue|bug|session)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`))
 	reGeneral  = gate(lazyre.New(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`))
 	// reHabit is "keep preferring…": a standing habit unless the sentence
@@ -324,6 +328,9 @@ func unwrapAside(s string) string {
 		if !strings.Contains(s, "(") {
 			s = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(strings.TrimRight(s, ".!")), ")")), ".!") + ".")
 		}
+	}
+	if !mayHold(s, []string{", you ", "whatever"}) && !strings.HasSuffix(strings.TrimRight(s, ".! "), ")") {
+		return s
 	}
 	if loc := reToYou.FindStringIndex(s); loc != nil && loc[0] > 0 {
 		s = s[:loc[0]]
@@ -543,22 +550,31 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 	return append(cs, clauseFacts(read(raw).text, cs, at)...)
 }
 
+// mayConstrain is reConstraint's cheap test: how its sentences open, or
+// "not moving".
+func mayConstrain(lower string) bool {
+	for _, p := range []string{"we", "the ", "there", "min", "max"} {
+		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	return strings.Contains(lower, " not ")
+}
+
 // clauseFacts are the places and self-descriptions said in a clause of a
 // sentence whose memories hold none: "finance reads orders from gold at
 // 06:00, so the job has to finish before that, the SLA is tracked in the
 // data-contracts sheet" is a deadline and a place.
 func clauseFacts(s string, cs []Candidate, at time.Time) []Candidate {
-	if len(s) > maxClauseText || reQuestion.MatchString(s) || reToAgents.MatchString(s) || reDerivable.MatchString(s) {
-		return nil
-	}
-	has := map[string]bool{}
+	hasRef, hasUser := false, false
 	for _, c := range cs {
-		has[c.Type] = true
+		hasRef = hasRef || c.Type == "reference"
+		hasUser = hasUser || c.Type == "user"
+	}
+	if hasRef && hasUser || len(s) > maxClauseText || !strings.Contains(s, ", ") && !strings.Contains(s, "; ") && !strings.Contains(s, " — ") && !strings.Contains(s, " – ") && !strings.Contains(s, " - ") {
+		return nil // most sentences: one clause, or nothing to add
 	}
 	cuts := clauseCuts(s)
-	if len(cuts) < 2 {
-		return nil
-	}
 	var out []Candidate
 	for k, c := range cuts {
 		end := len(s)
@@ -568,18 +584,27 @@ func clauseFacts(s string, cs []Candidate, at time.Time) []Candidate {
 		if end < c.at+c.n {
 			continue
 		}
-		clause := trimClauseLead(strings.TrimSpace(s[c.at+c.n : end]))
-		if len(strings.Fields(clause)) < 3 || reQuestion.MatchString(clause) {
+		clause := strings.TrimSpace(s[c.at+c.n : end])
+		for _, lead := range []string{"and ", "but ", "so ", "also ", "oh "} {
+			if len(clause) > len(lead) && strings.EqualFold(clause[:len(lead)], lead) {
+				clause = clause[len(lead):]
+			}
+		}
+		words := strings.Fields(clause)
+		if len(words) < 3 {
 			continue
 		}
 		switch {
-		case !has["reference"] && isWhere(clause) && !isScheduled(clause, at):
+		case !hasRef && isWhere(clause) && !isScheduled(clause, at):
 			out = append(out, build("reference", clause, "", at))
-			has["reference"] = true
-		case !has["user"] && isSelf(clause) && !reSelfNot.MatchString(clause) && !reNowOnly.MatchString(clause):
+			hasRef = true
+		case !hasUser && firstPerson(strings.ToLower(words[0])) && isSelf(clause) && !reSelfNot.MatchString(clause) && !reNowOnly.MatchString(clause):
 			out = append(out, build("user", clause, "", at))
-			has["user"] = true
+			hasUser = true
 		}
+	}
+	if len(out) == 0 || reQuestion.MatchString(s) || reToAgents.MatchString(s) || reDerivable.MatchString(s) {
+		return nil
 	}
 	return out
 }
@@ -643,7 +668,9 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		}
 		return cs
 	}
-	if m := reDecisionHead.FindStringSubmatchIndex(s); m != nil && len(strings.Fields(s[m[2]:])) >= 3 {
+	if !strings.Contains(s, ": ") {
+		// no label: no decision behind one
+	} else if m := reDecisionHead.FindStringSubmatchIndex(s); m != nil && len(strings.Fields(s[m[2]:])) >= 3 {
 		// "decided last week: no cross-play with console for 1.0": what
 		// was decided, without its label.
 		d := s[m[2]:]
@@ -653,12 +680,14 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		}
 		return []Candidate{build(typ, d, reasonOf(d, next), at)}
 	}
-	if reConstraint.MatchString(s) && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) {
+	if mayConstrain(lower) && reConstraint.MatchString(s) && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) {
 		// "we're stuck on unity 2022.3 LTS because the porting house
 		// certified our build on it": what the project is held to.
 		return []Candidate{build("project", s, factWhy(s, next, at), at)}
 	}
-	if m := reDropped.FindStringSubmatchIndex(s); m != nil {
+	if !strings.HasPrefix(lower, "we ") {
+		// what the team took out is said by the team
+	} else if m := reDropped.FindStringSubmatchIndex(s); m != nil {
 		// "we ripped vee-validate out in the spring, it doubled the
 		// checkout bundle": a thing taken out for a reason stays out.
 		why := strings.TrimRight(s[m[8]:m[9]], ".!")
@@ -716,7 +745,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		return many("user", self) // less what holds only now ("on call this week")
 	}
 	switch {
-	case reFeedback.MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) || !strings.HasPrefix(lower, "we ") && !reNotImperative.MatchString(s)):
+	case reFeedback.MatchString(s) || reFeedbackMore.MatchString(s) || reStanding.MatchString(s) || reUseNot.MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) || !strings.HasPrefix(lower, "we ") && !reNotImperative.MatchString(s)):
 		bare := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "also, "), "please "), " ")
 		general := reGeneral.MatchString(s) || r.correction || reHabit.MatchString(s) && !reOneOff.MatchString(s) && !reNowOnly.MatchString(s)
 		for _, p := range []string{"don", "do not", "never", "avoid", "prefer", "always", "stop ", "remember", "ignore ", "can't ", "cant ", "cannot ", "we can't ", "we cant ", "any ", "every "} {

@@ -45,11 +45,14 @@ var (
 		`|^(?:[\w.+#/-]+ ){1,4}(?:is|are) (?:(?:all|pretty|kinda|mostly|totally|completely|still|black)\s+)*(?:new|magic|a mystery|alien|vibes|fresh) to me\b` +
 		`|^(?:[\w.+#/-]+ ){1,3}i know (?:really |very |pretty |quite )?well\b|^(?:been (?:writing|doing|working|using)|came from|coming from) ` +
 		`|^(?:i'?ve|ive|i have) (?:(?:honestly|actually|really)\s+)?never (?:touched|used|written|worked (?:with|in|on)|done)\b` +
-		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b` +
+		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b`))
+	// reSelfI is more of reSelf, all of it said with I first: apart, so
+	// that its prefix gates it.
+	reSelfI = gate(lazyre.New(`(?i)` +
 		// a role without its article ("I am iOS developer originally", "im fw
 		// lead here", "i'm infra/sre, not a dba"), a part-time week, a firm,
 		// leave, a place and time zone apart from the team
-		`|^(?:i'?m|i am) (?:(?:[\w.+#]+[/-])?[\w.+#]+ ){0,2}(?:engineer|developer|dev|designer|analyst|scientist|admin|manager|intern|student|founder|contractor|consultant|lead|pentester|dba|sre|devops|architect|maintainer|researcher)\b` +
+		`^(?:i'?m|i am) (?:(?:[\w.+#]+[/-])?[\w.+#]+ ){0,2}(?:engineer|developer|dev|designer|analyst|scientist|admin|manager|intern|student|founder|contractor|consultant|lead|pentester|dba|sre|devops|architect|maintainer|researcher)\b` +
 		`|^(?:i'?m|i am) (?:[\w.+#-]+/)?(?:sre|dba|infra|devops|ops|backend|frontend|qa|data|security|platform)\s*(?:,|$)` +
 		`|^i (?:only )?work (?:part[- ]time|half[- ]time|mornings|afternoons|evenings|nights|weekends|remotely|\d (?:days|mornings))\b` +
 		`|^(?:i'?m|i am) (?:at|with) (?:a|an) (?:[\w-]+ ){0,3}?(?:agency|startup|company|studio|bank|hospital|university|lab|firm|shop|consultancy|nonprofit|non-profit|insurer|retailer|publisher|fintech|scaleup)\b` +
@@ -84,11 +87,19 @@ var (
 	// location verb, then within a few words a name — quoted, a #channel,
 	// an identifier with dashes, dots or slashes, a TICKET-12 key, a URL.
 	reLocVerb    = gate(lazyre.New(`(?i)\b(?:(?:lives?|is|are|sits?|happens?|happen|lands?|land|goes?|go|posted|tracked|tracking|tracks?|kept|stored|deployed|hosted|filed|pinned|published|reported)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under)|(?:shows?|show|turns?|turn)\s+up\s+(?:in|at|on|under)|(?:generated|pulled|synced|exported|uploaded|dumped|mirrored|sent|comes?|come|fed)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under|from|into))\b`))
-	reNamedPlace = gate(lazyre.New(`^[^.;]{0,60}?(?:'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+(?:/[\w.-]+)*|\b[A-Z][A-Z0-9]+-\d+\b|\b[A-Z][A-Za-z0-9]+-[A-Z][A-Za-z0-9]+\b|\b[\w.-]+/[\w.-]+|\b[\w-]+(?: [\w-]+){0,2} / [\w-]+(?: [\w-]+){0,2} / [\w-]|\b[\w-]+ > [\w-]|https?://)`))
+	reNamedPlace = gate(lazyre.New(`^[^.;]{0,60}?(?:'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+(?:/[\w.-]+)*|\b[A-Z][A-Z0-9]+-\d+\b|\b[A-Z][A-Za-z0-9]+-[A-Z][A-Za-z0-9]+\b|\b[\w.-]+/[\w.-]+|https?://)`))
+	// reBreadcrumb is a place named by its path of titles: "Hollowtide /
+	// Combat / Waves v3", "NETCODE > Playtest Log". Apart from reNamedPlace,
+	// and only where " / " or " > " is: the words around them cost.
+	reBreadcrumb = gate(lazyre.New(`^[^.;]{0,60}?\b[\w-]+(?: [\w-]+){0,2} / [\w-]+(?: [\w-]+){0,2} / [\w-]|^[^.;]{0,60}?\b[\w-]+ > [\w-]`))
 	// reIsNamed is a copula naming the place outright: "the tracker is the
 	// github project 'Test Health'", "the registry is ghcr.io/acme".
-	reIsNamed = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|page|repo|channel|bucket|folder|sheet|board|service|dashboard|space|doc|wiki|epic|vault|file)\s+['"\x60]|\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|repo|channel|bucket|folder|board|service|space|vault|app|cluster|instance|account|namespace|queue|topic|workspace|org|tenant|site|team)\s+[a-z0-9]+(?:[-_.][a-z0-9]+)+\b|\b(?:app|cluster|instance|account|namespace|bucket|queue|topic|workspace|tenant|site|project) (?:is|are) (?:called |named )?[a-z0-9]+(?:[-_.][a-z0-9]+)+\b|\b(?:is|are)\s+(?:at\s+)?(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.-]+)*\b)|\b(?:is|are)\s+(?:the|our|a)\s+['"\x60][^'"\x60]{2,40}['"\x60]\s+(?:[\w&]+\s+){0,2}(?:channel|bucket|folder|sheet|spreadsheet|board|dashboard|space|doc|wiki|vault|notebook)\b`))
-	reInRepo  = gate(lazyre.New(`(?i)\b(?:readme|this repo|the repo|codebase)\b|\.(?:go|ts|tsx|js|py|sql|json|ya?ml|rs|swift)\b`))
+	reIsNamed = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|page|repo|channel|bucket|folder|sheet|board|service|dashboard|space|doc|wiki|epic|vault|file)\s+['"\x60]|\b(?:is|are)\s+(?:at\s+)?(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.-]+)*\b)|\b(?:is|are)\s+(?:the|our|a)\s+['"\x60][^'"\x60]{2,40}['"\x60]\s+(?:[\w&]+\s+){0,2}(?:channel|bucket|folder|sheet|spreadsheet|board|dashboard|space|doc|wiki|vault|notebook)\b`))
+	// reIsNamedID is a copula naming the place by its id: "is the
+	// pagerduty service platform-operators", "the staging app is
+	// warehouse-stg". Read only when the sentence holds an id.
+	reIsNamedID = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|repo|channel|bucket|folder|board|service|space|vault|app|cluster|instance|account|namespace|queue|topic|workspace|org|tenant|site|team)\s+[a-z0-9]+(?:[-_.][a-z0-9]+)+\b|\b(?:app|cluster|instance|account|namespace|bucket|queue|topic|workspace|tenant|site|project) (?:is|are) (?:called |named )?[a-z0-9]+(?:[-_.][a-z0-9]+)+\b`))
+	reInRepo    = gate(lazyre.New(`(?i)\b(?:readme|this repo|the repo|codebase)\b|\.(?:go|ts|tsx|js|py|sql|json|ya?ml|rs|swift)\b`))
 )
 
 // rePoliteStop is a standing request put politely: "can we please stop
@@ -228,6 +239,9 @@ func isSelf(s string) bool {
 		return true
 	}
 	l := asciiLower(s)
+	if strings.HasPrefix(l, "i") && reSelfI.MatchString(s) {
+		return true
+	}
 	if strings.HasPrefix(l, "i was ") {
 		return reSelfWas.MatchString(s)
 	}
@@ -289,6 +303,16 @@ func cutWhere(s string, at time.Time) (fact string, where []string) {
 	return strings.Join(keep, ", "), where
 }
 
+// namedPlace reports a name within a few words of s's start
+// (reNamedPlace, reBreadcrumb).
+func namedPlace(s string) bool {
+	if reNamedPlace.MatchString(s) {
+		return true
+	}
+	head := s[:min(len(s), 160)]
+	return (strings.Contains(head, " / ") || strings.Contains(head, " > ")) && reBreadcrumb.MatchString(s)
+}
+
 // callAt reports a call in s, a name right before "(": code, not a place.
 // A parenthesis after a space is an aside: "(Data Platform/Contracts)".
 func callAt(s string) bool {
@@ -316,9 +340,10 @@ func isWhere(s string) bool {
 			break
 		}
 		// A name, not code: "comes from `os.Getenv(\"PORT\")`" is no place.
-		named = reNamedPlace.MatchString(s[end:]) && !callAt(s[end:min(len(s), end+60)])
+		named = namedPlace(s[end:]) && !callAt(s[end:min(len(s), end+60)])
 	}
-	return (named || reIsNamed.MatchString(s)) && !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
+	named = named || reIsNamed.MatchString(s) || strings.ContainsAny(s, "-_.") && reIsNamedID.MatchString(s)
+	return named && !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 }
 
 // isScheduled reports a project fact with a date: a thing that starts,
