@@ -1,0 +1,225 @@
+package extract
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/memdir/memdir/internal/lazyre"
+)
+
+// This file cuts a message into the sentences classify reads: at ends of
+// sentences (not at "Dr." or "2.0", and at an aside's close or an emoji),
+// after a label that only announces what follows, with the rule
+// fragments between them and what a speaker took back left out.
+
+// sentences splits text into sentences of three words or more, keeping
+// URLs whole.
+func sentences(text string) []string {
+	out, _ := sentencesAndFragments(text)
+	return out
+}
+
+// sentencesAndFragments is sentences, and the rule fragments between them
+// (ruleFragment: "never -auto-approve.", "debian-slim only."): frags[i]
+// are those just before sentence i, frags[len(out)] those after the last.
+func sentencesAndFragments(text string) (out []string, frags [][]string) {
+	// Protect the dots of URLs and of file names from the splitter.
+	urls := reURL.FindAllString(text, -1)
+	for i, u := range urls {
+		u = strings.TrimRight(u, ".,;:!?") // "…https://dojo.sec.internal. and i'm…": the dot ends the sentence
+		urls[i] = u
+		text = strings.Replace(text, u, fmt.Sprintf("\x00%d\x00", i), 1)
+	}
+	var pending []string
+	sents := splitSentences(text)
+	for i, s := range sents {
+		sents[i] = unwrapAside(strings.TrimSpace(s))
+	}
+	for _, s := range splitLabels(sents) {
+		for i, u := range urls {
+			s = strings.ReplaceAll(s, fmt.Sprintf("\x00%d\x00", i), u)
+		}
+		s = strings.TrimSpace(s)
+		switch {
+		case len(strings.Fields(s)) >= 3:
+			out = append(out, s)
+			frags = append(frags, pending)
+			pending = nil
+		case ruleFragment(s):
+			pending = append(pending, s)
+		}
+	}
+	return out, append(frags, pending)
+}
+
+// splitLabels cuts a sentence after a short head that labels what
+// follows: "quick one before i forget: i'm the PI of a small CFD group",
+// "release plan: 1.9.0 goes out on the 15th". Text that addresses AI
+// agents, or holds a secret ("here's a grafana api token: glsa_…"),
+// stays whole, so that it is refused whole.
+func splitLabels(sents []string) []string {
+	var out []string
+	for _, s := range sents {
+		i := strings.Index(s, ": ")
+		if i <= 0 || reToAgents.MatchString(s) || strings.Contains(s[:i], "://") || len(secretKinds(s)) > 0 {
+			out = append(out, s)
+			continue
+		}
+		head, rest := s[:i], s[i+2:]
+		if n := len(strings.Fields(head)); n == 0 || n > 10 || len(strings.Fields(rest)) < 3 || !contextLabel(head) {
+			out = append(out, s)
+			continue
+		}
+		out = append(out, head+":", rest)
+	}
+	return out
+}
+
+// contextLabel reports a head that only announces what follows ("quick
+// one before i forget", "some context", "release plan", "heads up on
+// dates"), or one that says who the speaker is ("context, since i'm the
+// payments platform lead here"). Whose words follow ("the candidate said",
+// "my buddy at stripe"), what they hold for ("for this PR", "for now") and
+// where they come from ("AGENTS.md", "the linter output") are not cut off.
+func contextLabel(head string) bool {
+	l := asciiLower(head)
+	if w := strings.Fields(strings.NewReplacer(",", " ", "-", " ").Replace(l)); len(w) <= 10 {
+		for _, x := range w[:min(len(w), 4)] {
+			if x == "context" || x == "background" || x == "bg" {
+				return true // "ok some context since you keep asking me things lol"
+			}
+		}
+	}
+	if reSelf.MatchString(strings.TrimPrefix(strings.TrimPrefix(l, "context, since "), "context since ")) || strings.Contains(l, "since i'm") || strings.Contains(l, "since i am") {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(l, func(r rune) bool { return r == ' ' || r == ',' }) {
+		if !labelWords()[w] {
+			return false
+		}
+	}
+	return true
+}
+
+var labelWords = sync.OnceValue(func() map[string]bool {
+	return wordSet(`quick one before i forget context bg background bit of some more heads up on dates date release plan plans
+		fyi btw ok so also and oh couple things thing for later update updates status reminder timeline schedule the our
+		a few me about who i am`)
+})
+
+// ruleFragment reports a sentence of two words that is a rule all the
+// same: "never -auto-approve.", "no alpine.", "debian-slim only.".
+func ruleFragment(s string) bool {
+	if strings.HasSuffix(strings.TrimSpace(s), "?") {
+		return false
+	}
+	w := strings.Fields(strings.TrimRight(asciiLower(s), ".!"))
+	if len(w) != 2 || notRule()[w[1]] || notRule()[w[0]] {
+		return false
+	}
+	switch w[0] {
+	case "never", "always", "avoid", "only", "no":
+		return true
+	}
+	return w[1] == "only"
+}
+
+// notRule are the words of a two-word reply that is no rule: "no
+// thanks", "never mind", "only kidding", "always welcome", "me only".
+var notRule = sync.OnceValue(func() map[string]bool {
+	return wordSet(`thanks thank worries problem problems prob idea clue way rush biggie need no sir please kidding joking luck
+		errors error change changes hurry pressure sweat comment comments mind again once welcome heard me you us them it that this`)
+})
+
+// reRetract is a speaker taking back what they just said: "the black
+// friday code freeze, wait no, wrong season".
+var reRetract = gate(lazyre.New(`(?i)\b(?:(?:wait|hold on|oh),? no|scratch that|never ?mind|actually no|no wait)\s*[,.;:!—–-]+`))
+
+// unsaid is what is left of a sentence once what its speaker took back is
+// gone: the words before the last retraction.
+func unsaid(s string) string {
+	locs := reRetract.FindAllStringIndex(s, -1)
+	if len(locs) == 0 || locs[len(locs)-1][0] == 0 {
+		return s
+	}
+	return strings.TrimSpace(s[locs[len(locs)-1][1]:])
+}
+
+// reJoking is a message that takes back what it says.
+var reJoking = gate(lazyre.New(`(?i)\b(?:only|just) (?:kidding|joking)\b|\bjk\b`))
+
+// joinFragment adds a rule fragment to a rule of the same message: before
+// its text, or after it. A fragment that holds a secret is not joined:
+// the memory is saved, the fragment is counted as skipped.
+func joinFragment(c *Candidate, frag string, before bool, sk *Skipped) {
+	if kinds := secretKinds(frag); len(kinds) > 0 {
+		sk.skipSecret(kinds)
+		return
+	}
+	frag = strings.TrimRight(strings.TrimSpace(frag), ".!")
+	first, rest, _ := strings.Cut(c.Body, "\n\n")
+	sentence := strings.ToUpper(frag[:1]) + frag[1:] + "."
+	if before {
+		c.Description = oneLine(frag+"; "+c.Description, 200)
+		first = sentence + " " + first
+	} else {
+		c.Description = oneLine(c.Description+"; "+frag, 200)
+		first = strings.TrimRight(first, "\n") + " " + sentence
+	}
+	if rest != "" {
+		first += "\n\n" + rest
+	} else if !strings.HasSuffix(first, "\n") {
+		first += "\n"
+	}
+	c.Body = first
+}
+
+// abbreviation reports whether text ends in a title or an abbreviation
+// whose dot ends no sentence: "pilot with Dr. Okafor", "e.g. redis".
+func abbreviation(text string) bool {
+	i := len(text)
+	for i > 0 && (asciiLetter(text[i-1]) || text[i-1] == '.') {
+		i--
+	}
+	switch asciiLower(text[i:]) {
+	case "dr", "mr", "mrs", "e.g", "i.e", "eg", "ie", "vs":
+		return i == 0 || !asciiLetter(text[i-1])
+	}
+	return false
+}
+
+// splitSentences cuts text after . ! or ? followed by a space or the end,
+// and at line ends: "2.0", ".sql" and "Dr. Okafor" stay whole.
+func splitSentences(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		end := -1
+		switch {
+		case c == '\n':
+			end = i
+		case c == 0xF0 && i+4 < len(text) && text[i+4] == ' ' && emojiAt(text[i:]):
+			end = i + 4 // "…skip the basics 🙂 today: bloat on…"
+			i += 3
+		case c == '.' || c == '!' || c == '?':
+			j := i
+			for j+1 < len(text) && strings.IndexByte(".!?", text[j+1]) >= 0 {
+				j++
+			}
+			if j+2 < len(text) && text[j+1] == ')' && (text[j+2] == ' ' || text[j+2] == '\n') && strings.HasPrefix(strings.TrimSpace(text[start:i]), "(") {
+				j++ // "(… go straight to the point.) driver log": the aside ends the sentence
+			}
+			if (j+1 == len(text) || text[j+1] == ' ' || text[j+1] == '\t' || text[j+1] == '\n') && !(c == '.' && j == i && abbreviation(text[:i])) {
+				end = j + 1
+				i = j
+			}
+		}
+		if end >= 0 {
+			out = append(out, text[start:end])
+			start = end
+		}
+	}
+	return append(out, text[start:])
+}

@@ -1,0 +1,143 @@
+package extract
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/memdir/memdir/internal/lazyre"
+)
+
+// This file holds what issue 17's third pass taught the reader, from
+// talk as people type it: what a project is held to, decisions behind a
+// label, things taken out for a reason, rules said by their form, asides
+// and emoji, and the places and self-descriptions said in a clause of a
+// sentence that holds other memories.
+
+var (
+	// reConstraint is what a project is held to: "we're stuck on unity
+	// 2022.3", "we're pinned to node 18", "we're gdscript only".
+	reConstraint = gate(lazyre.New(`(?i)^(?:we'?re|we are|the (?:team|project|app|game|service|site) is) (?:(?:still|currently|basically|kinda)\s+)?(?:stuck on|pinned (?:to|on|at)|locked (?:to|on|into|in to)|tied to|limited to|standardi[sz]ed on|committed to)\b|^(?:we'?re|we are) (?:[\w.+#-]+ ){1,2}only\b` +
+		`|\b(?:we'?re|we are) not (?:moving|upgrading|migrating|switching|going) (?:to|off)\b|^we (?:only )?(?:move|upgrade|migrate|switch) (?:to|off) \S+(?: \S+){0,3}? only after\b` +
+		`|^we have an? (?:hard |fixed |strict |tight |monthly |small )?(?:budget|spend cap|cost cap|quota)\b|^(?:the )?(?:minimum|min|max|maximum) (?:supported )?[\w.-]+(?: [\w.-]+)? (?:is|stays)\b` +
+		`|^there'?s an? (?:weekly|biweekly|fortnightly|monthly|daily|quarterly) (?:[\w-]+ ){0,4}(?:review|sync|meeting|standup|demo|retro|planning|call|check-?in)\b`))
+	// reDecisionHead is a decision said behind a label: "decided last
+	// week: …", "the key lesson we agreed in the review: …".
+	reDecisionHead = gate(lazyre.New(`(?i)^(?:(?:we|the team|team)\s+)?(?:(?:\w+\s+){0,3}(?:we\s+)?(?:decided|agreed|voted|settled on|signed off)\b|(?:the\s+)?(?:\w+\s+)?(?:decision|lesson|takeaway|outcome|ruling|policy)\b)[^:]{0,50}:\s+(.+)$`))
+	// reDropped is a thing the team took out, then what it did to them:
+	// "we ripped vee-validate out in the spring, it doubled the bundle".
+	reDropped    = gate(lazyre.New(`(?i)^(we (?:ripped|took|pulled|tore|threw|yanked) ([\w.@/+-]+) out\b[^,;]{0,40}|we (?:removed|dropped|got rid of|banned|moved off|migrated off) ([\w.@/+-]+)\b[^,;]{0,40})[,;—–]\s+((?:it|that|they|this)\b.{6,})$`))
+	reCantKeepUp = gate(lazyre.New(`(?i)\b(?:can'?t|cannot) keep (?:up|track)\b`))
+	// reFeedbackMore are rules said as what to ignore, what cannot be
+	// kept, what any change means: apart from reFeedback, whose prefix
+	// gate they would undo.
+	reFeedbackMore = gate(lazyre.New(`(?i)^ignore (?:anything|everything|any|all)\b|^(?:(?:we|you) (?:can'?t|cannot) (?:keep|put|store|send|log|ship|commit|push|share|copy)|(?:can'?t|cannot) (?:keep|put|store|send|log|share|copy))\b|^(?:any|every) (?:new |single )?[\w-]+(?: [\w-]+){0,5}? (?:means|requires|needs|must|has to|should|goes through|go(?:es)? via)\b`))
+	// reStanding are rules that say by their form they hold every time:
+	// what everything goes into, what the team never does, what names
+	// follow, a practice for a kind of thing ("use example.com in
+	// fixtures"), a window, a prohibition with its reason after a dash.
+	reStanding = gate(lazyre.New(`(?i)^(?:everything|all (?:new )?[\w-]+) (?:goes|go|lives?) (?:in|into|through)\b|\bwe (?:don'?t|dont|do not|never|only) (?:install|add|use|merge|deploy|ship|push|commit|touch|edit|run|write|put|store|log|call|import|upgrade|bump|rename|delete|change|release)\b|\b(?:names?|files|branches|commits|tags|labels|keys|ids|endpoints|routes|tables|columns) (?:follow|use|match) (?:the |our )?\S+ (?:style|convention|pattern|format|scheme)\b|^use [\w.@-]+(?: [\w.@-]+){0,3} (?:in|for) (?:all |every |our )?[a-z]+s\s*[.!]*$|\bonly (?:inside|during|within|outside) (?:the |our )?[\w-]+(?: [\w-]+)? (?:window|hours)\b|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - )\s*\w`))
+	reOwnNeed  = gate(lazyre.New(`(?i)^i (?:need|want|wanna|gotta|must)\b`))
+	// reYourWork is a sentence about what the assistant just did, a step
+	// of this task: "the test you wrote has vpn.client-zeta.com, change it".
+	reYourWork = gate(lazyre.New(`(?i)\byou(?:'ve| have| just)? (?:wrote|did|made|added|used|saw|changed|removed|ran|picked|put)\b|\b(?:change|fix|revert|remove|rename|update|undo) (?:it|that|this|them)\s*[.!]*$`))
+	// reUseNot is a choice said against the other: "use X, not Y".
+	reUseNot = gate(lazyre.New(`(?i)\buse [\w.-]+(?: [\w.-]+){0,6},? not [\w.-]+`))
+	// reChannelIn is a channel named as the place something goes: "dump
+	// their notes in #playtest-notes".
+	reChannelIn = gate(lazyre.New(`(?i)\b(?:in|into|to|on|via) #[a-z0-9][\w-]{2,}`))
+)
+
+// reToYou is a trailing clause said to the assistant about this session:
+// "…, you saw build.sc already, whatever".
+var reToYou = gate(lazyre.New(`(?i),\s+you (?:saw|wrote|did|made|said|mentioned|used|had|know|already|just)\b[^,]*(?:,\s*whatever)?[.!]*\s*$|,\s*whatever[.!]*\s*$`))
+
+// reChatAside is a trailing aside in parentheses that only chats.
+var reChatAside = gate(lazyre.New(`(?i)\s*\((?:yes|yeah|yep|lol|haha|i know|ok|okay|sigh|long story|don'?t ask|ugh|fun times)\b[^()]*\)\s*[.!]*\s*$`))
+
+// unwrapAside reads a sentence said in parentheses as the sentence it
+// holds ("(bg: i'm on data platform, so go straight to the point.)"),
+// and drops what it says to the assistant about this session.
+func unwrapAside(s string) string {
+	if strings.HasPrefix(s, "(") {
+		s = strings.TrimSpace(strings.TrimPrefix(s, "("))
+		if !strings.Contains(s, "(") {
+			s = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(strings.TrimRight(s, ".!")), ")")), ".!") + ".")
+		}
+	}
+	if !mayHold(s, []string{", you ", "whatever"}) && !strings.HasSuffix(strings.TrimRight(s, ".! "), ")") {
+		return s
+	}
+	if loc := reToYou.FindStringIndex(s); loc != nil && loc[0] > 0 {
+		s = s[:loc[0]]
+	}
+	if loc := reChatAside.FindStringIndex(s); loc != nil && loc[0] > 0 {
+		s = s[:loc[0]] // "…two teams consume it (yes i know, blame sam)"
+	}
+	return s
+}
+
+// emojiAt reports an emoji (U+1F300-U+1FAFF) at the start of s.
+func emojiAt(s string) bool {
+	r, n := utf8.DecodeRuneInString(s)
+	return n == 4 && r >= 0x1F300 && r <= 0x1FAFF
+}
+
+// mayConstrain is reConstraint's cheap test: how its sentences open, or
+// "not moving".
+func mayConstrain(lower string) bool {
+	for _, p := range []string{"we", "the ", "there", "min", "max"} {
+		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	return strings.Contains(lower, " not ")
+}
+
+// clauseFacts are the places and self-descriptions said in a clause of a
+// sentence whose memories hold none: "finance reads orders from gold at
+// 06:00, so the job has to finish before that, the SLA is tracked in the
+// data-contracts sheet" is a deadline and a place.
+func clauseFacts(s string, cs []Candidate, at time.Time) []Candidate {
+	hasRef, hasUser := false, false
+	for _, c := range cs {
+		hasRef = hasRef || c.Type == "reference"
+		hasUser = hasUser || c.Type == "user"
+	}
+	if hasRef && hasUser || len(s) > maxClauseText || !strings.Contains(s, ", ") && !strings.Contains(s, "; ") && !strings.Contains(s, " — ") && !strings.Contains(s, " – ") && !strings.Contains(s, " - ") {
+		return nil // most sentences: one clause, or nothing to add
+	}
+	cuts := clauseCuts(s)
+	var out []Candidate
+	for k, c := range cuts {
+		end := len(s)
+		if k+1 < len(cuts) {
+			end = cuts[k+1].at
+		}
+		if end < c.at+c.n {
+			continue
+		}
+		clause := strings.TrimSpace(s[c.at+c.n : end])
+		for _, lead := range []string{"and ", "but ", "so ", "also ", "oh "} {
+			if len(clause) > len(lead) && strings.EqualFold(clause[:len(lead)], lead) {
+				clause = clause[len(lead):]
+			}
+		}
+		words := strings.Fields(clause)
+		if len(words) < 3 {
+			continue
+		}
+		switch {
+		case !hasRef && isWhere(clause) && !isScheduled(clause, at):
+			out = append(out, build("reference", clause, "", at))
+			hasRef = true
+		case !hasUser && firstPerson(strings.ToLower(words[0])) && isSelf(clause) && !reSelfNot.MatchString(clause) && !reNowOnly.MatchString(clause):
+			out = append(out, build("user", clause, "", at))
+			hasUser = true
+		}
+	}
+	if len(out) == 0 || reQuestion.MatchString(s) || reToAgents.MatchString(s) || reDerivable.MatchString(s) {
+		return nil
+	}
+	return out
+}
