@@ -93,8 +93,10 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 		// before says where they go instead.
 		lw := strings.Fields(asciiLower(c))
 		prohibits := len(lw) >= 2 && (lw[0] == "never" || lw[0] == "dont" || lw[0] == "don't" || lw[0] == "do" && lw[1] == "not")
-		backed := prohibits && prevRule < 0 && prev != "" && len(strings.Fields(prev)) >= 3 && (declarative(prev) || len(locVerbEnds(prev)) > 0) && !reQuestion.MatchString(prev) &&
-			(pointsBack(lw) && namedPlace(prev) || !pointsBack(lw) && len(locVerbEnds(prev)) > 0)
+		thatWay := len(lw) >= 3 && lw[0] == "keep" && strings.HasSuffix(strings.TrimRight(asciiLower(c), ".! "), "that way") // "…, keep suggesting it that way"
+		backed := (prohibits || thatWay) && prevRule < 0 && prev != "" && len(strings.Fields(prev)) >= 3 && (declarative(prev) || len(locVerbEnds(prev)) > 0 || thatWay) && !reQuestion.MatchString(prev) &&
+			!rePast.MatchString(prev) && !reNowOnly.MatchString(prev) && !reNowOnly.MatchString(c) &&
+			(thatWay || pointsBack(lw) && (namedPlace(prev) || len(strings.Fields(prev)) <= 10 && declarative(prev) && mayHold(c, everyTime)) || !pointsBack(lw) && len(locVerbEnds(prev)) > 0)
 		if backed {
 			c = prev + ", " + c
 		}
@@ -167,6 +169,10 @@ func trimClauseLead(c string) string {
 		}
 	}
 }
+
+// everyTime are the words that make "don't do it" a rule for every
+// time, not a step of this task: "dont run it locally each time".
+var everyTime = []string{"each time", "every time", " ever", "anymore", "any more", "in general", "unless"}
 
 // ruleLike reports a clause that states a standing rule by its structure;
 // reasoned says the sentence gives a reason for it.

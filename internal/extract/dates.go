@@ -20,6 +20,9 @@ var months = map[string]time.Month{"jan": 1, "january": 1, "feb": 2, "february":
 var (
 	reRelDay  = gate(lazyre.New(`(?i)\b(today|tonight|tomorrow|yesterday)\b`))
 	reWeekday = gate(lazyre.New(`(?i)\b(?:(next|this coming|coming|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)('s)?\b( \d{4}-\d\d-\d\d\b)?`))
+	// reWeekdayAbbr is a weekday cut short after a word that puts it on
+	// the calendar: "next wed", "by fri". Not "on sat", not "sun" alone.
+	reWeekdayAbbr = gate(lazyre.New(`(?i)\b(next|this coming|this|by|until|till|before|after|from|on)\s+(mon|tues?|wed|thu|thur|thurs|fri|sat|sun)\b\.?`))
 	// reNFrom is "two weeks from friday", "3 days after monday".
 	reNFrom = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|a)\s+(day|week)s?\s+(?:from|after)\s+(?:next\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today)\b`))
 	// reWeekdayNth is "wednesday the 18th": the 18th, which the weekday
@@ -43,6 +46,9 @@ var (
 	// 2nd biggest line", not "the 1st of every month".
 	reIsTheNth = gate(lazyre.New(`(?i)\bis the (\d{1,2})(?:st|nd|rd|th)(?:\s*[,.;!]|\s*$|\s+(?:and|so|but)\b)`))
 )
+
+var abbrDays = map[string]string{"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday",
+	"thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday", "sun": "sunday"}
 
 var smallNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 
@@ -98,6 +104,14 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 			from = at.AddDate(0, 0, (int(weekdays[w])-int(at.Weekday())+7)%7)
 		}
 		return day(from.AddDate(0, 0, n))
+	})
+	s = gated(s, reWeekdayAbbr, []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"}, func(m string) string {
+		g := reWeekdayAbbr.FindStringSubmatch(m)
+		full := abbrDays[strings.ToLower(g[2])]
+		if full == "" || strings.EqualFold(g[1], "on") && (full == "saturday" || full == "sunday") {
+			return m // "sat on it", "on sun": not a day
+		}
+		return g[1] + " " + full
 	})
 	s = gated(s, reRelDay, []string{"today", "tonight", "tomorrow", "yesterday"}, func(m string) string {
 		found = true
@@ -342,7 +356,7 @@ func gated(s string, re *gatedRe, hints []string, f func(string) string) string 
 
 // dateWords are the word parts every date AbsoluteDates reads holds, one at
 // least, when it holds no digit: a cheap test before its patterns run.
-var dateWords = []string{"day", "tonight", "tomorrow", "week", "month", "quarter", "jan", "feb", "mar", "apr", "may",
+var dateWords = []string{"day", "tonight", "tomorrow", "week", "month", "quarter", " mon", " tue", " wed", " thu", " fri", " sat", " sun", "jan", "feb", "mar", "apr", "may",
 	"jun", "jul", "aug", "sep", "oct", "nov", "dec"}
 
 // mayHoldDate reports whether s might name a date at all.

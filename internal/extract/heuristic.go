@@ -259,6 +259,11 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 	switch {
 	case len(cs) == 1 && cs[0].Type != "feedback":
 		if rule, why := ruleClause(read(raw).text, cs[0].Type == "user"); rule != "" {
+			if i := strings.Index(rule, ", "); cs[0].Type == "reference" && i > 0 && isWhere(rule[:i]) {
+				// "pgbouncer config is managed in infra-playbooks, never
+				// edit /etc/pgbouncer": the place, and the rule it backs.
+				cs[0] = build("reference", rule[:i], "", at)
+			}
 			cs = append(cs, build("feedback", rule, why, at))
 		}
 	case len(cs) == 0 && !reQuestion.MatchString(raw) && !reDerivable.MatchString(raw) && !reToAgents.MatchString(raw):
@@ -370,6 +375,11 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 			return []Candidate{build("feedback", head, "", at), build("reference", rest, "", at)}
 		}
 		if parts := splitFacts(s, isWhere); parts != nil {
+			if head, _, ok := strings.Cut(parts[0], ": "); ok && len(strings.Fields(head)) <= 3 {
+				for i := 1; i < len(parts); i++ {
+					parts[i] = head + ": " + parts[i] // "crash reports: …, android is in crashlytics"
+				}
+			}
 			return many("reference", parts)
 		}
 		return []Candidate{build("reference", s, "", at)}

@@ -24,6 +24,7 @@ func TestHeuristic_TalkAsPeopleTalk(t *testing.T) {
 		has    []string // lower case, in name, description or body
 		why    string   // in the Why line, lower case; "" for none asked
 		hasNot []string // in no memory
+		lacks  []string // not in the memory that has the rest
 	}
 	for _, tc := range []struct {
 		name  string
@@ -131,6 +132,19 @@ func TestHeuristic_TalkAsPeopleTalk(t *testing.T) {
 		{"a place in a clause of a constraint", "we're stuck on node 16 because of the lambda runtime, the runtime matrix is in confluence under Infra / Runtimes / Matrix",
 			[]want{{typ: "project", has: []string{"node 16"}}, {typ: "reference", has: []string{"infra / runtimes"}}}},
 
+		{"a weekday cut short", "the new boards arrive next wed, firmware has to be ready",
+			[]want{{typ: "project", has: []string{"2026-05-27"}}}},
+		{"places said alike beside a named one", "crash reports: ios is in sentry project mobile-ios-prod, android is in firebase crashlytics",
+			[]want{{typ: "reference", has: []string{"mobile-ios-prod"}}, {typ: "reference", has: []string{"crash reports: android is in firebase crashlytics"}}}},
+		{"managed in, and the rule it backs", "nginx config is managed in the ansible repo infra-playbooks, never edit /etc/nginx on the box",
+			[]want{{typ: "reference", has: []string{"infra-playbooks"}, lacks: []string{"never edit"}}, {typ: "feedback", has: []string{"infra-playbooks", "never edit /etc/nginx"}}}},
+		{"a three-word rule fragment joins the rule", "no snapshot tests — they break on every renderer upgrade. unit tests only",
+			[]want{{typ: "feedback", has: []string{"no snapshot tests", "unit tests only"}}}},
+		{"keep doing it that way, with what it is", "yes exactly, partial indexes over new tables, keep suggesting it that way.",
+			[]want{{typ: "feedback", has: []string{"partial indexes over new tables"}}}},
+		{"don't do it each time, with what it is", "the e2e suite is slow and it hogs my laptop, dont run it locally each time",
+			[]want{{typ: "feedback", has: []string{"e2e suite", "dont run it locally each time"}}}},
+
 		{"a complaint is no rule", "cant keep up with the reviews, they pile up", nil},
 		{"where the speaker is now", "i'm in a meeting, back in 10", nil},
 		{"where the speaker is today", "i'm at the office today", nil},
@@ -139,6 +153,10 @@ func TestHeuristic_TalkAsPeopleTalk(t *testing.T) {
 		{"what went wrong is no rule", "no not redis — we got burned, the cluster ran out of memory twice",
 			[]want{{hasNot: []string{"we got burned."}}}},
 		{"an offset with no date before it", "we shipped it two days after the outage", nil},
+		{"what failed now is no rule", "the migration failed, dont retry it", nil},
+		{"what failed on a named place is no rule", "the deploy to prod-eu failed, dont retry it", nil},
+		{"what holds today is no rule", "the build is flaky today, dont touch it", nil},
+		{"sat is no saturday", "i sat on it for a week", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, _ := Heuristic([]Message{user(tc.msg)}, "s")
@@ -167,6 +185,9 @@ func TestHeuristic_TalkAsPeopleTalk(t *testing.T) {
 					ok := c.Type == w.typ
 					for _, h := range w.has {
 						ok = ok && strings.Contains(text, h)
+					}
+					for _, h := range w.lacks {
+						ok = ok && !strings.Contains(text, h)
 					}
 					if _, why, hasWhy := strings.Cut(strings.ToLower(c.Body), "**why:**"); ok && w.why != "" {
 						ok = hasWhy && strings.Contains(why, w.why)

@@ -115,6 +115,9 @@ func ruleFragment(s string) bool {
 		return false
 	}
 	w := strings.Fields(strings.TrimRight(asciiLower(s), ".!"))
+	if len(w) == 3 && w[2] == "only" && !notRule()[w[0]] && !notRule()[w[1]] && !firstPerson(w[0]) {
+		return true // "widget tests only."
+	}
 	if len(w) != 2 || notRule()[w[1]] || notRule()[w[0]] {
 		return false
 	}
