@@ -368,7 +368,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	}
 	hasPointer := reURL.MatchString(s) || reChannel.MatchString(lower) || reSystems.MatchString(s) && rePointer.MatchString(s)
 	switch {
-	case (hasPointer && (rePointer.MatchString(s) || reSystems.MatchString(s) || reChannelIn.MatchString(s)) || isWhere(s)) && !isScheduled(s, at):
+	case (hasPointer && (rePointer.MatchString(s) || reSystems.MatchString(s) || reChannelIn.MatchString(s)) || isWhere(s)) && !isScheduled(s, at) && !opensWithRule(s):
 		if head, rest, ok := strings.Cut(s, ", "); ok && len(strings.Fields(head)) >= 3 && reRuleStart.MatchString(head) && isWhere(rest) && !isWhere(head) {
 			// "never deploy on fridays, the deploy calendar is in notion
 			// under Eng / Deploys": a rule, and a place.

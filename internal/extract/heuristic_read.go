@@ -133,7 +133,7 @@ func read(s string) reading {
 	}
 	for _, dash := range []string{" — ", " – ", " - "} {
 		head, rest, ok := strings.Cut(s, dash)
-		if ok && len(strings.Fields(head)) <= 5 && reRedirectHead.MatchString(head) && !strings.Contains(head, ",") && len(strings.Fields(rest)) >= 3 {
+		if ok && len(strings.Fields(head)) <= 5 && reRedirectHead.MatchString(head) && !strings.Contains(head, ",") && len(strings.Fields(rest)) >= 3 && !ruleHead(head) {
 			if reRedirect.MatchString(head) || strings.Contains(strings.ToLower(head), "let's not") || strings.Contains(strings.ToLower(head), "lets not") {
 				r.correction = true
 			}
@@ -149,6 +149,20 @@ func read(s string) reading {
 	}
 	r.text = strings.TrimSpace(s)
 	return r
+}
+
+// ruleHead reports a head before a dash that is a rule of its own, not
+// a redirect: "dont change the embedding model — re-embedding takes a
+// week" (not "don't do that — use X", not "not like that — …").
+func ruleHead(head string) bool {
+	w := strings.Fields(asciiLower(head))
+	for len(w) > 0 && (w[0] == "no" || w[0] == "please" || w[0] == "pls" || w[0] == "but" || w[0] == "so" || w[0] == "ok") {
+		w = w[1:]
+	}
+	if len(w) < 4 || w[0] != "dont" && w[0] != "don't" && !(w[0] == "do" && w[1] == "not") {
+		return false
+	}
+	return !pointsBack(w)
 }
 
 // selfClauses cuts a sentence into the self-descriptions it holds, each
@@ -313,6 +327,21 @@ func namedPlace(s string) bool {
 	return (strings.Contains(head, " / ") || strings.Contains(head, " > ")) && reBreadcrumb.MatchString(s)
 }
 
+// versionAt reports a name with a number and no dot or slash at s's
+// start: what something is on ("text-embedding-3-small", "node-18"), not
+// where it lives.
+func versionAt(s string) bool {
+	f := strings.Fields(s)
+	if len(f) > 0 && (f[0] == "the" || f[0] == "our") {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return false
+	}
+	w := strings.TrimRight(f[0], ".,;:!")
+	return strings.Contains(w, "-") && strings.ContainsAny(w, "0123456789") && !strings.ContainsAny(w, "./")
+}
+
 // callAt reports a call in s, a name right before "(": code, not a place.
 // A parenthesis after a space is an aside: "(Data Platform/Contracts)".
 func callAt(s string) bool {
@@ -340,6 +369,9 @@ func isWhere(s string) bool {
 			break
 		}
 		// A name, not code: "comes from `os.Getenv(\"PORT\")`" is no place.
+		if end >= 3 && strings.EqualFold(s[end-3:end], " on") && versionAt(s[end:]) {
+			continue // "our eval baseline is on text-embedding-3-small": a version, not a place
+		}
 		named = namedPlace(s[end:]) && !callAt(s[end:min(len(s), end+60)])
 	}
 	named = named || reIsNamed.MatchString(s) || strings.ContainsAny(s, "-_.") && reIsNamedID.MatchString(s)
@@ -576,7 +608,8 @@ func ruleBefore(head string) bool {
 			}
 		}
 	}
-	return len(strings.Fields(h)) >= 3
+	w := strings.Fields(h)
+	return len(w) >= 3 || len(w) == 2 && (w[0] == "no" || w[0] == "never") // "no goldens — they break on every upgrade"
 }
 
 type cut struct{ at, n int }

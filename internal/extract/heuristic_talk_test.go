@@ -145,6 +145,13 @@ func TestHeuristic_TalkAsPeopleTalk(t *testing.T) {
 		{"don't do it each time, with what it is", "the e2e suite is slow and it hogs my laptop, dont run it locally each time",
 			[]want{{typ: "feedback", has: []string{"e2e suite", "dont run it locally each time"}}}},
 
+		{"a rule whose reason follows a dash, and a version is no place", "dont change the embedding model — re-embedding 40k docs takes a week and our eval baseline is on text-embedding-3-small",
+			[]want{{typ: "feedback", has: []string{"embedding model"}, why: "re-embedding"}, {hasNot: []string{"location"}}}},
+		{"a two-word prohibition and its reason after a dash", "no goldens — they break on every flutter upgrade",
+			[]want{{typ: "feedback", has: []string{"no goldens"}, why: "they break"}}},
+		{"a rule naming a channel is a rule", "any change to the retry settings needs a heads up in #stream-ops first, the cluster is shared with the fraud team",
+			[]want{{typ: "feedback", has: []string{"#stream-ops"}, why: "shared with the fraud team"}}},
+
 		{"a complaint is no rule", "cant keep up with the reviews, they pile up", nil},
 		{"where the speaker is now", "i'm in a meeting, back in 10", nil},
 		{"where the speaker is today", "i'm at the office today", nil},

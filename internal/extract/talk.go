@@ -83,6 +83,26 @@ func emojiAt(s string) bool {
 	return n == 4 && r >= 0x1F300 && r <= 0x1FAFF
 }
 
+// opensWithRule reports a sentence that opens as a rule does, though it
+// names a place further on: "any change to maxOffsetsPerTrigger needs a
+// heads up in #stream-ops first, …", "dont change the embedding model —
+// our eval baseline is on text-embedding-3-small" are rules. "never
+// deploy on fridays, the calendar is in notion under …" is a rule and a
+// place, which the reference case cuts in two.
+func opensWithRule(s string) bool {
+	if reFeedbackMore.MatchString(s) {
+		return true
+	}
+	head, rest, ok := strings.Cut(s, ", ")
+	if ok && isWhere(rest) && !isWhere(head) {
+		return false
+	}
+	if h, _, ok := strings.Cut(head, " — "); ok {
+		head = h
+	}
+	return reRuleStart.MatchString(head) && !isWhere(head)
+}
+
 // mayConstrain is reConstraint's cheap test: how its sentences open, or
 // "not moving".
 func mayConstrain(lower string) bool {
