@@ -95,7 +95,7 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 		prohibits := len(lw) >= 2 && (lw[0] == "never" || lw[0] == "dont" || lw[0] == "don't" || lw[0] == "do" && lw[1] == "not")
 		thatWay := len(lw) >= 3 && lw[0] == "keep" && strings.HasSuffix(strings.TrimRight(asciiLower(c), ".! "), "that way") // "…, keep suggesting it that way"
 		backed := (prohibits || thatWay) && prevRule < 0 && prev != "" && len(strings.Fields(prev)) >= 3 && (declarative(prev) || len(locVerbEnds(prev)) > 0 || thatWay) && !reQuestion.MatchString(prev) &&
-			!rePast.MatchString(prev) && !reNowOnly.MatchString(prev) && !reNowOnly.MatchString(c) &&
+			!rePast.MatchString(prev) && !reNowOnly.MatchString(prev) && !reNowOnly.MatchString(c) && !mayHold(c, []string{" yet", " until ", " till ", " for now"}) && !mayHold(prev, []string{" mess", "broken", "flaky"}) &&
 			(thatWay || pointsBack(lw) && (namedPlace(prev) || len(strings.Fields(prev)) <= 10 && declarative(prev) && mayHold(c, everyTime)) || !pointsBack(lw) && len(locVerbEnds(prev)) > 0)
 		if backed {
 			c = prev + ", " + c

@@ -24,13 +24,13 @@ var (
 	// the calendar: "next wed", "by fri". Not "on sat", not "sun" alone.
 	reWeekdayAbbr = gate(lazyre.New(`(?i)\b(next|this coming|this|by|until|till|before|after|from|on)\s+(mon|tues?|wed|thu|thur|thurs|fri|sat|sun)\b\.?`))
 	// reNFrom is "two weeks from friday", "3 days after monday".
-	reNFrom = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|a)\s+(day|week)s?\s+(?:from|after)\s+(?:next\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today)\b`))
+	reNFrom = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|a)\s+(day|week)s?\s+(?:from|after)\s+(?:next\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today)\b( \d{4}-\d\d-\d\d\b)?`))
 	// reWeekdayNth is "wednesday the 18th": the 18th, which the weekday
 	// only confirms.
 	reWeekdayNth   = gate(lazyre.New(`(?i)\b(?:(on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b`))
 	reEndNextMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+next\s+month\b`))
 	// reNthNextMonth is "the 16th of next month".
-	reNthNextMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\s+of\s+next\s+month\b`))
+	reNthNextMonth = gate(lazyre.New(`(?i)\b(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\s+of\s+next\s+month\b`))
 	// reOffset is "three days before", "a week after": counted from the
 	// date said before it in the sentence.
 	reOffset   = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|seven|a)\s+(day|week)s?\s+(before|after|earlier|later)\b(?:\s+that\b)?`))
@@ -85,6 +85,9 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	s = gated(s, reNFrom, []string{" from ", " after "}, func(m string) string {
 		found = true
 		g := reNFrom.FindStringSubmatch(m)
+		if g[4] != "" {
+			return m // "a week after monday 2026-05-25": written out already
+		}
 		n, err := strconv.Atoi(g[1])
 		if err != nil {
 			n = max(smallNumbers[strings.ToLower(g[1])], 1) // "a week from friday"
@@ -123,6 +126,16 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return day(at)
 	})
+	s = gated(s, reNthNextMonth, []string{"next month"}, func(m string) string {
+		g := reNthNextMonth.FindStringSubmatch(m)
+		d, _ := strconv.Atoi(g[1])
+		first := time.Date(at.Year(), at.Month()+1, 1, 0, 0, 0, 0, at.Location())
+		if t := first.AddDate(0, 0, d-1); d >= 1 && t.Month() == first.Month() {
+			found = true
+			return day(t)
+		}
+		return m
+	})
 	s = gated(s, reWeekdayNth, digits, func(m string) string {
 		g := reWeekdayNth.FindStringSubmatch(m)
 		d, _ := strconv.Atoi(g[3])
@@ -131,16 +144,6 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 			if g[1] != "" && !strings.EqualFold(g[1], "on") {
 				return g[1] + " " + day(t)
 			}
-			return day(t)
-		}
-		return m
-	})
-	s = gated(s, reNthNextMonth, []string{"next month"}, func(m string) string {
-		g := reNthNextMonth.FindStringSubmatch(m)
-		d, _ := strconv.Atoi(g[1])
-		first := time.Date(at.Year(), at.Month()+1, 1, 0, 0, 0, 0, at.Location())
-		if t := first.AddDate(0, 0, d-1); d >= 1 && t.Month() == first.Month() {
-			found = true
 			return day(t)
 		}
 		return m
@@ -258,13 +261,22 @@ func offsetDates(s string) string {
 		return s
 	}
 	locs := reOffset.FindAllStringSubmatchIndex(s, -1)
+	isos := reISODate.FindAllStringIndex(s, -1)
 	for i := len(locs) - 1; i >= 0; i-- {
 		m := locs[i]
-		anchors := reISODate.FindAllStringIndex(s[:m[0]], -1)
-		if len(anchors) == 0 {
+		if rest := strings.TrimLeft(s[m[1]:], " "); rest != "" && !strings.ContainsRune(".,;:!?)—–-", rune(rest[0])) &&
+			!strings.HasPrefix(strings.ToLower(rest), "and ") && !strings.HasPrefix(strings.ToLower(rest), "so ") {
+			continue // "kept for 30 days after deletion": a duration, not a day
+		}
+		var last []int
+		for _, a := range isos {
+			if a[1] <= m[0] {
+				last = a
+			}
+		}
+		if last == nil {
 			continue
 		}
-		last := anchors[len(anchors)-1]
 		if strings.TrimSpace(s[last[1]:m[0]]) == "(" {
 			continue // written out already: "2026-07-03 (three days before)"
 		}

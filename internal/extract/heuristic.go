@@ -273,6 +273,9 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 		if c, ok := bareRule(read(raw).text, next, at); ok {
 			return []Candidate{c}
 		}
+		if c, ok := ruledHead(read(raw).text, at); ok {
+			return []Candidate{c}
+		}
 		cs = clauseRules(read(raw).text, next, at)
 	}
 	return append(cs, clauseFacts(read(raw).text, cs, at)...)
@@ -339,7 +342,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	}
 	if !strings.Contains(s, ": ") {
 		// no label: no decision behind one
-	} else if m := reDecisionHead.FindStringSubmatchIndex(s); m != nil && len(strings.Fields(s[m[2]:])) >= 3 {
+	} else if m := reDecisionHead.FindStringSubmatchIndex(s); m != nil && len(strings.Fields(s[m[2]:])) >= 3 && decided(s[:m[2]], s[m[2]:]) {
 		// "decided last week: no cross-play with console for 1.0": what
 		// was decided, without its label.
 		d := s[m[2]:]
@@ -349,7 +352,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		}
 		return []Candidate{build(typ, d, reasonOf(d, next), at)}
 	}
-	if mayConstrain(lower) && reConstraint.MatchString(s) && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) {
+	if mayConstrain(lower) && reConstraint.MatchString(s) && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) && !reNowOnly.MatchString(s) && !reOneOff.MatchString(s) && heldTo(lower) {
 		// "we're stuck on unity 2022.3 LTS because the porting house
 		// certified our build on it": what the project is held to.
 		return []Candidate{build("project", s, factWhy(s, next, at), at)}
@@ -360,11 +363,15 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		// "we ripped vee-validate out in the spring, it doubled the
 		// checkout bundle": a thing taken out for a reason stays out.
 		why := strings.TrimRight(s[m[8]:m[9]], ".!")
-		thing := s[m[4]:m[5]]
-		if m[4] < 0 {
+		var thing string
+		if m[4] >= 0 {
+			thing = s[m[4]:m[5]]
+		} else {
 			thing = s[m[6]:m[7]]
 		}
-		return []Candidate{build("feedback", "don't bring "+thing+" back; "+s[m[2]:m[3]], why, at)}
+		if !determiners()[strings.ToLower(thing)] && !mayHold(why, []string{"mistake", "regret", "should not have", "shouldn't have", "shouldnt have", "bad idea"}) {
+			return []Candidate{build("feedback", "don't bring "+thing+" back; "+s[m[2]:m[3]], why, at)}
+		}
 	}
 	hasPointer := reURL.MatchString(s) || reChannel.MatchString(lower) || reSystems.MatchString(s) && rePointer.MatchString(s)
 	switch {
@@ -385,10 +392,10 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		return []Candidate{build("reference", s, "", at)}
 	case (reOwner.MatchString(s) || reLifecycle.MatchString(s)) && !reNotProject.MatchString(s):
 		return []Candidate{build("project", s, factWhy(s, next, at), at)}
-	case reProject.MatchString(s) || isScheduled(s, at):
+	case (reProject.MatchString(s) || isScheduled(s, at)) && !reThisWork.MatchString(s):
 		if _, dated := AbsoluteDates(s, at); dated || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") ||
-			strings.Contains(lower, " to finish before") || strings.Contains(lower, " to land before") || strings.Contains(lower, " to be done before") {
+			(strings.Contains(lower, " to finish before") || strings.Contains(lower, " to land before") || strings.Contains(lower, " to be done before")) && !reOneOff.MatchString(s) {
 			if parts := splitDated(s, at); parts != nil {
 				// "the sale launches on the 20th and deploys are frozen from
 				// the 18th": two dates, two facts.
@@ -413,13 +420,13 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 			// What they know apart from who they are: one memory each.
 			return many("user", self)
 		}
-		return []Candidate{build("user", s, "", at)}
+		return []Candidate{build("user", withoutTask(s), "", at)}
 	}
 	if self := selfClauses(s); len(self) > 0 {
 		return many("user", self) // less what holds only now ("on call this week")
 	}
 	switch {
-	case reFeedback.MatchString(s) || reFeedbackMore.MatchString(s) || reStanding.MatchString(s) || reUseNot.MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) || !strings.HasPrefix(lower, "we ") && !reNotImperative.MatchString(s)):
+	case reFeedback.MatchString(s) || reFeedbackMore.MatchString(s) && !mayHold(s, hereWords) || standing(s) || reUseNot.MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) || !strings.HasPrefix(lower, "we ") && !reNotImperative.MatchString(s)):
 		bare := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "also, "), "please "), " ")
 		general := reGeneral.MatchString(s) || r.correction || reHabit.MatchString(s) && !reOneOff.MatchString(s) && !reNowOnly.MatchString(s)
 		for _, p := range []string{"don", "do not", "never", "avoid", "prefer", "always", "stop ", "remember", "ignore ", "can't ", "cant ", "cannot ", "we can't ", "we cant ", "any ", "every "} {
@@ -428,11 +435,11 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		if w := strings.Fields(bare); len(w) > 2 && w[0] == "no" && !notRule()[strings.Trim(w[1], ",.!")] && strings.HasPrefix(lower, "please") {
 			general = true // "please no inventing mappings on your own"; not "no worries, …"
 		}
-		general = general || reUseNot.MatchString(s) || reStanding.MatchString(s) // "use insert_overwrite on the partitions, not merge"
+		general = general || reUseNot.MatchString(s) && !mayHold(s, taskWords) || standing(s) // "use insert_overwrite on the partitions, not merge"
 		if !general || reNowOnly.MatchString(s) || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
 			return nil
 		}
-		if i := strings.Index(lower, ", but use "); i > 0 && reUseNot.MatchString(s[i:]) {
+		if i := strings.Index(lower, ", but use "); i > 0 && reUseNot.MatchString(s[i+2:]) {
 			s = s[i+len(", but "):] // "incremental yes, but use insert_overwrite…, not merge"
 		}
 		return []Candidate{build("feedback", s, whyOf(s, next), at)}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/memdir/memdir/internal/lazyre"
 )
@@ -41,10 +42,10 @@ var (
 		`|^(?:a |an )?(?:solo|indie|freelance|independent|junior|senior|staff|lead|principal)(?: \w+)? (?:dev|developer|engineer|designer|analyst|scientist|founder|contractor)\b` +
 		// a role alone, a team, what is new or known to them, where they come from
 		`|^(?:a |an )?(?:[\w.-]+ ){0,2}(?:engineer|developer|dev|designer|analyst|scientist|admin|manager|intern|student|founder|contractor|consultant|person)(?: here)?$` +
-		`|^(?:i'?m|im|i am) (?:on|in) (?:the )?[\w-]+(?: [\w-]+)? (?:team|org|group|department|ops|platform|squad)\b` +
+		`|^(?:i'?m|im|i am) (?:on|in) (?:the )?[\w-]+(?: [\w-]+)? (?:team|org|group|department|ops|platform|squad)(?:\s*[,.;]|\s*$| (?:at|in|for|here|doing|working|since|btw|fwiw|now|too|and|but|so|as|which|where|that)\b)` +
 		`|^(?:[\w.+#/-]+ ){1,4}(?:is|are) (?:(?:all|pretty|kinda|mostly|totally|completely|still|black)\s+)*(?:new|magic|a mystery|alien|vibes|fresh) to me\b` +
-		`|^(?:[\w.+#/-]+ ){1,3}i know (?:really |very |pretty |quite )?well\b|^(?:been (?:writing|doing|working|using)|came from|coming from) ` +
-		`|^(?:i'?ve|ive|i have) (?:(?:honestly|actually|really)\s+)?never (?:touched|used|written|worked (?:with|in|on)|done)\b` +
+		`|^(?:[\w.+#/-]+ ){1,3}i know (?:really |very |pretty |quite )?well\b|^(?:been (?:writing|doing|working)|came from|coming from) |^been using \S+(?: \S+){0,3} (?:for|like|since) (?:\d|a |many|years|ages)` +
+		`|^(?:i'?ve|ive|i have) (?:(?:honestly|actually|really)\s+)?never (?:touched|used|written|worked (?:with|in|on)|done) (?:any |a lot of )?[\w./+#-]+(?: [\w./+#-]+)?\s*(?:,|$| but| so| before| either)` +
 		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b`))
 	// reSelfI is more of reSelf, all of it said with I first: apart, so
 	// that its prefix gates it.
@@ -55,9 +56,9 @@ var (
 		`^(?:i'?m|i am) (?:(?:[\w.+#]+[/-])?[\w.+#]+ ){0,2}(?:engineer|developer|dev|designer|analyst|scientist|admin|manager|intern|student|founder|contractor|consultant|lead|pentester|dba|sre|devops|architect|maintainer|researcher)\b` +
 		`|^(?:i'?m|i am) (?:[\w.+#-]+/)?(?:sre|dba|infra|devops|ops|backend|frontend|qa|data|security|platform)\s*(?:,|$)` +
 		`|^i (?:only )?work (?:part[- ]time|half[- ]time|mornings|afternoons|evenings|nights|weekends|remotely|\d (?:days|mornings))\b` +
-		`|^(?:i'?m|i am) (?:at|with) (?:a|an) (?:[\w-]+ ){0,3}?(?:agency|startup|company|studio|bank|hospital|university|lab|firm|shop|consultancy|nonprofit|non-profit|insurer|retailer|publisher|fintech|scaleup)\b` +
+		`|^(?:i'?m|i am) (?:at|with) (?:a|an) (?:[\w-]+ ){0,3}?(?:agency|startup|company|studio|bank|hospital|university|lab|firm|consultancy|nonprofit|non-profit|insurer|retailer|publisher|fintech|scaleup)\b` +
 		`|^(?:i'?m|i am) (?:on|going on|off on) (?:paternity|maternity|parental|annual|sick|long|extended)? ?leave\b` +
-		`|^(?:i'?m|im|i am) (?:out|off|away|ooo|on vacation|on holiday|on pto) (?:from|starting|between|until|till) \S+` +
+		`|^(?:i'?m|im|i am) (?:out|off|away|ooo|on vacation|on holiday|on pto) (?:from|starting|between) \S+` +
 		`|^(?:i'?m|i am) (?:based |located )?in [\w ]{2,25}? and (?:the )?(?:rest of (?:the|my) )?team (?:is|are)\b|^(?:i'?m|i am) based in\b|^i live in\b` +
 		`|^(?:i'?m|i am) (?:fairly |pretty |very |still )?new (?:on|in) (?:this|the|my) team\b`))
 	// reSelfMore is a past role held for a while, or a role on a team said
@@ -98,7 +99,7 @@ var (
 	// reIsNamedID is a copula naming the place by its id: "is the
 	// pagerduty service platform-operators", "the staging app is
 	// warehouse-stg". Read only when the sentence holds an id.
-	reIsNamedID = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|repo|channel|bucket|folder|board|service|space|vault|app|cluster|instance|account|namespace|queue|topic|workspace|org|tenant|site|team)\s+[a-z0-9]+(?:[-_.][a-z0-9]+)+\b|\b(?:app|cluster|instance|account|namespace|bucket|queue|topic|workspace|tenant|site|project) (?:is|are) (?:called |named )?[a-z0-9]+(?:[-_.][a-z0-9]+)+\b`))
+	reIsNamedID = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:the|our)\s+(?:[\w&]+\s+){0,2}?(?:project|repo|channel|bucket|folder|board|service|space|vault|app|cluster|instance|account|namespace|queue|topic|workspace|org|tenant|site)\s+[a-z0-9]+(?:[-.][a-z0-9]+)+\b|\b(?:staging|prod|production|dev|test|preview|qa|sandbox) (?:app|cluster|instance|account|namespace|bucket|queue|topic|workspace|tenant|site|project) (?:is|are) (?:called |named )?[a-z0-9]+(?:[-.][a-z0-9]+)+\b|\b(?:app|cluster|instance|account|namespace|bucket|queue|topic|workspace|tenant|site|project) (?:is|are) (?:called|named) [a-z0-9]+(?:[-.][a-z0-9]+)+\b`))
 	reInRepo    = gate(lazyre.New(`(?i)\b(?:readme|this repo|the repo|codebase)\b|\.(?:go|ts|tsx|js|py|sql|json|ya?ml|rs|swift)\b`))
 )
 
@@ -149,6 +150,31 @@ func read(s string) reading {
 	}
 	r.text = strings.TrimSpace(s)
 	return r
+}
+
+// selfAction reports a sentence about what the speaker is doing, not
+// who they are: "i'm taking the lead on this migration", "i'm pinging the
+// admin", "i manage to reproduce it", "i handle the css, you do the rest".
+func selfAction(l string) bool {
+	w := strings.Fields(l)
+	if len(w) > 1 && strings.HasSuffix(w[1], "ing") {
+		return true
+	}
+	if neverThis(w) {
+		return true
+	}
+	return mayHold(l, []string{"manage to", "a bit ", "a little ", "you do ", "you handle", "you take"})
+}
+
+// neverThis reports experience with one thing of this task: "ive never
+// touched this file before".
+func neverThis(w []string) bool {
+	for i := 0; i+2 < len(w); i++ {
+		if w[i] == "never" && (w[i+2] == "this" || w[i+2] == "that" || w[i+2] == "the" || w[i+2] == "it") {
+			return true
+		}
+	}
+	return false
 }
 
 // ruleHead reports a head before a dash that is a rule of its own, not
@@ -249,11 +275,11 @@ var placeKinds = []string{" board", " sheet", " doc", " space", " dashboard", " 
 
 // isSelf reports a self-description (reSelf, reSelfWas, reSelfTeam).
 func isSelf(s string) bool {
-	if reSelf.MatchString(s) {
+	if reSelf.MatchString(s) && !mayHold(s, []string{" a bit ", " a little ", " a tad "}) && !neverThis(strings.Fields(asciiLower(s))) {
 		return true
 	}
 	l := asciiLower(s)
-	if strings.HasPrefix(l, "i") && reSelfI.MatchString(s) {
+	if strings.HasPrefix(l, "i") && reSelfI.MatchString(s) && !selfAction(l) {
 		return true
 	}
 	if strings.HasPrefix(l, "i was ") {
@@ -288,8 +314,8 @@ func splitDated(s string, at time.Time) []string {
 		}
 		left, right := strings.TrimSpace(abs[:i]), strings.TrimSpace(abs[i+len(sep):])
 		lw, rw := strings.Fields(left), strings.Fields(asciiLower(right))
-		if len(lw) < 3 || len(rw) < 3 || prepositions()[rw[0]] || imperatives()[rw[0]] || rw[0] == "so" || rw[0] == "but" || rw[0] == "then" {
-			continue
+		if len(lw) < 3 || len(rw) < 3 || prepositions()[rw[0]] || imperatives()[rw[0]] || notSubject()[rw[0]] || strings.HasSuffix(rw[0], "s") && !determiners()[rw[0]] && len(rw) > 1 && (prepositions()[rw[1]] || reISODate.MatchString(rw[1])) || rePast.MatchString(left) || rePast.MatchString(right) {
+			continue // "…, because the audit is june 10", "…and ends on june 10", "we shipped on may 1 and …"
 		}
 		if !reISODate.MatchString(left) || !reISODate.MatchString(right) || !reSchedule.MatchString(right) && !strings.Contains(" "+asciiLower(right)+" ", " is ") {
 			continue
@@ -298,6 +324,11 @@ func splitDated(s string, at time.Time) []string {
 	}
 	return nil
 }
+
+// notSubject are words a fact of its own does not open with.
+var notSubject = sync.OnceValue(func() map[string]bool {
+	return wordSet(`so but then because since as not it they this that which who ends lasts runs until till through and or`)
+})
 
 // cutWhere takes from a dated fact the clauses after its first that say
 // where something lives, or returns no where.
@@ -324,7 +355,35 @@ func namedPlace(s string) bool {
 		return true
 	}
 	head := s[:min(len(s), 160)]
-	return (strings.Contains(head, " / ") || strings.Contains(head, " > ")) && reBreadcrumb.MatchString(s)
+	if !strings.Contains(head, " / ") && !strings.Contains(head, " > ") {
+		return false
+	}
+	m := reBreadcrumb.FindString(s)
+	return m != "" && strings.ContainsFunc(m, unicode.IsUpper) // "NETCODE > Playtest Log", not "dlq > failed"
+
+}
+
+// codeName reports a name of the code, not a place: "fetch_user",
+// "internal/util/retry".
+func codeName(n string) bool {
+	if strings.Contains(n, "_") && !strings.ContainsAny(n, "-.") {
+		return true
+	}
+	for _, p := range []string{"internal/", "src/", "pkg/", "lib/", "cmd/", "app/", "./"} {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastWordOf is s's last word.
+func lastWordOf(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[len(f)-1]
 }
 
 // versionAt reports a name with a number and no dot or slash at s's
@@ -355,7 +414,7 @@ func callAt(s string) bool {
 
 // isWhere reports a named place outside the repository.
 func isWhere(s string) bool {
-	if reWhereClause.MatchString(s) && reAnyName.MatchString(s) {
+	if reWhereClause.MatchString(s) && reAnyName.MatchString(s) && !mayHold(s, []string{"bug", "error", "issue", "problem", "crash", "leak"}) && !codeName(reAnyName.FindString(s)) {
 		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 	}
 	if !strings.ContainsAny(s, "'\"`#-_/.>") {
@@ -374,7 +433,7 @@ func isWhere(s string) bool {
 		}
 		named = namedPlace(s[end:]) && !callAt(s[end:min(len(s), end+60)])
 	}
-	named = named || reIsNamed.MatchString(s) || strings.ContainsAny(s, "-_.") && reIsNamedID.MatchString(s)
+	named = named || reIsNamed.MatchString(s) || strings.ContainsAny(s, "-_.") && reIsNamedID.MatchString(s) && !versionAt(lastWordOf(reIsNamedID.FindString(s)))
 	return named && !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 }
 
@@ -793,11 +852,11 @@ var quantifiers = sync.OnceValue(func() map[string]bool {
 // requestVerbs open a standing request after a self-description: "i'm a
 // pentester not really a dev, keep the python idiomatic".
 var requestVerbs = sync.OnceValue(func() map[string]bool {
-	return wordSet(`keep explain skip flag give write use avoid spell walk tell show point comment prefer stick`)
+	return wordSet(`keep explain skip flag avoid spell walk point comment prefer stick`)
 })
 
 // reRuleStart is a clause that opens as a standing rule does.
-var reRuleStart = gate(lazyre.New(`(?i)^(?:never|always|don'?t|do not|avoid|no new|(?:we|you) (?:can'?t|cannot) (?:keep|put|store|send|use|ship|log|touch|change|deploy|merge|share|commit|push)\b|(?:when(?:ever)?|if) you (?:ever |also )?(?:write|touch|add|change|work on|need|make|create|edit) (?:any |a |an )?(?:[a-z][\w.+#-]*)(?: (?:code|files?|tests?|scripts?|stuff|for us))?\s+(?:use|stick|put|keep|add|write|make|prefer|avoid|never|always)\b|every (?:new )?[\w-]+ (?:needs|must|has to|should|gets)|(?:can'?t|cannot) (?:keep|put|store|send|log|share|copy)\b|ignore (?:anything|everything|any|all)\b|(?:we|you) (?:always|never|must|should)\b)`))
+var reRuleStart = gate(lazyre.New(`(?i)^(?:never|always|don'?t|do not|avoid|no new|(?:we|you) (?:can'?t|cannot) (?:keep|put|store|send|use|ship|log|touch|change|deploy|merge|share|commit|push)\b|(?:when(?:ever)?|if) you (?:ever |also )?(?:write|touch|add|change|work on|need|make|create|edit) (?:any |a |an )?(?:[a-z][\w.+#-]*)(?: (?:code|files?|tests?|scripts?|stuff|for us))?\s+(?:use|stick|put|keep|add|write|make|prefer|avoid|never|always)\b|every (?:new )?[\w-]+ (?:needs|must|has to|should|gets)|(?:can'?t|cannot) (?:keep|put|store|share)\b|ignore (?:anything|everything|any|all)\b|(?:we|you) (?:always|never|must|should)\b)`))
 
 // maxClauseText bounds the sentences read clause by clause: a real
 // sentence is far shorter, and a pasted line of thousands of commas must

@@ -85,9 +85,14 @@ func splitLabels(sents []string) []string {
 func contextLabel(head string) bool {
 	l := asciiLower(head)
 	if w := strings.Fields(strings.NewReplacer(",", " ", "-", " ").Replace(l)); len(w) <= 10 {
-		for _, x := range w[:min(len(w), 4)] {
-			if x == "context" || x == "background" || x == "bg" {
-				return true // "ok some context since you keep asking me things lol"
+		for i, x := range w[:min(len(w), 4)] {
+			if x != "context" && x != "background" && x != "bg" {
+				continue
+			}
+			// "ok some context since you keep asking me things lol", "quick
+			// bg", "context for you"; not "background jobs", "context menu".
+			if i == len(w)-1 || w[i+1] == "since" || w[i+1] == "for" || w[i+1] == "on" || w[i+1] == "about" {
+				return true
 			}
 		}
 	}
@@ -203,7 +208,7 @@ func splitSentences(text string) []string {
 		switch {
 		case c == '\n':
 			end = i
-		case c == 0xF0 && i+4 < len(text) && text[i+4] == ' ' && emojiAt(text[i:]):
+		case c == 0xF0 && i+4 < len(text) && text[i+4] == ' ' && emojiAt(text[i:]) && (strings.TrimSpace(text[start:i]) == "" || opensSentence(text[i+5:])):
 			end = i + 4 // "…skip the basics 🙂 today: bloat on…"
 			i += 3
 		case c == '.' || c == '!' || c == '?':

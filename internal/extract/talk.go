@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -18,7 +19,7 @@ var (
 	// reConstraint is what a project is held to: "we're stuck on unity
 	// 2022.3", "we're pinned to node 18", "we're gdscript only".
 	reConstraint = gate(lazyre.New(`(?i)^(?:we'?re|we are|the (?:team|project|app|game|service|site) is) (?:(?:still|currently|basically|kinda)\s+)?(?:stuck on|pinned (?:to|on|at)|locked (?:to|on|into|in to)|tied to|limited to|standardi[sz]ed on|committed to)\b|^(?:we'?re|we are) (?:[\w.+#-]+ ){1,2}only\b` +
-		`|\b(?:we'?re|we are) not (?:moving|upgrading|migrating|switching|going) (?:to|off)\b|^we (?:only )?(?:move|upgrade|migrate|switch) (?:to|off) \S+(?: \S+){0,3}? only after\b` +
+		`|\b(?:we'?re|we are) not (?:moving|upgrading|migrating|switching) (?:to|off)\b|^we (?:only )?(?:move|upgrade|migrate|switch) (?:to|off) \S+(?: \S+){0,3}? only after\b` +
 		`|^we have an? (?:hard |fixed |strict |tight |monthly |small )?(?:budget|spend cap|cost cap|quota)\b|^(?:the )?(?:minimum|min|max|maximum) (?:supported )?[\w.-]+(?: [\w.-]+)? (?:is|stays)\b` +
 		`|^there'?s an? (?:weekly|biweekly|fortnightly|monthly|daily|quarterly) (?:[\w-]+ ){0,4}(?:review|sync|meeting|standup|demo|retro|planning|call|check-?in)\b`))
 	// reDecisionHead is a decision said behind a label: "decided last
@@ -31,7 +32,7 @@ var (
 	// reFeedbackMore are rules said as what to ignore, what cannot be
 	// kept, what any change means: apart from reFeedback, whose prefix
 	// gate they would undo.
-	reFeedbackMore = gate(lazyre.New(`(?i)^ignore (?:anything|everything|any|all)\b|^(?:(?:we|you) (?:can'?t|cannot) (?:keep|put|store|send|log|ship|commit|push|share|copy)|(?:can'?t|cannot) (?:keep|put|store|send|log|share|copy))\b|^(?:any|every) (?:new |single )?[\w-]+(?: [\w-]+){0,5}? (?:means|requires|needs|must|has to|should|goes through|go(?:es)? via)\b`))
+	reFeedbackMore = gate(lazyre.New(`(?i)^ignore (?:anything|everything|any|all)\b|^(?:(?:we|you) (?:can'?t|cannot) (?:keep|put|store|send|log|ship|commit|push|share|copy)|(?:can'?t|cannot) (?:keep|put|store|share))\b|^(?:any|every) (?:new |single )?[\w-]+(?: [\w-]+){0,5}? (?:means|requires|needs|must|has to|should|goes through|go(?:es)? via)\b`))
 	// reStanding are rules that say by their form they hold every time:
 	// what everything goes into, what the team never does, what names
 	// follow, a practice for a kind of thing ("use example.com in
@@ -41,11 +42,14 @@ var (
 	// reYourWork is a sentence about what the assistant just did, a step
 	// of this task: "the test you wrote has vpn.client-zeta.com, change it".
 	reYourWork = gate(lazyre.New(`(?i)\byou(?:'ve| have| just)? (?:wrote|did|made|added|used|saw|changed|removed|ran|picked|put)\b|\b(?:change|fix|revert|remove|rename|update|undo) (?:it|that|this|them)\s*[.!]*$`))
+	// reThisWork is a deadline of the speaker's own piece of work: "this
+	// PR has to be merged before friday".
+	reThisWork = gate(lazyre.New(`(?i)\b(?:this|my) (?:pr|branch|ticket|task|commit)\b`))
 	// reUseNot is a choice said against the other: "use X, not Y".
-	reUseNot = gate(lazyre.New(`(?i)\buse [\w.-]+(?: [\w.-]+){0,6},? not [\w.-]+`))
+	reUseNot = gate(lazyre.New(`(?i)^(?:(?:sure|ok|okay|yes|yeah|fine|no|nope|[\w.-]+ yes),?\s+)?(?:but\s+)?use [\w.-]+(?: [\w.-]+){0,6},? not [\w.-]+`))
 	// reChannelIn is a channel named as the place something goes: "dump
 	// their notes in #playtest-notes".
-	reChannelIn = gate(lazyre.New(`(?i)\b(?:in|into|to|on|via) #[a-z0-9][\w-]{2,}`))
+	reChannelIn = gate(lazyre.New(`(?i)\b(?:in|into|to|on|via) #[a-z][\w-]{2,}`))
 )
 
 // reToYou is a trailing clause said to the assistant about this session:
@@ -60,9 +64,11 @@ var reChatAside = gate(lazyre.New(`(?i)\s*\((?:yes|yeah|yep|lol|haha|i know|ok|o
 // and drops what it says to the assistant about this session.
 func unwrapAside(s string) string {
 	if strings.HasPrefix(s, "(") {
-		s = strings.TrimSpace(strings.TrimPrefix(s, "("))
-		if !strings.Contains(s, "(") {
-			s = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(strings.TrimRight(s, ".!")), ")")), ".!") + ".")
+		inner := strings.TrimRight(s, ".! ")
+		if close := strings.IndexByte(s, ')'); close == len(inner)-1 && strings.Count(s, "(") == 1 {
+			s = strings.TrimRight(strings.TrimSpace(inner[1:close]), ".!") + "." // "(bg: i'm on data platform.)"
+		} else if close > 0 && len(strings.Fields(s[:close])) <= 4 {
+			s = strings.TrimSpace(s[close+1:]) // "(imo) always use early returns"
 		}
 	}
 	if !mayHold(s, []string{", you ", "whatever"}) && !strings.HasSuffix(strings.TrimRight(s, ".! "), ")") {
@@ -71,10 +77,46 @@ func unwrapAside(s string) string {
 	if loc := reToYou.FindStringIndex(s); loc != nil && loc[0] > 0 {
 		s = s[:loc[0]]
 	}
-	if loc := reChatAside.FindStringIndex(s); loc != nil && loc[0] > 0 {
+	if loc := reChatAside.FindStringIndex(s); loc != nil && loc[0] > 0 && !mayHold(s[loc[0]:], []string{"except", "unless", " but", " not", " only"}) {
 		s = s[:loc[0]] // "…two teams consume it (yes i know, blame sam)"
 	}
 	return s
+}
+
+// withoutTask is a self-description less a task asked after it: "i'm a
+// backend dev, write a migration for the users table" is who they are,
+// then this task's step.
+func withoutTask(s string) string {
+	cuts := clauseCuts(s)
+	for _, c := range cuts[1:] {
+		w := strings.Fields(asciiLower(s[c.at+c.n:]))
+		if len(w) > 1 && imperatives()[w[0]] && !requestVerbs()[w[0]] && len(strings.Fields(s[:c.at])) >= 3 {
+			return strings.TrimSpace(s[:c.at])
+		}
+	}
+	return s
+}
+
+// ruledHead is a rule said behind the thing it rules: "background jobs:
+// never retry more than 3 times".
+func ruledHead(s string, at time.Time) (Candidate, bool) {
+	head, rest, ok := strings.Cut(s, ": ")
+	if !ok || len(strings.Fields(head)) > 3 || len(strings.Fields(rest)) < 3 || !reRuleStart.MatchString(rest) || contextLabel(head) ||
+		reOneOff.MatchString(head) || mayHold(head, []string{"this", "that", "for ", "now", "today"}) {
+		return Candidate{}, false
+	}
+	return build("feedback", s, "", at), true
+}
+
+// opensSentence reports a word that opens a new sentence after an emoji:
+// "…skip the basics 🙂 today: bloat on…", not "never deploy 🚀 on fridays".
+func opensSentence(s string) bool {
+	w, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	switch strings.ToLower(strings.TrimRight(w, ":,")) {
+	case "today", "anyway", "anyways", "btw", "ok", "okay", "so", "also", "now", "oh", "fwiw", "context", "thanks", "cheers":
+		return true
+	}
+	return false
 }
 
 // emojiAt reports an emoji (U+1F300-U+1FAFF) at the start of s.
@@ -101,6 +143,72 @@ func opensWithRule(s string) bool {
 		head = h
 	}
 	return reRuleStart.MatchString(head) && !isWhere(head)
+}
+
+// taskWords mark a choice or a rule said for this task only: "use the
+// v2 endpoint here, not v1", "ignore all the errors above".
+var taskWords = []string{" here", "this ", " demo", " test,", " test ", "above", "below", " now", "for the migration"}
+
+// hereWords mark a rule said for what is on screen now: "ignore all the
+// errors above".
+var hereWords = []string{" here", "above", "below", " demo"}
+
+// standing is reStanding, less bug reports ("we don't call close() on the
+// file in the error path", "that's why") and status said as "no X — …"
+// ("no luck — same error").
+func standing(s string) bool {
+	if !reStanding.MatchString(s) || mayHold(s, []string{"that's why", "thats why", "in the error path", " here", "this "}) {
+		return false
+	}
+	if w := strings.Fields(asciiLower(s)); len(w) > 1 && w[0] == "no" {
+		x := strings.Trim(w[1], ",.!—–-")
+		return !notRule()[x] && !statusNouns()[x]
+	}
+	return true
+}
+
+// decided checks a decision behind a label: the label says one was made
+// ("nothing was decided:", "we havent decided yet:" do not), and what
+// follows stands alone and holds ("agreed: that looks good", "agreed: go
+// with option 2", "the outcome: tests are still failing", "lesson
+// learned: i should have read the docs" do not).
+func decided(head, rest string) bool {
+	h, r := asciiLower(head), strings.Fields(asciiLower(rest))
+	if mayHold(h, []string{"not", "n't", "nothing", " yet", "havent", "i signed", "my "}) || len(r) < 3 {
+		return false
+	}
+	switch strings.Trim(r[0], ",.") {
+	case "that", "this", "it", "let's", "lets", "sounds", "looks", "ok", "okay", "yes", "yeah", "sure", "go", "see", "tests", "i", "i'm", "im", "we'll":
+		return false
+	}
+	return !rePast.MatchString(rest) && !reNowOnly.MatchString(rest) && !reQuestion.MatchString(rest) && !mayHold(rest, []string{"option ", "still "})
+}
+
+// heldTo checks what reConstraint matched: "stuck on" a version, not on
+// a bug ("we're stuck on the flaky auth test"); "only" after a name, not
+// after a verb ("we're testing only the login flow"); a minimum nobody
+// merely saw ("the maximum i saw is 400ms").
+func heldTo(lower string) bool {
+	if i := strings.Index(lower, "stuck on "); i >= 0 {
+		next := strings.Fields(lower[i+len("stuck on "):])
+		return len(next) > 0 && strings.ContainsAny(strings.Join(next[:min(3, len(next))], " "), "0123456789")
+	}
+	w := strings.Fields(lower)
+	if len(w) >= 3 && (w[0] == "we're" || w[0] == "were" || w[0] == "we") && slices.Contains(w[:min(5, len(w))], "only") {
+		for _, x := range w[1:min(4, len(w))] {
+			if strings.HasSuffix(x, "ing") {
+				return false
+			}
+		}
+	}
+	if len(w) >= 3 && (strings.HasPrefix(lower, "the m") || strings.HasPrefix(lower, "m")) {
+		for _, x := range w[1:min(4, len(w))] {
+			if firstPerson(x) || x == "we" || x == "you" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // mayConstrain is reConstraint's cheap test: how its sentences open, or
