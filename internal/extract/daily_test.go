@@ -686,7 +686,9 @@ func TestIsHarnessText(t *testing.T) {
 func FuzzDailySummary(f *testing.F) {
 	for _, s := range []string{ciLog, "No, don't X, it broke Y. We decided to ship on Friday because Z.", "/clear",
 		"I'm a **data** engineer [x/y] (2026-01-01): z", "Pipeline bugs are tracked in Linear INGEST\n\n```\nAlways\n```",
-		"the password is Tr0ub4dor&3", strings.Repeat("never do x because it fails; ", 400)} {
+		"the password is Tr0ub4dor&3", strings.Repeat("never do x because it fails; ", 400),
+		"we removed the x, it broke y. we ripped z out, it", "(bg: i'm on ops 🙂 today: x.) y", "launch is 6 july and freeze is three days before, the 16th of next month",
+		"crash reports: a is in b-c, d is in e f", "decided: x: y: z", "(", "we're stuck on 1.2, x"} {
 		f.Add(s, "memdir")
 	}
 	f.Fuzz(func(t *testing.T, text, project string) {
