@@ -256,9 +256,10 @@ func classify(raw, next string, at time.Time, redirected bool) []Candidate {
 
 func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 	cs := classifySentence(raw, next, at, redirected)
+	text := read(raw).text // read once: each reader below needs it
 	switch {
 	case len(cs) == 1 && cs[0].Type != "feedback":
-		if rule, why := ruleClause(read(raw).text, cs[0].Type == "user"); rule != "" {
+		if rule, why := ruleClause(text, cs[0].Type == "user"); rule != "" {
 			if i := strings.Index(rule, ", "); cs[0].Type == "reference" && i > 0 && isWhere(rule[:i]) {
 				// "pgbouncer config is managed in infra-playbooks, never
 				// edit /etc/pgbouncer": the place, and the rule it backs.
@@ -270,15 +271,15 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 		// Rules in the clauses of a sentence that says nothing worth
 		// keeping as a whole: "translations go through crowdin, never edit
 		// the json files in locales/ directly, they get overwritten".
-		if c, ok := bareRule(read(raw).text, next, at); ok {
+		if c, ok := bareRule(text, next, at); ok {
 			return []Candidate{c}
 		}
-		if c, ok := ruledHead(read(raw).text, at); ok {
+		if c, ok := ruledHead(text, at); ok {
 			return []Candidate{c}
 		}
-		cs = clauseRules(read(raw).text, next, at)
+		cs = clauseRules(text, next, at)
 	}
-	return append(cs, clauseFacts(read(raw).text, cs, at)...)
+	return append(cs, clauseFacts(text, cs, at)...)
 }
 
 // chatWords mark thanks and chat, never a rule: "thanks so much, always".
