@@ -476,15 +476,11 @@ func ownPlansOnly(s string, at time.Time) bool {
 	}
 	slices.SortFunc(cuts, func(a, b cut) int { return a.at - b.at })
 	own := false
-	for k, c := range cuts {
-		end := len(s)
-		if k+1 < len(cuts) {
-			end = cuts[k+1].at
-		}
-		if end < c.at+c.n {
+	for k := range cuts {
+		clause, ok := clauseAt(s, cuts, k)
+		if !ok {
 			continue
 		}
-		clause := s[c.at+c.n : end]
 		if _, dated := AbsoluteDates(clause, at); !dated {
 			continue
 		}
@@ -686,6 +682,18 @@ func clauseCuts(s string) []cut {
 		}
 	}
 	return out
+}
+
+// clauseAt is clause k of s as cuts cut it, and whether it has any text.
+func clauseAt(s string, cuts []cut, k int) (string, bool) {
+	end := len(s)
+	if k+1 < len(cuts) {
+		end = cuts[k+1].at
+	}
+	if end < cuts[k].at+cuts[k].n {
+		return "", false
+	}
+	return s[cuts[k].at+cuts[k].n : end], true
 }
 
 // declarative reports whether clause states something: it does not open

@@ -237,15 +237,12 @@ func clauseFacts(s string, cs []Candidate, at time.Time) []Candidate {
 	}
 	cuts := clauseCuts(s)
 	var out []Candidate
-	for k, c := range cuts {
-		end := len(s)
-		if k+1 < len(cuts) {
-			end = cuts[k+1].at
-		}
-		if end < c.at+c.n {
+	for k := range cuts {
+		clause, ok := clauseAt(s, cuts, k)
+		if !ok {
 			continue
 		}
-		clause := strings.TrimSpace(s[c.at+c.n : end])
+		clause = strings.TrimSpace(clause)
 		for _, lead := range []string{"and ", "but ", "so ", "also ", "oh "} {
 			if len(clause) > len(lead) && strings.EqualFold(clause[:len(lead)], lead) {
 				clause = clause[len(lead):]
