@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"github.com/memdir/memdir/internal/lazyre"
 )
@@ -249,30 +248,6 @@ func selfClauses(s string) []string {
 	return out
 }
 
-// reTitledPlace is a place named in title case, or called by a name: "the
-// Release Train project board", "in the FHIR Mapping Decisions sheet", "a
-// ServiceNow form called Third-Party App Review".
-var reTitledPlace = gate(lazyre.New(`\b(?:is|are|in|on|at)\s+(?:the|our)\s+(?:[A-Z][\w-]*\s+){1,4}(?:project\s+|team\s+)?(?:[Bb]oard|[Ss]heet|[Ss]preadsheet|[Dd]oc|[Ss]pace|[Dd]ashboard|[Ww]iki|[Cc]hannel|[Bb]ucket|[Ff]orm|[Nn]otebook)\b|\b(?:[Ff]orm|[Ss]heet|[Bb]oard|[Cc]hannel|[Dd]oc|[Pp]roject|[Ss]pace|[Bb]ucket|[Dd]ashboard|[Qq]ueue)\s+(?:called|named)\s+['"]?[A-Z]`))
-
-// titledPlace reports reTitledPlace, behind a cheap test: a capital
-// letter after the first byte, and one of the kinds of place.
-func titledPlace(s string) bool {
-	if len(s) < 2 || !mayHold(s, placeKinds) {
-		return false
-	}
-	if first, _, _ := strings.Cut(asciiLower(strings.TrimSpace(s)), " "); firstPerson(first) || first == "there's" || first == "theres" {
-		return false // "I put the notes in the Google Doc": what the speaker did
-	}
-	titled := false // a word in title case, not "I"
-	for i := 1; i+1 < len(s) && !titled; i++ {
-		titled = 'A' <= s[i] && s[i] <= 'Z' && s[i-1] == ' ' && s[i+1] != ' ' && s[i+1] != '\''
-	}
-	return titled && reTitledPlace.MatchString(s)
-}
-
-// placeKinds gate reTitledPlace, whose literals the gate cannot read.
-var placeKinds = []string{" board", " sheet", " doc", " space", " dashboard", " wiki", " channel", " bucket", " form", " notebook", " called ", " named "}
-
 // isSelf reports a self-description (reSelf, reSelfWas, reSelfTeam).
 func isSelf(s string) bool {
 	if reSelf.MatchString(s) && !mayHold(s, []string{" a bit ", " a little ", " a tad "}) && !neverThis(strings.Fields(asciiLower(s))) {
@@ -287,154 +262,6 @@ func isSelf(s string) bool {
 	}
 	first, _, _ := strings.Cut(l, " ")
 	return strings.Contains(l, " team") && !determiners()[first] && first != "some" && reSelfTeam.MatchString(s)
-}
-
-// reWhereClause says outright that a place is where something lives:
-// "…the DKRZ swift bucket cfd-refdata, thats where the golden outputs
-// live".
-var reWhereClause = gate(lazyre.New(`(?i)\b(?:that'?s|thats|this is|it'?s|is|are) where (?:[\w-]+ ){1,4}(?:lives?|go(?:es)?|sits?|(?:are|is|get|gets) (?:kept|stored|posted|filed)|end up|ends up)\b`))
-
-// reAnyName is a name anywhere: quoted, a channel, an identifier with
-// dashes, dots or slashes.
-var reAnyName = gate(lazyre.New(`'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+|\b[\w.-]+/[\w.-]+`))
-
-// splitDated cuts a sentence that puts two things on the calendar into
-// one fact each, or returns nil: "the play store release is 6 july and
-// feature freeze is three days before" (its dates absolute first, so the
-// second still counts from the first).
-func splitDated(s string, at time.Time) []string {
-	abs, dated := AbsoluteDates(s, at)
-	if !dated {
-		return nil
-	}
-	for _, sep := range []string{" and ", ", and ", ", "} {
-		i := strings.Index(asciiLower(abs), sep)
-		if i <= 0 {
-			continue
-		}
-		left, right := strings.TrimSpace(abs[:i]), strings.TrimSpace(abs[i+len(sep):])
-		lw, rw := strings.Fields(left), strings.Fields(asciiLower(right))
-		if len(lw) < 3 || len(rw) < 3 || prepositions()[rw[0]] || imperatives()[rw[0]] || notSubject()[rw[0]] || strings.HasSuffix(rw[0], "s") && !determiners()[rw[0]] && len(rw) > 1 && (prepositions()[rw[1]] || reISODate.MatchString(rw[1])) || rePast.MatchString(left) || rePast.MatchString(right) {
-			continue // "…, because the audit is june 10", "…and ends on june 10", "we shipped on may 1 and …"
-		}
-		if !reISODate.MatchString(left) || !reISODate.MatchString(right) || !reSchedule.MatchString(right) && !strings.Contains(" "+asciiLower(right)+" ", " is ") {
-			continue
-		}
-		return []string{left, right}
-	}
-	return nil
-}
-
-// notSubject are words a fact of its own does not open with.
-var notSubject = sync.OnceValue(func() map[string]bool {
-	return wordSet(`so but then because since as not it they this that which who ends lasts runs until till through and or`)
-})
-
-// cutWhere takes from a dated fact the clauses after its first that say
-// where something lives, or returns no where.
-func cutWhere(s string, at time.Time) (fact string, where []string) {
-	parts := strings.Split(s, ", ")
-	keep := parts[:1:1]
-	for _, p := range parts[1:] {
-		if len(strings.Fields(p)) >= 3 && isWhere(p) && !isScheduled(p, at) {
-			where = append(where, p)
-			continue
-		}
-		keep = append(keep, p)
-	}
-	if where == nil {
-		return s, nil
-	}
-	return strings.Join(keep, ", "), where
-}
-
-// namedPlace reports a name within a few words of s's start
-// (reNamedPlace, reBreadcrumb).
-func namedPlace(s string) bool {
-	if reNamedPlace.MatchString(s) {
-		return true
-	}
-	head := s[:min(len(s), 160)]
-	if !strings.Contains(head, " / ") && !strings.Contains(head, " > ") {
-		return false
-	}
-	m := reBreadcrumb.FindString(s)
-	return m != "" && strings.ContainsFunc(m, unicode.IsUpper) // "NETCODE > Playtest Log", not "dlq > failed"
-
-}
-
-// codeName reports a name of the code, not a place: "fetch_user",
-// "internal/util/retry".
-func codeName(n string) bool {
-	if strings.Contains(n, "_") && !strings.ContainsAny(n, "-.") {
-		return true
-	}
-	for _, p := range []string{"internal/", "src/", "pkg/", "lib/", "cmd/", "app/", "./"} {
-		if strings.HasPrefix(n, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// lastWordOf is s's last word.
-func lastWordOf(s string) string {
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return ""
-	}
-	return f[len(f)-1]
-}
-
-// versionAt reports a name with a number and no dot or slash at s's
-// start: what something is on ("text-embedding-3-small", "node-18"), not
-// where it lives.
-func versionAt(s string) bool {
-	f := strings.Fields(s)
-	if len(f) > 0 && (f[0] == "the" || f[0] == "our") {
-		f = f[1:]
-	}
-	if len(f) == 0 {
-		return false
-	}
-	w := strings.TrimRight(f[0], ".,;:!")
-	return strings.Contains(w, "-") && strings.ContainsAny(w, "0123456789") && !strings.ContainsAny(w, "./")
-}
-
-// callAt reports a call in s, a name right before "(": code, not a place.
-// A parenthesis after a space is an aside: "(Data Platform/Contracts)".
-func callAt(s string) bool {
-	for i := 1; i < len(s); i++ {
-		if s[i] == '(' && s[i-1] != ' ' {
-			return true
-		}
-	}
-	return false
-}
-
-// isWhere reports a named place outside the repository.
-func isWhere(s string) bool {
-	if reWhereClause.MatchString(s) && reAnyName.MatchString(s) && !mayHold(s, []string{"bug", "error", "issue", "problem", "crash", "leak"}) && !codeName(reAnyName.FindString(s)) {
-		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
-	}
-	if !strings.ContainsAny(s, "'\"`#-_/.>") {
-		// No quoted name, channel, identifier or address: a name in title
-		// case at most.
-		return titledPlace(s) && !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
-	}
-	named := titledPlace(s)
-	for _, end := range locVerbEnds(s) {
-		if named {
-			break
-		}
-		// A name, not code: "comes from `os.Getenv(\"PORT\")`" is no place.
-		if end >= 3 && strings.EqualFold(s[end-3:end], " on") && versionAt(s[end:]) {
-			continue // "our eval baseline is on text-embedding-3-small": a version, not a place
-		}
-		named = namedPlace(s[end:]) && !callAt(s[end:min(len(s), end+60)])
-	}
-	named = named || reIsNamed.MatchString(s) || strings.ContainsAny(s, "-_.") && reIsNamedID.MatchString(s) && !versionAt(lastWordOf(reIsNamedID.FindString(s)))
-	return named && !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 }
 
 // isScheduled reports a project fact with a date: a thing that starts,
