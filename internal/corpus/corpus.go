@@ -30,6 +30,12 @@ type Options struct {
 	Bytes    int64 // about this many bytes in all
 	Projects int   // default 12
 	Start    time.Time
+	// SessionBytes, when set, makes every session about this size
+	// (default: 0.2–4 MB each).
+	SessionBytes int64
+	// Prompts, when set, are what the user types, in turn, in place of
+	// generated prose: a benchmark's memorable talk among the tool output.
+	Prompts []string
 }
 
 // Stats describe what Generate wrote.
@@ -69,7 +75,11 @@ func Generate(home string, opt Options) (Stats, error) {
 		}
 		cw := &countWriter{w: f}
 		size := min(opt.Bytes-st.Bytes, int64(200<<10+rng.IntN(4<<20))) // sessions of 0.2–4 MB
-		s := session{gen: g, w: cw, id: id, cwd: project, at: at, branch: []string{"main", "feature/" + g.word(), "fix/" + g.word()}[rng.IntN(3)]}
+		if opt.SessionBytes > 0 {
+			size = opt.SessionBytes
+		}
+		s := session{gen: g, w: cw, id: id, cwd: project, at: at, branch: []string{"main", "feature/" + g.word(), "fix/" + g.word()}[rng.IntN(3)],
+			prompts: opt.Prompts}
 		s.write(size)
 		if err := f.Close(); err != nil {
 			return st, err
@@ -164,6 +174,8 @@ type session struct {
 	parent   string
 	messages int
 	needles  int
+	prompts  []string // Options.Prompts
+	asked    int      // how many of them were typed
 	err      error
 }
 
@@ -214,6 +226,10 @@ func (s *session) write(size int64) {
 // turn is a prompt and the assistant's work on it.
 func (s *session) turn() {
 	prompt := s.paragraph(1 + s.rng.IntN(4))
+	if len(s.prompts) > 0 {
+		prompt = s.prompts[s.asked%len(s.prompts)]
+		s.asked++
+	}
 	if s.rng.IntN(500) == 0 {
 		prompt += " The worker logs say " + Needle + " under load."
 		s.needles++

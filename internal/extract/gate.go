@@ -62,7 +62,7 @@ func (g *gatedRe) init() {
 		g.gateTests = &gateTests{
 			hints:  requiredLiterals(g.String()),
 			starts: anchoredPrefixes(g.String()),
-			split:  newSplitMatcher(g.String()),
+			split:  newSplitMatcher(g.String(), g.Re()),
 		}
 	})
 }
@@ -191,7 +191,12 @@ func requiredLiterals(pattern string) []string {
 	if err != nil {
 		return nil // the regexp itself will say so
 	}
-	set := literalsOf(re.Simplify()).match
+	return hintsOf(re.Simplify())
+}
+
+// hintsOf is requiredLiterals of a parsed and simplified pattern.
+func hintsOf(re *syntax.Regexp) []string {
+	set := literalsOf(re).match
 	if set == nil {
 		return nil
 	}

@@ -35,8 +35,8 @@ const (
 // maxBranches bounds the marked strings of a pattern.
 const maxBranches = 512
 
-// splitMatcher is a pattern's MatchString as marked strings and a regexp
-// for the rest.
+// splitMatcher is a pattern's MatchString as marked strings and, when no
+// marked string matches, the pattern's regexp behind the rest's hints.
 type splitMatcher struct {
 	marked []string
 	// prefix[i] is the bytes marked[i] starts with, to rule it out fast.
@@ -44,13 +44,18 @@ type splitMatcher struct {
 	// The marked strings by the bytes they may start with: those marked
 	// to start a word, and the others; each list in marked's order.
 	atWord, lead [256][]int32
-	rest         *regexp.Regexp
-	hints        []string // the rest's, as gatedRe's
+	// rest is the whole pattern's regexp, or nil when every branch is
+	// marked. Where no marked string matches, it answers as the rest of the
+	// branches would: compiling the rest of its own meant printing it, and
+	// printing a case-folded class repeated 40 times took 150 ms (calcFlags
+	// folds every rune of a wide class) in every process's first extraction.
+	rest  *regexp.Regexp
+	hints []string // the rest's, as gatedRe's
 }
 
-// newSplitMatcher splits pattern, or returns nil when no branch is a
-// finite set of strings.
-func newSplitMatcher(pattern string) *splitMatcher {
+// newSplitMatcher splits pattern, whose compiled regexp is whole, or
+// returns nil when no branch is a finite set of strings.
+func newSplitMatcher(pattern string, whole *regexp.Regexp) *splitMatcher {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
 		return nil
@@ -95,9 +100,7 @@ func newSplitMatcher(pattern string) *splitMatcher {
 		if len(rest) == 1 {
 			alt = rest[0]
 		}
-		src := alt.String()
-		m.rest = regexp.MustCompile(src)
-		m.hints = requiredLiterals(src)
+		m.rest, m.hints = whole, hintsOf(alt)
 	}
 	return m
 }

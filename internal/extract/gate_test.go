@@ -2,6 +2,7 @@ package extract
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -114,7 +115,8 @@ func TestGate_Literals(t *testing.T) {
 			t.Errorf("%q: starts %q, want %q", tc.pattern, got, tc.starts)
 		}
 	}
-	m := newSplitMatcher(`(?i)\b(?:deadline|due (?:on|by)|file (?:\w+ ){1,2}in)\b`)
+	split := `(?i)\b(?:deadline|due (?:on|by)|file (?:\w+ ){1,2}in)\b`
+	m := newSplitMatcher(split, regexp.MustCompile(split))
 	if m == nil || len(m.marked) != 3 || m.rest == nil {
 		t.Fatalf("split: %+v", m)
 	}

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/memdir/memdir/internal/lazyre"
 )
@@ -74,25 +75,71 @@ func errorDetail(text string) string {
 			lines = append(lines, l)
 		}
 	}
-	var pick []string
-	for _, l := range lines {
-		if errLineRe.MatchString(l) {
-			pick = append(pick, l)
-		}
-	}
-	if len(pick) == 0 {
-		pick = lines[max(0, len(lines)-4):]
-	}
 	var b strings.Builder
-	for _, l := range pick {
-		l = clip(l, 200)
-		if b.Len()+len(l)+1 > MaxDetail {
-			break
+	picked := false
+	for _, l := range lines {
+		if !isErrLine(l) {
+			continue
 		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
+		picked = true
+		if !addLine(&b, l) {
+			break // full: the lines after it are never read
 		}
-		b.WriteString(l)
+	}
+	if !picked {
+		for _, l := range lines[max(0, len(lines)-4):] {
+			if !addLine(&b, l) {
+				break
+			}
+		}
 	}
 	return b.String()
+}
+
+// addLine adds l, clipped, to b on a line of its own, unless it would take
+// b past MaxDetail; it reports whether it did.
+func addLine(b *strings.Builder, l string) bool {
+	l = clip(l, 200)
+	if b.Len()+len(l)+1 > MaxDetail {
+		return false
+	}
+	if b.Len() > 0 {
+		b.WriteByte('\n')
+	}
+	b.WriteString(l)
+	return true
+}
+
+// errWords are errLineRe's alternatives in lower case, for ASCII lines:
+// a failed result of thousands of lines was read by the regexp at about
+// 4 MB/s, most of a transcript's parse.
+var errWords = []string{"error", "fail", "panic", "exception", "exit code", "exit status", "traceback", "assert",
+	"cannot", "undefined", "not found", "no such", "denied", "refused", "timeout", "timed out", "time out", "timedout", "err!"}
+
+// isErrLine is errLineRe.MatchString(l): by errWords on an ASCII line, by
+// the regexp (and its Unicode case folding) on any other.
+func isErrLine(l string) bool {
+	var lower []byte
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		if c >= utf8.RuneSelf {
+			return errLineRe.MatchString(l)
+		}
+		if 'A' <= c && c <= 'Z' {
+			if lower == nil {
+				lower = []byte(l)
+			}
+			lower[i] = c + 'a' - 'A'
+		}
+	}
+	s := l
+	if lower != nil {
+		s = string(lower)
+	}
+	for _, w := range errWords {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -115,3 +115,37 @@ func TestErrorDetail_Bounded(t *testing.T) {
 		t.Fatalf("detail of %d bytes (at most %d), ends %q", len(got), MaxDetail, got[max(0, len(got)-10):])
 	}
 }
+
+// isErrLine answers as errLineRe does, on ASCII lines (its word list) and
+// on any other (the regexp, with its Unicode case folding: "FAİL" and the
+// Kelvin sign's "TIMEOUT" are its business).
+func TestIsErrLine_SameAsRegexp(t *testing.T) {
+	lines := []string{
+		"ok  \tgithub.com/x/y\t0.2s", "--- FAIL: TestX (0.3s)", "Error: cannot find module", "ERR! code E404",
+		"context deadline exceeded (Client.Timeout exceeded)", "request TIMED OUT after 30s", "time out", "timedout",
+		"ls: /tmp/x: No such file or directory", "permission DENIED", "connection refused", "AssertionError: 1 != 2",
+		"undefined: foo", "exit status 2", "Exit Code 1", "Traceback (most recent call last):", "panic: boom",
+		"all good", "", "err", "erro r", "timedXout", "exitcode", "\u212aey not found", "caf\u00e9 failed", "s\u017fs",
+		"TIMEOUT \u212a", "fa\u0131l", "FA\u0130L", "no such", "NO SUCH", "notfound", "can not",
+	}
+	for _, w := range errWords {
+		lines = append(lines, w, strings.ToUpper(w), "x"+w[:len(w)-1], "pre "+strings.ToUpper(w[:1])+w[1:]+" post")
+	}
+	for _, l := range lines {
+		if got, want := isErrLine(l), errLineRe.MatchString(l); got != want {
+			t.Errorf("isErrLine(%q) = %v, the regexp says %v", l, got, want)
+		}
+	}
+}
+
+// FuzzIsErrLine holds isErrLine to the regexp on any line.
+func FuzzIsErrLine(f *testing.F) {
+	for _, s := range []string{"Error", "timed out", "ERR!", "\u212a", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, l string) {
+		if got, want := isErrLine(l), errLineRe.MatchString(l); got != want {
+			t.Errorf("isErrLine(%q) = %v, the regexp says %v", l, got, want)
+		}
+	})
+}
