@@ -133,6 +133,11 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 				why = strings.TrimRight(m[1], ".!,; ")
 			} else if so := strings.TrimSpace(s[cuts[k].at:cuts[k].at+cuts[k].n]) == "so" || strings.HasPrefix(asciiLower(rawClause), "so "); so && len(strings.Fields(before)) >= 3 && declarative(before) {
 				why = before
+			} else if k == 1 && !strings.Contains(asciiLower(c), asciiLower(before)) && len(strings.Fields(before)) >= 4 && declarative(before) && !ruleLike(trimClauseLead(before), false) && aboutRule(before, c) && !reQuestion.MatchString(before) && !aside(before) {
+				// "the editors there are not technical at all, every block
+				// needs a help text": one statement, then the rule it
+				// explains.
+				why = before
 			}
 		}
 		if n := strings.TrimSpace(next); why == "" && len(strings.Fields(n)) >= 4 && declarative(n) && !reQuestion.MatchString(n) &&
@@ -141,7 +146,10 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 			// march and wiped half the alert rules."
 			why = strings.TrimRight(n, ".!")
 		}
-		if strings.Contains(asciiLower(c), asciiLower(why)) {
+		if i := strings.Index(asciiLower(c), asciiLower(why)); i == 0 || i > 0 && len(strings.Fields(c[:i])) < 2 {
+			// A why the rule opens with leaves no rule; one inside it
+			// ("…has to stay at 5 minutes ttl because merchandising…")
+			// is cut out of it by build.
 			why = ""
 		}
 		typ := "feedback"
@@ -312,7 +320,7 @@ func aboutRule(n, rule string) bool {
 		mayHold(n, []string{"password", "token", "secret", "api key", "credential"}) {
 		return false
 	}
-	if reCausal.MatchString(n) || reBurned.MatchString(n) || rePast.MatchString(n) && mayHold(n, harmWords) {
+	if reCausal.MatchString(n) || reBurned.MatchString(n) || rePast.MatchString(n) && mayHold(n, harmWords) || mayHold(n, worseWords) && declarative(n) {
 		return true
 	}
 	ruleWords := map[string]bool{}
@@ -328,6 +336,10 @@ func aboutRule(n, rule string) bool {
 	}
 	return false
 }
+
+// worseWords are a comparison that explains a rule: "hybrid runs gave us
+// worse scaling than pure MPI".
+var worseWords = []string{" worse ", " slower ", " more expensive", " cost us ", " costs us "}
 
 // harmWords are what a past event that explains a rule did.
 var harmWords = []string{"wiped", "broke", "lost", "deleted", "leaked", "crashed", "took down", "outage", "incident", "bill", "burned", "corrupt", "quit", "fired", "wasted", "dinged", "failed"}
@@ -354,3 +366,101 @@ func aside(c string) bool {
 }
 
 var reClock = gate(lazyre.New(`(?i)\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b`))
+
+// reISODay is a date as AbsoluteDates writes it.
+var reISODay = lazyre.New(`\b\d{4}-\d\d-\d\d\b`)
+
+// pointedRule reads a fact and, in the clause after it, a rule that points
+// back at the fact's day: "the osm import runs every sunday, don't
+// schedule heavy queries then" is the rule "don't schedule heavy queries
+// on sundays", because of the fact. The pointer is resolved against the
+// fact's own date (or its weekday, for a weekly one), so the rule stands
+// alone; ok is false when there is no such rule, or nothing to resolve
+// its pointer against.
+func pointedRule(s string, at time.Time) (rule, why string, ok bool) {
+	if len(s) > maxClauseText {
+		return "", "", false
+	}
+	cuts := clauseCuts(s)
+	if i := strings.LastIndex(asciiLower(s), " so "); i > 0 && i > cuts[len(cuts)-1].at {
+		cuts = append(cuts, cut{i, len(" so ")}) // "…is on december 18 so we're trying to…"
+	}
+	if len(cuts) < 2 {
+		return "", "", false
+	}
+	last := cuts[len(cuts)-1]
+	head := strings.TrimRight(strings.TrimSpace(s[:last.at]), ",;")
+	tail := strings.TrimRight(strings.TrimSpace(s[last.at+last.n:]), ".! ")
+	so := strings.TrimSpace(asciiLower(s[last.at:last.at+last.n])) == "so" || strings.HasPrefix(asciiLower(tail), "so ")
+	tail = trimClauseLead(tail)
+	words := strings.Fields(asciiLower(tail))
+	if len(words) < 3 || len(strings.Fields(head)) < 3 || !declarative(head) || reQuestion.MatchString(head) {
+		return "", "", false
+	}
+	// A rule, or after "so" what follows from the fact ("so we're trying
+	// to show lower credits before then").
+	if !reRuleStart.MatchString(tail) && words[0] != "no" && !imperatives()[words[0]] && !(so && declarative(tail)) {
+		return "", "", false
+	}
+	loc := reAnaphor.FindStringIndex(tail)
+	if loc == nil {
+		return "", "", false
+	}
+	pointer := strings.TrimRight(asciiLower(tail[loc[0]:]), ".! ")
+	if pointer == "then" || pointer == "that day" {
+		// "before then", "until that day": the word before says which side.
+		before := strings.Fields(asciiLower(tail[:loc[0]]))
+		if n := len(before); n > 0 && (before[n-1] == "before" || before[n-1] == "after" || before[n-1] == "by" || before[n-1] == "until" || before[n-1] == "till") {
+			pointer = before[n-1] + " that"
+			loc[0] = strings.LastIndex(asciiLower(tail[:loc[0]]), before[n-1])
+		}
+	}
+	dated, _ := AbsoluteDates(head, at)
+	when := ""
+	if d := reISODay.FindString(dated); d != "" {
+		switch pointer {
+		case "then", "that day":
+			when = "on " + d
+		case "after that", "after it":
+			when = "after " + d
+		case "before that", "before it":
+			when = "before " + d
+		case "by then", "by that":
+			when = "by " + d
+		case "until then", "until that", "till that":
+			when = "until " + d
+		}
+	} else if m := reRecurring.FindString(head); m != "" && (pointer == "then" || pointer == "that day") {
+		f := strings.Fields(asciiLower(m))
+		when = "on " + strings.TrimSuffix(f[len(f)-1], "s") + "s" // "every sunday", "on sundays": on sundays
+	}
+	if when == "" {
+		return "", "", false
+	}
+	return strings.TrimSpace(tail[:loc[0]]) + " " + when, head, true
+}
+
+// withReasonBefore gives a rule without a reason the sentence before it as
+// its Why, when that sentence states what the rule follows from: one that
+// "so" opens follows from it ("…our whole plan hinges on the app tier
+// never seeing a raw PAN. so every new endpoint goes through the
+// tokenization proxy"); another, when that sentence saved nothing of its
+// own (saved says it did) and is about the rule's thing ("the output
+// format is a stable interface, people parse it in scripts. any change to
+// the default output means a major version").
+func withReasonBefore(c *Candidate, prev, s string, saved bool, at time.Time) {
+	if c.Type != "feedback" || strings.Contains(c.Body, "**Why:**") {
+		return
+	}
+	p := strings.TrimRight(strings.TrimSpace(read(prev).text), ".!")
+	if len(p) > maxClauseText || len(strings.Fields(p)) < 4 || !declarative(p) || reQuestion.MatchString(p) || reOwnPlan.MatchString(p) ||
+		firstPersonNeed(strings.Fields(asciiLower(p))) || ruleLike(trimClauseLead(p), false) || aside(p) || len(secretKinds(p)) > 0 {
+		return
+	}
+	so := strings.HasPrefix(asciiLower(strings.TrimSpace(s)), "so ")
+	if !so && (saved || !aboutRule(p, c.Description)) {
+		return
+	}
+	p, _ = AbsoluteDates(p, at)
+	c.Body = strings.TrimRight(c.Body, "\n") + "\n\n**Why:** " + capitalize(p) + ".\n**How to apply:** " + howTo(c.Type) + "\n"
+}

@@ -94,7 +94,7 @@ func TestHeuristic_RunOnMessages(t *testing.T) {
 			[]want{{typ: "feedback", has: []string{"plain monobehaviours"}, why: "ate three weeks"}}, false},
 		{"the fact a project's rule follows from is its reason",
 			[]Message{user("the team offsite is on december 10, so no deploys that day")},
-			[]want{{typ: "project", has: []string{"no deploys that day"}, why: "team offsite"}}, false},
+			[]want{{typ: "project", has: []string{"no deploys on 2026-12-10"}, why: "team offsite is on 2026-12-10"}}, false},
 		{"a trailing clause with a verb in the third person is a reason",
 			[]Message{user("use srun in the job scripts, not mpirun, mpirun bypasses the cgroup binding on our cluster")},
 			[]want{{typ: "feedback", has: []string{"srun"}, why: "bypasses the cgroup binding"}}, false},
@@ -202,6 +202,12 @@ func TestHeuristic_RunOnMessages(t *testing.T) {
 // TestAbsoluteDates_FromAnotherDay: dates counted from a day the sentence
 // names, not from the message's.
 func TestAbsoluteDates_FromAnotherDay(t *testing.T) {
+	// A weekday that comes back every week is on no one date.
+	for _, in := range []string{"the import runs every sunday", "we demo every other tuesday", "each friday we rotate on-call", "the outage last friday"} {
+		if got, _ := AbsoluteDates(in, time.Date(2026, 5, 27, 10, 0, 0, 0, time.UTC)); got != in {
+			t.Errorf("%q became %q", in, got)
+		}
+	}
 	at := time.Date(2026, 5, 27, 10, 0, 0, 0, time.UTC) // a Wednesday
 	for in, want := range map[string]string{
 		"two weeks from friday":    "2026-06-12",
@@ -211,6 +217,16 @@ func TestAbsoluteDates_FromAnotherDay(t *testing.T) {
 		"wednesday the 17th":       "2026-06-17",
 		"by the end of next month": "by 2026-06-30",
 		"it starts the 30th":       "it starts 2026-05-30",
+		// The end of a week is its Friday; a weekday counted in a month.
+		"due end of the week":                         "due 2026-05-29",
+		"due end of next week":                        "due 2026-06-05",
+		"the first weekend of june":                   "2026-06-06",
+		"the last friday of june":                     "2026-06-26",
+		"the second monday of next month":             "2026-06-08",
+		"we ship on the first tuesday of every month": "the first tuesday of every month (next 2026-06-02)",
+		"the last wednesday of every month":           "(next 2026-05-27)",
+		"the first weekend of january":                "2027-01-02",
+		"saturday night the 30th":                     "2026-05-30 night",
 	} {
 		if got, ok := AbsoluteDates(in, at); !ok || !strings.Contains(got, want) {
 			t.Errorf("%q: %q (%v), want it to hold %q", in, got, ok, want)

@@ -19,15 +19,15 @@ var months = map[string]time.Month{"jan": 1, "january": 1, "feb": 2, "february":
 
 var (
 	reRelDay  = gate(lazyre.New(`(?i)\b(today|tonight|tomorrow|yesterday)\b`))
-	reWeekday = gate(lazyre.New(`(?i)\b(?:(next|this coming|coming|this|on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)('s)?\b( \d{4}-\d\d-\d\d\b)?`))
+	reWeekday = gate(lazyre.New(`(?i)\b(?:(next|this coming|coming|this|on|by|until|till|before|after|from|every|each|other|first|second|third|fourth|last)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)('s)?\b( \d{4}-\d\d-\d\d\b)?`))
 	// reWeekdayAbbr is a weekday cut short after a word that puts it on
 	// the calendar: "next wed", "by fri". Not "on sat", not "sun" alone.
 	reWeekdayAbbr = gate(lazyre.New(`(?i)\b(next|this coming|this|by|until|till|before|after|from|on)\s+(mon|tues?|wed|thu|thur|thurs|fri|sat|sun)\b\.?`))
 	// reNFrom is "two weeks from friday", "3 days after monday".
 	reNFrom = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|a)\s+(day|week)s?\s+(?:from|after)\s+(?:next\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today)\b( \d{4}-\d\d-\d\d\b)?`))
-	// reWeekdayNth is "wednesday the 18th": the 18th, which the weekday
-	// only confirms.
-	reWeekdayNth   = gate(lazyre.New(`(?i)\b(?:(on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b`))
+	// reWeekdayNth is "wednesday the 18th", "saturday night the 18th": the
+	// 18th, which the weekday only confirms.
+	reWeekdayNth   = gate(lazyre.New(`(?i)\b(?:(on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)(\s+(?:night|morning|evening|afternoon))?,?\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b`))
 	reEndNextMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+next\s+month\b`))
 	// reNthNextMonth is "the 16th of next month".
 	reNthNextMonth = gate(lazyre.New(`(?i)\b(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\s+of\s+next\s+month\b`))
@@ -36,12 +36,17 @@ var (
 	reOffset   = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|seven|a)\s+(day|week)s?\s+(before|after|earlier|later)\b(?:\s+that\b)?`))
 	reInN      = gate(lazyre.New(`(?i)\bin\s+(\d+|one|two|three|four|five|six)\s+(day|week)s?\b`))
 	reNextWeek = gate(lazyre.New(`(?i)\bnext\s+week\b`))
-	reEndMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
-	reMonthDay = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`))
-	reDayMonth = gate(lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
-	reEndQuart = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`))
-	reTheNth   = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru) the (\d{1,2})(?:st|nd|rd|th)\b`))
-	reISODate  = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
+	// reEndWeek is "end of the week", "end of next week": its Friday.
+	reEndWeek = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(the\s+|this\s+|next\s+)?week\b`))
+	// reNthWeekdayOf is "the first tuesday of every month", "the first
+	// weekend of december": a weekday counted in a month.
+	reNthWeekdayOf = gate(lazyre.New(`(?i)\b(?:the\s+)?(first|second|third|fourth|last)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)\s+(?:of|in)\s+(every\s+month|each\s+month|the\s+month|next\s+month|jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
+	reEndMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
+	reMonthDay     = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`))
+	reDayMonth     = gate(lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
+	reEndQuart     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`))
+	reTheNth       = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru) the (\d{1,2})(?:st|nd|rd|th)\b`))
+	reISODate      = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
 	// reIsTheNth is "next one is the 12th" at a clause's end: not "the
 	// 2nd biggest line", not "the 1st of every month".
 	reIsTheNth = gate(lazyre.New(`(?i)\bis the (\d{1,2})(?:st|nd|rd|th)(?:\s*[,.;!]|\s*$|\s+(?:and|so|but)\b)`))
@@ -138,19 +143,27 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	})
 	s = gated(s, reWeekdayNth, digits, func(m string) string {
 		g := reWeekdayNth.FindStringSubmatch(m)
-		d, _ := strconv.Atoi(g[3])
+		d, _ := strconv.Atoi(g[4])
 		if t, ok := weekdayNth(at, weekdays[strings.ToLower(g[2])], d); ok {
 			found = true
 			if g[1] != "" && !strings.EqualFold(g[1], "on") {
-				return g[1] + " " + day(t)
+				return g[1] + " " + day(t) + g[3]
 			}
-			return day(t)
+			return day(t) + g[3] // "saturday night the 18th": 2026-04-18 night
 		}
 		return m
 	})
 	s = gated(s, reEndNextMonth, []string{"month"}, func(string) string {
 		found = true
 		return day(time.Date(at.Year(), at.Month()+2, 0, 0, 0, 0, 0, at.Location()))
+	})
+	s = gated(s, reEndWeek, []string{"week"}, func(m string) string {
+		found = true
+		d := (int(time.Friday) - int(at.Weekday()) + 7) % 7 // this week's Friday, or the coming one
+		if strings.Contains(strings.ToLower(m), "next") {
+			d += 7
+		}
+		return day(at.AddDate(0, 0, d))
 	})
 	s = gated(s, reNextWeek, []string{"next"}, func(string) string {
 		found = true
@@ -185,6 +198,18 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return "by " + day(at.AddDate(0, 0, n))
 	})
+	s = gated(s, reNthWeekdayOf, []string{" of ", " in "}, func(m string) string {
+		g := reNthWeekdayOf.FindStringSubmatch(m)
+		t, every, ok := nthWeekdayOf(at, strings.ToLower(g[1]), strings.ToLower(g[2]), strings.ToLower(strings.Join(strings.Fields(g[3]), " ")))
+		if !ok {
+			return m
+		}
+		found = true
+		if every {
+			return m + " (next " + day(t) + ")" // "the first tuesday of every month (next 2026-08-04)"
+		}
+		return day(t)
+	})
 	s = gated(s, reWeekday, []string{"day"}, func(m string) string {
 		g := reWeekday.FindStringSubmatch(m)
 		if g[4] != "" {
@@ -192,6 +217,12 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		}
 		if g[3] != "" && g[1] == "" {
 			return m // "tuesday's outage": an event named by its day, past as often as not
+		}
+		switch strings.ToLower(g[1]) {
+		case "every", "each", "other":
+			return m // "every sunday", "every other friday": each week's, no one day
+		case "first", "second", "third", "fourth", "last":
+			return m // "the first tuesday of…" (read before), "last friday": not the coming one
 		}
 		found = true
 		wd := weekdays[strings.ToLower(g[2])]
@@ -383,4 +414,47 @@ func mayHoldDate(s string) bool {
 		}
 	}
 	return false
+}
+
+// nthWeekdayOf is the nth ("first"…"fourth", "last") weekday, or weekend's
+// Saturday, of month: a month's name (this year's, or next year's when it
+// is long past), "next month", or every month (the next one on or after
+// at; every says so).
+func nthWeekdayOf(at time.Time, nth, weekday, month string) (t time.Time, every bool, ok bool) {
+	wd, isDay := weekdays[weekday]
+	if weekday == "weekend" {
+		wd, isDay = time.Saturday, true
+	}
+	n := map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1}[nth]
+	if !isDay || n == 0 {
+		return time.Time{}, false, false
+	}
+	in := func(y int, mon time.Month) time.Time {
+		if n < 0 {
+			last := time.Date(y, mon+1, 0, 0, 0, 0, 0, at.Location())
+			return last.AddDate(0, 0, -((int(last.Weekday()) - int(wd) + 7) % 7))
+		}
+		first := time.Date(y, mon, 1, 0, 0, 0, 0, at.Location())
+		return first.AddDate(0, 0, (int(wd)-int(first.Weekday())+7)%7+7*(n-1))
+	}
+	today := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())
+	switch month {
+	case "every month", "each month", "the month":
+		t = in(at.Year(), at.Month())
+		if t.Before(today) {
+			t = in(at.Year(), at.Month()+1)
+		}
+		return t, true, true
+	case "next month":
+		return in(at.Year(), at.Month()+1), false, true
+	}
+	mon, named := months[month]
+	if !named {
+		return time.Time{}, false, false
+	}
+	t = in(at.Year(), mon)
+	if t.Before(today.AddDate(0, 0, -60)) { // "the first weekend of january" said in december
+		t = in(at.Year()+1, mon)
+	}
+	return t, false, true
 }

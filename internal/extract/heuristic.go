@@ -104,7 +104,7 @@ var (
 	// reHabit is "keep preferring…": a standing habit unless the sentence
 	// says it holds for now, or for this one thing (reNowOnly, reOneOff).
 	reHabit         = gate(lazyre.New(`(?i)\bkeep (?:preferring|avoiding|sticking (?:to|with)|choosing|naming)\b`))
-	reReason        = gate(lazyre.New(`(?i)(?:^|[\s,;—–-])(because|since|as|so that|otherwise)\s+`))
+	reReason        = gate(lazyre.New(`(?i)(?:^|[\s,;—–-])(because|since|as|so that|otherwise|so (?:i|we|you|they|people|everyone|anyone|the team) (?:can|could|don'?t|won'?t|do not|will not))\s+`))
 	reTemporal      = gate(lazyre.New(`(?i)^(?:\d{4}\b|\d{1,2}(?:[:/.-]\d|\s*(?:am|pm)\b|\s+(?:days?|weeks?|months?|years?|hours?|minutes?)\b)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|yesterday|today|last\b|then\b|early\b|the (?:start|beginning|last|first)\b|v\d)`))
 	reBurned        = gate(lazyre.New(`(?i)^(?:we got burned|last (?:time|quarter|month|year|week)|it (?:broke|caused|took down)|that (?:broke|caused)|the reason is)\b`))
 	reNotImperative = gate(lazyre.New(`(?i)^(?:the|a|an|this|that|it|its|it'?s|i|i'?m|i'?ve|you|he|she|they|there|what|why|how|my|our|your|his|her|their|is|are|was|were|if|when|maybe|probably|just|ok|sure|yes|thanks)\b`))
@@ -175,6 +175,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 		lastRule := -1      // out's last rule from this message, which a fragment after it joins
 		joking := reJoking.MatchString(text)
 		first := len(out)
+		prevSaved := false // the sentence before gave a memory of its own
 		for si, s := range sents {
 			said := s // what holds a secret stays out, though it was taken back
 			s = unsaid(s)
@@ -193,9 +194,16 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 				} else {
 					frags[si+1] = append([]string{f}, frags[si+1]...)
 				}
+				prevSaved = true
 				continue
 			}
 			cands = resolveReferences(s, next, cands, offer, m.Time.In(time.Local))
+			if si > 0 {
+				for i := range cands {
+					withReasonBefore(&cands[i], sents[si-1], s, prevSaved, m.Time.In(time.Local))
+				}
+			}
+			prevSaved = len(cands) > 0
 			for _, c := range cands {
 				if kinds := secretKinds(said + " " + c.Body); len(kinds) > 0 {
 					held = append(held, kinds...) // a memory about a secret is not saved, even redacted
@@ -266,6 +274,8 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 				cs[0] = build("reference", rule[:i], "", at)
 			}
 			cs = append(cs, build("feedback", rule, why, at))
+		} else if rule, why, ok := pointedRule(text, at); ok && cs[0].Type == "project" {
+			cs[0] = build("project", rule, why, at)
 		}
 	case len(cs) == 0 && !reQuestion.MatchString(raw) && !reDerivable.MatchString(raw) && !reToAgents.MatchString(raw):
 		// Rules in the clauses of a sentence that says nothing worth
@@ -394,7 +404,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	case (reOwner.MatchString(s) || reLifecycle.MatchString(s)) && !reNotProject.MatchString(s):
 		return []Candidate{build("project", s, factWhy(s, next, at), at)}
 	case (reProject.MatchString(s) || isScheduled(s, at)) && !reThisWork.MatchString(s):
-		if _, dated := AbsoluteDates(s, at); dated || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
+		if _, dated := AbsoluteDates(s, at); dated || reRecurring.MatchString(s) || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") ||
 			(strings.Contains(lower, " to finish before") || strings.Contains(lower, " to land before") || strings.Contains(lower, " to be done before")) && !reOneOff.MatchString(s) {
 			if parts := splitDated(s, at); parts != nil {
@@ -462,7 +472,7 @@ func whyOf(s, next string) string {
 	// asks for something: "never hardcode hex values. the rebrand is going
 	// to change basically every color".
 	n := strings.TrimSpace(next)
-	if len(strings.Fields(n)) >= 4 && declarative(n) && !reQuestion.MatchString(n) && !reFeedback.MatchString(n) && !reRuleStart.MatchString(n) && !reToAgents.MatchString(n) && !reYourWork.MatchString(n) {
+	if len(strings.Fields(n)) >= 4 && (declarative(n) || reCausal.MatchString(n)) && !reQuestion.MatchString(n) && !reFeedback.MatchString(n) && !reRuleStart.MatchString(n) && !reToAgents.MatchString(n) && !reYourWork.MatchString(n) {
 		return strings.TrimRight(n, ".!")
 	}
 	return ""
@@ -511,6 +521,8 @@ func reasonOf(s, next string) string {
 			continue // "since 2020", "since last week": when, not why
 		case word == "because" && strings.HasPrefix(strings.ToLower(rest), "of "):
 			rest = s[m[2]:] // "because of the audit" reads as the why
+		case strings.HasPrefix(word, "so "):
+			rest = s[m[2]:] // "so i can maintain it": what the rule is for
 		}
 		if len(strings.Fields(rest)) >= 3 {
 			return strings.TrimRight(rest, ".!")

@@ -80,7 +80,7 @@ func TestHeuristic_ReadsLikeAPerson(t *testing.T) {
 			[]want{{typ: "feedback", has: []string{"batch jobs", "requests equal to limits"}, why: true, whyHas: "pay for idle"}}},
 		{"a clause that points back is not a rule of its own",
 			[]Message{user("we're freezing the feature set on december 1st, no new features after that")},
-			[]want{{typ: "project", has: []string{"2026-12-01", "no new features after that"}}}},
+			[]want{{typ: "project", has: []string{"no new features after 2026-12-01"}, why: true, whyHas: "freezing the feature set on 2026-12-01"}}},
 		{"any statement of the team's put on a day ahead is a project fact",
 			[]Message{user("we're cutting over to arq on the 16th because the celery broker keeps dropping tasks")},
 			[]want{{typ: "project", has: []string{"2026-12-16"}, why: true, whyHas: "dropping tasks"}}},

@@ -282,8 +282,13 @@ func isScheduled(s string, at time.Time) bool {
 		return false
 	}
 	_, dated := AbsoluteDates(s, at)
-	return dated && !ownPlansOnly(s, at)
+	return (dated || reRecurring.MatchString(s)) && !ownPlansOnly(s, at)
 }
+
+// reRecurring is a day that comes back every week: "the osm import runs
+// every sunday", "playtests are every thursday 4pm". It puts a fact on the
+// calendar, though on no one date.
+var reRecurring = gate(lazyre.New(`(?i)\b(?:every|each)\s+(?:other\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`))
 
 // reOwnPlan is the speaker's own plan: "tomorrow i'll try the silences",
 // "need to sign off".
@@ -541,7 +546,10 @@ func declarative(clause string) bool {
 		// A verb in the third person after a noun: "compliance flags it",
 		// "mpirun bypasses the cgroup binding".
 		w, prev := strings.Trim(words[i], ".,;:!\"'`()"), words[i-1]
-		object := i+1 == len(words) || determiners()[words[i+1]] || words[i+1] == "it" || words[i+1] == "them" || words[i+1] == "us"
+		object := i+1 == len(words) || determiners()[words[i+1]] || words[i+1] == "it" || words[i+1] == "them" || words[i+1] == "us" ||
+			// "merchandising changes prices by hand": a plural object, then
+			// how or where.
+			i+2 < len(words) && len(words[i+1]) >= 4 && strings.HasSuffix(words[i+1], "s") && !strings.HasSuffix(words[i+1], "ss") && prepositions()[words[i+2]]
 		if len(w) >= 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is") &&
 			!strings.HasSuffix(w, "'s") && !determiners()[prev] && !prepositions()[prev] && !strings.ContainsAny(prev, "0123456789,") && object {
 			return true
@@ -663,6 +671,13 @@ func ruleClause(s string, self bool) (rule, why string) {
 				if rest := strings.TrimLeft(s[end:], " ,;—–-"); len(strings.Fields(rest)) >= 3 && declarative(rest) {
 					why = strings.TrimRight(rest, ".!")
 				}
+			}
+		}
+		if why == "" && (sep == "so" || strings.HasPrefix(after, "so ")) {
+			// "we're doing an accessibility audit starting dec 7, so every
+			// new component needs aria labels": the fact it follows from.
+			if before := strings.TrimRight(strings.TrimSpace(s[:cuts[k].at]), ",;"); len(strings.Fields(before)) >= 3 && declarative(before) && !reQuestion.MatchString(before) {
+				why = before
 			}
 		}
 		if strings.HasPrefix(asciiLower(why), "but not ") {
