@@ -41,6 +41,10 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 	cuts := clauseCuts(s)
 	lower := asciiLower(s)
 	for _, sep := range []string{" so ", " but ", " and we ", " and i "} {
+		n := len(sep)
+		if strings.HasPrefix(sep, " and ") {
+			n = len(" and ") // the clause keeps its subject: "…and i dont want to go thru that again"
+		}
 		for off := 0; ; {
 			i := strings.Index(lower[off:], sep)
 			if i < 0 {
@@ -48,7 +52,7 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 			}
 			at := off + i
 			if at > 0 && s[at-1] != ',' && s[at-1] != ';' {
-				cuts = append(cuts, cut{at, len(sep)})
+				cuts = append(cuts, cut{at, n})
 			}
 			off = at + len(sep)
 		}
@@ -57,12 +61,14 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 	var out []Candidate
 	prev, prevRule := "", -1       // the clause before, and out's rule of it
 	reasoned := hasReason(s, next) // once a sentence, not once a clause
+	skipNext := false              // the clause was read as the list the rule before it goes on with
 	for k := range cuts {
 		end := len(s)
 		if k+1 < len(cuts) {
 			end = cuts[k+1].at
 		}
-		if end < cuts[k].at+cuts[k].n {
+		if end < cuts[k].at+cuts[k].n || skipNext {
+			skipNext = false
 			continue
 		}
 		rawClause := strings.TrimSpace(s[cuts[k].at+cuts[k].n : end])
@@ -118,6 +124,17 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 			continue // "I'm on call this week so keep answers short": for now
 		}
 		prevRule = len(out)
+		if k+1 < len(cuts) && strings.TrimSpace(s[cuts[k+1].at:cuts[k+1].at+cuts[k+1].n]) == "," {
+			// "never put real patient data in fixtures, tests or log
+			// lines": the list the rule goes on with is the rule's.
+			nextEnd := len(s)
+			if k+2 < len(cuts) {
+				nextEnd = cuts[k+2].at
+			}
+			if item := strings.TrimSpace(s[cuts[k+1].at+cuts[k+1].n : nextEnd]); listTail(item) {
+				c, end, skipNext = c+", "+item, nextEnd, true
+			}
+		}
 		why := reasonOf(s, next)
 		if why == "" && end < len(s) {
 			if rest := strings.TrimLeft(s[end:], " ,;—–-"); len(strings.Fields(rest)) >= 3 && declarative(rest) && !ruleLike(trimClauseLead(rest), false) && !aside(rest) {
@@ -229,7 +246,7 @@ var (
 	// reRuleVerb is "always"/"never" with what people do to a thing, or
 	// a prohibition: "terraform always gets planned", "openmp is a no
 	// here", "non-negotiable".
-	reRuleVerb = gate(lazyre.New(`(?i)\b(?:always|never|only) (?:gets?|goes?|go|is|are|be|has|have|needs?|lives?|happens?|runs? (?:through|on|in|via)|uses?|comes? (?:in )?(?:through|from|via)|from|in|on|by|via|through|into|under)\b|\b(?:non-negotiable|no exceptions|at all times|unless (?:i|we|you) \w+|is a no|are a no|not allowed|banned|forbidden|off[- ]limits|only (?:ever )?(?:from|via|through))\b`))
+	reRuleVerb = gate(lazyre.New(`(?i)\b(?:always|never|only) (?:gets?|goes?|go|is|are|be|has|have|needs?|lives?|happens?|runs? (?:through|on|in|via)|uses?|comes? (?:in )?(?:through|from|via)|from|in|on|by|via|through|into|under)\b|\b(?:non-negotiable|no exceptions|at all times|unless (?:i|we|you) \w+|is a no|are a no|not allowed|banned|forbidden|off[- ]limits|only (?:ever )?(?:from|via|through))\b|\b(?:is|are) (?:always|never) [^,;.]{1,60}\bhere\b`))
 )
 
 // noPhrase is "no" and a noun phrase, which after a rule says more of it
@@ -337,9 +354,11 @@ func aboutRule(n, rule string) bool {
 	return false
 }
 
-// worseWords are a comparison that explains a rule: "hybrid runs gave us
-// worse scaling than pure MPI".
-var worseWords = []string{" worse ", " slower ", " more expensive", " cost us ", " costs us "}
+// worseWords are what went worse, which explains a rule: "hybrid runs
+// gave us worse scaling than pure MPI"; not a comparison of today ("the
+// coffee here is worse").
+var worseWords = []string{" gave us worse", " gave us slower", " made it worse", " made it slower", " made things worse", " made everything slower",
+	" was worse", " were worse", " was slower", " were slower", " got worse", " got slower", " cost us ", " costs us "}
 
 // harmWords are what a past event that explains a rule did.
 var harmWords = []string{"wiped", "broke", "lost", "deleted", "leaked", "crashed", "took down", "outage", "incident", "bill", "burned", "corrupt", "quit", "fired", "wasted", "dinged", "failed"}
@@ -397,10 +416,17 @@ func pointedRule(s string, at time.Time) (rule, why string, ok bool) {
 	if len(words) < 3 || len(strings.Fields(head)) < 3 || !declarative(head) || reQuestion.MatchString(head) {
 		return "", "", false
 	}
-	// A rule, or after "so" what follows from the fact ("so we're trying
-	// to show lower credits before then").
-	if !reRuleStart.MatchString(tail) && words[0] != "no" && !imperatives()[words[0]] && !(so && declarative(tail)) {
+	// A standing rule, or after "so" what follows from the fact ("so
+	// we're trying to show lower credits before then"), not what once did;
+	// not a task ("set up her laptop before then"), not a rule said under a
+	// condition ("…, if the build is red, don't merge then").
+	if !reRuleStart.MatchString(tail) && words[0] != "no" && !(so && declarative(tail) && !rePast.MatchString(tail)) || saidOfThePast(words) {
 		return "", "", false
+	}
+	if hc := clauseCuts(head); len(hc) > 1 {
+		if w := strings.Fields(asciiLower(head[hc[len(hc)-1].at+hc[len(hc)-1].n:])); len(w) > 0 && (w[0] == "if" || w[0] == "when" || w[0] == "whenever" || w[0] == "unless") {
+			return "", "", false
+		}
 	}
 	loc := reAnaphor.FindStringIndex(tail)
 	if loc == nil {
@@ -416,8 +442,16 @@ func pointedRule(s string, at time.Time) (rule, why string, ok bool) {
 		}
 	}
 	dated, _ := AbsoluteDates(head, at)
+	days := reISODay.FindAllString(dated, -1)
+	recurring := reRecurringDays.FindString(head)
+	if len(days) == 1 && recurring != "" || strings.Contains(dated, "(next ") || strings.Contains(asciiLower(recurring), " other ") {
+		// A day and a weekly one, a monthly day, every other week: no one
+		// day the pointer names (nor a range, "june 1 to june 15", below).
+		return "", "", false
+	}
 	when := ""
-	if d := reISODay.FindString(dated); d != "" {
+	if len(days) == 1 {
+		d := days[0]
 		switch pointer {
 		case "then", "that day":
 			when = "on " + d
@@ -430,15 +464,19 @@ func pointedRule(s string, at time.Time) (rule, why string, ok bool) {
 		case "until then", "until that", "till that":
 			when = "until " + d
 		}
-	} else if m := reRecurring.FindString(head); m != "" && (pointer == "then" || pointer == "that day") {
-		f := strings.Fields(asciiLower(m))
-		when = "on " + strings.TrimSuffix(f[len(f)-1], "s") + "s" // "every sunday", "on sundays": on sundays
+	} else if recurring != "" && (pointer == "then" || pointer == "that day") && !strings.ContainsAny(recurring, ",/&") && !strings.Contains(asciiLower(recurring), " and ") && !strings.Contains(asciiLower(recurring), " or ") {
+		f := strings.Fields(asciiLower(recurring))
+		when = "on " + f[len(f)-1] + "s" // "every sunday": on sundays
 	}
 	if when == "" {
 		return "", "", false
 	}
 	return strings.TrimSpace(tail[:loc[0]]) + " " + when, head, true
 }
+
+// personalWords mark what is private about someone, which is never a rule's
+// reason: "sarah is going through a divorce".
+var personalWords = []string{"divorce", "hospital", "sick", "illness", "pregnan", "funeral", "therapy", "diagnos", "cancer", "passed away", "surgery", "grief"}
 
 // withReasonBefore gives a rule without a reason the sentence before it as
 // its Why, when that sentence states what the rule follows from: one that
@@ -453,8 +491,13 @@ func withReasonBefore(c *Candidate, prev, s string, saved bool, at time.Time) {
 		return
 	}
 	p := strings.TrimRight(strings.TrimSpace(read(prev).text), ".!")
-	if len(p) > maxClauseText || len(strings.Fields(p)) < 4 || !declarative(p) || reQuestion.MatchString(p) || reOwnPlan.MatchString(p) ||
-		firstPersonNeed(strings.Fields(asciiLower(p))) || ruleLike(trimClauseLead(p), false) || aside(p) || len(secretKinds(p)) > 0 {
+	words := strings.Fields(asciiLower(p))
+	if len(p) > maxClauseText || len(words) < 4 || !declarative(p) || reQuestion.MatchString(p) || reOwnPlan.MatchString(p) ||
+		ruleLike(trimClauseLead(p), false) || aside(p) || len(secretKinds(p)) > 0 || reNowOnly.MatchString(p) ||
+		rePast.MatchString(p) && !mayHold(p, harmWords) || mayHold(p, personalWords) ||
+		slices.ContainsFunc(words, func(w string) bool { return firstPerson(w) || w == "my" || w == "me" || w == "now" }) {
+		// Not what the speaker is, did or feels, not a status of today,
+		// nothing private, no request: those are no reason for a rule.
 		return
 	}
 	so := strings.HasPrefix(asciiLower(strings.TrimSpace(s)), "so ")
@@ -463,4 +506,29 @@ func withReasonBefore(c *Candidate, prev, s string, saved bool, at time.Time) {
 	}
 	p, _ = AbsoluteDates(p, at)
 	c.Body = strings.TrimRight(c.Body, "\n") + "\n\n**Why:** " + capitalize(p) + ".\n**How to apply:** " + howTo(c.Type) + "\n"
+}
+
+// saidOfThePast reports words that tell what someone did, not what holds:
+// "we never restarted the db then".
+func saidOfThePast(words []string) bool {
+	for i := 1; i < len(words); i++ {
+		switch words[i-1] {
+		case "never", "always", "we", "they", "i", "also", "just":
+			if w := words[i]; len(w) >= 6 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// listTail reports a clause that ends a list the clause before began:
+// "tests or log lines", "staging and prod"; a few words, no verb, joined
+// by "or" or "and".
+func listTail(c string) bool {
+	w := strings.Fields(asciiLower(strings.TrimRight(c, ".!")))
+	if len(w) < 2 || len(w) > 6 || !verbless(c) {
+		return false
+	}
+	return slices.Contains(w[1:], "or") || slices.Contains(w[1:], "and")
 }

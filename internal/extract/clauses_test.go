@@ -202,8 +202,21 @@ func TestHeuristic_RunOnMessages(t *testing.T) {
 // TestAbsoluteDates_FromAnotherDay: dates counted from a day the sentence
 // names, not from the message's.
 func TestAbsoluteDates_FromAnotherDay(t *testing.T) {
+	// "end of next week" said on a weekend, or across a year's end, is the
+	// coming Monday's Friday.
+	for at, want := range map[time.Time]string{
+		time.Date(2026, 5, 30, 10, 0, 0, 0, time.UTC):  "2026-06-05",
+		time.Date(2026, 5, 31, 10, 0, 0, 0, time.UTC):  "2026-06-05",
+		time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC):   "2026-06-12",
+		time.Date(2026, 12, 26, 10, 0, 0, 0, time.UTC): "2027-01-01",
+	} {
+		if got, _ := AbsoluteDates("due end of next week", at); got != "due "+want {
+			t.Errorf("end of next week said %s: %q, want %s", at.Format(time.DateOnly), got, want)
+		}
+	}
 	// A weekday that comes back every week is on no one date.
-	for _, in := range []string{"the import runs every sunday", "we demo every other tuesday", "each friday we rotate on-call", "the outage last friday"} {
+	for _, in := range []string{"the import runs every sunday", "we demo every other tuesday", "each friday we rotate on-call", "the outage last friday",
+		"every monday and tuesday we pair", "the backup runs every saturday, sunday and monday"} {
 		if got, _ := AbsoluteDates(in, time.Date(2026, 5, 27, 10, 0, 0, 0, time.UTC)); got != in {
 			t.Errorf("%q became %q", in, got)
 		}
@@ -218,15 +231,18 @@ func TestAbsoluteDates_FromAnotherDay(t *testing.T) {
 		"by the end of next month": "by 2026-06-30",
 		"it starts the 30th":       "it starts 2026-05-30",
 		// The end of a week is its Friday; a weekday counted in a month.
-		"due end of the week":                         "due 2026-05-29",
-		"due end of next week":                        "due 2026-06-05",
-		"the first weekend of june":                   "2026-06-06",
-		"the last friday of june":                     "2026-06-26",
-		"the second monday of next month":             "2026-06-08",
-		"we ship on the first tuesday of every month": "the first tuesday of every month (next 2026-06-02)",
-		"the last wednesday of every month":           "(next 2026-05-27)",
-		"the first weekend of january":                "2027-01-02",
-		"saturday night the 30th":                     "2026-05-30 night",
+		"due end of the week":                          "due 2026-05-29",
+		"due end of next week":                         "due 2026-06-05",
+		"the first weekend of june":                    "2026-06-06",
+		"the last friday of june":                      "2026-06-26",
+		"the second monday of next month":              "2026-06-08",
+		"we ship on the first tuesday of every month":  "the first tuesday of every month (next 2026-06-02)",
+		"the last wednesday of every month":            "(next 2026-05-27)",
+		"the first weekend of january":                 "2027-01-02",
+		"saturday night the 30th":                      "2026-05-30 night",
+		"by the end of the week after next":            "by 2026-06-12",
+		"the first monday of june 2027":                "2027-06-07",
+		"we launch the first weekend of october, 2027": "we launch 2027-10-02",
 	} {
 		if got, ok := AbsoluteDates(in, at); !ok || !strings.Contains(got, want) {
 			t.Errorf("%q: %q (%v), want it to hold %q", in, got, ok, want)

@@ -264,6 +264,13 @@ func repeats(dl dayLearning, buckets [][]dayLearning) bool {
 	return false
 }
 
+// reNamedRole is the role said after a name: "junior dev", "SRE in the
+// observability team".
+var reNamedRole = lazyre.New(`(?i)^(?:a |an |the )?(?:[\w+#-]+ ){0,2}(?:` + roleNouns + `)\b`)
+
+// roleNouns are what people call their job after their name.
+const roleNouns = `dev|developer|engineer|sre|analyst|scientist|designer|lead|manager|maintainer|student|intern|admin|architect|consultant|contractor|researcher|founder`
+
 // learningTitle names a learning in at most six words: "About me: …" for
 // who the user is, "Where X is tracked" for a pointer, else the rule's
 // opening without lead-ins ("We decided to move CI to Actions" is "Move CI
@@ -274,6 +281,9 @@ func learningTitle(typ, rule string) string {
 	case "user":
 		if m := reAboutMe.FindStringSubmatch(rule); m != nil {
 			rest := m[1]
+			if name, role, ok := strings.Cut(rest, ", "); ok && !strings.Contains(name, " ") && reNamedRole.MatchString(role) {
+				rest = role // "im noor, junior dev": the role names them, not the name
+			}
 			if i := strings.IndexAny(rest, ",;:(—"); i > 0 {
 				rest = rest[:i]
 			}

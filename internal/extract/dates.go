@@ -37,10 +37,10 @@ var (
 	reInN      = gate(lazyre.New(`(?i)\bin\s+(\d+|one|two|three|four|five|six)\s+(day|week)s?\b`))
 	reNextWeek = gate(lazyre.New(`(?i)\bnext\s+week\b`))
 	// reEndWeek is "end of the week", "end of next week": its Friday.
-	reEndWeek = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(the\s+|this\s+|next\s+)?week\b`))
+	reEndWeek = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(the\s+|this\s+|next\s+)?week(\s+after\s+next)?\b`))
 	// reNthWeekdayOf is "the first tuesday of every month", "the first
 	// weekend of december": a weekday counted in a month.
-	reNthWeekdayOf = gate(lazyre.New(`(?i)\b(?:the\s+)?(first|second|third|fourth|last)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)\s+(?:of|in)\s+(every\s+month|each\s+month|the\s+month|next\s+month|jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
+	reNthWeekdayOf = gate(lazyre.New(`(?i)\b(?:the\s+)?(first|second|third|fourth|last)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)\s+(?:of|in)\s+(every\s+month|each\s+month|the\s+month|next\s+month|jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(?:,?\s+(\d{4})\b)?`))
 	reEndMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
 	reMonthDay     = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`))
 	reDayMonth     = gate(lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
@@ -159,9 +159,16 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	})
 	s = gated(s, reEndWeek, []string{"week"}, func(m string) string {
 		found = true
+		g := reEndWeek.FindStringSubmatch(m)
 		d := (int(time.Friday) - int(at.Weekday()) + 7) % 7 // this week's Friday, or the coming one
-		if strings.Contains(strings.ToLower(m), "next") {
-			d += 7
+		if strings.Contains(strings.ToLower(g[1]), "next") || g[2] != "" {
+			d = (8-int(at.Weekday()))%7 + 4 // the coming Monday's Friday, from a weekend too
+			if d == 4 {
+				d = 11 // said on a Monday: the next one's
+			}
+			if g[2] != "" {
+				d += 7 // "the week after next"
+			}
 		}
 		return day(at.AddDate(0, 0, d))
 	})
@@ -200,7 +207,8 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	})
 	s = gated(s, reNthWeekdayOf, []string{" of ", " in "}, func(m string) string {
 		g := reNthWeekdayOf.FindStringSubmatch(m)
-		t, every, ok := nthWeekdayOf(at, strings.ToLower(g[1]), strings.ToLower(g[2]), strings.ToLower(strings.Join(strings.Fields(g[3]), " ")))
+		year, _ := strconv.Atoi(g[4]) // "the first monday of june 2027"; 0 when none is said
+		t, every, ok := nthWeekdayOf(at, strings.ToLower(g[1]), strings.ToLower(g[2]), strings.ToLower(strings.Join(strings.Fields(g[3]), " ")), year)
 		if !ok {
 			return m
 		}
@@ -210,32 +218,7 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return day(t)
 	})
-	s = gated(s, reWeekday, []string{"day"}, func(m string) string {
-		g := reWeekday.FindStringSubmatch(m)
-		if g[4] != "" {
-			return m // "Thursday 2026-11-26": written out already
-		}
-		if g[3] != "" && g[1] == "" {
-			return m // "tuesday's outage": an event named by its day, past as often as not
-		}
-		switch strings.ToLower(g[1]) {
-		case "every", "each", "other":
-			return m // "every sunday", "every other friday": each week's, no one day
-		case "first", "second", "third", "fourth", "last":
-			return m // "the first tuesday of…" (read before), "last friday": not the coming one
-		}
-		found = true
-		wd := weekdays[strings.ToLower(g[2])]
-		d := (int(wd) - int(at.Weekday()) + 7) % 7
-		if next := strings.ToLower(g[1]); d == 0 && (next == "next" || strings.HasSuffix(next, "coming")) {
-			d = 7 // "next Friday" said on a Friday is a week away; "Friday" is today
-		}
-		prefix := ""
-		if g[1] != "" && !strings.EqualFold(g[1], "next") && !strings.EqualFold(g[1], "this") && !strings.HasSuffix(strings.ToLower(g[1]), "coming") {
-			prefix = g[1] + " "
-		}
-		return fmt.Sprintf("%s%s %s", prefix, g[2], day(at.AddDate(0, 0, d)))
-	})
+	s = outside(s, reRecurringDays, func(s string) string { return weekdayDates(s, at, &found) })
 	monthDay := func(m string, mon time.Month, d int) string {
 		y := at.Year()
 		t := time.Date(y, mon, d, 0, 0, 0, 0, at.Location())
@@ -417,10 +400,10 @@ func mayHoldDate(s string) bool {
 }
 
 // nthWeekdayOf is the nth ("first"…"fourth", "last") weekday, or weekend's
-// Saturday, of month: a month's name (this year's, or next year's when it
-// is long past), "next month", or every month (the next one on or after
-// at; every says so).
-func nthWeekdayOf(at time.Time, nth, weekday, month string) (t time.Time, every bool, ok bool) {
+// Saturday, of month: a month's name (of year when it is not 0, else this
+// year's, or next year's when it is long past), "next month", or every
+// month (the next one on or after at; every says so).
+func nthWeekdayOf(at time.Time, nth, weekday, month string, year int) (t time.Time, every bool, ok bool) {
 	wd, isDay := weekdays[weekday]
 	if weekday == "weekend" {
 		wd, isDay = time.Saturday, true
@@ -452,9 +435,71 @@ func nthWeekdayOf(at time.Time, nth, weekday, month string) (t time.Time, every 
 	if !named {
 		return time.Time{}, false, false
 	}
+	if year > 0 {
+		return in(year, mon), false, true
+	}
 	t = in(at.Year(), mon)
 	if t.Before(today.AddDate(0, 0, -60)) { // "the first weekend of january" said in december
 		t = in(at.Year()+1, mon)
 	}
 	return t, false, true
+}
+
+// weekdayDates writes each weekday of s as the date it names (see
+// absoluteDates), setting *found when one was read.
+func weekdayDates(s string, at time.Time, found *bool) string {
+	day := func(t time.Time) string { return t.Format(time.DateOnly) }
+	return gated(s, reWeekday, []string{"day"}, func(m string) string {
+		g := reWeekday.FindStringSubmatch(m)
+		if g[4] != "" {
+			return m // "Thursday 2026-11-26": written out already
+		}
+		if g[3] != "" && g[1] == "" {
+			return m // "tuesday's outage": an event named by its day, past as often as not
+		}
+		switch strings.ToLower(g[1]) { // "every sunday" never gets here: absoluteDates leaves reRecurringDays as said
+		case "first", "second", "third", "fourth", "last":
+			// "the first tuesday of…" (read before), "last friday", "the
+			// first monday after the holidays": a day, though not the
+			// coming one.
+			*found = true
+			return m
+		}
+		*found = true
+		wd := weekdays[strings.ToLower(g[2])]
+		d := (int(wd) - int(at.Weekday()) + 7) % 7
+		if next := strings.ToLower(g[1]); d == 0 && (next == "next" || strings.HasSuffix(next, "coming")) {
+			d = 7 // "next Friday" said on a Friday is a week away; "Friday" is today
+		}
+		prefix := ""
+		if g[1] != "" && !strings.EqualFold(g[1], "next") && !strings.EqualFold(g[1], "this") && !strings.HasSuffix(strings.ToLower(g[1]), "coming") {
+			prefix = g[1] + " "
+		}
+		return fmt.Sprintf("%s%s %s", prefix, g[2], day(at.AddDate(0, 0, d)))
+	})
+}
+
+// reRecurringDays are weekdays that come back every week, one or a list:
+// "every saturday and sunday", "each monday, wednesday and friday".
+var reRecurringDays = gate(lazyre.New(`(?i)\b(?:every|each)\s+(?:other\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:(?:\s*[,/&]\s*|\s+and\s+|\s+or\s+)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))*\b`))
+
+// outside applies f to the parts of s that re does not match, leaving
+// its matches as they are.
+func outside(s string, re *gatedRe, f func(string) string) string {
+	if !re.may(s) {
+		return f(s)
+	}
+	locs := re.FindAllStringIndex(s, -1)
+	if len(locs) == 0 {
+		return f(s)
+	}
+	var b strings.Builder
+	last := 0
+	for _, l := range locs {
+		b.WriteString(f(s[last:l[0]]))
+		b.WriteString(s[l[0]:l[1]])
+		last = l[1]
+	}
+	b.WriteString(f(s[last:]))
+	return b.String()
 }

@@ -93,14 +93,22 @@ var (
 	reSystems = gate(lazyre.New(`(?i)\b(linear|jira|grafana|datadog|sentry|pagerduty|notion|confluence|slack|github (?:project|issues|discussions)|asana|trello|opsgenie|kibana|honeycomb|statuspage|1password|vault|figma)\b`))
 	rePointer = gate(lazyre.New(`(?i)\b(tracked in|track(?:ed)? (?:them |it )?in|lives? in|live at|is at|are at|filed in|file (?:\w+ ){1,2}in|go(?:es)? in|go to|show(?:s)? up in|managed in|kept in|comes? in|lands? in|dashboard|runbook|board|channel|docs? (?:are|is) (?:at|in)|wiki|on-?call (?:watches|uses|looks at)|look at)\b`))
 
-	reUser    = gate(lazyre.New(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am)\s+(?:a|an|the)\s+|^(?:i'?ve|i have) been (?:a |an )?\w+ing\b.*\bfor\b|^i (?:work|worked) (?:as|on|in|at)\b|^my (?:role|job|background|team)\b|^i'?m (?:new|fairly new|brand new) to\b|^i (?:have|got) \d+ years\b|^(?:i'?m|i am) (?:more of )?(?:a |an )?(?:senior|junior|staff|principal|lead|backend|frontend|full[- ]stack|data|ml|devops|sre|mobile|security)\b`))
-	reUserNot = gate(lazyre.New(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|currently working on|working on (?:this|the|a|it))\b`))
+	reUser = gate(lazyre.New(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am)\s+(?:a|an|the)\s+|^(?:i'?ve|i have) been (?:a |an )?\w+ing\b.*\bfor\b|^i (?:work|worked) (?:as|on|in|at)\b|^my (?:role|job|background|team)\b|,? but my background is\b|^i'?m (?:new|fairly new|brand new) to\b|^i (?:have|got) \d+ years\b|^(?:i'?m|i am) (?:more of )?(?:a |an )?(?:senior|junior|staff|principal|lead|backend|frontend|full[- ]stack|data|ml|devops|sre|mobile|security)\b` +
+		// "im noor, junior dev", "i am mateus, SRE in the observability team": a name, then a role
+		`|^(?:i'?m|i am) [a-z]+, (?:a |an |the )?(?:[\w+#-]+ ){0,2}(?:` + roleNouns + `)\b`))
+	// reWhereIWork is where the user works from, and so when they answer:
+	// "i sit in osaka, … 7 hours ahead", "i'm in the london office",
+	// "i'm in sydney so if you see me at weird hours thats why".
+	reWhereIWork = gate(lazyre.New(`(?i)^i (?:work|sit|live|am based|'m based|m based) (?:from|in|out of) (?:the )?[a-z]+|^(?:i'?m|im|i am) in the (?:[a-z]+ )?office\b|^(?:i'?m|im|i am) (?:based )?in [a-z]+\b.*\b(?:hours?|ahead|behind|late|early|timezone|time ?zone|\d{1,2} ?[ap]m|cet|cest|utc|gmt|pst|pdt|est|edt|bst|jst|aest|ist)\b`))
+	reUserNot    = gate(lazyre.New(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|currently working on|working on (?:this|the|a|it))\b`))
 
 	reProject = gate(lazyre.New(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freez(?:e|ing)|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset)|(?:has|have|needs?) to (?:finish|land|be done|be in|ship|complete|be merged) (?:before|by))\b`))
 
 	reFeedback = gate(lazyre.New(`(?i)^(?:(?:also|and|ok|so|please|pls|plz|but|yes|yeah|yep|good|great|cool|nice|perfect|exactly)[,!]?\s+)*(?:(?:for|in|on) [\w.-]+(?: [\w.-]+)?,? )?(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using|\w+ing)|please (?:no|don'?t|never|always|avoid|keep))\b|^only [a-z]+ (?:via|with|through|from|in|on|for|when|if|after|before)\b|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - |,|$)|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`))
 	reOneOff   = gate(lazyre.New(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time|run|task|ticket|issue|bug|session)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`))
-	reGeneral  = gate(lazyre.New(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`))
+	// reTicket is the ticket a message is about: its task, not a rule.
+	reTicket  = gate(lazyre.New(`(?i)\b(?:ticket|issue|bug|jira)\s+#?[a-z]{2,}-\d+\b`))
+	reGeneral = gate(lazyre.New(`(?i)\b(?:always|never|from now on|going forward|in this (?:repo|repository|project|codebase|team)|every time|whenever|in general|by default|all (?:our|the) |any |our |we |instead of|rather than|i (?:prefer|hate|like|don'?t like)|i(?:'d| would) rather|keep (?:doing|using))`))
 	// reHabit is "keep preferring…": a standing habit unless the sentence
 	// says it holds for now, or for this one thing (reNowOnly, reOneOff).
 	reHabit         = gate(lazyre.New(`(?i)\bkeep (?:preferring|avoiding|sticking (?:to|with)|choosing|naming)\b`))
@@ -138,10 +146,36 @@ var reFlagSecret = gate(lazyre.New(`(?i)--(?:token|password|passwd|secret|api-ke
 // credentials: "creds for the grafana box: admin / hunter2x9".
 var reCredPair = gate(lazyre.New(`(?i)\b(?:creds?|credentials?|logins?|user ?/ ?pass(?:word)?)\b[^.\n]{0,40}?[\w.@-]+\s*/\s*[^\s/]*[0-9&%$#@!*^~+=_][^\s/]*`))
 
+// reTokenValue is a token's value said after its word, with or without
+// "is": "my temp key is AKIAZ7QEXAMPLE93KD", "and token 7d1b9e0aa2f4".
+// tokenLike decides whether the value is one.
+var reTokenValue = gate(lazyre.New(`(?i)\b(?:tokens?|passwords?|passwd|pwd|secrets?|sids?|keys?)(?:\s+(?:is|was|=|:))?\s+["'\x60]?([A-Za-z0-9+/=-]{10,})\b`))
+
+// tokenLike reports a value made to be unguessable: ten characters or more
+// with three digits and three letters at least, and no word separator
+// ("event_date_v2", "v2-alpha-1" are names, not tokens).
+func tokenLike(v string) bool {
+	digits, letters := 0, 0
+	for _, c := range v {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letters++
+		}
+	}
+	return len(v) >= 10 && digits >= 3 && letters >= 3 && strings.Count(v, "-") < 2
+}
+
 // ProseSecret reports whether s states a credential in words.
 func ProseSecret(s string) bool {
 	if reCredPair.MatchString(s) {
 		return true
+	}
+	for _, m := range reTokenValue.FindAllStringSubmatch(s, -1) {
+		if tokenLike(m[1]) {
+			return true
+		}
 	}
 	for _, m := range append(reProseSecret.FindAllStringSubmatch(s, -1), reFlagSecret.FindAllStringSubmatch(s, -1)...) {
 		v := strings.TrimRight(m[1], ".!?)")
@@ -177,6 +211,10 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 		first := len(out)
 		prevSaved := false // the sentence before gave a memory of its own
 		for si, s := range sents {
+			s, asideKinds := withoutSecretAsides(s)
+			if len(asideKinds) > 0 {
+				sk.skipSecret(asideKinds) // the aside is never saved; the rest of the sentence may be
+			}
 			said := s // what holds a secret stays out, though it was taken back
 			s = unsaid(s)
 			next := ""
@@ -426,6 +464,13 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		}
 		return nil
 	}
+	if reWhereIWork.MatchString(s) && !reNowOnly.MatchString(s) && !reQuestion.MatchString(s) {
+		where := withoutTask(s)
+		if i := strings.Index(asciiLower(where), " so if "); i > 0 {
+			where = strings.TrimRight(where[:i], " ,") // "…, so if you need a review after that it's tomorrow": what to do, for now
+		}
+		return []Candidate{build("user", where, "", at)} // where they work from, and when they answer
+	}
 	if reUser.MatchString(s) && !reUserNot.MatchString(s) && !reNowOnly.MatchString(s) {
 		if self := selfClauses(s); len(self) > 1 && reKnowledge.MatchString(strings.Join(self[1:], " ")) {
 			// What they know apart from who they are: one memory each.
@@ -447,8 +492,14 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 			general = true // "please no inventing mappings on your own"; not "no worries, …"
 		}
 		general = general || reUseNot.MatchString(s) && !mayHold(s, taskWords) || standing(s) // "use insert_overwrite on the partitions, not merge"
-		if !general || reNowOnly.MatchString(s) || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
+		if !general || reNowOnly.MatchString(s) || reTicket.MatchString(s) || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
 			return nil
+		}
+		if w := strings.Fields(bare); len(w) <= 4 && pointsBack(w) {
+			switch strings.Trim(w[len(w)-1], ".,;!)") {
+			case "it", "that", "this", "them", "those", "these":
+				return nil // "dont save that": nothing to keep without what it points at
+			}
 		}
 		if i := strings.Index(lower, ", but use "); i > 0 && reUseNot.MatchString(s[i+2:]) {
 			s = s[i+len(", but "):] // "incremental yes, but use insert_overwrite…, not merge"
@@ -472,10 +523,18 @@ func whyOf(s, next string) string {
 	// asks for something: "never hardcode hex values. the rebrand is going
 	// to change basically every color".
 	n := strings.TrimSpace(next)
-	if len(strings.Fields(n)) >= 4 && (declarative(n) || reCausal.MatchString(n)) && !reQuestion.MatchString(n) && !reFeedback.MatchString(n) && !reRuleStart.MatchString(n) && !reToAgents.MatchString(n) && !reYourWork.MatchString(n) {
+	if len(strings.Fields(n)) >= 4 && (declarative(n) || reCausal.MatchString(n) && causalSubject(n)) && !isWhere(n) && len(secretKinds(n)) == 0 && !reQuestion.MatchString(n) && !reFeedback.MatchString(n) && !reRuleStart.MatchString(n) && !reToAgents.MatchString(n) && !reYourWork.MatchString(n) {
 		return strings.TrimRight(n, ".!")
 	}
 	return ""
+}
+
+// causalSubject reports whether n, which says what something cost or
+// broke, opens with that thing rather than with an imperative: "merge on
+// that table cost us $4k", not "check what it costs on the dashboard".
+func causalSubject(n string) bool {
+	w := strings.Fields(asciiLower(n))
+	return len(w) > 1 && (!imperatives()[w[0]] || prepositions()[w[1]])
 }
 
 // factWhy is the reason given for a project fact: a causal word's clause,
@@ -521,7 +580,7 @@ func reasonOf(s, next string) string {
 			continue // "since 2020", "since last week": when, not why
 		case word == "because" && strings.HasPrefix(strings.ToLower(rest), "of "):
 			rest = s[m[2]:] // "because of the audit" reads as the why
-		case strings.HasPrefix(word, "so "):
+		case strings.HasPrefix(word, "so ") && word != "so that":
 			rest = s[m[2]:] // "so i can maintain it": what the rule is for
 		}
 		if len(strings.Fields(rest)) >= 3 {

@@ -20,9 +20,9 @@ var (
 	// reLead is one discourse marker at a sentence's start. The ones that
 	// also open real content ("no merges", "note the…") count only when
 	// punctuation follows them.
-	reLead = gate(lazyre.New(`(?i)^(?:(?:hey|hi|hello|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh|pls|plz|one rule|rule)\b[,:.!]?|(?:no(?: no)*|nope|yes|yep|sure|right|good|great|nice|perfect|cool|exactly|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|ok|okay) (?:good|great|nice|perfect|exactly|cool|right)|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked))))\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
+	reLead = gate(lazyre.New(`(?i)^(?:(?:he+y+o?|h+i+(?:ya)?|hello+|oi|yo|salut|hola|howdy|nah+|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh|pls|plz|one rule|rule)\b[,:.!]?|(?:no(?: no)*|nope|yes|yep|sure|right|good|great|nice|perfect|cool|exactly|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|ok|okay) (?:good|great|nice|perfect|exactly|cool|right)|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked))))\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
 	// reRedirect is a marker that turns what follows into a correction.
-	reRedirect = gate(lazyre.New(`(?i)^(?:no|nope|actually|hmm+|wait|whoa|lol no|that'?s (?:wrong|not))\b`))
+	reRedirect = gate(lazyre.New(`(?i)^(?:no|nope|nah+|actually|hmm+|wait|whoa|lol no|that'?s (?:wrong|not))\b`))
 	// reRedirectHead is the part of a correction before its dash that only
 	// says "not that": "not like that", "not alpine", "I'd rather we didn't".
 	reRedirectHead = gate(lazyre.New(`(?i)^(?:(?:actually|hmm+|no|nope|wait|ok|so|yeah|but)[,]?\s+)*(?:not\b|i'?d rather (?:we|you) (?:didn'?t|not)\b|let'?s not\b|please don'?t\b|don'?t\b)`))
@@ -36,7 +36,7 @@ var (
 	reSelf = gate(lazyre.New(`(?i)^(?:i'?m|i am) (?:(?:mostly|mainly|primarily|basically|really|more of|kind of|kinda|sort of|the only|also|honestly|actually|technically)\s+)*(?:a|an|the)\s+|^i (?:(?:mostly|mainly|primarily|usually|also|only)\s+)*(?:do|work (?:on|in|with|as)|write|code in|own|maintain|lead|run|handle|manage)\b|^(?:i'?ve|i have) been (?:a|an|doing|writing|working (?:on|in|with|as))\b.*\bfor\b|^(?:i'?m |am )?(?:(?:fairly|pretty|kinda|very|brand|still|totally)\s+)?new to\b|^\S+ is (?:(?:kinda|pretty|fairly|very|totally|still)\s+)?new to me\b` +
 		// what they know, how well, and where they come from
 		`|^(?:this is )?my first (?:time|project|week|month) (?:touching|using|with|in|writing|on|doing)\b|^i (?:normally|typically|usually|mostly|mainly) (?:write|use|work|code|do)\b|^i know (?:\S+ ){1,4}(?:well|inside out|very well)\b` +
-		`|^(?:i'?m|i am) (?:(?:really|pretty|very|quite|kinda|not)\s+)*(?:bad|good|great|terrible|rusty|comfortable|fluent|solid|weak|strong|new) (?:at|with|in)\b|^(?:i'?m|i am) coming from\b|^i (?:came|come) from\b` +
+		`|^(?:i'?m|i am) (?:(?:really|pretty|very|quite|kinda|not|so|that|too)\s+)*(?:bad|good|great|terrible|rusty|comfortable|fluent|solid|weak|strong|new) (?:at|with|in)\b|^(?:i'?m|i am) coming from\b|^i (?:came|come) from\b` +
 		`|^(?:i'?m|i am) (?:\w+ )?(?:impaired|blind|deaf|dyslexic|colou?r-?blind)\b|^i use a screen reader\b` +
 		`|^(?:a |an )?(?:solo|indie|freelance|independent|junior|senior|staff|lead|principal)(?: \w+)? (?:dev|developer|engineer|designer|analyst|scientist|founder|contractor)\b` +
 		// a role alone, a team, what is new or known to them, where they come from
@@ -104,11 +104,12 @@ var (
 
 // rePoliteStop is a standing request put politely: "can we please stop
 // reaching for a pinia store", "could you always…".
-var rePoliteStop = gate(lazyre.New(`(?i)^(?:can|could|would) (?:we|you) (?:please |pls )?((?:stop|always|never|quit|not) \w)`))
+var rePoliteStop = gate(lazyre.New(`(?i)^(?:can|could|would) (?:we|you|u) (?:please |pls )?((?:stop|always|never|quit|not) \w)`))
 
 // standingMarks say a polite "can we stop…" asks for every time, not now:
-// "for every little bit of state", "i've said this before".
-var standingMarks = []string{"every", "always", "anymore", "any more", "again", "said this", "each time", "all the time", "keep "}
+// "for every little bit of state", "i've said this before", "it's the
+// style we agreed", "our style guide says".
+var standingMarks = []string{"every", "always", "anymore", "any more", "again", "said this", "each time", "all the time", "keep ", "style", "agreed", "convention", "guideline"}
 
 // reading is a sentence made ready for classify.
 type reading struct {
@@ -143,6 +144,9 @@ func read(s string) reading {
 	}
 	if m := rePoliteStop.FindStringSubmatchIndex(s); m != nil && !strings.HasSuffix(strings.TrimSpace(s), "?") && mayHold(s, standingMarks) {
 		s = s[m[2]:] // "can we please stop reaching for a store for everything": "stop …"
+		if strings.HasPrefix(strings.ToLower(s), "not ") {
+			s = "don't " + s[len("not "):] // "can u not put everything in one module": "don't put …"
+		}
 	}
 	if strings.HasPrefix(strings.ToLower(s), "i'd rather") || strings.HasPrefix(strings.ToLower(s), "let's not") {
 		r.correction = true
@@ -216,7 +220,7 @@ func selfClauses(s string) []string {
 		if reNowOnly.MatchString(p) {
 			continue // "i'm incident commander today": not who they are
 		}
-		if head, _, ok := strings.Cut(p, " so "); ok {
+		if head, _, ok := strings.Cut(p, " so "); ok && !soIsDegree(head) {
 			p = head // "go is new to me so explain…": the rest is a request
 		}
 		words := strings.Fields(strings.ToLower(p))
@@ -225,7 +229,7 @@ func selfClauses(s string) []string {
 		case len(out) > 0 && subjectless:
 			// "been writing django for 8 years": more of the fact before.
 			out[len(out)-1] += ", " + p
-		case isSelf(p) && !reSelfNot.MatchString(p):
+		case isSelf(p) && (!reSelfNot.MatchString(p) || reNotGoodAt.MatchString(p)):
 			if len(words) > 0 && (words[0] == "new" || words[0] == "fairly" || words[0] == "pretty" || words[0] == "brand") {
 				p = "I'm " + p // "new to aws" alone says nobody is
 			}
@@ -264,6 +268,24 @@ func isSelf(s string) bool {
 	return strings.Contains(l, " team") && !determiners()[first] && first != "some" && reSelfTeam.MatchString(s)
 }
 
+// soIsDegree reports a "so" that says how much, not what follows, after
+// head: "i am not so good with kubernetes".
+func soIsDegree(head string) bool {
+	w := strings.Fields(asciiLower(head))
+	if len(w) == 0 {
+		return false
+	}
+	switch w[len(w)-1] {
+	case "not", "am", "is", "are", "was", "were", "i'm", "im", "really", "just", "and":
+		return true
+	}
+	return false
+}
+
+// reNotGoodAt is what someone is not good at, which says who they are
+// though it opens with "i'm not": "i am not so good with kubernetes".
+var reNotGoodAt = gate(lazyre.New(`(?i)^(?:i'?m|im|i am) not (?:(?:so|that|too|very|really|super)\s+)?(?:good|great|strong|comfortable|familiar|fluent|experienced) (?:at|with|in)\b`))
+
 // isScheduled reports a project fact with a date: a thing that starts,
 // ends, ships or freezes on a day the sentence names.
 func isScheduled(s string, at time.Time) bool {
@@ -290,9 +312,9 @@ func isScheduled(s string, at time.Time) bool {
 // calendar, though on no one date.
 var reRecurring = gate(lazyre.New(`(?i)\b(?:every|each)\s+(?:other\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`))
 
-// reOwnPlan is the speaker's own plan: "tomorrow i'll try the silences",
-// "need to sign off".
-var reOwnPlan = gate(lazyre.New(`(?i)\bi(?:'ll| will|'m going to| am going to|'m gonna| need to| have to)\b|^(?:ok |so |anyway )?(?:need to|gotta|have to|got to)\b`))
+// reOwnPlan is the speaker's own plan, or where they will be: "tomorrow
+// i'll try the silences", "need to sign off", "on the 25th i am onsite".
+var reOwnPlan = gate(lazyre.New(`(?i)\bi(?:'ll| will|'m going to| am going to|'m gonna| need to| have to)\b|^(?:ok |so |anyway )?(?:need to|gotta|have to|got to)\b|\bi(?:'m|m| am) (?:onsite|on site|out|off|away|travell?ing|offline|at (?:the|a) \w+|in (?:meetings|a workshop|training))\b`))
 
 // ownPlansOnly reports whether every clause of s that holds a date is the
 // speaker's own plan, not a fact of the team's.
@@ -473,7 +495,8 @@ func trailingReason(s string, skip func(string) bool) string {
 		}
 		seg := strings.TrimSpace(s[cuts[k].at+cuts[k].n : end])
 		first, _, _ := strings.Cut(asciiLower(seg), " ")
-		consequence := first == "so" || first == "which" || first == "then" || first == "and"
+		consequence := first == "so" || first == "which" || first == "then" || first == "and" ||
+			first == "if" || first == "when" || first == "whenever" || first == "unless" // a condition, not a reason
 		if len(strings.Fields(seg)) >= 3 && !consequence && declarative(seg) && (skip == nil || !skip(seg)) && ruleBefore(s[:cuts[k].at]) {
 			return strings.TrimRight(seg, ".!")
 		}
@@ -646,7 +669,7 @@ func ruleClause(s string, self bool) (rule, why string) {
 		// about SQL", "skip the basics").
 		after := lower[cuts[k].at+cuts[k].n:]
 		request := self && (sep == "so" || sep == "but" || strings.HasPrefix(after, "so ") || strings.HasPrefix(after, "but ") || requestVerbs()[words[0]]) &&
-			len(words) >= 4 && !subjects()[words[0]] && words[0] != "you" && !declarative(c)
+			len(words) >= 4 && (imperatives()[words[0]] || requestVerbs()[words[0]]) && !declarative(c) // "c++ templates make me cry" asks nothing
 		verbless := len(words) > 1 && prepositions()[words[1]] // "never in public GitHub issues": a fragment
 		if !request && (!reRuleStart.MatchString(c) || verbless) || reAnaphor.MatchString(c) || pointsBack(words) {
 			continue // not a rule, or one that needs the clause before it ("no new features after that")
@@ -702,7 +725,7 @@ var quantifiers = sync.OnceValue(func() map[string]bool {
 // requestVerbs open a standing request after a self-description: "i'm a
 // pentester not really a dev, keep the python idiomatic".
 var requestVerbs = sync.OnceValue(func() map[string]bool {
-	return wordSet(`keep explain skip flag avoid spell walk point comment prefer stick`)
+	return wordSet(`keep explain skip flag avoid spell walk point comment prefer stick document leave include ping cc loop show label tag assume treat go`)
 })
 
 // reRuleStart is a clause that opens as a standing rule does.

@@ -100,7 +100,9 @@ func TestHeuristic_CredentialRuleKept(t *testing.T) {
 }
 
 // TestHeuristic_SecretsSkippedKinds: a sentence left out for a secret is
-// counted once, with the kinds found, so the report can say what and why.
+// counted once, with the kinds found, so the report can say what and why;
+// a clause that holds the secret after one that says where something
+// lives is left out alone, and the place is kept.
 func TestHeuristic_SecretsSkippedKinds(t *testing.T) {
 	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	msgs := []Message{
@@ -110,8 +112,8 @@ func TestHeuristic_SecretsSkippedKinds(t *testing.T) {
 		{Role: "user", Text: "Always run make lint before a commit because CI rejects lint errors.", Time: at},
 	}
 	c, sk := Heuristic(msgs, "s")
-	if len(c) != 1 {
-		t.Errorf("%d memories, want 1 (the lint rule): %+v", len(c), c)
+	if len(c) != 2 || !strings.Contains(c[0].Body, "1password under the name prod-deploy") || strings.Contains(c[0].Body, "correct-horse") || !strings.Contains(c[1].Body, "make lint") {
+		t.Errorf("%d memories, want 2 (the place of the deploy key, without its passphrase, and the lint rule): %+v", len(c), c)
 	}
 	if sk.Secrets != 3 {
 		t.Errorf("secrets skipped %d, want 3 (one per sentence)", sk.Secrets)

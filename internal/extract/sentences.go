@@ -219,6 +219,10 @@ func splitSentences(text string) []string {
 			if j+2 < len(text) && text[j+1] == ')' && (text[j+2] == ' ' || text[j+2] == '\n') && strings.HasPrefix(strings.TrimSpace(text[start:i]), "(") {
 				j++ // "(… go straight to the point.) driver log": the aside ends the sentence
 			}
+			if inAside(text[start:i], text[j+1:]) {
+				i = j
+				break // "(login is lab / hunter2! dont save that pls)": the aside goes on
+			}
 			if (j+1 == len(text) || text[j+1] == ' ' || text[j+1] == '\t' || text[j+1] == '\n') && !(c == '.' && j == i && abbreviation(text[:i])) {
 				end = j + 1
 				i = j
@@ -230,4 +234,17 @@ func splitSentences(text string) []string {
 		}
 	}
 	return append(out, text[start:])
+}
+
+// inAside reports whether a sentence end falls inside an open parenthesis
+// that closes later on the same line (within 200 bytes): before is the
+// sentence so far, after the text past the end's punctuation. An aside
+// that closes right after the punctuation ("… point.) driver log") is
+// splitSentences' own case.
+func inAside(before, after string) bool {
+	if strings.Count(before, "(") <= strings.Count(before, ")") || strings.HasPrefix(after, ")") {
+		return false
+	}
+	k := strings.IndexByte(after, ')')
+	return k > 0 && k < 200 && !strings.Contains(after[:k], "\n")
 }

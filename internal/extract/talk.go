@@ -77,10 +77,84 @@ func unwrapAside(s string) string {
 	if loc := reToYou.FindStringIndex(s); loc != nil && loc[0] > 0 {
 		s = s[:loc[0]]
 	}
-	if loc := reChatAside.FindStringIndex(s); loc != nil && loc[0] > 0 && !mayHold(s[loc[0]:], []string{"except", "unless", " but", " not", " only"}) {
+	if loc := reChatAside.FindStringIndex(s); loc != nil && loc[0] > 0 && !holdsException(s[loc[0]:]) {
 		s = s[:loc[0]] // "…two teams consume it (yes i know, blame sam)"
+	} else if loc := reJokeAside.FindStringIndex(s); loc != nil && loc[0] > 0 && !holdsException(s[loc[0]:]) && !isWhere(s[loc[0]:]) && !reURL.MatchString(s[loc[0]:]) &&
+		!slices.ContainsFunc(strings.Fields(asciiLower(s[loc[0]:])), func(w string) bool {
+			w = strings.Trim(w, "(),.!")
+			return firstPerson(w) || w == "dont" || w == "don't" || w == "never" || w == "always"
+		}) {
+		// Not "(been doing rails since 4.2 so dont explain activerecord to me lol)".
+		s = s[:loc[0]] // "…are on the NAS (the robots are named after cheeses btw)"
 	}
 	return s
+}
+
+// reJokeAside is an aside at a sentence's end that says it is one.
+var reJokeAside = gate(lazyre.New(`(?i)\s*\([^()]*\b(?:btw|lol|haha|lmao|jk|pray for me|fun fact)\b[^()]*\)\s*[.!]*\s*$`))
+
+// holdsException reports an aside that narrows the rule before it, in its
+// first words: "(yes, but not on fridays)", not "(yes our game is called
+// cardclash, marketing was not creative)".
+func holdsException(aside string) bool {
+	w := strings.Fields(asciiLower(strings.TrimLeft(aside, " (")))
+	for i := 0; i < len(w) && i < 4; i++ {
+		switch strings.Trim(w[i], ",.;:!") {
+		case "except", "unless", "but", "not", "only":
+			return true
+		}
+	}
+	return false
+}
+
+// reParenAside is a parenthesised aside inside a sentence.
+var reParenAside = lazyre.New(`\s*\([^()]{1,300}\)`)
+
+// withoutSecretAsides takes out of s the asides in parentheses and the
+// trailing clauses that hold a secret, and says which kinds they held:
+// "the setup is on our lab wiki https://… (login is lab / hunter2! dont
+// save that)" keeps the wiki, never the login.
+func withoutSecretAsides(s string) (string, []string) {
+	if !strings.Contains(s, "(") {
+		return withoutSecretClauses(s, nil)
+	}
+	var kinds []string
+	out := reParenAside.ReplaceAllStringFunc(s, func(a string) string {
+		if k := secretKinds(a); len(k) > 0 {
+			kinds = append(kinds, k...)
+			return ""
+		}
+		return a
+	})
+	return withoutSecretClauses(out, kinds)
+}
+
+// withoutSecretClauses takes the trailing clauses that hold a secret out of
+// s, when what is left holds none and says something (five words or
+// more): "the JFR recordings are in s3://me-prod-jfr/, or if the role
+// doesnt work my temp key is AKIA…" keeps the place. kinds are the kinds
+// taken out so far.
+func withoutSecretClauses(s string, kinds []string) (string, []string) {
+	if len(s) > maxClauseText {
+		return s, kinds
+	}
+	cuts := clauseCuts(s)
+	for k := len(cuts) - 1; k >= 1; k-- {
+		tail := s[cuts[k].at:]
+		found := secretKinds(tail)
+		if len(found) == 0 {
+			break
+		}
+		head := strings.TrimSpace(s[:cuts[k].at])
+		if len(strings.Fields(head)) < 5 || len(secretKinds(head)) > 0 && k == 1 {
+			break
+		}
+		s, kinds = head, append(kinds, found...)
+		if len(secretKinds(s)) == 0 {
+			break
+		}
+	}
+	return s, kinds
 }
 
 // withoutTask is a self-description less a task asked after it: "i'm a
