@@ -414,9 +414,11 @@ func splitFacts(s string, ok func(string) bool) []string {
 			parts = append(parts, p[:i])
 			p = p[i+len(" and "):]
 		}
-		if len(strings.Fields(p)) == 1 && len(parts) > 0 {
+		if len(parts) > 0 && (len(strings.Fields(p)) == 1 || verbless(p) && len(strings.Fields(p)) <= 6) {
 			// "lineage is on our dbt docs site, dbt-docs.internal…": a bare
-			// name belongs to the clause before it.
+			// name belongs to the clause before it; so does a name without
+			// a verb: "…are in grafana cloud, dashboard 'cardclash-live'",
+			// "the runbook is on confluence, CLAIMS space, page 'X'".
 			parts[len(parts)-1] += ", " + p
 			continue
 		}

@@ -43,6 +43,11 @@ var placeKinds = []string{" board", " sheet", " doc", " space", " dashboard", " 
 // live".
 var reWhereClause = gate(lazyre.New(`(?i)\b(?:that'?s|thats|this is|it'?s|is|are) where (?:[\w-]+ ){1,4}(?:lives?|go(?:es)?|sits?|(?:are|is|get|gets) (?:kept|stored|posted|filed)|end up|ends up)\b`))
 
+// reKindNamed is a place named after the kind of place it is: "bucket is
+// gatehouse-exports-prod", "page 'ME-GC-Decision-2025'", "pipeline
+// 'wms-ci'", "repo helix/sf-cpq", "pagerduty schedule 'SecOps Primary'".
+var reKindNamed = gate(lazyre.New(`(?i)\b(?:bucket|repo|repository|pipeline|page|board|dashboard|channel|folder|sheet|spreadsheet|space|vault|wiki|doc|queue|topic|workspace|list|schedule|service|namespace|registry|feed|project|layout|mailbox|inbox)\s+(?:is\s+|=\s*|:\s*)?(?:'[^']{2,60}'|"[^"]{2,60}"|\x60[^\x60]{2,60}\x60)|\b(?:bucket|repo|repository|pipeline|registry|feed|namespace|queue|topic)\s+(?:is\s+)?[a-z0-9]+(?:[-.][a-z0-9]+)+(?:/[\w.-]+)*\b|\b(?:repo|repository)\s+(?:is\s+)?[\w.-]+/[\w.-]+`))
+
 // reAnyName is a name anywhere: quoted, a channel, an identifier with
 // dashes, dots or slashes.
 var reAnyName = gate(lazyre.New(`'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+|\b[\w.-]+/[\w.-]+`))
@@ -182,6 +187,7 @@ func isWhere(s string) bool {
 		}
 		named = namedPlace(s[end:]) && !callAt(s[end:min(len(s), end+60)])
 	}
-	named = named || reIsNamed.MatchString(s) || strings.ContainsAny(s, "-_.") && reIsNamedID.MatchString(s) && !versionAt(lastWordOf(reIsNamedID.FindString(s)))
+	named = named || reIsNamed.MatchString(s) || strings.ContainsAny(s, "-_.") && reIsNamedID.MatchString(s) && !versionAt(lastWordOf(reIsNamedID.FindString(s))) ||
+		reKindNamed.MatchString(s) && !callAt(s)
 	return named && !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 }
