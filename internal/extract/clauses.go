@@ -28,7 +28,7 @@ var (
 	// reAlternative is "X, not Y", "instead of", "rather than", "over".
 	reAlternative = gate(lazyre.New(`(?i)(?:,\s*not\b|\bnot on\b|\bnot in\b|\binstead of\b|\brather than\b|\bover (?:the )?\w+ (?:ones?|version)\b)`))
 	// reNotRuleClause is a clause that is about now or the past, or asks.
-	reNotRuleClause = gate(lazyre.New(`(?i)\b(?:used to|yet|i guess|i think|maybe|probably|never mind|never again|never heard|never touched|never used|never done|never worked|never seen|never had|never been|never got|never did|i never|can you|could you|would you|can we|could we|for now|right now|today|tonight|this (?:time|once|week)|just this|last (?:time|week|year|month|night)|ago|yesterday)\b`))
+	reNotRuleClause = gate(lazyre.New(`(?i)\b(?:is|are) (?:always|never) (?:so |too |really |super )?(?:flaky|red|slow|broken|late|cold|down|failing|smooth|annoying|weird|bad|messy|noisy|painful|a pain|a mess)\b|\b(?:used to|yet|i guess|i think|maybe|probably|never mind|never again|never heard|never touched|never used|never done|never worked|never seen|never had|never been|never got|never did|i never|can you|could you|would you|can we|could we|for now|right now|today|tonight|this (?:time|once|week)|just this|last (?:time|week|year|month|night)|ago|yesterday)\b`))
 )
 
 // clauseRules are the rules the clauses of s state (see above): each with

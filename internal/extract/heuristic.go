@@ -93,14 +93,18 @@ var (
 	reSystems = gate(lazyre.New(`(?i)\b(linear|jira|grafana|datadog|sentry|pagerduty|notion|confluence|slack|github (?:project|issues|discussions)|asana|trello|opsgenie|kibana|honeycomb|statuspage|1password|vault|figma)\b`))
 	rePointer = gate(lazyre.New(`(?i)\b(tracked in|track(?:ed)? (?:them |it )?in|lives? in|live at|is at|are at|filed in|file (?:\w+ ){1,2}in|go(?:es)? in|go to|show(?:s)? up in|managed in|kept in|comes? in|lands? in|dashboard|runbook|board|channel|docs? (?:are|is) (?:at|in)|wiki|on-?call (?:watches|uses|looks at)|look at)\b`))
 
-	reUser = gate(lazyre.New(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am)\s+(?:a|an|the)\s+|^(?:i'?ve|i have) been (?:a |an )?\w+ing\b.*\bfor\b|^i (?:work|worked) (?:as|on|in|at)\b|^my (?:role|job|background|team)\b|,? but my background is\b|^i'?m (?:new|fairly new|brand new) to\b|^i (?:have|got) \d+ years\b|^(?:i'?m|i am) (?:more of )?(?:a |an )?(?:senior|junior|staff|principal|lead|backend|frontend|full[- ]stack|data|ml|devops|sre|mobile|security)\b` +
+	reUser = gate(lazyre.New(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am)\s+(?:a|an|the)\s+|^(?:i'?ve|i have) been (?:a |an )?\w+ing\b.*\bfor\b|^i (?:work|worked) (?:as|on|in|at)\b|^my (?:role|job|background|team)\b|^i [^,]{3,60}, but my background is\b|^i'?m (?:new|fairly new|brand new) to\b|^i (?:have|got) \d+ years\b|^(?:i'?m|i am) (?:more of )?(?:a |an )?(?:senior|junior|staff|principal|lead|backend|frontend|full[- ]stack|data|ml|devops|sre|mobile|security)\b` +
 		// "im noor, junior dev", "i am mateus, SRE in the observability team": a name, then a role
-		`|^(?:i'?m|i am) [a-z]+, (?:a |an |the )?(?:[\w+#-]+ ){0,2}(?:` + roleNouns + `)\b`))
+		`|^(?:i'?m|i am) [a-z]+, (?:a |an |the )?(?:[\w+#-]+ ){0,2}(?:` + roleNouns + `)(?:\s*$|\s*[,.;(]|\s+(?:in|on|at|for|of|with|here|and|since|from)\b)`))
 	// reWhereIWork is where the user works from, and so when they answer:
 	// "i sit in osaka, … 7 hours ahead", "i'm in the london office",
 	// "i'm in sydney so if you see me at weird hours thats why".
 	reWhereIWork = gate(lazyre.New(`(?i)^i (?:work|sit|live|am based|'m based|m based) (?:from|in|out of) (?:the )?[a-z]+|^(?:i'?m|im|i am) in the (?:[a-z]+ )?office\b|^(?:i'?m|im|i am) (?:based )?in [a-z]+\b.*\b(?:hours?|ahead|behind|late|early|timezone|time ?zone|\d{1,2} ?[ap]m|cet|cest|utc|gmt|pst|pdt|est|edt|bst|jst|aest|ist)\b`))
-	reUserNot    = gate(lazyre.New(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|currently working on|working on (?:this|the|a|it))\b`))
+	// reNotWhereIWork is where someone is for now, or what they are in
+	// that is no place: "in a meeting", "in trouble", "in the office
+	// tomorrow".
+	reNotWhereIWork = gate(lazyre.New(`(?i)^(?:i'?m|im|i am) in (?:a|an|trouble|favou?r|charge|meetings?|hospital|bed|town|time|luck|doubt|pain|line|touch|sync|progress|review|the middle|the meeting|the hospital)\b|\b(?:tomorrow|today|tonight|next week|this week|until|till|all (?:morning|afternoon|day))\b`))
+	reUserNot       = gate(lazyre.New(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|currently working on|working on (?:this|the|a|it))\b`))
 
 	reProject = gate(lazyre.New(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freez(?:e|ing)|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset)|(?:has|have|needs?) to (?:finish|land|be done|be in|ship|complete|be merged) (?:before|by))\b`))
 
@@ -149,14 +153,42 @@ var reCredPair = gate(lazyre.New(`(?i)\b(?:creds?|credentials?|logins?|user ?/ ?
 // reTokenValue is a token's value said after its word, with or without
 // "is": "my temp key is AKIAZ7QEXAMPLE93KD", "and token 7d1b9e0aa2f4".
 // tokenLike decides whether the value is one.
-var reTokenValue = gate(lazyre.New(`(?i)\b(?:tokens?|passwords?|passwd|pwd|secrets?|sids?|keys?)(?:\s+(?:is|was|=|:))?\s+["'\x60]?([A-Za-z0-9+/=-]{10,})\b`))
+var reTokenValue = gate(lazyre.New(`(?i)\b(?:tokens?|passwords?|passwd|pwd|pw|pass|secrets?|bearer|(?:temp|temporary|access|secret|api|private|signing|aws|prod|master|admin|license|my|the) keys?)(?:\s+(?:is|was|=|:)|:)?\s+["'\x60]?([A-Za-z0-9+=_!@#$%^&*-]{8,})`))
 
-// tokenLike reports a value made to be unguessable: ten characters or more
-// with three digits and three letters at least, and no word separator
-// ("event_date_v2", "v2-alpha-1" are names, not tokens).
+// reTicketKey is a tracker's key, never a secret: "INFRA-2041".
+var reTicketKey = lazyre.New(`^[A-Z][A-Z0-9]+-\d+$`)
+
+// tokenLike reports a value made to be unguessable: eight characters or
+// more with digits and letters, not a tracker's key, a path or a version
+// ("INFRA-2041", "exports/2024/daily.parquet", "v2-alpha-1" are names).
 func tokenLike(v string) bool {
-	digits, letters := 0, 0
+	v = strings.TrimRight(v, ".,;:!?)")
+	digits, letters, symbols := 0, 0, 0
 	for _, c := range v {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letters++
+		default:
+			symbols++
+		}
+	}
+	if len(v) < 8 || reTicketKey.MatchString(v) || strings.Count(v, "-") >= 2 && symbols == strings.Count(v, "-") && len(v) < 16 {
+		return false
+	}
+	return digits >= 3 && letters >= 3 || digits >= 1 && letters >= 3 && symbols > strings.Count(v, "-")+strings.Count(v, "_")
+}
+
+// passwordLike reports a word that looks made up to be a password: eight
+// characters or more, with a digit and three letters at least, that is no
+// path, address, version or tracker key.
+func passwordLike(w string) bool {
+	if len(w) < 8 || strings.ContainsAny(w, "/\\") || strings.Contains(w, "://") || reTicketKey.MatchString(w) || strings.Count(w, ".") > 0 && !strings.ContainsAny(w, "!@#$%^&*") {
+		return false
+	}
+	digits, letters := 0, 0
+	for _, c := range w {
 		switch {
 		case c >= '0' && c <= '9':
 			digits++
@@ -164,7 +196,9 @@ func tokenLike(v string) bool {
 			letters++
 		}
 	}
-	return len(v) >= 10 && digits >= 3 && letters >= 3 && strings.Count(v, "-") < 2
+	symbol := strings.ContainsAny(w, "!@#$%^&*+=?~")
+	// Not "1password", "v2.4.1", "RS256-signed".
+	return (digits >= 2 && !strings.Contains(w, "-") || digits >= 1 && symbol) && letters >= 3 && !strings.HasPrefix(strings.ToLower(w), "v")
 }
 
 // ProseSecret reports whether s states a credential in words.
@@ -175,6 +209,15 @@ func ProseSecret(s string) bool {
 	for _, m := range reTokenValue.FindAllStringSubmatch(s, -1) {
 		if tokenLike(m[1]) {
 			return true
+		}
+	}
+	if credentialish(s) {
+		// "don't use the old password anymore, the new one is Tr0ub4dor&3":
+		// beside a word for a credential, a word that looks like one.
+		for _, w := range strings.Fields(s) {
+			if passwordLike(strings.Trim(w, ".,;:!?()[]\"'\x60")) {
+				return true
+			}
 		}
 	}
 	for _, m := range append(reProseSecret.FindAllStringSubmatch(s, -1), reFlagSecret.FindAllStringSubmatch(s, -1)...) {
@@ -464,11 +507,11 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		}
 		return nil
 	}
-	if reWhereIWork.MatchString(s) && !reNowOnly.MatchString(s) && !reQuestion.MatchString(s) {
-		where := withoutTask(s)
-		if i := strings.Index(asciiLower(where), " so if "); i > 0 {
-			where = strings.TrimRight(where[:i], " ,") // "…, so if you need a review after that it's tomorrow": what to do, for now
-		}
+	where := withoutTask(s)
+	if i := strings.Index(asciiLower(where), " so if "); i > 0 {
+		where = strings.TrimRight(where[:i], " ,") // "…, so if you need a review after that it's tomorrow": what to do, for now
+	}
+	if reWhereIWork.MatchString(s) && !reNotWhereIWork.MatchString(where) && !reNowOnly.MatchString(where) && !reQuestion.MatchString(s) && !mayHold(s, personalWords) {
 		return []Candidate{build("user", where, "", at)} // where they work from, and when they answer
 	}
 	if reUser.MatchString(s) && !reUserNot.MatchString(s) && !reNowOnly.MatchString(s) {
@@ -492,7 +535,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 			general = true // "please no inventing mappings on your own"; not "no worries, …"
 		}
 		general = general || reUseNot.MatchString(s) && !mayHold(s, taskWords) || standing(s) // "use insert_overwrite on the partitions, not merge"
-		if !general || reNowOnly.MatchString(s) || reTicket.MatchString(s) || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
+		if !general || reNowOnly.MatchString(s) || reTicket.MatchString(s) && !mayHold(s, []string{"always", "never", "from now on", "going forward"}) || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
 			return nil
 		}
 		if w := strings.Fields(bare); len(w) <= 4 && pointsBack(w) {
@@ -527,6 +570,20 @@ func whyOf(s, next string) string {
 		return strings.TrimRight(n, ".!")
 	}
 	return ""
+}
+
+// balanced drops the parentheses of s that a cut left open or closed
+// alone: "dont explain mappings to me)".
+func balanced(s string) string {
+	for strings.Count(s, ")") > strings.Count(s, "(") {
+		i := strings.LastIndexByte(s, ')')
+		s = s[:i] + s[i+1:]
+	}
+	for strings.Count(s, "(") > strings.Count(s, ")") {
+		i := strings.LastIndexByte(s, '(')
+		s = strings.TrimSpace(s[:i]) + " " + strings.TrimSpace(s[i+1:])
+	}
+	return s
 }
 
 // causalSubject reports whether n, which says what something cost or
@@ -623,7 +680,8 @@ func build(typ, s, reason string, at time.Time) Candidate {
 		// "X, so Y" keeps X in the rule too: "no deploys that day" alone
 		// would not say which day.
 	}
-	rule = strings.TrimRight(rule, " .!,;:—–-")
+	rule = strings.TrimRight(balanced(rule), " .!,;:—–-")
+	reason = balanced(reason)
 	c := Candidate{Type: typ, Name: title(learningTitle(typ, rule)), Description: oneLine(rule, 140), Scope: ScopeFor(typ, s)}
 	body := capitalize(rule) + "."
 	if reason != "" {

@@ -20,7 +20,7 @@ var (
 	// reLead is one discourse marker at a sentence's start. The ones that
 	// also open real content ("no merges", "note the…") count only when
 	// punctuation follows them.
-	reLead = gate(lazyre.New(`(?i)^(?:(?:he+y+o?|h+i+(?:ya)?|hello+|oi|yo|salut|hola|howdy|nah+|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh|pls|plz|one rule|rule)\b[,:.!]?|(?:no(?: no)*|nope|yes|yep|sure|right|good|great|nice|perfect|cool|exactly|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|ok|okay) (?:good|great|nice|perfect|exactly|cool|right)|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked))))\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
+	reLead = gate(lazyre.New(`(?i)^(?:(?:he+y+o?|h+i+(?:ya)?|hello+|oi|yo|salut|hola|howdy|nah+(?:-ah)?|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh|pls|plz|one rule|rule)\b[,:.!]?|(?:no(?: no)*|nope|yes|yep|sure|right|good|great|nice|perfect|cool|exactly|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|ok|okay) (?:good|great|nice|perfect|exactly|cool|right)|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked))))\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
 	// reRedirect is a marker that turns what follows into a correction.
 	reRedirect = gate(lazyre.New(`(?i)^(?:no|nope|nah+|actually|hmm+|wait|whoa|lol no|that'?s (?:wrong|not))\b`))
 	// reRedirectHead is the part of a correction before its dash that only
@@ -36,7 +36,7 @@ var (
 	reSelf = gate(lazyre.New(`(?i)^(?:i'?m|i am) (?:(?:mostly|mainly|primarily|basically|really|more of|kind of|kinda|sort of|the only|also|honestly|actually|technically)\s+)*(?:a|an|the)\s+|^i (?:(?:mostly|mainly|primarily|usually|also|only)\s+)*(?:do|work (?:on|in|with|as)|write|code in|own|maintain|lead|run|handle|manage)\b|^(?:i'?ve|i have) been (?:a|an|doing|writing|working (?:on|in|with|as))\b.*\bfor\b|^(?:i'?m |am )?(?:(?:fairly|pretty|kinda|very|brand|still|totally)\s+)?new to\b|^\S+ is (?:(?:kinda|pretty|fairly|very|totally|still)\s+)?new to me\b` +
 		// what they know, how well, and where they come from
 		`|^(?:this is )?my first (?:time|project|week|month) (?:touching|using|with|in|writing|on|doing)\b|^i (?:normally|typically|usually|mostly|mainly) (?:write|use|work|code|do)\b|^i know (?:\S+ ){1,4}(?:well|inside out|very well)\b` +
-		`|^(?:i'?m|i am) (?:(?:really|pretty|very|quite|kinda|not|so|that|too)\s+)*(?:bad|good|great|terrible|rusty|comfortable|fluent|solid|weak|strong|new) (?:at|with|in)\b|^(?:i'?m|i am) coming from\b|^i (?:came|come) from\b` +
+		`|^(?:i'?m|i am) (?:(?:really|pretty|very|quite|kinda|not)\s+)*(?:bad|good|great|terrible|rusty|comfortable|fluent|solid|weak|strong|new) (?:at|with|in)\b|^(?:i'?m|i am) coming from\b|^i (?:came|come) from\b` +
 		`|^(?:i'?m|i am) (?:\w+ )?(?:impaired|blind|deaf|dyslexic|colou?r-?blind)\b|^i use a screen reader\b` +
 		`|^(?:a |an )?(?:solo|indie|freelance|independent|junior|senior|staff|lead|principal)(?: \w+)? (?:dev|developer|engineer|designer|analyst|scientist|founder|contractor)\b` +
 		// a role alone, a team, what is new or known to them, where they come from
@@ -109,7 +109,7 @@ var rePoliteStop = gate(lazyre.New(`(?i)^(?:can|could|would) (?:we|you|u) (?:ple
 // standingMarks say a polite "can we stop…" asks for every time, not now:
 // "for every little bit of state", "i've said this before", "it's the
 // style we agreed", "our style guide says".
-var standingMarks = []string{"every", "always", "anymore", "any more", "again", "said this", "each time", "all the time", "keep ", "style", "agreed", "convention", "guideline"}
+var standingMarks = []string{"every", "always", "anymore", "any more", "again", "said this", "each time", "all the time", "keep ", "style guide", "the style we", "we agreed", "convention", "guideline"}
 
 // reading is a sentence made ready for classify.
 type reading struct {
@@ -127,6 +127,9 @@ func read(s string) reading {
 		if m == "" || len(m) == len(s) {
 			break
 		}
+		if rest := strings.ToLower(s[len(m):]); strings.HasPrefix(rest, "is ") || strings.HasPrefix(rest, "are ") || strings.HasPrefix(rest, "was ") || strings.HasPrefix(rest, "means ") {
+			break // "howdy is the greeting we use": a word talked about, not a greeting
+		}
 		if reRedirect.MatchString(m) {
 			r.correction = true
 		}
@@ -143,9 +146,17 @@ func read(s string) reading {
 		}
 	}
 	if m := rePoliteStop.FindStringSubmatchIndex(s); m != nil && !strings.HasSuffix(strings.TrimSpace(s), "?") && mayHold(s, standingMarks) {
+		asked := s
 		s = s[m[2]:] // "can we please stop reaching for a store for everything": "stop …"
-		if strings.HasPrefix(strings.ToLower(s), "not ") {
-			s = "don't " + s[len("not "):] // "can u not put everything in one module": "don't put …"
+		if w := strings.Fields(strings.ToLower(s)); len(w) > 1 && w[0] == "not" {
+			switch {
+			case slices.Contains([]string{"just", "rather", "see", "check", "first", "even", "simply"}, w[1]) || mayHold(s, []string{" yet", " for now", " today", " right now"}):
+				// "can you not just use the style from the other file":
+				// asks to do it, not to stop.
+				s = asked
+			default:
+				s = "don't " + s[len("not "):] // "can u not put everything in one module": "don't put …"
+			}
 		}
 	}
 	if strings.HasPrefix(strings.ToLower(s), "i'd rather") || strings.HasPrefix(strings.ToLower(s), "let's not") {
@@ -220,8 +231,16 @@ func selfClauses(s string) []string {
 		if reNowOnly.MatchString(p) {
 			continue // "i'm incident commander today": not who they are
 		}
-		if head, _, ok := strings.Cut(p, " so "); ok && !soIsDegree(head) {
-			p = head // "go is new to me so explain…": the rest is a request
+		for off := 0; ; {
+			i := strings.Index(p[off:], " so ")
+			if i < 0 {
+				break
+			}
+			if head := p[:off+i]; !soIsDegree(head) {
+				p = head // "go is new to me so explain…": the rest is a request
+				break
+			}
+			off += i + len(" so ") // "i am not so good with kubernetes so explain…": the next one
 		}
 		words := strings.Fields(strings.ToLower(p))
 		subjectless := len(words) > 0 && (words[0] == "been" || words[0] == "came" || words[0] == "coming" || words[0] == "mostly" || words[0] == "mainly" || words[0] == "switched" || words[0] == "moved")
@@ -229,7 +248,7 @@ func selfClauses(s string) []string {
 		case len(out) > 0 && subjectless:
 			// "been writing django for 8 years": more of the fact before.
 			out[len(out)-1] += ", " + p
-		case isSelf(p) && (!reSelfNot.MatchString(p) || reNotGoodAt.MatchString(p)):
+		case isSelf(p) && !reSelfNot.MatchString(p) || reNotGoodAt.MatchString(p) && !slices.Contains([]string{"this", "that", "it", "these", "those"}, strings.Trim(words[len(words)-1], ",.!")):
 			if len(words) > 0 && (words[0] == "new" || words[0] == "fairly" || words[0] == "pretty" || words[0] == "brand") {
 				p = "I'm " + p // "new to aws" alone says nobody is
 			}

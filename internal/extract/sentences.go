@@ -202,10 +202,15 @@ func abbreviation(text string) bool {
 func splitSentences(text string) []string {
 	var out []string
 	start := 0
+	depth := 0 // parentheses open in the sentence so far, opened after a space
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		end := -1
 		switch {
+		case c == '(' && (i == start || text[i-1] == ' '):
+			depth++ // not ":(", ":-(", "\\("
+		case c == ')' && depth > 0:
+			depth--
 		case c == '\n':
 			end = i
 		case c == 0xF0 && i+4 < len(text) && text[i+4] == ' ' && emojiAt(text[i:]) && (strings.TrimSpace(text[start:i]) == "" || opensSentence(text[i+5:])):
@@ -219,7 +224,7 @@ func splitSentences(text string) []string {
 			if j+2 < len(text) && text[j+1] == ')' && (text[j+2] == ' ' || text[j+2] == '\n') && strings.HasPrefix(strings.TrimSpace(text[start:i]), "(") {
 				j++ // "(… go straight to the point.) driver log": the aside ends the sentence
 			}
-			if inAside(text[start:i], text[j+1:]) {
+			if depth > 0 && closesSoon(text[j+1:]) {
 				i = j
 				break // "(login is lab / hunter2! dont save that pls)": the aside goes on
 			}
@@ -230,21 +235,22 @@ func splitSentences(text string) []string {
 		}
 		if end >= 0 {
 			out = append(out, text[start:end])
-			start = end
+			start, depth = end, 0
 		}
 	}
 	return append(out, text[start:])
 }
 
-// inAside reports whether a sentence end falls inside an open parenthesis
-// that closes later on the same line (within 200 bytes): before is the
-// sentence so far, after the text past the end's punctuation. An aside
-// that closes right after the punctuation ("… point.) driver log") is
+// closesSoon reports whether a parenthesis open before a sentence end
+// closes on the same line within 200 bytes of it, after (the text past the
+// end's punctuation) not opening with it: "(login is lab / hunter2! dont
+// save that)" goes on; "(… go straight to the point.) driver log" is
 // splitSentences' own case.
-func inAside(before, after string) bool {
-	if strings.Count(before, "(") <= strings.Count(before, ")") || strings.HasPrefix(after, ")") {
+func closesSoon(after string) bool {
+	if strings.HasPrefix(after, ")") {
 		return false
 	}
+	after = after[:min(len(after), 200)]
 	k := strings.IndexByte(after, ')')
-	return k > 0 && k < 200 && !strings.Contains(after[:k], "\n")
+	return k > 0 && !strings.Contains(after[:k], "\n")
 }

@@ -79,15 +79,39 @@ func unwrapAside(s string) string {
 	}
 	if loc := reChatAside.FindStringIndex(s); loc != nil && loc[0] > 0 && !holdsException(s[loc[0]:]) {
 		s = s[:loc[0]] // "…two teams consume it (yes i know, blame sam)"
-	} else if loc := reJokeAside.FindStringIndex(s); loc != nil && loc[0] > 0 && !holdsException(s[loc[0]:]) && !isWhere(s[loc[0]:]) && !reURL.MatchString(s[loc[0]:]) &&
-		!slices.ContainsFunc(strings.Fields(asciiLower(s[loc[0]:])), func(w string) bool {
-			w = strings.Trim(w, "(),.!")
-			return firstPerson(w) || w == "dont" || w == "don't" || w == "never" || w == "always"
-		}) {
-		// Not "(been doing rails since 4.2 so dont explain activerecord to me lol)".
+	} else if loc := reJokeAside.FindStringIndex(s); loc != nil && loc[0] > 0 && offTopicAside(s[:loc[0]], s[loc[0]:]) {
 		s = s[:loc[0]] // "…are on the NAS (the robots are named after cheeses btw)"
 	}
 	return s
+}
+
+// reIdentifier is a host or an identifier: "logs.internal", "ci-large".
+var reIdentifier = lazyre.New(`\b[a-z0-9]+(?:[-_.][a-z0-9]+)+\b`)
+
+// offTopicAside reports an aside that says nothing of what the sentence
+// before it is about: no word of it, no place, date, number or handle, no
+// word that narrows or widens a rule, nothing about the speaker. "(the
+// robots are named after cheeses btw)" is one; "(hotfixes are exempt
+// btw)", "(grafana at logs.internal btw)", "(been doing rails since 4.2
+// so dont explain activerecord to me lol)" are not.
+func offTopicAside(before, aside string) bool {
+	if isWhere(aside) || reURL.MatchString(aside) || strings.ContainsAny(aside, "0123456789@#/") || reIdentifier.MatchString(aside) {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(asciiLower(before), notWordByte) {
+		seen[strings.TrimSuffix(w, "s")] = true
+	}
+	for _, w := range strings.FieldsFunc(asciiLower(aside), notWordByte) {
+		switch w {
+		case "except", "exempt", "excepted", "unless", "but", "not", "only", "or", "too", "also", "fine", "banned", "instead", "never", "always", "dont", "don", "i", "im", "me", "my":
+			return false
+		}
+		if len(w) >= 4 && seen[strings.TrimSuffix(w, "s")] {
+			return false // "(the changelog bot reads the squash titles btw)" after "always squash"
+		}
+	}
+	return true
 }
 
 // reJokeAside is an aside at a sentence's end that says it is one.
@@ -110,52 +134,57 @@ func holdsException(aside string) bool {
 // reParenAside is a parenthesised aside inside a sentence.
 var reParenAside = lazyre.New(`\s*\([^()]{1,300}\)`)
 
-// withoutSecretAsides takes out of s the asides in parentheses and the
-// trailing clauses that hold a secret, and says which kinds they held:
-// "the setup is on our lab wiki https://… (login is lab / hunter2! dont
-// save that)" keeps the wiki, never the login.
+// withoutSecretAsides takes out of a sentence that holds a secret the
+// asides in parentheses and the trailing clauses that speak of credentials,
+// and returns what is left with the kinds it held, when what is left says
+// something and speaks of none: "the setup is on our lab wiki https://…
+// (login is lab / hunter2! dont save that)" keeps the wiki, never the
+// login. Otherwise s comes back as it is (and is never saved).
 func withoutSecretAsides(s string) (string, []string) {
-	if !strings.Contains(s, "(") {
-		return withoutSecretClauses(s, nil)
+	kinds := secretKinds(s)
+	if len(kinds) == 0 || len(s) > maxClauseText {
+		return s, nil
 	}
-	var kinds []string
-	out := reParenAside.ReplaceAllStringFunc(s, func(a string) string {
-		if k := secretKinds(a); len(k) > 0 {
-			kinds = append(kinds, k...)
+	cut := reParenAside.ReplaceAllStringFunc(s, func(a string) string {
+		if len(secretKinds(a)) > 0 || credentialish(a) {
 			return ""
 		}
 		return a
 	})
-	return withoutSecretClauses(out, kinds)
+	cuts := clauseCuts(cut)
+	for k := 1; k < len(cuts); k++ {
+		end := len(cut)
+		if k+1 < len(cuts) {
+			end = cuts[k+1].at
+		}
+		clause := cut[cuts[k].at+cuts[k].n : max(end, cuts[k].at+cuts[k].n)]
+		if len(secretKinds(clause)) == 0 && !credentialish(clause) {
+			continue // "…, the read role is heap-reader, or if it fails my key is …": the role stays
+		}
+		if w := strings.Fields(asciiLower(clause)); len(w) > 0 && (w[0] == "unless" || w[0] == "except" || w[0] == "if" || w[0] == "when" || w[0] == "but") {
+			return s, nil // "never …, unless you use the break-glass password …": no rule without its exception
+		}
+		cut = strings.TrimSpace(cut[:cuts[k].at])
+		break
+	}
+	if cut == s || len(strings.Fields(cut)) < 5 || len(secretKinds(cut)) > 0 || credentialish(cut) {
+		return s, nil
+	}
+	return cut, kinds
 }
 
-// withoutSecretClauses takes the trailing clauses that hold a secret out of
-// s, when what is left holds none and says something (five words or
-// more): "the JFR recordings are in s3://me-prod-jfr/, or if the role
-// doesnt work my temp key is AKIA…" keeps the place. kinds are the kinds
-// taken out so far.
-func withoutSecretClauses(s string, kinds []string) (string, []string) {
-	if len(s) > maxClauseText {
-		return s, kinds
+// credentialish reports text that speaks of a credential: a word for one,
+// or a clause that opens with a user name ("user report_ro").
+func credentialish(t string) bool {
+	if reCredentialWord.MatchString(t) {
+		return true
 	}
-	cuts := clauseCuts(s)
-	for k := len(cuts) - 1; k >= 1; k-- {
-		tail := s[cuts[k].at:]
-		found := secretKinds(tail)
-		if len(found) == 0 {
-			break
-		}
-		head := strings.TrimSpace(s[:cuts[k].at])
-		if len(strings.Fields(head)) < 5 || len(secretKinds(head)) > 0 && k == 1 {
-			break
-		}
-		s, kinds = head, append(kinds, found...)
-		if len(secretKinds(s)) == 0 {
-			break
-		}
-	}
-	return s, kinds
+	w := strings.Fields(asciiLower(strings.TrimLeft(t, " ,;(—–-")))
+	return len(w) > 1 && (w[0] == "user" || w[0] == "username" || w[0] == "login" || w[0] == "pw" || w[0] == "pass" || w[0] == "bearer")
 }
+
+// reCredentialWord is a word a credential is named by; not "1password".
+var reCredentialWord = gate(lazyre.New(`(?i)\b(?:passwords?|passwd|passphrases?|pw|pass|secrets?|tokens?|bearer|api[ _-]?keys?|access[ _-]?keys?|client[ _-]?id|client[ _-]?secret|logins?|creds|credentials?|psk|private[ _-]?keys?|signing[ _-]?keys?|pat)\b`))
 
 // withoutTask is a self-description less a task asked after it: "i'm a
 // backend dev, write a migration for the users table" is who they are,
