@@ -141,6 +141,9 @@ var reParenAside = lazyre.New(`\s*\([^()]{1,300}\)`)
 // (login is lab / hunter2! dont save that)" keeps the wiki, never the
 // login. Otherwise s comes back as it is (and is never saved).
 func withoutSecretAsides(s string) (string, []string) {
+	if !maySayASecret(s) {
+		return s, nil // most sentences: the candidates' own check still runs on what they save
+	}
 	kinds := secretKinds(s)
 	if len(kinds) == 0 || len(s) > maxClauseText {
 		return s, nil
@@ -171,6 +174,31 @@ func withoutSecretAsides(s string) (string, []string) {
 		return s, nil
 	}
 	return cut, kinds
+}
+
+// maySayASecret is a cheap test before secretKinds: a word of eight
+// characters or more with letters and digits, an address with a user in
+// it, a key block, or a word for a credential. When it says no, the
+// sentence is not cut; what it saves is still checked whole.
+func maySayASecret(s string) bool {
+	if strings.Contains(s, "://") || strings.Contains(s, "-----") || strings.Contains(s, "@") {
+		return true
+	}
+	for w := range strings.FieldsSeq(s) {
+		if len(w) < 8 {
+			continue
+		}
+		digit, letter := false, false
+		for i := 0; i < len(w) && !(digit && letter); i++ {
+			c := w[i] | 0x20
+			digit = digit || w[i] >= '0' && w[i] <= '9'
+			letter = letter || c >= 'a' && c <= 'z'
+		}
+		if digit && letter {
+			return true
+		}
+	}
+	return reCredentialWord.MatchString(s)
 }
 
 // credentialish reports text that speaks of a credential: a word for one,
