@@ -163,21 +163,25 @@ var reTicketKey = lazyre.New(`^[A-Z][A-Z0-9]+-\d+$`)
 // ("INFRA-2041", "exports/2024/daily.parquet", "v2-alpha-1" are names).
 func tokenLike(v string) bool {
 	v = strings.TrimRight(v, ".,;:!?)")
-	digits, letters, symbols := 0, 0, 0
-	for _, c := range v {
-		switch {
-		case c >= '0' && c <= '9':
-			digits++
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			letters++
-		default:
-			symbols++
-		}
-	}
+	digits, letters := charKinds(v)
+	symbols := len(v) - digits - letters
 	if len(v) < 8 || reTicketKey.MatchString(v) || strings.Count(v, "-") >= 2 && symbols == strings.Count(v, "-") && len(v) < 16 {
 		return false
 	}
 	return digits >= 3 && letters >= 3 || digits >= 1 && letters >= 3 && symbols > strings.Count(v, "-")+strings.Count(v, "_")
+}
+
+// charKinds counts the ASCII digits and letters of w.
+func charKinds(w string) (digits, letters int) {
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letters++
+		}
+	}
+	return digits, letters
 }
 
 // passwordLike reports a word that looks made up to be a password: eight
@@ -187,15 +191,7 @@ func passwordLike(w string) bool {
 	if len(w) < 8 || strings.ContainsAny(w, "/\\") || strings.Contains(w, "://") || reTicketKey.MatchString(w) || strings.Count(w, ".") > 0 && !strings.ContainsAny(w, "!@#$%^&*") {
 		return false
 	}
-	digits, letters := 0, 0
-	for _, c := range w {
-		switch {
-		case c >= '0' && c <= '9':
-			digits++
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			letters++
-		}
-	}
+	digits, letters := charKinds(w)
 	symbol := strings.ContainsAny(w, "!@#$%^&*+=?~")
 	// Not "1password", "v2.4.1", "RS256-signed".
 	return (digits >= 2 && !strings.Contains(w, "-") || digits >= 1 && symbol) && letters >= 3 && !strings.HasPrefix(strings.ToLower(w), "v")
