@@ -228,6 +228,11 @@ func resolveReferences(s, next string, cands []Candidate, offer proposal, at tim
 				}
 			}
 		}
+		if len(named) == 0 && !slices.ContainsFunc(own, func(c Candidate) bool { return c.Type == "feedback" }) {
+			if c, ok := keptOwnWay(s, at); ok {
+				named = append(named, c) // "common_test suites with one group per message type, keep doing that"
+			}
+		}
 		switch {
 		case offer.text == "",
 			reOnlyNow.MatchString(s),                                            // "keep doing that for now"
@@ -434,6 +439,39 @@ func ownWords(s string) string {
 	return strings.Join(parts, ", ")
 }
 
+// keptOwnWay is the rule a "keep doing it that way" names in the user's
+// own words when they describe what was done: "yes thats right,
+// ReplacingMergeTree with `_ingested_at` as the version column, keep doing
+// it that way for new tables". A clause about it ("it helps me learn")
+// is its reason.
+func keptOwnWay(s string, at time.Time) (Candidate, bool) {
+	text := read(s).text
+	if !strings.Contains(asciiLower(text), "keep doing") || !namesItsOwn(text) || reOnlyNow.MatchString(s) {
+		return Candidate{}, false
+	}
+	var rule, why []string
+	for _, p := range strings.Split(ownWords(text), ", ") {
+		w := strings.Fields(asciiLower(p))
+		switch {
+		case len(w) == 0:
+		case pronounSubject(w[0]) && len(w) >= 3:
+			why = append(why, p)
+		case len(rule) == 0 && reYes.MatchString(w[0]) && len(w) <= 2: // "yesss", "perfect"
+		default:
+			rule = append(rule, read(p).text)
+		}
+	}
+	r := strings.Join(rule, ", ")
+	words := strings.Fields(asciiLower(r))
+	if len(words) < 3 || rePast.MatchString(r) || mayHold(r, chatWords) || firstPerson(words[0]) || words[0] == "when" || words[0] == "if" || words[0] == "because" {
+		return Candidate{}, false
+	}
+	return build("feedback", r, strings.Join(why, ", "), at), true
+}
+
+// reYes is a word that says yes and names nothing.
+var reYes = lazyre.New(`^(?:y+e+s+|yeah+|yep+|yup|perfect|exactly|ok|okay|great|nice|cool|right)[,.!]*$`)
+
 // readsAsRule reports whether a confirmation's own words ask for
 // something ("a guard instead of force-unwrapping, in swift code"), not
 // chat ("my PM is finally off my back", "the release went out clean").
@@ -450,7 +488,7 @@ func readsAsRule(rule string) bool {
 }
 
 // reConfirmPhrase is a phrase that confirms and names nothing.
-var reConfirmPhrase = gate(lazyre.New(`(?i)\b(?:(?:that|this|it)(?:'s| was| is) (?:(?:exactly|just|really|definitely) )?(?:the right (?:approach|call|way|move|choice|fix)|(?:exactly )?(?:it|right|what i (?:wanted|meant|asked for))|(?:really |very |super )?(?:helpful|useful|great|perfect|nice|good))|keep doing (?:that|this|it)|keep it (?:that|this) (?:way|simple)|keep it like (?:that|this)|do (?:that|this|it) (?:again|every time|always|from now on)|(?:it )?worked|in this (?:repo|repository|project|codebase|code))\b`))
+var reConfirmPhrase = gate(lazyre.New(`(?i)\b(?:(?:that|this|it)(?:'s|s| was| is) (?:(?:exactly|just|really|definitely) )?(?:the right (?:approach|call|way|move|choice|fix)|(?:exactly )?(?:it|right|(?:what|how) i (?:wanted|meant|asked for)(?: (?:it|them|the \w+))?)|(?:really |very |super )?(?:helpful|useful|great|perfect|nice|good))|keep doing (?:that|this|it)(?: (?:that|this) way)?|(?:yes )?exactly (?:that|this) way(?: with)?|keep it (?:that|this) (?:way|simple)|keep it like (?:that|this)|do (?:that|this|it) (?:again|every time|always|from now on)|(?:it )?worked|in this (?:repo|repository|project|codebase|code))\b`))
 
 // confirmFillers are the words of a confirmation that name nothing.
 var confirmFillers = sync.OnceValue(func() map[string]bool {

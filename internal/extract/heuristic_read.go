@@ -20,7 +20,7 @@ var (
 	// reLead is one discourse marker at a sentence's start. The ones that
 	// also open real content ("no merges", "note the…") count only when
 	// punctuation follows them.
-	reLead = gate(lazyre.New(`(?i)^(?:(?:he+y+o?|h+i+(?:ya)?|hello+|oi|yo|salut|hola|howdy|nah+(?:-ah)?|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh|pls|plz|one rule|rule)\b[,:.!]?|(?:no(?: no)*|nope|yes|yep|sure|right|good|great|nice|perfect|cool|exactly|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|ok|okay) (?:good|great|nice|perfect|exactly|cool|right)|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked))))\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
+	reLead = gate(lazyre.New(`(?i)^(?:(?:he+y+o?|h+i+(?:ya)?|hello+|oi|yo|salut|hola|howdy|nah+(?:-ah)?|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh|pls|plz|one rule|rule)\b[,:.!]?|(?:no(?: no)*|nope|ye+s+|yep|sure|right|good|great|nice|perfect|cool|exactly|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|ok|okay) (?:good|great|nice|perfect|exactly|cool|right)|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked))))\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
 	// reRedirect is a marker that turns what follows into a correction.
 	reRedirect = gate(lazyre.New(`(?i)^(?:no|nope|nah+|actually|hmm+|wait|whoa|lol no|that'?s (?:wrong|not))\b`))
 	// reRedirectHead is the part of a correction before its dash that only
