@@ -342,7 +342,7 @@ func learningTitle(typ, rule string) string {
 			s = s[:i] + s[i+len(p):]
 		}
 	}
-	if i := strings.IndexAny(s, ";:—–(,"); i > 0 && len(strings.Fields(s[:i])) >= 2 {
+	if i := clauseBreak(s); i > 0 && len(strings.Fields(s[:i])) >= 2 {
 		s = s[:i]
 	}
 	if f := strings.Fields(s); len(f) > 3 && strings.EqualFold(f[0], "the") {
@@ -401,6 +401,26 @@ func cutTitle(s string, n int) string {
 	}
 	t := strings.TrimLeft(strings.TrimRight(strings.Join(words, " "), " ,;:.!?—–-"), " ,;:.!?—–-\"'")
 	return capitalize(t)
+}
+
+// clauseBreak is where the first clause of s ends, at ";", ":", a dash,
+// "(" or ","; not inside a name ("std::bind", "a:b"), or -1.
+func clauseBreak(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ';', '(', ',':
+			return i
+		case ':':
+			if i+1 == len(s) || s[i+1] == ' ' {
+				return i
+			}
+		case 0xE2: // "—" and "–" are E2 80 94 and E2 80 93
+			if strings.HasPrefix(s[i:], "—") || strings.HasPrefix(s[i:], "–") {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 func lowerFirst(s string) string {

@@ -703,7 +703,7 @@ func title(rule string) string {
 	}
 	// The first clause, when it says enough on its own: "Never push
 	// directly to main; always open a PR" is "Never push directly to main".
-	if i := strings.IndexAny(rule, ";:—–(,"); i > 0 && len(strings.Fields(rule[:i])) >= 3 {
+	if i := clauseBreak(rule); i > 0 && len(strings.Fields(rule[:i])) >= 3 {
 		rule = rule[:i]
 	}
 	// Slashes become spaces before the count: "commit/push" is two words

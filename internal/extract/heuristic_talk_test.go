@@ -362,6 +362,8 @@ func TestHeuristic_TalkAsPeopleTalk(t *testing.T) {
 			[]want{{typ: "feedback", has: []string{"always add a migration test"}}}},
 		{"a greeting talked about is no greeting", "howdy is the greeting we always use in docs",
 			[]want{{typ: "feedback", has: []string{"howdy is the greeting"}}}},
+		{"a name with colons stays whole in the title", "also can you stop using std::bind for the callbacks, lambdas please — it's the style we agreed",
+			[]want{{typ: "feedback", has: []string{"stop using std::bind"}, hasNot: []string{"stop using std\n"}}}},
 		{"nah-ah is one lead", "nah-ah, never push to main",
 			[]want{{typ: "feedback", has: []string{"never push to main"}, hasNot: []string{"ah, never"}}}},
 		{"a weak password in the clause kept", "the grafana dashboards are in the folder 'Ops Boards' and the pw is hunterx, the api token is ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5",
