@@ -337,7 +337,7 @@ func aboutRule(n, rule string) bool {
 		mayHold(n, []string{"password", "token", "secret", "api key", "credential"}) {
 		return false
 	}
-	if reCausal.MatchString(n) || reBurned.MatchString(n) || rePast.MatchString(n) && mayHold(n, harmWords) || mayHold(n, worseWords) && declarative(n) {
+	if reCausal.MatchString(n) || reBurned.MatchString(n) || rePast.MatchString(n) && mayHold(n, harmWords) || mayHold(n, worseWords()) && declarative(n) {
 		return true
 	}
 	ruleWords := map[string]bool{}
@@ -356,9 +356,11 @@ func aboutRule(n, rule string) bool {
 
 // worseWords are what went worse, which explains a rule: "hybrid runs
 // gave us worse scaling than pure MPI"; not a comparison of today ("the
-// coffee here is worse").
-var worseWords = []string{" gave us worse", " gave us slower", " made it worse", " made it slower", " made things worse", " made everything slower",
-	" was worse", " were worse", " was slower", " were slower", " got worse", " got slower", " cost us ", " costs us "}
+// coffee here is worse"). Built on use: a hook's start-up pays for none.
+func worseWords() []string {
+	return []string{" gave us worse", " gave us slower", " made it worse", " made it slower", " made things worse", " made everything slower",
+		" was worse", " were worse", " was slower", " were slower", " got worse", " got slower", " cost us ", " costs us "}
+}
 
 // harmWords are what a past event that explains a rule did.
 var harmWords = []string{"wiped", "broke", "lost", "deleted", "leaked", "crashed", "took down", "outage", "incident", "bill", "burned", "corrupt", "quit", "fired", "wasted", "dinged", "failed"}
@@ -385,9 +387,6 @@ func aside(c string) bool {
 }
 
 var reClock = gate(lazyre.New(`(?i)\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b`))
-
-// reISODay is a date as AbsoluteDates writes it.
-var reISODay = lazyre.New(`\b\d{4}-\d\d-\d\d\b`)
 
 // pointedRule reads a fact and, in the clause after it, a rule that points
 // back at the fact's day: "the osm import runs every sunday, don't
@@ -442,7 +441,7 @@ func pointedRule(s string, at time.Time) (rule, why string, ok bool) {
 		}
 	}
 	dated, _ := AbsoluteDates(head, at)
-	days := reISODay.FindAllString(dated, -1)
+	days := reISODate.FindAllString(dated, -1) // as AbsoluteDates writes them
 	recurring := reRecurringDays.FindString(head)
 	if len(days) == 1 && recurring != "" || strings.Contains(dated, "(next ") || strings.Contains(asciiLower(recurring), " other ") {
 		// A day and a weekly one, a monthly day, every other week: no one
@@ -476,7 +475,9 @@ func pointedRule(s string, at time.Time) (rule, why string, ok bool) {
 
 // personalWords mark what is private about someone, which is never a rule's
 // reason: "sarah is going through a divorce".
-var personalWords = []string{"divorce", "hospital", "sick", "illness", "pregnan", "funeral", "therapy", "diagnos", "cancer", "passed away", "surgery", "grief"}
+func personalWords() []string {
+	return []string{"divorce", "hospital", "sick", "illness", "pregnan", "funeral", "therapy", "diagnos", "cancer", "passed away", "surgery", "grief"}
+}
 
 // withReasonBefore gives a rule without a reason the sentence before it as
 // its Why, when that sentence states what the rule follows from: one that
@@ -494,7 +495,7 @@ func withReasonBefore(c *Candidate, prev, s string, saved bool, at time.Time) {
 	words := strings.Fields(asciiLower(p))
 	if len(p) > maxClauseText || len(words) < 4 || !declarative(p) || reQuestion.MatchString(p) || reOwnPlan.MatchString(p) ||
 		ruleLike(trimClauseLead(p), false) || aside(p) || len(secretKinds(p)) > 0 || reNowOnly.MatchString(p) ||
-		rePast.MatchString(p) && !mayHold(p, harmWords) || mayHold(p, personalWords) ||
+		rePast.MatchString(p) && !mayHold(p, harmWords) || mayHold(p, personalWords()) ||
 		slices.ContainsFunc(words, func(w string) bool { return firstPerson(w) || w == "my" || w == "me" || w == "now" }) {
 		// Not what the speaker is, did or feels, not a status of today,
 		// nothing private, no request: those are no reason for a rule.

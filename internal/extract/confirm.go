@@ -456,7 +456,7 @@ func keptOwnWay(s string, at time.Time) (Candidate, bool) {
 		case len(w) == 0:
 		case pronounSubject(w[0]) && len(w) >= 3:
 			why = append(why, p)
-		case len(rule) == 0 && reYes.MatchString(w[0]) && len(w) <= 2: // "yesss", "perfect"
+		case len(rule) == 0 && yesWord(w[0]) && len(w) <= 2: // "yesss", "perfect"
 		default:
 			rule = append(rule, read(p).text)
 		}
@@ -469,8 +469,24 @@ func keptOwnWay(s string, at time.Time) (Candidate, bool) {
 	return build("feedback", r, strings.Join(why, ", "), at), true
 }
 
-// reYes is a word that says yes and names nothing.
-var reYes = lazyre.New(`^(?:y+e+s+|yeah+|yep+|yup|perfect|exactly|ok|okay|great|nice|cool|right)[,.!]*$`)
+// yesWord reports a word that says yes and names nothing: "yesss",
+// "perfect".
+func yesWord(w string) bool {
+	w = strings.TrimRight(w, ",.!")
+	switch w {
+	case "yup", "perfect", "exactly", "ok", "okay", "great", "nice", "cool", "right":
+		return true
+	}
+	if t := strings.TrimRight(w, "h"); t == "yea" || strings.TrimRight(w, "p") == "ye" && strings.HasSuffix(w, "p") {
+		return true // "yeah", "yeahh", "yep", "yepp"
+	}
+	t := strings.TrimLeft(w, "y")
+	if len(t) == len(w) {
+		return false
+	}
+	u := strings.TrimLeft(t, "e")
+	return len(u) < len(t) && len(u) > 0 && strings.Trim(u, "s") == "" // "yes", "yesss", "yyeess"
+}
 
 // readsAsRule reports whether a confirmation's own words ask for
 // something ("a guard instead of force-unwrapping, in swift code"), not

@@ -104,3 +104,13 @@ func TestBaseForm(t *testing.T) {
 		}
 	}
 }
+
+// yesWord says yes for the words that only say yes, stretched or not.
+func TestYesWord(t *testing.T) {
+	for w, want := range map[string]bool{"yes": true, "yesss": true, "yeah": true, "yeahh": true, "yep": true, "perfect!": true, "ok,": true,
+		"eyes": false, "yet": false, "yellow": false, "y": false, "ye": false, "yess-ish": false, "common_test": false} {
+		if got := yesWord(w); got != want {
+			t.Errorf("yesWord(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

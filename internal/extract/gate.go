@@ -33,14 +33,32 @@ type gateTests struct {
 // gate wraps a package regexp; like lazyre.New it is for package-level
 // variables only.
 func gate(re *lazyre.Regexp) *gatedRe {
-	g := &gatedRe{Regexp: re}
-	gates = append(gates, g)
+	if nGates == len(gatePool) {
+		panic("extract: more gated patterns than gatePool holds; make it bigger")
+	}
+	g := &gatePool[nGates]
+	nGates++
+	g.Regexp = re
 	return g
 }
 
-// gates lists every gatedRe, for the test that holds them to their
+// gatePool holds every gatedRe in one static block rather than an
+// allocation each at start-up: a hook is a new process per prompt, and the
+// package's initialisers have a budget (startup_init.txtar, issue 13).
+var gatePool [192]gatedRe
+
+// nGates is how many of gatePool are in use.
+var nGates int
+
+// allGates lists every gatedRe, for the test that holds them to their
 // regexps.
-var gates = make([]*gatedRe, 0, 128)
+func allGates() []*gatedRe {
+	out := make([]*gatedRe, nGates)
+	for i := range out {
+		out[i] = &gatePool[i]
+	}
+	return out
+}
 
 // may reports whether s may hold a match.
 func (g *gatedRe) may(s string) bool {

@@ -52,7 +52,7 @@ func TestGate_SameAnswers(t *testing.T) {
 		texts = sample
 	}
 	bracket := func(m string) string { return "[" + m + "]" }
-	for _, g := range gates {
+	for _, g := range allGates() {
 		re := g.Re()
 		bad := 0
 		for _, s := range texts {

@@ -103,7 +103,7 @@ var (
 	// reNotWhereIWork is where someone is for now, or what they are in
 	// that is no place: "in a meeting", "in trouble", "in the office
 	// tomorrow".
-	reNotWhereIWork = gate(lazyre.New(`(?i)^(?:i'?m|im|i am) in (?:a|an|trouble|favou?r|charge|meetings?|hospital|bed|town|time|luck|doubt|pain|line|touch|sync|progress|review|the middle|the meeting|the hospital)\b|\b(?:tomorrow|today|tonight|next week|this week|until|till|all (?:morning|afternoon|day))\b`))
+	reNotWhereIWork = lazyre.New(`(?i)^(?:i'?m|im|i am) in (?:a|an|trouble|favou?r|charge|meetings?|hospital|bed|town|time|luck|doubt|pain|line|touch|sync|progress|review|the middle|the meeting|the hospital)\b|\b(?:tomorrow|today|tonight|next week|this week|until|till|all (?:morning|afternoon|day))\b`)
 	reUserNot       = gate(lazyre.New(`(?i)\b(?:i'?m|i am) (?:going|trying|not|looking|getting|seeing|stuck|confused|sure|done|back|here|wondering|about|just|currently working on|working on (?:this|the|a|it))\b`))
 
 	reProject = gate(lazyre.New(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freez(?:e|ing)|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset)|(?:has|have|needs?) to (?:finish|land|be done|be in|ship|complete|be merged) (?:before|by))\b`))
@@ -155,8 +155,24 @@ var reCredPair = gate(lazyre.New(`(?i)\b(?:creds?|credentials?|logins?|user ?/ ?
 // tokenLike decides whether the value is one.
 var reTokenValue = gate(lazyre.New(`(?i)\b(?:tokens?|passwords?|passwd|pwd|pw|pass|secrets?|bearer|(?:temp|temporary|access|secret|api|private|signing|aws|prod|master|admin|license|my|the) keys?)(?:\s+(?:is|was|=|:)|:)?\s+["'\x60]?([A-Za-z0-9+=_!@#$%^&*-]{8,})`))
 
-// reTicketKey is a tracker's key, never a secret: "INFRA-2041".
-var reTicketKey = lazyre.New(`^[A-Z][A-Z0-9]+-\d+$`)
+// ticketKey reports a tracker's key, never a secret: "INFRA-2041".
+func ticketKey(w string) bool {
+	name, num, ok := strings.Cut(w, "-")
+	if !ok || len(name) < 2 || num == "" || name[0] < 'A' || name[0] > 'Z' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	for i := 0; i < len(num); i++ {
+		if num[i] < '0' || num[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // tokenLike reports a value made to be unguessable: eight characters or
 // more with digits and letters, not a tracker's key, a path or a version
@@ -165,7 +181,7 @@ func tokenLike(v string) bool {
 	v = strings.TrimRight(v, ".,;:!?)")
 	digits, letters := charKinds(v)
 	symbols := len(v) - digits - letters
-	if len(v) < 8 || reTicketKey.MatchString(v) || strings.Count(v, "-") >= 2 && symbols == strings.Count(v, "-") && len(v) < 16 {
+	if len(v) < 8 || ticketKey(v) || strings.Count(v, "-") >= 2 && symbols == strings.Count(v, "-") && len(v) < 16 {
 		return false
 	}
 	return digits >= 3 && letters >= 3 || digits >= 1 && letters >= 3 && symbols > strings.Count(v, "-")+strings.Count(v, "_")
@@ -188,7 +204,7 @@ func charKinds(w string) (digits, letters int) {
 // characters or more, with a digit and three letters at least, that is no
 // path, address, version or tracker key.
 func passwordLike(w string) bool {
-	if len(w) < 8 || strings.ContainsAny(w, "/\\") || strings.Contains(w, "://") || reTicketKey.MatchString(w) || strings.Count(w, ".") > 0 && !strings.ContainsAny(w, "!@#$%^&*") {
+	if len(w) < 8 || strings.ContainsAny(w, "/\\") || strings.Contains(w, "://") || ticketKey(w) || strings.Count(w, ".") > 0 && !strings.ContainsAny(w, "!@#$%^&*") {
 		return false
 	}
 	digits, letters := charKinds(w)
@@ -481,7 +497,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	case (reOwner.MatchString(s) || reLifecycle.MatchString(s)) && !reNotProject.MatchString(s):
 		return []Candidate{build("project", s, factWhy(s, next, at), at)}
 	case (reProject.MatchString(s) || isScheduled(s, at)) && !reThisWork.MatchString(s):
-		if _, dated := AbsoluteDates(s, at); dated || reRecurring.MatchString(s) || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
+		if _, dated := AbsoluteDates(s, at); dated || reRecurringDays.MatchString(s) || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") ||
 			(strings.Contains(lower, " to finish before") || strings.Contains(lower, " to land before") || strings.Contains(lower, " to be done before")) && !reOneOff.MatchString(s) {
 			if parts := splitDated(s, at); parts != nil {
@@ -507,7 +523,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	if i := strings.Index(asciiLower(where), " so if "); i > 0 {
 		where = strings.TrimRight(where[:i], " ,") // "…, so if you need a review after that it's tomorrow": what to do, for now
 	}
-	if reWhereIWork.MatchString(s) && !reNotWhereIWork.MatchString(where) && !reNowOnly.MatchString(where) && !reQuestion.MatchString(s) && !mayHold(s, personalWords) {
+	if reWhereIWork.MatchString(s) && !reNotWhereIWork.MatchString(where) && !reNowOnly.MatchString(where) && !reQuestion.MatchString(s) && !mayHold(s, personalWords()) {
 		return []Candidate{build("user", where, "", at)} // where they work from, and when they answer
 	}
 	if reUser.MatchString(s) && !reUserNot.MatchString(s) && !reNowOnly.MatchString(s) {

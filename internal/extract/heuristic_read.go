@@ -323,13 +323,8 @@ func isScheduled(s string, at time.Time) bool {
 		return false
 	}
 	_, dated := AbsoluteDates(s, at)
-	return (dated || reRecurring.MatchString(s)) && !ownPlansOnly(s, at)
+	return (dated || reRecurringDays.MatchString(s)) && !ownPlansOnly(s, at)
 }
-
-// reRecurring is a day that comes back every week: "the osm import runs
-// every sunday", "playtests are every thursday 4pm". It puts a fact on the
-// calendar, though on no one date.
-var reRecurring = gate(lazyre.New(`(?i)\b(?:every|each)\s+(?:other\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`))
 
 // reOwnPlan is the speaker's own plan, or where they will be: "tomorrow
 // i'll try the silences", "need to sign off", "on the 25th i am onsite".

@@ -123,3 +123,13 @@ func TestHeuristic_SecretsSkippedKinds(t *testing.T) {
 		t.Errorf("secret kinds %q, want %q", sk.SecretKinds, want)
 	}
 }
+
+// ticketKey knows a tracker's key from a token.
+func TestTicketKey(t *testing.T) {
+	for w, want := range map[string]bool{"INFRA-2041": true, "AB-1": true, "K8S-12": true,
+		"A-1": false, "infra-2041": false, "INFRA-": false, "INFRA-20x": false, "PLAT_1-2": false, "3AA5C3-4371": false} {
+		if got := ticketKey(w); got != want {
+			t.Errorf("ticketKey(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

@@ -115,7 +115,7 @@ func offTopicAside(before, aside string) bool {
 }
 
 // reJokeAside is an aside at a sentence's end that says it is one.
-var reJokeAside = gate(lazyre.New(`(?i)\s*\([^()]*\b(?:btw|lol|haha|lmao|jk|pray for me|fun fact)\b[^()]*\)\s*[.!]*\s*$`))
+var reJokeAside = lazyre.New(`(?i)\s*\([^()]*\b(?:btw|lol|haha|lmao|jk|pray for me|fun fact)\b[^()]*\)\s*[.!]*\s*$`)
 
 // holdsException reports an aside that narrows the rule before it, in its
 // first words: "(yes, but not on fridays)", not "(yes our game is called
