@@ -519,12 +519,14 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		}
 		return nil
 	}
-	where := withoutTask(s)
-	if i := strings.Index(asciiLower(where), " so if "); i > 0 {
-		where = strings.TrimRight(where[:i], " ,") // "…, so if you need a review after that it's tomorrow": what to do, for now
-	}
-	if reWhereIWork.MatchString(s) && !reNotWhereIWork.MatchString(where) && !reNowOnly.MatchString(where) && !reQuestion.MatchString(s) && !mayHold(s, personalWords()) {
-		return []Candidate{build("user", where, "", at)} // where they work from, and when they answer
+	if reWhereIWork.MatchString(s) {
+		where := withoutTask(s) // read only here: most sentences say nothing of where the user works
+		if i := strings.Index(asciiLower(where), " so if "); i > 0 {
+			where = strings.TrimRight(where[:i], " ,") // "…, so if you need a review after that it's tomorrow": what to do, for now
+		}
+		if !reNotWhereIWork.MatchString(where) && !reNowOnly.MatchString(where) && !reQuestion.MatchString(s) && !mayHold(s, personalWords()) {
+			return []Candidate{build("user", where, "", at)} // where they work from, and when they answer
+		}
 	}
 	if reUser.MatchString(s) && !reUserNot.MatchString(s) && !reNowOnly.MatchString(s) {
 		if self := selfClauses(s); len(self) > 1 && reKnowledge.MatchString(strings.Join(self[1:], " ")) {
