@@ -1,0 +1,464 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/memdir/memdir/internal/extract"
+	"github.com/memdir/memdir/internal/hint"
+	"github.com/spf13/cobra"
+)
+
+// componentsDir holds labelled sets of one phenomenon each (issue 17):
+// relative dates, and feedback rules with their reasons, each in a half to
+// tune on and a half held out. They were written by labellers who saw
+// neither the engine nor the conversation sets.
+const componentsDir = "internal/extract/testdata/components"
+
+// componentHalves are the halves of each set: tune is read while rules are
+// written; heldout is only measured.
+var componentHalves = []string{"tune", "heldout"}
+
+// dateItem is one sentence of the dates set.
+type dateItem struct {
+	ID     string    `json:"id"`
+	Anchor time.Time `json:"anchor"`
+	Text   string    `json:"text"`
+	Dates  []string  `json:"dates"` // the ISO dates the rewrite must hold; none: it adds none
+	May    []string  `json:"may"`   // dates it may add too: the past day, the week's Monday
+	Note   string    `json:"note"`
+}
+
+// ruleItem is one message of the feedback set.
+type ruleItem struct {
+	ID        string   `json:"id"`
+	Date      string   `json:"date"`
+	Assistant string   `json:"assistant"`
+	Text      string   `json:"text"`
+	Rule      []string `json:"rule"` // phrases a memory of the rule holds; none: no lasting rule
+	Why       *string  `json:"why"`  // the reason's core, when one was given
+	Note      string   `json:"note"`
+}
+
+// factItem is one message of the facts set.
+type factItem struct {
+	ID        string `json:"id"`
+	Date      string `json:"date"`
+	Assistant string `json:"assistant"`
+	Text      string `json:"text"`
+	Expect    []struct {
+		Type string   `json:"type"`
+		Must []string `json:"must"`
+	} `json:"expect"` // none: nothing lasting to save
+	Forbidden []string `json:"forbidden"`
+	Note      string   `json:"note"`
+}
+
+// factsScore is one half's figures on the facts set.
+type factsScore struct {
+	Half      string           `json:"half"`
+	Precision ratio            `json:"precision"` // saved memories that match an expected one
+	Recall    ratio            `json:"recall"`    // expected memories matched
+	Types     map[string]ratio `json:"types"`     // recall by expected type, of the right type
+	Silent    ratio            `json:"silent"`    // messages with nothing to save that saved nothing
+	Forbidden int              `json:"forbidden"` // forbidden phrases found saved
+	Misses    []string         `json:"misses,omitempty"`
+}
+
+// datesScore is one half's figures on the dates set.
+type datesScore struct {
+	Half   string   `json:"half"`
+	Dated  ratio    `json:"dated"` // dated sentences rewritten with every expected date and no other
+	Plain  ratio    `json:"plain"` // sentences without a day left without a new date
+	Misses []string `json:"misses,omitempty"`
+}
+
+// rulesScore is one half's figures on the feedback set.
+type rulesScore struct {
+	Half      string   `json:"half"`
+	Feedback  ratio    `json:"feedback"`   // rules saved as a feedback memory holding the rule's phrases
+	AnyType   ratio    `json:"any_type"`   // rules saved as any memory holding them
+	Why       ratio    `json:"why"`        // rules with a reason whose memory has a **Why:** line
+	WhyRight  ratio    `json:"why_right"`  // … holding the reason's core
+	WhyFalse  ratio    `json:"why_false"`  // rules without a reason whose memory has a **Why:** line
+	NotRules  ratio    `json:"not_rules"`  // messages with no lasting rule that saved a feedback memory
+	NotSilent ratio    `json:"not_silent"` // … that saved any memory
+	Misses    []string `json:"misses,omitempty"`
+}
+
+func (b *bench) datesCmd() *cobra.Command {
+	var dir string
+	var verbose bool
+	cmd := &cobra.Command{
+		Use:   "dates",
+		Short: "Relative dates made absolute, on the labelled sentences (issue 17)",
+		Long: `dates rewrites each sentence of the labelled dates set (` + componentsDir + `/
+dates.tune.json and dates.heldout.json: developers' chat with relative dates,
+durations, recurring days, the past and look-alikes, each with the moment it
+was written) as extraction does (extract.AbsoluteDates), and scores it:
+
+  dated   sentences naming a day whose rewrite holds every expected date
+          (YYYY-MM-DD) and no other new one
+  plain   sentences naming no single day (a duration, every friday, last
+          week, a version) that gain no date
+
+--verbose lists the tune half's misses; the heldout half's are listed only
+with --half heldout, which a person tuning rules does not read.`,
+		Example: `  go run ./cmd/memdir-bench dates
+  go run ./cmd/memdir-bench dates --verbose`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var out []datesScore
+			for _, h := range halvesOf(cmd) {
+				var items []dateItem
+				if err := readSet(filepath.Join(dir, "dates."+h+".json"), &items); err != nil {
+					return err
+				}
+				out = append(out, scoreDates(h, items))
+			}
+			if b.json {
+				return b.printJSON(out)
+			}
+			for _, s := range out {
+				b.printf("%-8s dated %s   plain %s\n", s.Half, s.Dated, s.Plain)
+			}
+			for _, s := range out {
+				if verbose && (s.Half == "tune" || cmd.Flags().Changed("half")) {
+					for _, m := range s.Misses {
+						b.printf("  %s: %s\n", s.Half, m)
+					}
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", componentsDir, "the labelled sets' folder")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list the misses")
+	cmd.Flags().String("half", "", "only this half: tune or heldout")
+	return cmd
+}
+
+func (b *bench) rulesCmd() *cobra.Command {
+	var dir string
+	var verbose bool
+	cmd := &cobra.Command{
+		Use:   "rules",
+		Short: "Feedback rules and their reasons, on the labelled messages (issue 17)",
+		Long: `rules runs the heuristic extraction on each message of the labelled feedback
+set (` + componentsDir + `/feedback.tune.json and feedback.heldout.json: a
+developer's message to an agent after the agent's last one, holding a
+lasting rule with or without its reason, or only a one-off instruction, a
+question, a quote, thanks) and scores what it saves:
+
+  feedback    rules saved as a feedback memory holding the rule's phrases
+  any type    rules saved as a memory of any type holding them
+  why         rules given with a reason whose memory has a **Why:** line
+  why right   … whose **Why:** line holds the reason's core
+  why false   rules given without a reason whose memory has a **Why:** line
+  not rules   messages without a lasting rule that saved a feedback memory
+  not silent  … that saved any memory
+
+--verbose lists the tune half's misses; the heldout half's are listed only
+with --half heldout, which a person tuning rules does not read.`,
+		Example: `  go run ./cmd/memdir-bench rules
+  go run ./cmd/memdir-bench rules --verbose`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var out []rulesScore
+			for _, h := range halvesOf(cmd) {
+				var items []ruleItem
+				if err := readSet(filepath.Join(dir, "feedback."+h+".json"), &items); err != nil {
+					return err
+				}
+				out = append(out, scoreRules(h, items))
+			}
+			if b.json {
+				return b.printJSON(out)
+			}
+			b.printf("%-8s %-11s %-11s %-11s %-11s %-11s %-11s %-11s\n", "half", "feedback", "any type", "why", "why right", "why false", "not rules", "not silent")
+			for _, s := range out {
+				b.printf("%-8s %-11s %-11s %-11s %-11s %-11s %-11s %-11s\n", s.Half, s.Feedback, s.AnyType, s.Why, s.WhyRight, s.WhyFalse, s.NotRules, s.NotSilent)
+			}
+			for _, s := range out {
+				if verbose && (s.Half == "tune" || cmd.Flags().Changed("half")) {
+					for _, m := range s.Misses {
+						b.printf("  %s: %s\n", s.Half, m)
+					}
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", componentsDir, "the labelled sets' folder")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list the misses")
+	cmd.Flags().String("half", "", "only this half: tune or heldout")
+	return cmd
+}
+
+func (b *bench) factsCmd() *cobra.Command {
+	var dir string
+	var verbose bool
+	cmd := &cobra.Command{
+		Use:   "facts",
+		Short: "User, project and reference facts, and messages with none, on the labelled messages (issue 17)",
+		Long: `facts runs the heuristic extraction on each message of the labelled facts set
+(` + componentsDir + `/facts.tune.json and facts.heldout.json: a developer's
+message to an agent, holding up to three lasting facts about the person, the
+project or where something lives, or none: a task, a question, a pasted log,
+thanks, a secret) and scores what it saves, each expected memory matched
+once by a saved one holding all its phrases (any case):
+
+  precision   saved memories that match an expected one / saved
+  recall      expected memories matched, and per type those saved with it
+  silent      messages with nothing lasting that saved nothing
+  forbidden   phrases that must never be saved (a secret, a one-off) found saved
+
+--verbose lists the tune half's misses; the heldout half's are listed only
+with --half heldout, which a person tuning rules does not read.`,
+		Example: `  go run ./cmd/memdir-bench facts
+  go run ./cmd/memdir-bench facts --verbose`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var out []factsScore
+			for _, h := range halvesOf(cmd) {
+				var items []factItem
+				if err := readSet(filepath.Join(dir, "facts."+h+".json"), &items); err != nil {
+					return err
+				}
+				out = append(out, scoreFacts(h, items))
+			}
+			if b.json {
+				return b.printJSON(out)
+			}
+			b.printf("%-8s %-15s %-15s %-15s %-15s %-15s %-15s %s\n", "half", "precision", "recall", "user", "project", "reference", "silent", "forbidden")
+			for _, s := range out {
+				b.printf("%-8s %-15s %-15s %-15s %-15s %-15s %-15s %d\n", s.Half, s.Precision, s.Recall, s.Types["user"], s.Types["project"], s.Types["reference"], s.Silent, s.Forbidden)
+			}
+			for _, s := range out {
+				if verbose && (s.Half == "tune" || cmd.Flags().Changed("half")) {
+					for _, m := range s.Misses {
+						b.printf("  %s: %s\n", s.Half, m)
+					}
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", componentsDir, "the labelled sets' folder")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list the misses")
+	cmd.Flags().String("half", "", "only this half: tune or heldout")
+	return cmd
+}
+
+// halvesOf is the halves a command scores: both, or its --half.
+func halvesOf(cmd *cobra.Command) []string {
+	if h, _ := cmd.Flags().GetString("half"); h != "" {
+		return []string{h}
+	}
+	return componentHalves
+}
+
+// readSet decodes a labelled set, refusing fields it does not know.
+func readSet(path string, v any) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return hint.With(err, "run from the module root, or give --dir")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+var isoDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
+
+// scoreDates rewrites each sentence and checks the dates it gained.
+func scoreDates(half string, items []dateItem) datesScore {
+	s := datesScore{Half: half}
+	for _, it := range items {
+		out, _ := extract.AbsoluteDates(it.Text, it.Anchor)
+		had := isoDate.FindAllString(it.Text, -1)
+		var added []string
+		for _, d := range isoDate.FindAllString(out, -1) {
+			if !slices.Contains(had, d) && !slices.Contains(added, d) {
+				added = append(added, d)
+			}
+		}
+		ok := true
+		for _, d := range it.Dates {
+			if !strings.Contains(out, d) {
+				ok = false
+			}
+		}
+		for _, d := range added {
+			if !slices.Contains(it.Dates, d) && !slices.Contains(it.May, d) {
+				ok = false
+			}
+		}
+		r := &s.Plain
+		if len(it.Dates) > 0 {
+			r = &s.Dated
+		}
+		r.count(ok)
+		if ok {
+			continue
+		}
+		s.Misses = append(s.Misses, fmt.Sprintf("%s (%s, %s) %q → %q, want %v", it.ID, it.Anchor.Format(time.DateOnly), it.Anchor.Weekday(), it.Text, out, it.Dates))
+	}
+	return s
+}
+
+// messagesOf is one labelled message after the agent's last one, said at
+// ten in the morning of its day.
+func messagesOf(date, assistant, text string) []extract.Message {
+	day, err := time.Parse(time.DateOnly, date)
+	if err != nil {
+		day = time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	}
+	at := day.Add(10 * time.Hour)
+	var msgs []extract.Message
+	if assistant != "" {
+		msgs = append(msgs, extract.Message{Role: "assistant", Text: assistant, Time: at, ID: "a"})
+	}
+	return append(msgs, extract.Message{Role: "user", Text: text, Time: at.Add(time.Minute), ID: "u"})
+}
+
+// scoreFacts extracts each message and matches its expected memories,
+// each to one saved memory, in the label's order.
+func scoreFacts(half string, items []factItem) factsScore {
+	s := factsScore{Half: half, Types: map[string]ratio{}}
+	for _, it := range items {
+		cands, _ := extract.Heuristic(messagesOf(it.Date, it.Assistant, it.Text), "s")
+		used := make([]bool, len(cands))
+		for _, e := range it.Expect {
+			k := -1
+			for i, c := range cands {
+				if !used[i] && holdsAll(c, e.Must) {
+					k = i
+					break
+				}
+			}
+			s.Recall.count(k >= 0)
+			r := s.Types[e.Type]
+			r.count(k >= 0 && cands[k].Type == e.Type)
+			s.Types[e.Type] = r
+			switch {
+			case k < 0:
+				s.Misses = append(s.Misses, fmt.Sprintf("%s %s %q missed in %q", it.ID, e.Type, e.Must, it.Text))
+			case cands[k].Type != e.Type:
+				s.Misses = append(s.Misses, fmt.Sprintf("%s %s %q saved as %s", it.ID, e.Type, e.Must, cands[k].Type))
+			}
+			if k >= 0 {
+				used[k] = true
+			}
+		}
+		for i, c := range cands {
+			s.Precision.count(used[i])
+			if !used[i] {
+				s.Misses = append(s.Misses, fmt.Sprintf("%s saved %s %q | %q from %q", it.ID, c.Type, c.Name, c.Body, it.Text))
+			}
+			for _, f := range it.Forbidden {
+				if holdsAll(c, []string{f}) {
+					s.Forbidden++
+					s.Misses = append(s.Misses, fmt.Sprintf("%s forbidden %q saved in %q", it.ID, f, c.Body))
+				}
+			}
+		}
+		if len(it.Expect) == 0 {
+			s.Silent.count(len(cands) == 0)
+		}
+	}
+	return s
+}
+
+// scoreRules extracts each message and finds the memory of its rule.
+func scoreRules(half string, items []ruleItem) rulesScore {
+	s := rulesScore{Half: half}
+	for _, it := range items {
+		cands, _ := extract.Heuristic(messagesOf(it.Date, it.Assistant, it.Text), "s")
+		if len(it.Rule) == 0 {
+			var saved []string
+			fb := false
+			for _, c := range cands {
+				saved = append(saved, c.Type+": "+c.Name)
+				fb = fb || c.Type == "feedback"
+			}
+			s.NotRules.count(fb)
+			s.NotSilent.count(len(cands) > 0)
+			if len(cands) > 0 {
+				s.Misses = append(s.Misses, fmt.Sprintf("%s not a rule, saved %q from %q", it.ID, saved, it.Text))
+			}
+			continue
+		}
+		var match *extract.Candidate
+		for i, c := range cands {
+			if holdsAll(c, it.Rule) && (match == nil || c.Type == "feedback" && match.Type != "feedback") {
+				match = &cands[i]
+			}
+		}
+		s.AnyType.count(match != nil)
+		s.Feedback.count(match != nil && match.Type == "feedback")
+		why, hasWhy := "", false
+		if match != nil {
+			_, why, hasWhy = strings.Cut(match.Body, "**Why:**")
+			why, _, _ = strings.Cut(why, "\n")
+		}
+		if it.Why != nil {
+			s.Why.count(hasWhy)
+			s.WhyRight.count(hasWhy && strings.Contains(strings.ToLower(why), strings.ToLower(*it.Why)))
+		} else {
+			s.WhyFalse.count(hasWhy)
+		}
+		if match == nil {
+			var saved []string
+			for _, c := range cands {
+				saved = append(saved, c.Type+": "+c.Name+" | "+c.Body)
+			}
+			s.Misses = append(s.Misses, fmt.Sprintf("%s rule %q missed in %q; saved %q", it.ID, it.Rule, it.Text, saved))
+			continue
+		}
+		if match.Type != "feedback" {
+			s.Misses = append(s.Misses, fmt.Sprintf("%s rule %q saved as %s: %q", it.ID, it.Rule, match.Type, it.Text))
+		}
+		switch {
+		case it.Why != nil && hasWhy:
+			if !strings.Contains(strings.ToLower(why), strings.ToLower(*it.Why)) {
+				s.Misses = append(s.Misses, fmt.Sprintf("%s why %q, want %q, in %q", it.ID, why, *it.Why, it.Text))
+			}
+		case it.Why != nil:
+			s.Misses = append(s.Misses, fmt.Sprintf("%s no why, want %q, in %q; body %q", it.ID, *it.Why, it.Text, match.Body))
+		case hasWhy:
+			s.Misses = append(s.Misses, fmt.Sprintf("%s why %q where none was given, in %q", it.ID, why, it.Text))
+		}
+	}
+	return s
+}
+
+// count adds one case to r.
+func (r *ratio) count(ok bool) {
+	n := r.N
+	if ok {
+		n++
+	}
+	*r = newRatio(n, r.Of+1)
+}
+
+// holdsAll reports whether a memory holds every phrase, in any case.
+func holdsAll(c extract.Candidate, phrases []string) bool {
+	all := strings.ToLower(c.Name + "\n" + c.Description + "\n" + c.Body)
+	for _, p := range phrases {
+		if !strings.Contains(all, strings.ToLower(p)) {
+			return false
+		}
+	}
+	return true
+}
