@@ -19,14 +19,14 @@ var months = map[string]time.Month{"jan": 1, "january": 1, "feb": 2, "february":
 	"oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12}
 
 var (
-	reRelDay  = gate(lazyre.New(`(?i)\b(today|tonight|tomorrow|yesterday)\b`))
+	reRelDay = gate(lazyre.New(`(?i)\b(today|tonight|tomorrow|yesterday)\b`))
 	// reDayAfter is "the day after tomorrow", "the day before yesterday".
 	reDayAfter = gate(lazyre.New(`(?i)\b(?:the\s+)?day\s+(after\s+tomorrow|before\s+yesterday)\b`))
 	// reShort is how people shorten a date in chat: "tmrw", "eow", "next
 	// wk", "this wknd", "weds".
 	reShort = gate(lazyre.New(`(?i)\b(?:tmrw|tmr|tmw|tomorow|tommorow|tommorrow|2morrow|eod|eow|eom|eoq|eoy|wknd|weds)\b|\b(?:next|this|the|of|last|a)\s+wk\b`))
 	// reEOD is the end of the working day, alone: "by EOD", "COB".
-	reEOD = gate(lazyre.New(`(?i)\b(?:end of (?:the )?(?:day|business)|close of business|cob)\b(\s+(?:today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|on|this|next)\b)?`))
+	reEOD     = gate(lazyre.New(`(?i)\b(?:end of (?:the )?(?:day|business)|close of business|cob)\b(\s+(?:today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|on|this|next)\b)?`))
 	reEndYear = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?year\b|\byear[- ]end\b`))
 	// reWeekend is a weekend named as one: its Saturday.
 	reWeekend = gate(lazyre.New(`(?i)\b(this coming|this|over the|next)\s+weekend\b`))
@@ -45,7 +45,7 @@ var (
 	// reTheNthIs is a day of the month a sentence opens with: "the 30th is
 	// our last day".
 	reTheNthIs = gate(lazyre.New(`(?i)^the (\d{1,2})(?:st|nd|rd|th)\s+(is|we|i|will|works|should|they)\b`))
-	reWeekday = gate(lazyre.New(`(?i)\b(?:(next|this coming|coming|this|on|by|until|till|before|after|from|every|each|other|first|second|third|fourth|last)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)('s)?\b( \d{4}-\d\d-\d\d\b)?`))
+	reWeekday  = gate(lazyre.New(`(?i)\b(?:(next|this coming|coming|this|on|by|until|till|before|after|from|every|each|other|first|second|third|fourth|last)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)('s)?\b( \d{4}-\d\d-\d\d\b)?`))
 	// reWeekdayAbbr is a weekday cut short after a word that puts it on
 	// the calendar: "next wed", "by fri". Not "on sat", not "sun" alone.
 	// So is one said with a time of day: "fri afternoon", "sat night",
