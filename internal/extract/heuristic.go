@@ -99,7 +99,7 @@ var (
 	// reWhereIWork is where the user works from, and so when they answer:
 	// "i sit in osaka, … 7 hours ahead", "i'm in the london office",
 	// "i'm in sydney so if you see me at weird hours thats why".
-	reWhereIWork = gate(lazyre.New(`(?i)^i (?:work|sit|live|am based|'m based|m based) (?:from|in|out of) (?:the )?[a-z]+|^(?:i'?m|im|i am) in the (?:[a-z]+ )?office\b|^(?:i'?m|im|i am) (?:based )?in [a-z]+\b.*\b(?:hours?|ahead|behind|late|early|timezone|time ?zone|\d{1,2} ?[ap]m|cet|cest|utc|gmt|pst|pdt|est|edt|bst|jst|aest|ist)\b`))
+	reWhereIWork = gate(lazyre.New(`(?i)^i (?:work|sit|live|am based|'m based|m based) (?:from|in|out of|at) (?:the )?[a-z]+|^based (?:in|out of) [a-z]+|^(?:i'?m|im|i am) in the (?:[a-z]+ )?office\b|^(?:i'?m|im|i am) (?:based )?in [a-z]+\b.*\b(?:hours?|ahead|behind|late|early|timezone|time ?zone|\d{1,2} ?[ap]m|cet|cest|utc|gmt|pst|pdt|est|edt|bst|jst|aest|ist)\b`))
 	// reNotWhereIWork is where someone is for now, or what they are in
 	// that is no place: "in a meeting", "in trouble", "in the office
 	// tomorrow".
@@ -108,7 +108,7 @@ var (
 
 	reProject = gate(lazyre.New(`(?i)\b(we(?:'ve| have)? decided|decided to|decision (?:is|was)|we'?re going with|we are going with|the plan is|deadline|due (?:on|by)|code freeze|merge freeze|freez(?:e|ing)|no (?:merges|deploys|deployments|releases)|release(?:s)? (?:is|on|goes out)|ships? on|launch(?:es)? on|cut-?off|we'?re (?:deprecating|sunsetting|migrating)|we are (?:deprecating|sunsetting|migrating)|will be (?:deprecated|removed|sunset)|(?:has|have|needs?) to (?:finish|land|be done|be in|ship|complete|be merged) (?:before|by))\b`))
 
-	reFeedback = gate(lazyre.New(`(?i)^(?:(?:also|and|ok|so|please|pls|plz|but|yes|yeah|yep|good|great|cool|nice|perfect|exactly)[,!]?\s+)*(?:(?:for|in|on) [\w.-]+(?: [\w.-]+)?,? )?(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure to always|remember (?:that|to)|keep (?:doing|using|\w+ing)|please (?:no|don'?t|never|always|avoid|keep))\b|^only [a-z]+ (?:via|with|through|from|in|on|for|when|if|after|before)\b|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - |,|$)|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`))
+	reFeedback = gate(lazyre.New(`(?i)^(?:(?:also|and|ok|so|please|pls|plz|but|yes|yeah|yep|good|great|cool|nice|perfect|exactly)[,!]?\s+)*(?:(?:for|in|on) [\w.-]+(?: [\w.-]+)?,? )?(?:don'?t|do not|never|always|stop|avoid|prefer|use|make sure (?:to|you|u)|remember (?:that|to)|keep (?:doing|using|\w+ing)|please (?:no|don'?t|never|always|avoid|keep))\b|^only [a-z]+ (?:via|with|through|from|in|on|for|when|if|after|before)\b|^no [\w.+#-]+(?: [\w.+#-]+)?\s*(?:—|–| - |,|$)|\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase|team)|we (?:always|never|use|don'?t use|prefer|write|keep|put|run|name)|i (?:prefer|like|want|hate|don'?t like)|i(?:'d| would) rather|instead of|rather than|keep (?:doing|using)|that'?s (?:wrong|not (?:right|how|what))|every time|whenever)\b`))
 	reOneOff   = gate(lazyre.New(`(?i)\b(?:this|that|these|those) (?:button|file|function|test|line|page|one|color|colour|title|label|text|variable|name|pr|commit|branch|change|time|run|task|ticket|issue|bug|session)\b|\b(?:right now|for now|today only|just this once|this time|for this task)\b`))
 	// reTicket is the ticket a message is about: its task, not a rule.
 	reTicket  = gate(lazyre.New(`(?i)\b(?:ticket|issue|bug|jira)\s+#?[a-z]{2,}-\d+\b`))
@@ -116,7 +116,7 @@ var (
 	// reHabit is "keep preferring…": a standing habit unless the sentence
 	// says it holds for now, or for this one thing (reNowOnly, reOneOff).
 	reHabit         = gate(lazyre.New(`(?i)\bkeep (?:preferring|avoiding|sticking (?:to|with)|choosing|naming)\b`))
-	reReason        = gate(lazyre.New(`(?i)(?:^|[\s,;—–-])(because|since|as|so that|otherwise|so (?:i|we|you|they|people|everyone|anyone|the team) (?:can|could|don'?t|won'?t|do not|will not))\s+`))
+	reReason        = gate(lazyre.New(`(?i)(?:^|[\s,;—–-])(because|bc|b/c|cuz|coz|since|as|so that|otherwise|or else|or (?:you|we|it|they|the [\w-]+)|so (?:i|we|you|they|people|everyone|anyone|the team|(?:the|our|your|its) [\w-]+(?: [\w-]+)?) (?:can|could|don'?t|won'?t|do not|will not|doesn'?t|does not|stays?|keeps?))\s+`))
 	reTemporal      = gate(lazyre.New(`(?i)^(?:\d{4}\b|\d{1,2}(?:[:/.-]\d|\s*(?:am|pm)\b|\s+(?:days?|weeks?|months?|years?|hours?|minutes?)\b)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|yesterday|today|last\b|then\b|early\b|the (?:start|beginning|last|first)\b|v\d)`))
 	reBurned        = gate(lazyre.New(`(?i)^(?:we got burned|last (?:time|quarter|month|year|week)|it (?:broke|caused|took down)|that (?:broke|caused)|the reason is)\b`))
 	reNotImperative = gate(lazyre.New(`(?i)^(?:the|a|an|this|that|it|its|it'?s|i|i'?m|i'?ve|you|he|she|they|there|what|why|how|my|our|your|his|her|their|is|are|was|were|if|when|maybe|probably|just|ok|sure|yes|thanks)\b`))
@@ -380,7 +380,9 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 		if c, ok := ruledHead(text, at); ok {
 			return []Candidate{c}
 		}
-		cs = clauseRules(text, next, at)
+		if !reStepOnly.MatchString(text) || reGeneral.MatchString(text) {
+			cs = clauseRules(text, next, at) // not "…, dont push anything until I'm back"
+		}
 	}
 	return append(cs, clauseFacts(text, cs, at)...)
 }
@@ -494,7 +496,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 			return many("reference", parts)
 		}
 		return []Candidate{build("reference", s, "", at)}
-	case (reOwner.MatchString(s) || reLifecycle.MatchString(s)) && !reNotProject.MatchString(s):
+	case (reOwner.MatchString(s) || reLifecycle.MatchString(s)) && !reNotProject.MatchString(s) || projectFact(s):
 		return []Candidate{build("project", s, factWhy(s, next, at), at)}
 	case (reProject.MatchString(s) || isScheduled(s, at)) && !reThisWork.MatchString(s):
 		if _, dated := AbsoluteDates(s, at); dated || reRecurringDays.MatchString(s) || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
@@ -539,7 +541,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		return many("user", self) // less what holds only now ("on call this week")
 	}
 	switch {
-	case reFeedback.MatchString(s) || reFeedbackMore.MatchString(s) && !mayHold(s, hereWords) || standing(s) || reUseNot.MatchString(s) || r.correction && (strings.HasPrefix(lower, "we ") && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) || !strings.HasPrefix(lower, "we ") && !reNotImperative.MatchString(s)):
+	case reFeedback.MatchString(s) || reFeedbackMore.MatchString(s) && !mayHold(s, hereWords) || standing(s) || reUseNot.MatchString(s) || saysRule(s) || r.correction && (strings.HasPrefix(lower, "we ") && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) || !strings.HasPrefix(lower, "we ") && !reNotImperative.MatchString(s)):
 		bare := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "also, "), "please "), " ")
 		general := reGeneral.MatchString(s) || r.correction || reHabit.MatchString(s) && !reOneOff.MatchString(s) && !reNowOnly.MatchString(s)
 		for _, p := range []string{"don", "do not", "never", "avoid", "prefer", "always", "stop ", "remember", "ignore ", "can't ", "cant ", "cannot ", "we can't ", "we cant ", "any ", "every "} {
@@ -548,8 +550,8 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		if w := strings.Fields(bare); len(w) > 2 && w[0] == "no" && !notRule()[strings.Trim(w[1], ",.!")] && strings.HasPrefix(lower, "please") {
 			general = true // "please no inventing mappings on your own"; not "no worries, …"
 		}
-		general = general || reUseNot.MatchString(s) && !mayHold(s, taskWords) || standing(s) // "use insert_overwrite on the partitions, not merge"
-		if !general || reNowOnly.MatchString(s) || reTicket.MatchString(s) && !mayHold(s, []string{"always", "never", "from now on", "going forward"}) || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
+		general = general || reUseNot.MatchString(s) && !mayHold(s, taskWords) || standing(s) || saysRule(s) // "use insert_overwrite on the partitions, not merge"
+		if !general || reNowOnly.MatchString(s) || reStepOnly.MatchString(s) && !reGeneral.MatchString(s) || reTicket.MatchString(s) && !mayHold(s, []string{"always", "never", "from now on", "going forward"}) || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
 			return nil
 		}
 		if w := strings.Fields(bare); len(w) <= 4 && pointsBack(w) {
@@ -564,26 +566,6 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		return []Candidate{build("feedback", s, whyOf(s, next), at)}
 	}
 	return nil
-}
-
-// whyOf is the reason the user gave for a rule: a causal word's clause
-// (reasonOf), else a clause that says what went wrong or states what the
-// rule rests on (causalReason).
-func whyOf(s, next string) string {
-	if r := reasonOf(s, next); r != "" {
-		return r
-	}
-	if r := causalReason(s); r != "" {
-		return r
-	}
-	// The sentence after the rule, when it states something rather than
-	// asks for something: "never hardcode hex values. the rebrand is going
-	// to change basically every color".
-	n := strings.TrimSpace(next)
-	if len(strings.Fields(n)) >= 4 && (declarative(n) || reCausal.MatchString(n) && causalSubject(n)) && !isWhere(n) && len(secretKinds(n)) == 0 && !reQuestion.MatchString(n) && !reFeedback.MatchString(n) && !reRuleStart.MatchString(n) && !reToAgents.MatchString(n) && !reYourWork.MatchString(n) {
-		return strings.TrimRight(n, ".!")
-	}
-	return ""
 }
 
 // balanced drops the parentheses of s that a cut left open or closed
@@ -645,14 +627,14 @@ func reasonOf(s, next string) string {
 		before := strings.TrimRight(s[:m[2]], " ")
 		afterPunct := strings.HasSuffix(before, ",") || strings.HasSuffix(before, ";") || strings.HasSuffix(before, "—") || strings.HasSuffix(before, "–") || strings.HasSuffix(before, "-")
 		switch {
-		case (word == "as" || word == "otherwise") && !afterPunct:
-			continue // "write tests as a table", "treat warnings as errors"
+		case (word == "as" || word == "otherwise" || strings.HasPrefix(word, "or ") && word != "or else") && !afterPunct:
+			continue // "write tests as a table", "treat warnings as errors", "fix or quarantine"
 		case word == "since" && reTemporal.MatchString(rest):
 			continue // "since 2020", "since last week": when, not why
 		case word == "because" && strings.HasPrefix(strings.ToLower(rest), "of "):
 			rest = s[m[2]:] // "because of the audit" reads as the why
-		case strings.HasPrefix(word, "so ") && word != "so that":
-			rest = s[m[2]:] // "so i can maintain it": what the rule is for
+		case strings.HasPrefix(word, "so ") && word != "so that", strings.HasPrefix(word, "or ") && word != "or else":
+			rest = s[m[2]:] // "so i can maintain it": what the rule is for; "or you leak users"
 		}
 		if len(strings.Fields(rest)) >= 3 {
 			return strings.TrimRight(rest, ".!")
@@ -682,7 +664,7 @@ func build(typ, s, reason string, at time.Time) Candidate {
 			// use the nats dev server" keeps both ends.
 			after := strings.TrimLeft(rule[i+len(reason):], " .,;—–-")
 			rule = strings.TrimRight(strings.TrimSpace(rule[:i]), " ,;—–-")
-			for _, w := range []string{" because", " since", " so that", " as", " otherwise"} {
+			for _, w := range []string{" because", " bc", " b/c", " cuz", " coz", " since", " so that", " as", " otherwise", " or else"} {
 				if strings.HasSuffix(asciiLower(rule), w) {
 					rule = strings.TrimRight(rule[:len(rule)-len(w)], " ,;—–-")
 				}

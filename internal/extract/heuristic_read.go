@@ -20,7 +20,7 @@ var (
 	// reLead is one discourse marker at a sentence's start. The ones that
 	// also open real content ("no merges", "note the…") count only when
 	// punctuation follows them.
-	reLead = gate(lazyre.New(`(?i)^(?:(?:he+y+o?|h+i+(?:ya)?|hello+|oi|yo|salut|hola|howdy|nah+(?:-ah)?|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context|quick bit about me|heads up|hmm+|whoa|um+|tbh|pls|plz|one rule|rule)\b[,:.!]?|(?:no(?: no)*|nope|ye+s+|yep|sure|right|good|great|nice|perfect|cool|exactly|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|ok|okay) (?:good|great|nice|perfect|exactly|cool|right)|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked))))\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
+	reLead = gate(lazyre.New(`(?i)^(?:(?:he+y+o?|h+i+(?:ya)?|hello+|oi|yo|salut|hola|howdy|nah+(?:-ah)?|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context(?: dump)?|context dump|quick bit about me|side ?note|for info|for context|just so you know|(?:fine|ok|okay|good|that'?s fine) for now(?:,? but)?|(?:two|three|a few|a couple(?: of)?|couple) things|heads up|hmm+|whoa|um+|tbh|pls|plz|one rule|rule)\b[,:.!]?|(?:no(?: no)*|nope|ye+s+|yep|sure|right|good|great|nice|perfect|cool|exactly|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|ok|okay) (?:good|great|nice|perfect|exactly|cool|right)|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked))))\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
 	// reRedirect is a marker that turns what follows into a correction.
 	reRedirect = gate(lazyre.New(`(?i)^(?:no|nope|nah+|actually|hmm+|wait|whoa|lol no|that'?s (?:wrong|not))\b`))
 	// reRedirectHead is the part of a correction before its dash that only
@@ -33,7 +33,7 @@ var (
 
 	// reSelf is a self-description by structure: the speaker as subject of
 	// what they do, are, or have done for a while.
-	reSelf = gate(lazyre.New(`(?i)^(?:i'?m|i am) (?:(?:mostly|mainly|primarily|basically|really|more of|kind of|kinda|sort of|the only|also|honestly|actually|technically)\s+)*(?:a|an|the)\s+|^i (?:(?:mostly|mainly|primarily|usually|also|only)\s+)*(?:do|work (?:on|in|with|as)|write|code in|own|maintain|lead|run|handle|manage)\b|^(?:i'?ve|i have) been (?:a|an|doing|writing|working (?:on|in|with|as))\b.*\bfor\b|^(?:i'?m |am )?(?:(?:fairly|pretty|kinda|very|brand|still|totally)\s+)?new to\b|^\S+ is (?:(?:kinda|pretty|fairly|very|totally|still)\s+)?new to me\b` +
+	reSelf = gate(lazyre.New(`(?i)^(?:i'?m|i am) (?:(?:mostly|mainly|primarily|basically|really|more of|kind of|kinda|sort of|the only|also|honestly|actually|technically)\s+)*(?:a|an|the)\s+|^i (?:(?:personally|mostly|mainly|primarily|usually|also|only)\s+)*(?:do|work (?:on|in|with|as)|write|code in|own|maintain|lead|run|handle|manage)\b|^(?:i'?ve|i have) been (?:a|an|doing|writing|working (?:on|in|with|as)|running|using|building|maintaining|programming|coding|shipping)\b.*\bfor\b|^(?:i'?m |am )?(?:(?:fairly|pretty|kinda|very|brand|still|totally)\s+)?new to\b|^\S+ is (?:(?:kinda|pretty|fairly|very|totally|still)\s+)?new to me\b` +
 		// what they know, how well, and where they come from
 		`|^(?:this is )?my first (?:time|project|week|month) (?:touching|using|with|in|writing|on|doing)\b|^i (?:normally|typically|usually|mostly|mainly) (?:write|use|work|code|do)\b|^i know (?:\S+ ){1,4}(?:well|inside out|very well)\b` +
 		`|^(?:i'?m|i am) (?:(?:really|pretty|very|quite|kinda|not)\s+)*(?:bad|good|great|terrible|rusty|comfortable|fluent|solid|weak|strong|new) (?:at|with|in)\b|^(?:i'?m|i am) coming from\b|^i (?:came|come) from\b` +
@@ -45,7 +45,10 @@ var (
 		`|^(?:[\w.+#/-]+ ){1,4}(?:is|are) (?:(?:all|pretty|kinda|mostly|totally|completely|still|black)\s+)*(?:new|magic|a mystery|alien|vibes|fresh) to me\b` +
 		`|^(?:[\w.+#/-]+ ){1,3}i know (?:really |very |pretty |quite )?well\b|^(?:been (?:writing|doing|working)|came from|coming from) |^been using \S+(?: \S+){0,3} (?:for|like|since) (?:\d|a |many|years|ages)` +
 		`|^(?:i'?ve|ive|i have) (?:(?:honestly|actually|really)\s+)?never (?:touched|used|written|worked (?:with|in|on)|done) (?:any |a lot of )?[\w./+#-]+(?: [\w./+#-]+)?\s*(?:,|$| but| so| before| either)` +
-		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b`))
+		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b` +
+		// a role said without its article, years of a thing, part-time
+		`|^(?:me )?(?:i'?m|im|i am) (?:a |an )?(?:native [a-z]+ speaker|(?:[\w-]+ )?(?:engineer|developer|designer|analyst|scientist|architect|consultant|researcher|student|intern)\b)` +
+		`|^\d+\+?\s*(?:yrs?|years?) (?:of|in|with|doing)\b|^(?:i'?m|im|i am) (?:only )?part[- ]time\b`))
 	// reSelfI is more of reSelf, all of it said with I first: apart, so
 	// that its prefix gates it.
 	reSelfI = gate(lazyre.New(`(?i)` +
@@ -512,8 +515,9 @@ func trailingReason(s string, skip func(string) bool) string {
 		seg := strings.TrimSpace(s[cuts[k].at+cuts[k].n : end])
 		first, _, _ := strings.Cut(asciiLower(seg), " ")
 		consequence := first == "so" || first == "which" || first == "then" || first == "and" ||
-			first == "if" || first == "when" || first == "whenever" || first == "unless" // a condition, not a reason
-		if len(strings.Fields(seg)) >= 3 && !consequence && declarative(seg) && (skip == nil || !skip(seg)) && ruleBefore(s[:cuts[k].at]) {
+			first == "if" || first == "when" || first == "whenever" || first == "unless" || // a condition, not a reason
+			qualifiers()[first] || reException.MatchString(seg) // "…, not scattered around", "…, anyhow is fine in the bins"
+		if len(strings.Fields(seg)) >= 3 && !consequence && (declarative(seg) || tellsHarm(seg)) && (skip == nil || !skip(seg)) && ruleBefore(s[:cuts[k].at]) {
 			return strings.TrimRight(seg, ".!")
 		}
 	}

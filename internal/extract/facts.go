@@ -1,0 +1,37 @@
+package extract
+
+import "github.com/memdir/memdir/internal/lazyre"
+
+// reProjectFact is a fact about the project that its code does not say,
+// stated in chat (issue 17): who owns or runs a part ("that's owned by the
+// messaging team", "Kenji is the release manager for mobile now"), what
+// it is held to from outside ("the client's IT only allows python 3.8",
+// "we can't change them", "not allowed to expire points before 24
+// months", "because of the license change"), a move or a choice ("we're
+// replacing launchdarkly with unleash", "the team decided on date-fns
+// over moment"), and what was promised ("the SLA with
+// Northwind is 300ms p99", "we promised Acme Health…", "we keep only the
+// last 5").
+var reProjectFact = gate(lazyre.New(`(?i)\b(?:is|are|'s) (?:owned|maintained|run|handled|managed|operated) by\b` +
+	`|\bis (?:now )?(?:the|our) (?:release manager|owner|tech lead|product owner|point person|dri|maintainer)\b` +
+	`|\b(?:only (?:allows?|supports?)|has only|only has)\b` +
+	`|\b(?:we|they) (?:can'?t|cannot|can not) (?:change|patch|upgrade|install|modify|replace)\b` +
+	`|\b(?:(?:is|are)(?: not|n'?t) allowed to|not allowed to)\b` +
+	`|\b(?:data residency|residency requirement|[\w-]+-bound)\b` +
+	`|\bbecause of (?:the )?(?:[\w-]+ )?(?:law|contract|licen[cs]e(?: change)?|regulation|compliance|budget|cost|policy)\b` +
+	`|\bwe(?:'re| are) (?:moving|replacing|switching|porting|rewriting|consolidating)\b` +
+	`|\b(?:decided|settled|agreed) on\b|\b(?:picked|chose|selected) [\w.-]+ (?:as|over)\b|\bdecided in the\b` +
+	`|\b(?:sla|slo)s?\b|\bwe (?:promised|committed to)\b` +
+	`|\bwe (?:keep only|only keep)\b` +
+	`|\b(?:have|has) to be (?:off|out of)\b` +
+	`|\bwe only (?:get|have) (?:the )?[\w.-]+(?: [\w.-]+)? until\b|\b(?:team|org|client|customer|company|we|they) (?:chose|picked|went with)\b` +
+	`|^we (?:ship|deliver|launch|go live)\b`))
+
+// projectFact reports whether s states a fact about the project (see
+// reProjectFact), rather than asks for work or talks about the speaker.
+func projectFact(s string) bool {
+	if !reProjectFact.MatchString(s) || reNotProject.MatchString(s) || reQuestion.MatchString(s) || opensWithRule(s) || reRuleStart.MatchString(s) {
+		return false
+	}
+	return !reNowOnly.MatchString(s) && !reOneOff.MatchString(s)
+}

@@ -1,0 +1,147 @@
+package extract
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/memdir/memdir/internal/lazyre"
+)
+
+// This file reads how people state a lasting rule without "always" or
+// "never" (issue 17), and what a rule's reason sounds like when no
+// "because" introduces it.
+
+var (
+	// reRuleSaid is a rule stated by its form: "the convention is…", "our
+	// rule is…", "quit adding…", "next time no need…", "I'd prefer if…",
+	// "please not amend…", "is better you use…", "you should never…",
+	// "all images need…", "before you say something is done, run…", "it's
+	// podman here, not docker".
+	reRuleSaid = gate(lazyre.New(`(?i)\b(?:the|our) (?:convention|rule|policy|standard|norm)s? (?:here |in this [\w-]+ )?(?:is|are)\b` +
+		`|^(?:(?:ok|so|also|and|pls|please|plz|but)[,!]?\s+)*(?:quit [\w-]+ing|no more [\w-]+|next time\b|no need (?:to )?(?:ask|explain|summari[sz]e|apologi[sz]e|recap|repeat|confirm|check with me)\b|(?:please|pls|plz) not [\w-]+)` +
+		`|^(?:wrong|nope)[,.!—–-]+\s*(?:use|always|never|don'?t|do not)\b|^(?:can|could) (?:you|u) not\b|^(?:[\w-]+ ){0,2}[\w-]+s (?:pls|please|plz)\b` +
+		`|\bi(?:'d| would) prefer\b|^(?:it'?s |is )?better (?:to|you|if you|that you)\b|\byou (?:should|must) (?:never|always|not)\b|\byou (?:shouldn'?t|mustn'?t)\b` +
+		`|^(?:all|every|each) [\w-]+(?: [\w-]+){0,4} (?:needs?|must|should|have to|has to|go(?:es)? through)\b` +
+		`|^(?:before|after|when|once|whenever) (?:you|u) [\w-]+[^,]{3,80},\s*(?:(?:always|please|pls|actually|just|first)\s+)?(?:run|check|ask|make sure|update|add|use|write|test|show|tell|ping|rerun|re-run|read)\b` +
+		`|\b(?:it'?s|is|are|we do|we use) [^,]{1,40}? here,?\s*not\s+\S|\bwe do [\w-]+(?: [\w-]+){0,3} here\b` +
+		`|^(?:it'?s|its) [^,]{1,30},? not [^,]{1,30},? (?:in|for|on) (?:the|our|all|every|any)\b` +
+		`|^(?:(?:always|pls|please)\s+)?(?:ask|check with) (?:me |us )?(?:first )?before\b|\bwithout (?:asking|checking with me|my ok)\b` +
+		`|^only [\w-]+(?: [\w-]+)? (?:into|to|via|with|through|from|in|on|for|when|if|after|before)\b|\b(?:it'?s|is) important (?:that you|to always|to never)\b|^for me (?:it )?is important\b` +
+		`|^[\w./-]+(?: [\w./-]+){0,3} (?:belongs?|go(?:es)?|lives?|stays?) (?:in|into|next to|under|inside)\b[^,]*,\s*not\b`))
+	// reWhenYou is the recurring moment an instruction is for: "run go vet
+	// before you push", "double-check timezones when you touch the
+	// scheduler".
+	reWhenYou = gate(lazyre.New(`(?i)\b(?:before|after|when|whenever|every time) (?:you|u|we) (?:push|commit|merge|deploy|release|open a pr|ship|tag|touch|change|edit|add)\b`))
+	// reStepOnly is an instruction for this step of the task: "wait, not
+	// run the tests now", "dont push yet", "… for this, not prod".
+	reStepOnly = gate(lazyre.New(`(?i)^(?:(?:ok|so|no)[,!]?\s+)?(?:wait|hold on|hang on)\b|\b(?:yet|for the moment|in this step|for this step|until (?:i'?m|im|i am|we'?re) (?:back|done|out))\b|\bfor this\s*(?:[,.;!]|$)|\b(?:tests?|it|them|that) now\b`))
+	// reException is a clause that allows what a rule does not cover:
+	// "anyhow is fine in the bins".
+	reException = gate(lazyre.New(`(?i)\b(?:is|are|'s)\s+(?:totally\s+|perfectly\s+)?(?:fine|ok|okay|allowed|acceptable)\b`))
+)
+
+// saysRule reports whether s states a lasting rule by its form (see
+// reRuleSaid), or as an instruction set against its other: "run tests
+// with nx affected, not the whole workspace", "wrap errors with %w, not
+// %v"; or as "keep …" a standing state: "keep PRs under ~400 lines".
+func saysRule(s string) bool {
+	if reRuleSaid.MatchString(s) {
+		return true
+	}
+	w := strings.Fields(asciiLower(s))
+	for len(w) > 2 && (w[0] == "pls" || w[0] == "please" || w[0] == "plz" || w[0] == "also" || w[0] == "and") {
+		w = w[1:]
+	}
+	if len(w) < 3 || !imperatives()[w[0]] && !ruleVerbs()[w[0]] || oneOffVerbs()[w[0]] || mayHold(s, taskWords) || mayHold(s, []string{" again", "first"}) {
+		return false // "use the v2 endpoint here, not v1", "rename the file to utils.ts, not helpers.ts": this task's
+	}
+	if mayHold(s, []string{"your answers", "your replies", "your responses", "your messages", "your explanations", "your summaries"}) || reWhenYou.MatchString(s) {
+		return true // "skip the summary at the end of your answers", "run go vet before you push"
+	}
+	if w[0] == "use" && slices.ContainsFunc(w[2:], func(x string) bool { return x == "for" }) && strings.HasSuffix(strings.Trim(w[len(w)-1], ".,!"), "s") {
+		return true // "use kebab-case for file names": a kind of thing, every time
+	}
+	if w[0] == "keep" {
+		switch strings.Trim(w[1], ",.!") {
+		case "me", "an", "it", "this", "that", "at", "on", "up", "in", "the":
+			return false // "keep me posted", "keep an eye on it"
+		}
+		if strings.HasSuffix(w[1], "ing") {
+			return false // "keep following the logs": go on with the task
+		}
+		return true
+	}
+	if determiners()[w[1]] {
+		return false // "use the red button, not the blue one": one thing, this time
+	}
+	for i := 2; i < len(w)-1; i++ {
+		if next := w[i+1]; w[i] == "not" && strings.HasSuffix(w[i-1], ",") && next != "only" && next != "just" && next != "even" {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	// harmVerbs say what went wrong, in a clause that is a rule's reason:
+	// "fp16 kept overflowing", "GC spikes drop us below 60fps".
+	harmVerbs = sync.OnceValue(func() map[string]bool {
+		return wordSet(`kept hid blew ate lost fell spent froze burnt drop drops dropped crash crashes crashed hang hangs
+		hung leak leaks leaked flake flakes flaked overflow overflows overflowed choke chokes choked mangle mangles
+		mangled bloat bloats bloated wipe wipes wiped hides kill kills killed slows slowed break breaks broke breaking`)
+	})
+	// ruleVerbs open an instruction, as imperatives() do, though they
+	// are not ones declarative() should refuse: "wrap errors with %w, not
+	// %v", "mock at the http boundary, not individual functions".
+	ruleVerbs = sync.OnceValue(func() map[string]bool {
+		return wordSet(`wrap mock format prefix name store route send throw raise import export cache type annotate
+		sort quote escape validate sanitize hash encrypt build deploy install pass handle emit commit branch answer reply respond`)
+	})
+	// oneOffVerbs act on one thing, and do not make a rule of an
+	// instruction: "rename the file to utils.ts, not helpers.ts".
+	oneOffVerbs = sync.OnceValue(func() map[string]bool {
+		return wordSet(`no just only please rename change fix move delete remove update revert undo open close`)
+	})
+	// qualifiers open a clause that narrows a rule rather than says why:
+	// "…, not scattered around", "…, even for typos".
+	qualifiers = sync.OnceValue(func() map[string]bool {
+		return wordSet(`not never instead rather except unless even only especially including like e.g. i.e. but actually just first also`)
+	})
+)
+
+// tellsHarm reports whether a clause says what went wrong, a thing doing
+// harm in its first three words: "fp16 kept overflowing in the attention
+// layers", "GC spikes drop us below 60fps", "retries hid a real race".
+func tellsHarm(clause string) bool {
+	words := strings.Fields(strings.ToLower(strings.Trim(clause, " .!,;:")))
+	if len(words) < 3 || imperatives()[words[0]] || qualifiers()[words[0]] {
+		return false
+	}
+	for _, w := range words[1:3] {
+		if harmVerbs()[strings.Trim(w, ".,;:!")] {
+			return true
+		}
+	}
+	return false
+}
+
+// whyOf is the reason the user gave for a rule: a causal word's clause
+// (reasonOf), else a clause that says what went wrong or states what the
+// rule rests on (causalReason).
+func whyOf(s, next string) string {
+	if r := reasonOf(s, next); r != "" {
+		return r
+	}
+	if r := causalReason(s); r != "" {
+		return r
+	}
+	// The sentence after the rule, when it states something rather than
+	// asks for something: "never hardcode hex values. the rebrand is going
+	// to change basically every color".
+	n := strings.TrimSpace(next)
+	if len(strings.Fields(n)) >= 4 && (declarative(n) || tellsHarm(n) || reCausal.MatchString(n) && causalSubject(n)) && !isWhere(n) && len(secretKinds(n)) == 0 && !reQuestion.MatchString(n) && !reFeedback.MatchString(n) && !reRuleStart.MatchString(n) && !reToAgents.MatchString(n) && !reYourWork.MatchString(n) {
+		return strings.TrimRight(n, ".!")
+	}
+	return ""
+}

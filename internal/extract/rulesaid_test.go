@@ -1,0 +1,155 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHeuristic_RulesByForm: lasting rules said without "always" or
+// "never" (issue 17) are feedback, with the reason when one is given; an
+// instruction for this step, a task with "not only", and a contrast in a
+// one-off are not.
+func TestHeuristic_RulesByForm(t *testing.T) {
+	at := time.Date(2026, 4, 14, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ text, has, why string }{
+		{"run tests with nx affected, not the whole workspace", "nx affected", ""},
+		{"wrap errors with %w, not %v", "%w", ""},
+		{"the convention is snake_case for all json fields in the public api", "snake_case", ""},
+		{"quit adding type: ignore comments, fix the actual types", "type: ignore", ""},
+		{"Please not use git rebase on the shared branch. It make confusion for other members.", "rebase", ""},
+		{"it's podman here, not docker", "podman", ""},
+		{"all images need alt text. we got an accessibility audit complaint last quarter", "alt text", ""},
+		{"next time no need explain every step, just give me the code is ok", "explain every step", ""},
+		{"can you not reformat whole files when you change one line, bc it makes git blame useless", "reformat whole files", "it makes git blame useless"},
+		{"make sure you run make gen after touching any .proto file or else the go stubs go stale and CI fails", "make gen", "the go stubs go stale"},
+		{"prefer bf16 over fp16 on the A100s, fp16 kept overflowing in the attention layers", "bf16", "fp16 kept overflowing"},
+		{"never allocate in the update loop, GC spikes drop us below 60fps on the switch", "update loop", "GC spikes drop us"},
+		{"use structured logging, never f-strings in log calls, so the log parser can index the fields", "structured logging", "the log parser can index"},
+		{"pls no more emojis in commit messages cuz the changelog generator chokes on them", "emojis", "changelog generator chokes"},
+		{"always split train/test by user id, not by row, or you leak users across splits", "user id", "leak users across splits"},
+		{"ask before running any migration against staging", "migration", ""},
+		{"you can run git status and git diff without asking", "git status", ""},
+		{"it's tabs, not spaces, in the makefiles", "tabs", ""},
+		{"we do trunk-based development here, short lived branches only", "trunk-based", ""},
+		{"skip the summary at the end of your answers", "summary", ""},
+		{"answer in bullet points, not paragraphs", "bullet points", ""},
+		{"for me is important that you write small functions", "small functions", ""},
+		{"use kebab-case for file names", "kebab-case", ""},
+		{"only squash merge into main", "squash merge", ""},
+		{"configs belong in yaml, not in code", "yaml", ""},
+		{"run go vet before you push", "go vet", ""},
+		{"double-check timezones when you touch the scheduler, we had an outage from DST last march", "timezones", "we had an outage"},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		var c *Candidate
+		for i := range got {
+			if got[i].Type == "feedback" && strings.Contains(strings.ToLower(got[i].Body), strings.ToLower(tc.has)) {
+				c = &got[i]
+			}
+		}
+		if c == nil {
+			t.Errorf("%q: no feedback holding %q in %+v", tc.text, tc.has, got)
+			continue
+		}
+		_, why, _ := strings.Cut(c.Body, "**Why:** ")
+		if tc.why != "" && !strings.Contains(strings.ToLower(why), strings.ToLower(tc.why)) {
+			t.Errorf("%q: why %q, want it to hold %q", tc.text, why, tc.why)
+		}
+	}
+	for _, text := range []string{
+		"wait, not run the tests now, first I want see the diff",
+		"ok dont push yet, i want to squash a couple of those first myself",
+		"use the staging creds from 1password for this, not prod",
+		"please make the loader also read yaml files, not only json, and add tests for it",
+		"keep going, this looks right",
+		"run the tests again, not the lint",
+		"rename the file to utils.ts, not helpers.ts",
+		"please change the title when you update the README",
+		"use kebab-case for the new file",
+		"answer the question above first",
+		"hold on, im in a meeting for the next 30 min, dont push anything until I'm back",
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s")
+		for _, c := range got {
+			if c.Type == "feedback" {
+				t.Errorf("%q: saved a rule %q", text, c.Body)
+			}
+		}
+	}
+	// A clause that narrows the rule or allows an exception is no reason.
+	for _, text := range []string{
+		"add the retry to the upload fn and also going forward keep all retry logic in the httpclient package, not scattered around",
+		"prefer thiserror over anyhow in library crates, anyhow is fine in the bins",
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s")
+		for _, c := range got {
+			if strings.Contains(c.Body, "**Why:**") {
+				t.Errorf("%q: a reason where none was given: %q", text, c.Body)
+			}
+		}
+	}
+}
+
+// TestHeuristic_ProjectFactsInChat: who owns what, what the project is
+// held to, a move, a promise — project memories; the same words about
+// the speaker's own step are not.
+func TestHeuristic_ProjectFactsInChat(t *testing.T) {
+	at := time.Date(2026, 4, 14, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ text, has string }{
+		{"backups are handled by the infra team in Warsaw, not us", "Warsaw"},
+		{"btw Kenji is the release manager for mobile now, Tom moved to infra", "Kenji"},
+		{"ah no, the client's IT only allows python 3.8 on their servers, so no 3.9+ syntax anywhere", "python 3.8"},
+		{"the bootloader partition on the rev B boards is 512KB and we can't change it, 40k units are already in the field", "rev B"},
+		{"we're replacing launchdarkly with unleash because of cost", "launchdarkly"},
+		{"the SLA with Northwind is 300ms p99 and we pay penalties above it", "Northwind"},
+		{"we promised Acme Health a 30 day deletion SLA in their contract", "Acme Health"},
+		{"that's owned by the messaging team (Lena's team)", "Lena"},
+		{"fine for now, but we only get the A100 cluster until the grant ends in august", "A100"},
+		{"fine for now but heads up we're moving search from elasticsearch to opensearch by end of Q3 because of the license change", "opensearch"},
+		{"looks right. two things: Omar owns the loyalty domain end to end", "Omar"},
+		{"we ship the pilot to the Rotterdam port authority in Q3", "Rotterdam"},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		found := false
+		for _, c := range got {
+			found = found || c.Type == "project" && strings.Contains(c.Body, tc.has)
+		}
+		if !found {
+			t.Errorf("%q: no project memory holding %q in %+v", tc.text, tc.has, got)
+		}
+	}
+	for _, text := range []string{
+		"we're on it, give me ten minutes",
+		"is the payments service owned by the platform team?",
+		"we can't change this file right now, it's locked",
+	} {
+		if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s"); len(got) > 0 {
+			t.Errorf("%q: saved %+v", text, got)
+		}
+	}
+}
+
+// TestHeuristic_SelfDescriptionsInChat: a role without its article, years
+// of a tool, where the speaker works from — user memories.
+func TestHeuristic_SelfDescriptionsInChat(t *testing.T) {
+	at := time.Date(2026, 4, 14, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ text, has string }{
+		{"good idea. me I am QA engineer, not developer", "QA engineer"},
+		{"thanks. for info I am native french speaker, english is ok for me", "french"},
+		{"nah I wrote most of them, I've been running kubernetes in prod for 7 years", "kubernetes"},
+		{"10 yrs of java but never touched kotlin, so whatever is least magic", "java"},
+		{"yep. also just so you know, I work at the Oslo office, my team is called Fjord", "Oslo"},
+		{"based in Lisbon so I'm UTC+0/+1 depending on DST", "Lisbon"},
+		{"ok. sidenote I'm in Sydney (AEST) so if I go quiet for 8 hours I'm asleep", "Sydney"},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		found := false
+		for _, c := range got {
+			found = found || c.Type == "user" && strings.Contains(c.Body, tc.has)
+		}
+		if !found {
+			t.Errorf("%q: no user memory holding %q in %+v", tc.text, tc.has, got)
+		}
+	}
+}
