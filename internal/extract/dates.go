@@ -27,7 +27,7 @@ var (
 	reShort = gate(lazyre.New(`(?i)\b(?:tmrw|tmr|tmw|tomorow|tommorow|tommorrow|2morrow|eod|eow|eom|eoq|eoy|wknd|weds)\b|\b(?:next|this|the|of|last|a)\s+wk\b`))
 	// reEOD is the end of the working day, alone: "by EOD", "COB".
 	reEOD     = gate(lazyre.New(`(?i)\b(?:end of (?:the )?(?:day|business)|close of business|cob)\b(\s+(?:today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|on|this|next)\b)?`))
-	reEndYear = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?year\b|\byear[- ]end\b`))
+	reEndYear = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?year\b`))
 	// reWeekend is a weekend named as one: its Saturday.
 	reWeekend = gate(lazyre.New(`(?i)\b(this coming|this|over the|next)\s+weekend\b`))
 	// reHoliday is a day every calendar has.
@@ -672,7 +672,7 @@ func pastClause(before string) bool {
 	for i, w := range words {
 		w = strings.Trim(w, ",'\"()")
 		switch {
-		case lists.future[w] || strings.HasSuffix(w, "'ll"):
+		case lists.future[w] || strings.HasSuffix(w, "'ll") || strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "'re"):
 			return false
 		case lists.past[w]:
 			past = true
@@ -687,7 +687,8 @@ func pastClause(before string) bool {
 // hook's start-up pays for none).
 var pastWords = sync.OnceValue(func() (w struct{ ahead, future, past, planned, det map[string]bool }) {
 	w.ahead = wordSet(`to till until by for before next this coming starting starts beginning begins effective of`)
-	w.future = wordSet(`will won't wont gonna going shall need needs must should is are can let's lets please pls want wants plan plans ill`)
+	w.future = wordSet(`will won't wont gonna going shall need needs must should is are can let's lets please pls want wants plan plans ill
+	starts begins ends lands ships happens launches runs goes closes opens kicks expires falls due`)
 	w.past = wordSet(`was were did had broke went fell came ran saw sent wrote made found lost took left told said heard caught began hit built forgot blew spent remember ago yesterday`)
 	w.planned = wordSet(`scheduled planned expected supposed required booked slated penciled pencilled proposed reserved needed`)
 	w.det = wordSet(`the a an this that our my your their its his her newly freshly`)

@@ -40,6 +40,8 @@ func TestAbsoluteDates_Chat(t *testing.T) {
 		"the run moved to 03:00 utc starting monday":      "monday 2026-06-01",
 		"the updated schema ships on friday":              "friday 2026-05-29",
 		"the build broke yesterday, retry on thursday":    "thursday 2026-05-28",
+		"the freeze we announced starts on monday":        "monday 2026-06-01",
+		"the launch got moved, it's now on thursday":      "thursday 2026-05-28",
 	} {
 		if got, ok := AbsoluteDates(in, wed); !ok || !strings.Contains(got, want) {
 			t.Errorf("%q → %q (%v), want it to hold %q", in, got, ok, want)
@@ -56,6 +58,7 @@ func TestAbsoluteDates_Chat(t *testing.T) {
 		"it should land in a day or two",
 		"ping me when u get a sec, wed is fine i guess",
 		"we went up to the 3rd place in the ranking",
+		"the year-end close needs the ledger reconciled",
 	} {
 		if got, _ := AbsoluteDates(in, wed); got != in {
 			t.Errorf("%q became %q", in, got)
