@@ -77,8 +77,26 @@ func ephemeral(it Item) bool {
 	if it.Type != "project" && it.Type != "reference" {
 		return false
 	}
-	return reEphemeral().MatchString(it.Name + "\n" + it.Description + "\n" + it.Body)
+	return reEphemeral().MatchString(prose(it.Name + "\n" + it.Description + "\n" + it.Body))
 }
+
+// prose is text less what it quotes or names: code spans, URLs, paths and
+// other tokens with a slash, dot or underscore inside ("/tmp/artifacts",
+// "draft_releases"), whose words say nothing of how long the note holds.
+func prose(s string) string {
+	s = reCodeSpan().ReplaceAllString(s, " ")
+	f := strings.Fields(s)
+	out := f[:0]
+	for _, w := range f {
+		if strings.Contains(strings.Trim(w, ".,;:!?()\"'"), "/") || strings.ContainsAny(strings.Trim(w, ".,;:!?()\"'"), "._") {
+			continue
+		}
+		out = append(out, w)
+	}
+	return strings.Join(out, " ")
+}
+
+var reCodeSpan = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`[^`\n]*`") })
 
 var reEphemeral = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(?:scratch|notes? (?:while|from|on)|wip|todo|to-do|tmp|temp|temporary|temporarily|for now|for the moment|this week|this sprint|today|currently (?:investigating|debugging|looking)|investigating|chasing|debugging|was looking|looking into|might be|maybe|not (?:yet )?conclusive|unclear|hypothesis|workaround until|draft)\b`)

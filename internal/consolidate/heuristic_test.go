@@ -90,6 +90,9 @@ func TestHeuristic(t *testing.T) {
 			{File: "wrong.md", Name: "wrong", Type: "user", Body: "Works in Java.", Created: date("2026-01-05"), Usage: Usage{Since: old.Since, Injected: 4, Wrong: 2}},
 			{File: "gone.md", Name: "gone", Type: "feedback", Body: "Tabs.", Created: date("2026-01-05"), SupersededBy: "x.md"},
 			{File: "pin.md", Name: "pin", Type: "project", Body: "Legal contact is Ana.", Created: date("2026-01-05"), Usage: old, Pinned: true},
+			// A path or a name is no passing note: "tmp", "draft" in them say
+			// nothing of how long it holds.
+			{File: "cache.md", Name: "build cache", Type: "reference", Body: "CI keeps its build cache in `/tmp/ci-cache` and drafts in gs://acme-ci/draft_releases.", Created: date("2026-01-05"), Usage: old},
 		}, Index{}, []string{"prune:note.md", "prune:wrong.md"}, nil},
 		{"ShortenDescriptionAndIndex", []Item{
 			{File: "long.md", Name: "long", Type: "reference", Created: date("2026-10-01"), Body: "Grafana.",
