@@ -29,7 +29,7 @@ func (p *planner) prune() {
 			ev = append(ev, fmt.Sprintf("marked wrong %s, helpful %s", times(u.Wrong), times(u.Helpful)))
 		case it.Type == "user" || it.Type == "feedback":
 			continue
-		case it.SupersededBy != "" && !lastChange(it.Item).IsZero() && lastChange(it.Item).Before(cutoff):
+		case it.SupersededBy != "" && !lastChange(it.Item).IsZero() && lastChange(it.Item).Before(cutoff) && p.present(it.SupersededBy):
 			reason = fmt.Sprintf("%s was superseded by %s more than %d days ago (last changed %s): the history has been kept long enough.",
 				it.File, it.SupersededBy, unusedDays, day(lastChange(it.Item)))
 			ev = append(ev, "superseded_by: "+it.SupersededBy, "last changed "+day(lastChange(it.Item)))
@@ -41,6 +41,14 @@ func (p *planner) prune() {
 		}
 		p.add(Op{Kind: Prune, Files: []string{it.File}, Retire: []string{it.File}, Reason: reason, Evidence: ev})
 	}
+}
+
+// present reports whether file is a memory of the folder that no
+// operation retires: what supersedes a memory must still be there before
+// the old one goes, or the old one is the only record left.
+func (p *planner) present(file string) bool {
+	i, ok := p.byFile[file]
+	return ok && !p.retired[p.items[i].File]
 }
 
 // lastChange is when a memory last changed: updated, else created.
