@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,9 +23,39 @@ import (
 // neither the engine nor the conversation sets.
 const componentsDir = "internal/extract/testdata/components"
 
-// componentHalves are the halves of each set: tune is read while rules are
-// written; heldout is only measured.
-var componentHalves = []string{"tune", "heldout"}
+// The halves of each set: tune is read while rules are written; heldout
+// is only measured. A second labeller's set (feedback2.json,
+// facts2.json), measured once blind as a whole, is split the same way by
+// its ids: the odd ones are tune2, the even ones heldout2.
+var (
+	dateHalves = []string{"tune", "heldout"}
+	ruleHalves = []string{"tune", "heldout", "tune2", "heldout2"}
+)
+
+// setFile is a half's file: "feedback.tune.json", "feedback2.json".
+func setFile(dir, kind, half string) string {
+	if strings.HasSuffix(half, "2") {
+		return filepath.Join(dir, kind+"2.json")
+	}
+	return filepath.Join(dir, kind+"."+half+".json")
+}
+
+// ofHalf keeps the items of a second labeller's set that are in half:
+// odd ids for tune2, even ones for heldout2; every item for the others.
+func ofHalf[T any](half string, items []T, id func(T) string) []T {
+	if !strings.HasSuffix(half, "2") {
+		return items
+	}
+	var out []T
+	for _, it := range items {
+		digits := strings.TrimLeft(id(it), "abcdefghijklmnopqrstuvwxyz")
+		n, err := strconv.Atoi(digits)
+		if err == nil && (n%2 == 1) == (half == "tune2") {
+			out = append(out, it)
+		}
+	}
+	return out
+}
 
 // dateItem is one sentence of the dates set.
 type dateItem struct {
@@ -116,9 +147,9 @@ with --half heldout, which a person tuning rules does not read.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var out []datesScore
-			for _, h := range halvesOf(cmd) {
+			for _, h := range halvesOf(cmd, dateHalves) {
 				var items []dateItem
-				if err := readSet(filepath.Join(dir, "dates."+h+".json"), &items); err != nil {
+				if err := readSet(setFile(dir, "dates", h), &items); err != nil {
 					return err
 				}
 				out = append(out, scoreDates(h, items))
@@ -130,7 +161,7 @@ with --half heldout, which a person tuning rules does not read.`,
 				b.printf("%-8s dated %s   plain %s\n", s.Half, s.Dated, s.Plain)
 			}
 			for _, s := range out {
-				if verbose && (s.Half == "tune" || cmd.Flags().Changed("half")) {
+				if verbose && (strings.HasPrefix(s.Half, "tune") || cmd.Flags().Changed("half")) {
 					for _, m := range s.Misses {
 						b.printf("  %s: %s\n", s.Half, m)
 					}
@@ -165,18 +196,21 @@ question, a quote, thanks) and scores what it saves:
   not rules   messages without a lasting rule that saved a feedback memory
   not silent  … that saved any memory
 
---verbose lists the tune half's misses; the heldout half's are listed only
-with --half heldout, which a person tuning rules does not read.`,
+tune2 and heldout2 are the odd and even ids of feedback2.json, a second
+labeller's set. --verbose lists the tune and tune2 halves' misses; the
+others' are listed only when --half names them, which a person tuning rules
+does not do.`,
 		Example: `  go run ./cmd/memdir-bench rules
   go run ./cmd/memdir-bench rules --verbose`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var out []rulesScore
-			for _, h := range halvesOf(cmd) {
+			for _, h := range halvesOf(cmd, ruleHalves) {
 				var items []ruleItem
-				if err := readSet(filepath.Join(dir, "feedback."+h+".json"), &items); err != nil {
+				if err := readSet(setFile(dir, "feedback", h), &items); err != nil {
 					return err
 				}
+				items = ofHalf(h, items, func(it ruleItem) string { return it.ID })
 				out = append(out, scoreRules(h, items))
 			}
 			if b.json {
@@ -187,7 +221,7 @@ with --half heldout, which a person tuning rules does not read.`,
 				b.printf("%-8s %-11s %-11s %-11s %-11s %-11s %-11s %-11s\n", s.Half, s.Feedback, s.AnyType, s.Why, s.WhyRight, s.WhyFalse, s.NotRules, s.NotSilent)
 			}
 			for _, s := range out {
-				if verbose && (s.Half == "tune" || cmd.Flags().Changed("half")) {
+				if verbose && (strings.HasPrefix(s.Half, "tune") || cmd.Flags().Changed("half")) {
 					for _, m := range s.Misses {
 						b.printf("  %s: %s\n", s.Half, m)
 					}
@@ -198,7 +232,7 @@ with --half heldout, which a person tuning rules does not read.`,
 	}
 	cmd.Flags().StringVar(&dir, "dir", componentsDir, "the labelled sets' folder")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list the misses")
-	cmd.Flags().String("half", "", "only this half: tune or heldout")
+	cmd.Flags().String("half", "", "only this half: tune, heldout, tune2 or heldout2")
 	return cmd
 }
 
@@ -220,18 +254,21 @@ once by a saved one holding all its phrases (any case):
   silent      messages with nothing lasting that saved nothing
   forbidden   phrases that must never be saved (a secret, a one-off) found saved
 
---verbose lists the tune half's misses; the heldout half's are listed only
-with --half heldout, which a person tuning rules does not read.`,
+tune2 and heldout2 are the odd and even ids of facts2.json, a second
+labeller's set. --verbose lists the tune and tune2 halves' misses; the
+others' are listed only when --half names them, which a person tuning rules
+does not do.`,
 		Example: `  go run ./cmd/memdir-bench facts
   go run ./cmd/memdir-bench facts --verbose`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var out []factsScore
-			for _, h := range halvesOf(cmd) {
+			for _, h := range halvesOf(cmd, ruleHalves) {
 				var items []factItem
-				if err := readSet(filepath.Join(dir, "facts."+h+".json"), &items); err != nil {
+				if err := readSet(setFile(dir, "facts", h), &items); err != nil {
 					return err
 				}
+				items = ofHalf(h, items, func(it factItem) string { return it.ID })
 				out = append(out, scoreFacts(h, items))
 			}
 			if b.json {
@@ -242,7 +279,7 @@ with --half heldout, which a person tuning rules does not read.`,
 				b.printf("%-8s %-15s %-15s %-15s %-15s %-15s %-15s %d\n", s.Half, s.Precision, s.Recall, s.Types["user"], s.Types["project"], s.Types["reference"], s.Silent, s.Forbidden)
 			}
 			for _, s := range out {
-				if verbose && (s.Half == "tune" || cmd.Flags().Changed("half")) {
+				if verbose && (strings.HasPrefix(s.Half, "tune") || cmd.Flags().Changed("half")) {
 					for _, m := range s.Misses {
 						b.printf("  %s: %s\n", s.Half, m)
 					}
@@ -253,16 +290,16 @@ with --half heldout, which a person tuning rules does not read.`,
 	}
 	cmd.Flags().StringVar(&dir, "dir", componentsDir, "the labelled sets' folder")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list the misses")
-	cmd.Flags().String("half", "", "only this half: tune or heldout")
+	cmd.Flags().String("half", "", "only this half: tune, heldout, tune2 or heldout2")
 	return cmd
 }
 
-// halvesOf is the halves a command scores: both, or its --half.
-func halvesOf(cmd *cobra.Command) []string {
+// halvesOf is the halves a command scores: all, or its --half.
+func halvesOf(cmd *cobra.Command, all []string) []string {
 	if h, _ := cmd.Flags().GetString("half"); h != "" {
 		return []string{h}
 	}
-	return componentHalves
+	return all
 }
 
 // readSet decodes a labelled set, refusing fields it does not know.

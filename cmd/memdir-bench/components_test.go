@@ -55,7 +55,11 @@ func TestComponentsCmd(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, h := range componentHalves {
+	write("feedback2.json", `[]`)
+	write("facts2.json", `[{"id":"r001","date":"2026-05-27","assistant":"","text":"thanks","expect":[],"forbidden":[],"note":""},
+		{"id":"r002","date":"2026-05-27","assistant":"","text":"fwiw I mostly do infra","expect":[],"forbidden":[],"note":""},
+		{"id":"r004","date":"2026-05-27","assistant":"","text":"ok","expect":[],"forbidden":[],"note":""}]`)
+	for _, h := range dateHalves {
 		write("dates."+h+".json", `[{"id":"d1","anchor":"2026-05-27T10:00:00Z","text":"due tomorrow","dates":["2026-05-28"],"note":""}]`)
 		write("feedback."+h+".json", `[{"id":"f1","date":"2026-05-27","assistant":"","text":"thanks, looks good","rule":[],"why":null,"note":""}]`)
 		write("facts."+h+".json", `[{"id":"p1","date":"2026-05-27","assistant":"","text":"thanks, looks good","expect":[],"forbidden":[],"note":""}]`)
@@ -81,7 +85,8 @@ func TestComponentsCmd(t *testing.T) {
 		t.Fatal(err)
 	}
 	var fs []factsScore
-	if err := json.Unmarshal(out.Bytes(), &fs); err != nil || len(fs) != 2 || fs[1].Silent.Value != 1 {
+	if err := json.Unmarshal(out.Bytes(), &fs); err != nil || len(fs) != 4 || fs[1].Silent.Value != 1 || fs[2].Half != "tune2" || fs[2].Silent.Of != 1 ||
+		fs[3].Silent.Of != 2 || fs[3].Silent.N != 1 {
 		t.Fatalf("facts: %v %s", err, out.String())
 	}
 	write("dates.tune.json", `[{"id":"d1","when":"x"}]`)

@@ -346,8 +346,21 @@ func aboutRule(n, rule string) bool {
 			ruleWords[w] = true
 		}
 	}
-	for _, w := range strings.FieldsFunc(asciiLower(n), notWordByte) {
+	words := strings.FieldsFunc(asciiLower(n), notWordByte)
+	for _, w := range words {
 		if ruleWords[w] {
+			return true
+		}
+	}
+	// A short statement that points back at the rule's thing or states
+	// what the team does, right after it: "The team in Porto reads them
+	// too", "main deploys automatically to prod".
+	if len(words) > 14 || !declarative(n) {
+		return false
+	}
+	for _, w := range words {
+		switch w {
+		case "them", "it", "they", "those", "these", "we", "our", "us":
 			return true
 		}
 	}

@@ -380,7 +380,7 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 		if c, ok := ruledHead(text, at); ok {
 			return []Candidate{c}
 		}
-		if !reStepOnly.MatchString(text) || reGeneral.MatchString(text) {
+		if (!reStepOnly.MatchString(text) || reGeneral.MatchString(text)) && !reNotRule.MatchString(text) {
 			cs = clauseRules(text, next, at) // not "…, dont push anything until I'm back"
 		}
 	}
@@ -481,7 +481,8 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	}
 	hasPointer := reURL.MatchString(s) || reChannel.MatchString(lower) || reSystems.MatchString(s) && rePointer.MatchString(s)
 	switch {
-	case (hasPointer && (rePointer.MatchString(s) || reSystems.MatchString(s) || reChannelIn.MatchString(s)) || isWhere(s)) && !isScheduled(s, at) && !opensWithRule(s):
+	case (hasPointer && (rePointer.MatchString(s) || reSystems.MatchString(s) || reChannelIn.MatchString(s)) || isWhere(s)) && !isScheduled(s, at) && !opensWithRule(s) &&
+		(!reTrouble.MatchString(s) || reAnyName.MatchString(s)): // not "the bug is in sentry, look at it"
 		if head, rest, ok := strings.Cut(s, ", "); ok && len(strings.Fields(head)) >= 3 && reRuleStart.MatchString(head) && isWhere(rest) && !isWhere(head) {
 			// "never deploy on fridays, the deploy calendar is in notion
 			// under Eng / Deploys": a rule, and a place.
@@ -541,6 +542,8 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		return many("user", self) // less what holds only now ("on call this week")
 	}
 	switch {
+	case reNotRule.MatchString(s):
+		return nil // "never mind, I found it", "my lead keeps saying 'never use ORMs'"
 	case reFeedback.MatchString(s) || reFeedbackMore.MatchString(s) && !mayHold(s, hereWords) || standing(s) || reUseNot.MatchString(s) || saysRule(s) || r.correction && (strings.HasPrefix(lower, "we ") && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) || !strings.HasPrefix(lower, "we ") && !reNotImperative.MatchString(s)):
 		bare := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "also, "), "please "), " ")
 		general := reGeneral.MatchString(s) || r.correction || reHabit.MatchString(s) && !reOneOff.MatchString(s) && !reNowOnly.MatchString(s)

@@ -166,8 +166,28 @@ func callAt(s string) bool {
 	return false
 }
 
+// reInSystem is a thing said to live in a tool outside the repository,
+// the tool alone or with the name it has there: "the on-call schedule is
+// in opsgenie", "specs are in confluence space INVC", "it's documented
+// at https://…", "our sentry project is web-frontend".
+var reInSystem = gate(lazyre.New(`(?i)\b(?:is|are|lives?|sits?|kept|stored|documented|tracked|posted|filed|written up)\s+(?:in|on|at|under|through)\s+(?:the\s+|our\s+|their\s+)?` + systemNames + `\b` +
+	`|\b(?:documented|described|written up|specified) (?:at|in|on) https?://` +
+	`|\b(?:our|the|their) ` + systemNames + ` (?:project|space|board|team|org|service|file|workspace|dashboard|repo|page|view|list)\s+(?:is\s+|=\s*|:\s*)?(?-i:['"]?[\w.-]*[A-Z0-9_-][\w.-]*)`))
+
+// systemNames are tools a team keeps things in, outside its repository.
+const systemNames = `(?:linear|jira|grafana|datadog|sentry|pagerduty|notion|confluence|slack|asana|trello|opsgenie|kibana|honeycomb|statuspage|1password|vault|figma|dovetail|productboard|miro|google (?:drive|docs|sheets?)|sharepoint|dropbox|airtable|testrail|zendesk|intercom|hubspot|salesforce|looker|metabase|tableau|superset|gitlab|bitbucket|artifactory|backstage|coda|clickup|quip|loom|lucid(?:chart)?|postman|swagger|readme\.io)`
+
+// opensWithImperative reports an instruction: "check what is in datadog".
+func opensWithImperative(s string) bool {
+	w := strings.Fields(asciiLower(s))
+	return len(w) > 0 && (imperatives()[w[0]] || w[0] == "can" || w[0] == "could")
+}
+
 // isWhere reports a named place outside the repository.
 func isWhere(s string) bool {
+	if reInSystem.MatchString(s) && !mayHold(s, []string{"bug", "error", "problem", "crash", "leak"}) && !opensWithImperative(s) {
+		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
+	}
 	if reWhereClause.MatchString(s) && reAnyName.MatchString(s) && !mayHold(s, []string{"bug", "error", "issue", "problem", "crash", "leak"}) && !codeName(reAnyName.FindString(s)) {
 		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 	}
@@ -191,3 +211,8 @@ func isWhere(s string) bool {
 		reKindNamed.MatchString(s) && !callAt(s)
 	return named && !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 }
+
+// reTrouble marks talk about a problem now: where this bug shows up is no
+// place to remember unless the place has a name ("bugs come in Linear,
+// team BOOK" is).
+var reTrouble = gate(lazyre.New(`(?i)\b(?:the|this|that|a|an) (?:bug|error|crash|leak)\b|\ba mess\b|\bany idea\b|\bbroken\b|\bfailing\b`))

@@ -28,7 +28,13 @@ var (
 		`|^(?:it'?s|its) [^,]{1,30},? not [^,]{1,30},? (?:in|for|on) (?:the|our|all|every|any)\b` +
 		`|^(?:(?:always|pls|please)\s+)?(?:ask|check with) (?:me |us )?(?:first )?before\b|\bwithout (?:asking|checking with me|my ok)\b` +
 		`|^only [\w-]+(?: [\w-]+)? (?:into|to|via|with|through|from|in|on|for|when|if|after|before)\b|\b(?:it'?s|is) important (?:that you|to always|to never)\b|^for me (?:it )?is important\b` +
-		`|^[\w./-]+(?: [\w./-]+){0,3} (?:belongs?|go(?:es)?|lives?|stays?) (?:in|into|next to|under|inside)\b[^,]*,\s*not\b`))
+		`|^[\w./-]+(?: [\w./-]+){0,3} (?:belongs?|go(?:es)?|lives?|stays?) (?:in|into|next to|under|inside)\b[^,]*,\s*not\b` +
+		`|^we [\w-]+(?: [\w-]+){0,3} here\b|,\s*always have\b|\b[\w-]+s here (?:get|are|go|need|must|stay)\b|^(?:in|for) [\w./-]+(?: [\w./-]+)? we (?:[a-z]+[^d\s]|[a-z]+[^e\s]d) ` +
+		`|\b(?:needs?|has|have) to (?:be|go|stay|use)\b[^,]*,\s*not\b|(?:^|\bso )(?:any|every|each|all) [\w./-]+(?: [\w./-]+){0,5}? (?:gets?|needs?|must|should|has to|have to|goes|go|stays?|requires?)\b`))
+	// reNotRule is a message that looks like a rule and is not one: "never
+	// mind", a rule someone else keeps saying or a post says, a request
+	// after a day ("tomorrow can you look…").
+	reNotRule = gate(lazyre.New(`(?i)^(?:never ?mind|nvm)\b|\b(?:saying|says|said|keeps? saying|recommends?|recommended|suggests?|claims?|told me)\b[^.?!]{0,40}?['"]?(?:you should |we should |to )?(?:always|never|don'?t)\b|^(?:(?:tomorrow|today|tonight|later|then|also|and|so|ok)\s*,?\s+)+(?:can|could|would|will) (?:you|u)\b|^first,? (?:show|tell|let me|i want|check|run|look)\b|\b(?:check|run|do|try|test) it once\b|\bjust once\b`))
 	// reWhenYou is the recurring moment an instruction is for: "run go vet
 	// before you push", "double-check timezones when you touch the
 	// scheduler".
@@ -44,9 +50,11 @@ var (
 // saysRule reports whether s states a lasting rule by its form (see
 // reRuleSaid), or as an instruction set against its other: "run tests
 // with nx affected, not the whole workspace", "wrap errors with %w, not
-// %v"; or as "keep …" a standing state: "keep PRs under ~400 lines".
+// %v"; as "keep …" a standing state: "keep PRs under ~400 lines"; or
+// as what to do whenever something happens: "when you give me shell
+// commands, put each in its own code block".
 func saysRule(s string) bool {
-	if reRuleSaid.MatchString(s) {
+	if reRuleSaid.MatchString(s) || conditionalRule(s) {
 		return true
 	}
 	w := strings.Fields(asciiLower(s))
@@ -83,6 +91,33 @@ func saysRule(s string) bool {
 	return false
 }
 
+// conditionalRule reports an instruction for whenever something holds:
+// "if you change anything in the feature pipeline, bump FEATURE_VERSION",
+// "when you're not sure about something, say so", "if a function runs in
+// ISR context, no malloc".
+func conditionalRule(s string) bool {
+	head, tail, ok := strings.Cut(asciiLower(s), ", ")
+	if !ok || !reConditionHead.MatchString(head) || mayHold(s, taskWords) || reStepOnly.MatchString(s) {
+		return false
+	}
+	w := strings.Fields(tail)
+	for len(w) > 1 && (w[0] == "always" || w[0] == "please" || w[0] == "pls" || w[0] == "then" || w[0] == "just") {
+		w = w[1:]
+	}
+	if len(w) < 2 {
+		return false
+	}
+	switch w[0] {
+	case "no", "never", "always", "don't", "dont":
+		return true
+	}
+	return (imperatives()[w[0]] || ruleVerbs()[w[0]]) && !oneOffVerbs()[w[0]]
+}
+
+// reConditionHead opens a condition about any case: "if you…", "when a
+// test…", "whenever the schema…".
+var reConditionHead = gate(lazyre.New(`(?i)^(?:if|when|whenever|every time|any ?time|once|before|after) (?:you|u|you're|youre|a|an|the|any|we)\b`))
+
 var (
 	// harmVerbs say what went wrong, in a clause that is a rule's reason:
 	// "fp16 kept overflowing", "GC spikes drop us below 60fps".
@@ -96,7 +131,8 @@ var (
 	// %v", "mock at the http boundary, not individual functions".
 	ruleVerbs = sync.OnceValue(func() map[string]bool {
 		return wordSet(`wrap mock format prefix name store route send throw raise import export cache type annotate
-		sort quote escape validate sanitize hash encrypt build deploy install pass handle emit commit branch answer reply respond`)
+		sort quote escape validate sanitize hash encrypt build deploy install pass handle emit commit branch answer reply respond
+		say flag bump mark tag label loop ping`)
 	})
 	// oneOffVerbs act on one thing, and do not make a rule of an
 	// instruction: "rename the file to utils.ts, not helpers.ts".

@@ -40,6 +40,12 @@ func TestHeuristic_RulesByForm(t *testing.T) {
 		{"configs belong in yaml, not in code", "yaml", ""},
 		{"run go vet before you push", "go vet", ""},
 		{"double-check timezones when you touch the scheduler, we had an outage from DST last march", "timezones", "we had an outage"},
+		{"when you give me shell commands, put each in its own code block so I can copy them one at a time", "own code block", ""},
+		{"if a function runs in ISR context, no malloc and no blocking calls, full stop", "malloc", ""},
+		{"when you're not sure about something, say so", "not sure", ""},
+		{"we squash merge here, always have. one commit per PR on main so bisect stays sane", "squash merge", ""},
+		{"so any change to requirements.txt gets its own PR, never bundled with feature work", "requirements.txt", ""},
+		{"Please write the commit messages always in English, also when I write you in German. The team in Porto reads them too.", "English", "The team in Porto reads them too"},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
 		var c *Candidate
@@ -68,6 +74,10 @@ func TestHeuristic_RulesByForm(t *testing.T) {
 		"please change the title when you update the README",
 		"use kebab-case for the new file",
 		"answer the question above first",
+		"never mind, I found it — it was a stale env var",
+		"my lead keeps saying 'never use ORMs for reporting queries'. is that actually true for something this small?",
+		"read a blog post saying you should always pin transitive deps with a lockfile hash. thoughts?",
+		"Wait, not yet. First show me please which SQL it will generate.",
 		"hold on, im in a meeting for the next 30 min, dont push anything until I'm back",
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s")
@@ -141,6 +151,10 @@ func TestHeuristic_SelfDescriptionsInChat(t *testing.T) {
 		{"10 yrs of java but never touched kotlin, so whatever is least magic", "java"},
 		{"yep. also just so you know, I work at the Oslo office, my team is called Fjord", "Oslo"},
 		{"based in Lisbon so I'm UTC+0/+1 depending on DST", "Lisbon"},
+		{"I have a physics background, not CS, so go easy on the jargon", "physics"},
+		{"i've used django for like 6 years", "django"},
+		{"english is not my first language", "English"},
+		{"i used to work at stripe so i know the webhook stuff well", "stripe"},
 		{"ok. sidenote I'm in Sydney (AEST) so if I go quiet for 8 hours I'm asleep", "Sydney"},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
@@ -150,6 +164,41 @@ func TestHeuristic_SelfDescriptionsInChat(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%q: no user memory holding %q in %+v", tc.text, tc.has, got)
+		}
+	}
+}
+
+// TestHeuristic_PlacesInTools: where a thing lives in a tool outside the
+// repository is a reference, the tool alone or with its name there; a
+// problem seen in a tool, an instruction to look there, are not.
+func TestHeuristic_PlacesInTools(t *testing.T) {
+	at := time.Date(2026, 4, 14, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ text, has string }{
+		{"the on-call schedule is in opsgenie", "opsgenie"},
+		{"specs are in confluence space INVC", "INVC"},
+		{"it's documented at https://docs.partners.kestrelpay.io/v3/settlements", "docs.partners"},
+		{"our sentry project is web-frontend", "web-frontend"},
+		{"the designs are in figma, file Orion v2", "Orion"},
+		{"Thanks. Bugs come in Linear, team BOOK, I look there every morning first.", "BOOK"},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		found := false
+		for _, c := range got {
+			found = found || c.Type == "reference" && strings.Contains(c.Body, tc.has)
+		}
+		if !found {
+			t.Errorf("%q: no reference holding %q in %+v", tc.text, tc.has, got)
+		}
+	}
+	for _, text := range []string{
+		"check what is in datadog for the last hour",
+		"the jira board is a mess honestly",
+		"the bug is in sentry, look at it",
+		"the error shows up in kibana, any idea",
+		"i was in confluence all morning",
+	} {
+		if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s"); len(got) > 0 {
+			t.Errorf("%q: saved %+v", text, got)
 		}
 	}
 }
