@@ -19,9 +19,11 @@ var reProjectFact = gate(lazyre.New(`(?i)\b(?:is|are|'s) (?:owned|maintained|run
 	`|\b(?:(?:is|are)(?: not|n'?t) allowed to|not allowed to)\b` +
 	`|\b(?:data residency|residency requirement|[\w-]+-bound)\b` +
 	`|\bbecause of (?:the )?(?:[\w-]+ )?(?:law|contract|licen[cs]e(?: change)?|regulation|compliance|budget|cost|policy)\b` +
-	`|\bwe(?:'re| are) (?:moving|replacing|switching|porting|rewriting|consolidating)\b` +
+	`|\bwe(?:'re| are) (?:[\w-]+ ){0,2}(?:moving|replacing|switching|porting|rewriting|consolidating)\b` +
+	`|\b(?:is |are )?belong(?:s|ing)? to\b|\bwe own (?:the |all |our )?[\w-]+|\b(?:they|[\w-]+ team) (?:maintain|own|run)s?\b` +
+	`|\bcan'?t be (?:updated|changed|upgraded|replaced|touched|patched)\b|\bwon'?t (?:update|upgrade|allow|approve)\b|\bno [\w-]+ allowed\b|\b(?:have|has) no (?:internet|network|wifi|gpus?|cloud|access)\b` +
 	`|\b(?:decided|settled|agreed) on\b|\b(?:picked|chose|selected) [\w.-]+ (?:as|over)\b|\bdecided in the\b` +
-	`|\b(?:sla|slo)s?\b|\bwe (?:promised|committed to)\b` +
+	`|\b(?:sla|slo)s?\b|\bwe (?:have |'ve )?(?:promised|committed to)\b` +
 	`|\bwe (?:keep only|only keep)\b` +
 	`|\b(?:have|has) to be (?:off|out of)\b` +
 	`|\bwe only (?:get|have) (?:the )?[\w.-]+(?: [\w.-]+)? until\b|\b(?:team|org|client|customer|company|we|they) (?:chose|picked|went with)\b` +

@@ -119,6 +119,11 @@ func TestHeuristic_ProjectFactsInChat(t *testing.T) {
 		{"fine for now but heads up we're moving search from elasticsearch to opensearch by end of Q3 because of the license change", "opensearch"},
 		{"looks right. two things: Omar owns the loyalty domain end to end", "Omar"},
 		{"we ship the pilot to the Rotterdam port authority in Q3", "Rotterdam"},
+		{"netcode is belonging to Montreal studio, the rest is ours", "Montreal"},
+		{"we own the CI runners and the base images, not the apps themselves", "CI runners"},
+		{"the kiosks run Chrome 87 on a locked-down Windows image that IT won't update before 2027", "Chrome 87"},
+		{"fyi we're halfway through moving from Jenkins to GitHub Actions", "Jenkins"},
+		{"We have promised to Hartmann GmbH that the CSV export keeps the old column order", "Hartmann"},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
 		found := false
@@ -156,6 +161,8 @@ func TestHeuristic_SelfDescriptionsInChat(t *testing.T) {
 		{"english is not my first language", "English"},
 		{"i used to work at stripe so i know the webhook stuff well", "stripe"},
 		{"ok. sidenote I'm in Sydney (AEST) so if I go quiet for 8 hours I'm asleep", "Sydney"},
+		{"I'm in Berlin and usually only online 10–16, so async is best", "Berlin"},
+		{"i'm on the Sydney side of the team", "Sydney"},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
 		found := false
