@@ -124,10 +124,61 @@ type rulesScore struct {
 	Misses    []string `json:"misses,omitempty"`
 }
 
-func (b *bench) datesCmd() *cobra.Command {
+// scored is what each set's score says of itself: its half and misses.
+type scored interface{ halfMisses() (string, []string) }
+
+func (s datesScore) halfMisses() (string, []string) { return s.Half, s.Misses }
+func (s rulesScore) halfMisses() (string, []string) { return s.Half, s.Misses }
+func (s factsScore) halfMisses() (string, []string) { return s.Half, s.Misses }
+
+// componentSet is one labelled set's command: its files, how an item is
+// named, how a half is scored and printed.
+type componentSet[T any, S scored] struct {
+	kind   string // the files' prefix: dates, feedback, facts
+	halves []string
+	id     func(T) string
+	score  func(half string, items []T) S
+	table  func(b *bench, out []S)
+}
+
+// componentCmd gives cmd the RunE and flags every set shares: read each
+// half, score it, print the table (or JSON), and with --verbose the
+// misses of the halves tuned on, or of the one --half names.
+func componentCmd[T any, S scored](b *bench, cmd *cobra.Command, set componentSet[T, S]) *cobra.Command {
 	var dir string
 	var verbose bool
-	cmd := &cobra.Command{
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		var out []S
+		for _, h := range halvesOf(cmd, set.halves) {
+			var items []T
+			if err := readSet(setFile(dir, set.kind, h), &items); err != nil {
+				return err
+			}
+			out = append(out, set.score(h, ofHalf(h, items, set.id)))
+		}
+		if b.json {
+			return b.printJSON(out)
+		}
+		set.table(b, out)
+		for _, s := range out {
+			half, misses := s.halfMisses()
+			if verbose && (strings.HasPrefix(half, "tune") || cmd.Flags().Changed("half")) {
+				for _, m := range misses {
+					b.printf("  %s: %s\n", half, m)
+				}
+			}
+		}
+		return nil
+	}
+	cmd.Flags().StringVar(&dir, "dir", componentsDir, "the labelled sets' folder")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list the misses")
+	cmd.Flags().String("half", "", "only this half: "+strings.Join(set.halves, ", "))
+	return cmd
+}
+
+func (b *bench) datesCmd() *cobra.Command {
+	return componentCmd(b, &cobra.Command{
 		Use:   "dates",
 		Short: "Relative dates made absolute, on the labelled sentences (issue 17)",
 		Long: `dates rewrites each sentence of the labelled dates set (` + componentsDir + `/
@@ -144,42 +195,16 @@ was written) as extraction does (extract.AbsoluteDates), and scores it:
 with --half heldout, which a person tuning rules does not read.`,
 		Example: `  go run ./cmd/memdir-bench dates
   go run ./cmd/memdir-bench dates --verbose`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			var out []datesScore
-			for _, h := range halvesOf(cmd, dateHalves) {
-				var items []dateItem
-				if err := readSet(setFile(dir, "dates", h), &items); err != nil {
-					return err
-				}
-				out = append(out, scoreDates(h, items))
-			}
-			if b.json {
-				return b.printJSON(out)
-			}
+	}, componentSet[dateItem, datesScore]{kind: "dates", halves: dateHalves, id: func(it dateItem) string { return it.ID }, score: scoreDates,
+		table: func(b *bench, out []datesScore) {
 			for _, s := range out {
 				b.printf("%-8s dated %s   plain %s\n", s.Half, s.Dated, s.Plain)
 			}
-			for _, s := range out {
-				if verbose && (strings.HasPrefix(s.Half, "tune") || cmd.Flags().Changed("half")) {
-					for _, m := range s.Misses {
-						b.printf("  %s: %s\n", s.Half, m)
-					}
-				}
-			}
-			return nil
-		},
-	}
-	cmd.Flags().StringVar(&dir, "dir", componentsDir, "the labelled sets' folder")
-	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list the misses")
-	cmd.Flags().String("half", "", "only this half: tune or heldout")
-	return cmd
+		}})
 }
 
 func (b *bench) rulesCmd() *cobra.Command {
-	var dir string
-	var verbose bool
-	cmd := &cobra.Command{
+	return componentCmd(b, &cobra.Command{
 		Use:   "rules",
 		Short: "Feedback rules and their reasons, on the labelled messages (issue 17)",
 		Long: `rules runs the heuristic extraction on each message of the labelled feedback
@@ -202,44 +227,17 @@ others' are listed only when --half names them, which a person tuning rules
 does not do.`,
 		Example: `  go run ./cmd/memdir-bench rules
   go run ./cmd/memdir-bench rules --verbose`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			var out []rulesScore
-			for _, h := range halvesOf(cmd, ruleHalves) {
-				var items []ruleItem
-				if err := readSet(setFile(dir, "feedback", h), &items); err != nil {
-					return err
-				}
-				items = ofHalf(h, items, func(it ruleItem) string { return it.ID })
-				out = append(out, scoreRules(h, items))
-			}
-			if b.json {
-				return b.printJSON(out)
-			}
+	}, componentSet[ruleItem, rulesScore]{kind: "feedback", halves: ruleHalves, id: func(it ruleItem) string { return it.ID }, score: scoreRules,
+		table: func(b *bench, out []rulesScore) {
 			b.printf("%-8s %-11s %-11s %-11s %-11s %-11s %-11s %-11s\n", "half", "feedback", "any type", "why", "why right", "why false", "not rules", "not silent")
 			for _, s := range out {
 				b.printf("%-8s %-11s %-11s %-11s %-11s %-11s %-11s %-11s\n", s.Half, s.Feedback, s.AnyType, s.Why, s.WhyRight, s.WhyFalse, s.NotRules, s.NotSilent)
 			}
-			for _, s := range out {
-				if verbose && (strings.HasPrefix(s.Half, "tune") || cmd.Flags().Changed("half")) {
-					for _, m := range s.Misses {
-						b.printf("  %s: %s\n", s.Half, m)
-					}
-				}
-			}
-			return nil
-		},
-	}
-	cmd.Flags().StringVar(&dir, "dir", componentsDir, "the labelled sets' folder")
-	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list the misses")
-	cmd.Flags().String("half", "", "only this half: tune, heldout, tune2 or heldout2")
-	return cmd
+		}})
 }
 
 func (b *bench) factsCmd() *cobra.Command {
-	var dir string
-	var verbose bool
-	cmd := &cobra.Command{
+	return componentCmd(b, &cobra.Command{
 		Use:   "facts",
 		Short: "User, project and reference facts, and messages with none, on the labelled messages (issue 17)",
 		Long: `facts runs the heuristic extraction on each message of the labelled facts set
@@ -260,38 +258,13 @@ others' are listed only when --half names them, which a person tuning rules
 does not do.`,
 		Example: `  go run ./cmd/memdir-bench facts
   go run ./cmd/memdir-bench facts --verbose`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			var out []factsScore
-			for _, h := range halvesOf(cmd, ruleHalves) {
-				var items []factItem
-				if err := readSet(setFile(dir, "facts", h), &items); err != nil {
-					return err
-				}
-				items = ofHalf(h, items, func(it factItem) string { return it.ID })
-				out = append(out, scoreFacts(h, items))
-			}
-			if b.json {
-				return b.printJSON(out)
-			}
+	}, componentSet[factItem, factsScore]{kind: "facts", halves: ruleHalves, id: func(it factItem) string { return it.ID }, score: scoreFacts,
+		table: func(b *bench, out []factsScore) {
 			b.printf("%-8s %-15s %-15s %-15s %-15s %-15s %-15s %s\n", "half", "precision", "recall", "user", "project", "reference", "silent", "forbidden")
 			for _, s := range out {
 				b.printf("%-8s %-15s %-15s %-15s %-15s %-15s %-15s %d\n", s.Half, s.Precision, s.Recall, s.Types["user"], s.Types["project"], s.Types["reference"], s.Silent, s.Forbidden)
 			}
-			for _, s := range out {
-				if verbose && (strings.HasPrefix(s.Half, "tune") || cmd.Flags().Changed("half")) {
-					for _, m := range s.Misses {
-						b.printf("  %s: %s\n", s.Half, m)
-					}
-				}
-			}
-			return nil
-		},
-	}
-	cmd.Flags().StringVar(&dir, "dir", componentsDir, "the labelled sets' folder")
-	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list the misses")
-	cmd.Flags().String("half", "", "only this half: tune, heldout, tune2 or heldout2")
-	return cmd
+		}})
 }
 
 // halvesOf is the halves a command scores: all, or its --half.

@@ -391,17 +391,21 @@ func concatBranches(re *syntax.Regexp) []branch {
 	out := []branch{{}}
 	for _, p := range parts {
 		var next []branch
+		seen := branchSet{}
 		for _, a := range out {
 			if a.re != nil {
-				next = appendBranch(next, a) // it stands for every later part too
+				next = seen.add(next, a) // it stands for every later part too
 				continue
 			}
 			for _, b := range p {
 				if b.re != nil {
-					next = appendBranch(next, b) // and for every earlier part
+					next = seen.add(next, b) // and for every earlier part
 				} else {
-					next = appendBranch(next, branch{marked: a.marked + b.marked})
+					next = seen.add(next, branch{marked: a.marked + b.marked})
 				}
+			}
+			if countMarked(next) > maxBranches {
+				return whole // no need to build the rest of a product this big
 			}
 		}
 		if countMarked(next) > maxBranches {
@@ -423,15 +427,27 @@ func concatBranches(re *syntax.Regexp) []branch {
 	return out
 }
 
-// appendBranch appends b unless it is a regexp branch already there.
-func appendBranch(bs []branch, b branch) []branch {
-	for _, x := range bs {
-		if b.re != nil && x.re == b.re {
+// branchSet is the branches appended so far, to append each once.
+type branchSet struct {
+	marked map[string]bool
+	re     map[*syntax.Regexp]bool
+}
+
+// add appends b to bs unless it is there already.
+func (set *branchSet) add(bs []branch, b branch) []branch {
+	if set.marked == nil {
+		set.marked, set.re = map[string]bool{}, map[*syntax.Regexp]bool{}
+	}
+	if b.re != nil {
+		if set.re[b.re] {
 			return bs
 		}
-		if b.re == nil && x.re == nil && x.marked == b.marked {
+		set.re[b.re] = true
+	} else {
+		if set.marked[b.marked] {
 			return bs
 		}
+		set.marked[b.marked] = true
 	}
 	return append(bs, b)
 }

@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -166,16 +168,43 @@ func callAt(s string) bool {
 	return false
 }
 
-// reInSystem is a thing said to live in a tool outside the repository,
-// the tool alone or with the name it has there: "the on-call schedule is
-// in opsgenie", "specs are in confluence space INVC", "it's documented
-// at https://…", "our sentry project is web-frontend".
-var reInSystem = gate(lazyre.New(`(?i)\b(?:is|are|lives?|sits?|kept|stored|documented|tracked|posted|filed|written up)\s+(?:in|on|at|under|through)\s+(?:the\s+|our\s+|their\s+)?` + systemNames + `\b` +
-	`|\b(?:documented|described|written up|specified) (?:at|in|on) https?://` +
-	`|\b(?:our|the|their) ` + systemNames + ` (?:project|space|board|team|org|service|file|workspace|dashboard|repo|page|view|list)\s+(?:is\s+|=\s*|:\s*)?(?-i:['"]?[\w.-]*[A-Z0-9_-][\w.-]*)`))
+// reInSystem is a thing said to live somewhere, and the place's first
+// word: "the on-call schedule is in opsgenie", "specs are in confluence
+// space INVC"; or a tool's project, space or board by its name: "our
+// sentry project is web-frontend". inSystem checks the word is a tool's.
+var (
+	reInSystem = gate(lazyre.New(`(?i)\b(?:is|are|lives?|sits?|kept|stored|documented|tracked|posted|filed|written up)\s+(?:in|on|at|under|through)\s+(?:(?:the|our|their)\s+)?([a-z0-9.]+)` +
+		`|\b(?:our|the|their) ([a-z0-9.]+) (?:project|space|board|team|org|service|file|workspace|dashboard|repo|page|view|list)\s+(?:is\s+|=\s*|:\s*)?(?-i:['"]?[\w.-]*[A-Z0-9_-][\w.-]*)`))
+	reDocumentedAt = gate(lazyre.New(`(?i)\b(?:documented|described|written up|specified) (?:at|in|on) https?://`))
+)
 
 // systemNames are tools a team keeps things in, outside its repository.
-const systemNames = `(?:linear|jira|grafana|datadog|sentry|pagerduty|notion|confluence|slack|asana|trello|opsgenie|kibana|honeycomb|statuspage|1password|vault|figma|dovetail|productboard|miro|google (?:drive|docs|sheets?)|sharepoint|dropbox|airtable|testrail|zendesk|intercom|hubspot|salesforce|looker|metabase|tableau|superset|gitlab|bitbucket|artifactory|backstage|coda|clickup|quip|loom|lucid(?:chart)?|postman|swagger|readme\.io)`
+var systemNames = sync.OnceValue(func() map[string]bool {
+	return wordSet(`linear jira grafana datadog sentry pagerduty notion confluence slack asana trello opsgenie kibana honeycomb
+	statuspage 1password vault figma dovetail productboard miro google sharepoint dropbox airtable testrail zendesk intercom
+	hubspot salesforce looker metabase tableau superset gitlab bitbucket artifactory backstage coda clickup quip loom lucid
+	lucidchart postman swagger readme.io`)
+})
+
+// systemList is systemNames' keys.
+var systemList = sync.OnceValue(func() []string { return slices.Collect(maps.Keys(systemNames())) })
+
+// inSystem reports a thing said to live in a tool (see reInSystem).
+func inSystem(s string) bool {
+	if reDocumentedAt.MatchString(s) {
+		return true
+	}
+	lower := asciiLower(s)
+	if !slices.ContainsFunc(systemList(), func(name string) bool { return strings.Contains(lower, name) }) {
+		return false // most sentences name no tool: the pattern need not run
+	}
+	for _, m := range reInSystem.FindAllStringSubmatch(s, -1) {
+		if systemNames()[strings.ToLower(m[1]+m[2])] {
+			return true
+		}
+	}
+	return false
+}
 
 // opensWithImperative reports an instruction: "check what is in datadog".
 func opensWithImperative(s string) bool {
@@ -185,7 +214,7 @@ func opensWithImperative(s string) bool {
 
 // isWhere reports a named place outside the repository.
 func isWhere(s string) bool {
-	if reInSystem.MatchString(s) && !mayHold(s, []string{"bug", "error", "problem", "crash", "leak"}) && !opensWithImperative(s) {
+	if inSystem(s) && !mayHold(s, []string{"bug", "error", "problem", "crash", "leak"}) && !opensWithImperative(s) {
 		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 	}
 	if reWhereClause.MatchString(s) && reAnyName.MatchString(s) && !mayHold(s, []string{"bug", "error", "issue", "problem", "crash", "leak"}) && !codeName(reAnyName.FindString(s)) {
