@@ -16,8 +16,18 @@ import (
 // user and feedback memories only when marked wrong.
 func (p *planner) prune() {
 	cutoff := p.in.Now.AddDate(0, 0, -unusedDays)
+	// Two rounds: what supersedes a memory is pruned first, if at all, so
+	// that the memory it superseded is never pruned on its word.
+	for _, superseded := range []bool{false, true} {
+		p.pruneRound(cutoff, superseded)
+	}
+}
+
+// pruneRound plans the prunes of the memories that are superseded, or of
+// those that are not.
+func (p *planner) pruneRound(cutoff time.Time, superseded bool) {
 	for _, it := range p.items {
-		if it.Pinned || it.ReadOnly || p.retired[it.File] {
+		if it.Pinned || it.ReadOnly || p.retired[it.File] || (it.SupersededBy != "") != superseded {
 			continue
 		}
 		u := it.Usage
@@ -96,13 +106,22 @@ func prose(s string) string {
 	f := strings.Fields(s)
 	out := f[:0]
 	for _, w := range f {
-		if strings.Contains(strings.Trim(w, ".,;:!?()\"'"), "/") || strings.ContainsAny(strings.Trim(w, ".,;:!?()\"'"), "._") {
-			continue
+		if !pathLike(strings.Trim(w, ".,;:!?()\"'")) {
+			out = append(out, w)
 		}
-		out = append(out, w)
 	}
 	return strings.Join(out, " ")
 }
+
+// pathLike reports a token that names a file, a path, an address or an
+// identifier: "/tmp/ci-cache", "gs://a/b", "draft_releases", "eod.sh";
+// not "WIP/draft:" or "investigating...the".
+func pathLike(w string) bool {
+	return strings.Contains(w, "://") || strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~/") || strings.HasPrefix(w, "./") ||
+		strings.Count(w, "/") >= 2 || strings.Contains(w, "_") || reDotted().MatchString(w)
+}
+
+var reDotted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9]\.[A-Za-z0-9]`) })
 
 var reCodeSpan = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`[^`\n]*`") })
 

@@ -91,13 +91,19 @@ func TestHeuristic(t *testing.T) {
 			{File: "gone.md", Name: "gone", Type: "feedback", Body: "Tabs.", Created: date("2026-01-05"), SupersededBy: "x.md"},
 			{File: "host.md", Name: "host", Type: "project", Body: "The API runs on Heroku.", Created: date("2026-01-05"), SupersededBy: "fly.md", Usage: Usage{Since: old.Since, Injected: 9, LastInjected: date("2026-11-01")}},
 			{File: "fly.md", Name: "fly", Type: "project", Body: "The API runs on Fly.io.", Created: date("2026-03-05"), Usage: Usage{Since: old.Since, Injected: 9, LastInjected: date("2026-11-01")}},
+			// Superseded by one marked wrong, which goes: the old one stays,
+			// whatever the order the folder lists them in.
+			{File: "a-old.md", Name: "old", Type: "project", Body: "Builds run on Jenkins.", Created: date("2026-01-05"), SupersededBy: "z-new.md", Usage: Usage{Since: old.Since, Injected: 9, LastInjected: date("2026-11-01")}},
+			{File: "z-new.md", Name: "new", Type: "project", Body: "Builds run on Buildkite.", Created: date("2026-03-05"), Usage: Usage{Since: old.Since, Injected: 4, Wrong: 2}},
+			// Words that say a note is passing count outside paths too.
+			{File: "wip.md", Name: "wip", Type: "project", Body: "WIP/draft: the new auth flow, currently investigating...the login timeouts.", Created: date("2026-01-05"), Usage: old},
 			// Superseded by a memory no longer there: the only record left.
 			{File: "queue.md", Name: "queue", Type: "project", Body: "Jobs run on Sidekiq.", Created: date("2026-01-05"), SupersededBy: "deleted.md", Usage: Usage{Since: old.Since, Injected: 9, LastInjected: date("2026-11-01")}},
 			{File: "pin.md", Name: "pin", Type: "project", Body: "Legal contact is Ana.", Created: date("2026-01-05"), Usage: old, Pinned: true},
 			// A path or a name is no passing note: "tmp", "draft" in them say
 			// nothing of how long it holds.
 			{File: "cache.md", Name: "build cache", Type: "reference", Body: "CI keeps its build cache in `/tmp/ci-cache` and drafts in gs://acme-ci/draft_releases.", Created: date("2026-01-05"), Usage: old},
-		}, Index{}, []string{"prune:host.md", "prune:note.md", "prune:wrong.md"}, nil},
+		}, Index{}, []string{"prune:host.md", "prune:note.md", "prune:wip.md", "prune:wrong.md", "prune:z-new.md"}, nil},
 		{"ShortenDescriptionAndIndex", []Item{
 			{File: "long.md", Name: "long", Type: "reference", Created: date("2026-10-01"), Body: "Grafana.",
 				Description: "The Grafana dashboard for the API, with panels for latency, errors and saturation, the on-call rotation, the alert routes, and the runbook link at length"},

@@ -352,15 +352,16 @@ func aboutRule(n, rule string) bool {
 			return true
 		}
 	}
-	// A short statement that points back at the rule's thing or states
-	// what the team does, right after it: "The team in Porto reads them
-	// too", "main deploys automatically to prod".
-	if len(words) > 14 || !declarative(n) {
+	// A short statement in the present that points back at the rule's
+	// things: "The team in Porto reads them too". Not "our office dog is
+	// called Rex", not "it was a long week", not one that holds a value
+	// that could be a credential.
+	if len(words) > 14 || !declarative(n) || rePast.MatchString(n) || mayHold(n, []string{" was ", " were ", " had "}) || holdsToken(n) {
 		return false
 	}
 	for _, w := range words {
 		switch w {
-		case "them", "it", "they", "those", "these", "we", "our", "us":
+		case "them", "they", "those", "these":
 			return true
 		}
 	}

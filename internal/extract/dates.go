@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -19,38 +18,14 @@ var months = map[string]time.Month{"jan": 1, "january": 1, "feb": 2, "february":
 	"oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12}
 
 var (
-	reRelDay = gate(lazyre.New(`(?i)\b(today|tonight|tomorrow|yesterday)\b`))
-	// reDayAfter is "the day after tomorrow", "the day before yesterday".
-	reDayAfter = gate(lazyre.New(`(?i)\b(?:the\s+)?day\s+(after\s+tomorrow|before\s+yesterday)\b`))
-	// reShort is how people shorten a date in chat: "tmrw", "eow", "next
-	// wk", "this wknd", "weds".
-	reShort = gate(lazyre.New(`(?i)\b(?:tmrw|tmr|tmw|tomorow|tommorow|tommorrow|2morrow|eod|eow|eom|eoq|eoy|wknd|weds)\b|\b(?:next|this|the|of|last|a)\s+wk\b`))
-	// reEOD is the end of the working day, alone: "by EOD", "COB".
-	reEOD     = gate(lazyre.New(`(?i)\b(?:end of (?:the )?(?:day|business)|close of business|cob)\b(\s+(?:today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|on|this|next)\b)?`))
-	reEndYear = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?year\b`))
-	// reWeekend is a weekend named as one: its Saturday.
-	reWeekend = gate(lazyre.New(`(?i)\b(this coming|this|over the|next)\s+weekend\b`))
-	// reHoliday is a day every calendar has.
-	// reHoliday is a day every calendar has: named as a day, or after a
-	// word that makes it one ("before christmas", not "the bug that ate
-	// christmas").
-	reHoliday = gate(lazyre.New(`(?i)\b((?:before|by|until|till|after|on|over|for|around|through|thru|at)\s+)?(christmas eve|christmas day|new year'?s eve|nye|new year'?s day|(?:christmas|xmas|new year'?s)\b)`))
-	// reAfterNext is "the friday after next": a week after the coming one.
-	reAfterNext = gate(lazyre.New(`(?i)\b(?:the\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+after\s+next\b`))
-	// reRecurringNth is a day of every month: "monthly on the 15th", "the
-	// 1st of every month".
-	reRecurringNth = gate(lazyre.New(`(?i)\bmonthly\s+on\s+the\s+\d{1,2}(?:st|nd|rd|th)\b|\b(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th)\s+of\s+(?:every|each)\s+month\b`))
-	// reToTheNth is a range's end: "from wednesday to the 14th".
-	reToTheNth = gate(lazyre.New(`(?i)(\bto|-|–)\s*the\s+(\d{1,2})(?:st|nd|rd|th)\b`))
-	// reTheNthIs is a day of the month a sentence opens with: "the 30th is
-	// our last day".
-	reTheNthIs = gate(lazyre.New(`(?i)^the (\d{1,2})(?:st|nd|rd|th)\s+(is|we|i|will|works|should|they)\b`))
-	reWeekday  = gate(lazyre.New(`(?i)\b(?:(next|this coming|coming|this|on|by|until|till|before|after|from|every|each|other|first|second|third|fourth|last)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)('s)?\b( \d{4}-\d\d-\d\d\b)?`))
+	reRelDay  = gate(lazyre.New(`(?i)\b(today|tonight|tomorrow|yesterday)\b`))
+	reWeekday = gate(lazyre.New(`(?i)\b(?:(next|this coming|coming|this|on|by|until|till|before|after|from|every|each|other|first|second|third|fourth|last)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)('s)?\b( \d{4}-\d\d-\d\d\b)?`))
 	// reWeekdayAbbr is a weekday cut short after a word that puts it on
 	// the calendar: "next wed", "by fri". Not "on sat", not "sun" alone.
-	// So is one said with a time of day: "fri afternoon", "sat night",
-	// "wed 2pm".
-	reWeekdayAbbr = gate(lazyre.New(`(?i)(?:\b(next|this coming|this|by|until|till|before|after|from|on|to|for|til|thru|through)\s+)?\b(mon|tues?|wed|thu|thur|thurs|fri|sat|sun)\b\.?(\s+(?:morning|afternoon|evening|night|eod|at\s+\d+|\d{1,2}(?::\d\d)?\s*(?:am|pm))\b)?`))
+	// So is one that is no word of its own ("tue", "thurs", "fri",
+	// "weds") after "to" or "for", or with a time of day: "pushed to
+	// weds", "fri afternoon", "thurs at 10".
+	reWeekdayAbbr = gate(lazyre.New(`(?i)(?:\b(next|this coming|this|by|until|till|before|after|from|on|to|for|til|thru|through)\s+)?\b(mon|tues?|wed|weds|thu|thur|thurs|fri|sat|sun)\b\.?(\s+(?:morning|afternoon|evening|night|eod|at\s+\d+|\d{1,2}(?::\d\d)?\s*(?:am|pm))\b)?`))
 	// reNFrom is "two weeks from friday", "3 days after monday".
 	reNFrom = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|a)\s+(day|week|fortnight)s?\s+(?:from|after)\s+(?:next\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|now)\b( \d{4}-\d\d-\d\d\b)?`))
 	// reWeekdayNth is "wednesday the 18th", "saturday night the 18th": the
@@ -61,7 +36,9 @@ var (
 	reNthNextMonth = gate(lazyre.New(`(?i)\b(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\s+of\s+next\s+month\b`))
 	// reOffset is "three days before", "a week after": counted from the
 	// date said before it in the sentence.
-	reOffset   = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|seven|a)\s+(day|week)s?\s+(before|after|earlier|later)\b(?:\s+that\b)?`))
+	reOffset = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|seven|a)\s+(day|week)s?\s+(before|after|earlier|later)\b(?:\s+that\b)?`))
+	// reInN is "in 3 days", "in two weeks", "in a fortnight"; not "in a
+	// week" (ten times in a week is how often) nor "in a day or two".
 	reInN      = gate(lazyre.New(`(?i)\bin\s+(\d+|one|two|three|four|five|six|a)\s+(day|week|fortnight)s?\b(\s+or\b)?`))
 	reNextWeek = gate(lazyre.New(`(?i)\bnext\s+week\b`))
 	// reEndWeek is "end of the week", "end of next week": its Friday.
@@ -70,8 +47,8 @@ var (
 	// weekend of december": a weekday counted in a month.
 	reNthWeekdayOf = gate(lazyre.New(`(?i)\b(?:the\s+)?(first|second|third|fourth|last)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)\s+(?:of|in)\s+(every\s+month|each\s+month|the\s+month|next\s+month|jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(?:,?\s+(\d{4})\b)?`))
 	reEndMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
-	reMonthDay     = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(,?\s+20\d\d\b)?`))
-	reDayMonth     = gate(lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(,?\s+20\d\d\b)?`))
+	reMonthDay     = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
+	reDayMonth     = gate(lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
 	reEndQuart     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`))
 	reTheNth       = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru) the (\d{1,2})(?:st|nd|rd|th)\b`))
 	reISODate      = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
@@ -88,11 +65,6 @@ var smallNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "fi
 // daysOf is the days in a unit of reNFrom and reInN.
 var daysOf = map[string]int{"day": 1, "week": 7, "fortnight": 14}
 
-// shortDates are reShort's words written out.
-var shortDates = map[string]string{"tmrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow", "tomorow": "tomorrow", "tommorow": "tomorrow",
-	"tommorrow": "tomorrow", "2morrow": "tomorrow", "eod": "end of day", "eow": "end of the week", "eom": "end of the month",
-	"eoq": "end of the quarter", "eoy": "end of the year", "weds": "wednesday"}
-
 // AbsoluteDates rewrites the relative dates in s as absolute ones, counted
 // from at (the message's own time): "next Friday" becomes "Friday
 // 2026-11-27", "tomorrow" "2026-11-21", "Dec 3" "2026-12-03". It reports
@@ -105,7 +77,9 @@ func AbsoluteDates(s string, at time.Time) (string, bool) {
 	if c := lastDates.Load(); c != nil && c.s == s && c.at == at {
 		return c.out, c.found
 	}
-	out, found := absoluteDates(s, at)
+	masked, spans := protect(s) // never a date inside a path, a URL or a code span
+	out, found := absoluteDates(masked, at)
+	out = restore(out, spans)
 	lastDates.Store(&datesMemo{s: s, at: at, out: out, found: found})
 	return out, found
 }
@@ -123,23 +97,7 @@ var lastDates atomic.Pointer[datesMemo]
 func absoluteDates(s string, at time.Time) (string, bool) {
 	day := func(t time.Time) string { return t.Format(time.DateOnly) }
 	found := reISODate.MatchString(s)
-	s = gated(s, reShort, []string{"tmr", "tmw", "tomo", "tomm", "2mo", "eo", "wk", "weds"}, func(m string) string {
-		w := strings.ToLower(m)
-		if long, ok := shortDates[w]; ok {
-			return long
-		}
-		if w == "wknd" {
-			return "weekend"
-		}
-		return m[:len(m)-2] + "week" // "next wk"
-	})
-	s = gated(s, reDayAfter, []string{"day after", "day before"}, func(m string) string {
-		found = true
-		if strings.Contains(strings.ToLower(m), "after") {
-			return day(at.AddDate(0, 0, 2))
-		}
-		return day(at.AddDate(0, 0, -2))
-	})
+	s = shortDates(s, at, &found)
 	s = gated(s, reNFrom, []string{" from ", " after "}, func(m string) string {
 		found = true
 		g := reNFrom.FindStringSubmatch(m)
@@ -147,7 +105,10 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 			return m // "a week after monday 2026-05-25": written out already
 		}
 		n, err := strconv.Atoi(g[1])
-		if err != nil {
+		switch {
+		case err != nil && isDigits(g[1]):
+			return m // too large a number to be a day
+		case err != nil:
 			n = max(smallNumbers[strings.ToLower(g[1])], 1) // "a week from friday"
 		}
 		if n > 3650 {
@@ -166,31 +127,21 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	})
 	s = gated(s, reWeekdayAbbr, []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"}, func(m string) string {
 		g := reWeekdayAbbr.FindStringSubmatch(m)
-		full, pre := abbrDays[strings.ToLower(g[2])], strings.ToLower(g[1])
-		weekend := full == "saturday" || full == "sunday"
+		abbr, pre := strings.ToLower(g[2]), strings.ToLower(g[1])
+		full := abbrDays[abbr]
+		word := abbr == "sat" || abbr == "sun" || abbr == "mon" || abbr == "wed" // "we sat at 5", "c'mon", "to wed"
 		switch {
-		case full == "" || pre == "" && g[3] == "":
+		case full == "" || pre == "" && (g[3] == "" || word):
 			return m // "wed", "sun" alone: a word
-		case g[3] == "" && weekend && (pre == "on" || pre == "to" || pre == "for" || pre == "til" || pre == "thru" || pre == "through"):
-			return m // "sat on it", "on sun", "to sun": not a day
+		case word && g[3] == "" && (pre == "to" || pre == "for" || pre == "til" || pre == "thru" || pre == "through" || pre == "on" && (abbr == "sat" || abbr == "sun")):
+			return m // "sat on it", "on sun", "to wed": not a day
 		case pre == "":
 			return full + g[3] // "fri afternoon"
 		}
 		return g[1] + " " + full + g[3]
 	})
-	s = gated(s, reAfterNext, []string{"after next"}, func(m string) string {
-		found = true
-		g := reAfterNext.FindStringSubmatch(m)
-		d := (int(weekdays[strings.ToLower(g[1])])-int(at.Weekday())+6)%7 + 1 // the first one after today
-		return g[1] + " " + day(at.AddDate(0, 0, d+7))
-	})
-	s = gated(s, reEOD, []string{"end of", "close of", "cob"}, func(m string) string {
-		if g := reEOD.FindStringSubmatch(m); g[1] != "" {
-			return m // "end of day friday": the day says which
-		}
-		found = true
-		return day(at)
-	})
+	s = afterNext(s, at, &found)
+	s = endOfDay(s, at, &found)
 	s = gated(s, reRelDay, []string{"today", "tonight", "tomorrow", "yesterday"}, func(m string) string {
 		found = true
 		switch strings.ToLower(m) {
@@ -255,52 +206,9 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		end := time.Date(at.Year(), at.Month()+1, 0, 0, 0, 0, 0, at.Location())
 		return day(end)
 	})
-	s = gated(s, reEndYear, []string{"year"}, func(string) string {
-		found = true
-		return day(time.Date(at.Year(), 12, 31, 0, 0, 0, 0, at.Location()))
-	})
-	s = gated(s, reWeekend, []string{"weekend"}, func(m string) string {
-		g := reWeekend.FindStringSubmatch(m)
-		if strings.EqualFold(g[1], "over the") && pastClause(s[:strings.Index(s, m)]) {
-			return m // "we fixed it over the weekend"
-		}
-		d := (int(time.Saturday) - int(at.Weekday()) + 7) % 7 // the coming Saturday, or today
-		if at.Weekday() == time.Sunday {
-			d = -1 // the weekend under way
-		}
-		if strings.EqualFold(g[1], "next") {
-			d = (int(time.Saturday)-int(at.Weekday())+6)%7 + 1
-			if at.Weekday() != time.Saturday && at.Weekday() != time.Sunday {
-				d += 7
-			}
-		}
-		found = true
-		return "the weekend of " + day(at.AddDate(0, 0, d))
-	})
-	s = gated(s, reHoliday, []string{"christmas", "xmas", "new year", "nye"}, func(m string) string {
-		g := reHoliday.FindStringSubmatch(m)
-		if g[1] == "" && !strings.Contains(strings.ToLower(g[2]), " day") && !strings.Contains(strings.ToLower(g[2]), " eve") && !strings.EqualFold(g[2], "nye") {
-			return m // "christmas" alone: a season, a joke's word
-		}
-		if strings.EqualFold(strings.TrimSpace(g[1]), "over") && pastClause(s[:strings.Index(s, m)]) {
-			return m // "over christmas the pager went off"
-		}
-		mon, d := time.December, 25
-		switch w := strings.ToLower(g[2]); {
-		case strings.Contains(w, "eve") || w == "nye":
-			if d = 24; !strings.HasPrefix(w, "christmas") {
-				d = 31
-			}
-		case strings.HasPrefix(w, "new"):
-			mon, d = time.January, 1
-		}
-		t := time.Date(at.Year(), mon, d, 0, 0, 0, 0, at.Location())
-		if t.Before(time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())) {
-			t = t.AddDate(1, 0, 0)
-		}
-		found = true
-		return m + " " + day(t)
-	})
+	s = endOfYear(s, at, &found)
+	s = weekends(s, at, &found)
+	s = holidays(s, at, &found)
 	s = gated(s, reEndQuart, []string{"quarter"}, func(string) string {
 		found = true
 		q := (int(at.Month())-1)/3*3 + 3 // the quarter's last month
@@ -309,12 +217,15 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	s = gated(s, reInN, []string{"in "}, func(m string) string {
 		found = true
 		g := reInN.FindStringSubmatch(m)
-		if g[3] != "" {
-			return m // "in a day or two": no one day
+		if g[3] != "" || strings.EqualFold(g[1], "a") && !strings.EqualFold(g[2], "fortnight") {
+			return m // "in a day or two", "ten times in a week": no one day
 		}
 		n, err := strconv.Atoi(g[1])
-		if err != nil {
-			n = max(smallNumbers[strings.ToLower(g[1])], 1) // "in a week"
+		switch {
+		case err != nil && isDigits(g[1]):
+			return m // too large a number to be a day
+		case err != nil:
+			n = max(smallNumbers[strings.ToLower(g[1])], 1) // "in a fortnight"
 		}
 		if n > 3650 {
 			return m // no plan of a team's is that far off
@@ -336,9 +247,12 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	})
 	s = outside(s, reRecurringDays, func(s string) string { return weekdayDates(s, at, &found) })
 	monthDay := func(m string, mon time.Month, d int, year string) string {
-		y, err := strconv.Atoi(strings.TrimLeft(year, ", "))
-		if err != nil {
+		y, err := strconv.Atoi(strings.TrimLeft(year, ", '"))
+		switch {
+		case err != nil:
 			y = at.Year()
+		case y < 100:
+			y += 2000 // "Jul 4, '27"
 		}
 		t := time.Date(y, mon, d, 0, 0, 0, 0, at.Location())
 		if t.Day() != d {
@@ -366,52 +280,6 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		s = offsetDates(s)
 	}
 	return s, found
-}
-
-// nthDates writes each day of the month s names alone ("on the 14th",
-// "the 30th is…", "from monday to the 14th") as its date (see
-// absoluteDates), setting *found when one was read.
-func nthDates(s string, at time.Time, found *bool) string {
-	day := func(t time.Time) string { return t.Format(time.DateOnly) }
-	s = gated(s, reIsTheNth, digits, func(m string) string {
-		g := reIsTheNth.FindStringSubmatch(m)
-		d, _ := strconv.Atoi(g[1])
-		if t, ok := nextNth(at, d); ok {
-			*found = true
-			return "is " + day(t) + m[strings.Index(m, g[1])+len(g[1])+2:]
-		}
-		return m
-	})
-	s = gated(s, reTheNthIs, digits, func(m string) string {
-		g := reTheNthIs.FindStringSubmatch(m)
-		d, _ := strconv.Atoi(g[1])
-		if t, ok := nextNth(at, d); ok {
-			*found = true
-			return day(t) + " " + g[2]
-		}
-		return m
-	})
-	// "on the 14th": the next 14th, this month's if it is still ahead.
-	s = gated(s, reTheNth, digits, func(m string) string { // and "the ", its own gate
-		g := reTheNth.FindStringSubmatch(m)
-		d, _ := strconv.Atoi(g[2])
-		if t, ok := nextNth(at, d); ok {
-			*found = true
-			return g[1] + " " + day(t)
-		}
-		return m
-	})
-	if !reISODate.MatchString(s) {
-		return s // "up to the 3rd place": only a range's start makes it a day
-	}
-	return gated(s, reToTheNth, digits, func(m string) string {
-		g := reToTheNth.FindStringSubmatch(m)
-		d, _ := strconv.Atoi(g[2])
-		if t, ok := nextNth(at, d); ok {
-			return g[1] + " " + day(t)
-		}
-		return m
-	})
 }
 
 // offsetDates writes "three days before" after a date as the date it
@@ -605,7 +473,7 @@ func weekdayDates(s string, at time.Time, found *bool) string {
 	for _, m := range reWeekday.FindAllStringSubmatchIndex(s, -1) {
 		b.WriteString(s[last:m[0]])
 		last = m[1]
-		b.WriteString(weekdayDate(s, m, at, found))
+		b.WriteString(weekdayDate(s, m, b.String(), at, found))
 	}
 	if last == 0 {
 		return s
@@ -614,8 +482,9 @@ func weekdayDates(s string, at time.Time, found *bool) string {
 	return b.String()
 }
 
-// weekdayDate is reWeekday's match m in s as the date it names.
-func weekdayDate(s string, m []int, at time.Time, found *bool) string {
+// weekdayDate is reWeekday's match m in s as the date it names; before
+// is s up to the match as rewritten so far.
+func weekdayDate(s string, m []int, before string, at time.Time, found *bool) string {
 	group := func(i int) string {
 		if m[2*i] < 0 {
 			return ""
@@ -637,7 +506,7 @@ func weekdayDate(s string, m []int, at time.Time, found *bool) string {
 		*found = true
 		return whole
 	case "", "on", "from":
-		if pastClause(s[:m[0]]) {
+		if pastClause(before) {
 			*found = true
 			return whole
 		}
@@ -648,6 +517,11 @@ func weekdayDate(s string, m []int, at time.Time, found *bool) string {
 	if next := strings.ToLower(pre); d == 0 && (next == "next" || strings.HasSuffix(next, "coming")) {
 		d = 7 // "next Friday" said on a Friday is a week away; "Friday" is today
 	}
+	if start, ok := rangeStart(before, at); ok {
+		for at.AddDate(0, 0, d).Before(start) {
+			d += 7 // "from monday 2026-04-20 to friday": the friday after it
+		}
+	}
 	prefix := ""
 	if pre != "" && !strings.EqualFold(pre, "next") && !strings.EqualFold(pre, "this") && !strings.HasSuffix(strings.ToLower(pre), "coming") {
 		prefix = pre + " "
@@ -655,45 +529,26 @@ func weekdayDate(s string, m []int, at time.Time, found *bool) string {
 	return fmt.Sprintf("%s%s %s", prefix, name, at.AddDate(0, 0, d).Format(time.DateOnly))
 }
 
-// pastClause reports whether the clause that ends with before tells of
-// the past: "we shipped the new onboarding on", "remember the auth bug
-// from". A day something moved to ("got pushed to", "slipped to") is
-// ahead, and so is one a clause says will come.
-func pastClause(before string) bool {
-	if i := strings.LastIndexAny(before, ".,;!?"); i >= 0 {
-		before = before[i+1:]
+// rangeStart is the day a range began with, when before ends with "to",
+// "till" or a dash after a date: "from monday 2026-04-20 to".
+func rangeStart(before string, at time.Time) (time.Time, bool) {
+	before = tail(before, 120) // "from monday 2026-04-20 to": the range is short
+	w := strings.Fields(asciiLower(before))
+	if len(w) == 0 {
+		return time.Time{}, false
 	}
-	words := strings.Fields(strings.ToLower(before))
-	lists := pastWords()
-	if n := len(words); n > 0 && lists.ahead[words[n-1]] {
-		return false
+	switch w[len(w)-1] {
+	case "to", "till", "until", "thru", "through", "-", "–":
+	default:
+		return time.Time{}, false
 	}
-	past := false
-	for i, w := range words {
-		w = strings.Trim(w, ",'\"()")
-		switch {
-		case lists.future[w] || strings.HasSuffix(w, "'ll") || strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "'re"):
-			return false
-		case lists.past[w]:
-			past = true
-		case len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") && !lists.planned[w] && i > 0 && !lists.det[words[i-1]]:
-			past = true // "we migrated", "the deploy failed"; not "the updated schema"
-		}
+	dates := reISODate.FindAllString(before, -1)
+	if len(dates) == 0 {
+		return time.Time{}, false
 	}
-	return past
+	t, err := time.ParseInLocation(time.DateOnly, dates[len(dates)-1], at.Location())
+	return t, err == nil
 }
-
-// pastWords are the word lists pastClause reads, built on first use (a
-// hook's start-up pays for none).
-var pastWords = sync.OnceValue(func() (w struct{ ahead, future, past, planned, det map[string]bool }) {
-	w.ahead = wordSet(`to till until by for before next this coming starting starts beginning begins effective of`)
-	w.future = wordSet(`will won't wont gonna going shall need needs must should is are can let's lets please pls want wants plan plans ill
-	starts begins ends lands ships happens launches runs goes closes opens kicks expires falls due`)
-	w.past = wordSet(`was were did had broke went fell came ran saw sent wrote made found lost took left told said heard caught began hit built forgot blew spent remember ago yesterday`)
-	w.planned = wordSet(`scheduled planned expected supposed required booked slated penciled pencilled proposed reserved needed`)
-	w.det = wordSet(`the a an this that our my your their its his her newly freshly`)
-	return w
-})
 
 // reRecurringDays are weekdays that come back every week, one or a list:
 // "every saturday and sunday", "each monday, wednesday and friday".

@@ -18,7 +18,6 @@ func TestAbsoluteDates_Chat(t *testing.T) {
 		"the keys arrive the day after tomorrow":          "2026-05-29",
 		"three weeks from now the cluster goes away":      "2026-06-17",
 		"the patch window is in a fortnight":              "2026-06-10",
-		"the cutover is in a week":                        "2026-06-03",
 		"need the rfc comments addressed by EOD":          "by 2026-05-27",
 		"need the plan signed off by eow":                 "by 2026-05-29",
 		"close the epics by EOQ or they roll over":        "by 2026-06-30",
@@ -56,12 +55,72 @@ func TestAbsoluteDates_Chat(t *testing.T) {
 		"we fixed it over the weekend",
 		"our cto calls it the bug that ate christmas",
 		"it should land in a day or two",
+		"we deploy 10 times in a week, so keep PRs small",
 		"ping me when u get a sec, wed is fine i guess",
 		"we went up to the 3rd place in the ranking",
 		"the year-end close needs the ledger reconciled",
 	} {
 		if got, _ := AbsoluteDates(in, wed); got != in {
 			t.Errorf("%q became %q", in, got)
+		}
+	}
+}
+
+// TestAbsoluteDates_Review: what a review found wrong (issue 17), said on
+// Tuesday 2026-04-14 unless another day is given.
+func TestAbsoluteDates_Review(t *testing.T) {
+	tue := time.Date(2026, 4, 14, 10, 0, 0, 0, time.UTC)
+	on := func(d string) time.Time {
+		t, _ := time.Parse(time.DateOnly, d)
+		return t.Add(10 * time.Hour)
+	}
+	for _, tc := range []struct {
+		in   string
+		at   time.Time
+		want string // the whole rewrite
+	}{
+		{"need this by friday EOD", tue, "need this by friday 2026-04-17 EOD"},
+		{"tomorrow EOD please", tue, "2026-04-15 EOD please"},
+		{"need the rfc comments by EOD", tue, "need the rfc comments by 2026-04-14"},
+		{"at the end of the day, readability beats cleverness", tue, "at the end of the day, readability beats cleverness"},
+		{"the end of day job runs at 6", tue, "the end of day job runs at 6"},
+		{"never touch the cob module, it's legacy", tue, "never touch the cob module, it's legacy"},
+		{"always run scripts/eod.sh before you leave", tue, "always run scripts/eod.sh before you leave"},
+		{"never push to the eod-report branch directly", tue, "never push to the eod-report branch directly"},
+		{"always use the `tmrw` alias, deploy tmrw", tue, "always use the `tmrw` alias, deploy 2026-04-15"},
+		{"see https://example.com/eod/report by friday", tue, "see https://example.com/eod/report by friday 2026-04-17"},
+		{"merry christmas everyone", tue, "merry christmas everyone"},
+		{"the christmas event banner ships on the 20th", tue, "the christmas event banner ships on 2026-04-20"},
+		{"nyet, not that", tue, "nyet, not that"},
+		{"by christmas 2026-12-25", tue, "by christmas 2026-12-25"},
+		{"by christmas 2027 we need v2", tue, "by christmas 2027-12-25 we need v2"},
+		{"prod went down on christmas day", on("2026-12-27"), "prod went down on christmas day"},
+		{"over christmas the pager went off", on("2026-12-26"), "over christmas the pager went off"},
+		{"we shipped the billing rewrite this weekend", on("2026-04-20"), "we shipped the billing rewrite this weekend"},
+		{"we migrated everything at the end of the year", on("2026-01-05"), "we migrated everything at the end of the year"},
+		{"I'll upgrade it over the weekend, the old cluster died over the weekend", tue, "I'll upgrade it the weekend of 2026-04-18, the old cluster died over the weekend"},
+		{"freeze is from wednesday to the 14th, only hotfixes", tue, "freeze is from wednesday 2026-04-15 to 2026-05-14, only hotfixes"},
+		{"from mon to fri", tue, "from monday 2026-04-20 to friday 2026-04-24"},
+		{"remember to rotate the certs on friday", tue, "remember to rotate the certs on friday 2026-04-17"},
+		{"we onboard three hundred new hires on monday", tue, "we onboard three hundred new hires on monday 2026-04-20"},
+		{"we have limited capacity on friday", tue, "we have limited capacity on friday 2026-04-17"},
+		{"I told the client we launch on friday", tue, "I told the client we launch on friday 2026-04-17"},
+		{"in 99999999999999999999 days", tue, "in 99999999999999999999 days"},
+		{"the law passed on July 1, 1999", tue, "the law passed on 1999-07-01"},
+		{"ship it by Jul 4, '27", tue, "ship it by 2027-07-04"},
+		{"we sat at 5 with the client and decided on postgres", tue, "we sat at 5 with the client and decided on postgres"},
+		{"c'mon at 5", tue, "c'mon at 5"},
+		{"they plan to wed next spring", tue, "they plan to wed next spring"},
+		{"he weds her in may", tue, "he weds her in may"},
+		{"the 2nd is flaky, fix it", tue, "the 2nd is flaky, fix it"},
+		{"the 30th is our last day on the old vendor", tue, "2026-04-30 is our last day on the old vendor"},
+		{"tomorrow, drop it to the 2nd position in the list", tue, "2026-04-15, drop it to the 2nd position in the list"},
+		{"invoices go out on the 1st of the month", tue, "invoices go out on the 1st of the month"},
+		{"we rotate keys every month on the 15th", tue, "we rotate keys every month on the 15th"},
+		{"it processes 1M rows in a day", tue, "it processes 1M rows in a day"},
+	} {
+		if got, _ := AbsoluteDates(tc.in, tc.at); got != tc.want {
+			t.Errorf("%q said %s:\n got  %q\n want %q", tc.in, tc.at.Format(time.DateOnly), got, tc.want)
 		}
 	}
 }

@@ -17,11 +17,11 @@ var reProjectFact = gate(lazyre.New(`(?i)\b(?:is|are|'s) (?:owned|maintained|run
 	`|\b(?:only (?:allows?|supports?)|has only|only has)\b` +
 	`|\b(?:we|they) (?:can'?t|cannot|can not) (?:change|patch|upgrade|install|modify|replace)\b` +
 	`|\b(?:(?:is|are)(?: not|n'?t) allowed to|not allowed to)\b` +
-	`|\b(?:data residency|residency requirement|[\w-]+-bound)\b` +
-	`|\bbecause of (?:the )?(?:[\w-]+ )?(?:law|contract|licen[cs]e(?: change)?|regulation|compliance|budget|cost|policy)\b` +
-	`|\bwe(?:'re| are) (?:[\w-]+ ){0,2}(?:moving|replacing|switching|porting|rewriting|consolidating)\b` +
-	`|\b(?:is |are )?belong(?:s|ing)? to\b|\bwe own (?:the |all |our )?[\w-]+|\b(?:they|[\w-]+ team) (?:maintain|own|run)s?\b` +
-	`|\bcan'?t be (?:updated|changed|upgraded|replaced|touched|patched)\b|\bwon'?t (?:update|upgrade|allow|approve)\b|\bno [\w-]+ allowed\b|\b(?:have|has) no (?:internet|network|wifi|gpus?|cloud|access)\b` +
+	`|\b(?:data residency|residency requirement|(?:hipaa|gdpr|sox|pci|fedramp|itar|contract|legally|regulation)-bound)\b` +
+	`|\bbecause of (?:the )?(?:[\w-]+ )?(?:law|contract|licen[cs]e(?: change)?|regulation|compliance|budget|cost|policy)(?:\s*[,.;!)]|\s*$|\s+(?:and|so|but|in|here)\b)` +
+	`|\bwe(?:'re| are) (?:[\w-]+ ){0,2}(?:moving|switching|migrating) (?:[\w./-]+ ){0,3}from\b|\bwe(?:'re| are) (?:[\w-]+ ){0,2}(?:replacing|porting|rewriting|consolidating)\b` +
+	`|\b(?:is |are )?belong(?:s|ing)? to\b|\bwe own (?:the |all |our )?[\w-]+|\b(?:they|[\w-]+ team) (?:maintain|own)s?\b` +
+	`|\bcan'?t be (?:updated|changed|upgraded|replaced|touched|patched)\b|\b(?-i:IT|[Oo]ps|[Ss]ecurity|[Ll]egal|[Cc]ompliance|the client|the customer|the vendor|[Mm]anagement) won'?t (?:update|upgrade|allow|approve)\b|\bno [\w-]+ allowed\b|\b(?:have|has) no (?:internet|network|wifi|gpus?|cloud|access)\b` +
 	`|\b(?:decided|settled|agreed) on\b|\b(?:picked|chose|selected) [\w.-]+ (?:as|over)\b|\bdecided in the\b` +
 	`|\b(?:sla|slo)s?\b|\bwe (?:have |'ve )?(?:promised|committed to)\b` +
 	`|\bwe (?:keep only|only keep)\b` +
@@ -32,8 +32,18 @@ var reProjectFact = gate(lazyre.New(`(?i)\b(?:is|are|'s) (?:owned|maintained|run
 // projectFact reports whether s states a fact about the project (see
 // reProjectFact), rather than asks for work or talks about the speaker.
 func projectFact(s string) bool {
-	if !reProjectFact.MatchString(s) || reNotProject.MatchString(s) || reQuestion.MatchString(s) || opensWithRule(s) || reRuleStart.MatchString(s) {
+	if !mayHold(s, projectFactWords) || !reProjectFact.MatchString(s) || reNotProject.MatchString(s) || reQuestion.MatchString(s) || opensWithRule(s) || reRuleStart.MatchString(s) {
 		return false
 	}
-	return !reNowOnly.MatchString(s) && !reOneOff.MatchString(s)
+	// Not a bug report: "the field can't be updated, the api returns 400".
+	return !reNowOnly.MatchString(s) && !reOneOff.MatchString(s) && !reTrouble.MatchString(s) &&
+		!mayHold(s, []string{" returns ", " fails", " failing", "exception", " crash", " error"})
 }
+
+// projectFactWords are the words one of which every reProjectFact match
+// holds: a cheap test before the pattern, which has many more.
+var projectFactWords = []string{"owned", "maintain", " run by", "handled", "managed", "operated", "manager", "owner", "lead", "dri", "only",
+	"can't", "cant", "cannot", "can not", "allowed", "residency", "-bound", "because of", "moving", "switching", "migrating", "replacing",
+	"porting", "rewriting", "consolidating", "decided", "settled", "agreed", "picked", "chose", "selected", "went with", "sla", "slo",
+	"promised", "committed", "keep", "to be off", "to be out", "belong", "we own", "won't", "wont", "have no", "has no", "we ship",
+	"we deliver", "we launch", "we go live", "they own", "team own", "point person"}

@@ -99,7 +99,7 @@ var (
 	// reWhereIWork is where the user works from, and so when they answer:
 	// "i sit in osaka, … 7 hours ahead", "i'm in the london office",
 	// "i'm in sydney so if you see me at weird hours thats why".
-	reWhereIWork = gate(lazyre.New(`(?i)^i (?:work|sit|live|am based|'m based|m based) (?:from|in|out of|at) (?:the )?[a-z]+|^based (?:in|out of) [a-z]+|^(?:i'?m|im|i am) on the [a-z]+ side\b|^(?:i'?m|im|i am) in the (?:[a-z]+ )?office\b|^(?:i'?m|im|i am) (?:based )?in [a-z]+\b.*\b(?:hours?|ahead|behind|late|early|online|offline|available|timezone|time ?zone|\d{1,2} ?[ap]m|cet|cest|utc|gmt|pst|pdt|est|edt|bst|jst|aest|ist)\b`))
+	reWhereIWork = gate(lazyre.New(`(?i)^i (?:work|sit|live|am based|'m based|m based) (?:from|in|out of|at) (?:the )?[a-z]+|^based (?:in|out of) (?:the )?(?-i:[A-Z])[a-z]+|^(?:i'?m|im|i am) on the (?-i:[A-Z])[a-z]+ side\b|^(?:i'?m|im|i am) in the (?:[a-z]+ )?office\b|^(?:i'?m|im|i am) (?:based )?in [a-z]+\b.*\b(?:hours?|ahead|behind|late|early|online|offline|available|timezone|time ?zone|\d{1,2} ?[ap]m|cet|cest|utc|gmt|pst|pdt|est|edt|bst|jst|aest|ist)\b`))
 	// reNotWhereIWork is where someone is for now, or what they are in
 	// that is no place: "in a meeting", "in trouble", "in the office
 	// tomorrow".

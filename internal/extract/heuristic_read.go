@@ -48,8 +48,8 @@ var (
 		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b` +
 		// a role said without its article, years of a thing, part-time
 		`|^(?:me )?(?:i'?m|im|i am) (?:a |an )?(?:native [a-z]+ speaker|(?:[\w-]+ )?(?:engineer|developer|designer|analyst|scientist|architect|consultant|researcher|student|intern)\b)` +
-		`|^\d+\+?\s*(?:yrs?|years?) (?:of|in|with|doing)\b|^(?:i'?m|im|i am) (?:only )?part[- ]time\b` +
-		`|^i (?:have|'ve got) (?:a |an )?[\w-]+(?: [\w-]+)? background\b|\bnot my (?:first|native) language\b|\bmy (?:first|native) language is\b|^i used to (?:work|be) (?:at|for|a|an|on)\b` +
+		`|^\d+\+?\s*(?:yrs?|years?) (?:of|in|with|doing) [\w.+#/-]+(?: [\w.+#/-]+)?\s*(?:,|$| but\b| and\b| so\b| experience\b)|^(?:i'?m|im|i am) (?:only )?part[- ]time\b` +
+		`|^i (?:have|'ve got) (?:a |an )?[\w-]+(?: [\w-]+)? background\b|^(?:english|[a-z]+) is not my (?:first|native) language\s*[.!]*$|^my (?:first|native) language is [a-z]+\s*[.!]*$|^i used to (?:work|be) (?:at|for|a|an|on)\b` +
 		`|^(?:i'?ve|i have) (?:used|been using|worked with|written|done) [\w./+#-]+(?: [\w./+#-]+)? for (?:like |about |over |almost )?(?:\d+|a|many|several|ten|two|three|five) (?:years?|yrs?)\b`))
 	// reSelfI is more of reSelf, all of it said with I first: apart, so
 	// that its prefix gates it.

@@ -180,7 +180,7 @@ var (
 
 // systemNames are tools a team keeps things in, outside its repository.
 var systemNames = sync.OnceValue(func() map[string]bool {
-	return wordSet(`linear jira grafana datadog sentry pagerduty notion confluence slack asana trello opsgenie kibana honeycomb
+	return wordSet(`linear jira grafana datadog sentry pagerduty notion confluence asana trello opsgenie kibana honeycomb
 	statuspage 1password vault figma dovetail productboard miro google sharepoint dropbox airtable testrail zendesk intercom
 	hubspot salesforce looker metabase tableau superset gitlab bitbucket artifactory backstage coda clickup quip loom lucid
 	lucidchart postman swagger readme.io`)
@@ -214,7 +214,7 @@ func opensWithImperative(s string) bool {
 
 // isWhere reports a named place outside the repository.
 func isWhere(s string) bool {
-	if inSystem(s) && !mayHold(s, []string{"bug", "error", "problem", "crash", "leak"}) && !opensWithImperative(s) {
+	if inSystem(s) && !mayHold(s, []string{"bug", "error", "problem", "crash", "leak", "somewhere", "all day"}) && !opensWithImperative(s) {
 		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 	}
 	if reWhereClause.MatchString(s) && reAnyName.MatchString(s) && !mayHold(s, []string{"bug", "error", "issue", "problem", "crash", "leak"}) && !codeName(reAnyName.FindString(s)) {

@@ -19,22 +19,28 @@ var (
 	// "all images need…", "before you say something is done, run…", "it's
 	// podman here, not docker".
 	reRuleSaid = gate(lazyre.New(`(?i)\b(?:the|our) (?:convention|rule|policy|standard|norm)s? (?:here |in this [\w-]+ )?(?:is|are)\b` +
-		`|^(?:(?:ok|so|also|and|pls|please|plz|but)[,!]?\s+)*(?:quit [\w-]+ing|no more [\w-]+|next time\b|no need (?:to )?(?:ask|explain|summari[sz]e|apologi[sz]e|recap|repeat|confirm|check with me)\b|(?:please|pls|plz) not [\w-]+)` +
-		`|^(?:wrong|nope)[,.!—–-]+\s*(?:use|always|never|don'?t|do not)\b|^(?:can|could) (?:you|u) not\b|^(?:[\w-]+ ){0,2}[\w-]+s (?:pls|please|plz)\b` +
-		`|\bi(?:'d| would) prefer\b|^(?:it'?s |is )?better (?:to|you|if you|that you)\b|\byou (?:should|must) (?:never|always|not)\b|\byou (?:shouldn'?t|mustn'?t)\b` +
-		`|^(?:all|every|each) [\w-]+(?: [\w-]+){0,4} (?:needs?|must|should|have to|has to|go(?:es)? through)\b` +
-		`|^(?:before|after|when|once|whenever) (?:you|u) [\w-]+[^,]{3,80},\s*(?:(?:always|please|pls|actually|just|first)\s+)?(?:run|check|ask|make sure|update|add|use|write|test|show|tell|ping|rerun|re-run|read)\b` +
-		`|\b(?:it'?s|is|are|we do|we use) [^,]{1,40}? here,?\s*not\s+\S|\bwe do [\w-]+(?: [\w-]+){0,3} here\b` +
+		`|^(?:(?:ok|so|also|and|pls|please|plz|but)[,!]?\s+)*(?:quit [\w-]+ing|no more [\w-]+|next time,? (?:no|don'?t|dont|please|pls|just|ask|use|skip|avoid|always|never)\b|no need (?:to )?(?:ask|explain|summari[sz]e|apologi[sz]e|recap|repeat|confirm|check with me)\b|(?:please|pls|plz) not (?:use|add|push|amend|rebase|merge|commit|change|touch|delete|remove|run|paste|write|put|call|create|make)\b)` +
+		`|^not (?:use|add|push|amend|rebase|merge|commit|change|touch|delete|remove|paste|write|put|call|create)\b` +
+		`|^(?:wrong|nope)[,.!—–-]+\s*(?:use|always|never|don'?t|do not)\b|^(?:can|could) (?:you|u) not\b` +
+		`|^(?:shorter|longer|smaller|fewer|terse|terser|brief|briefer|simpler|conventional|structured|typed|short|concise) [\w-]+(?: [\w-]+)? (?:pls|please|plz)\b` +
+		`|\bi(?:'d| would) prefer\b|^(?:it'?s |it is |is )?better (?:to|you|if you|that you)\b|\byou (?:should|must) (?:never|always|not)\b|\byou (?:shouldn'?t|mustn'?t)\b` +
+		`|^(?:before|after|when|whenever) (?:you|u) (?:push|commit|merge|deploy|release|ship|say|tell|claim|mark|report|open a pr)\b[^,]{0,80},\s*(?:(?:always|please|pls|actually|just|first)\s+)?[\w-]+` +
+		`|\b(?:it'?s|is|are|we do|we use) [^,]{1,40}? here,?\s*not\s+\S` +
+		`|^we (?:always |only |usually )?(?:do|use|run|write|keep|name|put|prefer|squash|rebase|merge|deploy|test|pin|prefix|tag|call|ship|build|format|lint|store|log|review|release|vendor) [\w-]+(?: [\w-]+){0,3} here\b` +
+		`|^(?:in|for) [\w./-]+(?: [\w./-]+)? we (?:always |only |usually )?(?:do|use|run|write|keep|name|put|prefer|squash|rebase|merge|deploy|test|pin|prefix|tag|call|ship|build|format|lint|store|log|review|release|vendor)\b` +
 		`|^(?:it'?s|its) [^,]{1,30},? not [^,]{1,30},? (?:in|for|on) (?:the|our|all|every|any)\b` +
-		`|^(?:(?:always|pls|please)\s+)?(?:ask|check with) (?:me |us )?(?:first )?before\b|\bwithout (?:asking|checking with me|my ok)\b` +
-		`|^only [\w-]+(?: [\w-]+)? (?:into|to|via|with|through|from|in|on|for|when|if|after|before)\b|\b(?:it'?s|is) important (?:that you|to always|to never)\b|^for me (?:it )?is important\b` +
+		`|^(?:(?:always|pls|please)\s+)?(?:ask|check with) (?:me |us )?(?:first )?before\b|\b(?:can|may|could|should|feel free to|go ahead and)\b[^.]{0,60}\bwithout (?:asking|checking with me|my ok)\b` +
+		`|^only (?:use|run|merge|squash|deploy|push|test|write|call|import|log|ship|release|commit|rebase|[\w-]+ (?:into|via|through))\b|\b(?:it'?s|is) important (?:that you|to always|to never)\b|^for me (?:it )?is important\b` +
 		`|^[\w./-]+(?: [\w./-]+){0,3} (?:belongs?|go(?:es)?|lives?|stays?) (?:in|into|next to|under|inside)\b[^,]*,\s*not\b` +
-		`|^we [\w-]+(?: [\w-]+){0,3} here\b|,\s*always have\b|\b[\w-]+s here (?:get|are|go|need|must|stay)\b|^(?:in|for) [\w./-]+(?: [\w./-]+)? we (?:[a-z]+[^d\s]|[a-z]+[^e\s]d) ` +
-		`|\b(?:needs?|has|have) to (?:be|go|stay|use)\b[^,]*,\s*not\b|(?:^|\bso )(?:any|every|each|all) [\w./-]+(?: [\w./-]+){0,5}? (?:gets?|needs?|must|should|has to|have to|goes|go|stays?|requires?)\b`))
+		`|,\s*always have\b|\b[\w-]+s here (?:get|go|need|must|stay)\b|\b(?:needs?|has|have) to (?:be|go|stay|use)\b[^,]*,\s*not\b`))
+	// reEveryThing is a rule for every thing of a kind: "all images need
+	// alt text", "so any change to requirements.txt gets its own PR";
+	// everyKind keeps "all three failing tests need fixing", "any idea why…".
+	reEveryThing = gate(lazyre.New(`(?i)(?:^|\bso )(any|every|each|all) ([\w./-]+)(?: [\w./-]+){0,5}? (?:gets?|needs?|must|should|has to|have to|goes|go|stays?|requires?|go(?:es)? through)\b`))
 	// reNotRule is a message that looks like a rule and is not one: "never
 	// mind", a rule someone else keeps saying or a post says, a request
 	// after a day ("tomorrow can you look…").
-	reNotRule = gate(lazyre.New(`(?i)^(?:never ?mind|nvm)\b|\b(?:saying|says|said|keeps? saying|recommends?|recommended|suggests?|claims?|told me)\b[^.?!]{0,40}?['"]?(?:you should |we should |to )?(?:always|never|don'?t)\b|^(?:(?:tomorrow|today|tonight|later|then|also|and|so|ok)\s*,?\s+)+(?:can|could|would|will) (?:you|u)\b|^first,? (?:show|tell|let me|i want|check|run|look)\b|\b(?:check|run|do|try|test) it once\b|\bjust once\b`))
+	reNotRule = gate(lazyre.New(`(?i)^(?:never ?mind|nvm)\b[.,!—–-]*\s*(?:i |it |found|that|thanks|forget|ok|$)|(?:^|[^i] )(?:saying|says|said|keeps? saying|recommends?|recommended|suggests?|claims?|told me)\b[^.?!]{0,40}?['"]?(?:you should |we should |to )?(?:always|never|don'?t)\b|^(?:(?:tomorrow|today|tonight|later|then|also|and|so|ok)\s*,?\s+)+(?:can|could|would|will) (?:you|u)\b|^first,? (?:show|tell|let me|i want|check|run|look)\b|\b(?:check|run|do|try|test) it once\b|\bjust once\b`))
 	// reWhenYou is the recurring moment an instruction is for: "run go vet
 	// before you push", "double-check timezones when you touch the
 	// scheduler".
@@ -54,8 +60,8 @@ var (
 // as what to do whenever something happens: "when you give me shell
 // commands, put each in its own code block".
 func saysRule(s string) bool {
-	if reRuleSaid.MatchString(s) || conditionalRule(s) {
-		return true
+	if reRuleSaid.MatchString(s) && !reTrouble.MatchString(s) || conditionalRule(s) || everyKind(s) {
+		return true // not "the bug lives in the parser, not the lexer"
 	}
 	w := strings.Fields(asciiLower(s))
 	for len(w) > 2 && (w[0] == "pls" || w[0] == "please" || w[0] == "plz" || w[0] == "also" || w[0] == "and") {
@@ -91,14 +97,32 @@ func saysRule(s string) bool {
 	return false
 }
 
+// everyKind reports reEveryThing's rule for a kind of thing, not for
+// these or three of them: "all the files in the legacy folder need to be
+// deleted", "each of these functions needs a docstring".
+func everyKind(s string) bool {
+	m := reEveryThing.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	w := strings.ToLower(m[2])
+	if determiners()[w] || w == "of" || w == "idea" || isDigits(w) || smallNumbers[w] > 0 || w == "three" || w == "four" || w == "five" {
+		return false
+	}
+	return !reQuestion.MatchString(s)
+}
+
 // conditionalRule reports an instruction for whenever something holds:
 // "if you change anything in the feature pipeline, bump FEATURE_VERSION",
 // "when you're not sure about something, say so", "if a function runs in
 // ISR context, no malloc".
 func conditionalRule(s string) bool {
 	head, tail, ok := strings.Cut(asciiLower(s), ", ")
-	if !ok || !reConditionHead.MatchString(head) || mayHold(s, taskWords) || reStepOnly.MatchString(s) {
+	if !ok || !reConditionHead.MatchString(head) || mayHold(s, hereWords) || reStepOnly.MatchString(s) || reNoCondition.MatchString(head) {
 		return false
+	}
+	if h := strings.Fields(head); (h[0] == "before" || h[0] == "after") && !reWhenYou.MatchString(head) {
+		return false // "after you fix the import, rerun the build": this task's order
 	}
 	w := strings.Fields(tail)
 	for len(w) > 1 && (w[0] == "always" || w[0] == "please" || w[0] == "pls" || w[0] == "then" || w[0] == "just") {
@@ -111,12 +135,22 @@ func conditionalRule(s string) bool {
 	case "no", "never", "always", "don't", "dont":
 		return true
 	}
-	return (imperatives()[w[0]] || ruleVerbs()[w[0]]) && !oneOffVerbs()[w[0]]
+	v := strings.Trim(w[0], ".,;:!")
+	if oneOffVerbs()[v] || subjects()[v] || determiners()[v] || finiteVerbs()[v] || pronounSubject(v) {
+		return false
+	}
+	// An imperative: a verb of the lists, or a bare word that is no
+	// form of one ("regenerate the client", "quarantine it").
+	return imperatives()[v] || ruleVerbs()[v] || !strings.HasSuffix(v, "ed") && !strings.HasSuffix(v, "ing") && !strings.HasSuffix(v, "s") && !strings.HasSuffix(v, "ly")
 }
+
+// reNoCondition is a head that names no case, only this task's moment:
+// "when you're done", "if you want", "if you could".
+var reNoCondition = gate(lazyre.New(`(?i)^(?:if|when|once|after) (?:you|u)(?:'re| are)? (?:done|finished|ready|free|back|want|like|could|can|get a chance|have (?:a )?(?:time|sec|minute|moment)|see this|wish|prefer|think so|agree)\b`))
 
 // reConditionHead opens a condition about any case: "if you…", "when a
 // test…", "whenever the schema…".
-var reConditionHead = gate(lazyre.New(`(?i)^(?:if|when|whenever|every time|any ?time|once|before|after) (?:you|u|you're|youre|a|an|the|any|we)\b`))
+var reConditionHead = gate(lazyre.New(`(?i)^(?:if|when|whenever|every time|any ?time|before|after) (?:you|u|you're|youre|a|an|the|any|we)\b`))
 
 var (
 	// harmVerbs say what went wrong, in a clause that is a rule's reason:
@@ -180,4 +214,19 @@ func whyOf(s, next string) string {
 		return strings.TrimRight(n, ".!")
 	}
 	return ""
+}
+
+// holdsToken reports a word of s that could be a credential: a made-up
+// value ("Xk29fLq8ZmP3", "deploy:Xk29fLq8ZmP3", "Tr0ub4dor&3").
+func holdsToken(s string) bool {
+	for _, w := range strings.Fields(s) {
+		w = strings.Trim(w, ".,;:!?()\"'")
+		if _, v, ok := strings.Cut(w, ":"); ok && v != "" && !strings.HasPrefix(v, "//") {
+			w = v // "deploy:Xk29…": the value after the user
+		}
+		if tokenLike(w) || passwordLike(w) {
+			return true
+		}
+	}
+	return false
 }

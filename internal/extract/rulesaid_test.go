@@ -209,3 +209,99 @@ func TestHeuristic_PlacesInTools(t *testing.T) {
 		}
 	}
 }
+
+// TestHeuristic_ReviewNotRules: what a review found saved as a rule, a
+// project fact, a place or a self-description that is none (issue 17);
+// and the rules it found missed.
+func TestHeuristic_ReviewNotRules(t *testing.T) {
+	at := time.Date(2026, 4, 14, 10, 0, 0, 0, time.UTC)
+	for _, text := range []string{
+		"all three failing tests need fixing",
+		"all the files in the legacy folder need to be deleted",
+		"each of these functions needs a docstring",
+		"any idea why all requests get a 500",
+		"next time I'll just write it myself",
+		"please not now, I'm in a meeting",
+		"the logs please",
+		"more tests please",
+		"once you finish the migration, check the logs",
+		"after you fix the import, rerun the build",
+		"when you're done, ping me",
+		"if you want, run the linter",
+		"if you could, send me the diff",
+		"the bug lives in the parser, not the lexer",
+		"we got stuck here",
+		"the tests here are flaky",
+		"in 2019 we ran everything on bare metal",
+		"in prod we saw a spike in latency",
+		"you deleted my branch without asking",
+		"only one file in the diff is wrong",
+		"the page won't update after I click save",
+		"the workers crash when they run out of memory",
+		"the field can't be updated, the api returns 400",
+		"the test fails because of the cost function",
+		"this job is cpu-bound, not io-bound",
+		"we're switching to the feature branch",
+		"Maria is on slack all day",
+		"the link is in slack somewhere",
+		"5 years of logs are stored in s3",
+		"based in part on the old design, the new one is simpler",
+		"I'm on the wrong side of this argument",
+	} {
+		if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s"); len(got) > 0 {
+			t.Errorf("%q: saved %q", text, got[0].Type+": "+got[0].Body)
+		}
+	}
+	for _, tc := range []struct{ text, has string }{
+		{"as I said before, never force push to main", "force push"},
+		{"like I said, don't use ORMs", "ORMs"},
+		{"nvm, always use tabs", "tabs"},
+		{"pls not amend pushed commits", "amend"},
+		{"if you change the schema, regenerate the client", "regenerate"},
+		{"when a test flakes, quarantine it", "quarantine"},
+		{"It is better to use early returns", "early returns"},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		if len(got) != 1 || got[0].Type != "feedback" || !strings.Contains(got[0].Body, tc.has) {
+			t.Errorf("%q: got %+v, want one rule holding %q", tc.text, got, tc.has)
+		}
+	}
+	// A reason a sentence later is the rule's only when it points back at
+	// the rule's things, tells no past and holds no credential.
+	for _, text := range []string{
+		"Please write the commit messages always in English, also when I write you in German. Our office dog is called Rex.",
+		"Please write the commit messages always in English, also when I write you in German. It was a long week for all of us.",
+		"Please write the commit messages always in English, also when I write you in German. We log in with deploy:Xk29fLq8ZmP3 on them.",
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s")
+		for _, c := range got {
+			if strings.Contains(c.Body, "**Why:**") || strings.Contains(c.Body, "Xk29") {
+				t.Errorf("%q: %q", text, c.Body)
+			}
+		}
+	}
+}
+
+// TestProjectFactWords: every form reProjectFact reads holds one of the
+// words its cheap test looks for, or the test would hide it.
+func TestProjectFactWords(t *testing.T) {
+	for _, s := range []string{
+		"the api is owned by the platform team", "that's run by ops", "Kenji is now our point person for mobile",
+		"the client only allows python 3.8", "we can't patch the vendor agent", "we're not allowed to expire points",
+		"data residency is in the contract", "we're hipaa-bound", "we pay it because of the license change",
+		"we're halfway through moving from Jenkins to GitHub Actions", "we're rewriting the billing service",
+		"netcode is belonging to Montreal studio", "we own the CI runners", "the data team owns the warehouse",
+		"they maintain the model", "the units can't be updated over the air", "IT won't update the image",
+		"no cloud allowed", "the cabinets have no internet", "we decided on date-fns", "we picked Go as the only language",
+		"the SLA with Northwind is 300ms", "we have promised to Hartmann GmbH", "we keep only the last 5",
+		"we have to be off the old account", "we only get the A100 cluster until august", "the security team chose it",
+		"we ship the pilot in Q3", "Maria is the release manager",
+	} {
+		if !reProjectFact.MatchString(s) {
+			t.Errorf("%q: the pattern reads no project fact", s)
+		}
+		if !mayHold(s, projectFactWords) {
+			t.Errorf("%q: projectFactWords would hide it", s)
+		}
+	}
+}
