@@ -105,7 +105,6 @@ func TestHeuristic_RulesByForm(t *testing.T) {
 // held to, a move, a promise — project memories; the same words about
 // the speaker's own step are not.
 func TestHeuristic_ProjectFactsInChat(t *testing.T) {
-	at := time.Date(2026, 4, 14, 10, 0, 0, 0, time.UTC)
 	for _, tc := range []struct{ text, has string }{
 		{"backups are handled by the infra team in Warsaw, not us", "Warsaw"},
 		{"btw Kenji is the release manager for mobile now, Tom moved to infra", "Kenji"},
@@ -125,30 +124,20 @@ func TestHeuristic_ProjectFactsInChat(t *testing.T) {
 		{"fyi we're halfway through moving from Jenkins to GitHub Actions", "Jenkins"},
 		{"We have promised to Hartmann GmbH that the CSV export keeps the old column order", "Hartmann"},
 	} {
-		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
-		found := false
-		for _, c := range got {
-			found = found || c.Type == "project" && strings.Contains(c.Body, tc.has)
-		}
-		if !found {
-			t.Errorf("%q: no project memory holding %q in %+v", tc.text, tc.has, got)
-		}
+		wantMemory(t, "project", tc.text, tc.has)
 	}
 	for _, text := range []string{
 		"we're on it, give me ten minutes",
 		"is the payments service owned by the platform team?",
 		"we can't change this file right now, it's locked",
 	} {
-		if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s"); len(got) > 0 {
-			t.Errorf("%q: saved %+v", text, got)
-		}
+		wantNothing(t, text)
 	}
 }
 
 // TestHeuristic_SelfDescriptionsInChat: a role without its article, years
 // of a tool, where the speaker works from — user memories.
 func TestHeuristic_SelfDescriptionsInChat(t *testing.T) {
-	at := time.Date(2026, 4, 14, 10, 0, 0, 0, time.UTC)
 	for _, tc := range []struct{ text, has string }{
 		{"good idea. me I am QA engineer, not developer", "QA engineer"},
 		{"thanks. for info I am native french speaker, english is ok for me", "french"},
@@ -164,14 +153,7 @@ func TestHeuristic_SelfDescriptionsInChat(t *testing.T) {
 		{"I'm in Berlin and usually only online 10–16, so async is best", "Berlin"},
 		{"i'm on the Sydney side of the team", "Sydney"},
 	} {
-		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
-		found := false
-		for _, c := range got {
-			found = found || c.Type == "user" && strings.Contains(c.Body, tc.has)
-		}
-		if !found {
-			t.Errorf("%q: no user memory holding %q in %+v", tc.text, tc.has, got)
-		}
+		wantMemory(t, "user", tc.text, tc.has)
 	}
 }
 
@@ -179,7 +161,6 @@ func TestHeuristic_SelfDescriptionsInChat(t *testing.T) {
 // repository is a reference, the tool alone or with its name there; a
 // problem seen in a tool, an instruction to look there, are not.
 func TestHeuristic_PlacesInTools(t *testing.T) {
-	at := time.Date(2026, 4, 14, 10, 0, 0, 0, time.UTC)
 	for _, tc := range []struct{ text, has string }{
 		{"the on-call schedule is in opsgenie", "opsgenie"},
 		{"specs are in confluence space INVC", "INVC"},
@@ -188,14 +169,7 @@ func TestHeuristic_PlacesInTools(t *testing.T) {
 		{"the designs are in figma, file Orion v2", "Orion"},
 		{"Thanks. Bugs come in Linear, team BOOK, I look there every morning first.", "BOOK"},
 	} {
-		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
-		found := false
-		for _, c := range got {
-			found = found || c.Type == "reference" && strings.Contains(c.Body, tc.has)
-		}
-		if !found {
-			t.Errorf("%q: no reference holding %q in %+v", tc.text, tc.has, got)
-		}
+		wantMemory(t, "reference", tc.text, tc.has)
 	}
 	for _, text := range []string{
 		"check what is in datadog for the last hour",
@@ -204,9 +178,7 @@ func TestHeuristic_PlacesInTools(t *testing.T) {
 		"the error shows up in kibana, any idea",
 		"i was in confluence all morning",
 	} {
-		if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s"); len(got) > 0 {
-			t.Errorf("%q: saved %+v", text, got)
-		}
+		wantNothing(t, text)
 	}
 }
 
@@ -248,9 +220,7 @@ func TestHeuristic_ReviewNotRules(t *testing.T) {
 		"based in part on the old design, the new one is simpler",
 		"I'm on the wrong side of this argument",
 	} {
-		if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s"); len(got) > 0 {
-			t.Errorf("%q: saved %q", text, got[0].Type+": "+got[0].Body)
-		}
+		wantNothing(t, text)
 	}
 	for _, tc := range []struct{ text, has string }{
 		{"as I said before, never force push to main", "force push"},
@@ -303,5 +273,26 @@ func TestProjectFactWords(t *testing.T) {
 		if !mayHold(s, projectFactWords) {
 			t.Errorf("%q: projectFactWords would hide it", s)
 		}
+	}
+}
+
+// wantMemory checks that one message, said on a Tuesday, saves a memory
+// of typ whose body holds has.
+func wantMemory(t *testing.T, typ, text, has string) {
+	t.Helper()
+	got, _ := Heuristic([]Message{{Role: "user", Time: time.Date(2026, 4, 14, 10, 0, 0, 0, time.UTC), Text: text}}, "s")
+	for _, c := range got {
+		if c.Type == typ && strings.Contains(c.Body, has) {
+			return
+		}
+	}
+	t.Errorf("%q: no %s memory holding %q in %+v", text, typ, has, got)
+}
+
+// wantNothing checks that one message saves no memory.
+func wantNothing(t *testing.T, text string) {
+	t.Helper()
+	if got, _ := Heuristic([]Message{{Role: "user", Time: time.Date(2026, 4, 14, 10, 0, 0, 0, time.UTC), Text: text}}, "s"); len(got) > 0 {
+		t.Errorf("%q: saved %q", text, got[0].Type+": "+got[0].Body)
 	}
 }
