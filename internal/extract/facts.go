@@ -27,7 +27,13 @@ var reProjectFact = gate(lazyre.New(`(?i)\b(?:is|are|'s) (?:owned|maintained|run
 	`|\bwe (?:keep only|only keep)\b` +
 	`|\b(?:have|has) to be (?:off|out of)\b` +
 	`|\bwe only (?:get|have) (?:the )?[\w.-]+(?: [\w.-]+)? until\b|\b(?:team|org|client|customer|company|we|they) (?:chose|picked|went with)\b` +
-	`|^we (?:ship|deliver|launch|go live)\b`))
+	`|^we (?:ship|deliver|launch|go live)\b` +
+	`|\bis (?-i:[A-Z][a-z]+)'s\s*(?:[,.;!]|$)` +
+	`|\b(?:legal|finance|security|compliance|the client|the customer|management|procurement|the auditors?|the regulator) (?:requires|forbids|signs off|approves|mandates|insists|(?:wants|needs) (?:all|every|each|no|everything|us to|the team to))\b` +
+	`|\bour (?:biggest|largest|main|key|only|first) (?:customer|client|partner)s? (?:is|are)\b|\b(?:is|are) frozen (?:until|till|through|during|for)\b` +
+	`|\bshared with (?:the )?(?:[\w-]+ )?(?:team|qa|customers?|partners?|clients?|vendors?)\b|\b(?:budget|spend|costs?)\b[^.]{0,30}\b(?:capped|limited) at\b` +
+	`|\b(?:contract|law|policy|licen[cs]e|legal|regulation|client|customer|agreement|terms|gdpr|hipaa)\b[^.]{0,40}\b(?:forbids?|prohibits?)\b` +
+	`|\b(?:marketing|design|sales|support|legal|finance|ops|security|the [\w-]+ team) (?:owns|handles|maintains|manages)\b|\bwe (?:migrated|moved|switched) from\b`))
 
 // projectFact reports whether s states a fact about the project (see
 // reProjectFact), rather than asks for work or talks about the speaker.
@@ -46,4 +52,7 @@ var projectFactWords = []string{"owned", "maintain", " run by", "handled", "mana
 	"can't", "cant", "cannot", "can not", "allowed", "residency", "-bound", "because of", "moving", "switching", "migrating", "replacing",
 	"porting", "rewriting", "consolidating", "decided", "settled", "agreed", "picked", "chose", "selected", "went with", "sla", "slo",
 	"promised", "committed", "keep", "to be off", "to be out", "belong", "we own", "won't", "wont", "have no", "has no", "we ship",
-	"we deliver", "we launch", "we go live", "they own", "team own", "point person"}
+	"we deliver", "we launch", "we go live", "they own", "team own", "point person", "'s", "wants", "requires", "needs", "forbid",
+	"signs off", "approves", "mandates", "insists", "our biggest", "our largest", "our main", "our key", "our only", "our first",
+	"frozen", "shared with", "prohibit", "capped at", "limited at", "owns", "handles", "manages", "migrated from",
+	"moved from", "switched from"}

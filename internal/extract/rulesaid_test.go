@@ -130,6 +130,10 @@ func TestHeuristic_ProjectFactsInChat(t *testing.T) {
 		"we're on it, give me ten minutes",
 		"is the payments service owned by the platform team?",
 		"we can't change this file right now, it's locked",
+		"the screen is frozen again, can you check",
+		"legal wants to know what you think",
+		"the function forbids nulls, see line 12",
+		"the file is shared with the other module",
 	} {
 		wantNothing(t, text)
 	}
@@ -266,6 +270,10 @@ func TestProjectFactWords(t *testing.T) {
 		"the SLA with Northwind is 300ms", "we have promised to Hartmann GmbH", "we keep only the last 5",
 		"we have to be off the old account", "we only get the A100 cluster until august", "the security team chose it",
 		"we ship the pilot in Q3", "Maria is the release manager",
+		"the payments service is Dana's", "legal wants all PII deleted after 30 days", "our biggest customer is Acme",
+		"the mobile app is frozen until the redesign ships", "the staging env is shared with the QA team",
+		"the contract forbids storing images outside the EU", "budget for cloud is capped at 5k a month",
+		"marketing owns the landing pages", "we migrated from heroku to fly last spring",
 	} {
 		if !reProjectFact.MatchString(s) {
 			t.Errorf("%q: the pattern reads no project fact", s)
