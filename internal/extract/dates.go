@@ -95,7 +95,6 @@ type datesMemo struct {
 var lastDates atomic.Pointer[datesMemo]
 
 func absoluteDates(s string, at time.Time) (string, bool) {
-	day := func(t time.Time) string { return t.Format(time.DateOnly) }
 	found := reISODate.MatchString(s)
 	s = shortDates(s, at, &found)
 	s = gated(s, reNFrom, []string{" from ", " after "}, func(m string) string {
@@ -485,17 +484,11 @@ func weekdayDates(s string, at time.Time, found *bool) string {
 // weekdayDate is reWeekday's match m in s as the date it names; before
 // is s up to the match as rewritten so far.
 func weekdayDate(s string, m []int, before string, at time.Time, found *bool) string {
-	group := func(i int) string {
-		if m[2*i] < 0 {
-			return ""
-		}
-		return s[m[2*i]:m[2*i+1]]
-	}
-	whole, pre, name := s[m[0]:m[1]], group(1), group(2)
-	if group(4) != "" {
+	whole, pre, name := s[m[0]:m[1]], group(s, m, 1), group(s, m, 2)
+	if group(s, m, 4) != "" {
 		return whole // "Thursday 2026-11-26": written out already
 	}
-	if group(3) != "" && pre == "" {
+	if group(s, m, 3) != "" && pre == "" {
 		return whole // "tuesday's outage": an event named by its day, past as often as not
 	}
 	switch p := strings.ToLower(pre); p {
