@@ -1,6 +1,7 @@
 package consolidate
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -64,7 +65,16 @@ type item struct {
 	terms map[string]bool // content stems of name, description and body
 	dated string          // body with relative dates made absolute; "" when none
 	sents []sentence      // of description and body
-	moves [][5]string     // changes it reports: stemmed from and to ("" for "no longer"), as written, the sentence
+	moves []move          // changes it reports
+}
+
+// move is a change a sentence reports: "moved from X to Y", "X was
+// retired" (to "").
+type move struct {
+	from, to         string // stemmed
+	fromText, toText string // as written
+	sentence         string
+	ofSeveral        bool // from is one stem of a name of several words
 }
 
 // sentence is one sentence of a memory and its content stems.
@@ -82,8 +92,11 @@ func newPlanner(in Input) *planner {
 			neg, aff := polarity(s)
 			x.sents = append(x.sents, sentence{text: s, terms: termSet(s), neg: neg, aff: aff})
 			for _, mv := range moves(s) {
-				if from := stem(mv[0]); from != "" {
-					x.moves = append(x.moves, [5]string{from, stem(mv[1]), mv[0], mv[1], s})
+				// "ONNX Runtime Mobile was backed out": each stem of a name of
+				// several words may be the one the older memory holds.
+				froms := termSet(mv[0])
+				for from := range froms {
+					x.moves = append(x.moves, move{from: from, to: stem(mv[1]), fromText: mv[0], toText: mv[1], sentence: s, ofSeveral: len(froms) > 1})
 				}
 			}
 		}
@@ -102,6 +115,11 @@ func newPlanner(in Input) *planner {
 	p.idf = make(map[string]float64, len(df))
 	for t, n := range df {
 		p.idf[t] = math.Log(float64(len(p.items)+1) / float64(n))
+	}
+	for i := range p.items {
+		x := &p.items[i]
+		x.moves = slices.DeleteFunc(x.moves, func(mv move) bool { return mv.ofSeveral && !p.rare(mv.from) })
+		slices.SortFunc(x.moves, func(a, b move) int { return cmp.Or(strings.Compare(a.sentence, b.sentence), strings.Compare(a.from, b.from)) })
 	}
 	return p
 }

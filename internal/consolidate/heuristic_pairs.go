@@ -63,7 +63,7 @@ func (p *planner) candidatePairs() [][2]int {
 	}
 	for i, it := range p.items {
 		for _, mv := range it.moves {
-			for _, j := range df[mv[0]] {
+			for _, j := range df[mv.from] {
 				if j != i {
 					shared[[2]int{min(i, j), max(i, j)}] += 2
 				}
@@ -243,17 +243,17 @@ func intersection(a, b map[string]bool) int {
 // opposite polarity, a reversed choice).
 func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 	for _, mv := range b.moves {
-		from, to := mv[0], mv[1]
+		from, to := mv.from, mv.to
 		if from == to || !a.terms[from] || to != "" && a.terms[to] || !p.rare(from) {
 			continue
 		}
 		for _, o := range a.sents {
 			if o.terms[from] {
-				why := fmt.Sprintf("it moved from %s to %s", mv[2], mv[3])
+				why := fmt.Sprintf("it moved from %s to %s", mv.fromText, mv.toText)
 				if to == "" {
-					why = "it no longer uses " + mv[2]
+					why = "it no longer uses " + mv.fromText
 				}
-				return why, []string{quote(o.text), quote(mv[4])}
+				return why, []string{quote(o.text), quote(mv.sentence)}
 			}
 		}
 	}
@@ -359,7 +359,7 @@ var (
 		return regexp.MustCompile(`(?i)\b(?:moved|migrated|switched|moving|migrating|switching|ported|porting)\s+(?:\w+\s+){0,2}?(?:off|away from)\s+([\w.+#-]+)`)
 	})
 	reGone = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b([\w.+#-]+)\s+(?:was|is|has been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off|backed out|ripped out|rolled back|reverted|abandoned|deprecated|sunset)\b`)
+		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)\s+(?:was|is|has been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off|backed out|ripped out|rolled back|reverted|abandoned|deprecated|sunset)\b`)
 	})
 )
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -39,10 +40,11 @@ func (p *planner) pruneRound(cutoff time.Time, superseded bool) {
 			ev = append(ev, fmt.Sprintf("marked wrong %s, helpful %s", times(u.Wrong), times(u.Helpful)))
 		case it.Type == "user" || it.Type == "feedback":
 			continue
-		case it.SupersededBy != "" && !lastChange(it.Item).IsZero() && lastChange(it.Item).Before(cutoff) && p.present(it.SupersededBy):
-			reason = fmt.Sprintf("%s was superseded by %s more than %d days ago (last changed %s): the history has been kept long enough.",
-				it.File, it.SupersededBy, unusedDays, day(lastChange(it.Item)))
-			ev = append(ev, "superseded_by: "+it.SupersededBy, "last changed "+day(lastChange(it.Item)))
+		case it.SupersededBy != "" && p.present(it.SupersededBy) && !p.supersededOn(it.Item).IsZero() && p.supersededOn(it.Item).Before(cutoff):
+			since := p.supersededOn(it.Item)
+			reason = fmt.Sprintf("%s was superseded by %s more than %d days ago (on %s at the latest): the history has been kept long enough.",
+				it.File, it.SupersededBy, unusedDays, day(since))
+			ev = append(ev, "superseded_by: "+it.SupersededBy, fmt.Sprintf("last changed %s, %s written %s", day(lastChange(it.Item)), it.SupersededBy, day(p.items[p.byFile[it.SupersededBy]].Created)))
 		case it.SupersededBy == "" && unused(it.Item, cutoff) && ephemeral(it.Item):
 			reason = fmt.Sprintf("%s has not been injected into any prompt in %d days and reads as a passing note: it no longer changes what an agent does.", it.File, unusedDays)
 			ev = append(ev, usageEvidence(u, cutoff), quote(firstLine(it.Item)))
@@ -59,6 +61,18 @@ func (p *planner) pruneRound(cutoff time.Time, superseded bool) {
 func (p *planner) present(file string) bool {
 	i, ok := p.byFile[file]
 	return ok && !p.retired[p.items[i].File]
+}
+
+// supersededOn is when a memory was superseded, as far as the folder
+// tells: its own last change, or its superseder's writing when that is
+// later, since nothing is superseded before what supersedes it exists.
+// Zero when neither is known.
+func (p *planner) supersededOn(it Item) time.Time {
+	t := lastChange(it)
+	if i, ok := p.byFile[it.SupersededBy]; ok && p.items[i].Created.After(t) {
+		t = p.items[i].Created
+	}
+	return t
 }
 
 // lastChange is when a memory last changed: updated, else created.
@@ -89,14 +103,49 @@ func usageEvidence(u Usage, cutoff time.Time) string {
 
 // ephemeral reports whether an unused memory is a project or reference
 // note that reads as passing: scratch notes, an investigation under way, a
-// guess, something temporary. A durable fact nobody happened to recall (a
-// contact, a convention) is not pruned on usage alone.
+// guess, a reminder, something temporary or tied to the moment it was
+// written. A durable fact nobody happened to recall (a contact, a
+// convention, how to debug a part) is not pruned on usage alone.
 func ephemeral(it Item) bool {
 	if it.Type != "project" && it.Type != "reference" {
 		return false
 	}
-	return reEphemeral().MatchString(prose(it.Name + "\n" + it.Description + "\n" + it.Body))
+	text := prose(it.Name + "\n" + it.Description + "\n" + it.Body)
+	if rePassing().MatchString(text) {
+		return true
+	}
+	// "investigating the login timeouts" is under way; "when debugging the
+	// modem, …" and "Debugging the bootloader: …" teach how, for good.
+	for _, m := range reUnderWay().FindAllStringIndex(text, -1) {
+		before := strings.Fields(strings.ToLower(text[max(0, m[0]-24):m[0]]))
+		if len(before) > 0 && reHowTo().MatchString(before[len(before)-1]) {
+			continue
+		}
+		if rest := text[m[0]:]; unicode.IsUpper(rune(rest[0])) {
+			if colon := strings.IndexByte(rest, ':'); colon > 0 && colon < 60 && !strings.ContainsAny(rest[:colon], ".!?") {
+				continue // a heading: "Debugging the bootloader: use RTT"
+			}
+		}
+		return true
+	}
+	return false
 }
+
+var (
+	// rePassing says a note is tied to its moment whatever the words around.
+	rePassing = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:scratch|notes? (?:while|from)|wip|work in progress|in progress|half done|todo:|to-do|temporarily|temporary (?:fix|workaround|hack|patch|pin)|for now|for the moment|at the moment|right now|this (?:morning|afternoon|evening|week|sprint)|today|tonight|currently (?:investigating|debugging|looking|trying|testing|chasing)|might be|maybe|not (?:yet )?(?:conclusive|confirmed|decided)|inconclusive|unconfirmed|(?:didn't|did not|couldn't|could not) (?:confirm|reproduce)|not decided|undecided|still unclear|unclear (?:why|whether|if)|hypothesis|workaround until|reminder|note to self|remind me|will (?:write (?:it |this )?up|follow up|report back)|pans? out|tbd)\b`)
+	})
+	// reUnderWay is an investigation or a trial the note may be the middle of.
+	reUnderWay = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:investigating|debugging|chasing|looking (?:into|at)|trying|experimenting|benchmarking)\b`)
+	})
+	// reHowTo is a word before a gerund that makes it a how-to: "when
+	// debugging", "tips for investigating", "worth trying".
+	reHowTo = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:when|while|for|before|after|during|of|about|on|in|by|worth|avoid|stop|keep|start|try|helps?|useful|tips?|guide)$`)
+	})
+)
 
 // prose is text less what it quotes or names: code spans, URLs, paths and
 // other tokens with a slash, dot or underscore inside ("/tmp/artifacts",
@@ -125,9 +174,6 @@ var reDotted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 
 var reCodeSpan = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`[^`\n]*`") })
 
-var reEphemeral = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:scratch|notes? (?:while|from|on)|wip|todo|to-do|tmp|temp|temporary|temporarily|for now|for the moment|this week|this sprint|today|currently (?:investigating|debugging|looking)|investigating|chasing|debugging|was looking|looking into|might be|maybe|not (?:yet )?conclusive|unclear|hypothesis|workaround until|draft)\b`)
-})
 
 // shortenIndex plans one operation on MEMORY.md when it is over Claude
 // Code's caps or has lines over maxDescription characters.

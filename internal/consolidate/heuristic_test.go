@@ -103,7 +103,18 @@ func TestHeuristic(t *testing.T) {
 			// A path or a name is no passing note: "tmp", "draft" in them say
 			// nothing of how long it holds.
 			{File: "cache.md", Name: "build cache", Type: "reference", Body: "CI keeps its build cache in `/tmp/ci-cache` and drafts in gs://acme-ci/draft_releases.", Created: date("2026-01-05"), Usage: old},
-		}, Index{}, []string{"prune:host.md", "prune:note.md", "prune:wip.md", "prune:wrong.md", "prune:z-new.md"}, nil},
+			// Superseded long after it last changed: kept until its superseder is 90 days old.
+			{File: "ci-old.md", Name: "ci", Type: "project", Body: "CI runs on CircleCI.", Created: date("2026-01-05"), SupersededBy: "ci-new.md", Usage: old},
+			{File: "ci-new.md", Name: "ci now", Type: "project", Body: "CI runs on GitHub Actions.", Created: date("2026-10-01"), Usage: Usage{Since: old.Since, Injected: 9, LastInjected: date("2026-11-01")}},
+			// Passing by the moment it names, or as a reminder.
+			{File: "remind.md", Name: "refund backfill", Type: "project", Body: "Reminder to self: row counts looked high after the backfill; check for double counting.", Created: date("2026-01-05"), Usage: old},
+			{File: "flags.md", Name: "sync flags", Type: "project", Body: "Benchmarking the sync with a few RUSTFLAGS this afternoon; will write up if anything pans out.", Created: date("2026-01-05"), Usage: old},
+			// How to debug a part, a sensor's temperature, notes on a part: durable.
+			{File: "rtt.md", Name: "modem", Type: "reference", Body: "Debugging the modem: attach J-Link and read RTT channel 1.", Created: date("2026-01-05"), Usage: old},
+			{File: "boot.md", Name: "bootloader", Type: "reference", Body: "When debugging the bootloader, hold BOOT0 high while resetting.", Created: date("2026-01-05"), Usage: old},
+			{File: "temp.md", Name: "temp sensor", Type: "reference", Body: "The temp sensor reports tenths of a degree Celsius.", Created: date("2026-01-05"), Usage: old},
+			{File: "notes.md", Name: "flash notes", Type: "reference", Body: "Notes on the flash layout: MCUboot owns the first 48 KB.", Created: date("2026-01-05"), Usage: old},
+		}, Index{}, []string{"prune:flags.md", "prune:host.md", "prune:note.md", "prune:remind.md", "prune:wip.md", "prune:wrong.md", "prune:z-new.md"}, nil},
 		{"ShortenDescriptionAndIndex", []Item{
 			{File: "long.md", Name: "long", Type: "reference", Created: date("2026-10-01"), Body: "Grafana.",
 				Description: "The Grafana dashboard for the API, with panels for latency, errors and saturation, the on-call rotation, the alert routes, and the runbook link at length"},
@@ -313,6 +324,9 @@ func TestHeuristic_Supersede(t *testing.T) {
 		{"BackedOut",
 			Item{Name: "runtime", Description: "The apps run the classifier with ONNX", Body: "Both apps run the classifier with ONNX, one model file."},
 			Item{Name: "runtime per platform", Description: "The classifier runs on TFLite", Body: "The classifier runs with TFLite; ONNX was backed out (+18 MB per app)."}, true},
+		{"BackedOutNameOfSeveralWords", // the older holds "ONNX", the last word "Mobile" is common
+			Item{Name: "runtime", Description: "The apps run the classifier with ONNX Runtime Mobile", Body: "Both apps run the classifier with ONNX Runtime Mobile, one model file for mobile."},
+			Item{Name: "runtime per platform", Description: "The classifier runs on TFLite and Core ML", Body: "The classifier runs with TFLite on Android and Core ML on iOS; ONNX Runtime Mobile was backed out (+18 MB per mobile app)."}, true},
 		{"OtherType", // a project fact cannot make a memory about the person history
 			Item{Name: "deploys", Description: "Deploys: ArgoCD syncs the prod app", Body: "Merging to main lets ArgoCD sync ledger-prod."},
 			Item{Name: "deploys moved", Type: "project", Description: "We moved deploys off ArgoCD", Body: "Prod deploys run from deploy.yml on a tag push."}, false},
@@ -326,7 +340,8 @@ func TestHeuristic_Supersede(t *testing.T) {
 			// a few unrelated memories, so that idf tells rare from common
 			items := []Item{tc.old, tc.new}
 			for i, b := range []string{"Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
-				"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time.", "One reviewer is enough for docs."} {
+				"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time.", "One reviewer is enough for docs.",
+				"Mobile builds run on Bitrise.", "The mobile runtime logs go to Sentry."} {
 				items = append(items, Item{File: fmt.Sprintf("x%d.md", i), Name: fmt.Sprintf("x%d", i), Type: "reference", Body: b, Created: date("2026-01-01")})
 			}
 			p := Heuristic(Input{Now: now, Items: items})
