@@ -119,7 +119,9 @@ func newPlanner(in Input) *planner {
 	for i := range p.items {
 		x := &p.items[i]
 		x.moves = slices.DeleteFunc(x.moves, func(mv move) bool { return mv.ofSeveral && !p.rare(mv.from) })
-		slices.SortFunc(x.moves, func(a, b move) int { return cmp.Or(strings.Compare(a.sentence, b.sentence), strings.Compare(a.from, b.from)) })
+		slices.SortFunc(x.moves, func(a, b move) int {
+			return cmp.Or(strings.Compare(a.sentence, b.sentence), strings.Compare(a.from, b.from))
+		})
 	}
 	return p
 }

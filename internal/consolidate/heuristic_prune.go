@@ -174,7 +174,6 @@ var reDotted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 
 var reCodeSpan = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`[^`\n]*`") })
 
-
 // shortenIndex plans one operation on MEMORY.md when it is over Claude
 // Code's caps or has lines over maxDescription characters.
 func (p *planner) shortenIndex() {
