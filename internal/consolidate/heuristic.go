@@ -1,7 +1,7 @@
 package consolidate
 
 import (
-	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -95,7 +95,7 @@ func newPlanner(in Input) *planner {
 				// "ONNX Runtime Mobile was backed out": each stem of a name of
 				// several words may be the one the older memory holds.
 				froms := termSet(mv[0])
-				for from := range froms {
+				for _, from := range slices.Sorted(maps.Keys(froms)) {
 					x.moves = append(x.moves, move{from: from, to: stem(mv[1]), fromText: mv[0], toText: mv[1], sentence: s, ofSeveral: len(froms) > 1})
 				}
 			}
@@ -119,9 +119,6 @@ func newPlanner(in Input) *planner {
 	for i := range p.items {
 		x := &p.items[i]
 		x.moves = slices.DeleteFunc(x.moves, func(mv move) bool { return mv.ofSeveral && !p.rare(mv.from) })
-		slices.SortFunc(x.moves, func(a, b move) int {
-			return cmp.Or(strings.Compare(a.sentence, b.sentence), strings.Compare(a.from, b.from))
-		})
 	}
 	return p
 }
