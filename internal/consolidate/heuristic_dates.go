@@ -64,9 +64,43 @@ var (
 	reEnd = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(until|till|til|through|thru|ends?|ending|ended|expires?|expiring|expired|closes?|closing|closed|deadline(?:\s+is)?|due(?:\s+(?:by|on))?|by|before|lifted(?:\s+on)?|runs?\s+to|over\s+on|wraps?\s+up|wrapping\s+up|finish(?:es|ed)?|conclud(?:es|ed))\s+(?:on\s+|at\s+)?(?:the\s+end\s+of\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b` +
 			`|\bfrom\s+(?:` + weekdayRE + `\s+)?\d{4}-\d{2}-\d{2}\s+(?:to|-|–|—)\s+(?:` + weekdayRE + `\s+)?(\d{4}-\d{2}-\d{2})\b` +
-			`|\b(?:during\s+)?the\s+week\s+of\s+(\d{4}-\d{2}-\d{2})\b`)
+			`|\b(?:during\s+)?the\s+week\s+of\s+(\d{4}-\d{2}-\d{2})\b` +
+			// "until the vendor fix ships on 2026-06-12", "runs out on …", "v1 is sunset on …"
+			`|\b(?:until|till)\s+(?:[^\s.;:,!?]+\s+){1,6}?(?:on\s+|by\s+|in\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b` +
+			`|\b(?:runs?\s+out|ran\s+out|sunsets?|sunsetted|(?:is|are|gets?|will\s+be)\s+sunset|goes\s+away|lapses?|lapsed)\s+(?:on\s+|at\s+|by\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b`)
+	})
+	// "for the next two weeks": a period from when the memory was written.
+	reForNext = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:for|over|during)\s+the\s+(?:next|coming)\s+(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,3})\s+(day|week|month)s?\b`)
+	})
+	// A date with its month's name and its year: "June 16, 2026", "16 June 2026".
+	reNamedDate = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:(` + monthRE + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthRE + `),?\s+(\d{4}))\b`)
 	})
 )
+
+// isoDates writes the dates s gives with a month's name and a year as
+// YYYY-MM-DD, so that an end reads the same whichever way it was written.
+func isoDates(s string) string {
+	return reNamedDate().ReplaceAllStringFunc(s, func(m string) string {
+		g := reNamedDate().FindStringSubmatch(m)
+		month, dd, year := g[1], g[2], g[3]
+		if month == "" {
+			month, dd, year = g[5], g[4], g[6]
+		}
+		mon, err := time.Parse("Jan", strings.ToUpper(month[:1])+strings.ToLower(month[1:3]))
+		if err != nil {
+			return m
+		}
+		d, _ := strconv.Atoi(dd)
+		y, _ := strconv.Atoi(year)
+		t := time.Date(y, mon.Month(), d, 0, 0, 0, 0, time.UTC)
+		if t.Day() != d {
+			return m // "February 30"
+		}
+		return day(t)
+	})
+}
 
 // absoluteIn is absolute for a memory's text: the end of a named quarter
 // or month ("the end of Q1") is a date only in a project fact that does
@@ -244,7 +278,7 @@ func (p *planner) expire() {
 		if it.dated != "" {
 			body = it.dated
 		}
-		text := absoluteIn(it.Description, it.Item) + "\n" + body
+		text := isoDates(absoluteIn(it.Description, it.Item) + "\n" + body)
 		if reRecurs().MatchString(text) {
 			continue
 		}
@@ -263,10 +297,15 @@ func (p *planner) expire() {
 					note(day(it.Created.AddDate(0, 0, spanDays(m[1], m[2]))), s)
 				}
 			}
+			for _, s := range sentences(it.Description + "\n" + it.Body) {
+				for _, m := range reForNext().FindAllStringSubmatch(s, -1) {
+					note(day(it.Created.AddDate(0, 0, spanDays(m[1], m[2]))), s)
+				}
+			}
 		}
 		for _, s := range sentences(text) {
 			for _, m := range reEnd().FindAllStringSubmatch(s, -1) {
-				end := m[2] + m[3]
+				end := m[2] + m[3] + m[5] + m[6]
 				if m[4] != "" {
 					end = plusDays(m[4], 6)
 				}

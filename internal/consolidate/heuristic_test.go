@@ -271,6 +271,17 @@ func TestHeuristic_Expire(t *testing.T) {
 		{"Legacy SQL is disabled within six weeks; port the last queries.", "2026-07-01", true},
 		{"Legacy SQL is disabled within six weeks; port the last queries.", "2026-11-01", false}, // still ahead
 		{"Lena triages Android crashes through the end of October.", "2026-09-02", true},
+		// An end after a clause, as running out or a sunset, a period from the writing, a month's name.
+		{"Temporary workaround until the vendor fix ships on 2026-06-12: pin libfoo to 1.2.", "2026-05-20", true},
+		{"Feature flag `new_checkout` stays off until the launch on 2026-05-05.", "2026-04-10", true},
+		{"Until the launch on 2027-02-01 the flag stays off.", "2026-04-10", false},
+		{"The Datadog trial runs out on 2026-04-30.", "2026-04-01", true},
+		{"API v1 is sunset on 2026-09-30; clients move to v2.", "2026-08-01", true},
+		{"For the next two weeks, deploys need a second approver.", "2026-06-08", true},
+		{"For the next two weeks, deploys need a second approver.", "2026-11-20", false},
+		{"Keep build logs for two weeks.", "2026-01-10", false},
+		{"Steam Next Fest demo must stay up through June 16, 2026.", "2026-05-01", true},
+		{"Steam Next Fest demo must stay up through 16 June 2027.", "2026-05-01", false},
 		// From a review: policies, starts and recurrences end nothing.
 		{"Security policy: critical CVEs must be patched within 7 days of disclosure.", "2026-01-10", false},
 		{"SLA: P1 incidents need a postmortem within a week.", "2026-01-10", false},
