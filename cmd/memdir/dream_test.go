@@ -233,7 +233,7 @@ func TestDream_KillNine(t *testing.T) {
 // — Claude Code's own files among the rest keep every byte — and --undo
 // puts the folder back.
 func TestDream_LabelledFolders(t *testing.T) {
-	for _, half := range []string{"tune", "heldout", "fresh", "fresh2"} {
+	for _, half := range []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4"} {
 		t.Run(half, func(t *testing.T) {
 			h := dreamHome{extractHome: newExtractHome(t)}
 			h.mem = filepath.Join(h.tdir, "memory")

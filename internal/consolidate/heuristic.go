@@ -75,6 +75,7 @@ type move struct {
 	fromText, toText string // as written
 	sentence         string
 	ofSeveral        bool // from is one stem of a name of several words
+	weak             bool // said so that it counts only between memories on one topic
 }
 
 // sentence is one sentence of a memory and its content stems.
@@ -89,14 +90,15 @@ func newPlanner(in Input) *planner {
 	for i, it := range in.Items {
 		x := item{Item: it, terms: termSet(it.Name + "\n" + it.Description + "\n" + it.Body)}
 		for _, s := range sentences(it.Description + "\n" + it.Body) {
+			s = unlabelled(s)
 			neg, aff := polarity(s)
 			x.sents = append(x.sents, sentence{text: s, terms: termSet(s), neg: neg, aff: aff})
 			for _, mv := range moves(s) {
 				// "ONNX Runtime Mobile was backed out": each stem of a name of
 				// several words may be the one the older memory holds.
-				froms := termSet(mv[0])
+				froms := termSet(mv.from)
 				for _, from := range slices.Sorted(maps.Keys(froms)) {
-					x.moves = append(x.moves, move{from: from, to: stem(mv[1]), fromText: mv[0], toText: mv[1], sentence: s, ofSeveral: len(froms) > 1})
+					x.moves = append(x.moves, move{from: from, to: stem(mv.to), fromText: mv.from, toText: mv.to, sentence: s, ofSeveral: len(froms) > 1, weak: mv.weak})
 				}
 			}
 		}
@@ -198,6 +200,19 @@ func sentences(text string) []string {
 		}
 	}
 	return out
+}
+
+// unlabelled is a sentence less the label Claude Code opens a feedback
+// memory's lines with ("**Why:**", "**How to apply:**"): words every such
+// memory shares, which say nothing of what it is about.
+func unlabelled(s string) string {
+	t := strings.TrimLeft(s, "*_ ")
+	for _, l := range []string{"why:", "how to apply:"} {
+		if len(t) >= len(l) && strings.EqualFold(t[:len(l)], l) {
+			return strings.TrimSpace(strings.TrimLeft(t[len(l):], "*_ "))
+		}
+	}
+	return s
 }
 
 // abbreviation reports whether text before a full stop ends in one that

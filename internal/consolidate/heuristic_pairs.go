@@ -122,6 +122,9 @@ func (p *planner) pairs() {
 		}
 		if pr.contra == "" && (pr.jaccard >= leftJaccard || pr.contain >= mergeContained && pr.jaccard >= mergeContainMin) {
 			pr.contra, pr.quotes = valueChange(a, b)
+			if pr.contra == "" {
+				pr.contra, pr.quotes = saidChange(a, b)
+			}
 		}
 		switch {
 		case pr.contra != "":
@@ -244,7 +247,7 @@ func intersection(a, b map[string]bool) int {
 func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 	for _, mv := range b.moves {
 		from, to := mv.from, mv.to
-		if from == to || !a.terms[from] || to != "" && a.terms[to] || !p.rare(from) {
+		if from == to || !a.terms[from] || to != "" && a.terms[to] || !p.rare(from) || mv.weak && !sameTopic || stillFor(a, b, from) {
 			continue
 		}
 		for _, o := range a.sents {
@@ -257,7 +260,9 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 			}
 		}
 	}
-	if !sameTopic {
+	if !sameTopic || reException().MatchString(b.Description+"\n"+b.Body) {
+		// "Exception to the JWT rule: the webhooks check signatures, not
+		// JWT" narrows the older rule; it does not reverse it.
 		return "", nil
 	}
 	for _, o := range a.sents {
@@ -309,6 +314,32 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 	return "", nil
 }
 
+// stillFor reports whether the newer memory b, though it moved away from
+// from, says it still holds for what the older a is about: "we moved off
+// Sentry for the backend. The driver app still reports to Sentry" retires
+// no memory about the driver app.
+func stillFor(a, b item, from string) bool {
+	about := termSet(a.Name + "\n" + a.Description)
+	for _, s := range b.sents {
+		if !s.terms[from] || !reStill().MatchString(s.text) {
+			continue
+		}
+		for t := range s.terms {
+			if t != from && about[t] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var (
+	reStill     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(?:still|remains?|stays?|keeps?)\b`) })
+	reException = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:exceptions?\s+(?:to|from|for)|except\s+(?:for|in|on|when)|the\s+only\s+exceptions?|only\s+(?:these|this|those|for\s+these)\b)`)
+	})
+)
+
 // agree reports whether two sentences both affirm a rare stem: the thing
 // they are about, which neither reverses.
 func (p *planner) agree(o, s sentence) bool {
@@ -352,43 +383,73 @@ var (
 	reInstead = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b([\w.+#-]+)\s+(?:instead of|rather than|over)\s+([\w.+#-]+)`)
 	})
+	// "the fixtures refresh script is no longer needed"
+	reNoLongerNeeded = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:is|are)\s+(?:no\s+longer|not)\s+(?:needed|required|necessary|used|in\s+use|supported|maintained)\b`)
+	})
 	reNoLonger = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\bno longer\s+(?:use[sd]?\s+|using\s+|runs?\s+(?:on\s+)?|on\s+|in\s+|at\s+)?([\w.+#-]+)`)
 	})
 	reOff = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:moved|migrated|switched|moving|migrating|switching|ported|porting)\s+(?:\w+\s+){0,2}?(?:off|away from)\s+([\w.+#-]+)`)
 	})
+	// "Dana took over the EDI integration from Bo": Bo no longer.
+	reTookOver = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\btook\s+over\s+(?:[\w.+#-]+\s+){0,4}?from\s+([\w.+#-]+)`)
+	})
+	// "ignore the old advice about running migrations by hand"
+	reIgnoreOld = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget)\s+(?:the\s+|my\s+)?(?:old|earlier|previous|outdated)\s+(?:\w+\s+){0,2}?(?:about|on|re|regarding|to)\s+((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)`)
+	})
+	// "we retired the mac mini agent"
+	reRetired = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("(?i)\\b(?:retired|decommissioned|removed|ditched|deprecated|killed|ripped\\s+out|got\\s+rid\\s+of)\\s+(?:the\\s+|our\\s+)?(?:old\\s+)?`?((?:[\\w.+#-]+\\s+){0,2}[\\w.+#-]+)")
+	})
 	reGone = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)\s+(?:was|is|has been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off|backed out|ripped out|rolled back|reverted|abandoned|deprecated|sunset)\b`)
+		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:was|is|has been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off|backed out|ripped out|rolled back|reverted|abandoned|deprecated|sunset)\b`)
 	})
 )
 
 // moves lists the (from, to) changes a sentence reports: "moved from X to
-// Y", "replaced X with Y", "Y instead of X", "no longer uses X" (to "").
-func moves(s string) [][2]string {
-	var out [][2]string
+// Y", "replaced X with Y", "Y instead of X", "no longer uses X" (to ""). A
+// weak one ("X was removed", "we retired X", "took over from X", "ignore the
+// old advice about X") counts only between memories on one topic: its X
+// may be any noun of the sentence.
+func moves(s string) []saidMove {
+	var out []saidMove
 	lower := strings.ToLower(s)
 	if !strings.Contains(lower, "from") && !strings.Contains(lower, "replac") && !strings.Contains(lower, "instead") &&
 		!strings.Contains(lower, "rather") && !strings.Contains(lower, "over") && !strings.Contains(lower, "no longer") &&
 		!strings.Contains(lower, "off") && !strings.Contains(lower, "away") && !strings.Contains(lower, " is ") &&
-		!strings.Contains(lower, " was ") && !strings.Contains(lower, " has been ") && !strings.Contains(lower, " got ") {
+		!strings.Contains(lower, " was ") && !strings.Contains(lower, " has been ") && !strings.Contains(lower, " got ") &&
+		!strings.Contains(lower, "took") && !strings.Contains(lower, "ignore") && !strings.Contains(lower, "disregard") &&
+		!strings.Contains(lower, "forget") && !strings.Contains(lower, "retired") && !strings.Contains(lower, "decommissioned") &&
+		!strings.Contains(lower, "removed") && !strings.Contains(lower, "ditched") && !strings.Contains(lower, "deprecated") &&
+		!strings.Contains(lower, "killed") && !strings.Contains(lower, "ripped") && !strings.Contains(lower, "rid of") {
 		return nil
 	}
 	for _, m := range reMove().FindAllStringSubmatch(s, -1) {
-		out = append(out, [2]string{m[1], m[2]})
+		out = append(out, saidMove{m[1], m[2], false})
 	}
 	for _, m := range reReplaced().FindAllStringSubmatch(s, -1) {
-		out = append(out, [2]string{m[1], m[2]})
+		out = append(out, saidMove{m[1], m[2], false})
 	}
 	for _, m := range reInstead().FindAllStringSubmatch(s, -1) {
-		out = append(out, [2]string{m[2], m[1]})
+		out = append(out, saidMove{m[2], m[1], false})
 	}
-	for _, re := range []func() *regexp.Regexp{reNoLonger, reOff, reGone} {
+	for i, re := range []func() *regexp.Regexp{reNoLonger, reOff, reGone, reTookOver, reIgnoreOld, reRetired, reNoLongerNeeded} {
+		weak := i >= 2 // from reGone on
 		for _, m := range re().FindAllStringSubmatch(s, -1) {
-			out = append(out, [2]string{m[1], ""})
+			out = append(out, saidMove{m[1], "", weak})
 		}
 	}
 	return out
+}
+
+// saidMove is a change as a sentence words it.
+type saidMove struct {
+	from, to string
+	weak     bool
 }
 
 // stem is the first stem of a word (of a tool's name, "Fly.io", its first
@@ -461,8 +522,14 @@ func subject(it item) map[string]bool {
 
 // differentSubjects reports whether two memories name different things in
 // their names — each names one, and none is the other's — so that alike
-// wording is a template, not a duplicate.
+// wording is a template, not a duplicate: two values ("billing-07",
+// "billing-08"), or parallel names ("svc-booking-api", "svc-edi-gateway";
+// "iOS release signing", "Android release signing") sharing a word, each
+// with a word the other memory never uses.
 func differentSubjects(a, b item) bool {
+	if parallelNames(a, b) {
+		return true
+	}
 	sa, sb := subject(a), subject(b)
 	if len(sa) == 0 || len(sb) == 0 {
 		return false
@@ -473,6 +540,57 @@ func differentSubjects(a, b item) bool {
 		}
 	}
 	return true
+}
+
+// parallelNames reports whether two memories' names are one template
+// filled in twice: "Celery edi queue" and "Celery payments queue", each
+// name's own word never used by the other memory; or two slugs,
+// "svc-booking-api" and "svc-edi-gateway", sharing their first part.
+// "Crash reporting in Bugsnag" and "… in Sentry" are one thing changed
+// when the newer names the older's tool, and so are not parallel.
+func parallelNames(a, b item) bool {
+	na, nb := termSet(a.Name), termSet(b.Name)
+	shared := intersection(na, nb)
+	var onlyA, onlyB []string
+	for t := range na {
+		if !nb[t] {
+			onlyA = append(onlyA, t)
+		}
+	}
+	for t := range nb {
+		if !na[t] {
+			onlyB = append(onlyB, t)
+		}
+	}
+	absent := func(ts []string, other item) bool {
+		for _, t := range ts {
+			if other.terms[t] {
+				return false
+			}
+		}
+		return len(ts) > 0
+	}
+	if !absent(onlyA, b) || !absent(onlyB, a) {
+		return false
+	}
+	if len(onlyA) == 1 && len(onlyB) == 1 && shared >= 2 {
+		return true
+	}
+	sa, sb := slugHead(a.Name), slugHead(b.Name)
+	return sa != "" && sa == sb
+}
+
+// slugHead is the first part of a name written as one slug
+// ("svc-booking-api": "svc"), or "".
+func slugHead(name string) string {
+	if strings.ContainsAny(name, " \t") {
+		return ""
+	}
+	head, _, ok := strings.Cut(strings.ReplaceAll(name, "_", "-"), "-")
+	if !ok {
+		return ""
+	}
+	return strings.ToLower(head)
 }
 
 // sharedProhibition reports whether two memories both negate one stem.

@@ -58,6 +58,10 @@ func TestHeuristic(t *testing.T) {
 			{File: "tabs.md", Name: "tabs", Type: "feedback", Body: "Indent with tabs.", Created: date("2026-01-01"), Pinned: true},
 			{File: "spaces.md", Name: "spaces", Type: "feedback", Body: "Don't indent with tabs, indent with spaces.", Created: date("2026-05-01")},
 		}, Index{}, nil, []string{"spaces.md+tabs.md"}},
+		{"TemplateNotMerged", []Item{
+			{File: "edi.md", Name: "Celery edi queue", Type: "project", Body: "The Celery edi queue runs one task at a time on the worker; Harbor Line rate-limits us.", Created: date("2026-06-15")},
+			{File: "pay.md", Name: "Celery payments queue", Type: "project", Body: "The Celery payments queue runs one task at a time on the worker so Stripe calls stay in order.", Created: date("2026-06-16")},
+		}, Index{}, nil, []string{"edi.md+pay.md"}},
 		{"DifferentSubjectsLeftForModel", []Item{
 			// Two versions in their names: never merged here, but one
 			// fact told twice is for a reader to see.
@@ -338,6 +342,43 @@ func TestHeuristic_Supersede(t *testing.T) {
 		{"BackedOutNameOfSeveralWords", // the older holds "ONNX", the last word "Mobile" is common
 			Item{Name: "runtime", Description: "The apps run the classifier with ONNX Runtime Mobile", Body: "Both apps run the classifier with ONNX Runtime Mobile, one model file for mobile."},
 			Item{Name: "runtime per platform", Description: "The classifier runs on TFLite and Core ML", Body: "The classifier runs with TFLite on Android and Core ML on iOS; ONNX Runtime Mobile was backed out (+18 MB per mobile app)."}, true},
+		// A change said outright, with no negation and no "from".
+		{"SaidNow",
+			Item{Name: "alerts channel", Description: "Prod alerts go to #ops", Body: "Prod alerts go to #ops in Slack."},
+			Item{Name: "alerts channel now", Description: "Prod alerts go to #oncall-quay", Body: "Prod alerts go to #oncall-quay now."}, true},
+		{"SaidFromNowOn",
+			Item{Name: "deploy day", Description: "Deploys happen on Tuesdays", Body: "Deploys happen on Tuesdays."},
+			Item{Name: "deploy day now", Description: "Deploy day moves", Body: "Deploy day is Thursday from now on."}, true},
+		{"NowOfAnotherThing", // "iOS builds now run on …" says nothing of Android's
+			Item{Name: "android builds", Description: "Android builds run on Bitrise", Body: "Android builds run on Bitrise."},
+			Item{Name: "ios builds", Description: "iOS builds run on Xcode Cloud", Body: "iOS builds now run on Xcode Cloud."}, false},
+		{"TookOver",
+			Item{Name: "edi owner", Description: "Bo owns the EDI integration", Body: "Bo owns the EDI integration and its on-call."},
+			Item{Name: "edi owner now", Description: "Dana owns EDI", Body: "Dana took over the EDI integration from Bo in June."}, true},
+		{"IgnoreTheOldAdvice",
+			Item{Name: "migrations by hand", Description: "Run migrations by hand", Body: "Run Django migrations by hand on the bastion before each deploy."},
+			Item{Name: "migrations in pipeline", Description: "The pipeline migrates", Body: "Ignore the old advice about running migrations by hand: the deploy pipeline runs them now."}, true},
+		{"WeRetired",
+			Item{Name: "build agent", Description: "Jenkins builds on the mac mini", Body: "Jenkins builds run on the old mac mini agent."},
+			Item{Name: "build agent now", Description: "Jenkins builds on the Mac Studio", Body: "We retired the mac mini agent; Jenkins builds run on the new Mac Studio."}, true},
+		{"NoLongerNeeded",
+			Item{Name: "stripe fixtures", Description: "Refresh the Stripe fixtures first", Body: "Run scripts/refresh-stripe-fixtures.sh before the payments tests."},
+			Item{Name: "stripe-mock", Description: "Payments tests run against stripe-mock", Body: "Payments tests run against stripe-mock; the fixtures refresh script is no longer needed."}, true},
+		{"GoneInCode",
+			Item{Name: "deploy command", Description: "Deploy with make", Body: "Deploy with `make deploy ENV=prod`."},
+			Item{Name: "deploy script", Description: "Deploy with ship", Body: "`make deploy` is gone; deploy with `./scripts/ship prod`."}, true},
+		{"StillForTheOlder", // moved off Sentry for the backend; the driver app stays
+			Item{Name: "driver app crashes in Sentry", Description: "Driver app crashes go to Sentry", Body: "Driver app crashes and JS errors: Sentry project quayside-driver."},
+			Item{Name: "backend errors in Datadog", Description: "Backend errors moved to Datadog", Body: "We moved off Sentry for the backend: API errors now go to Datadog.\nThe driver app still reports to Sentry."}, false},
+		{"AnException", // narrows the rule, never reverses it
+			Item{Name: "every API endpoint requires JWT", Description: "All API views require JWT auth; never add AllowAny", Body: "Every API endpoint requires JWT auth; never add AllowAny to a view."},
+			Item{Name: "webhooks authenticate by signature", Description: "Stripe webhook endpoints check signatures, not JWT", Body: "Exception to the JWT rule: the Stripe webhook can't carry a JWT, so it uses AllowAny plus a signature check."}, false},
+		{"Template", // two services from one template, each with its own port
+			Item{Name: "svc-booking-api", Type: "reference", Description: "ECS service booking-api: port 8000, min 3 tasks", Body: "Cluster prod, service booking-api. Container port 8000; min 3 tasks; health check /healthz."},
+			Item{Name: "svc-edi-gateway", Type: "reference", Description: "ECS service edi-gateway: port 8010, 1 task", Body: "Cluster prod, service edi-gateway. Container port 8010; 1 task; health check /health."}, false},
+		{"LabelsSayNothing", // "How to apply" opens both lines; the PRs are other PRs
+			Item{Name: "release notes each sprint", Type: "project", Description: "The user writes release notes each sprint", Body: "Each sprint the user writes the backend release notes.\n**How to apply:** when asked, draft them from merged PRs labelled release-notes."},
+			Item{Name: "legacy repo archived", Type: "project", Description: "The legacy repo is archived", Body: "The old legacy repo is archived; backend code lives in the platform repo.\n**How to apply:** don't open PRs or issues against the legacy repo."}, false},
 		{"OtherType", // a project fact cannot make a memory about the person history
 			Item{Name: "deploys", Description: "Deploys: ArgoCD syncs the prod app", Body: "Merging to main lets ArgoCD sync ledger-prod."},
 			Item{Name: "deploys moved", Type: "project", Description: "We moved deploys off ArgoCD", Body: "Prod deploys run from deploy.yml on a tag push."}, false},

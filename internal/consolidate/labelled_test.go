@@ -19,7 +19,7 @@ import (
 // the heldout, fresh and fresh2 halves, written with other projects and
 // wording (fresh and fresh2 by labellers who never saw the engine), are
 // only reported.
-var halves = []string{"tune", "heldout", "fresh", "fresh2"}
+var halves = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4"}
 
 // fallbackCreated anchors a memory that has neither created nor updated
 // (a Claude Code file without metadata.modified, a hand-written one). The

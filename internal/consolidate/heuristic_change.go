@@ -1,0 +1,121 @@
+package consolidate
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// A memory that says it changed something ("alerts go to #oncall now",
+// "staging moved to https://stg…", "deploy day is Thursday from now on")
+// updates an older one about the same thing that holds another value: a
+// merge would state both values, the old as true as the new.
+
+var (
+	// reChanged is a change said outright.
+	reChanged = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:moved|switched|migrated|changed|went|upgraded|downgraded|renamed|repointed|bumped)\s+(?:[\w.+#/-]+\s+){0,3}?to\b|\bfrom now on\b|\bnowadays\b|\bthese days\b|\bany ?more\b|\bno longer\b|\btook over\b|\bhanded (?:\w+\s+){0,2}?over\b|\bas of\b|\bis (?:gone|retired|deprecated|replaced)\b|\b(?:ignore|disregard)\s+the\s+(?:old|earlier|previous)\b`)
+	})
+	// reNow is "now" as a change ("alerts go to #oncall now"), not as a
+	// moment ("right now", "for now", "now that").
+	reNow = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(right|for|until|till|by|just|even)?\s*\bnow\b(\s+that)?`)
+	})
+	// reRichValue is a value that is no number and no name: an address, a
+	// channel, a handle, a path, a code span.
+	reRichValue = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("`[^`\n]+`|\\bhttps?://[^\\s)>\\]]+|(?:^|\\s)([#@][\\w.-]+)|(?:^|\\s)(~?/[\\w.-]+(?:/[\\w.-]+)+)")
+	})
+)
+
+// saysNow reports whether a sentence says a change happened: outright
+// (strong), or with a bare "now".
+func saysNow(s string) (said, strong bool) {
+	if reChanged().MatchString(s) {
+		return true, true
+	}
+	for _, m := range reNow().FindAllStringSubmatch(s, -1) {
+		if m[1] == "" && m[2] == "" {
+			return true, false
+		}
+	}
+	return false, false
+}
+
+// richValues is a sentence's values: its numbers and names, and its
+// addresses, channels, handles, paths and code spans.
+func richValues(s string) map[string]bool {
+	out := values(s)
+	for _, m := range reRichValue().FindAllStringSubmatch(s, -1) {
+		v := m[0]
+		if m[1] != "" {
+			v = m[1]
+		} else if m[2] != "" {
+			v = m[2]
+		}
+		out[strings.ToLower(strings.Trim(strings.TrimSpace(v), ".,;:"))] = true
+	}
+	return out
+}
+
+// saidChange says how the newer memory b, saying it changed something,
+// updates the older a: a sentence of b that says so is about what a
+// sentence of a is about (a bare "now" needs more words in common), and
+// each holds a value the other memory never states. "" when b says no
+// change, or none that a holds another value of.
+func saidChange(a, b item) (string, []string) {
+	aText := strings.ToLower(a.Name + "\n" + a.Description + "\n" + a.Body)
+	bText := strings.ToLower(b.Name + "\n" + b.Description + "\n" + b.Body)
+	sa, sb := subject(a), subject(b)
+	// A line, not a sentence: "`make deploy` is gone; deploy with `ship`".
+	for line := range strings.SplitSeq(b.Description+"\n"+b.Body, "\n") {
+		said, strong := saysNow(line)
+		if !said {
+			continue
+		}
+		need := 0.4
+		if strong {
+			need = 0.25
+		}
+		lineTerms := topicTerms(line)
+		for _, o := range a.sents {
+			if overlapOf(topicTerms(o.text), lineTerms) < need {
+				continue
+			}
+			from := onlyIn(richValues(o.text), bText, sa)
+			to := onlyIn(richValues(line), aText, sb)
+			if len(from) == 0 || len(to) == 0 || mixed(from) && mixed(to) {
+				continue
+			}
+			return fmt.Sprintf("it says it changed %s to %s", strings.Join(from, ", "), strings.Join(to, ", ")), []string{quote(o.text), quote(line)}
+		}
+	}
+	return "", nil
+}
+
+// topicTerms is what a sentence is about: its stems less those of its
+// values ("deploys happen on Tuesdays": deploy, happen).
+func topicTerms(s string) map[string]bool {
+	ts := termSet(s)
+	for v := range richValues(s) {
+		for t := range termSet(v) {
+			delete(ts, t)
+		}
+	}
+	return ts
+}
+
+// onlyIn lists the values of vs the other memory's text never states and
+// that name no subject of their own memory, sorted.
+func onlyIn(vs map[string]bool, other string, subject map[string]bool) []string {
+	var out []string
+	for v := range vs {
+		if !subject[v] && !strings.Contains(other, strings.Trim(v, "`")) {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
