@@ -3,6 +3,7 @@ package consolidate
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,7 +19,21 @@ var (
 	// Dates already absolute, or recurring, that AbsoluteDates would
 	// rewrite again: "Friday 2026-03-06", "March 6, 2026", "every Monday".
 	reKeepAsIs = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b` + weekdayRE + `,?\s+\(?\d{4}-\d{2}-\d{2}\b|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `,?\s+\d{4}\b|\b(?:every|each|on)\s+` + weekdayRE + `s\b|\b(?:every|each|a)\s+` + weekdayRE + `\b|\b` + weekdayRE + `s\b|\b(?:every|each)\s+(?:day|week|month|quarter)\b`)
+		return regexp.MustCompile(`(?i)\b` + weekdayRE + `,?\s+\(?\d{4}-\d{2}-\d{2}\b|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `,?\s+\d{4}\b|\b(?:every|each|on)\s+` + weekdayRE + `s\b|\b(?:every|each|a)\s+` + weekdayRE + `\b|\b` + weekdayRE + `s\b|\b(?:every|each)\s+(?:day|week|month|quarter)\b` +
+			// a lead time, not a day: "renew at least 30 days before"
+			`|\b(?:at\s+least|at\s+most|no\s+later\s+than|no\s+earlier\s+than|up\s+to)\s+\w+\s+(?:days?|weeks?|months?)\s+(?:before|after|ahead|prior)\b`)
+	})
+	// A weekday with no word that ties it to one week: "on Friday".
+	reBareWeekday = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:on\s+|a\s+)?` + weekdayRE + `\b`)
+	})
+	// "in two weeks" names a day; it is a deadline only when something in
+	// its clause is to be done by then.
+	reInSpan = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bin\s+(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,3})\s+(day|week|fortnight|month)s?\b`)
+	})
+	reChangeBy = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(goes|go|moves?|switch(?:es)?|changes?|becomes?|bumps?|starts?|begins?|lands?|happens?|launch(?:es)?|opens?|flips?|rolls?\s+out|takes?\s+effect|kicks?\s+in)\b((?:[^.;:!?]|\.\d){0,60}?)\bby\s+(\d{4}-\d{2}-\d{2})\b`)
 	})
 	reStartsBy = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(starts?|starting|begins?|beginning|happens?|lands?|is|are)\s+by\s+(\d{4}-\d{2}-\d{2})\b`)
@@ -69,6 +84,11 @@ var (
 			`|\b(?:until|till)\s+(?:[^\s.;:,!?]+\s+){1,6}?(?:on\s+|by\s+|in\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b` +
 			`|\b(?:runs?\s+out|ran\s+out|sunsets?|sunsetted|(?:is|are|gets?|will\s+be)\s+sunset|goes\s+away|lapses?|lapsed)\s+(?:on\s+|at\s+|by\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b`)
 	})
+	// "a 14-day trial": a period that started when the memory was written,
+	// or on the date its sentence gives.
+	reSpanOf = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,3})[- ](day|week|month)\s+(?:free\s+|paid\s+|test\s+|trial\s+)?(?:[\w.-]+\s+){0,3}?(trial|pilot|freeze|window|evaluation|grace\s+period|beta|experiment|moratorium|embargo|blackout|promo|promotion|sale|offer)\b`)
+	})
 	// "for the next two weeks": a period from when the memory was written.
 	reForNext = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:for|over|during)\s+the\s+(?:next|coming)\s+(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,3})\s+(day|week|month)s?\b`)
@@ -106,11 +126,48 @@ func isoDates(s string) string {
 // or month ("the end of Q1") is a date only in a project fact that does
 // not recur, never in a rule ("avoid releases at the end of December").
 func absoluteIn(s string, it Item) string {
+	if it.Type == "feedback" || it.Type == "user" {
+		// A rule's weekday is any such day: "if a PR is ready on Friday,
+		// merge on Monday", "Friday merges are fine again".
+		s, kept := maskBareWeekdays(s)
+		return unmask(absoluteWith(s, it.Created, false), kept)
+	}
 	if it.Type != "project" || reRecurs().MatchString(s) {
 		return absoluteWith(s, it.Created, false)
 	}
 	return absoluteWith(s, it.Created, true)
 }
+
+// maskBareWeekdays puts a placeholder for each weekday of s that no word
+// ties to one week ("on Friday"; not "next Friday", "this Friday"), and
+// unmask puts them back.
+func maskBareWeekdays(s string) (string, []string) {
+	var kept []string
+	var b strings.Builder
+	last := 0
+	for _, m := range reBareWeekday().FindAllStringIndex(s, -1) {
+		before := strings.Fields(strings.ToLower(s[max(0, m[0]-12):m[0]]))
+		if len(before) > 0 && slices.Contains([]string{"next", "this", "last", "coming", "following", "previous"}, before[len(before)-1]) {
+			continue
+		}
+		b.WriteString(s[last:m[0]])
+		b.WriteString(maskMark(len(kept)))
+		kept = append(kept, s[m[0]:m[1]])
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String(), kept
+}
+
+func unmask(s string, kept []string) string {
+	for i, k := range kept {
+		s = strings.Replace(s, maskMark(i), k, 1)
+	}
+	return s
+}
+
+// maskMark is a placeholder no date reading touches.
+func maskMark(i int) string { return "\uE001" + strconv.Itoa(i) + "\uE001" }
 
 // absolute rewrites the relative dates of s as absolute ones, counted from
 // at, as extract.AbsoluteDates does, but leaves alone what is already
@@ -144,6 +201,16 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 		return s
 	}
 	out = reStartsBy().ReplaceAllString(out, "$1 on $2") // "starts in two weeks" is a day, not a deadline
+	if spans := inSpanDates(masked, at); len(spans) > 0 {
+		// "the minimum version goes to 3.0 in two weeks": on that day.
+		out = reChangeBy().ReplaceAllStringFunc(out, func(m string) string {
+			g := reChangeBy().FindStringSubmatch(m)
+			if !spans[g[3]] {
+				return m // a "by" the memory said itself
+			}
+			return g[1] + g[2] + "on " + g[3]
+		})
+	}
 	for i, k := range kept {
 		out = strings.Replace(out, placeholder(i), k, 1)
 	}
@@ -282,6 +349,8 @@ func (p *planner) expire() {
 		if reRecurs().MatchString(text) {
 			continue
 		}
+		// "Postgres 16 upgrade window": the name says what the description dates.
+		eventName := reEvent().MatchString(it.Name)
 		last, quoteOf := "", ""
 		note := func(end, s string) {
 			if end > last {
@@ -301,6 +370,13 @@ func (p *planner) expire() {
 				for _, m := range reForNext().FindAllStringSubmatch(s, -1) {
 					note(day(it.Created.AddDate(0, 0, spanDays(m[1], m[2]))), s)
 				}
+				for _, m := range reSpanOf().FindAllStringSubmatch(s, -1) {
+					from := day(it.Created)
+					if d := reStartDate().FindStringSubmatch(isoDates(s)); d != nil {
+						from = d[1] // "a 30-day trial from 2026-06-01"
+					}
+					note(plusDays(from, spanDays(m[1], m[2])), s)
+				}
 			}
 		}
 		for _, s := range sentences(text) {
@@ -314,7 +390,7 @@ func (p *planner) expire() {
 			for _, m := range reStartFor().FindAllStringSubmatch(s, -1) {
 				note(plusDays(m[1], spanDays(m[2], m[3])), s)
 			}
-			if reEvent().MatchString(s) {
+			if reEvent().MatchString(s) || eventName && strings.Contains(it.Description, s) {
 				starts := map[string]bool{}
 				for _, m := range reStartDate().FindAllStringSubmatch(s, -1) {
 					starts[m[1]] = true
@@ -335,6 +411,15 @@ func (p *planner) expire() {
 	}
 }
 
+// inSpanDates is the days "in two weeks" and the like name in s, from at.
+func inSpanDates(s string, at time.Time) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range reInSpan().FindAllStringSubmatch(s, -1) {
+		out[day(at.AddDate(0, 0, spanDays(m[1], m[2])))] = true
+	}
+	return out
+}
+
 // spanDays is how many days "two weeks" and the like last: a count
 // (a word or digits) of days, weeks (7) or months (30).
 func spanDays(count, unit string) int {
@@ -343,6 +428,8 @@ func spanDays(count, unit string) int {
 		n, _ = strconv.Atoi(count)
 	}
 	switch strings.ToLower(unit) {
+	case "fortnight":
+		n *= 14
 	case "week":
 		n *= 7
 	case "month":

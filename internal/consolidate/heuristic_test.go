@@ -215,6 +215,9 @@ func TestAbsolute(t *testing.T) {
 		{"Handover every Monday, and on Mondays the rota changes; a Friday demo.", "Handover every Monday, and on Mondays the rota changes; a Friday demo."},
 		{"Ships on Friday 2026-03-06 or March 9, 2026.", "Ships on Friday 2026-03-06 or March 9, 2026."},
 		{"Nothing relative here.", "Nothing relative here."},
+		{"It expires on 2027-03-02. Renew at least 30 days before and re-import.", "It expires on 2027-03-02. Renew at least 30 days before and re-import."}, // a lead time
+		{"The minimum version goes to 3.0 in two weeks.", "The minimum version goes to 3.0 on 2026-03-16."},                                   // a day
+		{"Finish the data migration in two weeks.", "Finish the data migration by 2026-03-16."},                                                // a deadline
 	} {
 		if got := absolute(tc.in, mon); got != tc.want {
 			t.Errorf("absolute(%q) = %q, want %q", tc.in, got, tc.want)
@@ -235,6 +238,17 @@ func TestAbsolute(t *testing.T) {
 		it := Item{Type: "project", Created: date(tc.created)}
 		if got := absoluteIn(tc.in, it); got != tc.want {
 			t.Errorf("absoluteIn(%q, created %s) = %q, want %q", tc.in, tc.created, got, tc.want)
+		}
+	}
+	// A rule's weekday is any such day; a project's is the coming one.
+	for _, tc := range []struct{ in, typ, want string }{
+		{"If a PR is ready on Friday, leave it approved and merge on Monday.", "feedback", "If a PR is ready on Friday, leave it approved and merge on Monday."},
+		{"Friday merges are fine again.", "feedback", "Friday merges are fine again."},
+		{"Don't deploy before next Friday.", "feedback", "Don't deploy before Friday 2026-03-06."},
+		{"The old repo is archived this Friday.", "project", "The old repo is archived Friday 2026-03-06."},
+	} {
+		if got := absoluteIn(tc.in, Item{Type: tc.typ, Created: mon}); got != tc.want {
+			t.Errorf("absoluteIn(%q, %s) = %q, want %q", tc.in, tc.typ, got, tc.want)
 		}
 	}
 	// A rule is never pinned to one year.
@@ -294,8 +308,22 @@ func TestHeuristic_Expire(t *testing.T) {
 		{"Dependency audit happens every three months; the next one is due by 2026-04-01.", "2026-01-10", false},
 		{"Freeze before every major release, from 2026-03-01 to 2026-03-10.", "2026-01-10", false},
 		{"Backups are verified quarterly, the next check by 2026-04-01.", "2026-01-10", false},
+		// A period of so many days from the writing, or from its own start.
+		{"We're on a 14-day BrowserStack trial for the e2e runs (started today).", "2026-08-20", true},
+		{"We're on a 14-day BrowserStack trial for the e2e runs (started today).", "2026-11-20", false},
+		{"A 30-day free trial of the load tester from 2026-06-01.", "2026-05-20", true},
+		{"A 30-day free trial of the load tester from 2026-12-01.", "2026-10-01", false},
+		// A change on a day is no end: the rule after it holds.
+		{"The minimum app version goes to 3.0 in two weeks; no shims for 2.x.", "2026-07-06", false},
+		// The name says what the description dates.
+		{"upgrade window: Postgres 15 to 16 upgrade on Saturday 2026-08-15, 02:00-06:00 UTC", "2026-08-10", true},
+		{"upgrade: Postgres 15 to 16 upgrade on Saturday 2026-08-15, 02:00-06:00 UTC", "2026-08-10", false},
 	} {
-		in := Input{Now: now, Items: []Item{{File: "m.md", Name: "m", Type: "project", Body: tc.body, Created: date(tc.created)}}}
+		it := Item{File: "m.md", Name: "m", Type: "project", Body: tc.body, Created: date(tc.created)}
+		if name, desc, ok := strings.Cut(tc.body, ": "); ok && strings.HasPrefix(name, "upgrade") {
+			it.Name, it.Description, it.Body = "Postgres 16 "+name, desc, "Kenji drives."
+		}
+		in := Input{Now: now, Items: []Item{it}}
 		p := Heuristic(in)
 		got := slices.Contains(ids(p), "expire:m.md")
 		if got != tc.want {
