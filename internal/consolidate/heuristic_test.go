@@ -216,8 +216,8 @@ func TestAbsolute(t *testing.T) {
 		{"Ships on Friday 2026-03-06 or March 9, 2026.", "Ships on Friday 2026-03-06 or March 9, 2026."},
 		{"Nothing relative here.", "Nothing relative here."},
 		{"It expires on 2027-03-02. Renew at least 30 days before and re-import.", "It expires on 2027-03-02. Renew at least 30 days before and re-import."}, // a lead time
-		{"The minimum version goes to 3.0 in two weeks.", "The minimum version goes to 3.0 on 2026-03-16."},                                   // a day
-		{"Finish the data migration in two weeks.", "Finish the data migration by 2026-03-16."},                                                // a deadline
+		{"The minimum version goes to 3.0 in two weeks.", "The minimum version goes to 3.0 on 2026-03-16."},                                                  // a day
+		{"Finish the data migration in two weeks.", "Finish the data migration by 2026-03-16."},                                                              // a deadline
 	} {
 		if got := absolute(tc.in, mon); got != tc.want {
 			t.Errorf("absolute(%q) = %q, want %q", tc.in, got, tc.want)
