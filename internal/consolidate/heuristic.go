@@ -76,6 +76,7 @@ type move struct {
 	sentence         string
 	ofSeveral        bool // from is one stem of a name of several words
 	weak             bool // said so that it counts only between memories on one topic
+	rule             bool // a rule dropped: its word need not be rare
 }
 
 // sentence is one sentence of a memory and its content stems.
@@ -98,7 +99,7 @@ func newPlanner(in Input) *planner {
 				// several words may be the one the older memory holds.
 				froms := termSet(mv.from)
 				for _, from := range slices.Sorted(maps.Keys(froms)) {
-					x.moves = append(x.moves, move{from: from, to: stem(mv.to), fromText: mv.from, toText: mv.to, sentence: s, ofSeveral: len(froms) > 1, weak: mv.weak})
+					x.moves = append(x.moves, move{from: from, to: stem(mv.to), fromText: mv.from, toText: mv.to, sentence: s, ofSeveral: len(froms) > 1, weak: mv.weak, rule: mv.rule})
 				}
 			}
 		}
@@ -120,7 +121,11 @@ func newPlanner(in Input) *planner {
 	}
 	for i := range p.items {
 		x := &p.items[i]
-		x.moves = slices.DeleteFunc(x.moves, func(mv move) bool { return mv.ofSeveral && !p.rare(mv.from) })
+		// A common word of a name of several words is no name, unless a
+		// rule is dropped and the memory's own name holds it: then only an
+		// older memory naming it too is read (contradiction).
+		name := termSet(x.Name)
+		x.moves = slices.DeleteFunc(x.moves, func(mv move) bool { return mv.ofSeveral && !p.rare(mv.from) && !(mv.rule && name[mv.from]) })
 	}
 	return p
 }

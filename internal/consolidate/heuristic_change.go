@@ -16,7 +16,8 @@ import (
 var (
 	// reChanged is a change said outright.
 	reChanged = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:moved|switched|migrated|changed|went|upgraded|downgraded|renamed|repointed|bumped)\s+(?:[\w.+#/-]+\s+){0,3}?to\b|\bfrom now on\b|\bnowadays\b|\bthese days\b|\bany ?more\b|\bno longer\b|\btook over\b|\bhanded (?:\w+\s+){0,2}?over\b|\bas of\b|\bis (?:gone|retired|deprecated|replaced)\b|\b(?:ignore|disregard)\s+the\s+(?:old|earlier|previous)\b`)
+		return regexp.MustCompile(`(?i)\b(?:moved|switched|migrated|changed|went|upgraded|downgraded|renamed|repointed|bumped)\s+(?:[\w.+#/-]+\s+){0,3}?to\b|\bfrom now on\b|\bnowadays\b|\bthese days\b|\bany ?more\b|\bno longer\b|\btook over\b|\bhanded (?:\w+\s+){0,2}?over\b|\bas of\b|\bis (?:gone|retired|deprecated|replaced)\b|\b(?:ignore|disregard)\s+the\s+(?:old|earlier|previous)\b` +
+			`|\b(?:since|after)\s+the\s+(?:[\w./-]+\s+){0,3}?(?:refactor|migration|upgrade|switch|move|rewrite|redesign|split|cutover|change|reorg)\b`)
 	})
 	// reNow is "now" as a change ("alerts go to #oncall now"), not as a
 	// moment ("right now", "for now", "now that").
@@ -68,7 +69,6 @@ func richValues(s string) map[string]bool {
 func saidChange(a, b item) (string, []string) {
 	aText := strings.ToLower(a.Name + "\n" + a.Description + "\n" + a.Body)
 	bText := strings.ToLower(b.Name + "\n" + b.Description + "\n" + b.Body)
-	sa, sb := subject(a), subject(b)
 	// A line, not a sentence: "`make deploy` is gone; deploy with `ship`".
 	for line := range strings.SplitSeq(b.Description+"\n"+b.Body, "\n") {
 		said, strong := saysNow(line)
@@ -81,11 +81,11 @@ func saidChange(a, b item) (string, []string) {
 		}
 		lineTerms := topicTerms(line)
 		for _, o := range a.sents {
-			if overlapOf(topicTerms(o.text), lineTerms) < need {
+			if overlapOf(topicTerms(o.text), lineTerms) < need && !sameSlot(o.text, line) {
 				continue
 			}
-			from := onlyIn(richValues(o.text), bText, sa)
-			to := onlyIn(richValues(line), aText, sb)
+			from := onlyIn(richValues(o.text), bText)
+			to := onlyIn(richValues(line), aText)
 			if len(from) == 0 || len(to) == 0 || mixed(from) && mixed(to) {
 				continue
 			}
@@ -94,6 +94,37 @@ func saidChange(a, b item) (string, []string) {
 	}
 	return "", nil
 }
+
+// reSlot is a number and the word it belongs to: "port 5433",
+// "localhost:5433", "Node 22", "v2".
+var reSlot = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b([a-z][\w-]*)(?::|\s+(?:is\s+|=\s*|on\s+|at\s+)?)v?(\d[\d.]*\d|\d)\b`)
+})
+
+// sameSlot reports whether two sentences give one thing different
+// numbers: "published on host port 5433 … localhost:5433" and "listens on
+// localhost:55432".
+func sameSlot(old, new string) bool {
+	slots := func(s string) map[string]string {
+		out := map[string]string{}
+		for _, m := range reSlot().FindAllStringSubmatch(s, -1) {
+			if w := strings.ToLower(m[1]); !stopSlot[w] {
+				out[w] = m[2]
+			}
+		}
+		return out
+	}
+	so, sn := slots(old), slots(new)
+	for w, v := range sn {
+		if o, ok := so[w]; ok && o != v {
+			return true
+		}
+	}
+	return false
+}
+
+// stopSlot are words a number follows that name no thing.
+var stopSlot = map[string]bool{"the": true, "a": true, "an": true, "and": true, "or": true, "of": true, "in": true, "to": true, "by": true, "for": true, "with": true, "than": true, "every": true, "each": true, "about": true, "over": true, "under": true, "after": true, "before": true, "since": true, "until": true}
 
 // topicTerms is what a sentence is about: its stems less those of its
 // values ("deploys happen on Tuesdays": deploy, happen).
@@ -107,12 +138,13 @@ func topicTerms(s string) map[string]bool {
 	return ts
 }
 
-// onlyIn lists the values of vs the other memory's text never states and
-// that name no subject of their own memory, sorted.
-func onlyIn(vs map[string]bool, other string, subject map[string]bool) []string {
+// onlyIn lists the values of vs the other memory's text never states,
+// sorted. (Two memories whose names give two values are two things, and
+// never reach here: differentSubjects.)
+func onlyIn(vs map[string]bool, other string) []string {
 	var out []string
 	for v := range vs {
-		if !subject[v] && !strings.Contains(other, strings.Trim(v, "`")) {
+		if !strings.Contains(other, strings.Trim(v, "`")) {
 			out = append(out, v)
 		}
 	}

@@ -63,6 +63,9 @@ func (p *planner) candidatePairs() [][2]int {
 	}
 	for i, it := range p.items {
 		for _, mv := range it.moves {
+			if !p.rare(mv.from) {
+				continue // a common word: the pair must share two rare stems
+			}
 			for _, j := range df[mv.from] {
 				if j != i {
 					shared[[2]int{min(i, j), max(i, j)}] += 2
@@ -247,7 +250,10 @@ func intersection(a, b map[string]bool) int {
 func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 	for _, mv := range b.moves {
 		from, to := mv.from, mv.to
-		if from == to || !a.terms[from] || to != "" && a.terms[to] || !p.rare(from) || mv.weak && !sameTopic || stillFor(a, b, from) {
+		// A dropped rule's word counts when rare, or when both names hold it
+		// ("No Friday merges"; "Friday merges are fine again").
+		named := mv.rule && termSet(a.Name)[from] && termSet(b.Name)[from]
+		if from == to || !a.terms[from] || to != "" && a.terms[to] || !p.rare(from) && !named || mv.weak && !sameTopic || stillFor(a, b, from) {
 			continue
 		}
 		for _, o := range a.sents {
@@ -383,6 +389,11 @@ var (
 	reInstead = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b([\w.+#-]+)\s+(?:instead of|rather than|over)\s+([\w.+#-]+)`)
 	})
+	// "the user dropped the no-Friday rule", "Friday merges are fine again"
+	reRuleDropped = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:dropped|scrapped|lifted|removed|abandoned|reversed|rescinded|retired|killed|ended)\s+(?:the\s+|our\s+|its\s+|that\s+)?((?:[\w.+#-]+\s+){0,2}?[\w.+#-]+)\s+(?:rule|policy|ban|restriction|requirement)\b` +
+			`|\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)\s+(?:is|are)\s+(?:fine|ok|okay|allowed|permitted|back|on)\s+again\b`)
+	})
 	// "the fixtures refresh script is no longer needed"
 	reNoLongerNeeded = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:is|are)\s+(?:no\s+longer|not)\s+(?:needed|required|necessary|used|in\s+use|supported|maintained)\b`)
@@ -425,22 +436,28 @@ func moves(s string) []saidMove {
 		!strings.Contains(lower, "took") && !strings.Contains(lower, "ignore") && !strings.Contains(lower, "disregard") &&
 		!strings.Contains(lower, "forget") && !strings.Contains(lower, "retired") && !strings.Contains(lower, "decommissioned") &&
 		!strings.Contains(lower, "removed") && !strings.Contains(lower, "ditched") && !strings.Contains(lower, "deprecated") &&
-		!strings.Contains(lower, "killed") && !strings.Contains(lower, "ripped") && !strings.Contains(lower, "rid of") {
+		!strings.Contains(lower, "killed") && !strings.Contains(lower, "ripped") && !strings.Contains(lower, "rid of") &&
+		!strings.Contains(lower, "again") && !strings.Contains(lower, "rule") && !strings.Contains(lower, "policy") &&
+		!strings.Contains(lower, "ban") && !strings.Contains(lower, "restriction") && !strings.Contains(lower, "requirement") {
 		return nil
 	}
 	for _, m := range reMove().FindAllStringSubmatch(s, -1) {
-		out = append(out, saidMove{m[1], m[2], false})
+		out = append(out, saidMove{m[1], m[2], false, false})
 	}
 	for _, m := range reReplaced().FindAllStringSubmatch(s, -1) {
-		out = append(out, saidMove{m[1], m[2], false})
+		out = append(out, saidMove{m[1], m[2], false, false})
 	}
 	for _, m := range reInstead().FindAllStringSubmatch(s, -1) {
-		out = append(out, saidMove{m[2], m[1], false})
+		out = append(out, saidMove{m[2], m[1], false, false})
 	}
-	for i, re := range []func() *regexp.Regexp{reNoLonger, reOff, reGone, reTookOver, reIgnoreOld, reRetired, reNoLongerNeeded} {
+	for i, re := range []func() *regexp.Regexp{reNoLonger, reOff, reGone, reTookOver, reIgnoreOld, reRetired, reNoLongerNeeded, reRuleDropped} {
 		weak := i >= 2 // from reGone on
 		for _, m := range re().FindAllStringSubmatch(s, -1) {
-			out = append(out, saidMove{m[1], "", weak})
+			from := m[1]
+			if from == "" && len(m) > 2 {
+				from = m[2] // reRuleDropped's second form
+			}
+			out = append(out, saidMove{from, "", weak, i == 7})
 		}
 	}
 	return out
@@ -450,6 +467,7 @@ func moves(s string) []saidMove {
 type saidMove struct {
 	from, to string
 	weak     bool
+	rule     bool // a rule dropped: "dropped the no-Friday rule", "Friday merges are fine again"
 }
 
 // stem is the first stem of a word (of a tool's name, "Fly.io", its first
@@ -533,6 +551,24 @@ func differentSubjects(a, b item) bool {
 	sa, sb := subject(a), subject(b)
 	if len(sa) == 0 || len(sb) == 0 {
 		return false
+	}
+	if kinds := func(m map[string]bool) (num, name bool) {
+		for v := range m {
+			if strings.ContainsAny(v, "0123456789") {
+				num = true
+			} else {
+				name = true
+			}
+		}
+		return
+	}; true {
+		// "local Postgres port" and "dev database on 55432": a name and a
+		// number, which two templated things would not differ by.
+		na, ma := kinds(sa)
+		nb, mb := kinds(sb)
+		if !(na && nb) && !(ma && mb) {
+			return false
+		}
 	}
 	for v := range sa {
 		if sb[v] {

@@ -134,7 +134,9 @@ func ephemeral(it Item) bool {
 var (
 	// rePassing says a note is tied to its moment whatever the words around.
 	rePassing = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:scratch|notes? (?:while|from)|wip|work in progress|in progress|half done|todo:|to-do|temporarily|temporary (?:fix|workaround|hack|patch|pin)|for now|for the moment|at the moment|right now|this (?:morning|afternoon|evening|week|sprint)|today|tonight|currently (?:investigating|debugging|looking|trying|testing|chasing)|might be|maybe|not (?:yet )?(?:conclusive|confirmed|decided)|inconclusive|unconfirmed|(?:didn't|did not|couldn't|could not) (?:confirm|reproduce)|not decided|undecided|still unclear|unclear (?:why|whether|if)|hypothesis|workaround until|reminder|note to self|remind me|will (?:write (?:it |this )?up|follow up|report back)|pans? out|tbd)\b`)
+		return regexp.MustCompile(`(?i)\b(?:scratch|notes? (?:while|from)|wip|work in progress|in progress|half done|todo:|to-do|temporarily|temporary (?:fix|workaround|hack|patch|pin)|for now|for the moment|at the moment|right now|this (?:morning|afternoon|evening|week|sprint)|today|tonight|currently (?:investigating|debugging|looking|trying|testing|chasing)|might be|maybe|not (?:yet )?(?:conclusive|confirmed|decided)|inconclusive|unconfirmed|(?:didn't|did not|couldn't|could not) (?:confirm|reproduce)|not decided|undecided|still unclear|unclear (?:why|whether|if)|hypothesis|workaround until|reminder|note to self|remind me|will (?:write (?:it |this )?up|follow up|report back)|pans? out|tbd` +
+			// a one-off task, finished: "For PR #812 … Done and merged."
+			`|(?:done|finished|completed)\s+and\s+(?:merged|shipped|deployed|closed|released)|(?:already|now)\s+(?:merged|shipped|deployed)|for\s+(?:pr|pull\s+request|ticket|issue)\s+#?\d+)\b`)
 	})
 	// reUnderWay is an investigation or a trial the note may be the middle of.
 	reUnderWay = sync.OnceValue(func() *regexp.Regexp {

@@ -113,12 +113,14 @@ func TestHeuristic(t *testing.T) {
 			// Passing by the moment it names, or as a reminder.
 			{File: "remind.md", Name: "refund backfill", Type: "project", Body: "Reminder to self: row counts looked high after the backfill; check for double counting.", Created: date("2026-01-05"), Usage: old},
 			{File: "flags.md", Name: "sync flags", Type: "project", Body: "Benchmarking the sync with a few RUSTFLAGS this afternoon; will write up if anything pans out.", Created: date("2026-01-05"), Usage: old},
+			// A one-off task, done.
+			{File: "pr812.md", Name: "rename in PR 812", Type: "project", Body: "For PR #812 the user wanted shipment_ref renamed to booking_ref in the serializer only. Done and merged.", Created: date("2026-01-05"), Usage: old},
 			// How to debug a part, a sensor's temperature, notes on a part: durable.
 			{File: "rtt.md", Name: "modem", Type: "reference", Body: "Debugging the modem: attach J-Link and read RTT channel 1.", Created: date("2026-01-05"), Usage: old},
 			{File: "boot.md", Name: "bootloader", Type: "reference", Body: "When debugging the bootloader, hold BOOT0 high while resetting.", Created: date("2026-01-05"), Usage: old},
 			{File: "temp.md", Name: "temp sensor", Type: "reference", Body: "The temp sensor reports tenths of a degree Celsius.", Created: date("2026-01-05"), Usage: old},
 			{File: "notes.md", Name: "flash notes", Type: "reference", Body: "Notes on the flash layout: MCUboot owns the first 48 KB.", Created: date("2026-01-05"), Usage: old},
-		}, Index{}, []string{"prune:flags.md", "prune:host.md", "prune:note.md", "prune:remind.md", "prune:wip.md", "prune:wrong.md", "prune:z-new.md"}, nil},
+		}, Index{}, []string{"prune:flags.md", "prune:host.md", "prune:note.md", "prune:pr812.md", "prune:remind.md", "prune:wip.md", "prune:wrong.md", "prune:z-new.md"}, nil},
 		{"ShortenDescriptionAndIndex", []Item{
 			{File: "long.md", Name: "long", Type: "reference", Created: date("2026-10-01"), Body: "Grafana.",
 				Description: "The Grafana dashboard for the API, with panels for latency, errors and saturation, the on-call rotation, the alert routes, and the runbook link at length"},
@@ -407,6 +409,12 @@ func TestHeuristic_Supersede(t *testing.T) {
 		{"LabelsSayNothing", // "How to apply" opens both lines; the PRs are other PRs
 			Item{Name: "release notes each sprint", Type: "project", Description: "The user writes release notes each sprint", Body: "Each sprint the user writes the backend release notes.\n**How to apply:** when asked, draft them from merged PRs labelled release-notes."},
 			Item{Name: "legacy repo archived", Type: "project", Description: "The legacy repo is archived", Body: "The old legacy repo is archived; backend code lives in the platform repo.\n**How to apply:** don't open PRs or issues against the legacy repo."}, false},
+		{"SameSlotNewNumber", // "after the refactor": the same host, another port
+			Item{Name: "local Postgres port", Type: "project", Description: "Dev Postgres from docker compose is published on host port 5433", Body: "DATABASE_URL in .env.example points at localhost:5433."},
+			Item{Name: "dev database on 55432", Type: "project", Description: "After the dev-env refactor the dev database listens on localhost:55432", Body: "Since the refactor (compose.yaml split in two) the dev database listens on localhost:55432."}, true},
+		{"RuleFineAgain",
+			Item{Name: "No Friday merges", Description: "Don't merge backend PRs to main on Fridays", Body: "Don't merge backend PRs to main on a Friday.\n**Why:** main rolls to prod the same afternoon.\n**How to apply:** if a PR is ready on Friday, leave it approved and merge on Monday."},
+			Item{Name: "Friday merges are fine again", Description: "No-Friday-merge rule dropped once blue/green went live", Body: "Friday merges are fine again: with blue/green and automatic rollback, the user dropped the no-Friday rule at the retro.\n**How to apply:** merge PRs when approved and green, any weekday."}, true},
 		{"OtherType", // a project fact cannot make a memory about the person history
 			Item{Name: "deploys", Description: "Deploys: ArgoCD syncs the prod app", Body: "Merging to main lets ArgoCD sync ledger-prod."},
 			Item{Name: "deploys moved", Type: "project", Description: "We moved deploys off ArgoCD", Body: "Prod deploys run from deploy.yml on a tag push."}, false},
@@ -420,7 +428,7 @@ func TestHeuristic_Supersede(t *testing.T) {
 			// a few unrelated memories, so that idf tells rare from common
 			items := []Item{tc.old, tc.new}
 			for i, b := range []string{"Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
-				"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time.", "One reviewer is enough for docs.",
+				"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time.", "One reviewer is enough for docs.", "The rate sheet arrives every Friday.", "Standup notes go out on Friday.", "Demo day is a Friday.", "Merges to main need one approval.", "Merge with a squash.",
 				"Mobile builds run on Bitrise.", "The mobile runtime logs go to Sentry."} {
 				items = append(items, Item{File: fmt.Sprintf("x%d.md", i), Name: fmt.Sprintf("x%d", i), Type: "reference", Body: b, Created: date("2026-01-01")})
 			}
@@ -433,5 +441,41 @@ func TestHeuristic_Supersede(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestSameSlot(t *testing.T) {
+	for _, tc := range []struct {
+		old, new string
+		want     bool
+	}{
+		{"DATABASE_URL in .env.example points at localhost:5433.", "The dev database listens on localhost:55432.", true},
+		{"Open Grafana on port 3000.", "Grafana now answers on port 3300.", true},
+		{"The backend builds on Node 18.", "Builds moved to Node 22.", true},
+		{"Open Grafana on port 3000.", "Grafana needs Node 22.", false},
+		{"Runs 4 workers.", "Retries 3 times.", false},
+		{"Open Grafana on port 3000.", "Open Grafana on port 3000 as admin.", false},
+	} {
+		if got := sameSlot(tc.old, tc.new); got != tc.want {
+			t.Errorf("sameSlot(%q, %q) = %v, want %v", tc.old, tc.new, got, tc.want)
+		}
+	}
+}
+
+func TestDifferentSubjects(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string // names
+		want bool
+	}{
+		{"billing-07 health port", "billing-08 health port", true},
+		{"local Postgres port", "dev database on 55432", false}, // a name and a number: not two of a template
+		{"Celery edi queue", "Celery payments queue", true},
+		{"svc-booking-api", "svc-edi-gateway", true},
+	} {
+		a := item{Item: Item{Name: tc.a, File: "a.md"}, terms: termSet(tc.a)}
+		b := item{Item: Item{Name: tc.b, File: "b.md"}, terms: termSet(tc.b)}
+		if got := differentSubjects(a, b); got != tc.want {
+			t.Errorf("differentSubjects(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
 	}
 }
