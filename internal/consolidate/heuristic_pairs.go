@@ -27,6 +27,7 @@ const (
 	leftJaccard     = 0.10 // similar, undecided: left for a model
 	contraJaccard   = 0.08 // about the same thing enough for a contradiction to count
 	sentenceTopic   = 0.25 // two sentences about the same thing, for a contradiction
+	moveJaccard     = 0.06 // the least two memories share for a move in one to retire the other
 )
 
 // pair is two memories worth comparing: a older than b.
@@ -248,12 +249,16 @@ func intersection(a, b map[string]bool) int {
 // sentences about the same thing that disagree (extract.Contradiction:
 // opposite polarity, a reversed choice).
 func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
+	// Even "moved from Vault to AWS" retires no memory that shares little
+	// but the word: "the keystore backup is in a 1Password vault".
+	j, _ := p.weighted(a.terms, b.terms)
+	related := j >= moveJaccard
 	for _, mv := range b.moves {
 		from, to := mv.from, mv.to
 		// A dropped rule's word counts when rare, or when both names hold it
 		// ("No Friday merges"; "Friday merges are fine again").
 		named := mv.rule && termSet(a.Name)[from] && termSet(b.Name)[from]
-		if from == to || !a.terms[from] || to != "" && a.terms[to] || !p.rare(from) && !named || mv.weak && !sameTopic || stillFor(a, b, from) {
+		if from == to || !a.terms[from] || to != "" && a.terms[to] || !p.rare(from) && !named || mv.weak && !sameTopic || !related || stillFor(a, b, from) {
 			continue
 		}
 		for _, o := range a.sents {

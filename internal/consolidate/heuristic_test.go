@@ -415,6 +415,9 @@ func TestHeuristic_Supersede(t *testing.T) {
 		{"RuleFineAgain",
 			Item{Name: "No Friday merges", Description: "Don't merge backend PRs to main on Fridays", Body: "Don't merge backend PRs to main on a Friday.\n**Why:** main rolls to prod the same afternoon.\n**How to apply:** if a PR is ready on Friday, leave it approved and merge on Monday."},
 			Item{Name: "Friday merges are fine again", Description: "No-Friday-merge rule dropped once blue/green went live", Body: "Friday merges are fine again: with blue/green and automatic rollback, the user dropped the no-Friday rule at the retro.\n**How to apply:** merge PRs when approved and green, any weekday."}, true},
+		{"MoveOfAWordOnly", // "moved from Vault" says nothing of a 1Password vault
+			Item{Name: "Android release signing", Description: "Android builds are signed by EAS with the upload key", Body: "Android release builds are signed by EAS with the upload key.\nThe upload keystore backup is in 1Password, vault \"Driver App\"."},
+			Item{Name: "secrets manager", Description: "Service secrets live in AWS Secrets Manager", Body: "We migrated secrets from Vault to AWS Secrets Manager; services read them at start-up."}, false},
 		{"OtherType", // a project fact cannot make a memory about the person history
 			Item{Name: "deploys", Description: "Deploys: ArgoCD syncs the prod app", Body: "Merging to main lets ArgoCD sync ledger-prod."},
 			Item{Name: "deploys moved", Type: "project", Description: "We moved deploys off ArgoCD", Body: "Prod deploys run from deploy.yml on a tag push."}, false},
