@@ -592,17 +592,7 @@ func differentSubjects(a, b item) bool {
 func parallelNames(a, b item) bool {
 	na, nb := termSet(a.Name), termSet(b.Name)
 	shared := intersection(na, nb)
-	var onlyA, onlyB []string
-	for t := range na {
-		if !nb[t] {
-			onlyA = append(onlyA, t)
-		}
-	}
-	for t := range nb {
-		if !na[t] {
-			onlyB = append(onlyB, t)
-		}
-	}
+	onlyA, onlyB := minus(na, nb), minus(nb, na)
 	absent := func(ts []string, other item) bool {
 		for _, t := range ts {
 			if other.terms[t] {
@@ -660,19 +650,19 @@ func negates(it item, w string) bool {
 // other does not, sorted.
 func valueDiff(old, new string) (from, to []string) {
 	vo, vs := values(old), values(new)
-	for v := range vo {
-		if !vs[v] {
-			from = append(from, v)
+	return minus(vo, vs), minus(vs, vo)
+}
+
+// minus lists the members of a that b lacks, sorted.
+func minus(a, b map[string]bool) []string {
+	var out []string
+	for v := range a {
+		if !b[v] {
+			out = append(out, v)
 		}
 	}
-	for v := range vs {
-		if !vo[v] {
-			to = append(to, v)
-		}
-	}
-	slices.Sort(from)
-	slices.Sort(to)
-	return from, to
+	slices.Sort(out)
+	return out
 }
 
 // mixed reports whether value tokens hold both a name and a number: the
