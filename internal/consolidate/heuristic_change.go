@@ -69,11 +69,14 @@ func richValues(s string) map[string]bool {
 func saidChange(a, b item) (string, []string) {
 	aText := strings.ToLower(a.Name + "\n" + a.Description + "\n" + a.Body)
 	bText := strings.ToLower(b.Name + "\n" + b.Description + "\n" + b.Body)
+	if reException().MatchString(b.Description + "\n" + b.Body) {
+		return "", nil // an exception narrows the older memory; it changes none of it
+	}
 	// A line, not a sentence: "`make deploy` is gone; deploy with `ship`".
 	for line := range strings.SplitSeq(b.Description+"\n"+b.Body, "\n") {
 		said, strong := saysNow(line)
-		if !said {
-			continue
+		if !said || reAlso().MatchString(line) {
+			continue // "alerts also go to #oncall now": one more, none changed
 		}
 		need := 0.4
 		if strong {
@@ -124,7 +127,11 @@ func sameSlot(old, new string) bool {
 }
 
 // stopSlot are words a number follows that name no thing.
-var stopSlot = map[string]bool{"the": true, "a": true, "an": true, "and": true, "or": true, "of": true, "in": true, "to": true, "by": true, "for": true, "with": true, "than": true, "every": true, "each": true, "about": true, "over": true, "under": true, "after": true, "before": true, "since": true, "until": true}
+var stopSlot = map[string]bool{"pr": true, "issue": true, "ticket": true, "step": true, "case": true, "line": true, "page": true, "item": true, "task": true, "the": true, "a": true, "an": true, "and": true, "or": true, "of": true, "in": true, "to": true, "by": true, "for": true, "with": true, "than": true, "every": true, "each": true, "about": true, "over": true, "under": true, "after": true, "before": true, "since": true, "until": true}
+
+var reAlso = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:also|too|as well|besides|in addition|additionally)\b`)
+})
 
 // topicTerms is what a sentence is about: its stems less those of its
 // values ("deploys happen on Tuesdays": deploy, happen).

@@ -25,7 +25,7 @@ var (
 	})
 	// A weekday with no word that ties it to one week: "on Friday".
 	reBareWeekday = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:on\s+|a\s+)?` + weekdayRE + `\b`)
+		return regexp.MustCompile(`(?i)\b(?:on\s+|a\s+)?(?:` + weekdayRE + `|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b`)
 	})
 	// "in two weeks" names a day; it is a deadline only when something in
 	// its clause is to be done by then.
@@ -33,7 +33,10 @@ var (
 		return regexp.MustCompile(`(?i)\bin\s+(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,3})\s+(day|week|fortnight|month)s?\b`)
 	})
 	reChangeBy = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(goes|go|moves?|switch(?:es)?|changes?|becomes?|bumps?|starts?|begins?|lands?|happens?|launch(?:es)?|opens?|flips?|rolls?\s+out|takes?\s+effect|kicks?\s+in)\b((?:[^.;:!?]|\.\d){0,60}?)\bby\s+(\d{4}-\d{2}-\d{2})\b`)
+		return regexp.MustCompile(`(?i)\b(goes|go|moves?|switch(?:es)?|changes?|becomes?|bumps?|starts?|begins?|lands?|happens?|launch(?:es)?|opens?|flips?|rolls?\s+out|takes?\s+effect|kicks?\s+in)\b((?:[^.;:!?]|[.:]\d){0,60}?)\bby\s+(\d{4}-\d{2}-\d{2})\b`)
+	})
+	reOpeningBy = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(^|[.;!?]\s+)(By|by)\s+(\d{4}-\d{2}-\d{2})\b`)
 	})
 	reStartsBy = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(starts?|starting|begins?|beginning|happens?|lands?|is|are)\s+by\s+(\d{4}-\d{2}-\d{2})\b`)
@@ -88,6 +91,28 @@ var (
 	// or on the date its sentence gives.
 	reSpanOf = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,3})[- ](day|week|month)\s+(?:free\s+|paid\s+|test\s+|trial\s+)?(?:[\w.-]+\s+){0,3}?(trial|pilot|freeze|window|evaluation|grace\s+period|beta|experiment|moratorium|embargo|blackout|promo|promotion|sale|offer)\b`)
+	})
+	// A name that says the memory is about a period: "Postgres 16 upgrade
+	// window", "release freeze"; not "Settings window", "Outage postmortem".
+	reEventName = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:(?:maintenance|upgrade|migration|release|deploy|deployment|change|cutover|launch)\s+window|freeze|cutover|cut-over|downtime|blackout|embargo|moratorium)\b`)
+	})
+	// A date that says what happened, not when a period ends.
+	rePastEvent = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:shipped|released|redesigned|launched|introduced|incident|root cause|postmortem|since|agreed|decided|adopted)\b`)
+	})
+	// A sentence that says what holds after the period it names.
+	reNowThen = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:now|nowadays|these days|since then|from then on|ever since)\b`)
+	})
+	// A span that is a policy for anyone, not a period of ours: "new
+	// accounts get a 14-day trial", "Loki keeps a 7-day window".
+	reOurSpan = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:we|we're|we've|our|us|i'm|i've|started|starts|starting|began|from|this|currently|right now)\b`)
+	})
+	// "for the next two weeks after they join": from each such event.
+	reAfterEach = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:after|once|when|whenever)\s+(?:they|he|she|a|an|each|every|any|new|the\s+(?:new|next))\b|\b(?:each|every|any)\s+\w+`)
 	})
 	// "for the next two weeks": a period from when the memory was written.
 	reForNext = sync.OnceValue(func() *regexp.Regexp {
@@ -209,6 +234,17 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 				return m // a "by" the memory said itself
 			}
 			return g[1] + g[2] + "on " + g[3]
+		})
+		// "In two weeks the pricing page switches …": a day, said first.
+		out = reOpeningBy().ReplaceAllStringFunc(out, func(m string) string {
+			g := reOpeningBy().FindStringSubmatch(m)
+			if !spans[g[3]] {
+				return m
+			}
+			if g[1] == "" || g[2] == "By" {
+				return g[1] + "On " + g[3]
+			}
+			return g[1] + "on " + g[3]
 		})
 	}
 	for i, k := range kept {
@@ -350,7 +386,8 @@ func (p *planner) expire() {
 			continue
 		}
 		// "Postgres 16 upgrade window": the name says what the description dates.
-		eventName := reEvent().MatchString(it.Name)
+		eventName := reEventName().MatchString(it.Name)
+		isoDesc := isoDates(absoluteIn(it.Description, it.Item))
 		last, quoteOf := "", ""
 		note := func(end, s string) {
 			if end > last {
@@ -367,8 +404,14 @@ func (p *planner) expire() {
 				}
 			}
 			for _, s := range sentences(it.Description + "\n" + it.Body) {
+				if reAfterEach().MatchString(s) {
+					continue
+				}
 				for _, m := range reForNext().FindAllStringSubmatch(s, -1) {
 					note(day(it.Created.AddDate(0, 0, spanDays(m[1], m[2]))), s)
+				}
+				if !reOurSpan().MatchString(s) {
+					continue
 				}
 				for _, m := range reSpanOf().FindAllStringSubmatch(s, -1) {
 					from := day(it.Created)
@@ -379,8 +422,16 @@ func (p *planner) expire() {
 				}
 			}
 		}
-		for _, s := range sentences(text) {
+		sents := sentences(text)
+		for i, s := range sents {
+			next := ""
+			if i+1 < len(sents) {
+				next = sents[i+1]
+			}
 			for _, m := range reEnd().FindAllStringSubmatch(s, -1) {
+				if m[5] != "" && reNowThen().MatchString(s+" "+next) {
+					continue // "until the upgrade on … we ran them by hand; the pipeline runs them now"
+				}
 				end := m[2] + m[3] + m[5] + m[6]
 				if m[4] != "" {
 					end = plusDays(m[4], 6)
@@ -390,7 +441,7 @@ func (p *planner) expire() {
 			for _, m := range reStartFor().FindAllStringSubmatch(s, -1) {
 				note(plusDays(m[1], spanDays(m[2], m[3])), s)
 			}
-			if reEvent().MatchString(s) || eventName && strings.Contains(it.Description, s) {
+			if (reEvent().MatchString(s) || eventName && strings.Contains(isoDesc, s)) && !rePastEvent().MatchString(s) && !reNowThen().MatchString(s+" "+next) {
 				starts := map[string]bool{}
 				for _, m := range reStartDate().FindAllStringSubmatch(s, -1) {
 					starts[m[1]] = true

@@ -253,7 +253,14 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 	// but the word: "the keystore backup is in a 1Password vault".
 	j, _ := p.weighted(a.terms, b.terms)
 	related := j >= moveJaccard
+	exception := reException().MatchString(b.Description + "\n" + b.Body)
 	for _, mv := range b.moves {
+		if exception {
+			continue // "Exception to the CSRF rule: … the check was removed" narrows the rule
+		}
+		if mv.rule && !holdsAll(a.terms, mv.fromText) {
+			continue // "the no-Friday-merge rule dropped" says nothing of Friday deploys
+		}
 		from, to := mv.from, mv.to
 		// A dropped rule's word counts when rare, or when both names hold it
 		// ("No Friday merges"; "Friday merges are fine again").
@@ -264,14 +271,19 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 		for _, o := range a.sents {
 			if o.terms[from] {
 				why := fmt.Sprintf("it moved from %s to %s", mv.fromText, mv.toText)
-				if to == "" {
+				switch {
+				case mv.weak:
+					// Said in passing ("X was removed", "we retired X"): it may
+					// reach only part of the older memory, for a person to confirm.
+					why = "it says " + mv.fromText + " is gone"
+				case to == "":
 					why = "it no longer uses " + mv.fromText
 				}
 				return why, []string{quote(o.text), quote(mv.sentence)}
 			}
 		}
 	}
-	if !sameTopic || reException().MatchString(b.Description+"\n"+b.Body) {
+	if !sameTopic || exception {
 		// "Exception to the JWT rule: the webhooks check signatures, not
 		// JWT" narrows the older rule; it does not reverse it.
 		return "", nil
@@ -306,7 +318,9 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 	// The newer memory negates in its description a rare stem — a tool's
 	// or a practice's name — that the older affirms in its own ("always
 	// squash-merge", then "don't squash-merge anymore").
-	if a.Description == "" || b.Description == "" || sharedProhibition(a, b) {
+	if a.Description == "" || b.Description == "" || sharedProhibition(a, b) || reRuleGone().MatchString(b.Description) {
+		// "No-Friday-merge rule dropped" negates nothing: it says a rule
+		// went, which the moves above read.
 		return "", nil
 	}
 	bd, ad := sentences(b.Description), termSet(a.Name+"\n"+a.Description)
@@ -323,6 +337,16 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 		}
 	}
 	return "", nil
+}
+
+// holdsAll reports whether terms hold every stem of a phrase.
+func holdsAll(terms map[string]bool, phrase string) bool {
+	for t := range termSet(phrase) {
+		if !terms[t] {
+			return false
+		}
+	}
+	return true
 }
 
 // stillFor reports whether the newer memory b, though it moved away from
@@ -392,12 +416,15 @@ var (
 		return regexp.MustCompile(`(?i)\breplac(?:ed|ing)\s+([\w.+#-]+)\s+with\s+([\w.+#-]+)`)
 	})
 	reInstead = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b([\w.+#-]+)\s+(?:instead of|rather than|over)\s+([\w.+#-]+)`)
+		return regexp.MustCompile(`(?i)\b([\w.+#-]+)\s+(?:instead of|rather than)\s+([\w.+#-]+)`)
 	})
 	// "the user dropped the no-Friday rule", "Friday merges are fine again"
 	reRuleDropped = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:dropped|scrapped|lifted|removed|abandoned|reversed|rescinded|retired|killed|ended)\s+(?:the\s+|our\s+|its\s+|that\s+)?((?:[\w.+#-]+\s+){0,2}?[\w.+#-]+)\s+(?:rule|policy|ban|restriction|requirement)\b` +
 			`|\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)\s+(?:is|are)\s+(?:fine|ok|okay|allowed|permitted|back|on)\s+again\b`)
+	})
+	reRuleGone = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:rule|policy|ban|restriction|requirement)\s+(?:was\s+|is\s+|got\s+|has\s+been\s+)?(?:dropped|lifted|removed|scrapped|abandoned|reversed|rescinded|retired)\b`)
 	})
 	// "the fixtures refresh script is no longer needed"
 	reNoLongerNeeded = sync.OnceValue(func() *regexp.Regexp {

@@ -125,6 +125,9 @@ func ephemeral(it Item) bool {
 			if colon := strings.IndexByte(rest, ':'); colon > 0 && colon < 60 && !strings.ContainsAny(rest[:colon], ".!?") {
 				continue // a heading: "Debugging the bootloader: use RTT"
 			}
+			if next := strings.Fields(text[m[1]:]); len(next) > 0 && !reUnderWayObject().MatchString(next[0]) {
+				continue // a noun's first word: "Benchmarking results live in …"
+			}
 		}
 		return true
 	}
@@ -134,18 +137,24 @@ func ephemeral(it Item) bool {
 var (
 	// rePassing says a note is tied to its moment whatever the words around.
 	rePassing = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:scratch|notes? (?:while|from)|wip|work in progress|in progress|half done|todo:|to-do|temporarily|temporary (?:fix|workaround|hack|patch|pin)|for now|for the moment|at the moment|right now|this (?:morning|afternoon|evening|week|sprint)|today|tonight|currently (?:investigating|debugging|looking|trying|testing|chasing)|might be|maybe|not (?:yet )?(?:conclusive|confirmed|decided)|inconclusive|unconfirmed|(?:didn't|did not|couldn't|could not) (?:confirm|reproduce)|not decided|undecided|still unclear|unclear (?:why|whether|if)|hypothesis|workaround until|reminder|note to self|remind me|will (?:write (?:it |this )?up|follow up|report back)|pans? out|tbd` +
+		return regexp.MustCompile(`(?i)\b(?:scratch|notes? (?:while|from)|wip|work in progress|(?:is|are|still|currently)\s+in progress|half done|todo:|to-do|temporarily|temporary (?:fix|workaround|hack|patch|pin)|for now|for the moment|at the moment(?:\s*[,.;:!?)]|\s*$)|right now|this (?:morning|afternoon|evening|week|sprint)|today|tonight|currently (?:investigating|debugging|looking|trying|testing|chasing)|might be|maybe|not (?:yet )?(?:conclusive|confirmed|decided)|inconclusive|unconfirmed|(?:didn't|did not|couldn't|could not) (?:confirm|reproduce)|not decided|undecided|still unclear|unclear (?:why|whether|if)|hypothesis|workaround until|reminder(?:\s+to\s+(?:self|myself)|:)|note to self|remind me|will (?:write (?:it |this )?up|follow up|report back)|(?:if|whether|see if)\s+(?:\w+\s+){0,2}?pans?\s+out|tbd` +
 			// a one-off task, finished: "For PR #812 … Done and merged."
-			`|(?:done|finished|completed)\s+and\s+(?:merged|shipped|deployed|closed|released)|(?:already|now)\s+(?:merged|shipped|deployed)|for\s+(?:pr|pull\s+request|ticket|issue)\s+#?\d+)\b`)
+			`|(?:done|finished|completed)\s+and\s+(?:merged|shipped|deployed|closed|released)|(?:already|now)\s+(?:merged|shipped|deployed)|for\s+(?:pr|pull\s+request)\s+#?\d+)\b`)
 	})
 	// reUnderWay is an investigation or a trial the note may be the middle of.
 	reUnderWay = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:investigating|debugging|chasing|looking (?:into|at)|trying|experimenting|benchmarking)\b`)
 	})
+	// reUnderWayObject is what follows a gerund that opens a sentence of
+	// work under way: "Investigating the timeouts", "Trying a few flags",
+	// "Looking at why …".
+	reUnderWayObject = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:the|a|an|why|whether|if|how|what|into|at|out|some|few|this|that|our|my|it)$`)
+	})
 	// reHowTo is a word before a gerund that makes it a how-to: "when
 	// debugging", "tips for investigating", "worth trying".
 	reHowTo = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?:when|while|for|before|after|during|of|about|on|in|by|worth|avoid|stop|keep|start|try|helps?|useful|tips?|guide)$`)
+		return regexp.MustCompile(`^(?:when|while|for|before|after|during|of|about|on|in|by|worth|avoid|stop|keep|start|try|helps?|useful|tips?|guide|anyone|someone|whoever|people|you|everyone)$`)
 	})
 )
 

@@ -1,0 +1,134 @@
+package consolidate
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// Cases a review of the dream's rules demonstrated (2026-11-29): each is
+// a memory a careful person would leave alone, or a date a person would
+// not write.
+
+func TestReview_NoSupersede(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		old, new Item
+	}{
+		{"AnAddition",
+			Item{Name: "alerts channel", Description: "Prod alerts go to #ops", Body: "Prod alerts go to #ops in Slack."},
+			Item{Name: "alerts channel too", Description: "Prod alerts also go to #oncall-quay", Body: "Prod alerts also go to #oncall-quay now, besides the usual channel."}},
+		{"OverIsNoMove",
+			Item{Name: "deploy access", Description: "Deploy over SSH to the bastion", Body: "Deploys go over SSH through the bastion host."},
+			Item{Name: "backups access", Description: "Backups also run over SSH", Body: "Nightly backups run over SSH through the bastion too."}},
+		{"AnotherRuleDropped",
+			Item{Name: "No Friday deploys", Description: "Don't deploy to prod on Fridays", Body: "Don't deploy to prod on a Friday; nobody is around on the weekend."},
+			Item{Name: "Friday merges are fine again", Description: "No-Friday-merge rule dropped", Body: "Friday merges are fine again: the user dropped the no-Friday-merge rule at the retro."}},
+		{"ExceptionRemovesACheck",
+			Item{Name: "CSRF everywhere", Description: "Every Django view keeps CSRF protection", Body: "Every Django view keeps CSRF protection; never add csrf_exempt."},
+			Item{Name: "Stripe webhook CSRF", Description: "The Stripe webhook view has no CSRF check", Body: "Exception to the CSRF rule: on the Stripe webhook view only, the CSRF check was removed because Stripe signs its calls."}},
+		{"ExceptionNoLonger",
+			Item{Name: "CSRF everywhere", Description: "Every Django view keeps CSRF protection", Body: "Every Django view keeps csrf_protect; never add csrf_exempt."},
+			Item{Name: "Stripe webhook CSRF", Description: "The Stripe webhook view skips CSRF", Body: "Exception to the CSRF rule: the Stripe webhook view no longer uses csrf_protect, since Stripe signs its calls."}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := reviewPair(tc.old, tc.new)
+			if slices.Contains(ids(p), "supersede:new.md+old.md") {
+				t.Errorf("superseded: %v", reasons(p))
+			}
+		})
+	}
+}
+
+func TestReview_SaidInPassingIsNotSure(t *testing.T) {
+	// "We retired the mac mini agent" may reach only part of the older
+	// memory: planned, never applied without a person.
+	p := reviewPair(
+		Item{Name: "build agents", Description: "Jenkins builds on the mac mini and the linux box", Body: "Jenkins builds iOS on the mac mini agent and Android on the linux agent."},
+		Item{Name: "ios build agent", Description: "iOS builds on the Mac Studio", Body: "We retired the mac mini agent; iOS builds run on the new Mac Studio."})
+	for _, op := range p.Ops {
+		if op.ID == "supersede:new.md+old.md" && op.Lossless {
+			t.Errorf("a supersede said in passing is marked sure: %s", op.Reason)
+		}
+	}
+}
+
+func TestReview_NoExpire(t *testing.T) {
+	for _, tc := range []struct{ name, desc, body, created string }{
+		{"", "", "New accounts get a 14-day free trial; billing starts after it.", "2026-02-01"},
+		{"", "", "Loki keeps a 7-day rolling window of logs.", "2026-02-01"},
+		{"", "", "Failed payments get a 3-day grace period before the account is suspended.", "2026-02-01"},
+		{"", "", "A new hire shadows the on-call engineer for the next two weeks after they join.", "2026-03-05"},
+		{"", "", "Each incident is owned by the on-call for the next 7 days.", "2026-03-05"},
+		{"migrations", "", "Until the Postgres 16 cutover on 2026-04-01 we ran migrations by hand; the deploy pipeline runs them now.", "2026-04-02"},
+		{"Settings window", "Redesigned in 2.4 (released 2026-03-01): tabs replaced the sidebar", "Use tabs, not a sidebar, for new settings.", "2026-03-02"},
+		{"Maintenance mode", "Shipped in 3.1 on 2026-03-04: set MAINTENANCE=1 to show the banner", "Set MAINTENANCE=1 to show the banner.", "2026-03-05"},
+		{"", "", "Standup moves to 10:00 in two weeks.", "2026-07-06"},
+		{"", "", "In two weeks the pricing page switches to the new tiers.", "2026-07-06"},
+	} {
+		name := tc.name
+		if name == "" {
+			name = "m"
+		}
+		in := Input{Now: now, Items: []Item{{File: "m.md", Name: name, Type: "project", Description: tc.desc, Body: tc.body, Created: date(tc.created)}}}
+		if p := Heuristic(in); slices.Contains(ids(p), "expire:m.md") {
+			t.Errorf("%q: expired: %v", tc.body, reasons(p))
+		}
+	}
+	// A named-month date in a description the name calls a window expires
+	// as its ISO form does.
+	in := Input{Now: now, Items: []Item{{File: "m.md", Name: "Postgres 16 upgrade window", Type: "project",
+		Description: "Postgres 15 to 16 upgrade on August 15, 2026, 02:00-06:00 UTC", Body: "Kenji drives.", Created: date("2026-08-10")}}}
+	if p := Heuristic(in); !slices.Contains(ids(p), "expire:m.md") {
+		t.Errorf("the upgrade window of August 15, 2026 did not expire: %v", ids(p))
+	}
+}
+
+func TestReview_RuleWeekdayAbbreviations(t *testing.T) {
+	for _, s := range []string{"Don't merge on Fri, prod rolls the same day.", "Skip standup on Wed if the demo runs long."} {
+		if got := absoluteIn(s, Item{Type: "feedback", Created: date("2026-11-23")}); got != s {
+			t.Errorf("absoluteIn(%q) = %q, want it unchanged", s, got)
+		}
+	}
+}
+
+func TestReview_NoPrune(t *testing.T) {
+	old := Usage{Since: date("2026-01-01")}
+	for _, tc := range []struct{ typ, body string }{
+		{"reference", "Payment reminder emails are sent by the billing-worker cron through Postmark."},
+		{"reference", "Jobs in progress are listed in the Sidekiq UI under /admin/sidekiq; dead jobs under Dead."},
+		{"reference", "Benchmarking results live in the perf-results bucket, one folder per release."},
+		{"project", "Workaround for issue #4521 in pgx: always set sslmode=require on the RDS DSN."},
+		{"project", "Feature flags are read at the moment of the request, never cached across requests."},
+		{"project", "Anyone looking at the billing code should start with billing/ledger.go: every charge goes through it."},
+		{"project", "Spot instances for CI were tried in 2025 and did not pan out: builds got killed mid-run. Keep CI on on-demand."},
+	} {
+		in := Input{Now: now, Items: []Item{{File: "m.md", Name: "m", Type: tc.typ, Body: tc.body, Created: date("2026-01-05"), Usage: old}}}
+		if p := Heuristic(in); slices.Contains(ids(p), "prune:m.md") {
+			t.Errorf("%q: pruned", tc.body)
+		}
+	}
+}
+
+// reviewPair plans old and new among unrelated memories, so that idf
+// tells rare words from common ones.
+func reviewPair(old, new Item) Plan {
+	old.File, old.Type, old.Created = "old.md", "feedback", date("2026-01-01")
+	new.File, new.Type, new.Created = "new.md", "feedback", date("2026-06-01")
+	items := []Item{old, new}
+	for i, b := range []string{"Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
+		"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time.", "One reviewer is enough for docs.",
+		"The rate sheet arrives every Friday.", "Merges to main need one approval.", "Mobile builds run on Bitrise."} {
+		items = append(items, Item{File: fmt.Sprintf("x%d.md", i), Name: fmt.Sprintf("x%d", i), Type: "reference", Body: b, Created: date("2026-01-01")})
+	}
+	return Heuristic(Input{Now: now, Items: items})
+}
+
+// reasons lists a plan's operations with their reasons.
+func reasons(p Plan) []string {
+	var out []string
+	for _, op := range p.Ops {
+		out = append(out, op.ID+": "+op.Reason)
+	}
+	return out
+}
