@@ -115,13 +115,19 @@ func TestReview_NoPrune(t *testing.T) {
 func reviewPair(old, new Item) Plan {
 	old.File, old.Type, old.Created = "old.md", "feedback", date("2026-01-01")
 	new.File, new.Type, new.Created = "new.md", "feedback", date("2026-06-01")
-	items := []Item{old, new}
-	for i, b := range []string{"Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
+	items := amongFillers([]Item{old, new}, "reference", "Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
 		"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time.", "One reviewer is enough for docs.",
-		"The rate sheet arrives every Friday.", "Merges to main need one approval.", "Mobile builds run on Bitrise."} {
-		items = append(items, Item{File: fmt.Sprintf("x%d.md", i), Name: fmt.Sprintf("x%d", i), Type: "reference", Body: b, Created: date("2026-01-01")})
-	}
+		"The rate sheet arrives every Friday.", "Merges to main need one approval.", "Mobile builds run on Bitrise.")
 	return Heuristic(Input{Now: now, Items: items})
+}
+
+// amongFillers adds to items one unrelated memory of type typ for each
+// body, written on 2026-01-01.
+func amongFillers(items []Item, typ string, bodies ...string) []Item {
+	for i, b := range bodies {
+		items = append(items, Item{File: fmt.Sprintf("x%d.md", i), Name: fmt.Sprintf("x%d", i), Type: typ, Body: b, Created: date("2026-01-01")})
+	}
+	return items
 }
 
 // reasons lists a plan's operations with their reasons.

@@ -1,7 +1,6 @@
 package consolidate
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 )
@@ -33,11 +32,8 @@ func TestHeuristic_NotSure(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.a.File, tc.a.Created = "a.md", date("2026-02-01")
 			tc.b.File, tc.b.Created = "b.md", date("2026-03-01")
-			items := []Item{tc.a, tc.b}
-			for i, b := range []string{"Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
-				"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time."} {
-				items = append(items, Item{File: fmt.Sprintf("x%d.md", i), Name: fmt.Sprintf("x%d", i), Type: "project", Body: b, Created: date("2026-01-01")})
-			}
+			items := amongFillers([]Item{tc.a, tc.b}, "project", "Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
+				"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time.")
 			p := Heuristic(Input{Now: now, Items: items})
 			for _, op := range p.Ops {
 				if !slices.Contains(op.Files, "a.md") || !slices.Contains(op.Files, "b.md") {

@@ -2,7 +2,6 @@ package consolidate
 
 import (
 	"cmp"
-	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -429,12 +428,9 @@ func TestHeuristic_Supersede(t *testing.T) {
 			tc.old.File, tc.old.Type, tc.old.Created = "old.md", cmp.Or(tc.old.Type, "feedback"), date("2026-01-01")
 			tc.new.File, tc.new.Type, tc.new.Created = "new.md", cmp.Or(tc.new.Type, "feedback"), date("2026-06-01")
 			// a few unrelated memories, so that idf tells rare from common
-			items := []Item{tc.old, tc.new}
-			for i, b := range []string{"Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
+			items := amongFillers([]Item{tc.old, tc.new}, "reference", "Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
 				"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time.", "One reviewer is enough for docs.", "The rate sheet arrives every Friday.", "Standup notes go out on Friday.", "Demo day is a Friday.", "Merges to main need one approval.", "Merge with a squash.",
-				"Mobile builds run on Bitrise.", "The mobile runtime logs go to Sentry."} {
-				items = append(items, Item{File: fmt.Sprintf("x%d.md", i), Name: fmt.Sprintf("x%d", i), Type: "reference", Body: b, Created: date("2026-01-01")})
-			}
+				"Mobile builds run on Bitrise.", "The mobile runtime logs go to Sentry.")
 			p := Heuristic(Input{Now: now, Items: items})
 			got := slices.Contains(ids(p), "supersede:new.md+old.md")
 			if got != tc.supersedes {
