@@ -44,6 +44,9 @@ var (
 // validPasswordInWords accepts the value after a password key in prose.
 func validPasswordInWords(m *match) bool {
 	key := squash(m.key)
+	if strings.HasSuffix(strings.ToLower(m.key), "1password") && m.sub("verb") == "" {
+		return false // the password manager: "taken from 1Password 'Quayside Dev'" names a vault
+	}
 	withVerb := m.sub("verb") != "" || m.sub("for") != ""
 	if !withVerb && (shortPasswordKey(m.key) || !strings.HasSuffix(key, "password") && !strings.HasSuffix(key, "passwd") &&
 		!strings.HasSuffix(key, "passphrase") && !strings.HasSuffix(key, "pwd")) {

@@ -153,6 +153,8 @@ var keeps = []string{
 	"Password must be 12-characters or more",
 	"the password is 12 characters long",
 	"password hashing uses argon2id",
+	"Only test-mode Stripe keys go in a local .env, taken from 1Password 'Quayside Dev'", // the password manager and its vault
+	"The upload keystore backup is in 1Password \"Driver App – Android\".",
 	"change your password every 90 days",
 	"pwd prints the working directory; pwd -P resolves symlinks",
 	"run pwd && ls -la",
