@@ -111,7 +111,7 @@ func sameSlot(old, new string) bool {
 	slots := func(s string) map[string]string {
 		out := map[string]string{}
 		for _, m := range reSlot().FindAllStringSubmatch(s, -1) {
-			if w := strings.ToLower(m[1]); !stopSlot[w] {
+			if w := strings.ToLower(m[1]); !stopSlot()[w] {
 				out[w] = m[2]
 			}
 		}
@@ -126,8 +126,11 @@ func sameSlot(old, new string) bool {
 	return false
 }
 
-// stopSlot are words a number follows that name no thing.
-var stopSlot = map[string]bool{"pr": true, "issue": true, "ticket": true, "step": true, "case": true, "line": true, "page": true, "item": true, "task": true, "the": true, "a": true, "an": true, "and": true, "or": true, "of": true, "in": true, "to": true, "by": true, "for": true, "with": true, "than": true, "every": true, "each": true, "about": true, "over": true, "under": true, "after": true, "before": true, "since": true, "until": true}
+// stopSlot are words a number follows that name no thing (built on first
+// use: nothing at the binary's start, which every hook pays).
+var stopSlot = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"pr": true, "issue": true, "ticket": true, "step": true, "case": true, "line": true, "page": true, "item": true, "task": true, "the": true, "a": true, "an": true, "and": true, "or": true, "of": true, "in": true, "to": true, "by": true, "for": true, "with": true, "than": true, "every": true, "each": true, "about": true, "over": true, "under": true, "after": true, "before": true, "since": true, "until": true}
+})
 
 var reAlso = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(?:also|too|as well|besides|in addition|additionally)\b`)
