@@ -112,6 +112,8 @@ type extractionScore struct {
 	// Misses and extras are listed with --verbose.
 	Missed []string `json:"missed,omitempty"`
 	Extra  []string `json:"unmatched_saved,omitempty"`
+	// Short are matches without the date or the Why line they needed.
+	Short []string `json:"short,omitempty"`
 	// A model engine's conversations that failed (not scored) and whose
 	// answer was refused twice (scored: nothing saved).
 	Failed  []convError `json:"failed,omitempty"`
@@ -280,11 +282,19 @@ func scoreExtraction(set, engineName string, convs []Conversation, outs []outcom
 			if cand.Type == e.Type {
 				k.typeOK++
 			}
-			if e.Date != "" && strings.Contains(texts[best], e.Date) {
-				k.dateOK++
+			if e.Date != "" {
+				if strings.Contains(texts[best], e.Date) {
+					k.dateOK++
+				} else {
+					sc.Short = append(sc.Short, fmt.Sprintf("%s: no %s in %q", c.ID, e.Date, cand.Body))
+				}
 			}
-			if e.Why && strings.Contains(cand.Body, "**Why:**") {
-				k.whyOK++
+			if e.Why {
+				if strings.Contains(cand.Body, "**Why:**") {
+					k.whyOK++
+				} else {
+					sc.Short = append(sc.Short, fmt.Sprintf("%s: no Why line in %q", c.ID, cand.Body))
+				}
 			}
 		}
 		for i, cand := range cands {
@@ -397,7 +407,8 @@ body holds all the expected phrases (any case).
   long names  saved names over 6 words
 
 Per type, recall is by the expected type and precision by the saved type.
---verbose lists the forbidden hits, the misses and the unmatched saves.
+--verbose lists the forbidden hits, the misses, the unmatched saves and the
+matches short of their date or Why line.
 
 ENGINES
   heuristic   offline and deterministic (the default)
@@ -463,7 +474,7 @@ ENGINES
 			}
 			if !verbose {
 				for i := range scores {
-					scores[i].Missed, scores[i].Extra = nil, nil
+					scores[i].Missed, scores[i].Extra, scores[i].Short = nil, nil, nil
 				}
 			}
 			if b.json {
@@ -579,6 +590,9 @@ func (b *bench) printExtraction(sc extractionScore, verbose bool) error {
 		}
 		for _, x := range sc.Extra {
 			b.printf("  unmatched  %s\n", x)
+		}
+		for _, x := range sc.Short {
+			b.printf("  short      %s\n", x)
 		}
 	}
 	b.printf("\n")

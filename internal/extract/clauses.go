@@ -150,7 +150,7 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 				why = strings.TrimRight(m[1], ".!,; ")
 			} else if so := strings.TrimSpace(s[cuts[k].at:cuts[k].at+cuts[k].n]) == "so" || strings.HasPrefix(asciiLower(rawClause), "so "); so && len(strings.Fields(before)) >= 3 && declarative(before) {
 				why = before
-			} else if k == 1 && !strings.Contains(asciiLower(c), asciiLower(before)) && len(strings.Fields(before)) >= 4 && declarative(before) && !ruleLike(trimClauseLead(before), false) && aboutRule(before, c) && !reQuestion.MatchString(before) && !aside(before) {
+			} else if k == 1 && !strings.Contains(asciiLower(c), asciiLower(before)) && len(strings.Fields(before)) >= 4 && declarative(before) && !ruleLike(trimClauseLead(before), false) && (aboutRule(before, c) || statesNow(before)) && !reQuestion.MatchString(before) && !aside(before) {
 				// "the editors there are not technical at all, every block
 				// needs a help text": one statement, then the rule it
 				// explains.
@@ -374,6 +374,20 @@ func aboutRule(n, rule string) bool {
 func worseWords() []string {
 	return []string{" gave us worse", " gave us slower", " made it worse", " made it slower", " made things worse", " made everything slower",
 		" was worse", " were worse", " was slower", " were slower", " got worse", " got slower", " cost us ", " costs us "}
+}
+
+// statesNow reports a short statement of how things are, in the present,
+// with nothing in it that must not be kept: "our CI runners are tiny" in
+// "our CI runners are tiny, please don't add parallel jobs" is why the
+// rule after it holds, though they share no word.
+func statesNow(n string) bool {
+	w := strings.Fields(asciiLower(n))
+	if len(w) == 0 || slices.Contains([]string{"that", "that's", "thats", "this", "it", "it's", "its"}, w[0]) || slices.Contains(w, "want") || slices.Contains(w, "wants") {
+		return false // "that's exactly how we want it": an approval, not a reason
+	}
+	return len(w) <= 14 && declarative(n) && !rePast.MatchString(n) && !mayHold(n, []string{" was ", " were ", " had "}) && !holdsToken(n) &&
+		!isWhere(n) && !reNowOnly.MatchString(n) && !reToAgents.MatchString(n) && len(secretKinds(n)) == 0 && !mayHold(n, chatWords) &&
+		!slices.ContainsFunc(w, func(x string) bool { return firstPerson(x) || x == "now" || x == "today" })
 }
 
 // harmWords are what a past event that explains a rule did.

@@ -430,3 +430,22 @@ func TestPolarity_WithoutAfterNegation(t *testing.T) {
 		t.Errorf("a condition read as a contradiction: %s", why)
 	}
 }
+
+// TestStatesNow: a statement of how things are is a reason for the rule
+// after it; an approval, a past event, a place or the speaker's own
+// state is not.
+func TestStatesNow(t *testing.T) {
+	for s, want := range map[string]bool{
+		"our CI runners are tiny":                    true,
+		"the mobile team pins its SDK to 3.2":        true,
+		"that's exactly how we want new stuff built": false,
+		"we want the handlers boring":                false,
+		"the deploy broke twice last week":           false,
+		"the runbook lives in confluence":            false,
+		"i'm on call this week":                      false,
+	} {
+		if got := statesNow(s); got != want {
+			t.Errorf("statesNow(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -181,6 +181,15 @@ func TestHeuristic_Reasons(t *testing.T) {
 		{"We always deploy from the release branch since 2024 and never from main.", "Always deploy from the release branch", ""},
 		{"Never change the orders table by hand since 3 services read that table directly.", "Never change the orders table", "3 services read that table directly"},
 		{"Never edit the generated files by hand, as the next codegen run overwrites them.", "Never edit the generated files", "The next codegen run overwrites them"},
+		// The reason said first, sharing no word with the rule after it.
+		{"our CI runners are tiny, please don't add parallel jobs.", "Don't add parallel jobs", "Our CI runners are tiny"},
+		{"the mobile team pins its SDK to 3.2, never bump the client library.", "Never bump the client library", "The mobile team pins its SDK to 3.2"},
+		{"please keep PRs small so reviewers can actually read them.", "Keep PRs small", "So reviewers can actually read them"},
+		// An instruction with its reason is a lesson, though it names one thing.
+		{"Use the real database in integration tests because mocks hid a broken migration last quarter.", "Use the real database in integration", "Mocks hid a broken migration last quarter"},
+		{"keep the python boring so i can still read it in a year.", "Keep the python boring", "So i can still read it in a year"},
+		// An approval before the rule is no reason for it.
+		{"that's the style we want, never use default exports.", "Never use default exports", ""},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
 		if len(got) != 1 {

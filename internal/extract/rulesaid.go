@@ -78,12 +78,19 @@ func saysRule(s string) bool {
 	}
 	if w[0] == "keep" {
 		switch strings.Trim(w[1], ",.!") {
-		case "me", "an", "it", "this", "that", "at", "on", "up", "in", "the":
+		case "me", "an", "it", "this", "that", "at", "on", "up", "in":
 			return false // "keep me posted", "keep an eye on it"
+		case "the":
+			// "keep the python boring so i can read it in a year"; not "keep
+			// the tab open, the login is slow": a session's state.
+			return reasoned(s, w) && !slices.ContainsFunc(w, func(x string) bool { return sessionStates()[strings.Trim(x, ",.;!")] })
 		}
 		if strings.HasSuffix(w[1], "ing") {
 			return false // "keep following the logs": go on with the task
 		}
+		return true
+	}
+	if reasoned(s, w) {
 		return true
 	}
 	if determiners()[w[1]] {
@@ -95,6 +102,13 @@ func saysRule(s string) bool {
 		}
 	}
 	return false
+}
+
+// reasoned reports an instruction given with its reason, which makes it a
+// lesson for next time: "use the real database in integration tests
+// because mocks hid a broken migration". w are s's words, its lead gone.
+func reasoned(s string, w []string) bool {
+	return reasonedVerbs()[w[0]] && !pointsBack(w) && !reNowOnly.MatchString(s) && !reStepOnly.MatchString(s) && !reOneOff.MatchString(s) && hasReason(s, "")
 }
 
 // everyKind reports reEveryThing's rule for a kind of thing, not for
@@ -170,6 +184,16 @@ var (
 	})
 	// oneOffVerbs act on one thing, and do not make a rule of an
 	// instruction: "rename the file to utils.ts, not helpers.ts".
+	// reasonedVerbs open an instruction that, given with its reason, is
+	// a lesson for next time: how things are done, not a step of the
+	// task ("check the logs, the deploy failed" is a step).
+	reasonedVerbs = sync.OnceValue(func() map[string]bool {
+		return wordSet(`use keep write put pin prefer stick hit test name store wrap format document comment default target follow log`)
+	})
+	// sessionStates are what a step keeps a thing in for now.
+	sessionStates = sync.OnceValue(func() map[string]bool {
+		return wordSet(`open running alive up going warm connected attached`)
+	})
 	oneOffVerbs = sync.OnceValue(func() map[string]bool {
 		return wordSet(`no just only please rename change fix move delete remove update revert undo open close`)
 	})

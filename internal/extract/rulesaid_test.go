@@ -223,6 +223,11 @@ func TestHeuristic_ReviewNotRules(t *testing.T) {
 		"5 years of logs are stored in s3",
 		"based in part on the old design, the new one is simpler",
 		"I'm on the wrong side of this argument",
+		// A step of the task with its reason is still a step.
+		"check the logs, the deploy failed",
+		"use the staging config for now because prod is down",
+		"keep the tab open, the login takes a while",
+		"use it in the next commit because the build is red",
 	} {
 		wantNothing(t, text)
 	}
