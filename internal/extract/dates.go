@@ -36,7 +36,14 @@ var (
 	reNthNextMonth = gate(lazyre.New(`(?i)\b(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\s+of\s+next\s+month\b`))
 	// reOffset is "three days before", "a week after": counted from the
 	// date said before it in the sentence.
-	reOffset = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|seven|a)\s+(day|week)s?\s+(before|after|earlier|later)\b(?:\s+that\b)?`))
+	reOffset = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|seven|a|the)\s+(day|week)s?\s+(before|after|earlier|later)\b(?:\s+that\b)?`))
+	// reWeekdayAround is a weekday dated already and said "before" or
+	// "after": counted from the date said before it, not from today ("the
+	// audit is 2026-03-20, docs due the friday before").
+	reWeekdayAround = gate(lazyre.New(`(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday) (\d{4}-\d\d-\d\d) (before|after)\b(?:\s+(?:it|that)\b)?`))
+	// reWeekdayOfWeek is a weekday said of a week: "thursday the week of
+	// 2026-03-16" is that week's Thursday.
+	reWeekdayOfWeek = gate(lazyre.New(`(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday) (\d{4}-\d\d-\d\d),? (?:of |in )?the week of (\d{4}-\d\d-\d\d)`))
 	// reInN is "in 3 days", "in two weeks", "in a fortnight"; not "in a
 	// week" (ten times in a week is how often) nor "in a day or two".
 	reInN      = gate(lazyre.New(`(?i)\bin\s+(\d+|one|two|three|four|five|six|a)\s+(day|week|fortnight)s?\b(\s+or\b)?`))
@@ -50,7 +57,7 @@ var (
 	reMonthDay     = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
 	reDayMonth     = gate(lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
 	reEndQuart     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`))
-	reTheNth       = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru) the (\d{1,2})(?:st|nd|rd|th)\b`))
+	reTheNth       = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru|week of) the (\d{1,2})(?:st|nd|rd|th)\b`))
 	reISODate      = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
 	// reIsTheNth is "next one is the 12th" at a clause's end: not "the
 	// 2nd biggest line", not "the 1st of every month".
@@ -277,6 +284,7 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	s = outside(s, reRecurringNth, func(s string) string { return nthDates(s, at, &found) })
 	if found {
 		s = offsetDates(s)
+		s = anchoredWeekdays(s)
 	}
 	return s, found
 }
@@ -312,9 +320,12 @@ func offsetDates(s string) string {
 		if err != nil {
 			continue
 		}
+		if strings.EqualFold(s[m[2]:m[3]], "the") && strings.EqualFold(s[m[4]:m[5]], "week") {
+			continue // "the week before": a week, not a day
+		}
 		n, err := strconv.Atoi(s[m[2]:m[3]])
 		if err != nil {
-			n = max(smallNumbers[strings.ToLower(s[m[2]:m[3]])], 1) // "a week before"
+			n = max(smallNumbers[strings.ToLower(s[m[2]:m[3]])], 1) // "a week before", "the day after"
 		}
 		if strings.EqualFold(s[m[4]:m[5]], "week") {
 			n *= 7
@@ -328,6 +339,47 @@ func offsetDates(s string) string {
 		s = s[:m[0]] + from.AddDate(0, 0, n).Format(time.DateOnly) + " (" + s[m[0]:m[1]] + ")" + s[m[1]:]
 	}
 	return s
+}
+
+// anchoredWeekdays corrects a weekday dated from today that the sentence
+// counts from another day: "the friday before" a date said earlier, "the
+// monday after" it, "thursday the week of" a day.
+func anchoredWeekdays(s string) string {
+	if !mayHold(s, []string{"day 20"}) || !mayHold(s, []string{" before", " after", "week of"}) {
+		return s
+	}
+	s = replaceEach(s, reWeekdayOfWeek, []string{"week of"}, func(s string, m []int) string {
+		week, err := time.Parse(time.DateOnly, group(s, m, 3))
+		if err != nil {
+			return s[m[0]:m[1]]
+		}
+		monday := week.AddDate(0, 0, -(int(week.Weekday())+6)%7)
+		d := monday.AddDate(0, 0, (int(weekdays[strings.ToLower(group(s, m, 1))])+6)%7)
+		return group(s, m, 1) + " " + d.Format(time.DateOnly) + s[m[5]:m[1]]
+	})
+	return replaceEach(s, reWeekdayAround, []string{" before", " after"}, func(s string, m []int) string {
+		whole := s[m[0]:m[1]]
+		if rest := strings.TrimLeft(s[m[1]:], " "); rest != "" && !strings.ContainsRune(".,;:!?)—–-", rune(rest[0])) &&
+			!strings.HasPrefix(strings.ToLower(rest), "and ") && !strings.HasPrefix(strings.ToLower(rest), "so ") {
+			return whole // "friday 2026-03-06 before the demo": counted from the demo, not a date
+		}
+		anchors := reISODate.FindAllString(s[:m[0]], -1)
+		if len(anchors) == 0 {
+			return whole
+		}
+		from, err := time.Parse(time.DateOnly, anchors[len(anchors)-1])
+		if err != nil {
+			return whole
+		}
+		wd := weekdays[strings.ToLower(group(s, m, 1))]
+		var d time.Time
+		if strings.EqualFold(group(s, m, 3), "before") {
+			d = from.AddDate(0, 0, -((int(from.Weekday())-int(wd)+6)%7 + 1))
+		} else {
+			d = from.AddDate(0, 0, (int(wd)-int(from.Weekday())+6)%7+1)
+		}
+		return group(s, m, 1) + " " + d.Format(time.DateOnly) + s[m[5]:m[1]]
+	})
 }
 
 // weekdayNth is the day d of a month that falls on wd nearest to at, up to
