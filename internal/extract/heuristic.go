@@ -366,6 +366,14 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 				// edit /etc/pgbouncer": the place, and the rule it backs.
 				cs[0] = build("reference", rule[:i], "", at)
 			}
+			if cs[0].Type == "user" && reExplainDepth.MatchString(rule) && strings.Contains(asciiLower(cs[0].Body), asciiLower(rule)) {
+				// "i come from golang so java GC is new to me, explain the
+				// flags when you use them": how to explain to this person
+				// is part of who they are, as the seeds' own example has it
+				// ("new to React — frame frontend explanations in terms of
+				// backend analogues"), and the user memory holds it.
+				return cs
+			}
 			cs = append(cs, build("feedback", rule, why, at))
 		} else if rule, why, ok := pointedRule(text, at); ok && cs[0].Type == "project" {
 			cs[0] = build("project", rule, why, at)
@@ -386,6 +394,10 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 	}
 	return append(cs, clauseFacts(text, cs, at)...)
 }
+
+// reExplainDepth is a request about how much to explain: "explain the
+// celery bits", "skip the k8s basics", "assume i know the quote editor".
+var reExplainDepth = gate(lazyre.New(`(?i)\b(?:explain|explanations?|basics|assume (?:i|that i) know|walk me through|spell (?:it|things|them) out|eli5|like i'?m (?:5|five))\b`))
 
 // chatWords mark thanks and chat, never a rule: "thanks so much, always".
 var chatWords = []string{"thank", "happy to", "lol", "haha", "lmao", "lunch", "coffee break", "weird", " yet"}
