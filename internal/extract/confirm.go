@@ -350,6 +350,15 @@ func confirmedWhy(s, next, rule string) string {
 	if r := reasonOf(read(s).text, ""); r != "" {
 		return r
 	}
+	// "yes exactly, stream it from a job, we had OOM kills on the web
+	// dyno": a clause after the confirmation that states why; not one
+	// that only approves ("…, the single PR was right"), nor the
+	// speaker's own plan ("…, i will merge it after lunch").
+	if r := clauseReason(read(s).text); r != "" && !reNowOnly.MatchString(r) && !reApproval.MatchString(r) {
+		if w := strings.Fields(asciiLower(r)); !firstPerson(w[0]) || mayHold(r, harmWords) {
+			return r
+		}
+	}
 	n := asciiLower(next)
 	if next == "" || reContrast.MatchString(n) || reNowOnly.MatchString(n) {
 		return ""
@@ -363,6 +372,9 @@ func confirmedWhy(s, next, rule string) string {
 	}
 	return whyOf("", next)
 }
+
+// reApproval is a clause that only approves: "the single PR was right".
+var reApproval = gate(lazyre.New(`(?i)\b(?:is|was|are|were|'s|looks?|sounds?|seems?) (?:(?:exactly|totally|so|really|just) )?(?:right|good|great|fine|perfect|correct|better|nice|the right (?:call|way|move)|what i (?:wanted|meant))\b`))
 
 // reContrast is a sentence that turns against what came before it.
 var reContrast = gate(lazyre.New(`(?i)\b(?:though|however|but|mistake|wrong|bad idea|not ideal)\b`))

@@ -50,6 +50,16 @@ func TestHeuristic_Confirmations(t *testing.T) {
 			[]string{"always run the linter before you push |"}, []string{"thanks"}},
 		{"an acknowledgement before a habit", "", "yes good, keep preferring native elements over role= hacks",
 			[]string{"[feedback] Keep preferring native elements"}, []string{"Yes good"}},
+		// The reason said in the confirmation's own clause; not an approval.
+		{"a confirmation's clause that says why", "I'll stream the export from a background job with find_each.",
+			"yes exactly, keep doing it that way, we had OOM kills on the web dyno",
+			[]string{"**Why:** We had OOM kills on the web dyno"}, nil},
+		{"a confirmation's approval is no reason", "Done. I regenerated the client and put the regen and the fix in one PR.",
+			"yes keep doing that, the single PR was right. reviewers want the regen next to the change it comes from",
+			[]string{"put the regen and the fix in one PR", "**Why:** Reviewers want the regen next to the change"}, []string{"Why:** The single PR"}},
+		{"a confirmation's own plan is no reason", "I'll pin the base image by digest.",
+			"yes keep doing that, i will merge it after lunch",
+			[]string{"[feedback] Pin the base image by digest"}, []string{"**Why:**"}},
 		// From a review: what must not become a standing rule.
 		{"thanks for a reported fix", "I fixed the typo in the README.", "perfect, that's exactly what I wanted", nil, []string{"typo"}},
 		{"a reported version bump", "I also bumped the version to 1.4.2.", "yes keep doing that", nil, []string{"1.4.2"}},

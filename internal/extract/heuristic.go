@@ -327,6 +327,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			// "always squash before merge. only kidding.": no rule of it.
 			out = append(out[:first], slices.DeleteFunc(out[first:], func(c Candidate) bool { return c.Type == "feedback" })...)
 		}
+		out = append(out[:first], oneProfile(out[first:])...)
 		offer = proposal{} // a reply answers the message just before it
 	}
 	return dedupe(out), sk
@@ -801,4 +802,29 @@ func dedupe(cs []Candidate) []Candidate {
 		}
 	}
 	return out
+}
+
+// oneProfile joins what one message says of the person into one user
+// memory, where the first of them stands: "im an RSE at the uni hpc
+// center, i know slurm inside out but C++ templates make my eyes glaze
+// over" is one person, read months later as a whole.
+func oneProfile(cs []Candidate) []Candidate {
+	at := -1
+	for i := range cs {
+		if cs[i].Type != "user" || strings.Contains(cs[i].Body, "**Why:**") {
+			continue // a fact with its reason stays whole
+		}
+		if at < 0 {
+			at = i
+			continue
+		}
+		if strings.Contains(cs[at].Body, "**Why:**") {
+			continue
+		}
+		p := &cs[at]
+		p.Description = oneLine(p.Description+"; "+cs[i].Description, 140)
+		p.Body = strings.TrimRight(p.Body, "\n") + "\n" + cs[i].Body
+		cs[i].Type = ""
+	}
+	return slices.DeleteFunc(cs, func(c Candidate) bool { return c.Type == "" })
 }

@@ -377,7 +377,7 @@ func TestHeuristic_TalkAsPeopleTalk(t *testing.T) {
 		{"where they work and something private", "i work from porto, but the divorce means i answer late", nil},
 		{"can you not just, with the style guide", "can you not just copy the style guide example", []want{{hasNot: []string{"don't just copy"}}}},
 		{"no paren left alone", "i mostly own the search side of the app (been doing elastic since 5.x so dont explain mappings to me lol)",
-			[]want{{typ: "feedback", has: []string{"dont explain mappings to me"}, lacks: []string{"to me)", "(been"}}}},
+			[]want{{typ: "user", has: []string{"search side", "dont explain mappings to me"}}}}, // how to explain to them is part of their profile
 		{"keep doing it, said of what the user describes", "yes thats right, a partial index on tenant_id for the hot tables, keep doing it that way for new ones",
 			[]want{{typ: "feedback", has: []string{"partial index on tenant_id", "for new ones"}, lacks: []string{"thats right", "that way"}}}},
 		{"keep doing it, with what it is for", "perfect, yes exactly that way with the query plan pasted in the PR, keep doing that, it helps me review",
