@@ -103,6 +103,16 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 		backed := (prohibits || thatWay) && prevRule < 0 && prev != "" && len(strings.Fields(prev)) >= 3 && (declarative(prev) || len(locVerbEnds(prev)) > 0 || thatWay) && !reQuestion.MatchString(prev) &&
 			!rePast.MatchString(prev) && !reNowOnly.MatchString(prev) && !reNowOnly.MatchString(c) && !mayHold(c, []string{" yet", " until ", " till ", " for now"}) && !mayHold(prev, []string{" mess", "broken", "flaky"}) &&
 			(thatWay || pointsBack(lw) && (namedPlace(prev) || len(strings.Fields(prev)) <= 10 && declarative(prev) && mayHold(c, everyTime)) || !pointsBack(lw) && len(locVerbEnds(prev)) > 0)
+		var said string // the reason the clause before gave, its subject put in the rule
+		if backed && pointsBack(lw) && reComplaint.MatchString(prev) {
+			// "e2e is slow and hogs my laptop, dont run it locally": the
+			// rule names what "it" is, and the complaint is its reason.
+			if subj := subjectOf(prev); subj != "" {
+				if r, ok := namedFor(c, subj); ok {
+					c, said, backed = r, strings.TrimRight(prev, ".!"), false
+				}
+			}
+		}
 		if backed {
 			c = prev + ", " + c
 		}
@@ -136,6 +146,9 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 			}
 		}
 		why := reasonOf(s, next)
+		if why == "" {
+			why = said
+		}
 		if why == "" && end < len(s) {
 			if rest := strings.TrimLeft(s[end:], " ,;—–-"); len(strings.Fields(rest)) >= 3 && declarative(rest) && !ruleLike(trimClauseLead(rest), false) && !aside(rest) {
 				why = strings.TrimRight(rest, ".!")
@@ -374,6 +387,41 @@ func aboutRule(n, rule string) bool {
 func worseWords() []string {
 	return []string{" gave us worse", " gave us slower", " made it worse", " made it slower", " made things worse", " made everything slower",
 		" was worse", " were worse", " was slower", " were slower", " got worse", " got slower", " cost us ", " costs us "}
+}
+
+// reComplaint is a clause that says what is wrong with a thing: why a rule
+// after it keeps away from it.
+var reComplaint = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:so|too|really|super|very|kinda|pretty|still)\s+)?(?:slow|flaky|huge|heavy|expensive|broken|fragile|brittle|noisy|unstable|costly|shared)\b|\b(?:hogs|eats up|takes \d+ ?(?:min|mins|minutes|hours|h))\b`))
+
+// subjectOf is the noun phrase a clause opens with, up to its verb: "the
+// integration suite" of "the integration suite is flaky"; "" when the
+// clause opens with a pronoun or has no verb in its first five words.
+func subjectOf(clause string) string {
+	w := strings.Fields(clause)
+	for i := 1; i < len(w) && i <= 4; i++ {
+		if v := asciiLower(strings.Trim(w[i], ".,;:!")); finiteVerbs()[v] || v == "takes" || v == "hogs" {
+			if subjects()[asciiLower(w[0])] && !determiners()[asciiLower(w[0])] || pronounSubject(asciiLower(w[0])) {
+				return ""
+			}
+			return strings.Join(w[:i], " ")
+		}
+	}
+	return ""
+}
+
+// namedFor puts subj where rule says "it" or "them": "dont run it
+// locally" → "dont run e2e locally".
+func namedFor(rule, subj string) (string, bool) {
+	w := strings.Fields(rule)
+	for i, x := range w {
+		if i > 0 && i <= 3 {
+			if t := strings.ToLower(strings.TrimRight(x, ".,;!")); t == "it" || t == "them" {
+				w[i] = subj + x[len(t):]
+				return strings.Join(w, " "), true
+			}
+		}
+	}
+	return "", false
 }
 
 // statesNow reports a short statement of how things are, in the present,

@@ -726,7 +726,10 @@ func ruleClause(s string, self bool) (rule, why string) {
 			}
 		}
 		if strings.HasPrefix(asciiLower(why), "but not ") {
-			c, why = c+" "+why, "" // "keep the python idiomatic but not clever"
+			// "keep the python idiomatic but not clever": more of the rule,
+			// and the reason, if any, in it ("… so i can still read it").
+			c = c + " " + why
+			why = reasonOf(c, "")
 		}
 		return strings.TrimRight(c, ".!"), why
 	}

@@ -188,6 +188,8 @@ func TestHeuristic_Reasons(t *testing.T) {
 		// An instruction with its reason is a lesson, though it names one thing.
 		{"Use the real database in integration tests because mocks hid a broken migration last quarter.", "Use the real database in integration", "Mocks hid a broken migration last quarter"},
 		{"keep the python boring so i can still read it in a year.", "Keep the python boring", "So i can still read it in a year"},
+		// A complaint about a thing, then a rule that points back at it.
+		{"the load test is slow and hogs the runner, dont run it locally each time.", "Dont run the load test locally", "The load test is slow and hogs the runner"},
 		// An approval before the rule is no reason for it.
 		{"that's the style we want, never use default exports.", "Never use default exports", ""},
 	} {
