@@ -168,6 +168,74 @@ func matches(e Expected, text string) bool {
 	return len(e.Must) > 0
 }
 
+// assign matches each expected memory to at most one saved memory that
+// holds its phrases, each saved memory used once, as many expected ones
+// matched as can be (a maximum matching: which expected memory is listed
+// first must not decide the score), saved memories of the expected type
+// tried first. It returns, per expected memory, the saved one's index or
+// -1.
+func assign(expect []Expected, cands []extract.Candidate, texts []string) []int {
+	same := make([][]int, len(expect)) // saved memories of the expected type that match
+	all := make([][]int, len(expect))  // every saved memory that matches, same type first
+	for ei, e := range expect {
+		var other []int
+		for i := range cands {
+			switch {
+			case !matches(e, texts[i]):
+			case cands[i].Type == e.Type:
+				same[ei] = append(same[ei], i)
+			default:
+				other = append(other, i)
+			}
+		}
+		all[ei] = append(slices.Clone(same[ei]), other...)
+	}
+	owner := make([]int, len(cands)) // saved → expected, or -1
+	for i := range owner {
+		owner[i] = -1
+	}
+	var try func(adj [][]int, ei int, seen []bool) bool
+	try = func(adj [][]int, ei int, seen []bool) bool {
+		for _, i := range adj[ei] {
+			if seen[i] {
+				continue
+			}
+			seen[i] = true
+			if owner[i] < 0 || try(adj, owner[i], seen) {
+				owner[i] = ei
+				return true
+			}
+		}
+		return false
+	}
+	// The type-true pairs first, then any pair that adds a match.
+	matched := make([]bool, len(expect))
+	for _, adj := range [][][]int{same, all} {
+		for ei := range expect {
+			if !matched[ei] {
+				matched[ei] = try(adj, ei, make([]bool, len(cands)))
+			}
+		}
+	}
+	out := make([]int, len(expect))
+	for i := range out {
+		out[i] = -1
+	}
+	for i, ei := range owner {
+		if ei >= 0 {
+			out[ei] = i
+		}
+	}
+	return out
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // outcome is what an engine did with one conversation.
 type outcome struct {
 	cands   []extract.Candidate
@@ -253,7 +321,8 @@ func scoreExtraction(set, engineName string, convs []Conversation, outs []outcom
 				}
 			}
 		}
-		for _, e := range c.Expect {
+		pairs := assign(c.Expect, cands, texts)
+		for ei, e := range c.Expect {
 			k := get(e.Type)
 			k.expected++
 			if e.Date != "" {
@@ -262,15 +331,7 @@ func scoreExtraction(set, engineName string, convs []Conversation, outs []outcom
 			if e.Why {
 				k.why++
 			}
-			best := -1
-			for i := range cands {
-				if used[i] || !matches(e, texts[i]) {
-					continue
-				}
-				if best < 0 || cands[i].Type == e.Type && cands[best].Type != e.Type {
-					best = i
-				}
-			}
+			best := pairs[ei]
 			if best < 0 {
 				sc.Missed = append(sc.Missed, fmt.Sprintf("%s: %s %q", c.ID, e.Type, e.Must))
 				continue

@@ -98,6 +98,25 @@ func TestScoreExtraction_OneCandidatePerExpected(t *testing.T) {
 	}
 }
 
+// TestScoreExtraction_MostMatchesTypeFirst: the order expected memories are
+// listed in decides nothing. A user memory holding two expected ones'
+// phrases, and a project memory holding one of them and a dated one: the
+// project memory goes to the dated project fact, so its date counts.
+func TestScoreExtraction_MostMatchesTypeFirst(t *testing.T) {
+	convs := []Conversation{{ID: "a", Date: "2026-11-20", Messages: []benchMessage{{Role: "user", Text: "x"}},
+		Expect: []Expected{{Type: "user", Must: []string{"analytics"}}, {Type: "user", Must: []string{"finance marts"}},
+			{Type: "project", Must: []string{"month-end"}, Date: "2026-10-05"}, {Type: "reference", Must: []string{"dictionary"}}}}}
+	cands := []extract.Candidate{
+		{Type: "user", Name: "About me", Body: "Analytics engineer.\nI own the finance marts.\n"},
+		{Type: "project", Name: "Freeze", Body: "Finance marts are frozen on 2026-10-05 for month-end close.\n"},
+		{Type: "feedback", Name: "Use the dictionary", Body: "Metric definitions live in the dictionary sheet.\n"},
+	}
+	sc := scoreExtraction("tiny", "fixed", convs, []outcome{{cands: cands}})
+	if sc.All.Recall != newRatio(3, 4) || sc.All.Dates != newRatio(1, 1) || sc.All.TypeAcc != newRatio(2, 3) {
+		t.Errorf("recall %v dates %v type %v; want 3/4, 1/1, 2/3", sc.All.Recall, sc.All.Dates, sc.All.TypeAcc)
+	}
+}
+
 // TestExtractionSet_Size keeps the labelled set from shrinking silently
 // (issue 17: ≥ 40 conversations, ≥ 150 expected memories, ≥ 25 of each
 // type, ≥ 80 forbidden items), and both halves alike in size.
