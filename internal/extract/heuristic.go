@@ -396,10 +396,6 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 	return append(cs, clauseFacts(text, cs, at)...)
 }
 
-// reExplainDepth is a request about how much to explain: "explain the
-// celery bits", "skip the k8s basics", "assume i know the quote editor".
-var reExplainDepth = gate(lazyre.New(`(?i)\b(?:explain|explanations?|basics|assume (?:i|that i) know|walk me through|spell (?:it|things|them) out|eli5|like i'?m (?:5|five))\b`))
-
 // chatWords mark thanks and chat, never a rule: "thanks so much, always".
 var chatWords = []string{"thank", "happy to", "lol", "haha", "lmao", "lunch", "coffee break", "weird", " yet"}
 
@@ -802,29 +798,4 @@ func dedupe(cs []Candidate) []Candidate {
 		}
 	}
 	return out
-}
-
-// oneProfile joins what one message says of the person into one user
-// memory, where the first of them stands: "im an RSE at the uni hpc
-// center, i know slurm inside out but C++ templates make my eyes glaze
-// over" is one person, read months later as a whole.
-func oneProfile(cs []Candidate) []Candidate {
-	at := -1
-	for i := range cs {
-		if cs[i].Type != "user" || strings.Contains(cs[i].Body, "**Why:**") {
-			continue // a fact with its reason stays whole
-		}
-		if at < 0 {
-			at = i
-			continue
-		}
-		if strings.Contains(cs[at].Body, "**Why:**") {
-			continue
-		}
-		p := &cs[at]
-		p.Description = oneLine(p.Description+"; "+cs[i].Description, 140)
-		p.Body = strings.TrimRight(p.Body, "\n") + "\n" + cs[i].Body
-		cs[i].Type = ""
-	}
-	return slices.DeleteFunc(cs, func(c Candidate) bool { return c.Type == "" })
 }
