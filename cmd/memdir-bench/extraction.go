@@ -229,13 +229,6 @@ func assign(expect []Expected, cands []extract.Candidate, texts []string) []int 
 	return out
 }
 
-func boolRank(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // outcome is what an engine did with one conversation.
 type outcome struct {
 	cands   []extract.Candidate
