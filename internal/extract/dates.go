@@ -300,8 +300,7 @@ func offsetDates(s string) string {
 	isos := reISODate.FindAllStringIndex(s, -1)
 	for i := len(locs) - 1; i >= 0; i-- {
 		m := locs[i]
-		if rest := strings.TrimLeft(s[m[1]:], " "); rest != "" && !strings.ContainsRune(".,;:!?)—–-", rune(rest[0])) &&
-			!strings.HasPrefix(strings.ToLower(rest), "and ") && !strings.HasPrefix(strings.ToLower(rest), "so ") {
+		if !clauseEndsAt(s[m[1]:]) {
 			continue // "kept for 30 days after deletion": a duration, not a day
 		}
 		var last []int
@@ -341,6 +340,15 @@ func offsetDates(s string) string {
 	return s
 }
 
+// clauseEndsAt reports whether a "before" or "after" ends its clause where
+// rest begins: it counts from a day said earlier, rather than from what
+// follows it ("after deletion", "before the demo").
+func clauseEndsAt(rest string) bool {
+	rest = strings.TrimLeft(rest, " ")
+	return rest == "" || strings.ContainsRune(".,;:!?)—–-", rune(rest[0])) ||
+		strings.HasPrefix(strings.ToLower(rest), "and ") || strings.HasPrefix(strings.ToLower(rest), "so ")
+}
+
 // anchoredWeekdays corrects a weekday dated from today that the sentence
 // counts from another day: "the friday before" a date said earlier, "the
 // monday after" it, "thursday the week of" a day.
@@ -359,8 +367,7 @@ func anchoredWeekdays(s string) string {
 	})
 	return replaceEach(s, reWeekdayAround, []string{" before", " after"}, func(s string, m []int) string {
 		whole := s[m[0]:m[1]]
-		if rest := strings.TrimLeft(s[m[1]:], " "); rest != "" && !strings.ContainsRune(".,;:!?)—–-", rune(rest[0])) &&
-			!strings.HasPrefix(strings.ToLower(rest), "and ") && !strings.HasPrefix(strings.ToLower(rest), "so ") {
+		if !clauseEndsAt(s[m[1]:]) {
 			return whole // "friday 2026-03-06 before the demo": counted from the demo, not a date
 		}
 		anchors := reISODate.FindAllString(s[:m[0]], -1)
