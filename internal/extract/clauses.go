@@ -277,7 +277,14 @@ func noPhrase(c string) bool {
 // verbless reports a clause with no finite verb, no past participle and no
 // imperative first: a list item or a noun phrase ("error rate and latency
 // slo burn").
+// reQuoted is a quoted name after a space: "'TabNest Support'", not the
+// "'t" of "don't".
+var reQuoted = gate(lazyre.New(`(?:^|\s)(?:'[^']{1,60}'|"[^"]{1,60}"|\x60[^\x60]{1,60}\x60)`))
+
 func verbless(c string) bool {
+	if strings.ContainsAny(c, "'\"\x60") {
+		c = reQuoted.ReplaceAllString(c, " x") // "mailbox 'TabNest Support'": a name holds no verb
+	}
 	words := strings.Fields(asciiLower(c))
 	if len(words) == 0 || imperatives()[words[0]] || subjects()[words[0]] {
 		return false

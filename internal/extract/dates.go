@@ -55,10 +55,12 @@ var (
 	reNthWeekdayOf = gate(lazyre.New(`(?i)\b(?:the\s+)?(first|second|third|fourth|last)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)\s+(?:of|in)\s+(every\s+month|each\s+month|the\s+month|next\s+month|jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(?:,?\s+(\d{4})\b)?`))
 	reEndMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
 	reMonthDay     = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
-	reDayMonth     = gate(lazyre.New(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
-	reEndQuart     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`))
-	reTheNth       = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru|week of) the (\d{1,2})(?:st|nd|rd|th)\b`))
-	reISODate      = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
+	reDayMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
+	// reEndOfMonth is "end of september", "the end of jan": its last day.
+	reEndOfMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
+	reEndQuart   = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`))
+	reTheNth     = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru|week of) the (\d{1,2})(?:st|nd|rd|th)\b`))
+	reISODate    = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
 	// reIsTheNth is "next one is the 12th" at a clause's end: not "the
 	// 2nd biggest line", not "the 1st of every month".
 	reIsTheNth = gate(lazyre.New(`(?i)\bis the (\d{1,2})(?:st|nd|rd|th)(?:\s*[,.;!]|\s*$|\s+(?:and|so|but)\b)`))
@@ -212,6 +214,15 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		end := time.Date(at.Year(), at.Month()+1, 0, 0, 0, 0, 0, at.Location())
 		return day(end)
 	})
+	s = gated(s, reEndOfMonth, []string{"end of"}, func(m string) string {
+		found = true
+		g := reEndOfMonth.FindStringSubmatch(m)
+		end := time.Date(at.Year(), months[strings.ToLower(g[1])]+1, 0, 0, 0, 0, 0, at.Location())
+		if end.Before(time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())) {
+			end = time.Date(at.Year()+1, months[strings.ToLower(g[1])]+1, 0, 0, 0, 0, 0, at.Location()) // "end of march" said in may: next year's
+		}
+		return day(end)
+	})
 	s = endOfYear(s, at, &found)
 	s = weekends(s, at, &found)
 	s = holidays(s, at, &found)
@@ -285,8 +296,41 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	if found {
 		s = offsetDates(s)
 		s = anchoredWeekdays(s)
+		s = restated(s)
 	}
 	return s, found
+}
+
+// reByRestated is a counted "in four weeks" written as "by" its day, then
+// the day itself said in parentheses: "by 2026-11-18 (wednesday
+// 2026-11-18)".
+var reByRestated = gate(lazyre.New(`\bby (\d{4}-\d\d-\d\d) \((?:((?:(?:mon|tues|wednes|thurs|fri|satur|sun)day )?)(\d{4}-\d\d-\d\d)|the (\d{1,2})(?:st|nd|rd|th))\)`))
+
+// restated keeps the day a person named over the one counted from a
+// rough span: "is in four weeks (wednesday the 18th)" is on the 18th.
+// A named day more than a week from the count is left as it was said.
+func restated(s string) string {
+	return replaceEach(s, reByRestated, []string{"by "}, func(s string, m []int) string {
+		counted, _ := time.Parse(time.DateOnly, s[m[2]:m[3]])
+		var named time.Time
+		if nth := group(s, m, 4); nth != "" {
+			// "(the 10th)": that day of the counted day's month, or of
+			// the month either side of it.
+			d, _ := strconv.Atoi(nth)
+			for k := -1; k <= 1 && named.IsZero(); k++ {
+				first := time.Date(counted.Year(), counted.Month()+time.Month(k), 1, 0, 0, 0, 0, time.UTC)
+				if t := first.AddDate(0, 0, d-1); t.Month() == first.Month() && t.Sub(counted).Abs() <= 7*24*time.Hour {
+					named = t
+				}
+			}
+		} else {
+			named, _ = time.Parse(time.DateOnly, s[m[6]:m[7]])
+		}
+		if named.IsZero() || named.Sub(counted).Abs() > 7*24*time.Hour {
+			return s[m[0]:m[1]]
+		}
+		return "on " + group(s, m, 2) + day(named)
+	})
 }
 
 // offsetDates writes "three days before" after a date as the date it
@@ -550,6 +594,20 @@ func weekdayDate(s string, m []int, before string, at time.Time, found *bool) st
 	if group(s, m, 3) != "" && pre == "" {
 		return whole // "tuesday's outage": an event named by its day, past as often as not
 	}
+	if pre == "" {
+		switch strings.ToLower(lastWordOf(tail(before, 20))) {
+		case "black", "cyber":
+			// "the black friday promo": the shopping days after
+			// thanksgiving, not the coming friday.
+			*found = true
+			if pastClause(before) {
+				return whole
+			}
+			return whole + " " + day(shoppingDay(at, strings.EqualFold(name, "monday")))
+		case "good", "casual", "freaky", "manic", "easter", "ash", "super", "patch":
+			return whole // a day's name ("good friday", "patch tuesday"), not the coming one
+		}
+	}
 	switch p := strings.ToLower(pre); p {
 	case "first", "second", "third", "fourth", "last":
 		// "the first tuesday of…" (read before), "last friday", "the
@@ -579,6 +637,22 @@ func weekdayDate(s string, m []int, before string, at time.Time, found *bool) st
 		prefix = pre + " "
 	}
 	return fmt.Sprintf("%s%s %s", prefix, name, at.AddDate(0, 0, d).Format(time.DateOnly))
+}
+
+// shoppingDay is the coming Black Friday (the day after the fourth
+// Thursday of November), or Cyber Monday, three days later.
+func shoppingDay(at time.Time, monday bool) time.Time {
+	today := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())
+	for y := at.Year(); ; y++ {
+		nov := time.Date(y, time.November, 1, 0, 0, 0, 0, at.Location())
+		t := nov.AddDate(0, 0, (int(time.Thursday)-int(nov.Weekday())+7)%7+21+1)
+		if monday {
+			t = t.AddDate(0, 0, 3)
+		}
+		if !t.Before(today) {
+			return t
+		}
+	}
 }
 
 // rangeStart is the day a range began with, when before ends with "to",

@@ -35,19 +35,27 @@ func TestAbsoluteDates_Chat(t *testing.T) {
 		"the demo is on june 4, we need a dry run the day before":        "2026-06-03 (the day before)",
 		"the release goes out thursday the week of the 15th":             "thursday 2026-06-18 the week of 2026-06-15",
 		"the relaunch is june 21, keep the cms frozen the week before":   "frozen the week before", // a week, not a day
-		"the 30th is our last day on the old vendor":                     "2026-05-30 is",
-		"freeze is from wednesday 2026-06-03 to the 14th":                "to 2026-06-14",
-		"the friday after next is code freeze":                           "friday 2026-06-05",
-		"the vendor call got pushed to tues 2pm":                         "tuesday 2026-06-02 2pm",
-		"the retro moved to weds":                                        "wednesday 2026-05-27",
-		"the review moved to fri afternoon":                              "friday 2026-05-29 afternoon",
-		"the migration is set for sat night":                             "saturday 2026-05-30 night",
-		"rollout starts thurs at 10%":                                    "thursday 2026-05-28 at 10%",
-		"the run moved to 03:00 utc starting monday":                     "monday 2026-06-01",
-		"the updated schema ships on friday":                             "friday 2026-05-29",
-		"the build broke yesterday, retry on thursday":                   "thursday 2026-05-28",
-		"the freeze we announced starts on monday":                       "monday 2026-06-01",
-		"the launch got moved, it's now on thursday":                     "thursday 2026-05-28",
+		"migrate ingestion to the collector, done by end of september":   "by 2026-09-30",
+		"the contract renewal is at the end of feb":                      "2027-02-28", // past this year: next year's
+		"the beta closes end of may":                                     "2026-05-31",
+		"the sale runs from black friday to cyber monday":                "black friday 2026-11-27 to cyber monday 2026-11-30",
+		// A rough span, then the day itself: the day said wins.
+		"the onsite is in four weeks (wednesday the 24th)": "is on 2026-06-24",
+		"the audit is in 2 weeks (the 10th)":               "is on 2026-06-10",
+		"the pen test is in a fortnight (the 24th)":        "by 2026-06-10 (the 24th)", // two weeks apart: left as said
+		"the 30th is our last day on the old vendor":       "2026-05-30 is",
+		"freeze is from wednesday 2026-06-03 to the 14th":  "to 2026-06-14",
+		"the friday after next is code freeze":             "friday 2026-06-05",
+		"the vendor call got pushed to tues 2pm":           "tuesday 2026-06-02 2pm",
+		"the retro moved to weds":                          "wednesday 2026-05-27",
+		"the review moved to fri afternoon":                "friday 2026-05-29 afternoon",
+		"the migration is set for sat night":               "saturday 2026-05-30 night",
+		"rollout starts thurs at 10%":                      "thursday 2026-05-28 at 10%",
+		"the run moved to 03:00 utc starting monday":       "monday 2026-06-01",
+		"the updated schema ships on friday":               "friday 2026-05-29",
+		"the build broke yesterday, retry on thursday":     "thursday 2026-05-28",
+		"the freeze we announced starts on monday":         "monday 2026-06-01",
+		"the launch got moved, it's now on thursday":       "thursday 2026-05-28",
 	} {
 		if got, ok := AbsoluteDates(in, wed); !ok || !strings.Contains(got, want) {
 			t.Errorf("%q → %q (%v), want it to hold %q", in, got, ok, want)
@@ -66,6 +74,8 @@ func TestAbsoluteDates_Chat(t *testing.T) {
 		"ping me when u get a sec, wed is fine i guess",
 		"we went up to the 3rd place in the ranking",
 		"the year-end close needs the ledger reconciled",
+		"the office is closed good friday, so no deploys", // a day's name, not the coming friday
+		"we patch on patch tuesday like everyone",
 	} {
 		if got, _ := AbsoluteDates(in, wed); got != in {
 			t.Errorf("%q became %q", in, got)

@@ -472,6 +472,12 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		// certified our build on it": what the project is held to.
 		return []Candidate{build("project", s, factWhy(s, next, at), at)}
 	}
+	if rePin.MatchString(s) && !firstPerson(strings.Fields(lower)[0]) && !strings.HasPrefix(lower, "you ") && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) {
+		// "timescaledb has to stay on 2.14 for now, the grafana plugin
+		// breaks with 2.15": a release the project is held to, "for now"
+		// or not, and why.
+		return []Candidate{build("project", s, factWhy(s, next, at), at)}
+	}
 	if !strings.HasPrefix(lower, "we ") {
 		// what the team took out is said by the team
 	} else if m := reDropped.FindStringSubmatchIndex(s); m != nil {
@@ -507,18 +513,15 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		}
 		return []Candidate{build("reference", s, "", at)}
 	case (reOwner.MatchString(s) || reLifecycle.MatchString(s)) && !reNotProject.MatchString(s) || projectFact(s):
+		if cs := datedFacts(s, next, at); cs != nil {
+			return cs
+		}
 		return []Candidate{build("project", s, factWhy(s, next, at), at)}
 	case (reProject.MatchString(s) || isScheduled(s, at)) && !reThisWork.MatchString(s):
 		if _, dated := AbsoluteDates(s, at); dated || reRecurringDays.MatchString(s) || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") ||
 			(strings.Contains(lower, " to finish before") || strings.Contains(lower, " to land before") || strings.Contains(lower, " to be done before")) && !reOneOff.MatchString(s) {
-			if parts := splitDated(s, at); parts != nil {
-				// "the sale launches on the 20th and deploys are frozen from
-				// the 18th": two dates, two facts.
-				var cs []Candidate
-				for _, p := range parts {
-					cs = append(cs, build("project", p, factWhy(p, next, at), at))
-				}
+			if cs := datedFacts(s, next, at); cs != nil {
 				return cs
 			}
 			if fact, where := cutWhere(s, at); where != nil {
@@ -578,6 +581,25 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		return []Candidate{build("feedback", s, whyOf(s, next), at)}
 	}
 	return nil
+}
+
+// datedFacts is a project memory for each thing a sentence puts on the
+// calendar when it puts two there ("the sale launches on the 20th and
+// deploys are frozen from the 18th"), or nil.
+func datedFacts(s, next string, at time.Time) []Candidate {
+	parts := splitDated(s, at)
+	if parts == nil {
+		return nil
+	}
+	var cs []Candidate
+	for _, p := range parts {
+		why := p.why
+		if why == "" {
+			why = factWhy(p.text, next, at)
+		}
+		cs = append(cs, build("project", p.text, why, at))
+	}
+	return cs
 }
 
 // balanced drops the parentheses of s that a cut left open or closed
@@ -709,7 +731,7 @@ func howTo(typ string) string {
 // title makes a memory name from a rule: its first words, up to 6.
 func title(rule string) string {
 	for _, lead := range []string{"from now on", "going forward", "in general", "also", "ok", "so", "heads up:", "fyi", "btw", "remember that", "remember to"} {
-		if len(rule) > len(lead) && strings.EqualFold(rule[:len(lead)], lead) {
+		if len(rule) > len(lead) && strings.EqualFold(rule[:len(lead)], lead) && !isWordByte(rule[len(lead)]) { // "so", not "Solver"
 			rule = strings.TrimLeft(rule[len(lead):], " ,:;")
 		}
 	}
@@ -752,7 +774,8 @@ func title(rule string) string {
 // danglingWords are words a cut-off title should not end on.
 var danglingWords = map[string]bool{"a": true, "an": true, "the": true, "to": true, "of": true, "and": true, "or": true,
 	"for": true, "with": true, "in": true, "on": true, "at": true, "by": true, "from": true, "into": true, "our": true,
-	"my": true, "your": true, "is": true, "are": true, "be": true, "that": true, "which": true, "when": true, "if": true}
+	"my": true, "your": true, "is": true, "are": true, "be": true, "that": true, "which": true, "when": true, "if": true,
+	"till": true, "until": true, "before": true, "after": true, "through": true, "thru": true, "via": true, "than": true, "as": true, "per": true}
 
 func capitalize(s string) string {
 	r, n := utf8.DecodeRuneInString(s)

@@ -20,7 +20,7 @@ var (
 	// reLead is one discourse marker at a sentence's start. The ones that
 	// also open real content ("no merges", "note the…") count only when
 	// punctuation follows them.
-	reLead = gate(lazyre.New(`(?i)^(?:(?:he+y+o?|h+i+(?:ya)?|hello+|oi|yo|salut|hola|howdy|nah+(?:-ah)?|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context(?: dump)?|context dump|quick bit about me|side ?note|for info|for context|just so you know|(?:fine|ok|okay|good|that'?s fine) for now(?:,? but)?|(?:two|three|a few|a couple(?: of)?|couple) things|heads up|hmm+|whoa|um+|tbh|pls|plz|one rule|rule)\b[,:.!]?|(?:no(?: no)*|nope|ye+s+|yep|sure|right|good|great|nice|perfect|cool|exactly|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|ok|okay) (?:good|great|nice|perfect|exactly|cool|right)|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked))))\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
+	reLead = gate(lazyre.New(`(?i)^(?:(?:he+y+o?|h+i+(?:ya)?|hello+|oi|yo|salut|hola|howdy|nah+(?:-ah)?|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context(?: dump)?|context dump|quick bit about me|side ?note|for info|for context|just so you know|(?:fine|ok|okay|good|that'?s fine) for now(?:,? but)?|(?:two|three|a few|a couple(?: of)?|couple) things|heads up|hmm+|whoa|um+|tbh|pls|plz|one rule|rule)\b[,:.!]?|(?:(?:and |also |oh )?(?:one|the other|other|another|one more|one last|last|final) thing(?: tho(?:ugh)?)?|no(?: no)*|nope|ye+s+|yep|sure|right|good|great|nice|perfect|cool|exactly|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|ok|okay) (?:good|great|nice|perfect|exactly|cool|right)|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked))))\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
 	// reRedirect is a marker that turns what follows into a correction.
 	reRedirect = gate(lazyre.New(`(?i)^(?:no|nope|nah+|actually|hmm+|wait|whoa|lol no|that'?s (?:wrong|not))\b`))
 	// reRedirectHead is the part of a correction before its dash that only
@@ -433,11 +433,13 @@ func splitFacts(s string, ok func(string) bool) []string {
 			parts = append(parts, p[:i])
 			p = p[i+len(" and "):]
 		}
-		if len(parts) > 0 && (len(strings.Fields(p)) == 1 || verbless(p) && len(strings.Fields(p)) <= 6) {
+		if len(parts) > 0 && (len(strings.Fields(p)) == 1 || verbless(p) && len(strings.Fields(p)) <= 6 || lastWordOf(strings.TrimRight(asciiLower(p), ".!")) == "there") {
 			// "lineage is on our dbt docs site, dbt-docs.internal…": a bare
 			// name belongs to the clause before it; so does a name without
 			// a verb: "…are in grafana cloud, dashboard 'cardclash-live'",
-			// "the runbook is on confluence, CLAIMS space, page 'X'".
+			// "the runbook is on confluence, CLAIMS space, page 'X'"; and a
+			// clause that points back at it: "…, bug reports come from
+			// there".
 			parts[len(parts)-1] += ", " + p
 			continue
 		}

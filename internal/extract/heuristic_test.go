@@ -155,6 +155,12 @@ func TestHeuristic_Titles(t *testing.T) {
 		{"Never push directly to main; always open a PR, because CI only runs on PRs.", "Never push directly to main", "Never push directly to main; always open a PR", "Never push directly to main; always open a PR.\n"},
 		{"In this repo we always run the integration suite against a real postgres container.", "In this repo we always run", "", ""},
 		{"Always use miniredis in unit tests instead, since the shared Redis flakes under load.", "Always use miniredis in unit tests", "Always use miniredis in unit tests instead", "Always use miniredis in unit tests instead.\n"},
+		// A lead word is a word: "so" opens "so we…", not "Solver…".
+		{"Solver core changes are frozen from june 25 on, only postprocessing scripts.", "Solver core changes are frozen", "", "Solver core"},
+		{"Sonar checks must pass on every PR before merge.", "Sonar checks must pass", "", "Sonar checks"},
+		// "one thing tho," only leads in what follows: never the name.
+		{"one thing tho, i prefer table-driven tests, one t.Run loop over a slice of cases, not ten tiny test funcs", "Prefer table-driven tests", "", "I prefer table-driven tests, one t.Run loop"},
+		{"Other thing, product decided we drop ruby 3.1 before the spring release on june 16.", "Product decided we drop ruby 3.1", "", "Product decided"},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
 		if len(got) != 1 {

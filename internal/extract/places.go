@@ -57,28 +57,98 @@ var reAnyName = gate(lazyre.New(`'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60
 // splitDated cuts a sentence that puts two things on the calendar into
 // one fact each, or returns nil: "the play store release is 6 july and
 // feature freeze is three days before" (its dates absolute first, so the
-// second still counts from the first).
-func splitDated(s string, at time.Time) []string {
+// second still counts from the first). A second fact said to follow from
+// the first ("…on the 18th, so feature freeze is this wednesday") keeps
+// the first as its why.
+func splitDated(s string, at time.Time) []datedPart {
 	abs, dated := AbsoluteDates(s, at)
 	if !dated {
 		return nil
 	}
+	lower := asciiLower(abs)
 	for _, sep := range []string{" and ", ", and ", ", "} {
-		i := strings.Index(asciiLower(abs), sep)
-		if i <= 0 {
-			continue
+		for off := 0; ; {
+			j := strings.Index(lower[off:], sep)
+			if j < 0 {
+				break
+			}
+			i := off + j
+			off = i + len(sep)
+			if i == 0 {
+				continue
+			}
+			if parts := datedAt(abs, i, sep); parts != nil {
+				return parts
+			}
 		}
-		left, right := strings.TrimSpace(abs[:i]), strings.TrimSpace(abs[i+len(sep):])
-		lw, rw := strings.Fields(left), strings.Fields(asciiLower(right))
-		if len(lw) < 3 || len(rw) < 3 || prepositions()[rw[0]] || imperatives()[rw[0]] || notSubject()[rw[0]] || strings.HasSuffix(rw[0], "s") && !determiners()[rw[0]] && len(rw) > 1 && (prepositions()[rw[1]] || reISODate.MatchString(rw[1])) || rePast.MatchString(left) || rePast.MatchString(right) {
-			continue // "…, because the audit is june 10", "…and ends on june 10", "we shipped on may 1 and …"
-		}
-		if !reISODate.MatchString(left) || !reISODate.MatchString(right) || !reSchedule.MatchString(right) && !strings.Contains(" "+asciiLower(right)+" ", " is ") {
-			continue
-		}
-		return []string{left, right}
 	}
 	return nil
+}
+
+// datedPart is one of splitDated's facts, and the fact it follows from.
+type datedPart struct{ text, why string }
+
+// datedAt cuts s at the separator at i into two dated facts, or returns
+// nil.
+func datedAt(s string, i int, sep string) []datedPart {
+	left, right := strings.TrimRight(strings.TrimSpace(s[:i]), ",;"), strings.TrimSpace(s[i+len(sep):])
+	why := ""
+	if rest, ok := strings.CutPrefix(right, "so "); ok && reISODate.MatchString(rest) {
+		right, why = rest, strings.TrimRight(left, ".!") // "…, so feature freeze is wednesday 2026-03-04"
+	}
+	if rest, ok := cutPointer(right); ok && reISODate.MatchString(rest) {
+		// "…is on the 18th and before that there's a change freeze
+		// starting monday": its own day says when; "before that" is
+		// only the order.
+		right = rest
+	}
+	lw, rw := strings.Fields(left), strings.Fields(asciiLower(right))
+	if len(lw) < 3 || len(rw) < 3 {
+		return nil
+	}
+	fronted := reFrontedDay.MatchString(right) // "from 2026-03-25 on, solver core changes are frozen"
+	if !fronted && (prepositions()[rw[0]] || imperatives()[rw[0]] || notSubject()[rw[0]] || strings.HasSuffix(rw[0], "s") && !determiners()[rw[0]] && len(rw) > 1 && (prepositions()[rw[1]] || reISODate.MatchString(rw[1]))) || rePast.MatchString(left) || rePast.MatchString(right) {
+		return nil // "…, because the audit is june 10", "…and ends on june 10", "we shipped on may 1 and …"
+	}
+	if !reISODate.MatchString(left) || !reISODate.MatchString(right) || !reSchedule.MatchString(right) && !strings.Contains(" "+asciiLower(right)+" ", " is ") && !strings.Contains(" "+asciiLower(right)+" ", " are ") {
+		return nil
+	}
+	if fronted {
+		right = dayAfterClause(right)
+	}
+	return []datedPart{{text: left}, {text: capitalize(right), why: why}}
+}
+
+// dayAfterClause moves a clause's opening day to the end of the clause:
+// "from 2026-03-25 on, solver changes are frozen, only scripts" is
+// "solver changes are frozen from 2026-03-25 on, only scripts", a fact
+// that opens with what it is about.
+func dayAfterClause(s string) string {
+	day, rest, ok := strings.Cut(s, ", ")
+	if !ok || len(strings.Fields(rest)) < 3 {
+		return s
+	}
+	if i := strings.Index(rest, ", "); i > 0 {
+		return rest[:i] + " " + day + rest[i:]
+	}
+	end := strings.TrimRight(rest, ".!")
+	return end + " " + day + rest[len(end):]
+}
+
+// reFrontedDay is a clause that opens with its day, then a comma: "from
+// 2026-03-25 on, …", "starting monday 2026-03-16, …".
+var reFrontedDay = gate(lazyre.New(`(?i)^(?:from|on|after|starting|until|till|by)\s+(?:[a-z]+\s+)?\d{4}-\d\d-\d\d(?:\s+on(?:wards)?)?,\s`))
+
+// cutPointer drops the opening that only orders a clause after the one
+// before it: "before that", "after that", "before then".
+func cutPointer(s string) (string, bool) {
+	l := asciiLower(s)
+	for _, p := range []string{"before that ", "after that ", "before then ", "after then ", "before that, ", "after that, "} {
+		if strings.HasPrefix(l, p) {
+			return s[len(p):], true
+		}
+	}
+	return s, false
 }
 
 // notSubject are words a fact of its own does not open with.
@@ -155,6 +225,14 @@ func versionAt(s string) bool {
 	}
 	w := strings.TrimRight(f[0], ".,;:!")
 	return strings.Contains(w, "-") && strings.ContainsAny(w, "0123456789") && !strings.ContainsAny(w, "./")
+}
+
+// versionNumber reports a release number, "2.14", "v1.22.3": what a thing
+// is on, never where it lives ("timescaledb is on that db and has to stay
+// on 2.14").
+func versionNumber(w string) bool {
+	w = strings.TrimPrefix(strings.TrimPrefix(w, "v"), "V")
+	return strings.Contains(w, ".") && strings.Trim(w, "0123456789.") == ""
 }
 
 // callAt reports a call in s, a name right before "(": code, not a place.
@@ -234,7 +312,7 @@ func isWhere(s string) bool {
 		if end >= 3 && strings.EqualFold(s[end-3:end], " on") && versionAt(s[end:]) {
 			continue // "our eval baseline is on text-embedding-3-small": a version, not a place
 		}
-		named = namedPlace(s[end:]) && !callAt(s[end:min(len(s), end+60)])
+		named = namedPlace(s[end:]) && !callAt(s[end:min(len(s), end+60)]) && !versionNumber(lastWordOf(reNamedPlace.FindString(s[end:])))
 	}
 	named = named || reIsNamed.MatchString(s) || strings.ContainsAny(s, "-_.") && reIsNamedID.MatchString(s) && !versionAt(lastWordOf(reIsNamedID.FindString(s))) ||
 		reKindNamed.MatchString(s) && !callAt(s)

@@ -14,15 +14,17 @@ import (
 
 var (
 	// reRuleSaid is a rule stated by its form: "the convention is…", "our
-	// rule is…", "quit adding…", "next time no need…", "I'd prefer if…",
+	// rule is…", "nobody deploys there on fridays", "quit adding…", "next time no need…", "I'd prefer if…",
 	// "please not amend…", "is better you use…", "you should never…",
 	// "all images need…", "before you say something is done, run…", "it's
 	// podman here, not docker".
 	reRuleSaid = gate(lazyre.New(`(?i)\b(?:the|our) (?:convention|rule|policy|standard|norm)s? (?:here |in this [\w-]+ )?(?:is|are)\b` +
+		`|(?:^|[—–:]\s*)(?:and\s+)?(?:nobody|no one|no-one|noone) (?:ever )?(?:deploys|pushes|force-pushes|merges|commits|touches|edits|changes|deletes|drops|runs|ships|releases|restarts|reboots|modifies|writes|migrates)\b` +
 		`|^(?:(?:ok|so|also|and|pls|please|plz|but)[,!]?\s+)*(?:quit [\w-]+ing|no more [\w-]+|next time,? (?:no|don'?t|dont|please|pls|just|ask|use|skip|avoid|always|never)\b|no need (?:to )?(?:ask|explain|summari[sz]e|apologi[sz]e|recap|repeat|confirm|check with me)\b|(?:please|pls|plz) not (?:use|add|push|amend|rebase|merge|commit|change|touch|delete|remove|run|paste|write|put|call|create|make)\b)` +
 		`|^not (?:use|add|push|amend|rebase|merge|commit|change|touch|delete|remove|paste|write|put|call|create)\b` +
 		`|^(?:wrong|nope)[,.!—–-]+\s*(?:use|always|never|don'?t|do not)\b|^(?:can|could) (?:you|u) not\b` +
 		`|^(?:shorter|longer|smaller|fewer|terse|terser|brief|briefer|simpler|conventional|structured|typed|short|concise) [\w-]+(?: [\w-]+)? (?:pls|please|plz)\b` +
+		`|^(?:bullets|bullet points|bullet lists?|tables|numbered (?:steps|lists)|one-liners|code blocks|code only|plain text|no emojis?|no headers|no headings)(?: only)?(?:,? (?:pls|please|plz))?\s*(?:[,.!;—–]|$)` +
 		`|\bi(?:'d| would) prefer\b|^(?:it'?s |it is |is )?better (?:to|you|if you|that you)\b|\byou (?:should|must) (?:never|always|not)\b|\byou (?:shouldn'?t|mustn'?t)\b` +
 		`|^(?:before|after|when|whenever) (?:you|u) (?:push|commit|merge|deploy|release|ship|say|tell|claim|mark|report|open a pr)\b[^,]{0,80},\s*(?:(?:always|please|pls|actually|just|first)\s+)?[\w-]+` +
 		`|\b(?:it'?s|is|are|we do|we use) [^,]{1,40}? here,?\s*not\s+\S` +
@@ -67,6 +69,19 @@ func saysRule(s string) bool {
 	for len(w) > 2 && (w[0] == "pls" || w[0] == "please" || w[0] == "plz" || w[0] == "also" || w[0] == "and") {
 		w = w[1:]
 	}
+	if universalBare(s) {
+		return true
+	}
+	if len(w) > 3 && (w[0] == "for" || w[0] == "in") {
+		// "for tests use the database WMS_TEST, not the dev one": the
+		// instruction after its scope.
+		for k := 2; k <= 4 && k < len(w)-1; k++ {
+			if imperatives()[w[k]] && !determiners()[w[k-1]] {
+				w = w[k:]
+				break
+			}
+		}
+	}
 	if len(w) < 3 || !imperatives()[w[0]] && !ruleVerbs()[w[0]] || oneOffVerbs()[w[0]] || mayHold(s, taskWords) || mayHold(s, []string{" again", "first"}) {
 		return false // "use the v2 endpoint here, not v1", "rename the file to utils.ts, not helpers.ts": this task's
 	}
@@ -102,6 +117,36 @@ func saysRule(s string) bool {
 		}
 	}
 	return false
+}
+
+// universalBare reports a first clause without a verb that asks for a
+// thing everywhere: "type hints everywhere", "pydantic models for every
+// FHIR resource we touch".
+func universalBare(s string) bool {
+	head := s
+	if i := strings.IndexAny(head, ",;—"); i > 0 {
+		head = head[:i]
+	}
+	lower := asciiLower(head)
+	at := -1
+	for _, m := range []string{" everywhere", " for every ", " in every ", " on every ", " for all ", " in all ", " on all "} {
+		if i := strings.Index(lower, m); i > 0 && (at < 0 || i < at) {
+			at = i
+		}
+	}
+	if at < 0 || reQuestion.MatchString(s) || mayHold(head, []string{"error", "warning", "bug", "crash", "fail", "broken", "same", "weird", "red ", "leak", "timeout"}) {
+		return false // "same warning everywhere in the logs": what is seen, not asked for
+	}
+	w := strings.Fields(lower[:at]) // what is asked for, before where: "type hints"
+	if len(w) < 2 || len(w) > 6 {
+		return false
+	}
+	for _, x := range w {
+		if subjects()[x] || x == "you" || x == "u" {
+			return false // "we use it everywhere": a statement
+		}
+	}
+	return verbless(head[:at])
 }
 
 // reasoned reports an instruction given with its reason, which makes it a

@@ -110,7 +110,7 @@ func contextLabel(head string) bool {
 var labelWords = sync.OnceValue(func() map[string]bool {
 	return wordSet(`quick one before i forget context bg background bit of some more heads up on dates date release plan plans
 		fyi btw ok so also and oh couple things thing for later update updates status reminder timeline schedule the our
-		a few me about who i am`)
+		a few me about who i am important very super really crucial critical hard golden ground rule rules`)
 })
 
 // ruleFragment reports a sentence of two words that is a rule all the

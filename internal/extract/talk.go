@@ -22,6 +22,10 @@ var (
 		`|\b(?:we'?re|we are) not (?:moving|upgrading|migrating|switching) (?:to|off)\b|^we (?:only )?(?:move|upgrade|migrate|switch) (?:to|off) \S+(?: \S+){0,3}? only after\b` +
 		`|^we have an? (?:hard |fixed |strict |tight |monthly |small )?(?:budget|spend cap|cost cap|quota)\b|^(?:the )?(?:minimum|min|max|maximum) (?:supported )?[\w.-]+(?: [\w.-]+)? (?:is|stays)\b` +
 		`|^there'?s an? (?:weekly|biweekly|fortnightly|monthly|daily|quarterly) (?:[\w-]+ ){0,4}(?:review|sync|meeting|standup|demo|retro|planning|call|check-?in)\b`))
+	// rePin is a thing held to a release by name: "timescaledb has to stay
+	// on 2.14", "the api must stay on node 18", "the sdk is pinned to
+	// 3.2" — a version with a digit within three words.
+	rePin = gate(lazyre.New(`(?i)^(?:the |our )?[\w.+#/-]+(?: [\w.+#/-]+){0,5}? (?:(?:has|have|needs?) to stay|must stay|stays?|(?:is|are) pinned) (?:on|at|to) (?:[a-z][\w.+#-]* ){0,2}v?\d`))
 	// reDecisionHead is a decision said behind a label: "decided last
 	// week: …", "the key lesson we agreed in the review: …".
 	reDecisionHead = gate(lazyre.New(`(?i)^(?:(?:we|the team|team)\s+)?(?:(?:\w+\s+){0,3}(?:we\s+)?(?:decided|agreed|voted|settled on|signed off)\b|(?:the\s+)?(?:\w+\s+)?(?:decision|lesson|takeaway|outcome|ruling|policy)\b)[^:]{0,50}:\s+(.+)$`))
