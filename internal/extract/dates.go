@@ -56,7 +56,8 @@ var (
 	reEndMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
 	reMonthDay     = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
 	reDayMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
-	// reEndOfMonth is "end of september", "the end of jan": its last day.
+	// reEndOfMonth is "end of september", "the end of jan": its last day,
+	// in a project fact (periodEnds).
 	reEndOfMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
 	reEndQuart   = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`))
 	reTheNth     = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru|week of) the (\d{1,2})(?:st|nd|rd|th)\b`))
@@ -214,15 +215,6 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		end := time.Date(at.Year(), at.Month()+1, 0, 0, 0, 0, 0, at.Location())
 		return day(end)
 	})
-	s = gated(s, reEndOfMonth, []string{"end of"}, func(m string) string {
-		found = true
-		g := reEndOfMonth.FindStringSubmatch(m)
-		end := time.Date(at.Year(), months[strings.ToLower(g[1])]+1, 0, 0, 0, 0, 0, at.Location())
-		if end.Before(time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())) {
-			end = time.Date(at.Year()+1, months[strings.ToLower(g[1])]+1, 0, 0, 0, 0, 0, at.Location()) // "end of march" said in may: next year's
-		}
-		return day(end)
-	})
 	s = endOfYear(s, at, &found)
 	s = weekends(s, at, &found)
 	s = holidays(s, at, &found)
@@ -263,6 +255,7 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		return day(t)
 	})
 	s = outside(s, reRecurringDays, func(s string) string { return weekdayDates(s, at, &found) })
+	s = nextOfWeekly(s, at, &found)
 	monthDay := func(m string, mon time.Month, d int, year string) string {
 		y, err := strconv.Atoi(strings.TrimLeft(year, ", '"))
 		switch {
@@ -300,6 +293,28 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	}
 	return s, found
 }
+
+// periodEnds writes "by end of september" in a project fact as the
+// month's last day: this year's, or next year's when this year's is long
+// past (as dream's dates do). Not in a rule ("avoid releases at the end
+// of december") nor in what recurs ("every year the certs expire at the
+// end of march"): AbsoluteDates leaves a named month's end alone.
+func periodEnds(s string, at time.Time) string {
+	if reYearly.MatchString(s) {
+		return s
+	}
+	return gated(s, reEndOfMonth, []string{"end of"}, func(m string) string {
+		mon := months[strings.ToLower(reEndOfMonth.FindStringSubmatch(m)[1])]
+		end := time.Date(at.Year(), mon+1, 0, 0, 0, 0, 0, at.Location())
+		if end.Before(at.AddDate(0, 0, -60)) {
+			end = time.Date(at.Year()+1, mon+1, 0, 0, 0, 0, 0, at.Location())
+		}
+		return day(end)
+	})
+}
+
+// reYearly is a thing that comes back every year.
+var reYearly = gate(lazyre.New(`(?i)\b(?:every|each|per|a) year\b|\b(?:annual|annually|yearly|recurring)\b`))
 
 // reByRestated is a counted "in four weeks" written as "by" its day, then
 // the day itself said in parentheses: "by 2026-11-18 (wednesday
@@ -596,6 +611,8 @@ func weekdayDate(s string, m []int, before string, at time.Time, found *bool) st
 	}
 	if pre == "" {
 		switch strings.ToLower(lastWordOf(tail(before, 20))) {
+		case "that", "same":
+			return whole // "by that thursday": one said before, which this sentence does not name
 		case "black", "cyber":
 			// "the black friday promo": the shopping days after
 			// thanksgiving, not the coming friday.
@@ -679,6 +696,39 @@ func rangeStart(before string, at time.Time) (time.Time, bool) {
 // reRecurringDays are weekdays that come back every week, one or a list:
 // "every saturday and sunday", "each monday, wednesday and friday".
 var reRecurringDays = gate(lazyre.New(`(?i)\b(?:(?:every|each)\s+(?:other\s+)?|(?:weekly|biweekly|fortnightly)\s+on\s+)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:(?:\s*[,/&]\s*|\s+and\s+|\s+or\s+)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))*\b`))
+
+// reWeeklyDay is a day said as every week's: "on tuesdays", "every
+// tuesday", "weekly on tuesday".
+var reWeeklyDay = gate(lazyre.New(`(?i)\b(?:(?:every|each)\s+|weekly\s+on\s+|on\s+)(monday|tuesday|wednesday|thursday|friday|saturday|sunday)(s)?\b`))
+
+// reNextOne is "the next one", "the next session": the coming one of a
+// weekly thing.
+var reNextOne = gate(lazyre.New(`(?i)\b(?:the|for the|before the) next (?:one|session|meeting|review|sync|call)\b`))
+
+// nextOfWeekly writes "the next one" of a thing held on one weekday every
+// week as that coming day: "a capacity review on tuesdays, i need the
+// numbers for the next one (tuesday 2026-09-08)".
+func nextOfWeekly(s string, at time.Time, found *bool) string {
+	loc := reNextOne.FindStringIndex(s)
+	if loc == nil {
+		return s
+	}
+	var wd string
+	for _, m := range reWeeklyDay.FindAllStringSubmatch(s, -1) {
+		if !strings.EqualFold(m[0][:3], "on ") || m[2] != "" { // "on tuesday" alone is one day, not every week's
+			if wd != "" && !strings.EqualFold(wd, m[1]) {
+				return s // two days: which one is next is not said
+			}
+			wd = strings.ToLower(m[1])
+		}
+	}
+	if wd == "" {
+		return s
+	}
+	d := (int(weekdays[wd])-int(at.Weekday())+6)%7 + 1 // the coming one, not today's
+	*found = true
+	return s[:loc[1]] + " (" + wd + " " + day(at.AddDate(0, 0, d)) + ")" + s[loc[1]:]
+}
 
 // outside applies f to the parts of s that re does not match, leaving
 // its matches as they are.

@@ -29,16 +29,16 @@ func TestAbsoluteDates_Chat(t *testing.T) {
 		"the cert renewal lands on new year's eve":   "new year's eve 2026-12-31",
 		"accredited by July 1, 2027 at the latest":   "by 2027-07-01 at",
 		// A weekday counted from another day the sentence names.
-		"the audit is on june 19 and the docs are due the friday before": "friday 2026-06-12 before",
-		"the launch is june 10, code freeze the monday before it":        "monday 2026-06-08 before it",
-		"the offsite is june 4, deploys resume the tuesday after":        "tuesday 2026-06-09 after",
-		"the demo is on june 4, we need a dry run the day before":        "2026-06-03 (the day before)",
-		"the release goes out thursday the week of the 15th":             "thursday 2026-06-18 the week of 2026-06-15",
-		"the relaunch is june 21, keep the cms frozen the week before":   "frozen the week before", // a week, not a day
-		"migrate ingestion to the collector, done by end of september":   "by 2026-09-30",
-		"the contract renewal is at the end of feb":                      "2027-02-28", // past this year: next year's
-		"the beta closes end of may":                                     "2026-05-31",
-		"the sale runs from black friday to cyber monday":                "black friday 2026-11-27 to cyber monday 2026-11-30",
+		"the audit is on june 19 and the docs are due the friday before":                 "friday 2026-06-12 before",
+		"the launch is june 10, code freeze the monday before it":                        "monday 2026-06-08 before it",
+		"the offsite is june 4, deploys resume the tuesday after":                        "tuesday 2026-06-09 after",
+		"the demo is on june 4, we need a dry run the day before":                        "2026-06-03 (the day before)",
+		"the release goes out thursday the week of the 15th":                             "thursday 2026-06-18 the week of 2026-06-15",
+		"the relaunch is june 21, keep the cms frozen the week before":                   "frozen the week before", // a week, not a day
+		"the sale runs from black friday to cyber monday":                                "black friday 2026-11-27 to cyber monday 2026-11-30",
+		"there's a capacity review on tuesdays, i need the lag numbers for the next one": "the next one (tuesday 2026-06-02)",
+		"the infra sync is every wednesday, add it to the agenda for the next one":       "the next one (wednesday 2026-06-03)", // not today's
+		"the cab i need is june 16, so code complete by that thursday, ok":               "by that thursday, ok",                // the thursday said before, not the coming one
 		// A rough span, then the day itself: the day said wins.
 		"the onsite is in four weeks (wednesday the 24th)": "is on 2026-06-24",
 		"the audit is in 2 weeks (the 10th)":               "is on 2026-06-10",

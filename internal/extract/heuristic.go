@@ -93,13 +93,13 @@ var (
 	reSystems = gate(lazyre.New(`(?i)\b(linear|jira|grafana|datadog|sentry|pagerduty|notion|confluence|slack|github (?:project|issues|discussions)|asana|trello|opsgenie|kibana|honeycomb|statuspage|1password|vault|figma)\b`))
 	rePointer = gate(lazyre.New(`(?i)\b(tracked in|track(?:ed)? (?:them |it )?in|lives? in|live at|is at|are at|filed in|file (?:\w+ ){1,2}in|go(?:es)? in|go to|show(?:s)? up in|managed in|kept in|comes? in|lands? in|dashboard|runbook|board|channel|docs? (?:are|is) (?:at|in)|wiki|on-?call (?:watches|uses|looks at)|look at)\b`))
 
-	reUser = gate(lazyre.New(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am)\s+(?:a|an|the)\s+|^(?:i'?ve|i have) been (?:a |an )?\w+ing\b.*\bfor\b|^i (?:work|worked) (?:as|on|in|at)\b|^my (?:role|job|background|team)\b|^i [^,]{3,60}, but my background is\b|^i'?m (?:new|fairly new|brand new) to\b|^i (?:have|got) \d+ years\b|^(?:i'?m|i am) (?:more of )?(?:a |an )?(?:senior|junior|staff|principal|lead|backend|frontend|full[- ]stack|data|ml|devops|sre|mobile|security)\b` +
+	reUser = gate(lazyre.New(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am)\s+(?:a|an|the)\s+|^(?:i'?m|im|i am) (?:(?:red-green|partially|fully|slightly|a bit|mildly)\s+)?(?:colou?r[ -]?blind|dyslexic|deaf|hard of hearing|visually impaired|low[- ]vision)\b|^(?:i'?ve|i have) been (?:a |an )?\w+ing\b.*\bfor\b|^i (?:work|worked) (?:as|on|in|at)\b|^my (?:role|job|background|team)\b|^i [^,]{3,60}, but my background is\b|^i'?m (?:new|fairly new|brand new) to\b|^i (?:have|got) \d+ years\b|^(?:i'?m|i am) (?:more of )?(?:a |an )?(?:senior|junior|staff|principal|lead|backend|frontend|full[- ]stack|data|ml|devops|sre|mobile|security)\b` +
 		// "im noor, junior dev", "i am mateus, SRE in the observability team": a name, then a role
 		`|^(?:i'?m|i am) [a-z]+, (?:a |an |the )?(?:[\w+#-]+ ){0,2}(?:` + roleNouns + `)(?:\s*$|\s*[,.;(]|\s+(?:in|on|at|for|of|with|here|and|since|from)\b)`))
 	// reWhereIWork is where the user works from, and so when they answer:
 	// "i sit in osaka, … 7 hours ahead", "i'm in the london office",
 	// "i'm in sydney so if you see me at weird hours thats why".
-	reWhereIWork = gate(lazyre.New(`(?i)^i (?:work|sit|live|am based|'m based|m based) (?:from|in|out of|at) (?:the )?[a-z]+|^based (?:in|out of) (?:the )?(?-i:[A-Z])[a-z]+|^(?:i'?m|im|i am) on the (?-i:[A-Z])[a-z]+ side\b|^(?:i'?m|im|i am) in the (?:[a-z]+ )?office\b|^(?:i'?m|im|i am) (?:based )?in [a-z]+\b.*\b(?:hours?|ahead|behind|late|early|online|offline|available|timezone|time ?zone|\d{1,2} ?[ap]m|cet|cest|utc|gmt|pst|pdt|est|edt|bst|jst|aest|ist)\b`))
+	reWhereIWork = gate(lazyre.New(`(?i)^i (?:work|sit|live|am based|'m based|m based) (?:from|in|out of|at) (?:the )?[a-z]+|^based (?:in|out of) (?:the )?(?-i:[A-Z])[a-z]+|^(?:i'?m|im|i am) on the (?-i:[A-Z])[a-z]+ side\b|^(?:i'?m|im|i am) in the (?:[a-z]+ )?office\b|^(?:i'?m|im|i am) on a (?:\d|four|three)[- ]day week\b|^(?:i'?m|im|i am) (?:based )?in [a-z]+\b.*\b(?:hours?|ahead|behind|late|early|online|offline|available|timezone|time ?zone|\d{1,2} ?[ap]m|cet|cest|utc|gmt|pst|pdt|est|edt|bst|jst|aest|ist)\b`))
 	// reNotWhereIWork is where someone is for now, or what they are in
 	// that is no place: "in a meeting", "in trouble", "in the office
 	// tomorrow".
@@ -518,7 +518,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		}
 		return []Candidate{build("project", s, factWhy(s, next, at), at)}
 	case (reProject.MatchString(s) || isScheduled(s, at)) && !reThisWork.MatchString(s):
-		if _, dated := AbsoluteDates(s, at); dated || reRecurringDays.MatchString(s) || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
+		if _, dated := AbsoluteDates(s, at); dated || monthEnd(s) || reRecurringDays.MatchString(s) || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") ||
 			(strings.Contains(lower, " to finish before") || strings.Contains(lower, " to land before") || strings.Contains(lower, " to be done before")) && !reOneOff.MatchString(s) {
 			if cs := datedFacts(s, next, at); cs != nil {
@@ -684,6 +684,9 @@ func reasonOf(s, next string) string {
 // description, the body with Why and How to apply when a reason was given.
 func build(typ, s, reason string, at time.Time) Candidate {
 	s, _ = AbsoluteDates(strings.TrimSpace(s), at)
+	if typ == "project" {
+		s = periodEnds(s, at)
+	}
 	rule := s
 	if reason != "" {
 		if i := strings.LastIndex(reason, " ("); i > 0 && strings.HasSuffix(strings.TrimRight(reason, ".! "), ")") && len(strings.Fields(reason[:i])) >= 3 {

@@ -328,7 +328,13 @@ func isScheduled(s string, at time.Time) bool {
 		return false
 	}
 	_, dated := AbsoluteDates(s, at)
-	return (dated || reRecurringDays.MatchString(s)) && !ownPlansOnly(s, at)
+	return (dated || monthEnd(s) || reRecurringDays.MatchString(s)) && !ownPlansOnly(s, at)
+}
+
+// monthEnd reports a named month's end that is one day, not every year's:
+// "done by end of september" (periodEnds writes it in a project fact).
+func monthEnd(s string) bool {
+	return reEndOfMonth.MatchString(s) && !reYearly.MatchString(s) && !reRuleStart.MatchString(s) // not "never release at the end of december"
 }
 
 // reOwnPlan is the speaker's own plan, or where they will be: "tomorrow
@@ -620,7 +626,7 @@ var (
 		explain warn mention walk give describe summarize summarise confirm double-check ignore`)
 	})
 	subjects = sync.OnceValue(func() map[string]bool {
-		return wordSet(`we we're we've we'd it it's its they they're they've i i'm i've i'd that that's this there there's
+		return wordSet(`we we're we've we'd it it's its they they're they've i i'm im ive i've i'd that that's this there there's
 		our my your their someone somebody nobody everyone everybody people he she he's she's the a an every last`)
 	})
 	determiners = sync.OnceValue(func() map[string]bool {

@@ -225,7 +225,7 @@ var (
 	ruleVerbs = sync.OnceValue(func() map[string]bool {
 		return wordSet(`wrap mock format prefix name store route send throw raise import export cache type annotate
 		sort quote escape validate sanitize hash encrypt build deploy install pass handle emit commit branch answer reply respond
-		say flag bump mark tag label loop ping`)
+		say flag bump mark tag label loop ping flash compile configure install point connect mount query fetch load seed link bundle serve retry paginate stub`)
 	})
 	// oneOffVerbs act on one thing, and do not make a rule of an
 	// instruction: "rename the file to utils.ts, not helpers.ts".
@@ -233,7 +233,7 @@ var (
 	// a lesson for next time: how things are done, not a step of the
 	// task ("check the logs, the deploy failed" is a step).
 	reasonedVerbs = sync.OnceValue(func() map[string]bool {
-		return wordSet(`use keep write put pin prefer stick hit test name store wrap format document comment default target follow log`)
+		return wordSet(`use keep write put pin prefer stick hit test name store wrap format document comment default target follow log match flash compile`)
 	})
 	// sessionStates are what a step keeps a thing in for now.
 	sessionStates = sync.OnceValue(func() map[string]bool {

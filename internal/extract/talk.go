@@ -223,8 +223,18 @@ var reCredentialWord = gate(lazyre.New(`(?i)\b(?:passwords?|passwd|passphrases?|
 // then this task's step.
 func withoutTask(s string) string {
 	cuts := clauseCuts(s)
+	if i := strings.Index(asciiLower(s), " so "); i > 0 && slices.ContainsFunc([]string{"dont ", "don't ", "do not ", "never ", "stop ", "avoid "}, func(p string) bool { return strings.HasPrefix(asciiLower(s[i+4:]), p) }) {
+		// "im colorblind so dont give me …": who they are, without what
+		// they forbid ("…, so please explain any git stuff" stays: how to
+		// explain to them is part of who they are).
+		cuts = append(cuts, cut{i, len(" so ")})
+		slices.SortFunc(cuts, func(a, b cut) int { return a.at - b.at })
+	}
 	for _, c := range cuts[1:] {
 		w := strings.Fields(asciiLower(s[c.at+c.n:]))
+		if len(w) > 1 && (w[0] == "never" || w[0] == "always" || w[0] == "only") && (prepositions()[w[1]] || w[1] == "around" || w[1] == "online" || w[1] == "available") {
+			continue // "…, never in on fridays": when they are there, not a task
+		}
 		if len(w) > 1 && imperatives()[w[0]] && !requestVerbs()[w[0]] && len(strings.Fields(s[:c.at])) >= 3 {
 			return strings.TrimSpace(s[:c.at])
 		}
