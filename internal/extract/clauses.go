@@ -224,6 +224,9 @@ func ruleLike(c string, reasoned bool) bool {
 		return false
 	}
 	cue := reRuleCue.MatchString(c)
+	if cue && gerundCue(c) {
+		cue = false // "our plan hinges on the app tier never seeing a raw PAN": a noun phrase, no rule
+	}
 	if reGuess.MatchString(c) && !cue {
 		return false // "we should add an index", "the runner must have run out of disk"
 	}
@@ -252,6 +255,32 @@ func ruleLike(c string, reasoned bool) bool {
 		return (reStrongCue.MatchString(c) && reRuleVerb.MatchString(c) || reStrongDeontic.MatchString(c)) && !rePast.MatchString(c) && !pronounSubject(words[0])
 	}
 }
+
+// gerundCue reports a clause whose only rule cue is "never" or "always"
+// before a gerund in the middle of a noun phrase: "the app tier never
+// seeing a raw PAN". Not at the clause's start ("never pushing to main,
+// ok?"), and not "never bring", "never ping".
+func gerundCue(c string) bool {
+	w := strings.Fields(asciiLower(c))
+	found := false
+	for i := 1; i+1 < len(w); i++ {
+		if w[i] != "never" && w[i] != "always" {
+			continue
+		}
+		next := strings.Trim(w[i+1], ".,;!")
+		if len(next) < 6 || !strings.HasSuffix(next, "ing") || next == "string" || next == "spring" {
+			return false
+		}
+		found = true
+	}
+	if !found {
+		return false
+	}
+	return !reRuleCue.MatchString(reNeverIng.ReplaceAllString(c, ""))
+}
+
+// reNeverIng is "never" or "always" and the gerund after it.
+var reNeverIng = gate(lazyre.New(`(?i)\b(?:never|always) \w+ing\b`))
 
 var (
 	// reGuess is a clause that guesses or suggests for now.

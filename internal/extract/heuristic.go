@@ -366,6 +366,10 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 				// "pgbouncer config is managed in infra-playbooks, never
 				// edit /etc/pgbouncer": the place, and the rule it backs.
 				cs[0] = build("reference", rule[:i], "", at)
+			} else if j := strings.Index(text, rule); cs[0].Type == "reference" && j > 0 && isWhere(text[:j]) {
+				// "the list is in sharepoint 'X', sync it from there and
+				// dont hardcode domains": the place up to the rule.
+				cs[0] = build("reference", strings.TrimSuffix(strings.TrimRight(text[:j], " ,;—–-"), " and"), "", at)
 			}
 			if cs[0].Type == "user" && reExplainDepth.MatchString(rule) && strings.Contains(asciiLower(cs[0].Body), asciiLower(rule)) {
 				// "i come from golang so java GC is new to me, explain the

@@ -660,8 +660,12 @@ func ruleClause(s string, self bool) (rule, why string) {
 	}
 	cuts := clauseCuts(s)
 	lower := asciiLower(s)
-	for _, sep := range []string{" so ", " but "} {
+	for _, sep := range []string{" so ", " but ", " and dont ", " and don't ", " and never "} {
 		if i := strings.Index(lower, sep); i > 0 && s[i-1] != ',' && s[i-1] != ';' {
+			if strings.HasPrefix(sep, " and ") {
+				cuts = append(cuts, cut{i, len(" and ")}) // "sync it from there and dont hardcode domains": the rule after "and"
+				continue
+			}
 			cuts = append(cuts, cut{i, len(sep)})
 		}
 	}
