@@ -323,3 +323,22 @@ func isWhere(s string) bool {
 // place to remember unless the place has a name ("bugs come in Linear,
 // team BOOK" is).
 var reTrouble = gate(lazyre.New(`(?i)\b(?:the|this|that|a|an) (?:bug|error|crash|leak)\b|\ba mess\b|\bany idea\b|\bbroken\b|\bfailing\b`))
+
+// datedFacts is a project memory for each thing a sentence puts on the
+// calendar when it puts two there ("the sale launches on the 20th and
+// deploys are frozen from the 18th"), or nil.
+func datedFacts(s, next string, at time.Time) []Candidate {
+	parts := splitDated(s, at)
+	if parts == nil {
+		return nil
+	}
+	var cs []Candidate
+	for _, p := range parts {
+		why := p.why
+		if why == "" {
+			why = factWhy(p.text, next, at)
+		}
+		cs = append(cs, build("project", p.text, why, at))
+	}
+	return cs
+}
