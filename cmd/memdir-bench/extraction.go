@@ -83,6 +83,10 @@ type typeScore struct {
 	TypeAcc   ratio `json:"type_accuracy"` // matched expected memories whose candidate has their type
 	Dates     ratio `json:"dates"`         // expected with a date whose match holds it
 	Why       ratio `json:"why"`           // expected with a reason whose match has a **Why:** line
+	// The same two of the matches alone: what a found memory lacks, apart
+	// from the memories never found.
+	MatchedDates ratio `json:"matched_dates"`
+	MatchedWhy   ratio `json:"matched_why"`
 }
 
 // forbiddenHit is a forbidden phrase found in a saved memory.
@@ -123,6 +127,7 @@ type extractionScore struct {
 // counts accumulates one type's numerators and denominators.
 type counts struct {
 	expected, saved, savedMatched, matched, typeOK, dated, dateOK, why, whyOK int
+	datedMatched, whyMatched                                                  int
 }
 
 // engineFunc proposes memories for one conversation's messages (session
@@ -337,6 +342,7 @@ func scoreExtraction(set, engineName string, convs []Conversation, outs []outcom
 				k.typeOK++
 			}
 			if e.Date != "" {
+				k.datedMatched++
 				if strings.Contains(texts[best], e.Date) {
 					k.dateOK++
 				} else {
@@ -344,6 +350,7 @@ func scoreExtraction(set, engineName string, convs []Conversation, outs []outcom
 				}
 			}
 			if e.Why {
+				k.whyMatched++
 				if strings.Contains(cand.Body, "**Why:**") {
 					k.whyOK++
 				} else {
@@ -369,6 +376,8 @@ func scoreExtraction(set, engineName string, convs []Conversation, outs []outcom
 		all.dateOK += k.dateOK
 		all.why += k.why
 		all.whyOK += k.whyOK
+		all.datedMatched += k.datedMatched
+		all.whyMatched += k.whyMatched
 	}
 	sc.All = all.score()
 	return sc
@@ -377,7 +386,8 @@ func scoreExtraction(set, engineName string, convs []Conversation, outs []outcom
 func (k counts) score() typeScore {
 	return typeScore{Expected: k.expected, Saved: k.saved, Precision: newRatio(k.savedMatched, k.saved),
 		Recall: newRatio(k.matched, k.expected), TypeAcc: newRatio(k.typeOK, k.matched),
-		Dates: newRatio(k.dateOK, k.dated), Why: newRatio(k.whyOK, k.why)}
+		Dates: newRatio(k.dateOK, k.dated), Why: newRatio(k.whyOK, k.why),
+		MatchedDates: newRatio(k.dateOK, k.datedMatched), MatchedWhy: newRatio(k.whyOK, k.whyMatched)}
 }
 
 // extractionSets are the parts of the labelled set, in the order they were
@@ -622,6 +632,7 @@ func (b *bench) printExtraction(sc extractionScore, verbose bool) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	b.printf("of the memories found: dates %s, why %s\n", sc.All.MatchedDates, sc.All.MatchedWhy)
 	b.printf("forbidden hits %d, names over 6 words %d\n", len(sc.ForbiddenHits), len(sc.LongNames))
 	if len(sc.Failed)+len(sc.Refused) > 0 {
 		b.printf("failed %d (not scored), refused %d (scored as saving nothing)\n", len(sc.Failed), len(sc.Refused))

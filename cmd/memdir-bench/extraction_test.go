@@ -37,7 +37,10 @@ func TestScoreExtraction_KnownCounts(t *testing.T) {
 		Forbid: []string{"hunter2", "pink"},
 	}, {
 		ID: "b", Date: "2026-11-21", Messages: []benchMessage{{Role: "user", Text: "y"}},
-		Expect: []Expected{{Type: "project", Must: []string{"audit"}, Date: "2026-12-14"}}, // matched, date wrong
+		Expect: []Expected{
+			{Type: "project", Must: []string{"audit"}, Date: "2026-12-14"},              // matched, date wrong
+			{Type: "project", Must: []string{"offsite"}, Date: "2026-12-01", Why: true}, // missed: counts in dates and why, not in their matched-only figures
+		},
 		Forbid: []string{"coffee"},
 	}}
 	fixed := map[string][]extract.Candidate{
@@ -59,30 +62,32 @@ func TestScoreExtraction_KnownCounts(t *testing.T) {
 		got, want ratio
 	}{
 		{"precision", sc.All.Precision, r(4, 6)},
-		{"recall", sc.All.Recall, r(4, 5)},
+		{"recall", sc.All.Recall, r(4, 6)},
 		{"type accuracy", sc.All.TypeAcc, r(3, 4)},
-		{"dates", sc.All.Dates, r(1, 2)},
-		{"why", sc.All.Why, r(1, 2)},
+		{"dates", sc.All.Dates, r(1, 3)},
+		{"why", sc.All.Why, r(1, 3)},
+		{"dates of the matched", sc.All.MatchedDates, r(1, 2)},
+		{"why of the matched", sc.All.MatchedWhy, r(1, 2)},
 		{"project precision", sc.Types["project"].Precision, r(3, 3)}, // the INGEST one matched, as the wrong type
 		{"feedback precision", sc.Types["feedback"].Precision, r(1, 2)},
 		{"user recall", sc.Types["user"].Recall, r(0, 1)},
 		{"reference recall", sc.Types["reference"].Recall, r(1, 1)},
 		{"reference type accuracy", sc.Types["reference"].TypeAcc, r(0, 1)},
-		{"project dates", sc.Types["project"].Dates, r(1, 2)},
+		{"project dates", sc.Types["project"].Dates, r(1, 3)},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
 			t.Errorf("%s: got %v, want %v", c.name, c.got, c.want)
 		}
 	}
-	if sc.All.Expected != 5 || sc.All.Saved != 6 || sc.Forbid != 3 || sc.Conversations != 2 {
-		t.Errorf("expected %d saved %d forbid %d conversations %d; want 5 6 3 2", sc.All.Expected, sc.All.Saved, sc.Forbid, sc.Conversations)
+	if sc.All.Expected != 6 || sc.All.Saved != 6 || sc.Forbid != 3 || sc.Conversations != 2 {
+		t.Errorf("expected %d saved %d forbid %d conversations %d; want 6 6 3 2", sc.All.Expected, sc.All.Saved, sc.Forbid, sc.Conversations)
 	}
 	if len(sc.ForbiddenHits) != 2 || sc.ForbiddenHits[0].Phrase != "pink" || sc.ForbiddenHits[1].Phrase != "coffee" {
 		t.Errorf("forbidden hits %+v; want pink in a, coffee in b", sc.ForbiddenHits)
 	}
-	if len(sc.LongNames) != 1 || len(sc.Missed) != 1 || len(sc.Extra) != 2 {
-		t.Errorf("long names %q, missed %q, unmatched %q; want 1, 1, 2", sc.LongNames, sc.Missed, sc.Extra)
+	if len(sc.LongNames) != 1 || len(sc.Missed) != 2 || len(sc.Extra) != 2 {
+		t.Errorf("long names %q, missed %q, unmatched %q; want 1, 2, 2", sc.LongNames, sc.Missed, sc.Extra)
 	}
 }
 
