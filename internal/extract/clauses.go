@@ -102,7 +102,7 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 		thatWay := len(lw) >= 3 && lw[0] == "keep" && strings.HasSuffix(strings.TrimRight(asciiLower(c), ".! "), "that way") // "…, keep suggesting it that way"
 		backed := (prohibits || thatWay) && prevRule < 0 && prev != "" && len(strings.Fields(prev)) >= 3 && (declarative(prev) || len(locVerbEnds(prev)) > 0 || thatWay) && !reQuestion.MatchString(prev) &&
 			!rePast.MatchString(prev) && !reNowOnly.MatchString(prev) && !reNowOnly.MatchString(c) && !mayHold(c, []string{" yet", " until ", " till ", " for now"}) && !mayHold(prev, []string{" mess", "broken", "flaky"}) &&
-			(thatWay || pointsBack(lw) && (namedPlace(prev) || len(strings.Fields(prev)) <= 10 && declarative(prev) && mayHold(c, everyTime)) || !pointsBack(lw) && len(locVerbEnds(prev)) > 0)
+			(thatWay || pointsBack(lw) && (namedPlace(prev) || len(strings.Fields(prev)) <= 10 && declarative(prev) && (mayHold(c, everyTime) || lw[0] == "never")) || !pointsBack(lw) && len(locVerbEnds(prev)) > 0)
 		var said string // the reason the clause before gave, its subject put in the rule
 		if backed && pointsBack(lw) && reComplaint.MatchString(prev) {
 			// "e2e is slow and hogs my laptop, dont run it locally": the

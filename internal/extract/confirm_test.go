@@ -33,7 +33,7 @@ func TestHeuristic_Confirmations(t *testing.T) {
 		want, never           []string
 	}{
 		{"a reported choice, confirmed", "Done. I also put the regen and the fix in a single PR.", "yes keep doing that",
-			[]string{"[feedback] Put the regen and the fix | put the regen and the fix in a single PR", "when the assistant did it"}, nil},
+			[]string{"[feedback] Put regen and fix | put the regen and the fix in a single PR", "when the assistant did it"}, nil},
 		{"a reported choice, in the past, with its lead", "A slow sink. Separately, for the schema change I added session_source as a new optional field.", "yes exactly, keep doing that",
 			[]string{"for the schema change, add session_source as a new optional field"}, nil},
 		{"the confirmation points at one of two things done", "I kept changes to MapView.svelte and explained each svelte-specific bit inline.",

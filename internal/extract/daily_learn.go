@@ -22,7 +22,7 @@ var (
 	reCorrects = lazyre.New(`(?i)^(?:no|nope|wrong)[,.!:]\s|^that'?s (?:wrong|not (?:right|how|what))`)
 	reFailure  = lazyre.New(`(?i)\b(?:broke|breaks|broken|break|fail(?:s|ed|ing|ure)?|crash\w*|bugs?|burn(?:ed|t)?|outages?|corrupt\w*|lost|lose|leak\w*|regress\w*|hid|hides|flaky|timed? ?out|took down|incidents?|data loss|errors?)\b`)
 	reRunnable = lazyre.New("(?i)https?://|`[^`]+`|\\b(?:dashboards?|runbooks?|quer(?:y|ies)|commands?|scripts?|curl|psql|kubectl|grafana|kibana|datadog|honeycomb|sentry|wiki|docs?|notebooks?|playbooks?)\\b")
-	reWhere    = lazyre.New(`(?i)^((?:the |our |all )?[\w .'-]{2,40}?)\s+(is|are|lives?|gets?|go(?:es)?)\s+(?:(tracked|filed|kept|managed|documented|logged|reported|posted|stored|hosted)\s+)?(?:in|at|on|under|to)\s`)
+	reWhere    = lazyre.New(`(?i)^((?:the |our |all )?[\w .'-]{2,40}?)\s+(is|are|lives?|gets?|go(?:es)?)\s+(?:(tracked|filed|kept|managed|documented|logged|reported|posted|stored|hosted)\s+)?(?:(?:in|at|on|under|to)\s|https?://)`)
 	reAboutMe  = lazyre.New(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am|i work as|i worked as|my (?:role|job) is)\s+(?:more of\s+)?(?:a |an |the )?(.+)`)
 	// reFirstPerson is a fact about the speaker after its "I" part: "I own
 	// the ranking model", "this is my first time touching svelte".
@@ -35,15 +35,17 @@ var (
 	// statementLeads open a statement without saying anything.
 	statementLeads = []string{"by the way", "btw", "fyi", "heads up", "note that", "just so you know", "also", "ok",
 		"okay", "so", "no", "nope", "actually", "please", "and", "well"}
-	titleLeads = []string{"by the way", "btw", "fyi", "heads up", "note that", "just so you know", "remember that",
+	titleLeads = []string{"no need", "in this codebase", "in this repo", "in this project", "by the way", "btw", "fyi", "heads up", "note that", "just so you know", "remember that",
 		"remember to", "remember", "from now on", "going forward", "in general", "also", "ok", "okay", "so", "no",
 		"nope", "actually", "please", "and", "i want you to", "i'd like you to", "i want", "i'd like", "i would like",
 		"we've decided to", "we have decided to", "we decided to", "decided to",
 		"the plan is to", "the decision is to", "the decision is", "the plan is"}
-	titleVerbs = [][2]string{{"we're going with", "Use"}, {"we are going with", "Use"}, {"we use", "Use"},
+	titleVerbs = [][2]string{{"i'd rather you not", "Don't"}, {"i'd prefer you not", "Don't"}, {"i'd rather you", ""},
+		{"i would rather you", ""}, {"i prefer you", ""}, {"i'd prefer you", ""}, {"i'd rather not", "Prefer not"},
+		{"i would rather not", "Prefer not"}, {"i'd rather", ""}, {"i would rather", ""}, {"we're going with", "Use"}, {"we are going with", "Use"}, {"we use", "Use"},
 		{"we always", "Always"}, {"we never", "Never"}, {"we keep", "Keep"}, {"we prefer", "Prefer"},
 		{"we don't", "Don't"}, {"we do not", "Don't"}, {"we write", "Write"}, {"we put", "Put"}, {"we run", "Run"},
-		{"we name", "Name"}, {"i prefer", "Prefer"}, {"i'd rather", "Prefer"}, {"i would rather", "Prefer"},
+		{"we name", "Name"}, {"i prefer", "Prefer"},
 		{"we're deprecating", "Deprecate"}, {"we are deprecating", "Deprecate"}, {"we're migrating", "Migrate"},
 		{"we are migrating", "Migrate"}, {"we're sunsetting", "Sunset"}, {"we are sunsetting", "Sunset"}}
 	localPhrases = []string{" in this repository", " in this repo", " in this project", " in this codebase", " here"}
@@ -385,19 +387,24 @@ func cutTitle(s string, n int) string {
 		}
 		return r
 	}, s)
+	min := 2
+	if n < maxTitleWords {
+		min = 1 // "About me: " names the rest
+	}
 	words := strings.Fields(s)
-	if len(words) > n {
-		words = words[:n]
-	}
-	for len(words) > 1 && (danglingWords[strings.ToLower(strings.Trim(words[len(words)-1], ",;:.!?"))] ||
-		titleDangling[strings.ToLower(strings.Trim(words[len(words)-1], ",;:.!?"))]) {
-		words = words[:len(words)-1]
-	}
 	for i, w := range words {
 		if utf8.RuneCountInString(w) > 30 {
-			words = words[:i]
+			words = words[:i] // a URL or a path is no part of a title
 			break
 		}
+	}
+	words = headline(words, n, min)
+	for len(words) > 1 {
+		last := strings.ToLower(strings.Trim(words[len(words)-1], ",;:.!?"))
+		if !danglingWords[last] && !titleDangling[last] && !needsMore()[last] {
+			break
+		}
+		words = words[:len(words)-1]
 	}
 	t := strings.TrimLeft(strings.TrimRight(strings.Join(words, " "), " ,;:.!?—–-"), " ,;:.!?—–-\"'")
 	return capitalize(t)
@@ -408,7 +415,11 @@ func cutTitle(s string, n int) string {
 func clauseBreak(s string) int {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
-		case ';', '(', ',':
+		case '(':
+			if i > 0 && s[i-1] == ' ' {
+				return i // an aside, not "real(wp)"
+			}
+		case ';', ',':
 			return i
 		case ':':
 			if i+1 == len(s) || s[i+1] == ' ' {

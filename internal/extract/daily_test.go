@@ -607,7 +607,7 @@ func TestLearningTitle(t *testing.T) {
 		{"feedback", "Don't ever run terraform apply against prod without a plan review", "Don't ever run terraform apply"},
 		{"feedback", "In general I want small commits with conventional commit messages", "Small commits with conventional commit messages"},
 		{"project", "We decided to move CI to GitHub Actions", "Move CI to GitHub Actions"},
-		{"project", "The deadline for the migration is Friday 2026-11-27", "Deadline for the migration is Friday"},
+		{"project", "The deadline for the migration is Friday 2026-11-27", "Deadline for migration is Friday 2026-11-27"},
 		{"project", "We're going with BM25F over embeddings for recall", "Use BM25F over embeddings for recall"},
 		{"reference", "Pipeline bugs are tracked in the Linear project INGEST", "Where pipeline bugs are tracked"},
 		{"reference", "The on-call runbook is at https://wiki.example.com/oncall", "On-call runbook location"},

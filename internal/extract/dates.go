@@ -27,7 +27,7 @@ var (
 	// weds", "fri afternoon", "thurs at 10".
 	reWeekdayAbbr = gate(lazyre.New(`(?i)(?:\b(next|this coming|this|by|until|till|before|after|from|on|to|for|til|thru|through)\s+)?\b(mon|tues?|wed|weds|thu|thur|thurs|fri|sat|sun)\b\.?(\s+(?:morning|afternoon|evening|night|eod|at\s+\d+|\d{1,2}(?::\d\d)?\s*(?:am|pm))\b)?`))
 	// reNFrom is "two weeks from friday", "3 days after monday".
-	reNFrom = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|a)\s+(day|week|fortnight)s?\s+(?:from|after)\s+(?:next\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|now)\b( \d{4}-\d\d-\d\d\b)?`))
+	reNFrom = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|a)\s+(day|week|fortnight)s?\s+(?:from|after)\s+(?:next\s+|this\s+coming\s+|coming\s+|this\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|now)\b( \d{4}-\d\d-\d\d\b)?`))
 	// reWeekdayNth is "wednesday the 18th", "saturday night the 18th": the
 	// 18th, which the weekday only confirms.
 	reWeekdayNth   = gate(lazyre.New(`(?i)\b(?:(on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)(\s+(?:night|morning|evening|afternoon))?,?\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b`))
@@ -52,7 +52,7 @@ var (
 	reEndWeek = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(the\s+|this\s+|next\s+)?week(\s+after\s+next)?\b`))
 	// reNthWeekdayOf is "the first tuesday of every month", "the first
 	// weekend of december": a weekday counted in a month.
-	reNthWeekdayOf = gate(lazyre.New(`(?i)\b(?:the\s+)?(first|second|third|fourth|last)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)\s+(?:of|in)\s+(every\s+month|each\s+month|the\s+month|next\s+month|jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(?:,?\s+(\d{4})\b)?`))
+	reNthWeekdayOf = gate(lazyre.New(`(?i)\b(?:the\s+)?(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)\s+(?:of|in)\s+(every\s+month|each\s+month|the\s+month|next\s+month|this\s+month|jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(?:,?\s+(\d{4})\b)?`))
 	reEndMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
 	reMonthDay     = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
 	reDayMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
@@ -183,6 +183,7 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return m
 	})
+	s = weekdayBare(s, at, &found)
 	s = gated(s, reEndNextMonth, []string{"month"}, func(string) string {
 		found = true
 		return day(time.Date(at.Year(), at.Month()+2, 0, 0, 0, 0, 0, at.Location()))
@@ -279,11 +280,13 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		d, _ := strconv.Atoi(g[2])
 		return monthDay(m, months[strings.ToLower(g[1])], d, g[3])
 	})
-	s = gated(s, reDayMonth, monthHints, func(m string) string {
+	s = replaceEach(s, reDayMonth, monthHints, func(s string, m []int) string {
+		if m[0] > 0 && s[m[0]-1] == '-' {
+			return s[m[0]:m[1]] // "monday 2026-01-19 of february": a date's day, not one of its own
+		}
 		found = true
-		g := reDayMonth.FindStringSubmatch(m)
-		d, _ := strconv.Atoi(g[1])
-		return monthDay(m, months[strings.ToLower(g[2])], d, g[3])
+		d, _ := strconv.Atoi(group(s, m, 1))
+		return monthDay(s[m[0]:m[1]], months[strings.ToLower(group(s, m, 2))], d, group(s, m, 3))
 	})
 	s = outside(s, reRecurringNth, func(s string) string { return nthDates(s, at, &found) })
 	if found {
@@ -426,10 +429,12 @@ func anchoredWeekdays(s string) string {
 	})
 	return replaceEach(s, reWeekdayAround, []string{" before", " after"}, func(s string, m []int) string {
 		whole := s[m[0]:m[1]]
-		if !clauseEndsAt(s[m[1]:]) {
+		anchors := reISODate.FindAllString(s[:m[0]], -1)
+		if a := reNamedDay.FindStringSubmatch(s[m[1]:]); a != nil {
+			anchors = []string{a[1]} // "the friday before thanksgiving 2026-11-26"
+		} else if !clauseEndsAt(s[m[1]:]) {
 			return whole // "friday 2026-03-06 before the demo": counted from the demo, not a date
 		}
-		anchors := reISODate.FindAllString(s[:m[0]], -1)
 		if len(anchors) == 0 {
 			return whole
 		}
@@ -541,7 +546,7 @@ func nthWeekdayOf(at time.Time, nth, weekday, month string, year int) (t time.Ti
 	if weekday == "weekend" {
 		wd, isDay = time.Saturday, true
 	}
-	n := map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1}[nth]
+	n := map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}[nth]
 	if !isDay || n == 0 {
 		return time.Time{}, false, false
 	}
@@ -563,6 +568,8 @@ func nthWeekdayOf(at time.Time, nth, weekday, month string, year int) (t time.Ti
 		return t, true, true
 	case "next month":
 		return in(at.Year(), at.Month()+1), false, true
+	case "this month":
+		return in(at.Year(), at.Month()), false, true
 	}
 	mon, named := months[month]
 	if !named {

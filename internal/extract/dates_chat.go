@@ -29,7 +29,7 @@ var (
 	// reHoliday is a day every calendar has: named as a day, or after a
 	// word that makes it one ("before christmas", not "the bug that ate
 	// christmas"); with the year or the date said after it, if any.
-	reHoliday = gate(lazyre.New(`(?i)\b((?:before|by|until|till|after|on|over|for|around|through|thru|at)\s+)?(christmas eve|christmas day|new year'?s eve|nye|new year'?s day|christmas|xmas|new year'?s)\b(?:( \d{4}-\d\d-\d\d\b)|,?\s+((?:19|20)\d\d)\b)?`))
+	reHoliday = gate(lazyre.New(`(?i)\b((?:before|by|until|till|after|on|over|for|around|through|thru|at)\s+)?(christmas eve|christmas day|new year'?s eve|nye|new year'?s day|christmas|xmas|new year'?s|thanksgiving)\b(?:( \d{4}-\d\d-\d\d\b)|,?\s+((?:19|20)\d\d)\b)?`))
 	// reAfterNext is "the friday after next": a week after the coming one.
 	reAfterNext = gate(lazyre.New(`(?i)\b(?:the\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+after\s+next\b`))
 	// reRecurringNth is a day of every month: "monthly on the 15th", "the
@@ -252,7 +252,7 @@ func weekends(s string, at time.Time, found *bool) string {
 // or the one of the year said after it; one in a clause about the past,
 // or with its date written already, is left as said.
 func holidays(s string, at time.Time, found *bool) string {
-	return replaceEach(s, reHoliday, []string{"christmas", "xmas", "new year", "nye"}, func(s string, m []int) string {
+	return replaceEach(s, reHoliday, []string{"christmas", "xmas", "new year", "nye", "thanksgiving"}, func(s string, m []int) string {
 		whole, pre, name := s[m[0]:m[1]], group(s, m, 1), strings.ToLower(group(s, m, 2))
 		if pre == "" && !strings.HasSuffix(name, " day") && !strings.HasSuffix(name, " eve") && name != "nye" {
 			return whole // "christmas" alone: a season, a joke's word
@@ -270,14 +270,18 @@ func holidays(s string, at time.Time, found *bool) string {
 		case strings.HasPrefix(name, "new"):
 			mon, d = time.January, 1
 		}
+		on := func(y int) time.Time {
+			if name == "thanksgiving" { // the US one: November's fourth Thursday
+				first := time.Date(y, time.November, 1, 0, 0, 0, 0, at.Location())
+				return first.AddDate(0, 0, (int(time.Thursday)-int(first.Weekday())+7)%7+21)
+			}
+			return time.Date(y, mon, d, 0, 0, 0, 0, at.Location())
+		}
 		var t time.Time
 		if y, err := strconv.Atoi(group(s, m, 4)); err == nil {
-			t = time.Date(y, mon, d, 0, 0, 0, 0, at.Location()) // "by christmas 2027"
-		} else {
-			t = time.Date(at.Year(), mon, d, 0, 0, 0, 0, at.Location())
-			if t.Before(time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())) {
-				t = t.AddDate(1, 0, 0)
-			}
+			t = on(y) // "by christmas 2027"
+		} else if t = on(at.Year()); t.Before(time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())) {
+			t = on(at.Year() + 1)
 		}
 		*found = true
 		return s[m[0]:m[5]] + " " + day(t)
@@ -322,6 +326,18 @@ func nthDates(s string, at time.Time, found *bool) string {
 			return m
 		})
 	}
+	// "before the fallas finish (the 19th)": the day said aside.
+	s = replaceEach(s, reParenNth, digits, func(s string, m []int) string {
+		if reISODate.MatchString(tail(s[:m[0]], 12)) {
+			return s[m[0]:m[1]] // "by 2026-06-10 (the 24th)": a day said again, which restated weighs
+		}
+		d, _ := strconv.Atoi(group(s, m, 1))
+		if t, ok := nextNth(at, d); ok {
+			*found = true
+			return "(" + day(t) + ")"
+		}
+		return s[m[0]:m[1]]
+	})
 	// "on the 14th": the next 14th, this month's if it is still ahead.
 	s = gated(s, reTheNth, digits, func(m string) string { // and "the ", its own gate
 		g := reTheNth.FindStringSubmatch(m)
@@ -437,3 +453,43 @@ var pastWords = sync.OnceValue(func() (w pastWordLists) {
 	w.subject = wordSet(`we i you they`)
 	return w
 })
+
+// reParenNth is a day of the month said aside: "(the 19th)".
+var reParenNth = gate(lazyre.New(`(?i)\(the (\d{1,2})(?:st|nd|rd|th)\)`))
+
+// reWeekdayBare is a weekday and a bare day of the month after it:
+// "away from wednesday 18 to 20".
+var reWeekdayBare = gate(lazyre.New(`(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+(\d{1,2})\b`))
+
+// reClockAfter is a time of day after a number: "friday 10am", "monday 9:30".
+var reClockAfter = lazyre.New(`(?i)^(?:\s*(?:[:.]\d|am\b|pm\b|h\b|o'?clock|%|hrs?\b|hours?\b|min|x\b|times\b|pm\b))`)
+
+// weekdayBare writes "wednesday 18" as its date when the 18th near at is a
+// Wednesday; a number that is no such day (a time, a count) is left.
+func weekdayBare(s string, at time.Time, found *bool) string {
+	return replaceEach(s, reWeekdayBare, digits, func(s string, m []int) string {
+		whole := s[m[0]:m[1]]
+		if reClockAfter.MatchString(s[m[1]:]) {
+			return whole
+		}
+		d, _ := strconv.Atoi(group(s, m, 2))
+		wd := weekdays[strings.ToLower(group(s, m, 1))]
+		today := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())
+		for k := 0; k <= 2; k++ {
+			first := time.Date(at.Year(), at.Month()+time.Month(k), 1, 0, 0, 0, 0, at.Location())
+			if t := first.AddDate(0, 0, d-1); d >= 1 && t.Month() == first.Month() && t.Weekday() == wd && !t.Before(today) {
+				*found = true
+				return day(t)
+			}
+		}
+		return whole
+	})
+}
+
+// reNamedDay is a day named and dated right after "before" or "after":
+// " thanksgiving 2026-11-26".
+var reNamedDay = lazyre.New(`^ (?:the )?[a-z'’]+(?: [a-z'’]+)? (\d{4}-\d\d-\d\d)\b`)
+
+// reOnWeekdayDated is "on <weekday>" as AbsoluteDates dated it; a
+// standing rule means every such day.
+var reOnWeekdayDated = lazyre.New(`(?i)\b(on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)) \d{4}-\d\d-\d\d\b`)

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -56,9 +57,22 @@ func TestAbsoluteDates_Chat(t *testing.T) {
 		"the build broke yesterday, retry on thursday":     "thursday 2026-05-28",
 		"the freeze we announced starts on monday":         "monday 2026-06-01",
 		"the launch got moved, it's now on thursday":       "thursday 2026-05-28",
+		// A weekday counted in a month, from a weekday, or from a holiday.
+		"the spring sale launches the 2nd monday of june":                      "launches 2026-06-08",
+		"the code freeze is the last friday of this month":                     "is 2026-05-29",
+		"it goes live 3 weeks from this coming monday":                         "live 2026-06-22",
+		"the batch has to be through by the friday before thanksgiving":        "friday 2026-11-20 before thanksgiving 2026-11-26",
+		"we must publish the tram line before the fallas finish (the 19th)":    "finish (2026-06-19)",
+		"i'm away from friday 29 to sunday for a workshop":                     "from 2026-05-29 to",
+		"the demo is friday 10:30, bring the slides":                           "friday 2026-05-29 10:30",
+		"the kickoff is monday 2026-06-01 of june, the second week after that": "monday 2026-06-01 of june",
 	} {
-		if got, ok := AbsoluteDates(in, wed); !ok || !strings.Contains(got, want) {
+		got, ok := AbsoluteDates(in, wed)
+		if !ok || !strings.Contains(got, want) {
 			t.Errorf("%q → %q (%v), want it to hold %q", in, got, ok, want)
+		}
+		if reGarbled.MatchString(got) {
+			t.Errorf("%q → %q: a date written into another", in, got)
 		}
 	}
 	for _, in := range []string{
@@ -82,6 +96,9 @@ func TestAbsoluteDates_Chat(t *testing.T) {
 		}
 	}
 }
+
+// reGarbled is a date written into another's digits.
+var reGarbled = regexp.MustCompile(`\d{4}-\d\d-\d{4}|\d-\d{4}-\d\d`)
 
 // TestAbsoluteDates_Review: what a review found wrong (issue 17), said on
 // Tuesday 2026-04-14 unless another day is given.

@@ -669,6 +669,9 @@ func reasonOf(s, next string) string {
 // description, the body with Why and How to apply when a reason was given.
 func build(typ, s, reason string, at time.Time) Candidate {
 	s, _ = AbsoluteDates(strings.TrimSpace(s), at)
+	if typ == "feedback" && reRuleStart.MatchString(s) {
+		s = reOnWeekdayDated.ReplaceAllString(s, "$1") // "never deploy on Friday": every Friday
+	}
 	if typ == "project" {
 		s = periodEnds(s, at)
 	}

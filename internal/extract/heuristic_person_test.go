@@ -167,3 +167,19 @@ func localUTC(t *testing.T) {
 	time.Local = time.UTC
 	t.Cleanup(func() { time.Local = saved })
 }
+
+// TestHeuristic_WeekdayInRule: a standing rule's weekday is every such day,
+// never the coming one's date; a one-off's stays a date.
+func TestHeuristic_WeekdayInRule(t *testing.T) {
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ text, typ, has, hasNot string }{
+		{"And never deploy rating on Friday, it is very sensitive, if something breaks on weekend nobody is there", "feedback", "on Friday", "2026-03-06"},
+		{"never deploy on friday without a rollback plan", "feedback", "on friday", "2026-03-06"},
+		{"dont merge anything before friday, the release is cut then", "project", "2026-03-06", ""},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		if len(got) != 1 || got[0].Type != tc.typ || !strings.Contains(got[0].Body, tc.has) || tc.hasNot != "" && strings.Contains(got[0].Body, tc.hasNot) {
+			t.Errorf("%q: %+v; want one %s memory with %q, without %q", tc.text, got, tc.typ, tc.has, tc.hasNot)
+		}
+	}
+}

@@ -83,7 +83,9 @@ var (
 	// reOwner is who owns or decides something, a person named by name:
 	// "Maria owns the event bus mapping", "Priya, she decides on schema
 	// changes".
-	reOwner = gate(lazyre.New(`\b(?:[A-Z][a-z]+|[Ss]he|[Hh]e|[Tt]hey)\s+(?:owns|decides on|decides|signs off on|approves|is responsible for|is in charge of)\b`))
+	reOwner = gate(lazyre.New(`\b(?:[A-Z][a-z]+|[Ss]he|[Hh]e|[Tt]hey)\s+(?:owns|decides on|decides|signs off on|approves|is responsible for|is in charge of|maintains|reviews)\b` +
+		`|\b[A-Z][a-z]+(?: [A-Z][a-z]+)?(?: from [\w ]{1,30}?)?\s+is\s+(?:the|our|their)\s+(?:[\w-]+\s+){0,2}(?:lead|contact|owner|maintainer|reviewer|point person|dri|controller|go-to)\b` +
+		`|\b[A-Z][a-z]+(?: [A-Z][a-z]+)? (?:wrote|built|set up|created) [\w .-]{1,30}? and (?:owns|maintains)\b`))
 	// reLifecycle is a component's fate: deprecated, removed, replaced.
 	reLifecycle  = gate(lazyre.New(`(?i)\b(?:is|are|getting|being|gets|will be) (?:deprecated|removed|sunset|replaced|retired|shut down)\b|\b[\w-]+ replaces (?:it|them|the)\b`))
 	reNotProject = gate(lazyre.New(`(?i)^(?:i|you|please|can you|could you|remind)\b`))

@@ -153,7 +153,7 @@ func TestHeuristic_Titles(t *testing.T) {
 	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	for _, tc := range []struct{ text, name, desc, bodyStart string }{
 		{"Never push directly to main; always open a PR, because CI only runs on PRs.", "Never push directly to main", "Never push directly to main; always open a PR", "Never push directly to main; always open a PR.\n"},
-		{"In this repo we always run the integration suite against a real postgres container.", "In this repo we always run", "", ""},
+		{"In this repo we always run the integration suite against a real postgres container.", "Always run integration suite", "", ""},
 		{"Always use miniredis in unit tests instead, since the shared Redis flakes under load.", "Always use miniredis in unit tests", "Always use miniredis in unit tests instead", "Always use miniredis in unit tests instead.\n"},
 		// A lead word is a word: "so" opens "so we…", not "Solver…".
 		{"Solver core changes are frozen from june 25 on, only postprocessing scripts.", "Solver core changes are frozen", "", "Solver core"},
@@ -180,22 +180,22 @@ func TestHeuristic_Titles(t *testing.T) {
 func TestHeuristic_Reasons(t *testing.T) {
 	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	for _, tc := range []struct{ text, name, why string }{
-		{"From now on, write Go tests as a table of cases run with t.Run.", "Write Go tests as a table", ""},
+		{"From now on, write Go tests as a table of cases run with t.Run.", "Write Go tests", ""},
 		{"Always treat warnings as errors in CI because a warning hid a real bug last month.", "Always treat warnings as errors", "A warning hid a real bug last month"},
-		{"We always rotate the API token every 90 days because of the audit.", "Always rotate the API token", "Because of the audit"},
+		{"We always rotate the API token every 90 days because of the audit.", "Always rotate API token", "Because of the audit"},
 		{"Avoid global state in the handlers since it breaks our parallel tests.", "Avoid global state in the handlers", "It breaks our parallel tests"},
-		{"We always deploy from the release branch since 2024 and never from main.", "Always deploy from the release branch", ""},
-		{"Never change the orders table by hand since 3 services read that table directly.", "Never change the orders table", "3 services read that table directly"},
-		{"Never edit the generated files by hand, as the next codegen run overwrites them.", "Never edit the generated files", "The next codegen run overwrites them"},
+		{"We always deploy from the release branch since 2024 and never from main.", "Always deploy from release branch", ""},
+		{"Never change the orders table by hand since 3 services read that table directly.", "Never change orders table by hand", "3 services read that table directly"},
+		{"Never edit the generated files by hand, as the next codegen run overwrites them.", "Never edit generated files by hand", "The next codegen run overwrites them"},
 		// The reason said first, sharing no word with the rule after it.
 		{"our CI runners are tiny, please don't add parallel jobs.", "Don't add parallel jobs", "Our CI runners are tiny"},
 		{"the mobile team pins its SDK to 3.2, never bump the client library.", "Never bump the client library", "The mobile team pins its SDK to 3.2"},
 		{"please keep PRs small so reviewers can actually read them.", "Keep PRs small", "So reviewers can actually read them"},
 		// An instruction with its reason is a lesson, though it names one thing.
-		{"Use the real database in integration tests because mocks hid a broken migration last quarter.", "Use the real database in integration", "Mocks hid a broken migration last quarter"},
+		{"Use the real database in integration tests because mocks hid a broken migration last quarter.", "Use real database in integration tests", "Mocks hid a broken migration last quarter"},
 		{"keep the python boring so i can still read it in a year.", "Keep the python boring", "So i can still read it in a year"},
 		// A complaint about a thing, then a rule that points back at it.
-		{"the load test is slow and hogs the runner, dont run it locally each time.", "Dont run the load test locally", "The load test is slow and hogs the runner"},
+		{"the load test is slow and hogs the runner, dont run it locally each time.", "Dont run load test locally", "The load test is slow and hogs the runner"},
 		// An approval before the rule is no reason for it.
 		{"that's the style we want, never use default exports.", "Never use default exports", ""},
 	} {

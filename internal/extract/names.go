@@ -2,6 +2,7 @@ package extract
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -56,3 +57,173 @@ var danglingWords = map[string]bool{"a": true, "an": true, "the": true, "to": tr
 	"for": true, "with": true, "in": true, "on": true, "at": true, "by": true, "from": true, "into": true, "our": true,
 	"my": true, "your": true, "is": true, "are": true, "be": true, "that": true, "which": true, "when": true, "if": true,
 	"till": true, "until": true, "before": true, "after": true, "through": true, "thru": true, "via": true, "than": true, "as": true, "per": true}
+
+// headline shortens words to at most n as a title reads: without
+// articles and filler, "has to" as "must", then cut where a phrase ends
+// ("Anything touching the rules engine needs a ticket before merge" is
+// "Anything touching rules engine needs ticket"), never inside one
+// ("… needs a"). min is the fewest words a cut may keep.
+func headline(words []string, n, min int) []string {
+	if len(words) <= n {
+		return words
+	}
+	words = squeeze(words)
+	if len(words) <= n {
+		return words
+	}
+	top := n
+	for j := min; j < n && j < len(words); j++ {
+		if subordinators()[strings.ToLower(words[j])] && phraseEnds(words, j) {
+			top = j // not past a clause left unfinished: "Use multi-stage build so compiler toolchain"
+			break
+		}
+	}
+	for k := n; k >= min; k-- {
+		if k > top && !strings.ContainsAny(words[k-1][len(words[k-1])-1:], ",;:") {
+			continue // past the clause, only where a comma closes it: "Compile with -fcheck=bounds when debugging,"
+		}
+		if phraseEnds(words, k) && !inQuote(words[:k]) {
+			return words[:k]
+		}
+	}
+	return words[:n] // no phrase ends early enough: the caller trims what dangles
+}
+
+// squeeze drops what a headline goes without: articles, filler, "has to"
+// said as "must".
+func squeeze(words []string) []string {
+	out := make([]string, 0, len(words))
+	for i := 0; i < len(words); i++ {
+		w := strings.ToLower(strings.Trim(words[i], ",;:.!?"))
+		next := ""
+		if i+1 < len(words) {
+			next = strings.ToLower(words[i+1])
+		}
+		switch {
+		case (w == "a" || w == "an" || w == "the") && !measureNouns()[next] && i+1 < len(words) && words[i] == strings.TrimRight(words[i], ",;:.!?"):
+			continue // "A" alone before a comma is a letter, not an article
+		case titleFiller()[w] && len(words) > 1:
+			continue
+		case (w == "has" || w == "have" || w == "need" || w == "needs") && next == "to" && i > 0:
+			out = append(out, "must")
+			i++
+			continue
+		}
+		out = append(out, words[i])
+	}
+	return out
+}
+
+// phraseEnds reports whether the first k words end a phrase: the word
+// after them opens one (a preposition, a conjunction, a relative word, a
+// verb after its subject), or a comma or bracket falls between, and the
+// last kept word is none that leads into the rest.
+func phraseEnds(words []string, k int) bool {
+	if k <= 0 || k >= len(words) {
+		return k == len(words)
+	}
+	last := strings.ToLower(strings.Trim(words[k-1], "\"'"))
+	if strings.HasSuffix(last, ",") || strings.HasSuffix(last, ";") || strings.HasSuffix(last, ":") || strings.HasSuffix(last, ")") {
+		last = strings.TrimRight(last, ",;:)")
+		return !leadsOn(last)
+	}
+	if leadsOn(last) {
+		return false
+	}
+	raw := words[k]
+	next := strings.ToLower(strings.Trim(raw, "\"'`"))
+	return phraseOpeners()[next] || endsOrOpens()[next] || strings.ContainsAny(raw[:1], "(—–'\"`") || strings.HasPrefix(raw, "—") || strings.HasPrefix(raw, "–") ||
+		len(next) > 4 && strings.HasSuffix(next, "ly") && !leadsOn(next) || // "must never import ortools | directly"
+		reISODate.MatchString(next) // "index rebuild is scheduled for tuesday | 2026-12-01": a name, a date said again
+}
+
+// inQuote reports whether words end inside a quoted name: "Follow a 'last
+// two" is cut inside 'last two go releases'.
+func inQuote(words []string) bool {
+	open := false
+	for _, w := range words {
+		for _, q := range []string{"'", "\"", "`"} {
+			starts, ends := strings.HasPrefix(w, q), strings.HasSuffix(strings.TrimRight(w, ",;:.!?)"), q)
+			switch {
+			case !open && starts && !(ends && len(w) > 1):
+				open = true
+			case open && ends:
+				open = false
+			}
+		}
+	}
+	return open
+}
+
+// leadsOn reports a word a title cannot end on: it needs what comes after
+// it ("the", "into", "has", "me" after a verb, "goes").
+func leadsOn(w string) bool {
+	w = strings.Trim(w, ",;:.!?()\"'")
+	return danglingWords[w] || titleDangling[w] || phraseOpeners()[w] || needsMore()[w] || ordinals()[w]
+}
+
+// titleFiller are words a headline drops.
+var titleFiller = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"really": true, "just": true, "actually": true, "basically": true, "honestly": true,
+		"literally": true, "kinda": true, "pls": true, "please": true, "btw": true, "definitely": true, "probably": true, "me": true}
+})
+
+// subordinators open a clause a title does not reach into.
+var subordinators = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"so": true, "because": true, "cause": true, "cuz": true, "since": true, "when": true,
+		"whenever": true, "if": true, "unless": true, "until": true, "till": true, "while": true, "whereas": true, "that": true,
+		"which": true, "who": true, "where": true, "otherwise": true, "once": true}
+})
+
+// phraseOpeners open a phrase of their own: a title may stop before them.
+var phraseOpeners = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"in": true, "on": true, "at": true, "for": true, "with": true, "by": true, "from": true,
+		"into": true, "onto": true, "to": true, "through": true, "thru": true, "via": true, "under": true, "over": true,
+		"against": true, "without": true, "about": true, "across": true, "between": true, "during": true, "after": true,
+		"before": true, "until": true, "till": true, "since": true, "per": true, "within": true, "outside": true, "inside": true,
+		"instead": true, "except": true, "unless": true, "and": true, "or": true, "but": true, "so": true, "because": true,
+		"cause": true, "cuz": true, "as": true, "than": true, "while": true, "whereas": true, "when": true, "whenever": true,
+		"if": true, "once": true, "where": true, "which": true, "who": true, "that": true, "that's": true, "thats": true,
+		"otherwise": true, "then": true, "plus": true, "like": true,
+		// a verb after its subject: "the perf audit by the security team | starts …"
+		"is": true, "are": true, "was": true, "were": true, "will": true, "would": true, "must": true, "can": true, "cannot": true,
+		"can't": true, "cant": true, "should": true, "has": true, "have": true, "had": true, "needs": true, "gets": true, "goes": true,
+		"lives": true, "live": true, "sits": true, "comes": true, "come": true, "go": true, "get": true, "stays": true,
+		"coming": true, "working": true, "based": true, "using": true, "doing": true, "starting": true, "ending": true,
+		"only": true, "doesn't": true, "doesnt": true, "don't": true, "dont": true, "isn't": true, "isnt": true, "aren't": true,
+		"arent": true, "won't": true, "wont": true, "shouldn't": true, "mustn't": true, "didn't": true, "wasn't": true,
+		"haven't": true, "hasn't": true, "happens": true, "happen": true, "ships": true, "runs": true, "launches": true,
+		"begins": true, "opens": true, "closes": true, "expires": true, "starts": true, "ends": true, "moves": true,
+		"switches": true, "lands": true, "next": true, "every": true, "each": true, "even": true}
+})
+
+// endsOrOpens are words a title may stop before or end on, days: "closed
+// beta | tuesday 2026-09-01", "scheduled for tuesday".
+var endsOrOpens = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true,
+		"saturday": true, "sunday": true, "today": true, "tomorrow": true, "tonight": true}
+})
+
+// measureNouns keep their "a": "a bit", "a lot".
+var measureNouns = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"bit": true, "lot": true, "while": true, "few": true, "little": true, "couple": true}
+})
+
+// needsMore are verbs and words that ask for what follows them: a title
+// does not end on them ("Vendor drops files in", "Customer bug reports come").
+var needsMore = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"says": true, "tells": true, "told": true, "wants": true, "want": true,
+		"pulls": true, "takes": true, "gives": true, "give": true, "puts": true, "put": true, "keeps": true, "makes": true,
+		"shows": true, "show": true, "sends": true, "follow": true, "follows": true, "compares": true, "starts": true,
+		"land": true, "lands": true, "drops": true, "moves": true, "more": true, "less": true, "most": true, "much": true,
+		"many": true, "very": true, "also": true, "not": true, "no": true, "new": true, "one": true, "some": true, "any": true, "each": true, "its": true,
+		"their": true, "his": true, "do": true, "does": true, "did": true, "be": true, "been": true, "being": true,
+		"could": true, "may": true, "might": true, "shall": true, "need": true, "got": true, "gotta": true, "going": true,
+		"happen": true, "happens": true}
+})
+
+// ordinals lead into a day or a thing mid-sentence ("on the first |
+// tuesday"), yet end one well ("run it on the sample first").
+var ordinals = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"first": true, "last": true, "second": true, "third": true}
+})

@@ -1,0 +1,55 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTitle_PhraseEnds: a name is a short title that stops where a phrase
+// stops, never a sentence cut at its sixth word ("Anything touching the
+// rules engine needs", "Explain layout changes when you make").
+func TestTitle_PhraseEnds(t *testing.T) {
+	for _, tc := range []struct{ typ, rule, want string }{
+		// articles and filler go before words are cut
+		{"feedback", "anything touching the rules engine needs a ticket before merge", "Anything touching rules engine needs ticket"},
+		{"feedback", "never put a token in a .env that's tracked", "Never put token in .env"},
+		{"user", "I'm really bad at css grid", "About me: bad at css grid"},
+		{"feedback", "the PDP has to stay a server component", "PDP must stay server component"},
+		// not into a clause it cannot finish
+		{"feedback", "explain layout changes when you make them", "Explain layout changes"},
+		{"feedback", "use a multi-stage build so the compiler toolchain doesn't ship in the image", "Use multi-stage build"},
+		// a subject is a title; its verb left alone is not
+		{"project", "the perf audit by the security team starts on the 14th, so anything touching auth needs a ticket", "Perf audit by security team"},
+		{"project", "tournament mode goes to closed beta the tuesday right after the studio offsite", "Tournament mode goes to closed beta"},
+		{"project", "we release operators on the first tuesday of every month", "We release operators"},
+		{"feedback", "always run on the 1% sample first", "Always run on 1% sample first"},
+		{"project", "the billing cutover for eu customers lands on 2026-06-03, no merges that week", "Billing cutover for eu customers"},
+		{"feedback", "The api layer must never import ortools directly, all solver code lives in the planner package only", "Api layer must never import ortools"},
+		{"feedback", "always real(wp) from the module par_kind, the compiler on the cluster make problems", "Always real(wp) from the module par_kind"},
+		// a name or a date said after a noun stands apart from it
+		{"project", "the index rebuild is scheduled for tuesday 2026-12-01 so reads will be slow", "Index rebuild is scheduled for tuesday"},
+		{"feedback", "keep all secrets in the 1password vault 'platform-dev' and never in .env files", "Keep all secrets in 1password vault"},
+		// what the speaker would rather the agent did is the rule
+		{"feedback", "I'd rather you sketch it as bullet points first", "Sketch it as bullet points first"},
+		{"feedback", "I'd prefer you not run anything against the staging db", "Don't run anything against staging db"},
+		{"feedback", "in this codebase we never use `gen_server:call` with an infinity timeout", "Never use gen_server:call with infinity timeout"},
+		// a URL is no part of a title: the thing it locates is
+		{"reference", "the crashloop runbook is https://wiki.corp.lan/ops/crashloop", "Crashloop runbook location"},
+		{"reference", "no need, the p99 numbers from the last load test are in the shared google sheet 'orders api p99'", "P99 numbers from last load test"},
+	} {
+		if got := title(learningTitle(tc.typ, tc.rule)); got != tc.want {
+			t.Errorf("%s %q:\n got  %q\n want %q", tc.typ, tc.rule, got, tc.want)
+		}
+	}
+}
+
+// TestHeadline_Quotes: a cut never falls inside a quoted name.
+func TestHeadline_Quotes(t *testing.T) {
+	words := strings.Fields("Follow 'last two go releases' support policy for all modules")
+	if got := strings.Join(headline(words, 6, 2), " "); strings.HasSuffix(got, "'last two") {
+		t.Errorf("headline cut inside the quote: %q", got)
+	}
+	if !inQuote(strings.Fields("Follow 'last two")) || inQuote(strings.Fields("Follow 'last two go releases'")) || inQuote(strings.Fields("vault 'platform-dev',")) {
+		t.Error("inQuote misreads where a quoted name ends")
+	}
+}
