@@ -339,6 +339,9 @@ func learningTitle(typ, rule string) string {
 			}
 		}
 	}
+	if main, ok := mainClause(s); ok {
+		s = main // "for the schema change, add session_source as…": what to do
+	}
 	for _, p := range localPhrases {
 		if i := strings.Index(asciiLower(s), p); i > 0 && (i+len(p) == len(s) || !isWordByte(s[i+len(p)])) {
 			s = s[:i] + s[i+len(p):]

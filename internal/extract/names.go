@@ -71,6 +71,25 @@ func headline(words []string, n, min int) []string {
 	if len(words) <= n {
 		return words
 	}
+	if q := strings.ToLower(words[0]); (q == "any" || q == "every" || q == "each" || q == "all") && len(words) > 2 {
+		// "Any grpc api change must be announced in #api-changes": the
+		// thing and what holds for it, without the "any".
+		if cut := phraseCut(words[1:], n, 3); cut != nil {
+			return cut
+		}
+	}
+	if cut := phraseCut(words, n, min); cut != nil {
+		return cut
+	}
+	return words[:n] // no phrase ends early enough: the caller trims what dangles
+}
+
+// phraseCut is the longest run of at most n of words, and at least min,
+// that ends where a phrase ends (see headline), or nil.
+func phraseCut(words []string, n, min int) []string {
+	if len(words) <= n {
+		return words
+	}
 	top := n
 	for j := min; j < n && j < len(words); j++ {
 		if subordinators()[strings.ToLower(words[j])] && phraseEnds(words, j) {
@@ -86,7 +105,7 @@ func headline(words []string, n, min int) []string {
 			return words[:k]
 		}
 	}
-	return words[:n] // no phrase ends early enough: the caller trims what dangles
+	return nil
 }
 
 // squeeze drops what a headline goes without: articles, filler, "has to"
@@ -127,13 +146,14 @@ func phraseEnds(words []string, k int) bool {
 		last = strings.TrimRight(last, ",;:)")
 		return !leadsOn(last)
 	}
-	if leadsOn(last) {
-		return false
+	if leadsOn(last) || participle(words[k-1]) && k > 1 && !auxiliary(strings.ToLower(words[k-2])) {
+		return false // "Nightly dbt run moved": a participle after a noun asks for more
 	}
 	raw := words[k]
 	next := strings.ToLower(strings.Trim(raw, "\"'`"))
 	return phraseOpeners()[next] || endsOrOpens()[next] || strings.ContainsAny(raw[:1], "(—–'\"`") || strings.HasPrefix(raw, "—") || strings.HasPrefix(raw, "–") ||
 		len(next) > 4 && strings.HasSuffix(next, "ly") && !leadsOn(next) || // "must never import ortools | directly"
+		k >= 3 && participle(next) && !leadsOn(next) || // "requests go through the google form | pinned in #dev-productivity"
 		reISODate.MatchString(next) // "index rebuild is scheduled for tuesday | 2026-12-01": a name, a date said again
 }
 
@@ -227,3 +247,55 @@ var needsMore = sync.OnceValue(func() map[string]bool {
 var ordinals = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"first": true, "last": true, "second": true, "third": true}
 })
+
+// mainClause is the clause after a leading condition or scope ("if you
+// ever need more gpu hours, allocation requests go through the hpc-alloc
+// board"), when it says enough alone: three words or more, none pointing
+// back at the condition ("if you add alerts, route them to …").
+func mainClause(s string) (string, bool) {
+	first, _, _ := strings.Cut(asciiLower(s), " ")
+	switch first {
+	case "if", "when", "whenever", "for", "once":
+	default:
+		return "", false
+	}
+	cond, main, ok := strings.Cut(s, ", ")
+	w := strings.Fields(asciiLower(main))
+	if !ok || len(w) < 3 || pointsBack(append([]string{""}, w...)) || subjects()[w[0]] && w[0] != "we" || reQuestion.MatchString(main) {
+		return "", false
+	}
+	switch w[0] {
+	case "but", "and", "or", "not", "no", "so", "then":
+		return "", false // "for tests use WMS_TEST, not the dev one": more of what came before
+	}
+	cw := strings.Fields(asciiLower(cond))
+	if len(cw) > 7 {
+		return "", false // "when ur done post the hw test results in #bench, …": the rule is before the comma
+	}
+	for _, c := range cw[min(2, len(cw)):] {
+		switch c {
+		case "post", "give", "run", "send", "use", "put", "write", "add", "make", "keep", "tell", "ping", "check":
+			return "", false // "for tests use WMS_TEST, …": so is this one
+		}
+	}
+	return main, true
+}
+
+// participle is a word that reads as a past participle: "pinned", "moved".
+func participle(w string) bool {
+	w = strings.Trim(w, ",;:.!?()\"'")
+	if w == "" || w[0] >= 'A' && w[0] <= 'Z' {
+		return false // a name: "Unreleased"
+	}
+	return len(w) > 5 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed")
+}
+
+// auxiliary reports a word that carries a participle after it: "gets planned", "must be merged".
+func auxiliary(w string) bool {
+	switch w {
+	case "is", "are", "was", "were", "be", "been", "being", "get", "gets", "got", "getting",
+		"become", "becomes", "stay", "stays", "remain", "remains", "keep":
+		return true
+	}
+	return false
+}

@@ -26,6 +26,19 @@ func TestTitle_PhraseEnds(t *testing.T) {
 		{"project", "the billing cutover for eu customers lands on 2026-06-03, no merges that week", "Billing cutover for eu customers"},
 		{"feedback", "The api layer must never import ortools directly, all solver code lives in the planner package only", "Api layer must never import ortools"},
 		{"feedback", "always real(wp) from the module par_kind, the compiler on the cluster make problems", "Always real(wp) from the module par_kind"},
+		// a condition or scope first: the name is what follows it
+		{"feedback", "for the schema change, add session_source as a new optional field with a default", "Add session_source as new optional field"},
+		{"reference", "if we need more gpu hours, allocation requests go through the hpc-alloc board in jira", "Allocation requests go through hpc-alloc board"},
+		{"feedback", "if you add alerts, route them to the pagerduty service 'monolith-api', thats what on-call watches", "If you add alerts"},
+		{"feedback", "for tests use the database WMS_TEST, not the dev one", "For tests use the database WMS_TEST"},
+		{"feedback", "if you need it for a test, but don't write it in any file", "If you need it for test"},
+		{"reference", "when done post results in #bench, marta and the EE folks watch", "When done post results in #bench"},
+		{"feedback", "if the nightly job fails, restart it from the airflow ui", "If the nightly job fails"},
+		// "any" goes when the rest then fits; a participle after a noun opens a phrase
+		{"feedback", "any grpc api change has to be announced in #api-changes on slack", "Grpc api change must be announced"},
+		{"reference", "if you ever need more runner capacity, requests go through the google form pinned in #dev-productivity", "Requests go through google form"},
+		{"feedback", "add a CHANGELOG entry under Unreleased for both changes", "Add CHANGELOG entry under Unreleased"},
+		{"project", "the orders service is getting deprecated in Q1 anyway, billing-v2 replaces it", "Orders service is getting deprecated"},
 		// a name or a date said after a noun stands apart from it
 		{"project", "the index rebuild is scheduled for tuesday 2026-12-01 so reads will be slow", "Index rebuild is scheduled for tuesday"},
 		{"feedback", "keep all secrets in the 1password vault 'platform-dev' and never in .env files", "Keep all secrets in 1password vault"},
