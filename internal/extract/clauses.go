@@ -73,6 +73,7 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 		}
 		rawClause := strings.TrimSpace(s[cuts[k].at+cuts[k].n : end])
 		c := trimClauseLead(rawClause)
+		contrast := false // "round on the invoice total, never per line"
 		if lone := strings.Trim(asciiLower(c), " .!"); (lone == "always" || lone == "every time" || lone == "everywhere") && prev != "" {
 			// "write the incident notes in UTC, always, half the team…"
 			c = prev + ", " + lone
@@ -80,6 +81,7 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 				out = out[:prevRule]
 			}
 		} else if elliptical(c) && prev != "" {
+			contrast = true
 			// "applied only from atlantis, never from a laptop": the
 			// clause before says what is never from a laptop; and before a
 			// list without a verb, the clause that has one ("we page on
@@ -91,6 +93,9 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 			for kk := k - 1; kk > 0 && verbless(prev); kk-- {
 				earlier := trimClauseLead(strings.TrimSpace(s[cuts[kk-1].at+cuts[kk-1].n : cuts[kk].at]))
 				c, prev = earlier+", "+c, earlier
+			}
+			if i := strings.LastIndex(c, ": "); i > 0 && len(strings.Fields(c[i+2:])) >= 4 {
+				c = c[i+2:] // "finance rule, from Hannah: round on the total, never per line"
 			}
 		}
 		// "the api group stays tenants.platform.acme.io, dont rename it":
@@ -127,7 +132,11 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 		// "whatever we do keep the gdscript dead simple": an imperative
 		// said for whatever is done.
 		whatever := strings.HasPrefix(asciiLower(rawClause), "whatever we do ") || strings.HasPrefix(asciiLower(rawClause), "whatever you do ")
-		if first, _, _ := strings.Cut(asciiLower(c), " "); !joined && !backed && !ruleLike(c, reasoned) && !(whatever && imperatives()[first]) {
+		// "X, never Y" names both sides of a standing choice, said of no
+		// subject ("the api is slow, never the db" reports).
+		first, _, _ := strings.Cut(asciiLower(c), " ")
+		contrast = contrast && strings.HasPrefix(strings.TrimLeft(asciiLower(rawClause), " "), "never ") && !subjects()[first] && !rePast.MatchString(c) && !reQuestion.MatchString(c)
+		if !joined && !backed && !contrast && !ruleLike(c, reasoned) && !(whatever && imperatives()[first]) {
 			continue
 		}
 		if so := strings.TrimSpace(s[cuts[k].at:cuts[k].at+cuts[k].n]) == "so" || strings.HasPrefix(asciiLower(rawClause), "so "); so && reNowOnly.MatchString(s[:cuts[k].at]) {
@@ -351,6 +360,9 @@ func elliptical(c string) bool {
 		return false
 	}
 	w := words[1]
+	if words[0] == "never" && len(words) <= 4 && w != "mind" && w != "again" && w != "ever" && !strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "en") && !imperatives()[w] && verbless(strings.Join(words[1:], " ")) {
+		return true // "…, never rw", "…, never per line"
+	}
 	if w == "straight" || w == "directly" || w == "ever" || w == "just" {
 		if len(words) < 3 {
 			return false

@@ -323,6 +323,11 @@ func TestAbsoluteDates_FromAnotherDay(t *testing.T) {
 		"by the end of the week after next":            "by 2026-06-12",
 		"the first monday of june 2027":                "2027-06-07",
 		"we launch the first weekend of october, 2027": "we launch 2027-10-02",
+		// A business day counted in a month: Monday to Friday.
+		"it starts the first business day of june":          "it starts 2026-06-01",
+		"the last working day of october":                   "2026-10-30",
+		"the second business day of august":                 "2026-08-04",
+		"payroll runs the last business day of every month": "(next 2026-05-29)",
 	} {
 		if got, ok := AbsoluteDates(in, at); !ok || !strings.Contains(got, want) {
 			t.Errorf("%q: %q (%v), want it to hold %q", in, got, ok, want)

@@ -52,7 +52,7 @@ var (
 	reEndWeek = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(the\s+|this\s+|next\s+)?week(\s+after\s+next)?\b`))
 	// reNthWeekdayOf is "the first tuesday of every month", "the first
 	// weekend of december": a weekday counted in a month.
-	reNthWeekdayOf = gate(lazyre.New(`(?i)\b(?:the\s+)?(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)\s+(?:of|in)\s+(every\s+month|each\s+month|the\s+month|next\s+month|this\s+month|jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(?:,?\s+(\d{4})\b)?`))
+	reNthWeekdayOf = gate(lazyre.New(`(?i)\b(?:the\s+)?(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|(?:business|working|work)\s+day|weekday)\s+(?:of|in)\s+(every\s+month|each\s+month|the\s+month|next\s+month|this\s+month|jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(?:,?\s+(\d{4})\b)?`))
 	reEndMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
 	reMonthDay     = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
 	reDayMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
@@ -245,7 +245,7 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	s = gated(s, reNthWeekdayOf, []string{" of ", " in "}, func(m string) string {
 		g := reNthWeekdayOf.FindStringSubmatch(m)
 		year, _ := strconv.Atoi(g[4]) // "the first monday of june 2027"; 0 when none is said
-		t, every, ok := nthWeekdayOf(at, strings.ToLower(g[1]), strings.ToLower(g[2]), strings.ToLower(strings.Join(strings.Fields(g[3]), " ")), year)
+		t, every, ok := nthWeekdayOf(at, strings.ToLower(g[1]), strings.ToLower(strings.Join(strings.Fields(g[2]), " ")), strings.ToLower(strings.Join(strings.Fields(g[3]), " ")), year)
 		if !ok {
 			return m
 		}
@@ -537,13 +537,14 @@ func mayHoldDate(s string) bool {
 	return false
 }
 
-// nthWeekdayOf is the nth ("first"…"fourth", "last") weekday, or weekend's
-// Saturday, of month: a month's name (of year when it is not 0, else this
+// nthWeekdayOf is the nth ("first"…"fourth", "last") weekday, weekend's
+// Saturday, or business day, of month: a month's name (of year when it is not 0, else this
 // year's, or next year's when it is long past), "next month", or every
 // month (the next one on or after at; every says so).
 func nthWeekdayOf(at time.Time, nth, weekday, month string, year int) (t time.Time, every bool, ok bool) {
 	wd, isDay := weekdays[weekday]
-	if weekday == "weekend" {
+	business := weekday == "business day" || weekday == "working day" || weekday == "work day" || weekday == "weekday"
+	if weekday == "weekend" || business {
 		wd, isDay = time.Saturday, true
 	}
 	n := map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}[nth]
@@ -551,6 +552,21 @@ func nthWeekdayOf(at time.Time, nth, weekday, month string, year int) (t time.Ti
 		return time.Time{}, false, false
 	}
 	in := func(y int, mon time.Month) time.Time {
+		if business {
+			// "the first business day of december": the nth (or last) day
+			// from Monday to Friday; holidays are not known here.
+			d, step, want := time.Date(y, mon, 1, 0, 0, 0, 0, at.Location()), 1, n
+			if n < 0 {
+				d, step, want = time.Date(y, mon+1, 0, 0, 0, 0, 0, at.Location()), -1, 1
+			}
+			for k := 0; ; d = d.AddDate(0, 0, step) {
+				if wd := d.Weekday(); wd != time.Saturday && wd != time.Sunday {
+					if k++; k == want {
+						return d
+					}
+				}
+			}
+		}
 		if n < 0 {
 			last := time.Date(y, mon+1, 0, 0, 0, 0, 0, at.Location())
 			return last.AddDate(0, 0, -((int(last.Weekday()) - int(wd) + 7) % 7))
