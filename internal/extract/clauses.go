@@ -217,6 +217,83 @@ func trimClauseLead(c string) string {
 	}
 }
 
+// reportedLead is the length of a lead that says who gave the rule that
+// follows ("oskar said in standup we always use…", "my lead told us to
+// never…"), or 0: the rule is what is kept. A decision ("ingrid decided
+// we migrate…") keeps who made it.
+func reportedLead(l string) int {
+	for _, p := range []string{"as i said ", "as i said, ", "like i said ", "like i said, ", "as i mentioned ", "as i mentioned, ", "as mentioned, "} {
+		if strings.HasPrefix(l, p) && len(l) > len(p) {
+			return len(p)
+		}
+	}
+	off := 0
+	next := func() string { // the next word of l, and off past it
+		for off < len(l) && l[off] == ' ' {
+			off++
+		}
+		start := off
+		for off < len(l) && l[off] != ' ' {
+			off++
+		}
+		return l[start:off]
+	}
+	w := next()
+	if w == "my" || w == "our" || w == "the" {
+		w = next()
+		if w2 := next(); w2 != "said" && w2 != "told" {
+			w = w2 // "our tech lead said"
+		} else {
+			off -= len(w2)
+		}
+	}
+	switch {
+	case w == "" || strings.ContainsAny(w, ",.:;!?"):
+		return 0
+	case w == "we" || w == "i" || w == "you" || w == "u":
+		return 0 // "we decided to version the api in the url": a decision, told as one
+	}
+	switch verb := next(); verb {
+	case "said":
+	case "told":
+		if o := next(); o != "me" && o != "us" {
+			return 0
+		}
+	default:
+		return 0
+	}
+	at := off
+	w = next()
+	if w == "in" || w == "at" || w == "on" { // "in standup", "in the retro"
+		if w = next(); w == "the" {
+			next()
+		}
+		at = off
+		w = next()
+	}
+	if w == "that" {
+		at = off
+	}
+	for at < len(l) && l[at] == ' ' {
+		at++
+	}
+	// Only a rule is unwrapped: its first or second word says always or
+	// never ("we always use…", "to never…", "dont…").
+	rest := strings.Fields(l[at:min(len(l), at+40)])
+	if len(rest) < 3 || !slices.ContainsFunc(rest[:2], func(w string) bool {
+		return w == "always" || w == "never" || w == "dont" || w == "don't" || w == "not"
+	}) {
+		return 0
+	}
+	switch rest[0] {
+	case "to": // "told us to always squash"
+		return off + 1
+	case "we", "always", "never", "dont", "don't", "do", "you", "u":
+		return at
+	}
+	return 0
+}
+
 // everyTime are the words that make "don't do it" a rule for every
 // time, not a step of this task: "dont run it locally each time".
 var everyTime = []string{"each time", "every time", " ever", "anymore", "any more", "in general", "unless"}

@@ -142,6 +142,9 @@ func read(s string) reading {
 		}
 		s = s[len(m):]
 	}
+	if n := reportedLead(asciiLower(s)); n > 0 && n < len(s) {
+		s = s[n:] // "oskar said in standup we always…": the rule, not who said it
+	}
 	for _, dash := range []string{" — ", " – ", " - "} {
 		head, rest, ok := strings.Cut(s, dash)
 		if ok && len(strings.Fields(head)) <= 5 && reRedirectHead.MatchString(head) && !strings.Contains(head, ",") && len(strings.Fields(rest)) >= 3 && !ruleHead(head) {

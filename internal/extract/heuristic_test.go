@@ -265,6 +265,10 @@ func TestHeuristic_Structure(t *testing.T) {
 		// "X, never Y": both sides of a standing choice, Y without a verb.
 		{"mount the volume read-only, never rw, because the backup job scans it", "feedback", "Mount the volume read-only, never rw", "The backup job scans it"},
 		{"finance rule, from Hannah (finance controller): round on the invoice total, never per line", "feedback", "Round on the invoice total, never per line", ""},
+		// Who said a rule is not part of it; who decided a plan is.
+		{"oskar said in standup we always use the tz package for timezones, because DST bugs already happened twice", "feedback", "We always use the tz package", "DST bugs already happened twice"},
+		{"our tech lead told us to always squash merge, the history stays readable", "feedback", "Always squash merge", "The history stays readable"},
+		{"btw my boss ingrid decided we migrate all log ingestion from vector to otel collector, done by end of december", "project", "My boss ingrid decided", ""},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
 		if len(got) != 1 || got[0].Type != tc.typ || !strings.Contains(got[0].Body, tc.has) {
