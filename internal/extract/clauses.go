@@ -62,13 +62,14 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 	prev, prevRule := "", -1       // the clause before, and out's rule of it
 	reasoned := hasReason(s, next) // once a sentence, not once a clause
 	skipNext := false              // the clause was read as the list the rule before it goes on with
+	skipped := false               // the clause before was such a list: prev is not right before this one
 	for k := range cuts {
 		end := len(s)
 		if k+1 < len(cuts) {
 			end = cuts[k+1].at
 		}
 		if end < cuts[k].at+cuts[k].n || skipNext {
-			skipNext = false
+			skipped, skipNext = skipNext, false
 			continue
 		}
 		rawClause := strings.TrimSpace(s[cuts[k].at+cuts[k].n : end])
@@ -121,7 +122,8 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 		if backed {
 			c = prev + ", " + c
 		}
-		joined := prevRule >= 0 && prev != "" && noPhrase(c)
+		joined := prevRule >= 0 && prev != "" && (noPhrase(c) || !skipped && insteadDo(prev, c))
+		skipped = false
 		if joined {
 			// "keep the gdscript dead simple, no clever one-liners": more
 			// of the rule before; "…, no exceptions" too.
@@ -381,6 +383,22 @@ var (
 // and joins it: "keep the gdscript dead simple, no clever one-liners or
 // chained ternaries", "…, no exceptions"; not "no worries", not "no
 // caching needed".
+// insteadDo reports a short imperative after a prohibition that says what
+// to do instead: "don't guess court rules, check the actual practice
+// direction". Not a rule of its own ("…, always run X"), not a step now.
+func insteadDo(prev, c string) bool {
+	p := strings.Fields(asciiLower(prev))
+	w := strings.Fields(asciiLower(strings.TrimRight(c, ".!")))
+	if len(p) < 2 || len(w) < 2 || len(w) > 8 || !(p[0] == "don't" || p[0] == "dont" || p[0] == "never" || p[0] == "do" && p[1] == "not") {
+		return false
+	}
+	switch w[0] {
+	case "always", "never", "dont", "don't", "do", "just", "only", "see", "let's", "lets", "please", "tell", "ping", "ask", "wait", "stop":
+		return false
+	}
+	return imperatives()[w[0]] && !reNowOnly.MatchString(c) && !reQuestion.MatchString(c)
+}
+
 func noPhrase(c string) bool {
 	words := strings.Fields(asciiLower(strings.TrimRight(c, ".!")))
 	if len(words) < 2 || len(words) > 8 || words[0] != "no" || notRule()[words[1]] || statusNouns()[words[1]] || reNowOnly.MatchString(c) {
