@@ -28,6 +28,9 @@ type gateTests struct {
 	// text's start (a pattern anchored by ^), lower case; nil: no such.
 	starts []string
 	split  *splitMatcher
+	// branches, when not nil, answer MatchString one top-level branch
+	// each (gate_branch.go).
+	branches []*branchGate
 }
 
 // gate wraps a package regexp; like lazyre.New it is for package-level
@@ -78,9 +81,10 @@ func (g *gatedRe) may(s string) bool {
 func (g *gatedRe) init() {
 	g.once.Do(func() {
 		g.gateTests = &gateTests{
-			hints:  requiredLiterals(g.String()),
-			starts: anchoredPrefixes(g.String()),
-			split:  newSplitMatcher(g.String(), g.Re()),
+			hints:    requiredLiterals(g.String()),
+			starts:   anchoredPrefixes(g.String()),
+			split:    newSplitMatcher(g.String(), g.Re),
+			branches: branchGates(g.String()),
 		}
 	})
 }
@@ -128,6 +132,9 @@ func replaceAll(m *splitMatcher, src string, repl func(string) string) string {
 
 func (g *gatedRe) MatchString(s string) bool {
 	g.init()
+	if g.branches != nil && !foldHazard(s) {
+		return slices.ContainsFunc(g.branches, func(b *branchGate) bool { return b.match(s) })
+	}
 	if g.split != nil && !foldHazard(s) {
 		return g.split.matchString(s)
 	}

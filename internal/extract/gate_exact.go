@@ -49,13 +49,13 @@ type splitMatcher struct {
 	// branches would: compiling the rest of its own meant printing it, and
 	// printing a case-folded class repeated 40 times took 150 ms (calcFlags
 	// folds every rune of a wide class) in every process's first extraction.
-	rest  *regexp.Regexp
+	rest  func() *regexp.Regexp
 	hints []string // the rest's, as gatedRe's
 }
 
-// newSplitMatcher splits pattern, whose compiled regexp is whole, or
+// newSplitMatcher splits pattern, whose compiled regexp whole returns, or
 // returns nil when no branch is a finite set of strings.
-func newSplitMatcher(pattern string, whole *regexp.Regexp) *splitMatcher {
+func newSplitMatcher(pattern string, whole func() *regexp.Regexp) *splitMatcher {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
 		return nil
@@ -123,7 +123,7 @@ func (m *splitMatcher) matchString(s string) bool {
 	if m.hints != nil && !mayHold(s, m.hints) {
 		return false
 	}
-	return m.rest.MatchString(s)
+	return m.rest().MatchString(s)
 }
 
 // at returns the end of the first marked string, in marked's order, that

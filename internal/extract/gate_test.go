@@ -116,7 +116,7 @@ func TestGate_Literals(t *testing.T) {
 		}
 	}
 	split := `(?i)\b(?:deadline|due (?:on|by)|file (?:\w+ ){1,2}in)\b`
-	m := newSplitMatcher(split, regexp.MustCompile(split))
+	m := newSplitMatcher(split, func() *regexp.Regexp { return regexp.MustCompile(split) })
 	if m == nil || len(m.marked) != 3 || m.rest == nil {
 		t.Fatalf("split: %+v", m)
 	}
