@@ -152,3 +152,41 @@ func TestLocVerbEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestTopBranches: a pattern splits at its top-level bars only, and a
+// text this reader does not know to split stays whole.
+func TestTopBranches(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, flags string
+		parts          []string
+	}{
+		{`(?i)\bno\b|^nope|(?:a|b)c`, "(?i)", []string{`\bno\b`, `^nope`, `(?:a|b)c`}},
+		{`[|]x|\|y|[^]|]z|[[:alpha:]|]w`, "", []string{`[|]x`, `\|y`, `[^]|]z`, `[[:alpha:]|]w`}},
+		{`(?-i:IT|Ops) won't|no`, "", []string{`(?-i:IT|Ops) won't`, `no`}},
+		{`one`, "", []string{`one`}},
+		{`a(?i)b|c`, "", nil},   // the flag changes the branches after it
+		{`\Qa|b\E|c`, "", nil},  // a quote
+		{`(a|b`, "", nil},       // unbalanced
+		{`(?P<x>a)|b`, "", nil}, // a named group reads as a flag group: left whole
+		{`[a|b`, "", nil},       // an open class
+		{`(?is)x|y`, "(?is)", []string{"x", "y"}},
+	} {
+		flags, parts := topBranches(tc.pattern)
+		if flags != tc.flags || !slices.Equal(parts, tc.parts) {
+			t.Errorf("%q: %q %q, want %q %q", tc.pattern, flags, parts, tc.flags, tc.parts)
+		}
+		// Where it splits, each branch compiles and the branches answer
+		// as the whole does.
+		if len(parts) < 2 {
+			continue
+		}
+		whole := regexp.MustCompile(tc.pattern)
+		bs := branchGates(tc.pattern)
+		for _, s := range []string{"no", "NOPE", "ac", "bc", "|x", "|y", "]z", "|w", "IT won't", "it won't", "x", "Y", ""} {
+			got := slices.ContainsFunc(bs, func(b *branchGate) bool { return b.match(s) })
+			if want := whole.MatchString(s); got != want {
+				t.Errorf("%q on %q: branches %v, whole %v", tc.pattern, s, got, want)
+			}
+		}
+	}
+}
