@@ -502,6 +502,8 @@ func toLowerCached(s string) string {
 
 var lastToLower atomic.Pointer[lowered]
 
+type lowered struct{ s, lower string }
+
 // monthHints are the month names' common stem.
 var monthHints = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
 

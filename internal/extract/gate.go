@@ -91,12 +91,12 @@ func (g *gatedRe) init() {
 
 // mayHold reports whether s holds one of the hints, in any case.
 func mayHold(s string, hints []string) bool {
-	if foldHazard(s) {
+	t := textOf(s)
+	if t.hazard {
 		return true
 	}
-	lower := lowerCached(s)
 	for _, h := range hints {
-		if strings.Contains(lower, h) {
+		if t.contains(h) {
 			return true
 		}
 	}

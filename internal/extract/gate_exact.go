@@ -3,6 +3,7 @@ package extract
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"unicode"
@@ -108,7 +109,11 @@ func newSplitMatcher(pattern string, whole func() *regexp.Regexp) *splitMatcher 
 // matchString is the pattern's MatchString on s, which holds neither
 // the long s nor the Kelvin sign.
 func (m *splitMatcher) matchString(s string) bool {
-	lower := lowerCached(s)
+	t := textOf(s)
+	lower := t.lower
+	if !slices.ContainsFunc(m.prefix, t.mayContain) {
+		lower = "" // no marked string can start anywhere
+	}
 	for p := 0; p < len(lower); p++ {
 		if c := lower[p]; len(m.lead[c]) == 0 && len(m.atWord[c]) == 0 {
 			continue // most bytes start none of the strings
@@ -302,24 +307,56 @@ func lowerASCII(s string) string {
 
 // lowerCached is lowerASCII(s), kept for the next call: the gates of one
 // sentence's patterns lower the same text one after the other.
-func lowerCached(s string) string {
-	if c := lastLowered.Load(); c != nil && c.s == s {
-		return c.lower
-	}
-	lower := lowerASCII(s)
-	lastLowered.Store(&lowered{s, lower})
-	return lower
+func lowerCached(s string) string { return textOf(s).lower }
+
+// text is what the gates read of one text, once: its ASCII letters
+// lowered, whether it holds a rune that folds to an ASCII letter, and the
+// pairs of bytes it holds, as bits: a string with a pair the text lacks
+// is not in it, which rules out most hints without a search.
+type text struct {
+	s, lower string
+	hazard   bool
+	pairs    [pairBits / 64]uint64
 }
 
-type lowered struct{ s, lower string }
+const pairBits = 1024
 
-var lastLowered atomic.Pointer[lowered]
+func pairBit(a, b byte) uint { return (uint(a)*167 + uint(b)) % pairBits }
+
+// mayContain reports whether t may hold sub; false is sure.
+func (t *text) mayContain(sub string) bool {
+	for i := 0; i+1 < len(sub); i++ {
+		if k := pairBit(sub[i], sub[i+1]); t.pairs[k/64]&(1<<(k%64)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// contains is strings.Contains(t.lower, sub) for a lower-case sub.
+func (t *text) contains(sub string) bool {
+	return t.mayContain(sub) && strings.Contains(t.lower, sub)
+}
+
+func textOf(s string) *text {
+	if c := lastText.Load(); c != nil && c.s == s {
+		return c
+	}
+	t := &text{s: s, lower: lowerASCII(s)}
+	t.hazard = strings.Contains(s, "ſ") || strings.Contains(s, "\u212a")
+	for i := 0; i+1 < len(t.lower); i++ {
+		k := pairBit(t.lower[i], t.lower[i+1])
+		t.pairs[k/64] |= 1 << (k % 64)
+	}
+	lastText.Store(t)
+	return t
+}
+
+var lastText atomic.Pointer[text]
 
 // foldHazard reports whether s holds a rune that (?i) matches to an ASCII
 // letter: the long s and the Kelvin sign.
-func foldHazard(s string) bool {
-	return strings.Contains(s, "ſ") || strings.Contains(s, "\u212a")
-}
+func foldHazard(s string) bool { return textOf(s).hazard }
 
 // branch is a marked string or, when re is not nil, a regexp.
 type branch struct {

@@ -190,3 +190,42 @@ func TestTopBranches(t *testing.T) {
 		}
 	}
 }
+
+// TestTextPairs: the byte-pair filter never rules out a string the text
+// holds, and rules out most it does not.
+func TestTextPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 17))
+	alphabet := "abcdeé —'_9\xff"
+	word := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteByte(alphabet[rng.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+	ruledOut, absent := 0, 0
+	for range 20000 {
+		s, sub := word(5+rng.IntN(60)), word(1+rng.IntN(6))
+		if rng.IntN(3) == 0 && len(s) > 4 {
+			i := rng.IntN(len(s) - 3)
+			sub = s[i : i+1+rng.IntN(3)]
+		}
+		tx := textOf(s)
+		holds := strings.Contains(lowerASCII(s), sub)
+		if tx.contains(sub) != holds {
+			t.Fatalf("%q in %q: contains %v, strings.Contains %v", sub, s, tx.contains(sub), holds)
+		}
+		if !holds && len(sub) > 2 {
+			absent++
+			if !tx.mayContain(sub) {
+				ruledOut++
+			}
+		}
+	}
+	if ruledOut*2 < absent {
+		t.Errorf("the filter ruled out %d of %d absent strings", ruledOut, absent)
+	}
+	if !textOf("a ſ b").hazard || !textOf("\u212aelvin").hazard || textOf("plain").hazard {
+		t.Error("hazard: the long s and the Kelvin sign")
+	}
+}
