@@ -183,3 +183,54 @@ func TestHeuristic_WeekdayInRule(t *testing.T) {
 		}
 	}
 }
+
+// TestHeuristic_WhatThePersonKnows: what a person says of their skills,
+// role and week in the forms several labellers wrote them (issue 17,
+// thirteenth pass): a role without its article, a year of a degree,
+// where they are weakest, what keeps confusing them, what they know well
+// after a long subject, a team "of" someone, a range of workdays. What is
+// in front of them now is not who they are.
+func TestHeuristic_WhatThePersonKnows(t *testing.T) {
+	localUTC(t)
+	at := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ text, has string }{
+		{"ciao! I am postdoc in the ocean group, I work on the sea-ice part of the model", "I am postdoc in the ocean group"},
+		{"hi! 3rd year phd student here, my thesis compiler is built on MLIR", "3rd year phd student"},
+		{"day job is embedded C somewhere else, so python asyncio is where i'm weakest, keep that in mind", "Python asyncio is where i'm weakest"},
+		{"im the cto, wrote most of this codebase so dont explain haskell to me, but im rusty on esqueleto.", "Im rusty on esqueleto"},
+		{"i just code on the side, the graphql admin api still confuses me", "graphql admin api still confuses me"},
+		{"LLVM IR and the passes I know very well, TableGen less, so be careful with .td files", "LLVM IR and the passes I know very well"},
+		{"I am in the billing team of the operator, 12 years PL/SQL", "billing team of the operator"},
+		{"java dev for 10 years, python is fine", "Java dev for 10 years"},
+		{"fyi i work mon-thu, fridays i'm off", "I work mon-thu"},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		var user []string
+		for _, c := range got {
+			if c.Type == "user" {
+				user = append(user, c.Body)
+			}
+		}
+		if len(user) != 1 || !strings.Contains(user[0], tc.has) {
+			t.Errorf("%q: user memories %q, want one holding %q", tc.text, user, tc.has)
+		}
+	}
+	for _, text := range []string{
+		"this stack trace really confuses me",
+		"it still confuses me why the test fails",
+		"the error message still confuses me",
+		"this error confuses me",
+		"I'm in the middle of a deploy",
+		"i'm in the team channel",
+		"i'm in the team, ping me when it's up",
+		"it still confuses me.",
+		"the error still confuses me",
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s")
+		for _, c := range got {
+			if c.Type == "user" {
+				t.Errorf("%q saved as who the person is: %q", text, c.Body)
+			}
+		}
+	}
+}

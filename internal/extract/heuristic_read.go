@@ -36,16 +36,20 @@ var (
 	reSelf = gate(lazyre.New(`(?i)^(?:i'?m|i am) (?:(?:mostly|mainly|primarily|basically|really|more of|kind of|kinda|sort of|the only|also|honestly|actually|technically)\s+)*(?:a|an|the)\s+|^i (?:(?:personally|mostly|mainly|primarily|usually|also|only)\s+)*(?:do|work (?:on|in|with|as)|write|code in|own|maintain|lead|run|handle|manage)\b|^(?:i'?ve|i have) been (?:a|an|doing|writing|working (?:on|in|with|as)|running|using|building|maintaining|programming|coding|shipping)\b.*\bfor\b|^(?:i'?m |am )?(?:(?:fairly|pretty|kinda|very|brand|still|totally)\s+)?new to\b|^\S+ is (?:(?:kinda|pretty|fairly|very|totally|still)\s+)?new to me\b` +
 		// what they know, how well, and where they come from
 		`|^(?:this is )?my first (?:time|project|week|month) (?:touching|using|with|in|writing|on|doing)\b|^i (?:normally|typically|usually|mostly|mainly) (?:write|use|work|code|do)\b|^i know (?:\S+ ){1,4}(?:well|inside out|very well)\b` +
-		`|^(?:i'?m|i am) (?:(?:really|pretty|very|quite|kinda|not)\s+)*(?:bad|good|great|terrible|rusty|comfortable|fluent|solid|weak|strong|new) (?:at|with|in)\b|^(?:i'?m|i am) coming from\b|^i (?:came|come) from\b` +
+		`|^(?:i'?m|i am) (?:(?:really|pretty|very|quite|kinda|not|a bit|a little|still|also)\s+)*(?:bad|good|great|terrible|rusty|comfortable|fluent|solid|weak|strong|new|shaky) (?:at|with|in|on)\b|^(?:i'?m|i am) coming from\b|^i (?:came|come) from\b` +
 		`|^(?:i'?m|i am) (?:\w+ )?(?:impaired|blind|deaf|dyslexic|colou?r-?blind)\b|^i use a screen reader\b` +
 		`|^(?:a |an )?(?:solo|indie|freelance|independent|junior|senior|staff|lead|principal)(?: \w+)? (?:dev|developer|engineer|designer|analyst|scientist|founder|contractor)\b` +
 		// a role alone, a team, what is new or known to them, where they come from
 		`|^(?:a |an )?(?:[\w.-]+ ){0,2}(?:engineer|developer|dev|designer|analyst|scientist|admin|manager|intern|student|founder|contractor|consultant|person)(?: here)?$` +
-		`|^(?:i'?m|im|i am) (?:on|in) (?:the )?[\w-]+(?: [\w-]+)? (?:team|org|group|department|ops|platform|squad)(?:\s*[,.;]|\s*$| (?:at|in|for|here|doing|working|since|btw|fwiw|now|too|and|but|so|as|which|where|that)\b)` +
+		`|^(?:i'?m|im|i am) (?:on|in) (?:the )?[\w-]+(?: [\w-]+)? (?:team|org|group|department|ops|platform|squad)(?:\s*[,.;]|\s*$| (?:at|in|of|for|here|doing|working|since|btw|fwiw|now|too|and|but|so|as|which|where|that)\b)` +
 		`|^(?:[\w.+#/-]+ ){1,4}(?:is|are) (?:(?:all|pretty|kinda|mostly|totally|completely|still|black)\s+)*(?:new|magic|a mystery|alien|vibes|fresh) to me\b` +
-		`|^(?:[\w.+#/-]+ ){1,3}i know (?:really |very |pretty |quite )?well\b|^(?:been (?:writing|doing|working)|came from|coming from) |^been using \S+(?: \S+){0,3} (?:for|like|since) (?:\d|a |many|years|ages)` +
+		`|^(?:[\w.+#/-]+ ){1,6}i know (?:really |very |pretty |quite )?(?:well|good)\b|^(?:been (?:writing|doing|working)|came from|coming from) |^been using \S+(?: \S+){0,3} (?:for|like|since) (?:\d|a |many|years|ages)` +
 		`|^(?:i'?ve|ive|i have) (?:(?:honestly|actually|really)\s+)?never (?:touched|used|written|worked (?:with|in|on)|done) (?:any |a lot of )?[\w./+#-]+(?: [\w./+#-]+)?\s*(?:,|$| but| so| before| either)` +
-		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b` +
+		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|^i (?:only |mostly |usually )?work (?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\s*(?:-|–|to|through|thru)\s*(?:mon|tue|wed|thu|fri|sat|sun)` +
+		// what confuses them or where they are weakest, a year of a degree
+		`|^(?:[\w.+#/-]+ ){1,5}(?:is|are) where (?:i'?m|im|i am) (?:weakest|weak|least (?:confident|comfortable)|rusty|rustiest)\b` +
+		`|^(?:\d(?:st|nd|rd|th)|first|second|third|fourth|final|last)[- ]year (?:phd|ph\.d\.?|masters?|msc|undergrad(?:uate)?|bachelor'?s)? ?(?:student|candidate)\b` +
+		`|^(?:a |an )?(?:[\w.+#/-]+ ){0,2}(?:dev|developer|engineer|programmer|analyst|admin|designer|scientist) for (?:\d+\+?|many|several|ten|two|three|five|a few) (?:years|yrs)\b` +
 		// a role said without its article, years of a thing, part-time
 		`|^(?:me )?(?:i'?m|im|i am) (?:a |an )?(?:native [a-z]+ speaker|(?:[\w-]+ )?(?:engineer|developer|designer|analyst|scientist|architect|consultant|researcher|student|intern)\b)` +
 		`|^\d+\+?\s*(?:yrs?|years?) (?:of|in|with|doing) [\w.+#/-]+(?: [\w.+#/-]+)?\s*(?:,|$| but\b| and\b| so\b| experience\b)|^(?:i'?m|im|i am) (?:only )?part[- ]time\b` +
@@ -57,7 +61,7 @@ var (
 		// a role without its article ("I am iOS developer originally", "im fw
 		// lead here", "i'm infra/sre, not a dba"), a part-time week, a firm,
 		// leave, a place and time zone apart from the team
-		`^(?:i'?m|i am) (?:(?:[\w.+#]+[/-])?[\w.+#]+ ){0,2}(?:engineer|developer|dev|designer|analyst|scientist|admin|manager|intern|student|founder|contractor|consultant|lead|pentester|dba|sre|devops|architect|maintainer|researcher)\b` +
+		`^(?:i'?m|i am) (?:(?:[\w.+#]+[/-])?[\w.+#]+ ){0,2}(?:engineer|developer|dev|designer|analyst|scientist|admin|manager|intern|student|founder|contractor|consultant|lead|pentester|dba|sre|devops|architect|maintainer|researcher|postdoc|professor|lecturer|cto|ceo)\b` +
 		`|^(?:i'?m|i am) (?:[\w.+#-]+/)?(?:sre|dba|infra|devops|ops|backend|frontend|qa|data|security|platform)\s*(?:,|$)` +
 		`|^i (?:only )?work (?:part[- ]time|half[- ]time|mornings|afternoons|evenings|nights|weekends|remotely|\d (?:days|mornings))\b` +
 		`|^(?:i'?m|i am) (?:at|with) (?:a|an) (?:[\w-]+ ){0,3}?(?:agency|startup|company|studio|bank|hospital|university|lab|firm|consultancy|nonprofit|non-profit|insurer|retailer|publisher|fintech|scaleup)\b` +
@@ -258,7 +262,7 @@ func selfClauses(s string) []string {
 		case len(out) > 0 && subjectless:
 			// "been writing django for 8 years": more of the fact before.
 			out[len(out)-1] += ", " + p
-		case isSelf(p) && !reSelfNot.MatchString(p) || reNotGoodAt.MatchString(p) && !slices.Contains([]string{"this", "that", "it", "these", "those"}, strings.Trim(words[len(words)-1], ",.!")):
+		case isSelf(p) && (!reSelfNot.MatchString(p) || inTeam(words)) || reNotGoodAt.MatchString(p) && !slices.Contains([]string{"this", "that", "it", "these", "those"}, strings.Trim(words[len(words)-1], ",.!")):
 			if len(words) > 0 && (words[0] == "new" || words[0] == "fairly" || words[0] == "pretty" || words[0] == "brand") {
 				p = "I'm " + p // "new to aws" alone says nobody is
 			}
@@ -294,7 +298,59 @@ func isSelf(s string) bool {
 		return reSelfWas.MatchString(s)
 	}
 	first, _, _ := strings.Cut(l, " ")
+	if confusesMe(l) {
+		return true
+	}
 	return strings.Contains(l, " team") && !determiners()[first] && first != "some" && reSelfTeam.MatchString(s)
+}
+
+// inTeam reports "i'm in the billing team of the operator", which says
+// who the speaker is, though "i'm in the middle of…" and "i'm in a
+// meeting" do not.
+func inTeam(w []string) bool {
+	switch {
+	case len(w) > 3 && (w[0] == "i'm" || w[0] == "im") && w[1] == "in" && w[2] == "the":
+		w = w[3:]
+	case len(w) > 4 && w[0] == "i" && w[1] == "am" && w[2] == "in" && w[3] == "the":
+		w = w[4:]
+	default:
+		return false
+	}
+	for i := 0; i < len(w) && i < 3; i++ {
+		switch strings.TrimRight(w[i], ",.;") {
+		case "team", "group", "lab", "department", "squad", "org":
+			return i > 0
+		}
+	}
+	return false
+}
+
+// confusesMe reports what keeps confusing the speaker, which says what
+// they know: "the graphql admin api still confuses me". A thing in front
+// of them now ("this stack trace really confuses me", "it still confuses
+// me why…") is not.
+func confusesMe(l string) bool {
+	w := strings.Fields(strings.TrimRight(l, ".!, "))
+	n := len(w)
+	if n < 4 || n > 8 || w[n-1] != "me" || w[n-2] != "confuses" && w[n-2] != "baffles" {
+		return false
+	}
+	switch w[n-3] {
+	case "still", "always", "honestly", "really", "kinda", "totally":
+	default:
+		return false
+	}
+	switch w[0] {
+	case "this", "that", "these", "those", "it", "your", "what", "why", "which", "how", "he", "she", "they", "you":
+		return false
+	}
+	for _, x := range w[:n-3] {
+		switch strings.TrimRight(x, "s") {
+		case "error", "trace", "log", "output", "message", "result", "failure", "diff", "warning", "answer", "test", "bug", "line":
+			return false
+		}
+	}
+	return true
 }
 
 // soIsDegree reports a "so" that says how much, not what follows, after
@@ -378,7 +434,7 @@ func ownPlansOnly(s string, at time.Time) bool {
 
 // reKnowledge is what the user knows, or does not: their experience
 // beside their role ("I know the grpc stuff well", "new to aws").
-var reKnowledge = gate(lazyre.New(`(?i)\b(?:new to|first time|know (?:\S+ ){1,4}(?:well|inside out)|been (?:doing|writing|working)|\d+ ?(?:years|yrs|y)\b|normally (?:write|use|work)|(?:bad|good|great|rusty|comfortable|fluent) (?:at|with|in)|coming from|background|own the|owns? )`))
+var reKnowledge = gate(lazyre.New(`(?i)\b(?:new to|first time|know (?:\S+ ){1,4}(?:well|inside out)|been (?:doing|writing|working)|\d+ ?(?:years|yrs|y)\b|normally (?:write|use|work)|(?:bad|good|great|rusty|comfortable|fluent|shaky|weak) (?:at|with|in|on)|where (?:i'?m|im|i am) (?:weakest|weak|rusty)|(?:still|always|honestly|really|kinda|totally|kind of) (?:confuses|baffles|trips up|scares) me|coming from|background|own the|owns? )`))
 
 // firstPerson are the words a sentence about the speaker opens with.
 func firstPerson(w string) bool {
