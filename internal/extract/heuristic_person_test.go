@@ -234,3 +234,27 @@ func TestHeuristic_WhatThePersonKnows(t *testing.T) {
 		}
 	}
 }
+
+// TestHeuristic_WhoIsWho: who the people around the speaker are is a
+// project fact: an advisor named after a title whose dot ends no
+// sentence, who does a part of the work, what someone the speaker works
+// for wants on a day. The speaker's own day is not.
+func TestHeuristic_WhoIsWho(t *testing.T) {
+	localUTC(t)
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ text, has string }{
+		{"my advisor is Prof. Okonkwo and she's picky about code quality since this is supposed to get upstreamed eventually.", "My advisor is Prof. Okonkwo and she's picky about code quality"},
+		{"Mei does all the UI and Jonas does builds/installers.", "Mei does all the UI and Jonas does builds/installers"},
+		{"my supervisor prof. lindqvist wants a demo at the EU project review, it's on the 9th of june in bologna.", "2026-06-09 in bologna"},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		if len(got) != 1 || got[0].Type != "project" || !strings.Contains(got[0].Body, tc.has) {
+			t.Errorf("%q: got %+v, want one project memory holding %q", tc.text, got, tc.has)
+		}
+	}
+	for _, text := range []string{"my flight is on the 9th of june.", "Docker does caching differently, see the docs?"} {
+		if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s"); len(got) != 0 {
+			t.Errorf("%q was saved: %+v", text, got)
+		}
+	}
+}

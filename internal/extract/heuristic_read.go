@@ -89,7 +89,11 @@ var (
 	// changes".
 	reOwner = gate(lazyre.New(`\b(?:[A-Z][a-z]+|[Ss]he|[Hh]e|[Tt]hey)\s+(?:owns|decides on|decides|signs off on|approves|is responsible for|is in charge of|maintains|reviews)\b` +
 		`|\b[A-Z][a-z]+(?: [A-Z][a-z]+)?(?: from [\w ]{1,30}?)?\s+is\s+(?:the|our|their)\s+(?:[\w-]+\s+){0,2}(?:lead|contact|owner|maintainer|reviewer|point person|dri|controller|go-to)\b` +
-		`|\b[A-Z][a-z]+(?: [A-Z][a-z]+)? (?:wrote|built|set up|created) [\w .-]{1,30}? and (?:owns|maintains)\b`))
+		`|\b[A-Z][a-z]+(?: [A-Z][a-z]+)? (?:wrote|built|set up|created) [\w .-]{1,30}? and (?:owns|maintains)\b` +
+		// "my advisor is Prof. Okonkwo", "our PM is Dana"
+		`|\b(?:[Mm]y|[Oo]ur) (?:advisor|adviser|supervisor|manager|boss|lead|tech lead|team lead|PM|pm|product owner|mentor|client contact) is (?:(?:Prof|Dr|Mr|Mrs|Ms)\.? )?[A-Z][a-z]+\b` +
+		// "Mei does all the UI and Jonas does builds/installers"
+		`|(?:^|, |and )[A-Z][a-z]+ does (?:all (?:of )?)?(?:the |our )?[\w/+-]+(?: [\w/+-]+)?\s*(?:$|[,.;)]| and )`))
 	// reLifecycle is a component's fate: deprecated, removed, replaced.
 	reLifecycle  = gate(lazyre.New(`(?i)\b(?:is|are|getting|being|gets|will be) (?:deprecated|removed|sunset|replaced|retired|shut down)\b|\b[\w-]+ replaces (?:it|them|the)\b`))
 	reNotProject = gate(lazyre.New(`(?i)^(?:i|you|please|can you|could you|remind)\b`))
@@ -383,7 +387,7 @@ func isScheduled(s string, at time.Time) bool {
 		// "we're cutting over to arq on the 16th", "clicks.v1 gets deleted
 		// october 15". Not a request, not the past.
 		words := strings.Fields(strings.ToLower(s))
-		scheduled = len(words) >= 4 && !imperatives()[words[0]] && !firstPerson(words[0]) && !rePast.MatchString(s) && !reNowOnly.MatchString(s)
+		scheduled = len(words) >= 4 && !imperatives()[words[0]] && (!firstPerson(words[0]) || someoneOf(words)) && !rePast.MatchString(s) && !reNowOnly.MatchString(s)
 	}
 	if !scheduled {
 		return false
@@ -440,6 +444,20 @@ var reKnowledge = gate(lazyre.New(`(?i)\b(?:new to|first time|know (?:\S+ ){1,4}
 func firstPerson(w string) bool {
 	switch w {
 	case "i", "i'm", "im", "i've", "ive", "i'll", "i'd", "my", "me":
+		return true
+	}
+	return false
+}
+
+// someoneOf reports a sentence that opens in the first person whose
+// subject is someone the speaker works with or for: "my supervisor wants
+// a demo at the review on the 9th", not "my flight is on the 9th".
+func someoneOf(words []string) bool {
+	if len(words) < 3 {
+		return false
+	}
+	switch words[1] {
+	case "boss", "supervisor", "advisor", "adviser", "lead", "manager", "pm", "cto", "ceo", "client", "customer", "professor", "prof.", "mentor":
 		return true
 	}
 	return false

@@ -184,15 +184,32 @@ func joinFragment(c *Candidate, frag string, before bool, sk *Skipped) {
 }
 
 // abbreviation reports whether text ends in a title or an abbreviation
-// whose dot ends no sentence: "pilot with Dr. Okafor", "e.g. redis".
-func abbreviation(text string) bool {
+// whose dot ends no sentence, given the text after the dot: "pilot with
+// Dr. Okafor", "my advisor is Prof. Okonkwo", "e.g. redis". "I talked to
+// the prof. He says…" ends one.
+func abbreviation(text, after string) bool {
 	i := len(text)
 	for i > 0 && (asciiLetter(text[i-1]) || text[i-1] == '.') {
 		i--
 	}
 	switch asciiLower(text[i:]) {
 	case "dr", "mr", "mrs", "e.g", "i.e", "eg", "ie", "vs":
-		return i == 0 || !asciiLetter(text[i-1])
+	case "prof":
+		next, _, _ := strings.Cut(strings.TrimSpace(after), " ")
+		if opener(asciiLower(next)) {
+			return false
+		}
+	default:
+		return false
+	}
+	return i == 0 || !asciiLetter(text[i-1])
+}
+
+// opener reports a word that opens sentences rather than names someone.
+func opener(w string) bool {
+	switch w {
+	case "", "i", "he", "she", "they", "we", "you", "it", "the", "this", "that", "but", "and", "so", "then", "also", "anyway":
+		return true
 	}
 	return false
 }
@@ -228,7 +245,7 @@ func splitSentences(text string) []string {
 				i = j
 				break // "(login is lab / hunter2! dont save that pls)": the aside goes on
 			}
-			if (j+1 == len(text) || text[j+1] == ' ' || text[j+1] == '\t' || text[j+1] == '\n') && !(c == '.' && j == i && abbreviation(text[:i])) {
+			if (j+1 == len(text) || text[j+1] == ' ' || text[j+1] == '\t' || text[j+1] == '\n') && !(c == '.' && j == i && abbreviation(text[:i], text[j+1:])) {
 				end = j + 1
 				i = j
 			}
