@@ -515,6 +515,9 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 			}
 			return many("reference", parts)
 		}
+		if i, ok := labelStart(s); ok {
+			s = s[i:] // "PFA the path — model checkpoints: s3://…": the thing and where it is
+		}
 		return []Candidate{build("reference", s, "", at)}
 	case (reOwner.MatchString(s) || reLifecycle.MatchString(s)) && !reNotProject.MatchString(s) || projectFact(s):
 		if cs := datedFacts(s, next, at); cs != nil {

@@ -105,6 +105,7 @@ var locVerbs = map[string]verbKind{"live": at, "lives": at, "is": at, "are": at,
 	"happen": at, "happens": at, "land": at, "lands": at, "go": at, "goes": at, "posted": at,
 	"tracked": at, "tracking": at, "track": at, "tracks": at, "kept": at, "stored": at, "deployed": at,
 	"hosted": at, "filed": at, "pinned": at, "published": at, "reported": at, "managed": at, "maintained": at,
+	"documented": at, "booked": at, "recorded": at, "listed": at,
 	"show": upIn, "shows": upIn, "turn": upIn, "turns": upIn,
 	"generated": fromTo, "pulled": fromTo, "synced": fromTo, "exported": fromTo, "uploaded": fromTo, "dumped": fromTo,
 	"mirrored": fromTo, "sent": fromTo, "come": fromTo, "comes": fromTo, "fed": fromTo}

@@ -292,6 +292,9 @@ func opensWithImperative(s string) bool {
 
 // isWhere reports a named place outside the repository.
 func isWhere(s string) bool {
+	if labelledPlace(s) {
+		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
+	}
 	if inSystem(s) && !mayHold(s, []string{"bug", "error", "problem", "crash", "leak", "somewhere", "all day"}) && !opensWithImperative(s) {
 		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 	}
@@ -317,6 +320,54 @@ func isWhere(s string) bool {
 	named = named || reIsNamed.MatchString(s) || strings.ContainsAny(s, "-_.") && reIsNamedID.MatchString(s) && !versionAt(lastWordOf(reIsNamedID.FindString(s))) ||
 		reKindNamed.MatchString(s) && !callAt(s)
 	return named && !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
+}
+
+// labelledPlace reports a thing named, then where it lives after a
+// colon: "model checkpoints: s3://ml-artifacts-prod/ranker/", "the
+// runbook: https://wiki.acme.io/ops/db". The thing is a noun of at most
+// four words; the place an address. Not an error, a pull request, a
+// build or a log said with its link: those are now, or in git.
+func labelledPlace(s string) bool {
+	_, ok := labelStart(s)
+	return ok
+}
+
+// labelStart is where the label of a labelled place starts in s: after
+// a preface ("PFA the path — model checkpoints: …").
+func labelStart(s string) (int, bool) {
+	head, value, ok := strings.Cut(s, ": ")
+	if !ok {
+		return 0, false
+	}
+	start := 0
+	for _, sep := range []string{" — ", " – ", " - ", ", "} {
+		if i := strings.LastIndex(head, sep); i >= 0 {
+			head = head[i+len(sep):]
+			start += i + len(sep)
+		}
+	}
+	w := strings.Fields(asciiLower(head))
+	if len(w) == 0 || len(w) > 4 || determiners()[w[len(w)-1]] || imperatives()[w[0]] {
+		return 0, false
+	}
+	for _, x := range w {
+		if strings.Trim(x, "abcdefghijklmnopqrstuvwxyz-") != "" {
+			return 0, false
+		}
+		switch strings.TrimSuffix(x, "s") {
+		case "error", "warning", "exception", "panic", "fatal", "trace", "traceback", "log", "pr", "commit", "issue", "build", "run", "job",
+			"diff", "screenshot", "paste", "gist", "here", "link", "this", "that", "output", "result", "fail", "failure", "question", "note", "todo":
+			return 0, false
+		}
+	}
+	addr, _, _ := strings.Cut(strings.TrimSpace(value), " ")
+	switch {
+	case strings.HasPrefix(addr, "s3://"), strings.HasPrefix(addr, "gs://"), strings.HasPrefix(addr, "az://"):
+		return start, len(addr) > 6
+	case strings.HasPrefix(addr, "https://"), strings.HasPrefix(addr, "http://"):
+		return start, strings.Count(addr, "/") >= 3 || strings.Count(addr, ".") >= 1
+	}
+	return 0, false
 }
 
 // reTrouble marks talk about a problem now: where this bug shows up is no
