@@ -294,6 +294,21 @@ func TestAbsoluteDates_FromAnotherDay(t *testing.T) {
 			t.Errorf("end of next week said %s: %q, want %s", at.Format(time.DateOnly), got, want)
 		}
 	}
+	// A range of days said bare, across a month's end; not a percentile.
+	dec := time.Date(2026, 12, 10, 10, 0, 0, 0, time.UTC)
+	for in, want := range map[string]string{
+		"I'm on leave 21st to the 4th anyway":   "I'm on leave 2026-12-21 to 2027-01-04 anyway",
+		"the freeze runs 18th-2nd.":             "the freeze runs 2026-12-18 to 2027-01-02.",
+		"I am off 21st to the 1st, so ping Ana": "I am off 2026-12-21 to 2027-01-01, so ping Ana",
+		"keep the 5th to 25th percentile band":  "keep the 5th to 25th percentile band",
+	} {
+		if got, _ := AbsoluteDates(in, dec); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+	if got, _ := AbsoluteDates("off 21st-4th.", time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)); got != "off 2026-12-21 to 2027-01-04." {
+		t.Errorf("a range's end is after its start: %q", got)
+	}
 	// A weekday that comes back every week is on no one date.
 	for _, in := range []string{"the import runs every sunday", "we demo every other tuesday", "each friday we rotate on-call", "the outage last friday",
 		"every monday and tuesday we pair", "the backup runs every saturday, sunday and monday"} {

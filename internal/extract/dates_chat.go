@@ -39,6 +39,10 @@ var (
 	// reToTheNth is a range's end: "from wednesday to the 14th, only
 	// hotfixes"; not "to the 2nd position", "to the 10th percentile".
 	reToTheNth = gate(lazyre.New(`(?i)(\bto|-|–)\s*the\s+(\d{1,2})(?:st|nd|rd|th)\b(?:\s*[,.;!)]|\s*$|\s+(?:and|for|only|inclusive|included|incl)\b)`))
+	// reNthToNth is a range of days said bare: "on leave 21st to the 4th
+	// anyway", "the freeze runs 18th-2nd"; not "the 5th to 25th
+	// percentile".
+	reNthToNth = gate(lazyre.New(`(?i)\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\s*(to|till|until|through|thru|-|–)\s*(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?:\s*[,.;!)]|\s*$|\s+(?:and|for|only|inclusive|included|incl|anyway|so|but)\b)`))
 	// reTheNthIs is a day of the month a sentence opens with: "the 30th is
 	// our last day"; dayWords must say it is a day.
 	reTheNthIs = gate(lazyre.New(`(?i)^the (\d{1,2})(?:st|nd|rd|th)\s+(is|we|i|will|works|should|they)\b`))
@@ -305,6 +309,22 @@ func clauseAround(s string, m []int) string {
 // "the 30th is our last day", "from monday to the 14th") as its date
 // (see absoluteDates), setting *found when one was read.
 func nthDates(s string, at time.Time, found *bool) string {
+	s = gated(s, reNthToNth, []string{"st", "nd", "rd", "th"}, func(m string) string {
+		g := reNthToNth.FindStringSubmatchIndex(m)
+		d1, _ := strconv.Atoi(m[g[2]:g[3]])
+		d2, _ := strconv.Atoi(m[g[6]:g[7]])
+		t1, ok1 := nextNth(at, d1)
+		t2, ok2 := nextNth(t1, d2)
+		if !ok1 || !ok2 {
+			return m
+		}
+		*found = true
+		to := m[g[4]:g[5]]
+		if to == "-" || to == "–" {
+			to = "to"
+		}
+		return day(t1) + " " + to + " " + day(t2) + m[g[7]+2:] // and what follows the second day
+	})
 	s = gated(s, reIsTheNth, digits, func(m string) string {
 		g := reIsTheNth.FindStringSubmatch(m)
 		d, _ := strconv.Atoi(g[1])

@@ -25,8 +25,8 @@ func locVerbEnds(s string) []int {
 		for q < len(s) && asciiLetter(s[q]) {
 			q++
 		}
-		if q < len(s) && isSpace(s[q]) && locVerbs[strings.ToLower(s[p:q])] != 0 {
-			if end := locVerbRest(s, q, locVerbs[strings.ToLower(s[p:q])]); end > 0 {
+		if kind := locVerbKind(strings.ToLower(s[p:q])); q < len(s) && isSpace(s[q]) && kind != 0 {
+			if end := locVerbRest(s, q, kind); end > 0 {
 				ends = append(ends, end)
 				p = end
 				continue
@@ -101,14 +101,21 @@ const (
 	fromTo
 )
 
-var locVerbs = map[string]verbKind{"live": at, "lives": at, "is": at, "are": at, "sit": at, "sits": at,
-	"happen": at, "happens": at, "land": at, "lands": at, "go": at, "goes": at, "posted": at,
-	"tracked": at, "tracking": at, "track": at, "tracks": at, "kept": at, "stored": at, "deployed": at,
-	"hosted": at, "filed": at, "pinned": at, "published": at, "reported": at, "managed": at, "maintained": at,
-	"documented": at, "booked": at, "recorded": at, "listed": at,
-	"show": upIn, "shows": upIn, "turn": upIn, "turns": upIn,
-	"generated": fromTo, "pulled": fromTo, "synced": fromTo, "exported": fromTo, "uploaded": fromTo, "dumped": fromTo,
-	"mirrored": fromTo, "sent": fromTo, "come": fromTo, "comes": fromTo, "fed": fromTo}
+// locVerbKind is what may follow a location verb, or 0 for a word that
+// is none (a switch, not a map: a hook's start-up pays for no table).
+func locVerbKind(w string) verbKind {
+	switch w {
+	case "live", "lives", "is", "are", "sit", "sits", "happen", "happens", "land", "lands", "go", "goes", "posted",
+		"tracked", "tracking", "track", "tracks", "kept", "stored", "deployed", "hosted", "filed", "pinned", "published",
+		"reported", "managed", "maintained", "documented", "booked", "recorded", "listed":
+		return at
+	case "show", "shows", "turn", "turns":
+		return upIn
+	case "generated", "pulled", "synced", "exported", "uploaded", "dumped", "mirrored", "sent", "come", "comes", "fed":
+		return fromTo
+	}
+	return 0
+}
 
 func asciiLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
