@@ -693,9 +693,10 @@ func pointedRule(s string, at time.Time) (rule, why string, ok bool) {
 }
 
 // personalWords mark what is private about someone, which is never a rule's
-// reason: "sarah is going through a divorce".
+// reason: "sarah is going through a divorce", "my dad is in hospital"; not
+// "the HL7 feed from the hospital".
 func personalWords() []string {
-	return []string{"divorce", "hospital", "sick", "illness", "pregnan", "funeral", "therapy", "diagnos", "cancer", "passed away", "surgery", "grief"}
+	return []string{"divorce", "in hospital", "in the hospital", "at the hospital", "to the hospital", "sick", "illness", "pregnan", "funeral", "therapy", "diagnos", "cancer", "passed away", "surgery", "grief"}
 }
 
 // withReasonBefore gives a rule without a reason the sentence before it as

@@ -239,6 +239,15 @@ func BenchmarkHeuristic_4MB(b *testing.B) {
 	}
 }
 
+func must(t *testing.T, text string, at time.Time) []Candidate {
+	t.Helper()
+	got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s")
+	if len(got) == 0 {
+		t.Errorf("%q saved nothing", text)
+	}
+	return got
+}
+
 // TestHeuristic_Structure: sentences read by structure, not by an opening
 // word (issue 17): self-description after filler, redirects with their
 // reason, named places outside the repo, implied dates, pasted quotes.
@@ -272,6 +281,9 @@ func TestHeuristic_Structure(t *testing.T) {
 		{"oskar said in standup we always use the tz package for timezones, because DST bugs already happened twice", "feedback", "We always use the tz package", "DST bugs already happened twice"},
 		{"our tech lead told us to always squash merge, the history stays readable", "feedback", "Always squash merge", "The history stays readable"},
 		{"btw my boss ingrid decided we migrate all log ingestion from vector to otel collector, done by end of december", "project", "My boss ingrid decided", ""},
+		// A reason the sentence before gives, "so" opening the rule: a
+		// hospital as a system's source is no private matter.
+		{"the HL7 feed from the hospital sometimes sends the same message twice within a second. so every handler has to be idempotent on message control id", "feedback", "idempotent on message control id", "The HL7 feed from the hospital sometimes sends"},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
 		if len(got) != 1 || got[0].Type != tc.typ || !strings.Contains(got[0].Body, tc.has) {
@@ -283,6 +295,17 @@ func TestHeuristic_Structure(t *testing.T) {
 		}
 		if tc.why != "" && !strings.Contains(got[0].Body, "**Why:** "+tc.why) {
 			t.Errorf("%q: body %q lacks the why %q", tc.text, got[0].Body, tc.why)
+		}
+	}
+	// Someone in hospital is private, never a rule's reason.
+	if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "our designer is in hospital for a while. so don't wait for her mockups, use the old ones"}}, "s"); len(got) != 1 || strings.Contains(got[0].Body, "hospital") {
+		t.Errorf("a private reason: %+v", got)
+	}
+	// "how many times do I have to say it" opens a correction; it is no
+	// part of what is kept.
+	for _, c := range must(t, "how many times do I have to say it, the staging DB is shared with QA. do NOT truncate tables there", at) {
+		if strings.Contains(strings.ToLower(c.Body), "how many times") {
+			t.Errorf("the lead was kept: %q", c.Body)
 		}
 	}
 	for _, text := range []string{
