@@ -199,7 +199,12 @@ func conditionalRule(s string) bool {
 		return true
 	}
 	v := strings.Trim(w[0], ".,;:!")
-	if oneOffVerbs()[v] || subjects()[v] || determiners()[v] || finiteVerbs()[v] || pronounSubject(v) {
+	// A base form that is also a finite verb ("we use…") is an
+	// imperative after a condition: "when you compare options, use a
+	// table". Not "check" or "run": "if the build fails, check the logs"
+	// is a recipe for now.
+	base := v == "use" || v == "do"
+	if oneOffVerbs()[v] || subjects()[v] || determiners()[v] || finiteVerbs()[v] && !base || pronounSubject(v) {
 		return false
 	}
 	// An imperative: a verb of the lists, or a bare word that is no
