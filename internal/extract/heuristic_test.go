@@ -324,3 +324,32 @@ func TestHeuristic_Structure(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberedItems: a numbered list after a label is one item a line,
+// with a label that says the items hold from now on before each one;
+// a number that ends a sentence is no list.
+func TestNumberedItems(t *testing.T) {
+	for in, want := range map[string]string{
+		"going forward: 1. branch names like feat/<ticket> 2. no force-push after review started": "going forward:\ngoing forward, branch names like feat/<ticket>\ngoing forward, no force-push after review started",
+		"the plan: 1. fix the parser 2. add a test":                                               "the plan:\nfix the parser\nadd a test",
+		"steps:\n1. run make\n2. run the tests\n\nthanks":                                         "steps:\nrun make\nrun the tests\n\nthanks",
+		"we have 2. that's it":         "we have 2. that's it",
+		"see step 1. then 2. the rest": "see step 1. then 2. the rest",
+		"versions: 1. v1.2. v2":        "versions: 1. v1.2. v2",
+		"pick one: 1. redis":           "pick one: 1. redis",
+	} {
+		if got := numberedItems(in); got != want {
+			t.Errorf("%q:\n got %q\nwant %q", in, got, want)
+		}
+	}
+	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "going forward: 1. branch names like feat/<ticket>-short-desc 2. no force-push after review started 3. delete the branch after merge"}}, "s")
+	if len(got) != 3 {
+		t.Fatalf("got %+v, want three rules", got)
+	}
+	for _, c := range got {
+		if c.Type != "feedback" || strings.HasPrefix(c.Name, "1") {
+			t.Errorf("not a rule of the list: %+v", c)
+		}
+	}
+}

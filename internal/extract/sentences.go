@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -24,6 +25,7 @@ func sentences(text string) []string {
 // (ruleFragment: "never -auto-approve.", "debian-slim only."): frags[i]
 // are those just before sentence i, frags[len(out)] those after the last.
 func sentencesAndFragments(text string) (out []string, frags [][]string) {
+	text = numberedItems(text)
 	// Protect the dots of URLs and of file names from the splitter.
 	urls := reURL.FindAllString(text, -1)
 	for i, u := range urls {
@@ -51,6 +53,66 @@ func sentencesAndFragments(text string) (out []string, frags [][]string) {
 		}
 	}
 	return out, append(frags, pending)
+}
+
+// numberedItems puts each item of a numbered list after a label on a
+// line of its own: "going forward: 1. branch names like feat/<ticket>
+// 2. no force-push after review started" is two items, not a sentence
+// that ends at "1.". A label that says the items hold from now on
+// ("going forward") is said again before each one.
+func numberedItems(text string) string {
+	i := strings.Index(text, "1. ")
+	for i > 0 && !strings.HasSuffix(strings.TrimRight(text[:i], " \t\n"), ":") {
+		j := strings.Index(text[i+3:], "1. ")
+		if j < 0 {
+			return text
+		}
+		i += 3 + j
+	}
+	if i < 0 || i > 0 && wordAt(text, i-1) {
+		return text
+	}
+	head := strings.TrimRight(text[:i], " \t\n")
+	var items []string
+	from := i + 3
+	for k := 2; ; k++ {
+		marker := strconv.Itoa(k) + ". "
+		j := strings.Index(text[from:], marker)
+		if j < 0 || j == 0 || text[from+j-1] != ' ' && text[from+j-1] != '\n' {
+			break
+		}
+		items = append(items, text[from:from+j])
+		from += j + len(marker)
+	}
+	if len(items) == 0 {
+		return text
+	}
+	last, rest, _ := strings.Cut(text[from:], "\n")
+	items = append(items, last)
+	label := head[strings.LastIndexAny(head, ".!?\n")+1:]
+	prefix := ""
+	if standingLabel(strings.TrimSuffix(strings.TrimSpace(asciiLower(label)), ":")) {
+		prefix = strings.TrimSuffix(strings.TrimSpace(label), ":") + ", "
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	for _, it := range items {
+		b.WriteString("\n" + prefix + strings.TrimSpace(it))
+	}
+	if rest != "" {
+		b.WriteString("\n" + rest)
+	}
+	return b.String()
+}
+
+// standingLabel reports a label that says what follows holds from now on,
+// which reads as well before each item.
+func standingLabel(l string) bool {
+	switch l {
+	case "going forward", "from now on", "in future", "in the future", "for the future", "from today on":
+		return true
+	}
+	return false
 }
 
 // splitLabels cuts a sentence after a short head that labels what
