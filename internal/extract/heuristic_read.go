@@ -136,6 +136,9 @@ type reading struct {
 // is a correction; a redirect's "not that" head goes, the rule stays.
 func read(s string) reading {
 	s = reInterjection.ReplaceAllString(s, "")
+	if len(s) > 8 && strings.EqualFold(s[:8], "please, ") {
+		s = s[:6] + s[7:] // "Please, no ternary operators in templates"
+	}
 	r := reading{}
 	for {
 		m := reLead.FindString(s)

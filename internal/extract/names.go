@@ -256,6 +256,10 @@ func mainClause(s string) (string, bool) {
 	first, _, _ := strings.Cut(asciiLower(s), " ")
 	switch first {
 	case "if", "when", "whenever", "for", "once":
+	case "before", "after":
+		if second := strings.Fields(asciiLower(s)); len(second) < 2 || !strings.HasSuffix(second[1], "ing") {
+			return "", false // "before changing X, ask me first", not "before the release, …"
+		}
 	default:
 		return "", false
 	}

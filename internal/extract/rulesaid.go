@@ -181,10 +181,18 @@ func everyKind(s string) bool {
 // ISR context, no malloc".
 func conditionalRule(s string) bool {
 	head, tail, ok := strings.Cut(asciiLower(s), ", ")
-	if !ok || !reConditionHead.MatchString(head) || mayHold(s, hereWords) || reStepOnly.MatchString(s) || reNoCondition.MatchString(head) {
+	if !ok {
 		return false
 	}
-	if h := strings.Fields(head); (h[0] == "before" || h[0] == "after") && !reWhenYou.MatchString(head) {
+	h := strings.Fields(head)
+	// "before changing more than one file, ask me first": any time one
+	// does it, unless a pointer names this one ("before merging this").
+	gerund := len(h) >= 2 && (h[0] == "before" || h[0] == "after") && strings.HasSuffix(h[1], "ing") &&
+		!slices.ContainsFunc(h[2:], func(w string) bool { return w == "this" || w == "that" || w == "it" || w == "these" || w == "those" })
+	if !reConditionHead.MatchString(head) && !gerund || mayHold(s, hereWords) || reStepOnly.MatchString(s) || reNoCondition.MatchString(head) {
+		return false
+	}
+	if (h[0] == "before" || h[0] == "after") && !reWhenYou.MatchString(head) && !gerund {
 		return false // "after you fix the import, rerun the build": this task's order
 	}
 	w := strings.Fields(tail)
