@@ -1,0 +1,216 @@
+package extract
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/memdir/memdir/internal/lazyre"
+)
+
+// This file reads what a person says of themselves (issue 17): who they
+// are, what they know, where they work and when, in a sentence's own
+// clauses, and which sentences about someone else are the team's.
+
+// selfAction reports a sentence about what the speaker is doing, not
+// who they are: "i'm taking the lead on this migration", "i'm pinging the
+// admin", "i manage to reproduce it", "i handle the css, you do the rest".
+func selfAction(l string) bool {
+	w := strings.Fields(l)
+	if len(w) > 1 && strings.HasSuffix(w[1], "ing") {
+		return true
+	}
+	if neverThis(w) {
+		return true
+	}
+	return mayHold(l, []string{"manage to", "a bit ", "a little ", "you do ", "you handle", "you take"})
+}
+
+// neverThis reports experience with one thing of this task: "ive never
+// touched this file before".
+func neverThis(w []string) bool {
+	for i := 0; i+2 < len(w); i++ {
+		if w[i] == "never" && (w[i+2] == "this" || w[i+2] == "that" || w[i+2] == "the" || w[i+2] == "it") {
+			return true
+		}
+	}
+	return false
+}
+
+// selfClauses cuts a sentence into the self-descriptions it holds, each
+// with the clauses after it that say more ("I've been doing sre for 6
+// years, mostly GCP" | "new to aws"), or nil.
+func selfClauses(s string) []string {
+	var parts []string
+	cuts := clauseCuts(s)
+	for k, c := range cuts {
+		end := len(s)
+		if k+1 < len(cuts) {
+			end = cuts[k+1].at
+		}
+		if c.at+c.n <= end {
+			parts = append(parts, s[c.at+c.n:end])
+		}
+	}
+	var out []string
+	for _, p := range parts {
+		p = read(p).text
+		for _, adv := range []string{"normally ", "usually ", "otherwise "} {
+			if len(p) > len(adv) && strings.EqualFold(p[:len(adv)], adv) {
+				p = p[len(adv):] // "normally i'm on the platform team"
+			}
+		}
+		if reNowOnly.MatchString(p) {
+			continue // "i'm incident commander today": not who they are
+		}
+		for off := 0; ; {
+			i := strings.Index(p[off:], " so ")
+			if i < 0 {
+				break
+			}
+			if head := p[:off+i]; !soIsDegree(head) {
+				p = head // "go is new to me so explain…": the rest is a request
+				break
+			}
+			off += i + len(" so ") // "i am not so good with kubernetes so explain…": the next one
+		}
+		words := strings.Fields(strings.ToLower(p))
+		subjectless := len(words) > 0 && (words[0] == "been" || words[0] == "came" || words[0] == "coming" || words[0] == "mostly" || words[0] == "mainly" || words[0] == "switched" || words[0] == "moved")
+		switch {
+		case len(out) > 0 && subjectless:
+			// "been writing django for 8 years": more of the fact before.
+			out[len(out)-1] += ", " + p
+		case isSelf(p) && (!reSelfNot.MatchString(p) || inTeam(words)) || reNotGoodAt.MatchString(p) && !slices.Contains([]string{"this", "that", "it", "these", "those"}, strings.Trim(words[len(words)-1], ",.!")):
+			if len(words) > 0 && (words[0] == "new" || words[0] == "fairly" || words[0] == "pretty" || words[0] == "brand") {
+				p = "I'm " + p // "new to aws" alone says nobody is
+			}
+			out = append(out, p)
+		case len(out) > 0 && len(words) > 0 && len(words) <= 6 && !imperatives()[words[0]]:
+			// "mostly GCP", "been here 3 years": more of the fact before.
+			out[len(out)-1] += ", " + p
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	// A lone self-description keeps its sentence's qualifiers.
+	if len(out) == 1 && isSelf(s) {
+		if head, _, ok := strings.Cut(s, ", so "); ok {
+			s = head
+		}
+		return []string{s}
+	}
+	return out
+}
+
+// isSelf reports a self-description (reSelf, reSelfWas, reSelfTeam).
+func isSelf(s string) bool {
+	if reSelf.MatchString(s) && !mayHold(s, []string{" a bit ", " a little ", " a tad "}) && !neverThis(strings.Fields(asciiLower(s))) {
+		return true
+	}
+	l := asciiLower(s)
+	if strings.HasPrefix(l, "i") && reSelfI.MatchString(s) && !selfAction(l) {
+		return true
+	}
+	if strings.HasPrefix(l, "i was ") {
+		return reSelfWas.MatchString(s)
+	}
+	first, _, _ := strings.Cut(l, " ")
+	if confusesMe(l) {
+		return true
+	}
+	return strings.Contains(l, " team") && !determiners()[first] && first != "some" && reSelfTeam.MatchString(s)
+}
+
+// inTeam reports "i'm in the billing team of the operator", which says
+// who the speaker is, though "i'm in the middle of…" and "i'm in a
+// meeting" do not.
+func inTeam(w []string) bool {
+	switch {
+	case len(w) > 3 && (w[0] == "i'm" || w[0] == "im") && w[1] == "in" && w[2] == "the":
+		w = w[3:]
+	case len(w) > 4 && w[0] == "i" && w[1] == "am" && w[2] == "in" && w[3] == "the":
+		w = w[4:]
+	default:
+		return false
+	}
+	for i := 0; i < len(w) && i < 3; i++ {
+		switch strings.TrimRight(w[i], ",.;") {
+		case "team", "group", "lab", "department", "squad", "org":
+			return i > 0
+		}
+	}
+	return false
+}
+
+// confusesMe reports what keeps confusing the speaker, which says what
+// they know: "the graphql admin api still confuses me". A thing in front
+// of them now ("this stack trace really confuses me", "it still confuses
+// me why…") is not.
+func confusesMe(l string) bool {
+	w := strings.Fields(strings.TrimRight(l, ".!, "))
+	n := len(w)
+	if n < 4 || n > 8 || w[n-1] != "me" || w[n-2] != "confuses" && w[n-2] != "baffles" {
+		return false
+	}
+	switch w[n-3] {
+	case "still", "always", "honestly", "really", "kinda", "totally":
+	default:
+		return false
+	}
+	switch w[0] {
+	case "this", "that", "these", "those", "it", "your", "what", "why", "which", "how", "he", "she", "they", "you":
+		return false
+	}
+	for _, x := range w[:n-3] {
+		switch strings.TrimRight(x, "s") {
+		case "error", "trace", "log", "output", "message", "result", "failure", "diff", "warning", "answer", "test", "bug", "line":
+			return false
+		}
+	}
+	return true
+}
+
+// soIsDegree reports a "so" that says how much, not what follows, after
+// head: "i am not so good with kubernetes".
+func soIsDegree(head string) bool {
+	w := strings.Fields(asciiLower(head))
+	if len(w) == 0 {
+		return false
+	}
+	switch w[len(w)-1] {
+	case "not", "am", "is", "are", "was", "were", "i'm", "im", "really", "just", "and":
+		return true
+	}
+	return false
+}
+
+// reNotGoodAt is what someone is not good at, which says who they are
+// though it opens with "i'm not": "i am not so good with kubernetes".
+var reNotGoodAt = gate(lazyre.New(`(?i)^(?:i'?m|im|i am) not (?:(?:so|that|too|very|really|super)\s+)?(?:good|great|strong|comfortable|familiar|fluent|experienced) (?:at|with|in)\b`))
+
+// reKnowledge is what the user knows, or does not: their experience
+// beside their role ("I know the grpc stuff well", "new to aws").
+var reKnowledge = gate(lazyre.New(`(?i)\b(?:new to|first time|know (?:\S+ ){1,4}(?:well|inside out)|been (?:doing|writing|working)|\d+ ?(?:years|yrs|y)\b|normally (?:write|use|work)|(?:bad|good|great|rusty|comfortable|fluent|shaky|weak) (?:at|with|in|on)|where (?:i'?m|im|i am) (?:weakest|weak|rusty)|(?:still|always|honestly|really|kinda|totally|kind of) (?:confuses|baffles|trips up|scares) me|coming from|background|own the|owns? )`))
+
+// firstPerson are the words a sentence about the speaker opens with.
+func firstPerson(w string) bool {
+	switch w {
+	case "i", "i'm", "im", "i've", "ive", "i'll", "i'd", "my", "me":
+		return true
+	}
+	return false
+}
+
+// someoneOf reports a sentence that opens in the first person whose
+// subject is someone the speaker works with or for: "my supervisor wants
+// a demo at the review on the 9th", not "my flight is on the 9th".
+func someoneOf(words []string) bool {
+	if len(words) < 3 {
+		return false
+	}
+	switch words[1] {
+	case "boss", "supervisor", "advisor", "adviser", "lead", "manager", "pm", "cto", "ceo", "client", "customer", "professor", "prof.", "mentor":
+		return true
+	}
+	return false
+}
