@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/memdir/memdir/internal/lazyre"
@@ -135,6 +136,24 @@ type reading struct {
 // read drops the sentence's opening markers and filler and sees whether it
 // is a correction; a redirect's "not that" head goes, the rule stays.
 func read(s string) reading {
+	// The loop, classify and the readers after it ask the same of one
+	// sentence several times.
+	if c := lastRead.Load(); c != nil && c.s == s {
+		return c.r
+	}
+	r := readUncached(s)
+	lastRead.Store(&readMemo{s, r})
+	return r
+}
+
+type readMemo struct {
+	s string
+	r reading
+}
+
+var lastRead atomic.Pointer[readMemo]
+
+func readUncached(s string) reading {
 	s = reInterjection.ReplaceAllString(s, "")
 	if len(s) > 8 && strings.EqualFold(s[:8], "please, ") {
 		s = s[:6] + s[7:] // "Please, no ternary operators in templates"
