@@ -33,6 +33,15 @@ func title(rule string) string {
 	for len(words) > 0 && (strings.EqualFold(words[0], "please") || strings.EqualFold(words[0], "so") || strings.EqualFold(words[0], "ok")) {
 		words = words[1:]
 	}
+	// "Ask me first please" is "Ask me first".
+	for len(words) > 2 {
+		switch strings.ToLower(strings.Trim(words[len(words)-1], ".,!")) {
+		case "please", "pls", "plz", "thanks", "thx":
+			words = words[:len(words)-1]
+			continue
+		}
+		break
+	}
 	if len(words) > 6 {
 		words = words[:6]
 		// Not ending on a word that leads into the rest.

@@ -38,6 +38,9 @@ func TestTitle_PhraseEnds(t *testing.T) {
 		{"feedback", "any grpc api change has to be announced in #api-changes on slack", "Grpc api change must be announced"},
 		{"reference", "if you ever need more runner capacity, requests go through the google form pinned in #dev-productivity", "Requests go through google form"},
 		{"feedback", "add a CHANGELOG entry under Unreleased for both changes", "Add CHANGELOG entry under Unreleased"},
+		// a polite word at the end is no part of a title
+		{"feedback", "before changing more than one file, ask me first please", "Ask me first"},
+		{"feedback", "no force-push after review, thx", "No force-push after review"},
 		{"project", "the orders service is getting deprecated in Q1 anyway, billing-v2 replaces it", "Orders service is getting deprecated"},
 		// a name or a date said after a noun stands apart from it
 		{"project", "the index rebuild is scheduled for tuesday 2026-12-01 so reads will be slow", "Index rebuild is scheduled for tuesday"},
