@@ -66,11 +66,8 @@ func allGates() []*gatedRe {
 // may reports whether s may hold a match.
 func (g *gatedRe) may(s string) bool {
 	g.init()
-	if g.starts != nil && !foldHazard(s) {
-		lower := lowerCached(s)
-		if !slices.ContainsFunc(g.starts, func(p string) bool { return strings.HasPrefix(lower, p) }) {
-			return false
-		}
+	if g.starts != nil && !foldHazard(s) && !startsWithOne(s, g.starts) {
+		return false
 	}
 	if g.hints == nil {
 		return true
@@ -87,6 +84,13 @@ func (g *gatedRe) init() {
 			branches: branchGates(g.String()),
 		}
 	})
+}
+
+// startsWithOne reports whether s, its ASCII letters lowered, starts with
+// one of the lower-case prefixes.
+func startsWithOne(s string, prefixes []string) bool {
+	lower := lowerCached(s)
+	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(lower, p) })
 }
 
 // mayHold reports whether s holds one of the hints, in any case.

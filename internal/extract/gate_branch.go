@@ -2,7 +2,6 @@ package extract
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 )
@@ -25,11 +24,8 @@ type branchGate struct {
 // may reports whether s may hold a match of the branch, as match does
 // without running its regexp.
 func (b *branchGate) may(s string) bool {
-	if b.starts != nil {
-		lower := lowerCached(s)
-		if !slices.ContainsFunc(b.starts, func(p string) bool { return strings.HasPrefix(lower, p) }) {
-			return false
-		}
+	if b.starts != nil && !startsWithOne(s, b.starts) {
+		return false
 	}
 	if b.split != nil {
 		return b.split.matchString(s)
