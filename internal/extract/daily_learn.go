@@ -22,7 +22,7 @@ var (
 	reCorrects = lazyre.New(`(?i)^(?:no|nope|wrong)[,.!:]\s|^that'?s (?:wrong|not (?:right|how|what))`)
 	reFailure  = lazyre.New(`(?i)\b(?:broke|breaks|broken|break|fail(?:s|ed|ing|ure)?|crash\w*|bugs?|burn(?:ed|t)?|outages?|corrupt\w*|lost|lose|leak\w*|regress\w*|hid|hides|flaky|timed? ?out|took down|incidents?|data loss|errors?)\b`)
 	reRunnable = lazyre.New("(?i)https?://|`[^`]+`|\\b(?:dashboards?|runbooks?|quer(?:y|ies)|commands?|scripts?|curl|psql|kubectl|grafana|kibana|datadog|honeycomb|sentry|wiki|docs?|notebooks?|playbooks?)\\b")
-	reWhere    = lazyre.New(`(?i)^((?:the |our |all )?[\w .'-]{2,40}?)\s+(is|are|lives?|gets?|go(?:es)?)\s+(?:(tracked|filed|kept|managed|documented|logged|reported|posted|stored|hosted)\s+)?(?:(?:in|at|on|under|to)\s|https?://)`)
+	reWhere    = lazyre.New(`(?i)^((?:the |our |all )?[\w .'-]{2,40}?)\s+(is|are|lives?|gets?|go(?:es)?)\s+(?:(tracked|filed|kept|managed|documented|logged|reported|posted|stored|hosted|saved)\s+)?(?:(?:in|at|on|under|to)\s|https?://|the ['"‘“])`)
 	reAboutMe  = lazyre.New(`(?i)^(?:(?:hi|hey|fyi|btw|ok|so|well)[,!.]?\s+)?(?:i'?m|i am|i work as|i worked as|my (?:role|job) is)\s+(?:more of\s+)?(?:a |an |the )?(.+)`)
 	// reFirstPerson is a fact about the speaker after its "I" part: "I own
 	// the ranking model", "this is my first time touching svelte".

@@ -59,8 +59,8 @@ var (
 	// reEndOfMonth is "end of september", "the end of jan": its last day,
 	// in a project fact (periodEnds).
 	reEndOfMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
-	reEndQuart   = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?quarter\b`))
-	reTheNth     = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru|week of) the (\d{1,2})(?:st|nd|rd|th)\b`))
+	reEndQuart   = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:(?:the\s+|this\s+)?quarter|q([1-4]))\b`))
+	reTheNth     = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru|week of|due|ships|lands|launches) the (\d{1,2})(?:st|nd|rd|th)\b`))
 	reISODate    = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
 	// reIsTheNth is "next one is the 12th" at a clause's end: not "the
 	// 2nd biggest line", not "the 1st of every month".
@@ -107,6 +107,7 @@ var lastDates atomic.Pointer[datesMemo]
 func absoluteDates(s string, at time.Time) (string, bool) {
 	found := reISODate.MatchString(s)
 	s = shortDates(s, at, &found)
+	s = dayRanges(s)
 	s = gated(s, reNFrom, []string{" from ", " after "}, func(m string) string {
 		found = true
 		g := reNFrom.FindStringSubmatch(m)
@@ -219,9 +220,15 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	s = endOfYear(s, at, &found)
 	s = weekends(s, at, &found)
 	s = holidays(s, at, &found)
-	s = gated(s, reEndQuart, []string{"quarter"}, func(string) string {
+	s = gated(s, reEndQuart, []string{"quarter", "end of q"}, func(m string) string {
 		found = true
 		q := (int(at.Month())-1)/3*3 + 3 // the quarter's last month
+		if g := reEndQuart.FindStringSubmatch(m); g[1] != "" {
+			q = int(g[1][0]-'0') * 3 // "end of Q2": June's end, this year's or, long past, next year's
+			if end := time.Date(at.Year(), time.Month(q)+1, 0, 0, 0, 0, 0, at.Location()); end.Before(at.AddDate(0, 0, -60)) {
+				return day(time.Date(at.Year()+1, time.Month(q)+1, 0, 0, 0, 0, 0, at.Location()))
+			}
+		}
 		return day(time.Date(at.Year(), time.Month(q)+1, 0, 0, 0, 0, 0, at.Location()))
 	})
 	s = gated(s, reInN, []string{"in "}, func(m string) string {
@@ -295,6 +302,29 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		s = restated(s)
 	}
 	return s, found
+}
+
+// reDayRange is a range of days said with one month's name at its end, or
+// a day written with a dot as German and others write it: "from 6 to 8
+// April", "16. to 27. Feb", "on 2. March".
+var reDayRange = gate(lazyre.New(`(?i)\b(\d{1,2})\.?(\s*(?:to|till|until|-|–)\s*)(\d{1,2})\.?\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b)|\b(\d{1,2})\.\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b)`))
+
+// dayRanges writes each day of such a range with its month ("6 April to
+// 8 April"), and a dotted day without its dot, for reDayMonth to read.
+func dayRanges(s string) string {
+	return gated(s, reDayRange, monthHints, func(m string) string {
+		g := reDayRange.FindStringSubmatch(m)
+		if g[5] != "" {
+			if _, ok := months[strings.ToLower(g[6])]; !ok {
+				return m
+			}
+			return g[5] + " " + g[6]
+		}
+		if _, ok := months[strings.ToLower(g[4])]; !ok {
+			return m // "6 to 8 marbles"
+		}
+		return g[1] + " " + g[4] + g[2] + g[3] + " " + g[4]
+	})
 }
 
 // periodEnds writes "by end of september" in a project fact as the

@@ -14,21 +14,27 @@ import (
 func TestAbsoluteDates_Chat(t *testing.T) {
 	wed := time.Date(2026, 5, 27, 10, 0, 0, 0, time.UTC)
 	for in, want := range map[string]string{
-		"deploy the hotfix tmrw morning":             "2026-05-28",
-		"tmr we pair on the flaky tests":             "2026-05-28",
-		"the keys arrive the day after tomorrow":     "2026-05-29",
-		"three weeks from now the cluster goes away": "2026-06-17",
-		"the patch window is in a fortnight":         "2026-06-10",
-		"need the rfc comments addressed by EOD":     "by 2026-05-27",
-		"need the plan signed off by eow":            "by 2026-05-29",
-		"close the epics by EOQ or they roll over":   "by 2026-06-30",
-		"finish the split by the end of the year":    "by 2026-12-31",
-		"the reindex runs this weekend":              "the weekend of 2026-05-30",
-		"dns moves this wknd":                        "the weekend of 2026-05-30",
-		"the office move is next weekend":            "the weekend of 2026-06-06",
-		"the gift cards go live before christmas":    "before christmas 2026-12-25",
-		"the cert renewal lands on new year's eve":   "new year's eve 2026-12-31",
-		"accredited by July 1, 2027 at the latest":   "by 2027-07-01 at",
+		"deploy the hotfix tmrw morning":               "2026-05-28",
+		"tmr we pair on the flaky tests":               "2026-05-28",
+		"the keys arrive the day after tomorrow":       "2026-05-29",
+		"three weeks from now the cluster goes away":   "2026-06-17",
+		"the patch window is in a fortnight":           "2026-06-10",
+		"need the rfc comments addressed by EOD":       "by 2026-05-27",
+		"need the plan signed off by eow":              "by 2026-05-29",
+		"close the epics by EOQ or they roll over":     "by 2026-06-30",
+		"finish the split by the end of the year":      "by 2026-12-31",
+		"the reindex runs this weekend":                "the weekend of 2026-05-30",
+		"dns moves this wknd":                          "the weekend of 2026-05-30",
+		"the office move is next weekend":              "the weekend of 2026-06-06",
+		"the gift cards go live before christmas":      "before christmas 2026-12-25",
+		"the cert renewal lands on new year's eve":     "new year's eve 2026-12-31",
+		"accredited by July 1, 2027 at the latest":     "by 2027-07-01 at",
+		"the quarterly report is due the 30th":         "due 2026-05-30",
+		"the cluster has maintenance from 6 to 8 June": "from 2026-06-06 to 2026-06-08",
+		"anke is in vacation from 16. to 27. jun":      "from 2026-06-16 to 2026-06-27",
+		"the release is on 2. July":                    "on 2026-07-02",
+		"the old feed gets switched off end of Q2":     "off 2026-06-30",
+		"the grant ends at the end of q4":              "the grant ends at 2026-12-31",
 		// A weekday counted from another day the sentence names.
 		"the audit is on june 19 and the docs are due the friday before":                 "friday 2026-06-12 before",
 		"the launch is june 10, code freeze the monday before it":                        "monday 2026-06-08 before it",
@@ -102,6 +108,14 @@ var reGarbled = regexp.MustCompile(`\d{4}-\d\d-\d{4}|\d-\d{4}-\d\d`)
 
 // TestAbsoluteDates_Review: what a review found wrong (issue 17), said on
 // Tuesday 2026-04-14 unless another day is given.
+// TestAbsoluteDates_QuarterAhead: a quarter's end long past this year is
+// next year's.
+func TestAbsoluteDates_QuarterAhead(t *testing.T) {
+	if got, _ := AbsoluteDates("the grant ends at the end of Q1", time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)); got != "the grant ends at 2027-03-31" {
+		t.Errorf("got %q", got)
+	}
+}
+
 func TestAbsoluteDates_Review(t *testing.T) {
 	tue := time.Date(2026, 4, 14, 10, 0, 0, 0, time.UTC)
 	on := func(d string) time.Time {

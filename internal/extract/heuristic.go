@@ -132,12 +132,15 @@ var (
 	reToAgents = gate(lazyre.New(`(?i)\b(?:ai|llms?|coding|language[- ]models?)[ -](?:agents?|assistants?|models?|bots?|tools?)\s*(?::|,|should|must|shall|need to|are (?:required|expected|instructed|asked) to|will|always|never|reading this)|\binstructions? (?:to|for) (?:all )?(?:ai|llms?|agents?|assistants?|bots?|models?)\b|\bnote (?:to|for) (?:ai|agents?|assistants?|llms?|bots?|models?)\b|\b(?:ignore|disregard|forget) (?:all |any )?(?:the )?(?:previous|prior|above|earlier) (?:instructions|rules)\b|\bif you are an? (?:ai|llm|language model|assistant|agent|bot)\b`))
 	// reNowOnly is a statement about the user that holds only now: "I'm
 	// on call this week", "I'm out today".
-	reNowOnly = gate(lazyre.New(`(?i)\b(?:this week|today|tonight|right now|at the moment|for now|this sprint|these days|for the next (?:few )?(?:days|hours))\b`))
+	reNowOnly = gate(lazyre.New(`(?i)\b(?:this week|today|tonight|right now|at the moment|for now|this sprint|these days|for the next (?:few )?(?:days|hours)|it'?s (?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:i|we)(?:'ll| will)? stop here)\b`))
 	// reProseSecret is a credential stated in words, which the redactor's
 	// key=value rules do not see: "the password is Tr0ub4dor&3", "with
 	// password hunter2x9", "use the token 8f3a9c…". The value must hold a
 	// digit or a symbol, so "the password is required" and "the token
 	// lives in vault" stay prose.
+	// reKeyIs is a key stated with its value, named however: "the
+	// stripe key is sk_live_…"; not a key id, a place of a key.
+	reKeyIs       = gate(lazyre.New(`(?i)\b(?:key|licen[cs]e)(?:\s+(?:in|for|of|from)\s+\S+)?\s+(?:is|=|:)\s+["'\x60]?([^\s"'\x60,;]+)`))
 	reProseSecret = gate(lazyre.New(`(?i)\b(?:(?:passwords?|passphrases?|passwd|passcodes?)(?:\s+(?:is|was|=|:|of|to|for \S+ is))?|(?:pwd|tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?|private[ _-]?keys?|credentials?|[a-z][a-z0-9]*(?:_[a-z0-9]+)*_key)(?:\s+(?:is|was|=|:|to|for \S+ is))|(?:with|use|the) (?:tokens?|secrets?|api[ _-]?keys?|access[ _-]?keys?))\s+["'\x60]?([^\s"'\x60,;]*[0-9&%$#@!*^~+=/_-][^\s"'\x60,;]*)`))
 	reEnvName     = gate(lazyre.New(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^\d+(?:-[a-z]+)?$|^[a-z]+-(?:bit|byte|bytes|signed|hashed|encoded|lived|only|user|rotated|scoped)$`))
 )
@@ -217,6 +220,9 @@ func passwordLike(w string) bool {
 func ProseSecret(s string) bool {
 	if reCredPair.MatchString(s) {
 		return true
+	}
+	if m := reKeyIs.FindStringSubmatch(s); m != nil && (tokenLike(m[1]) || passwordLike(m[1])) {
+		return true // "the oban pro key in config/runtime.exs is oban_pro_k3y_9f8e7d"
 	}
 	for _, m := range reTokenValue.FindAllStringSubmatch(s, -1) {
 		if tokenLike(m[1]) {
@@ -357,8 +363,29 @@ func classify(raw, next string, at time.Time, redirected bool) []Candidate {
 }
 
 func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
+	if repro(raw) {
+		return nil // "to repro: --replay 2026-11-20 --speed 10x": this bug's recipe
+	}
+	if head, rest, ok := strings.Cut(raw, ": "); ok && ruleLabel(head) && len(strings.Fields(rest)) >= 3 {
+		// "hard rule: client documents never leave our VPC": what a rule
+		// label heads is a rule, however it is said.
+		cs := classifyAll(rest, next, at, redirected)
+		if reQuestion.MatchString(rest) || reDerivable.MatchString(rest) || reToAgents.MatchString(rest) || len(cs) > 1 || len(cs) == 1 && cs[0].Type != "feedback" ||
+			rePast.MatchString(strings.SplitN(rest, ",", 2)[0]) || reTrouble.MatchString(rest) || reNowOnly.MatchString(rest) {
+			return cs // "important: it crashed again on the 2nd run": no rule
+		}
+		return []Candidate{build("feedback", rest, whyOf(rest, next), at)}
+	}
 	cs := classifySentence(raw, next, at, redirected)
 	text := read(raw).text // read once: each reader below needs it
+	if reason, rule, ok := reasonFirst(text); ok && !slices.ContainsFunc(cs, func(c Candidate) bool { return c.Type == "feedback" }) {
+		// "as the staging db is shared with QA, dont truncate tables
+		// there": the rule is the main clause, and what comes first its
+		// reason, however much that reads as a fact.
+		if rs := classifyAll(rule, next, at, redirected); len(rs) == 1 && rs[0].Type == "feedback" {
+			return []Candidate{build("feedback", rule, reason, at)}
+		}
+	}
 	switch {
 	case len(cs) == 1 && cs[0].Type != "feedback":
 		if rule, why := ruleClause(text, cs[0].Type == "user"); rule != "" {
@@ -398,6 +425,33 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 		}
 	}
 	return append(cs, clauseFacts(text, cs, at)...)
+}
+
+// repro reports the steps to reproduce a bug.
+func repro(s string) bool {
+	l := asciiLower(strings.TrimSpace(s))
+	for _, p := range []string{"to repro", "repro:", "repro steps", "to reproduce", "steps to reproduce", "how to repro"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// reasonFirst cuts a sentence that gives its reason first ("since prod
+// is on 3.11, dont use 3.12 syntax") into the reason and what follows it.
+func reasonFirst(s string) (reason, rest string, ok bool) {
+	word, after, _ := strings.Cut(s, " ")
+	switch asciiLower(word) {
+	case "since", "because", "bc", "cuz", "as":
+	default:
+		return "", "", false
+	}
+	reason, rest, ok = strings.Cut(after, ", ")
+	if !ok || len(strings.Fields(reason)) < 3 || len(strings.Fields(rest)) < 3 || asciiLower(word) == "since" && reTemporal.MatchString(after) {
+		return "", "", false
+	}
+	return reason, rest, true
 }
 
 // chatWords mark thanks and chat, never a rule: "thanks so much, always".
@@ -560,6 +614,17 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	if self := selfClauses(s); len(self) > 0 {
 		return many("user", self) // less what holds only now ("on call this week")
 	}
+	if typ, told, ok := choice(s, asked(raw)); ok && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) && !reNowOnly.MatchString(s) && !reOneOff.MatchString(s) && !reStepOnly.MatchString(s) &&
+		!mayHold(choiceHead(s), taskWords) && !mayHold(s, []string{"let's", "lets", "for now"}) {
+		// "logging via defmt pls, not the rtt println macros", "report
+		// the median not the mean, the mean is garbage here…", "we stay
+		// on humble, not jazzy": one thing chosen over another. Told
+		// without a reason, it is as likely this task's step ("rename the
+		// file to utils.ts, not helpers.ts").
+		if why := whyOf(s, next); why != "" || !told {
+			return []Candidate{build(typ, s, why, at)}
+		}
+	}
 	switch {
 	case reNotRule.MatchString(s):
 		return nil // "never mind, I found it", "my lead keeps saying 'never use ORMs'"
@@ -633,12 +698,37 @@ func factWhy(s, next string, at time.Time) string {
 			}
 		}
 	}
+	if r := colonReason(s); r != "" {
+		return r
+	}
+	if r := wantedNext(next); r != "" {
+		return r
+	}
 	return trailingReason(s, func(clause string) bool {
 		_, dated := AbsoluteDates(clause, at)
 		// "…, i need the lag numbers for the next one": the speaker's own
 		// errand, not why the fact holds.
 		return dated || reOwnPlan.MatchString(strings.TrimSpace(clause)) || reOwnNeed.MatchString(strings.TrimSpace(clause))
 	})
+}
+
+// wantedNext is the sentence after a fact when it says what someone else
+// wants of it, which is why the fact matters: "we freeze the firmware one
+// week before. The lab wants the binary in advance to do their
+// pre-tests."
+func wantedNext(next string) string {
+	n := strings.TrimSpace(next)
+	w := strings.Fields(asciiLower(n))
+	if len(w) < 4 || len(w) > 30 || firstPerson(w[0]) || w[0] == "you" || w[0] == "u" || imperatives()[w[0]] || reQuestion.MatchString(n) || isWhere(n) || len(secretKinds(n)) > 0 {
+		return ""
+	}
+	for _, x := range w[1:min(len(w), 5)] {
+		switch x {
+		case "wants", "want", "needs", "need", "requires", "require", "expects", "expect", "insists":
+			return strings.TrimRight(n, ".! ")
+		}
+	}
+	return ""
 }
 
 // reasonOf finds the reason the user gave: a because/since clause in the
@@ -658,8 +748,15 @@ func reasonOf(s, next string) string {
 		case strings.HasPrefix(word, "so ") && word != "so that", strings.HasPrefix(word, "or ") && word != "or else":
 			rest = s[m[2]:] // "so i can maintain it": what the rule is for; "or you leak users"
 		}
+		if strings.TrimSpace(before) == "" {
+			// "since matter numbers are confidential, dont put real ones
+			// in fixtures": a reason said first ends where the rule starts.
+			if i := strings.IndexAny(rest, ",;—–"); i > 0 {
+				rest = rest[:i]
+			}
+		}
 		if len(strings.Fields(rest)) >= 3 {
-			return strings.TrimRight(rest, ".!")
+			return strings.TrimRight(rest, ".! ")
 		}
 	}
 	if reBurned.MatchString(strings.TrimSpace(next)) {
@@ -693,11 +790,14 @@ func build(typ, s, reason string, at time.Time) Candidate {
 			after := strings.TrimLeft(rule[i+len(reason):], " .,;—–-")
 			rule = strings.TrimRight(strings.TrimSpace(rule[:i]), " ,;—–-")
 			for _, w := range []string{" because", " bc", " b/c", " cuz", " coz", " since", " so that", " as", " otherwise", " or else"} {
-				if strings.HasSuffix(asciiLower(rule), w) {
-					rule = strings.TrimRight(rule[:len(rule)-len(w)], " ,;—–-")
+				if strings.HasSuffix(" "+asciiLower(rule), w) { // "because" said first too
+					rule = strings.TrimRight(rule[:len(rule)-len(w)+1], " ,;—–-")
 				}
 			}
-			if len(strings.Fields(after)) >= 2 {
+			switch {
+			case rule == "":
+				rule = after // "because the cron publishes pub_ tables, we never put…"
+			case len(strings.Fields(after)) >= 2:
 				rule += ", " + after
 			}
 		}

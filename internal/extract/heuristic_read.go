@@ -102,7 +102,7 @@ var (
 	// reNamedPlace is "a named place outside the repo where something lives": a
 	// location verb, then within a few words a name — quoted, a #channel,
 	// an identifier with dashes, dots or slashes, a TICKET-12 key, a URL.
-	reLocVerb    = gate(lazyre.New(`(?i)\b(?:(?:lives?|is|are|sits?|happens?|happen|lands?|land|goes?|go|posted|tracked|tracking|tracks?|kept|stored|deployed|hosted|filed|pinned|published|reported|managed|maintained|documented|booked|recorded|listed)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under)|(?:shows?|show|turns?|turn)\s+up\s+(?:in|at|on|under)|(?:generated|pulled|synced|exported|uploaded|dumped|mirrored|sent|comes?|come|fed)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under|from|into))\b`))
+	reLocVerb    = gate(lazyre.New(`(?i)\b(?:(?:lives?|is|are|sits?|happens?|happen|lands?|land|goes?|go|posted|tracked|tracking|tracks?|kept|stored|deployed|hosted|filed|pinned|published|reported|managed|maintained|documented|booked|recorded|listed|saved)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under)|(?:shows?|show|turns?|turn)\s+up\s+(?:in|at|on|under)|(?:generated|pulled|synced|exported|uploaded|dumped|mirrored|sent|comes?|come|fed)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under|from|into))\b`))
 	reNamedPlace = gate(lazyre.New(`^[^.;]{0,60}?(?:'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+(?:/[\w.-]+)*|\b[A-Z][A-Z0-9]+-\d+\b|\b[A-Z][A-Za-z0-9]+-[A-Z][A-Za-z0-9]+\b|\b[\w.-]+/[\w.-]+|https?://)`))
 	// reBreadcrumb is a place named by its path of titles: "Hollowtide /
 	// Combat / Waves v3", "NETCODE > Playtest Log". Apart from reNamedPlace,
@@ -202,8 +202,45 @@ func readUncached(s string) reading {
 	if strings.HasPrefix(strings.ToLower(s), "i'd rather") || strings.HasPrefix(strings.ToLower(s), "let's not") {
 		r.correction = true
 	}
-	r.text = strings.TrimSpace(s)
+	r.text = reasonComma(withoutHedge(strings.TrimSpace(s)))
 	return r
+}
+
+// withoutHedge drops a hope said after a statement: "1.8.0 goes out
+// saturday the 16th, assuming my cat doesn't sit on the keyboard again"
+// says when 1.8.0 goes out, and nothing of the past.
+func withoutHedge(s string) string {
+	l := asciiLower(s)
+	for _, h := range []string{", assuming ", ", hopefully", ", fingers crossed", " fingers crossed", ", touch wood", ", knock on wood", ", if all goes well", ", if nothing breaks", ", god willing", ", inshallah", ", so yeah"} {
+		if i := strings.Index(l, h); i > 0 && len(strings.Fields(l[:i])) >= 3 {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// reasonComma puts the comma a reason said first leaves out before the
+// rule it explains: "since matter numbers are confidential dont put real
+// ones in fixtures" reads as "since …confidential, dont put …".
+func reasonComma(s string) string {
+	l := asciiLower(s)
+	opener := false
+	for _, w := range []string{"since ", "because ", "bc ", "cuz ", "as "} {
+		opener = opener || strings.HasPrefix(l, w)
+	}
+	if !opener {
+		return s
+	}
+	at := -1 // where the rule starts: its first mark
+	for _, mark := range []string{" dont ", " don't ", " do not ", " never ", " always ", " please ", " pls ", " plz ", " avoid ", " make sure ", " we never ", " we always ", " we dont ", " we don't ", " we do not "} {
+		if i := strings.Index(l, mark); i >= 0 && (at < 0 || i < at) {
+			at = i
+		}
+	}
+	if at < 0 || strings.ContainsAny(l[:at], ",;:—–") || len(strings.Fields(l[:at])) < 3 {
+		return s // no rule, said with its comma, or too short to be a reason
+	}
+	return s[:at] + "," + s[at:]
 }
 
 // ruleHead reports a head before a dash that is a rule of its own, not
@@ -282,7 +319,23 @@ func ownPlansOnly(s string, at time.Time) bool {
 }
 
 // rePast is a statement about what happened, not what is ahead.
-var rePast = gate(lazyre.New(`(?i)\b(?:yesterday|ago|last (?:week|month|night|time|friday|monday|tuesday|wednesday|thursday|saturday|sunday)|was|were|did|had|has been|have been|since|again|happened|broke|failed|crashed|flaked|went|got)\b|^(?:can|could|would|will|shall) (?:we|you|i)\b|^(?:talk to you|see you|have a (?:good|nice|great))|\bit would be (?:nice|good|great)\b`))
+var rePast = pastRe{gate(lazyre.New(`(?i)\b(?:yesterday|ago|last (?:week|month|night|time|friday|monday|tuesday|wednesday|thursday|saturday|sunday)|was|were|did|had|has been|have been|since|again|happened|broke|failed|crashed|flaked|went|got)\b|^(?:can|could|would|will|shall) (?:we|you|i)\b|^(?:talk to you|see you|have a (?:good|nice|great))|\bit would be (?:nice|good|great)\b`))}
+
+// pastRe is rePast, save that what one has got is now: "we've got the
+// site visit the tuesday after next".
+type pastRe struct{ *gatedRe }
+
+var haveGot = strings.NewReplacer("'ve got", "'ve", "’ve got", "’ve", "have got", "have", "'s got", "'s", "’s got", "’s")
+
+func (p pastRe) MatchString(s string) bool {
+	if !p.gatedRe.MatchString(s) {
+		return false
+	}
+	if !strings.Contains(s, " got") {
+		return true
+	}
+	return p.gatedRe.MatchString(haveGot.Replace(s))
+}
 
 // datedFact reports a thing the team has, put on a day by its structure:
 // a noun phrase as subject ("the DR drill with the auditors", "our

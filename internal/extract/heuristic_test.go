@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -289,6 +290,30 @@ func TestHeuristic_Structure(t *testing.T) {
 		{"Please, no ternary operators in templates.", "feedback", "no ternary operators in templates", ""},
 		{"before changing more than one file, ask me first please", "feedback", "ask me first", ""},
 		{"the HL7 feed from the hospital sometimes sends the same message twice within a second. so every handler has to be idempotent on message control id", "feedback", "idempotent on message control id", "The HL7 feed from the hospital sometimes sends"},
+		// A reason said first, with or without its comma, ends where the rule starts.
+		{"since matter numbers are confidential dont put real ones in test fixtures", "feedback", "Dont put real ones in test fixtures", "Matter numbers are confidential."},
+		{"since prod is on 3.11, please dont use 3.12 syntax", "feedback", "use 3.12 syntax", "Prod is on 3.11."},
+		{"because the cron publishes everything with prefix pub_ we never put personal data in those tables", "feedback", "We never put personal data in those tables.", "The cron publishes everything with prefix pub_."},
+		{"as the staging db is shared with QA dont truncate tables there", "feedback", "Dont truncate tables there", "The staging db is shared with QA."},
+		// What a rule label heads is a rule, however it is said.
+		{"hard rule: client documents never leave our VPC.", "feedback", "Client documents never leave our VPC", ""},
+		{"rule in our fork: only the new pass manager, never write legacy pass wrappers, upstream is removing them", "feedback", "Only the new pass manager, never write legacy pass wrappers", "Upstream is removing them"},
+		{"golden rule here: prod data never goes into fixtures", "feedback", "Prod data never goes into fixtures", ""},
+		{"very important: cold chain items max 45 min in the van, this is hard constraint, never make it a soft penalty", "feedback", "Cold chain items max 45 min in the van", ""},
+		// One thing chosen over another: asked, told, or held to.
+		{"ok. logging via defmt pls, not the rtt println macros", "feedback", "Logging via defmt, not the rtt println macros", ""},
+		{"and launch files in python pls not xml, the xml ones are legacy and nobody maintains them", "feedback", "Launch files in python not xml", "The xml ones are legacy"},
+		{"report the median not the mean, the mean is garbage here because of page faults", "feedback", "Report the median not the mean", ""},
+		{"nice. we stay on humble, not jazzy — robots run 22.04 and we can't reflash them in the field", "project", "We stay on humble, not jazzy", "Robots run 22.04"},
+		// A reason said after a colon, once the rule is whole.
+		{"don't write 'PDF/UA compliant' unless veraPDF passes 100%: in the last report we wrote compliant and the regulator found errors", "feedback", "unless veraPDF passes 100%.", "In the last report we wrote compliant"},
+		// In a hurry: the label says nothing of what follows.
+		{"in a meeting w/ the dean at 2 so quick: the registrar's office report is due the 30th", "project", "The registrar's office report is due 2026-11-30", ""},
+		// A hope said after a dated fact is no part of it, and no past.
+		{"1.8.0 goes out saturday the 21st, assuming my cat doesn't sit on the keyboard again", "project", "1.8.0 goes out 2026-11-21.", ""},
+		// Places saved in, and places named by what they are.
+		{"the court guides are saved in the 'Court rules' folder on the shared drive", "reference", "'Court rules' folder", ""},
+		{"the site register w every device name is the 'Sites' airtable base, marston road tab", "reference", "'Sites' airtable base", ""},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
 		if len(got) != 1 || got[0].Type != tc.typ || !strings.Contains(got[0].Body, tc.has) {
@@ -301,6 +326,49 @@ func TestHeuristic_Structure(t *testing.T) {
 		if tc.why != "" && !strings.Contains(got[0].Body, "**Why:** "+tc.why) {
 			t.Errorf("%q: body %q lacks the why %q", tc.text, got[0].Body, tc.why)
 		}
+	}
+	// A stress label heads no rule when what follows reports trouble.
+	for _, text := range []string{"important: it crashed again on the second run", "very important: this is broken in prod right now",
+		"to repro: --replay 2026-11-20 --speed 10x",                                                      // a bug's recipe
+		"When the probe don't connect, I do connect-under-reset with the BOOT0 jumper, just so you know", // what they do then, not who they are
+		"It's sunday and my wife is angry so I stop here, merci !",                                       // now, not a day ahead
+		"the oban pro key in config/runtime.exs is oban_pro_k3y_9f8e7d, dont paste it anywhere",          // a key, however named
+		"it's saturday and the whole team is offline",
+		"can you check the logs not the dashboard?",
+		"logging via println here pls, not the logger", // this task's choice
+		"i did not expect that, the test is not the problem",
+	} {
+		if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s"); len(got) != 0 {
+			t.Errorf("%q: got %+v, want nothing", text, got)
+		}
+	}
+	// The sentence after a rule that opens on something else is no reason.
+	if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "Ah ok, my supervisor explained me that globals in julia kill the performance and still I do it, sorry. Please not use globals in the code, never. Also when the solver say 'dt <= dtmin' I normally change to Rodas5P and put abstol 1e-10, is fine for the moment"}}, "s"); len(got) != 1 || strings.Contains(got[0].Body, "dtmin") {
+		t.Errorf("another topic as the reason: %+v", got)
+	}
+	// What one has got is now, not past; a deadline said beside another
+	// is one of its own, one said as what follows from it is not.
+	for text, want := range map[string][]string{
+		"the investor demo is on the 30th and we've got a site visit at the DHL hub the tuesday after next": {"The investor demo is on 2026-11-30.", "We've got a site visit at the DHL hub tuesday 2026-12-01."},
+		"the registrar's office report is due the 25th, VPAT for their LMS vendor by end of the month":      {"The registrar's office report is due 2026-11-25.", "VPAT for their LMS vendor by 2026-11-30."},
+		"the client has a gala on the 30th, so everything live by the 25th at the latest":                   {"The client has a gala on 2026-11-30, so everything live by 2026-11-25 at the latest."},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s")
+		var bodies []string
+		for _, c := range got {
+			bodies = append(bodies, strings.SplitN(c.Body, "\n", 2)[0])
+		}
+		if !slices.Equal(bodies, want) {
+			t.Errorf("%q: got %q, want %q", text, bodies, want)
+		}
+	}
+	// What someone else wants of a fact, said next, is why it matters.
+	if got := must(t, "we freeze the firmware on the 30th. The lab wants the binary in advance to do their pre-tests.", at); !strings.Contains(got[0].Body, "**Why:** The lab wants the binary") {
+		t.Errorf("no reason from the sentence after: %q", got[0].Body)
+	}
+	// An emoji before a clause with its own subject ends the sentence.
+	if got := must(t, "im the rtl designer, not dv 🙃 coffee machine is broken so expect more typos than usual", at); strings.Contains(got[0].Body, "coffee") {
+		t.Errorf("the aside joined the self-description: %q", got[0].Body)
 	}
 	// Someone in hospital is private, never a rule's reason.
 	if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "our designer is in hospital for a while. so don't wait for her mockups, use the old ones"}}, "s"); len(got) != 1 || strings.Contains(got[0].Body, "hospital") {

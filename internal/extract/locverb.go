@@ -107,7 +107,7 @@ func locVerbKind(w string) verbKind {
 	switch w {
 	case "live", "lives", "is", "are", "sit", "sits", "happen", "happens", "land", "lands", "go", "goes", "posted",
 		"tracked", "tracking", "track", "tracks", "kept", "stored", "deployed", "hosted", "filed", "pinned", "published",
-		"reported", "managed", "maintained", "documented", "booked", "recorded", "listed":
+		"reported", "managed", "maintained", "documented", "booked", "recorded", "listed", "saved":
 		return at
 	case "show", "shows", "turn", "turns":
 		return upIn

@@ -110,13 +110,30 @@ func datedAt(s string, i int, sep string) []datedPart {
 	if !fronted && (prepositions()[rw[0]] || imperatives()[rw[0]] || notSubject()[rw[0]] || strings.HasSuffix(rw[0], "s") && !determiners()[rw[0]] && len(rw) > 1 && (prepositions()[rw[1]] || reISODate.MatchString(rw[1]))) || rePast.MatchString(left) || rePast.MatchString(right) {
 		return nil // "…, because the audit is june 10", "…and ends on june 10", "we shipped on may 1 and …"
 	}
-	if !reISODate.MatchString(left) || !reISODate.MatchString(right) || !reSchedule.MatchString(right) && !strings.Contains(" "+asciiLower(right)+" ", " is ") && !strings.Contains(" "+asciiLower(right)+" ", " are ") {
+	if !reISODate.MatchString(left) || !reISODate.MatchString(right) || !reSchedule.MatchString(right) && !strings.Contains(" "+asciiLower(right)+" ", " is ") && !strings.Contains(" "+asciiLower(right)+" ", " are ") && !datedVerb(rw, why == "") {
 		return nil
 	}
 	if fronted {
 		right = dayAfterClause(right)
 	}
 	return []datedPart{{text: left}, {text: capitalize(right), why: why}}
+}
+
+// datedVerb reports the verb of a dated clause said plainly ("the paper
+// draft goes to coauthors by 2026-03-12", "we've got the site visit
+// tuesday 2026-03-10"), or a deadline said without one after another
+// ("…due 2026-03-20, VPAT for their LMS vendor by 2026-03-31"), when it
+// is said beside it (parallel) rather than as what follows from it.
+func datedVerb(w []string, parallel bool) bool {
+	for i, x := range w[:min(len(w), 6)] {
+		switch x {
+		case "goes", "go", "runs", "comes", "lands", "ships", "starts", "ends", "happens", "moves", "gets", "got", "has":
+			return true
+		case "by":
+			return parallel && i+1 < len(w) && reISODate.MatchString(w[i+1]) // not "…, so everything live by 2026-10-16": what follows from it
+		}
+	}
+	return false
 }
 
 // dayAfterClause moves a clause's opening day to the end of the clause:
@@ -253,6 +270,7 @@ func callAt(s string) bool {
 var (
 	reInSystem = gate(lazyre.New(`(?i)\b(?:is|are|lives?|sits?|kept|stored|documented|tracked|posted|filed|written up)\s+(?:in|on|at|under|through)\s+(?:(?:the|our|their)\s+)?([a-z0-9.]+)` +
 		`|\b(?:our|the|their) ([a-z0-9.]+) (?:project|space|board|team|org|service|file|workspace|dashboard|repo|page|view|list)\s+(?:is\s+|=\s*|:\s*)?(?-i:['"]?[\w.-]*[A-Z0-9_-][\w.-]*)`))
+	reQuotedPlace  = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:the|our|their)\s+['"‘“][^'"’”]{2,40}['"’”]\s+(?:[\w-]+\s+){0,2}(?:page|base|sheet|spreadsheet|doc|board|folder|channel|space|dashboard|vault|drive|wiki|notebook|workbook|bucket|tracker)\b`))
 	reDocumentedAt = gate(lazyre.New(`(?i)\b(?:documented|described|written up|specified) (?:at|in|on) https?://`))
 )
 
@@ -299,6 +317,11 @@ func isWhere(s string) bool {
 		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 	}
 	if reWhereClause.MatchString(s) && reAnyName.MatchString(s) && !mayHold(s, []string{"bug", "error", "issue", "problem", "crash", "leak"}) && !codeName(reAnyName.FindString(s)) {
+		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
+	}
+	if reQuotedPlace.MatchString(s) && !reTrouble.MatchString(s) && !mayHold(s, []string{"bug", "error", "problem", "crash", "leak"}) {
+		// "the site register is the 'Sites' airtable base": a place
+		// named by what it is, not by where something lives in it.
 		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 	}
 	if !strings.ContainsAny(s, "'\"`#-_/.>") {

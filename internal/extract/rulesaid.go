@@ -292,14 +292,61 @@ func whyOf(s, next string) string {
 	if r := causalReason(s); r != "" {
 		return r
 	}
+	if r := colonReason(s); r != "" {
+		return r
+	}
 	// The sentence after the rule, when it states something rather than
 	// asks for something: "never hardcode hex values. the rebrand is going
 	// to change basically every color".
 	n := strings.TrimSpace(next)
+	if newTopic(n) {
+		return "" // "…, never. Also when the solver says…": something else
+	}
 	if len(strings.Fields(n)) >= 4 && (declarative(n) || tellsHarm(n) || reCausal.MatchString(n) && causalSubject(n)) && !isWhere(n) && len(secretKinds(n)) == 0 && !reQuestion.MatchString(n) && !reFeedback.MatchString(n) && !reRuleStart.MatchString(n) && !reToAgents.MatchString(n) && !reYourWork.MatchString(n) {
 		return strings.TrimRight(n, ".!")
 	}
 	return ""
+}
+
+// colonReason is a reason said after a colon, once the rule is whole:
+// "we keep the two-compartment model, not three: we discussed in the
+// group and the data have not enough points", not "rule: never…".
+func colonReason(s string) string {
+	head, tail, ok := strings.Cut(s, ": ")
+	if !ok || len(strings.Fields(head)) < 4 || len(strings.Fields(tail)) < 4 || strings.Contains(head, "://") || contextLabel(head) || ruleLabel(head) || labelledPlace(s) {
+		return ""
+	}
+	if !declarative(tail) && !declarative(afterLead(tail)) && !rePast.MatchString(tail) || reRuleStart.MatchString(tail) || ruleLike(trimClauseLead(tail), false) || isWhere(tail) || reQuestion.MatchString(tail) || len(secretKinds(tail)) > 0 {
+		return ""
+	}
+	return strings.TrimRight(tail, ".! ")
+}
+
+// afterLead is a clause less the phrase of time or place it opens with:
+// "in the last report we wrote compliant" is "we wrote compliant".
+func afterLead(clause string) string {
+	w := strings.Fields(clause)
+	if len(w) < 3 || !prepositions()[asciiLower(w[0])] {
+		return clause
+	}
+	for i := 1; i < min(len(w), 6); i++ {
+		if subjects()[asciiLower(w[i])] {
+			return strings.Join(w[i:], " ")
+		}
+	}
+	return clause
+}
+
+// newTopic reports a sentence that opens on something else: "also …",
+// "btw …", "another thing: …".
+func newTopic(s string) bool {
+	l := asciiLower(s)
+	for _, w := range []string{"also ", "also, ", "btw", "by the way", "oh and ", "another thing", "other thing", "unrelated", "anyway", "fyi "} {
+		if strings.HasPrefix(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // holdsToken reports a word of s that could be a credential: a made-up
@@ -315,4 +362,89 @@ func holdsToken(s string) bool {
 		}
 	}
 	return false
+}
+
+// asked reports a request said with a please: "logging via defmt pls".
+func asked(raw string) bool {
+	for _, w := range strings.Fields(asciiLower(raw[:min(len(raw), 200)])) {
+		switch strings.Trim(w, ",.!") {
+		case "pls", "please", "plz":
+			return true
+		}
+	}
+	return false
+}
+
+// choiceHead is what a choice says before its reason: up to a dash, or
+// the comma after the other thing.
+func choiceHead(s string) string {
+	if i := strings.IndexAny(s, ";—–"); i > 0 {
+		s = s[:i]
+	}
+	l := asciiLower(s)
+	for _, w := range []string{" not ", " over "} {
+		if i := strings.Index(l, w); i > 0 {
+			if j := strings.Index(l[i:], ", "); j > 0 {
+				return s[:i+j]
+			}
+		}
+	}
+	return s
+}
+
+// choice reports a clause that picks one thing over another, and how:
+// asked for ("launch files in python pls not xml", "`with` chains over
+// nested case pls"), told ("report the median not the mean"), or what
+// the team holds to ("we stick with hermite 4th order not leapfrog", a
+// project fact).
+func choice(s string, asked bool) (typ string, told, ok bool) {
+	l := asciiLower(s)
+	if strings.HasSuffix(strings.TrimSpace(l), "?") {
+		return "", false, false
+	}
+	head := l
+	if i := strings.IndexAny(head, ";—–"); i > 0 {
+		head = head[:i]
+	}
+	w := strings.Fields(strings.NewReplacer(",", " ", ".", " ", "!", " ").Replace(head))
+	for len(w) > 0 {
+		switch w[0] {
+		case "ok", "okay", "yes", "yeah", "yep", "sure", "nice", "good", "and", "also", "so", "oh", "then", "btw":
+			w = w[1:]
+			continue
+		}
+		break
+	}
+	at := -1 // where the other thing is named
+	for i := 1; i+1 < len(w) && at < 0; i++ {
+		switch w[i] {
+		case "not", "over":
+			switch w[i-1] {
+			case "do", "does", "did", "is", "are", "was", "were", "can", "could", "should", "would", "will", "am", "have", "has", "had", "just", "and", "or", "if", "but", "why", "i'm", "it's", "that's", "its", "whether", "game", "all", "it", "that", "this", "hand", "take", "taking", "took", "run", "roll", "rolled", "switch", "moved", "move":
+				continue
+			}
+			switch w[i+1] {
+			case "sure", "yet", "now", "needed", "working", "really", "a", "an", "much", "so", "that", "this", "it", "there", "here", "ready", "done", "good", "great", "bad", "to", "at", "in", "on", "for", "with", "all", "only", "even":
+				continue
+			case "the":
+				if w[i] == "over" {
+					continue // "over the weekend"
+				}
+			}
+			at = i
+		}
+	}
+	if at < 0 || at > 12 {
+		return "", false, false
+	}
+	told = imperatives()[w[0]] || len(w) > 2 && (determiners()[w[1]] || w[1] == "w/" || w[1] == "with") && !determiners()[w[0]] && !subjects()[w[0]] && !pronounSubject(w[0]) && !strings.HasSuffix(w[0], "ing")
+	switch {
+	case len(w) > 2 && w[0] == "we" && (w[1] == "stick" || w[1] == "stay" || w[1] == "keep"):
+		return "project", false, true
+	case asked && !(w[0] == "can" || w[0] == "could" || w[0] == "would"):
+		return "feedback", false, true
+	case told && !pointsBack(w[:at]):
+		return "feedback", true, true
+	}
+	return "", false, false
 }

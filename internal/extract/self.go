@@ -52,7 +52,10 @@ func selfClauses(s string) []string {
 		}
 	}
 	var out []string
-	for _, p := range parts {
+	for i, p := range parts {
+		if i > 0 && condition(parts[i-1]) {
+			continue // "when the probe don't connect, I do connect-under-reset": what they do then, not who they are
+		}
 		p = read(p).text
 		for _, adv := range []string{"normally ", "usually ", "otherwise "} {
 			if len(p) > len(adv) && strings.EqualFold(p[:len(adv)], adv) {
@@ -103,6 +106,13 @@ func selfClauses(s string) []string {
 }
 
 // isSelf reports a self-description (reSelf, reSelfWas, reSelfTeam).
+// condition reports a clause that says when what follows holds: "when
+// the probe don't connect", "if it hangs".
+func condition(clause string) bool {
+	w, _, _ := strings.Cut(strings.TrimSpace(asciiLower(clause)), " ")
+	return w == "when" || w == "whenever" || w == "if"
+}
+
 func isSelf(s string) bool {
 	if reSelf.MatchString(s) && !mayHold(s, []string{" a bit ", " a little ", " a tad "}) && !neverThis(strings.Fields(asciiLower(s))) {
 		return true

@@ -145,7 +145,15 @@ func splitLabels(sents []string) []string {
 // "my buddy at stripe"), what they hold for ("for this PR", "for now") and
 // where they come from ("AGENTS.md", "the linter output") are not cut off.
 func contextLabel(head string) bool {
+	if ruleLabel(head) {
+		return false // the rule it heads is read with it (classifyAll)
+	}
 	l := asciiLower(head)
+	for _, q := range []string{" so quick", " so quickly", " so briefly", " real quick"} {
+		if strings.HasSuffix(l, q) {
+			return true // "in a meeting w/ the dean at 2 so quick": what follows is said in haste
+		}
+	}
 	if w := strings.Fields(strings.NewReplacer(",", " ", "-", " ").Replace(l)); len(w) <= 10 {
 		for i, x := range w[:min(len(w), 4)] {
 			if x != "context" && x != "background" && x != "bg" {
@@ -170,10 +178,32 @@ func contextLabel(head string) bool {
 }
 
 var labelWords = sync.OnceValue(func() map[string]bool {
-	return wordSet(`quick one before i forget context bg background bit of some more heads up on dates date release plan plans
+	return wordSet(`quick one before i forget context bg background bit of some more heads up on dates date release plan plans planning
 		fyi btw ok so also and oh couple things thing for later update updates status reminder timeline schedule the our
 		a few me about who i am important very super really crucial critical hard golden ground rule rules`)
 })
+
+// ruleLabel reports a head that names what follows as a rule, or as what
+// must hold: "hard rule", "golden rule here", "rule in our fork", "house
+// rules", "very important".
+func ruleLabel(head string) bool {
+	w := strings.Fields(strings.Trim(asciiLower(head), " .,-"))
+	if len(w) == 0 || len(w) > 6 {
+		return false
+	}
+	named := false
+	for _, x := range w {
+		switch x {
+		case "rule", "rules", "policy", "convention", "conventions", "important", "crucial", "critical", "essential", "non-negotiable", "mandatory":
+			named = true
+		case "here", "in", "for", "on", "of", "this", "our", "my", "the", "a", "one", "team", "house", "repo", "fork", "project", "codebase", "company", "number", "main", "strict", "simple",
+			"general", "big", "iron", "cardinal", "unwritten", "thumb", "across", "all", "hard", "golden", "ground", "very", "super", "really", "most", "and", "also", "btw", "oh", "ok", "so", "nb":
+		default:
+			return false
+		}
+	}
+	return named
+}
 
 // ruleFragment reports a sentence of two words that is a rule all the
 // same: "never -auto-approve.", "no alpine.", "debian-slim only.".

@@ -256,10 +256,21 @@ func ruledHead(s string, at time.Time) (Candidate, bool) {
 // opensSentence reports a word that opens a new sentence after an emoji:
 // "…skip the basics 🙂 today: bloat on…", not "never deploy 🚀 on fridays".
 func opensSentence(s string) bool {
-	w, _, _ := strings.Cut(strings.TrimSpace(s), " ")
-	switch strings.ToLower(strings.TrimRight(w, ":,")) {
-	case "today", "anyway", "anyways", "btw", "ok", "okay", "so", "also", "now", "oh", "fwiw", "context", "thanks", "cheers":
+	w := strings.Fields(asciiLower(s[:min(len(s), 60)]))
+	if len(w) == 0 {
+		return false
+	}
+	switch strings.TrimRight(w[0], ":,") {
+	case "today", "anyway", "anyways", "btw", "ok", "okay", "so", "also", "now", "oh", "fwiw", "context", "thanks", "cheers",
+		"i", "i'm", "im", "we", "we're", "it's", "they", "he", "she":
 		return true
+	}
+	// "…doing both now 🙃 coffee machine is broken": a subject and its verb.
+	for _, x := range w[1:min(len(w), 3)] {
+		switch x {
+		case "is", "are", "was", "were":
+			return true
+		}
 	}
 	return false
 }
@@ -401,7 +412,7 @@ func clauseFacts(s string, cs []Candidate, at time.Time) []Candidate {
 		case !hasRef && isWhere(clause) && !isScheduled(clause, at):
 			out = append(out, build("reference", clause, "", at))
 			hasRef = true
-		case !hasUser && firstPerson(strings.ToLower(words[0])) && isSelf(clause) && !reSelfNot.MatchString(clause) && !reNowOnly.MatchString(clause):
+		case !hasUser && firstPerson(strings.ToLower(words[0])) && isSelf(clause) && !reSelfNot.MatchString(clause) && !reNowOnly.MatchString(clause) && (k == 0 || !condition(s[:cuts[k].at])):
 			out = append(out, build("user", clause, "", at))
 			hasUser = true
 		}
