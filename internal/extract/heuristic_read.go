@@ -49,26 +49,31 @@ var (
 		`|^i (?:only |mostly |usually )?work (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|^i (?:only |mostly |usually )?work (?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\s*(?:-|–|to|through|thru)\s*(?:mon|tue|wed|thu|fri|sat|sun)` +
 		// what confuses them or where they are weakest, a year of a degree
 		`|^(?:[\w.+#/-]+ ){1,5}(?:is|are) where (?:i'?m|im|i am) (?:weakest|weak|least (?:confident|comfortable)|rusty|rustiest)\b` +
+		`|^(?:a |an )?[a-z]+(?:er|ist|or|ian|ant|ent) here\b|^(?:[\w.+#/-]+ ){1,3}(?:i'?m|im|i am) (?:(?:still|pretty|very|quite|totally|completely)\s+)?new\s*(?:,|$|\.)` +
+		`|^we(?:'re| are) (?:a|an) (?:[\w-]+ ){0,4}?(?:startup|company|agency|studio|shop|lab|nonprofit|non-profit|consultancy|firm|bank|insurer|publisher|scaleup)\b` +
 		`|^(?:\d(?:st|nd|rd|th)|first|second|third|fourth|final|last)[- ]year (?:phd|ph\.d\.?|masters?|msc|undergrad(?:uate)?|bachelor'?s)? ?(?:student|candidate)\b` +
 		`|^(?:a |an )?(?:[\w.+#/-]+ ){0,2}(?:dev|developer|engineer|programmer|analyst|admin|designer|scientist) for (?:\d+\+?|many|several|ten|two|three|five|a few) (?:years|yrs)\b` +
 		// a role said without its article, years of a thing, part-time
 		`|^(?:me )?(?:i'?m|im|i am) (?:a |an )?(?:native [a-z]+ speaker|(?:[\w-]+ )?(?:engineer|developer|designer|analyst|scientist|architect|consultant|researcher|student|intern)\b)` +
 		`|^\d+\+?\s*(?:yrs?|years?) (?:of|in|with|doing) [\w.+#/-]+(?: [\w.+#/-]+)?\s*(?:,|$| but\b| and\b| so\b| experience\b)|^(?:i'?m|im|i am) (?:only )?part[- ]time\b` +
 		`|^i (?:have|'ve got) (?:a |an )?[\w-]+(?: [\w-]+)? background\b|^(?:english|[a-z]+) is not my (?:first|native) language\s*[.!]*$|^my (?:first|native) language is [a-z]+\s*[.!]*$|^i used to (?:work|be) (?:at|for|a|an|on)\b` +
-		`|^(?:i'?ve|i have) (?:used|been using|worked with|written|done) [\w./+#-]+(?: [\w./+#-]+)? for (?:like |about |over |almost )?(?:\d+|a|many|several|ten|two|three|five) (?:years?|yrs?)\b`))
+		`|^(?:i'?ve|ive|i have) (?:used|been using|worked with|written|done) [\w./+#-]+(?: [\w./+#-]+){0,2} for (?:like |about |over |almost )?(?:\d+|a|many|several|ten|two|three|five) (?:years?|yrs?)\b`))
 	// reSelfI is more of reSelf, all of it said with I first: apart, so
 	// that its prefix gates it.
 	reSelfI = gate(lazyre.New(`(?i)` +
 		// a role without its article ("I am iOS developer originally", "im fw
 		// lead here", "i'm infra/sre, not a dba"), a part-time week, a firm,
 		// leave, a place and time zone apart from the team
-		`^(?:i'?m|i am) (?:(?:[\w.+#]+[/-])?[\w.+#]+ ){0,2}(?:engineer|developer|dev|designer|analyst|scientist|admin|manager|intern|student|founder|contractor|consultant|lead|pentester|dba|sre|devops|architect|maintainer|researcher|postdoc|professor|lecturer|cto|ceo)\b` +
+		`^(?:i'?m|im|i am) (?:(?:[\w.+#]+[/-])?[\w.+#]+ ){0,3}(?:engineer|eng|developer|dev|designer|analyst|scientist|admin|manager|intern|student|founder|contractor|consultant|lead|pentester|dba|sre|devops|architect|maintainer|researcher|postdoc|professor|lecturer|cto|ceo)\b` +
 		`|^(?:i'?m|i am) (?:[\w.+#-]+/)?(?:sre|dba|infra|devops|ops|backend|frontend|qa|data|security|platform)\s*(?:,|$)` +
 		`|^i (?:only )?work (?:part[- ]time|half[- ]time|mornings|afternoons|evenings|nights|weekends|remotely|\d (?:days|mornings))\b` +
 		`|^(?:i'?m|i am) (?:at|with) (?:a|an) (?:[\w-]+ ){0,3}?(?:agency|startup|company|studio|bank|hospital|university|lab|firm|consultancy|nonprofit|non-profit|insurer|retailer|publisher|fintech|scaleup)\b` +
 		`|^(?:i'?m|i am) (?:on|going on|off on) (?:paternity|maternity|parental|annual|sick|long|extended)? ?leave\b` +
 		`|^(?:i'?m|im|i am) (?:out|off|away|ooo|on vacation|on holiday|on pto) (?:from|starting|between) \S+` +
 		`|^(?:i'?m|i am) (?:based |located )?in [\w ]{2,25}? and (?:the )?(?:rest of (?:the|my) )?team (?:is|are)\b|^(?:i'?m|i am) based in\b|^i live in\b` +
+		`|^(?:i'?m|im|i am) (?:based |located )?in [\w ]{2,25}? and (?:the |my |our )?[\w-]+(?:'s| is| are) in\b` +
+		`|^(?:i'?m|im|i am) (?:only )?in (?:on )?(?:mon|tue|wed|thu|fri)[a-z]*\s*(?:-|–|to|through|thru)\s*(?:mon|tue|wed|thu|fri|sat|sun)` +
+		`|^(?:i'?m|im|i am) having \d+\+? (?:years?|yrs) (?:of )?experience\b` +
 		`|^(?:i'?m|i am) (?:fairly |pretty |very |still )?new (?:on|in) (?:this|the|my) team\b`))
 	// reSelfMore is a past role held for a while, or a role on a team said
 	// without its I: read after reSelf, behind their own cheap tests.

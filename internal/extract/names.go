@@ -33,10 +33,11 @@ func title(rule string) string {
 	for len(words) > 0 && (strings.EqualFold(words[0], "please") || strings.EqualFold(words[0], "so") || strings.EqualFold(words[0], "ok")) {
 		words = words[1:]
 	}
-	// "Ask me first please" is "Ask me first".
+	// "Ask me first please" is "Ask me first", "I'm mech eng btw" "I'm
+	// mech eng".
 	for len(words) > 2 {
 		switch strings.ToLower(strings.Trim(words[len(words)-1], ".,!")) {
-		case "please", "pls", "plz", "thanks", "thx":
+		case "please", "pls", "plz", "thanks", "thx", "btw", "fyi", "tbh", "lol":
 			words = words[:len(words)-1]
 			continue
 		}

@@ -156,8 +156,34 @@ func TestHeuristic_SelfDescriptionsInChat(t *testing.T) {
 		{"ok. sidenote I'm in Sydney (AEST) so if I go quiet for 8 hours I'm asleep", "Sydney"},
 		{"I'm in Berlin and usually only online 10–16, so async is best", "Berlin"},
 		{"i'm on the Sydney side of the team", "Sydney"},
+		{"i'm in london and platform's in chicago so anything u need from them is an evening answer", "london"},
+		{"i'm only in tue-thu fyi, and dentist at 3 today so i'll be offline after", "tue-thu"},
+		{"i'm mech eng btw, ros is kinda my side gig on this team", "mech eng"},
+		{"astronomer here (postdoc, galaxy merger sims), i know the physics way better than gpus", "Astronomer"},
+		{"I am having 6 years experience in UVM, but formal I am new", "Formal I am new"},
+		{"I am having 6 years experience in UVM", "UVM"},
+		{"We are a small startup of electric bikes in Lyon and I am more an electronic engineer", "electronic engineer"},
+		{"We are a small startup of electric bikes in Lyon and I am more an electronic engineer", "Lyon"},
+		{"i've done C on AVRs for like 15 yrs so the hw side i get", "AVRs"},
+		{"quick bg: SRE on the payments infra team, on call this week, been doing ops for 10+ yrs so skip the k8s basics", "skip the k8s basics"},
 	} {
 		wantMemory(t, "user", tc.text, tc.has)
+	}
+	// What holds only now is left out of who they are; a trailing "btw"
+	// out of the name.
+	for text, not := range map[string]string{
+		"i'm only in tue-thu fyi, and dentist at 3 today so i'll be offline after":                                       "dentist",
+		"quick bg: SRE on the payments infra team, on call this week, been doing ops for 10+ yrs so skip the k8s basics": "on call",
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC), Text: text}}, "s")
+		for _, c := range got {
+			if strings.Contains(c.Body, not) {
+				t.Errorf("%q: %q kept in %q", text, not, c.Body)
+			}
+		}
+	}
+	if got, _ := Heuristic([]Message{{Role: "user", Time: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC), Text: "i'm mech eng btw, ros is kinda my side gig"}}, "s"); len(got) != 1 || strings.HasSuffix(got[0].Name, "btw") {
+		t.Errorf("name: %+v", got)
 	}
 }
 

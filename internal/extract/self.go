@@ -52,6 +52,8 @@ func selfClauses(s string) []string {
 		}
 	}
 	var out []string
+	now := false      // a clause that holds only now was left out
+	var kept []string // the clauses that were not
 	for i, p := range parts {
 		if i > 0 && condition(parts[i-1]) {
 			continue // "when the probe don't connect, I do connect-under-reset": what they do then, not who they are
@@ -63,8 +65,10 @@ func selfClauses(s string) []string {
 			}
 		}
 		if reNowOnly.MatchString(p) {
+			now = true
 			continue // "i'm incident commander today": not who they are
 		}
+		kept = append(kept, strings.TrimSpace(parts[i]))
 		for off := 0; ; {
 			i := strings.Index(p[off:], " so ")
 			if i < 0 {
@@ -97,6 +101,9 @@ func selfClauses(s string) []string {
 	}
 	// A lone self-description keeps its sentence's qualifiers.
 	if len(out) == 1 && isSelf(s) {
+		if now {
+			s = strings.Join(kept, ", ") // less "on call this week"
+		}
 		if head, _, ok := strings.Cut(s, ", so "); ok {
 			s = head
 		}
@@ -105,7 +112,6 @@ func selfClauses(s string) []string {
 	return out
 }
 
-// isSelf reports a self-description (reSelf, reSelfWas, reSelfTeam).
 // condition reports a clause that says when what follows holds: "when
 // the probe don't connect", "if it hangs".
 func condition(clause string) bool {
@@ -113,6 +119,7 @@ func condition(clause string) bool {
 	return w == "when" || w == "whenever" || w == "if"
 }
 
+// isSelf reports a self-description (reSelf, reSelfWas, reSelfTeam).
 func isSelf(s string) bool {
 	if reSelf.MatchString(s) && !mayHold(s, []string{" a bit ", " a little ", " a tad "}) && !neverThis(strings.Fields(asciiLower(s))) {
 		return true
