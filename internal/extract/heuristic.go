@@ -472,10 +472,13 @@ var reAlwaysTail = gate(lazyre.New(`(?i)^(.{3,120}?),?\s+(?:always|every time|ev
 // please"); not "no worries, …", not "no tests failed".
 func bareRule(s, next string, at time.Time) (Candidate, bool) {
 	words := strings.Fields(asciiLower(strings.TrimRight(s, ".!")))
-	if len(words) < 3 || rePast.MatchString(s) || reNowOnly.MatchString(s) || reOneOff.MatchString(s) || mayHold(s, chatWords) {
+	head, _, _ := strings.Cut(s, ",")
+	head, _, _ = strings.Cut(head, " — ")
+	// The past in its reason is no matter: "no `auto` for numeric types,
+	// we had a float/double mixup in 2024".
+	if len(words) < 3 || rePast.MatchString(head) || reNowOnly.MatchString(s) || reOneOff.MatchString(s) || mayHold(s, chatWords) {
 		return Candidate{}, false
 	}
-	head, _, _ := strings.Cut(s, ",")
 	hw := strings.Fields(asciiLower(head))
 	verbless := len(hw) > 0 && !subjects()[hw[0]] && !pronounSubject(hw[0])
 	for i, w := range hw {

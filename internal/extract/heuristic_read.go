@@ -107,15 +107,15 @@ var (
 	// reNamedPlace is "a named place outside the repo where something lives": a
 	// location verb, then within a few words a name — quoted, a #channel,
 	// an identifier with dashes, dots or slashes, a TICKET-12 key, a URL.
-	reLocVerb    = gate(lazyre.New(`(?i)\b(?:(?:lives?|is|are|sits?|happens?|happen|lands?|land|goes?|go|posted|tracked|tracking|tracks?|kept|stored|deployed|hosted|filed|pinned|published|reported|managed|maintained|documented|booked|recorded|listed|saved)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under)|(?:shows?|show|turns?|turn)\s+up\s+(?:in|at|on|under)|(?:generated|pulled|synced|exported|uploaded|dumped|mirrored|sent|comes?|come|fed)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under|from|into))\b`))
-	reNamedPlace = gate(lazyre.New(`^[^.;]{0,60}?(?:'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+(?:/[\w.-]+)*|\b[A-Z][A-Z0-9]+-\d+\b|\b[A-Z][A-Za-z0-9]+-[A-Z][A-Za-z0-9]+\b|\b[\w.-]+/[\w.-]+|https?://)`))
+	reLocVerb    = gate(lazyre.New(`(?i)\b(?:(?:lives?|is|are|sits?|happens?|happen|lands?|land|goes?|go|posted|tracked|tracking|tracks?|kept|stored|deployed|hosted|filed|pinned|published|reported|managed|maintained|documented|booked|recorded|listed|saved|posts?)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under)|(?:shows?|show|turns?|turn)\s+up\s+(?:in|at|on|under)|(?:generated|pulled|synced|exported|uploaded|dumped|mirrored|sent|comes?|come|fed)\s+(?:it\s+|them\s+)?(?:in|at|on|to|under|from|into|through|thru|via))\b`))
+	reNamedPlace = gate(lazyre.New(`^[^.;]{0,60}?(?:'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+(?:/[\w.-]+)*|\b[A-Z][A-Z0-9]+-\d+\b|\b[A-Z][A-Za-z0-9]+-[A-Z][A-Za-z0-9]+\b|\b[\w.-]+/[\w.-]+|\b(?:project|space|board|queue|group|workspace|org) [A-Z][A-Z0-9]+\b|https?://)`))
 	// reBreadcrumb is a place named by its path of titles: "Hollowtide /
 	// Combat / Waves v3", "NETCODE > Playtest Log". Apart from reNamedPlace,
 	// and only where " / " or " > " is: the words around them cost.
 	reBreadcrumb = gate(lazyre.New(`^[^.;]{0,60}?\b[\w-]+(?: [\w-]+){0,2} / [\w-]+(?: [\w-]+){0,2} / [\w-]|^[^.;]{0,60}?\b[\w-]+ > [\w-]`))
 	// reIsNamed is a copula naming the place outright: "the tracker is the
 	// github project 'Test Health'", "the registry is ghcr.io/acme".
-	reIsNamed = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|page|repo|channel|bucket|folder|sheet|board|service|dashboard|space|doc|wiki|epic|vault|file)\s+['"\x60]|\b(?:is|are)\s+(?:at\s+)?(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.-]+)*\b)|\b(?:is|are)\s+(?:the|our|a)\s+['"\x60][^'"\x60]{2,40}['"\x60]\s+(?:[\w&]+\s+){0,2}(?:channel|bucket|folder|sheet|spreadsheet|board|dashboard|space|doc|wiki|vault|notebook)\b`))
+	reIsNamed = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|page|repo|channel|bucket|folder|sheet|board|service|dashboard|space|doc|wiki|epic|vault|file)\s+['"\x60]|\b(?:is|are)\s+(?:at\s+)?(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.-]+)*\b)|\b(?:is|are)\s+/[\w.-]+/[\w./-]+|\b(?:is|are)\s+(?:the|our|a)\s+['"\x60][^'"\x60]{2,40}['"\x60]\s+(?:[\w&]+\s+){0,2}(?:channel|bucket|folder|sheet|spreadsheet|board|dashboard|space|doc|wiki|vault|notebook)\b`))
 	// reIsNamedID is a copula naming the place by its id: "is the
 	// pagerduty service platform-operators", "the staging app is
 	// warehouse-stg". Read only when the sentence holds an id.
@@ -268,19 +268,32 @@ func isScheduled(s string, at time.Time) bool {
 	if !mayHoldDate(s) || reNotProject.MatchString(s) {
 		return false
 	}
-	scheduled := reSchedule.MatchString(s) || datedFact(s) && !rePast.MatchString(s)
+	past := rePast.MatchString(withoutReason(s)) // not "…, since the auditors flagged it last year"
+	scheduled := reSchedule.MatchString(s) || datedFact(s) && !past
 	if !scheduled {
 		// Any statement that puts something of the team's ahead on a day:
 		// "we're cutting over to arq on the 16th", "clicks.v1 gets deleted
 		// october 15". Not a request, not the past.
 		words := strings.Fields(strings.ToLower(s))
-		scheduled = len(words) >= 4 && !imperatives()[words[0]] && (!firstPerson(words[0]) || someoneOf(words)) && !rePast.MatchString(s) && !reNowOnly.MatchString(s)
+		scheduled = len(words) >= 4 && !imperatives()[words[0]] && (!firstPerson(words[0]) || someoneOf(words)) && !past && !reNowOnly.MatchString(s)
 	}
 	if !scheduled {
 		return false
 	}
 	_, dated := AbsoluteDates(s, at)
 	return (dated || monthEnd(s) || reRecurringDays.MatchString(s)) && !ownPlansOnly(s, at)
+}
+
+// withoutReason is s up to the reason it gives after a comma: "risk
+// committee review is june 3, they want it written up since the auditors
+// flagged it" is a day ahead, whatever happened before it.
+func withoutReason(s string) string {
+	for _, m := range reReason.FindAllStringSubmatchIndex(s, -1) {
+		if i := strings.LastIndex(s[:m[2]], ", "); i > 0 && m[2] > 0 {
+			return s[:i]
+		}
+	}
+	return s
 }
 
 // monthEnd reports a named month's end that is one day, not every year's:
@@ -383,11 +396,33 @@ var reDayStart = gate(lazyre.New(`^(?:(?:the\s+)?\d|(?:mon|tues|wednes|thurs|fri
 
 // splitFacts cuts a sentence into clauses at ", " and " and the ", and
 // returns them when at least two hold a fact of the kind ok accepts.
+// andPlace is where " and " opens another thing and its place in p
+// ("maps are in the s3 bucket amr-maps-prod and fleet stuff is on
+// foxglove"), or " and the " does; -1 when neither.
+func andPlace(p string) int {
+	l := asciiLower(p)
+	for off := 0; ; {
+		i := strings.Index(l[off:], " and ")
+		if i < 0 {
+			return -1
+		}
+		i += off
+		right := p[i+len(" and "):]
+		if strings.HasPrefix(l[i:], " and the ") {
+			return i
+		}
+		if w := strings.Fields(asciiLower(right)); len(w) >= 3 && !firstPerson(w[0]) && !imperatives()[w[0]] && len(locVerbEnds(right)) > 0 {
+			return i
+		}
+		off = i + len(" and ")
+	}
+}
+
 func splitFacts(s string, ok func(string) bool) []string {
 	var parts []string
 	for _, p := range strings.Split(s, ", ") {
 		for {
-			i := strings.Index(asciiLower(p), " and the ")
+			i := andPlace(p)
 			if i < 0 {
 				break
 			}

@@ -305,6 +305,11 @@ func TestHeuristic_Structure(t *testing.T) {
 		{"and launch files in python pls not xml, the xml ones are legacy and nobody maintains them", "feedback", "Launch files in python not xml", "The xml ones are legacy"},
 		{"report the median not the mean, the mean is garbage here because of page faults", "feedback", "Report the median not the mean", ""},
 		{"nice. we stay on humble, not jazzy — robots run 22.04 and we can't reflash them in the field", "project", "We stay on humble, not jazzy", "Robots run 22.04"},
+		// A day written with a dot ends no sentence.
+		{"Perfect. For the planning: the release for Physio Nord is on 2. December.", "project", "Physio Nord is on 2026-12-02", ""},
+		// The past in a reason is no matter, for a rule or a day ahead.
+		{"oh — risk committee review is december 3, they want the vol surface changes written up since the auditors flagged it last year", "project", "Risk committee review is 2026-12-03", ""},
+		{"and no `auto` for numeric types, we had a float/double mixup in 2024 that cost real money", "feedback", "No `auto` for numeric types", "We had a float/double mixup"},
 		// A reason said after a colon, once the rule is whole.
 		{"don't write 'PDF/UA compliant' unless veraPDF passes 100%: in the last report we wrote compliant and the regulator found errors", "feedback", "unless veraPDF passes 100%.", "In the last report we wrote compliant"},
 		// In a hurry: the label says nothing of what follows.

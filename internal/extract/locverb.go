@@ -77,7 +77,7 @@ func locRest(s string, i int, kinds verbKind, preps []string) int {
 var (
 	placePreps  = []string{"in", "at", "on", "to", "under"}
 	upPreps     = []string{"in", "at", "on", "under"}
-	sourcePreps = []string{"in", "at", "on", "to", "under", "from", "into"}
+	sourcePreps = []string{"in", "at", "on", "to", "under", "from", "into", "through", "thru", "via"}
 )
 
 // locPrep matches one of preps ending a word at i.
@@ -107,7 +107,7 @@ func locVerbKind(w string) verbKind {
 	switch w {
 	case "live", "lives", "is", "are", "sit", "sits", "happen", "happens", "land", "lands", "go", "goes", "posted",
 		"tracked", "tracking", "track", "tracks", "kept", "stored", "deployed", "hosted", "filed", "pinned", "published",
-		"reported", "managed", "maintained", "documented", "booked", "recorded", "listed", "saved":
+		"reported", "managed", "maintained", "documented", "booked", "recorded", "listed", "saved", "post", "posts":
 		return at
 	case "show", "shows", "turn", "turns":
 		return upIn

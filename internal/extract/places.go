@@ -270,7 +270,7 @@ func callAt(s string) bool {
 var (
 	reInSystem = gate(lazyre.New(`(?i)\b(?:is|are|lives?|sits?|kept|stored|documented|tracked|posted|filed|written up)\s+(?:in|on|at|under|through)\s+(?:(?:the|our|their)\s+)?([a-z0-9.]+)` +
 		`|\b(?:our|the|their) ([a-z0-9.]+) (?:project|space|board|team|org|service|file|workspace|dashboard|repo|page|view|list)\s+(?:is\s+|=\s*|:\s*)?(?-i:['"]?[\w.-]*[A-Z0-9_-][\w.-]*)`))
-	reQuotedPlace  = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:the|our|their)\s+['"‘“][^'"’”]{2,40}['"’”]\s+(?:[\w-]+\s+){0,2}(?:page|base|sheet|spreadsheet|doc|board|folder|channel|space|dashboard|vault|drive|wiki|notebook|workbook|bucket|tracker)\b`))
+	reQuotedPlace  = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:the|our|their)\s+['"‘“][^'"’”]{2,40}['"’”]\s+(?:[\w-]+\s+){0,2}(?:page|base|sheet|spreadsheet|doc|board|folder|channel|space|dashboard|vault|drive|wiki|notebook|workbook|bucket|tracker|form)\b`))
 	reDocumentedAt = gate(lazyre.New(`(?i)\b(?:documented|described|written up|specified) (?:at|in|on) https?://`))
 )
 
@@ -324,7 +324,7 @@ func isWhere(s string) bool {
 		// named by what it is, not by where something lives in it.
 		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 	}
-	if !strings.ContainsAny(s, "'\"`#-_/.>") {
+	if !strings.ContainsAny(s, "'\"`#-_/.>") && !capsKey(s) {
 		// No quoted name, channel, identifier or address: a name in title
 		// case at most.
 		return titledPlace(s) && !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
@@ -343,6 +343,22 @@ func isWhere(s string) bool {
 	named = named || reIsNamed.MatchString(s) || strings.ContainsAny(s, "-_.") && reIsNamedID.MatchString(s) && !versionAt(lastWordOf(reIsNamedID.FindString(s))) ||
 		reKindNamed.MatchString(s) && !callAt(s)
 	return named && !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
+}
+
+// capsKey reports a container named by a key in capitals: "youtrack
+// project DMA", "confluence space INVC".
+func capsKey(s string) bool {
+	w := strings.Fields(s)
+	for i := 0; i+1 < len(w); i++ {
+		switch w[i] {
+		case "project", "space", "board", "queue", "group", "workspace", "org":
+			k := strings.TrimRight(w[i+1], ".,;:!")
+			if len(k) >= 2 && strings.Trim(k, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == "" && k[0] >= 'A' && k[0] <= 'Z' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // labelledPlace reports a thing named, then where it lives after a

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -198,8 +199,28 @@ func TestHeuristic_PlacesInTools(t *testing.T) {
 		{"our sentry project is web-frontend", "web-frontend"},
 		{"the designs are in figma, file Orion v2", "Orion"},
 		{"Thanks. Bugs come in Linear, team BOOK, I look there every morning first.", "BOOK"},
+		{"bugs go in youtrack project DMA", "DMA"},
+		{"sample intake is the 'Intake v4' google form", "Intake v4"},
+		{"CRs come thru servicenow, assignment group SFDC-Change", "SFDC-Change"},
+		{"the db is /scratch/db/k2_standard_16gb, built for 150bp", "k2_standard_16gb"},
+		{"stripe webhook failures post to #payments-alerts", "#payments-alerts"},
 	} {
 		wantMemory(t, "reference", tc.text, tc.has)
+	}
+	// Two things and their places, joined by "and": two memories.
+	for text, want := range map[string][]string{
+		"maps are in the s3 bucket amr-maps-prod and fleet stuff is on foxglove.amr-lab.io":                          {"Maps are in the s3 bucket amr-maps-prod.", "Fleet stuff is on foxglove.amr-lab.io."},
+		"stripe webhook failures post to #payments-alerts and product data comes from her google sheet 'Roast 2026'": {"Stripe webhook failures post to #payments-alerts.", "Product data comes from her google sheet 'Roast 2026'."},
+		"the runbook is in confluence and i read it every morning":                                                   {"The runbook is in confluence and i read it every morning."},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: time.Date(2026, 4, 14, 10, 0, 0, 0, time.UTC), Text: text}}, "s")
+		var bodies []string
+		for _, c := range got {
+			bodies = append(bodies, strings.SplitN(c.Body, "\n", 2)[0])
+		}
+		if !slices.Equal(bodies, want) {
+			t.Errorf("%q: got %q, want %q", text, bodies, want)
+		}
 	}
 	for _, text := range []string{
 		"check what is in datadog for the last hour",

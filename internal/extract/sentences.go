@@ -280,6 +280,9 @@ func joinFragment(c *Candidate, frag string, before bool, sk *Skipped) {
 // Dr. Okafor", "my advisor is Prof. Okonkwo", "e.g. redis". "I talked to
 // the prof. He says…" ends one.
 func abbreviation(text, after string) bool {
+	if dottedDay(text, after) {
+		return true
+	}
 	i := len(text)
 	for i > 0 && (asciiLetter(text[i-1]) || text[i-1] == '.') {
 		i--
@@ -295,6 +298,28 @@ func abbreviation(text, after string) bool {
 		return false
 	}
 	return i == 0 || !asciiLetter(text[i-1])
+}
+
+// dottedDay reports a day written with a dot, as German and others write
+// it, before a month or the other end of a range: "on 2. March", "from 16.
+// to 27. Feb".
+func dottedDay(text, after string) bool {
+	i := len(text)
+	for i > 0 && text[i-1] >= '0' && text[i-1] <= '9' {
+		i--
+	}
+	if n := len(text) - i; n == 0 || n > 2 || i > 0 && text[i-1] != ' ' && text[i-1] != '(' {
+		return false
+	}
+	w := strings.Fields(asciiLower(after[:min(len(after), 20)]))
+	if len(w) == 0 {
+		return false
+	}
+	if w[0] == "to" || w[0] == "-" || w[0] == "bis" {
+		return true
+	}
+	_, ok := months[strings.Trim(w[0], ".,")]
+	return ok
 }
 
 // opener reports a word that opens sentences rather than names someone.
