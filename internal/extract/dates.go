@@ -304,29 +304,6 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	return s, found
 }
 
-// reDayRange is a range of days said with one month's name at its end, or
-// a day written with a dot as German and others write it: "from 6 to 8
-// April", "16. to 27. Feb", "on 2. March".
-var reDayRange = gate(lazyre.New(`(?i)\b(\d{1,2})\.?(\s*(?:to|till|until|-|–)\s*)(\d{1,2})\.?\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b)|\b(\d{1,2})\.\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b)`))
-
-// dayRanges writes each day of such a range with its month ("6 April to
-// 8 April"), and a dotted day without its dot, for reDayMonth to read.
-func dayRanges(s string) string {
-	return gated(s, reDayRange, monthHints, func(m string) string {
-		g := reDayRange.FindStringSubmatch(m)
-		if g[5] != "" {
-			if _, ok := months[strings.ToLower(g[6])]; !ok {
-				return m
-			}
-			return g[5] + " " + g[6]
-		}
-		if _, ok := months[strings.ToLower(g[4])]; !ok {
-			return m // "6 to 8 marbles"
-		}
-		return g[1] + " " + g[4] + g[2] + g[3] + " " + g[4]
-	})
-}
-
 // periodEnds writes "by end of september" in a project fact as the
 // month's last day: this year's, or next year's when this year's is long
 // past (as dream's dates do). Not in a rule ("avoid releases at the end

@@ -513,3 +513,26 @@ var reNamedDay = lazyre.New(`^ (?:the )?[a-z'’]+(?: [a-z'’]+)? (\d{4}-\d\d-\
 // reOnWeekdayDated is "on <weekday>" as AbsoluteDates dated it; a
 // standing rule means every such day.
 var reOnWeekdayDated = lazyre.New(`(?i)\b(on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)) \d{4}-\d\d-\d\d\b`)
+
+// reDayRange is a range of days said with one month's name at its end, or
+// a day written with a dot as German and others write it: "from 6 to 8
+// April", "16. to 27. Feb", "on 2. March".
+var reDayRange = gate(lazyre.New(`(?i)\b(\d{1,2})\.?(\s*(?:to|till|until|-|–)\s*)(\d{1,2})\.?\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b)|\b(\d{1,2})\.\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b)`))
+
+// dayRanges writes each day of such a range with its month ("6 April to
+// 8 April"), and a dotted day without its dot, for reDayMonth to read.
+func dayRanges(s string) string {
+	return gated(s, reDayRange, monthHints, func(m string) string {
+		g := reDayRange.FindStringSubmatch(m)
+		if g[5] != "" {
+			if _, ok := months[strings.ToLower(g[6])]; !ok {
+				return m
+			}
+			return g[5] + " " + g[6]
+		}
+		if _, ok := months[strings.ToLower(g[4])]; !ok {
+			return m // "6 to 8 marbles"
+		}
+		return g[1] + " " + g[4] + g[2] + g[3] + " " + g[4]
+	})
+}
