@@ -514,6 +514,31 @@ var reNamedDay = lazyre.New(`^ (?:the )?[a-z'’]+(?: [a-z'’]+)? (\d{4}-\d\d-\
 // standing rule means every such day.
 var reOnWeekdayDated = lazyre.New(`(?i)\b(on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)) \d{4}-\d\d-\d\d\b`)
 
+// anchoredOn writes the day s counts from a day the sentence before it
+// named: "the spring sale starts march 16. code freeze the thursday
+// before" freezes on 2026-03-12, not on the coming Thursday; "the launch
+// is december 1. freeze three days after" on 2026-12-04.
+func anchoredOn(s, before string, at time.Time) string {
+	if !mayHold(s, []string{" before", " after"}) || !mayHoldDate(before) {
+		return s
+	}
+	own, _ := AbsoluteDates(s, at)
+	m := reWeekdayAround.FindStringIndex(own)
+	if m == nil {
+		m = reOffset.FindStringIndex(own) // "freeze three days after"
+	}
+	if m == nil || reISODate.MatchString(own[:m[0]]) || !clauseEndsAt(own[m[1]:]) {
+		return s // no day counted from another, or one counted from a day of its own
+	}
+	prev, _ := AbsoluteDates(before, at)
+	days := reISODate.FindAllString(prev, -1)
+	if len(days) == 0 {
+		return s
+	}
+	out, _ := AbsoluteDates(days[len(days)-1]+" "+s, at)
+	return strings.TrimPrefix(out, days[len(days)-1]+" ")
+}
+
 // reDayRange is a range of days said with one month's name at its end, or
 // a day written with a dot as German and others write it: "from 6 to 8
 // April", "16. to 27. Feb", "on 2. March".

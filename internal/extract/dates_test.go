@@ -108,6 +108,22 @@ var reGarbled = regexp.MustCompile(`\d{4}-\d\d-\d{4}|\d-\d{4}-\d\d`)
 
 // TestAbsoluteDates_Review: what a review found wrong (issue 17), said on
 // Tuesday 2026-04-14 unless another day is given.
+// TestAnchoredOn: a day counted from the day the sentence before named,
+// and not one counted from something else.
+func TestAnchoredOn(t *testing.T) {
+	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ s, before, want string }{
+		{"docs due the friday before.", "the audit is on december 18.", "docs due the friday 2026-12-11 before."},
+		{"freeze three days after.", "the launch is december 1.", "freeze 2026-12-04 (three days after)."},
+		{"docs due the friday before the kickoff.", "the audit is on december 18.", "docs due the friday before the kickoff."},
+		{"docs due the friday before.", "the audit went well.", "docs due the friday before."},
+	} {
+		if got := anchoredOn(tc.s, tc.before, at); got != tc.want {
+			t.Errorf("%q after %q: got %q, want %q", tc.s, tc.before, got, tc.want)
+		}
+	}
+}
+
 // TestAbsoluteDates_QuarterAhead: a quarter's end long past this year is
 // next year's.
 func TestAbsoluteDates_QuarterAhead(t *testing.T) {

@@ -133,6 +133,9 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			}
 			said := s // what holds a secret stays out, though it was taken back
 			s = unsaid(s)
+			if si > 0 {
+				s = anchoredOn(s, sents[si-1], m.Time.In(time.Local))
+			}
 			next := ""
 			if si+1 < len(sents) {
 				next = sents[si+1]

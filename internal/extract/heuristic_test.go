@@ -357,6 +357,8 @@ func TestHeuristic_Structure(t *testing.T) {
 		"the investor demo is on the 30th and we've got a site visit at the DHL hub the tuesday after next": {"The investor demo is on 2026-11-30.", "We've got a site visit at the DHL hub tuesday 2026-12-01."},
 		"the registrar's office report is due the 25th, VPAT for their LMS vendor by end of the month":      {"The registrar's office report is due 2026-11-25.", "VPAT for their LMS vendor by 2026-11-30."},
 		"the client has a gala on the 30th, so everything live by the 25th at the latest":                   {"The client has a gala on 2026-11-30, so everything live by 2026-11-25 at the latest."},
+		// A day counted from the day the sentence before named.
+		"the audit is on december 18. docs due the friday before.": {"The audit is on 2026-12-18.", "Docs due the friday 2026-12-11 before."},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s")
 		var bodies []string
