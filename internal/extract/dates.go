@@ -468,11 +468,15 @@ func weekdayNth(at time.Time, wd time.Weekday, d int) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	today := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())
-	for k := -1; k <= 2; k++ {
-		first := time.Date(at.Year(), at.Month()+time.Month(k), 1, 0, 0, 0, 0, at.Location())
-		t := first.AddDate(0, 0, d-1)
-		if t.Month() == first.Month() && t.Weekday() == wd && !t.Before(today.AddDate(0, 0, -14)) {
-			return t, true
+	// One ahead first: "monday the 16th" said on monday 2 March is 16
+	// March, though 16 February was a Monday too; then one just past.
+	for _, back := range []bool{false, true} {
+		for k := -1; k <= 2; k++ {
+			first := time.Date(at.Year(), at.Month()+time.Month(k), 1, 0, 0, 0, 0, at.Location())
+			t := first.AddDate(0, 0, d-1)
+			if t.Month() == first.Month() && t.Weekday() == wd && (!back && !t.Before(today) || back && !t.Before(today.AddDate(0, 0, -14))) {
+				return t, true
+			}
 		}
 	}
 	return nextNth(at, d)

@@ -130,6 +130,11 @@ func TestAbsoluteDates_QuarterAhead(t *testing.T) {
 	if got, _ := AbsoluteDates("the grant ends at the end of Q1", time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)); got != "the grant ends at 2027-03-31" {
 		t.Errorf("got %q", got)
 	}
+	// A weekday and a day that fit a month just past and one ahead: the
+	// one ahead.
+	if got, _ := AbsoluteDates("the security review is monday the 16th", time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)); got != "the security review is 2026-03-16" {
+		t.Errorf("got %q", got)
+	}
 }
 
 func TestAbsoluteDates_Review(t *testing.T) {

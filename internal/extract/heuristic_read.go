@@ -265,8 +265,12 @@ func ruleHead(head string) bool {
 // isScheduled reports a project fact with a date: a thing that starts,
 // ends, ships or freezes on a day the sentence names.
 func isScheduled(s string, at time.Time) bool {
-	if !mayHoldDate(s) || reNotProject.MatchString(s) {
+	if !mayHoldDate(s) {
 		return false
+	}
+	if reNotProject.MatchString(s) {
+		_, dated := AbsoluteDates(s, at)
+		return dated && deliverable(s) // "I have to send chapter 3 to my supervisor the 15 of April"
 	}
 	past := rePast.MatchString(withoutReason(s)) // not "…, since the auditors flagged it last year"
 	scheduled := reSchedule.MatchString(s) || datedFact(s) && !past
@@ -282,6 +286,49 @@ func isScheduled(s string, at time.Time) bool {
 	}
 	_, dated := AbsoluteDates(s, at)
 	return (dated || monthEnd(s) || reRecurringDays.MatchString(s)) && !ownPlansOnly(s, at)
+}
+
+// deliverable reports the speaker's own errand that is owed to someone
+// else: work handed to a supervisor, a client, a colleague by name ("i'm
+// handing this project off to dana on friday"), which the team plans
+// around, unlike "i'll try the silences tomorrow".
+func deliverable(s string) bool {
+	w := strings.Fields(asciiLower(s))
+	if len(w) < 5 || w[0] != "i" && w[0] != "i'm" && w[0] != "im" {
+		return false
+	}
+	verb := -1
+	for i, x := range w[1:min(len(w), 5)] {
+		switch x {
+		case "send", "submit", "deliver", "present", "hand", "handing", "demo", "show", "ship":
+			verb = i + 1
+		}
+		if verb >= 0 {
+			break
+		}
+	}
+	if verb < 0 {
+		return false
+	}
+	for i := verb + 1; i+1 < len(w); i++ {
+		if w[i] != "to" {
+			continue
+		}
+		switch n := w[i+1]; n {
+		case "my", "the", "our", "their":
+			return i+2 < len(w) && (someoneOf(w[i+1:]) || w[i+2] == "team" || w[i+2] == "board" || w[i+2] == "committee" || w[i+2] == "reviewers" || w[i+2] == "editor")
+		default:
+			return !determiners()[n] && !prepositions()[n] && !pronounSubject(n) && len(n) > 2 && !dateWord(n) && n != "you" && n != "him" && n != "her" && n != "them" && n != "prod" // a name
+		}
+	}
+	return false
+}
+
+// dateWord reports a word that says when, not who: "to monday".
+func dateWord(w string) bool {
+	_, day := weekdays[w]
+	_, month := months[w]
+	return day || month || w == "tomorrow" || w == "today"
 }
 
 // withoutReason is s up to the reason it gives after a comma: "risk

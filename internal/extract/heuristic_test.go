@@ -305,6 +305,9 @@ func TestHeuristic_Structure(t *testing.T) {
 		{"and launch files in python pls not xml, the xml ones are legacy and nobody maintains them", "feedback", "Launch files in python not xml", "The xml ones are legacy"},
 		{"report the median not the mean, the mean is garbage here because of page faults", "feedback", "Report the median not the mean", ""},
 		{"nice. we stay on humble, not jazzy — robots run 22.04 and we can't reflash them in the field", "project", "We stay on humble, not jazzy", "Robots run 22.04"},
+		// The speaker's errand owed to someone else is planned around.
+		{"I have to send the chapter 3 to my supervisor the 15 of December.", "project", "supervisor 2026-12-15", ""},
+		{"i'm handing this project off to dana on friday", "project", "off to dana on friday 2026-11-20", ""},
 		// A day written with a dot ends no sentence.
 		{"Perfect. For the planning: the release for Physio Nord is on 2. December.", "project", "Physio Nord is on 2026-12-02", ""},
 		// The past in a reason is no matter, for a rule or a day ahead.
@@ -340,6 +343,8 @@ func TestHeuristic_Structure(t *testing.T) {
 		"the oban pro key in config/runtime.exs is oban_pro_k3y_9f8e7d, dont paste it anywhere",          // a key, however named
 		"it's saturday and the whole team is offline",
 		"can you check the logs not the dashboard?",
+		"i need to send the logs to you tomorrow", // to the agent: this task
+		"i'll try the silences tomorrow",
 		"logging via println here pls, not the logger", // this task's choice
 		"i did not expect that, the test is not the problem",
 	} {
