@@ -215,6 +215,9 @@ func readUncached(s string) reading {
 // saturday the 16th, assuming my cat doesn't sit on the keyboard again"
 // says when 1.8.0 goes out, and nothing of the past.
 func withoutHedge(s string) string {
+	if strings.IndexByte(s, ',') < 0 && !strings.Contains(s, " fingers") {
+		return s // every hedge but one comes after a comma
+	}
 	l := asciiLower(s)
 	for _, h := range []string{", assuming ", ", hopefully", ", fingers crossed", " fingers crossed", ", touch wood", ", knock on wood", ", if all goes well", ", if nothing breaks", ", god willing", ", inshallah", ", so yeah"} {
 		if i := strings.Index(l, h); i > 0 && len(strings.Fields(l[:i])) >= 3 {
@@ -335,6 +338,9 @@ func dateWord(w string) bool {
 // committee review is june 3, they want it written up since the auditors
 // flagged it" is a day ahead, whatever happened before it.
 func withoutReason(s string) string {
+	if !strings.Contains(s, ", ") {
+		return s
+	}
 	for _, m := range reReason.FindAllStringSubmatchIndex(s, -1) {
 		if i := strings.LastIndex(s[:m[2]], ", "); i > 0 && m[2] > 0 {
 			return s[:i]
@@ -396,8 +402,8 @@ func (p pastRe) MatchString(s string) bool {
 	if !p.gatedRe.MatchString(s) {
 		return false
 	}
-	if !strings.Contains(s, " got") {
-		return true
+	if !strings.Contains(s, "ve got") && !strings.Contains(s, "s got") {
+		return true // most past: "we got burned"
 	}
 	return p.gatedRe.MatchString(haveGot.Replace(s))
 }
