@@ -221,8 +221,8 @@ func classify(raw, next string, at time.Time, redirected bool) []Candidate {
 }
 
 func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
-	if repro(raw) {
-		return nil // "to repro: --replay 2026-11-20 --speed 10x": this bug's recipe
+	if repro(raw) || taskLabel(raw) {
+		return nil // "to repro: --replay 2026-11-20 --speed 10x": this bug's recipe; "issue today: …", "TILDE-231: …": this task
 	}
 	if head, rest, ok := strings.Cut(raw, ": "); ok && ruleLabel(head) && len(strings.Fields(rest)) >= 3 {
 		// "hard rule: client documents never leave our VPC": what a rule
@@ -283,6 +283,34 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 		}
 	}
 	return append(cs, clauseFacts(text, cs, at)...)
+}
+
+// taskLabel reports a sentence headed as the task at hand: "issue today:
+// entities go unavailable…", "first ticket: …", "TILDE-231: streak counter
+// resets at midnight UTC".
+func taskLabel(s string) bool {
+	head, _, ok := strings.Cut(strings.TrimSpace(s), ": ")
+	if !ok {
+		return false
+	}
+	w := strings.Fields(asciiLower(head))
+	if len(w) == 1 && ticketKey(strings.ToUpper(w[0])) && ticketKey(strings.Fields(head)[0]) {
+		return true
+	}
+	if len(w) == 0 || len(w) > 4 {
+		return false
+	}
+	named := false
+	for _, x := range w {
+		switch x {
+		case "issue", "bug", "problem", "ticket", "task", "error", "todo":
+			named = true
+		case "today", "today's", "now", "current", "the", "my", "first", "this", "new", "next", "main", "one", "and", "so", "ok", "also":
+		default:
+			return false
+		}
+	}
+	return named
 }
 
 // repro reports the steps to reproduce a bug.
@@ -433,7 +461,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		if i, ok := labelStart(s); ok {
 			s = s[i:] // "PFA the path — model checkpoints: s3://…": the thing and where it is
 		}
-		return []Candidate{build("reference", s, "", at)}
+		return []Candidate{build("reference", placeOnly(s), "", at)}
 	case (reOwner.MatchString(s) || reLifecycle.MatchString(s)) && !reNotProject.MatchString(s) || projectFact(s):
 		if cs := datedFacts(s, next, at); cs != nil {
 			return cs

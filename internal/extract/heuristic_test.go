@@ -343,6 +343,8 @@ func TestHeuristic_Structure(t *testing.T) {
 		"the oban pro key in config/runtime.exs is oban_pro_k3y_9f8e7d, dont paste it anywhere",          // a key, however named
 		"it's saturday and the whole team is offline",
 		"can you check the logs not the dashboard?",
+		"issue today: entities go unavailable after an HA restart until u reload the integration", // the task at hand
+		"TILDE-231: streak counter resets at midnight UTC instead of the user's local midnight",
 		"i need to send the logs to you tomorrow", // to the agent: this task
 		"i'll try the silences tomorrow",
 		"logging via println here pls, not the logger", // this task's choice

@@ -345,6 +345,39 @@ func isWhere(s string) bool {
 	return named && !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 }
 
+// placeOnly is a place less the step of this task said after it:
+// "flagsmith, project 'tilde-backend', create the flag there as
+// streak_local_midnight" is where flags live, not the flag to make.
+func placeOnly(s string) string {
+	cuts := clauseCuts(s)
+	for k := 1; k < len(cuts); k++ {
+		clause, ok := clauseAt(s, cuts, k)
+		w := strings.Fields(asciiLower(clause))
+		if ok && len(w) >= 2 && (imperatives()[w[0]] || w[0] == "create" || w[0] == "send" || w[0] == "update") && slices.ContainsFunc(strings.Fields(clause), codeWord) {
+			return strings.TrimRight(s[:cuts[k].at], " ,;")
+		}
+	}
+	return s
+}
+
+// codeWord reports an identifier of the code: "streak_local_midnight",
+// "fetchUser", not a URL or a path.
+func codeWord(w string) bool {
+	w = strings.Trim(w, ".,;:!?()'\"`")
+	if strings.Contains(w, "/") || strings.Contains(w, "://") || len(w) < 4 {
+		return false
+	}
+	if strings.Contains(w, "_") && strings.IndexFunc(w, unicode.IsLetter) >= 0 {
+		return true
+	}
+	for i := 1; i < len(w); i++ {
+		if w[i] >= 'A' && w[i] <= 'Z' && w[i-1] >= 'a' && w[i-1] <= 'z' {
+			return true // camelCase
+		}
+	}
+	return false
+}
+
 // capsKey reports a container named by a key in capitals: "youtrack
 // project DMA", "confluence space INVC".
 func capsKey(s string) bool {

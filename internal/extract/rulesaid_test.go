@@ -201,11 +201,16 @@ func TestHeuristic_PlacesInTools(t *testing.T) {
 		{"Thanks. Bugs come in Linear, team BOOK, I look there every morning first.", "BOOK"},
 		{"bugs go in youtrack project DMA", "DMA"},
 		{"sample intake is the 'Intake v4' google form", "Intake v4"},
+		{"known issue: the staging db resets every sunday night, the backups live in s3://acme-backups", "s3://acme-backups"},
 		{"CRs come thru servicenow, assignment group SFDC-Change", "SFDC-Change"},
 		{"the db is /scratch/db/k2_standard_16gb, built for 150bp", "k2_standard_16gb"},
 		{"stripe webhook failures post to #payments-alerts", "#payments-alerts"},
 	} {
 		wantMemory(t, "reference", tc.text, tc.has)
+	}
+	// A place less the step of this task said after it.
+	if got, _ := Heuristic([]Message{{Role: "user", Time: time.Date(2026, 4, 14, 10, 0, 0, 0, time.UTC), Text: "flagsmith, project 'tilde-backend', create the flag there as streak_local_midnight, off by default"}}, "s"); len(got) != 1 || strings.Contains(got[0].Body, "streak_local_midnight") || !strings.Contains(got[0].Body, "tilde-backend") {
+		t.Errorf("the task's step in a place: %+v", got)
 	}
 	// Two things and their places, joined by "and": two memories.
 	for text, want := range map[string][]string{
