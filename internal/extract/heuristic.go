@@ -608,7 +608,7 @@ func factWhy(s, next string, at time.Time) string {
 func wantedNext(next string) string {
 	n := strings.TrimSpace(next)
 	w := strings.Fields(asciiLower(n))
-	if len(w) < 4 || len(w) > 30 || firstPerson(w[0]) || w[0] == "you" || w[0] == "u" || imperatives()[w[0]] || reQuestion.MatchString(n) || isWhere(n) || len(secretKinds(n)) > 0 {
+	if len(w) < 4 || len(w) > 30 || firstPerson(w[0]) || w[0] == "you" || w[0] == "u" || imperatives()[w[0]] || reQuestion.MatchString(n) || reOwnPlan.MatchString(n) || isWhere(n) || len(secretKinds(n)) > 0 {
 		return ""
 	}
 	for _, x := range w[1:min(len(w), 5)] {

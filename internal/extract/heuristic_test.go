@@ -380,6 +380,10 @@ func TestHeuristic_Structure(t *testing.T) {
 	if got := must(t, "we freeze the firmware on the 30th. The lab wants the binary in advance to do their pre-tests.", at); !strings.Contains(got[0].Body, "**Why:** The lab wants the binary") {
 		t.Errorf("no reason from the sentence after: %q", got[0].Body)
 	}
+	// The speaker signing off is no reason.
+	if got := must(t, "cutover is two weeks from friday. ok need to sign off, tomorrow i'll try the silences", at); strings.Contains(got[0].Body, "silences") {
+		t.Errorf("the speaker's plan as a reason: %q", got[0].Body)
+	}
 	// An emoji before a clause with its own subject ends the sentence.
 	if got := must(t, "im the rtl designer, not dv 🙃 coffee machine is broken so expect more typos than usual", at); strings.Contains(got[0].Body, "coffee") {
 		t.Errorf("the aside joined the self-description: %q", got[0].Body)
