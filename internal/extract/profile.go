@@ -9,7 +9,7 @@ import (
 
 // reExplainDepth is a request about how much to explain: "explain the
 // celery bits", "skip the k8s basics", "assume i know the quote editor".
-var reExplainDepth = gate(lazyre.New(`(?i)\b(?:explain|explanations?|basics|assume (?:i|that i) know|walk me through|spell (?:it|things|them) out|eli5|like i'?m (?:5|five))\b`))
+var reExplainDepth = gate(lazyre.New(`(?i)\b(?:explain(?:ing)?|explanations?|basics|101|assume (?:i|that i) know|walk me through|spell (?:it|things|them) out|eli5|like i'?m (?:5|five))\b`))
 
 // oneProfile joins what one message says of the person into one user
 // memory, where the first of them stands: "im an RSE at the uni hpc
@@ -32,6 +32,21 @@ func oneProfile(cs []Candidate) []Candidate {
 		p.Description = oneLine(p.Description+"; "+cs[i].Description, 140)
 		p.Body = strings.TrimRight(p.Body, "\n") + "\n" + cs[i].Body
 		cs[i].Type = ""
+	}
+	if at >= 0 {
+		// "i'm a lawyer turned dev. dont explain legal basics to me": how
+		// to explain to this person is part of who they are, as the seeds'
+		// own example has it; a rule given with its own reason stays one
+		// ("…, so keep explanations of the widget tree short").
+		for i := range cs {
+			if cs[i].Type != "feedback" || !reExplainDepth.MatchString(cs[i].Description) || strings.Contains(cs[i].Body, "**Why:**") {
+				continue
+			}
+			p := &cs[at]
+			p.Description = oneLine(p.Description+"; "+cs[i].Description, 140)
+			p.Body = strings.TrimRight(p.Body, "\n") + "\n" + cs[i].Body
+			cs[i].Type = ""
+		}
 	}
 	return slices.DeleteFunc(cs, func(c Candidate) bool { return c.Type == "" })
 }
