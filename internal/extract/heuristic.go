@@ -324,13 +324,20 @@ func repro(s string) bool {
 	return false
 }
 
+// reasonOpener reports a word a reason said first opens with.
+func reasonOpener(w string) bool {
+	switch w {
+	case "since", "because", "bc", "cuz", "as":
+		return true
+	}
+	return false
+}
+
 // reasonFirst cuts a sentence that gives its reason first ("since prod
 // is on 3.11, dont use 3.12 syntax") into the reason and what follows it.
 func reasonFirst(s string) (reason, rest string, ok bool) {
 	word, after, _ := strings.Cut(s, " ")
-	switch asciiLower(word) {
-	case "since", "because", "bc", "cuz", "as":
-	default:
+	if !reasonOpener(asciiLower(word)) {
 		return "", "", false
 	}
 	reason, rest, ok = strings.Cut(after, ", ")

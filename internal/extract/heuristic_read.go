@@ -232,11 +232,7 @@ func withoutHedge(s string) string {
 // ones in fixtures" reads as "since …confidential, dont put …".
 func reasonComma(s string) string {
 	l := asciiLower(s)
-	opener := false
-	for _, w := range []string{"since ", "because ", "bc ", "cuz ", "as "} {
-		opener = opener || strings.HasPrefix(l, w)
-	}
-	if !opener {
+	if first, _, _ := strings.Cut(l, " "); !reasonOpener(first) {
 		return s
 	}
 	at := -1 // where the rule starts: its first mark
