@@ -369,10 +369,12 @@ func offsetDates(s string) string {
 	isos := reISODate.FindAllStringIndex(s, -1)
 	for i := len(locs) - 1; i >= 0; i-- {
 		m := locs[i]
-		if !clauseEndsAt(s[m[1]:]) {
+		var last []int
+		if a := eventDay(s[m[1]:]); a != nil && !strings.HasSuffix(asciiLower(s[:m[0]]), "for ") {
+			last = []int{m[1] + a[0], m[1] + a[1]} // "filed 10 days before the hearing, hearing's 2027-01-14"
+		} else if !clauseEndsAt(s[m[1]:]) {
 			continue // "kept for 30 days after deletion": a duration, not a day
 		}
-		var last []int
 		for _, a := range isos {
 			if a[1] <= m[0] {
 				last = a
@@ -381,7 +383,7 @@ func offsetDates(s string) string {
 		if last == nil {
 			continue
 		}
-		if strings.TrimSpace(s[last[1]:m[0]]) == "(" {
+		if last[1] <= m[0] && strings.TrimSpace(s[last[1]:m[0]]) == "(" {
 			continue // written out already: "2026-07-03 (three days before)"
 		}
 		from, err := time.Parse(time.DateOnly, s[last[0]:last[1]])
@@ -407,6 +409,53 @@ func offsetDates(s string) string {
 		s = s[:m[0]] + from.AddDate(0, 0, n).Format(time.DateOnly) + " (" + s[m[0]:m[1]] + ")" + s[m[1]:]
 	}
 	return s
+}
+
+// eventDay finds, in what follows "ten days before", the day of the
+// event it names: "the hearing on 2027-01-14", "the hearing (2027-01-14)",
+// "the hearing, hearing's 2027-01-14", "the launch; the launch is
+// 2026-05-04". It returns the date's offsets in rest, or nil.
+func eventDay(rest string) []int {
+	r := asciiLower(rest)
+	if !strings.HasPrefix(r, " the ") {
+		return nil
+	}
+	d := reISODate.FindStringIndex(r)
+	if d == nil || d[0] > 80 {
+		return nil
+	}
+	w := strings.Fields(r[len(" the "):d[0]])
+	np := 0 // the words of the event's name
+	for np < len(w) && np < 3 && strings.Trim(w[np], ",;(") == w[np] && w[np] != "on" && w[np] != "is" && w[np] != "of" {
+		np++
+	}
+	if np < len(w) && np < 3 && strings.TrimRight(w[np], ",;") != w[np] {
+		np++ // "hearing," ends the name
+	}
+	if np == 0 {
+		return nil
+	}
+	event := strings.TrimRight(w[np-1], ",;")
+	tail := w[np:]
+	switch {
+	case len(tail) == 0 && !strings.HasSuffix(w[np-1], ",") && !strings.HasSuffix(w[np-1], ";"), // "the hearing 2027-01-14"
+		len(tail) == 1 && (tail[0] == "on" || tail[0] == "(" || tail[0] == "is" || tail[0] == "="): // "the hearing on 2027-01-14"
+		return d
+	}
+	if len(tail) > 0 && (tail[0] == "and" || tail[0] == "the") {
+		tail = tail[1:]
+	}
+	if len(tail) > 0 && tail[0] == "the" {
+		tail = tail[1:]
+	}
+	// the event named again, then its day: "hearing's", "hearing is".
+	switch {
+	case len(tail) == 1 && (tail[0] == event+"'s" || tail[0] == event+"’s" || tail[0] == event+":"),
+		len(tail) == 2 && tail[0] == event && (tail[1] == "is" || tail[1] == "on" || tail[1] == "="),
+		len(tail) == 3 && tail[0] == event && tail[1] == "is" && tail[2] == "on":
+		return d
+	}
+	return nil
 }
 
 // clauseEndsAt reports whether a "before" or "after" ends its clause where

@@ -64,14 +64,20 @@ func TestAbsoluteDates_Chat(t *testing.T) {
 		"the freeze we announced starts on monday":         "monday 2026-06-01",
 		"the launch got moved, it's now on thursday":       "thursday 2026-05-28",
 		// A weekday counted in a month, from a weekday, or from a holiday.
-		"the spring sale launches the 2nd monday of june":                      "launches 2026-06-08",
-		"the code freeze is the last friday of this month":                     "is 2026-05-29",
-		"it goes live 3 weeks from this coming monday":                         "live 2026-06-22",
-		"the batch has to be through by the friday before thanksgiving":        "friday 2026-11-20 before thanksgiving 2026-11-26",
-		"we must publish the tram line before the fallas finish (the 19th)":    "finish (2026-06-19)",
-		"i'm away from friday 29 to sunday for a workshop":                     "from 2026-05-29 to",
-		"the demo is friday 10:30, bring the slides":                           "friday 2026-05-29 10:30",
-		"the kickoff is monday 2026-06-01 of june, the second week after that": "monday 2026-06-01 of june",
+		"the spring sale launches the 2nd monday of june":               "launches 2026-06-08",
+		"the code freeze is the last friday of this month":              "is 2026-05-29",
+		"it goes live 3 weeks from this coming monday":                  "live 2026-06-22",
+		"the batch has to be through by the friday before thanksgiving": "friday 2026-11-20 before thanksgiving 2026-11-26",
+		// Days counted back from an event dated after it.
+		"the bundle is filed 10 days before the hearing, hearing's 2027-01-14":   "filed 2027-01-04 (10 days before) the hearing",
+		"docs freeze two weeks before the launch on 2026-07-20":                  "freeze 2026-07-06 (two weeks before) the launch",
+		"the notes go out a week after the release, the release is 2026-08-03":   "out 2026-08-10 (a week after) the release",
+		"code freeze is 3 days before the release, the sync is 2026-07-12":       "is 3 days before the release",
+		"prices are kept for 30 days after the launch, the launch is 2026-07-12": "for 30 days after the launch",
+		"we must publish the tram line before the fallas finish (the 19th)":      "finish (2026-06-19)",
+		"i'm away from friday 29 to sunday for a workshop":                       "from 2026-05-29 to",
+		"the demo is friday 10:30, bring the slides":                             "friday 2026-05-29 10:30",
+		"the kickoff is monday 2026-06-01 of june, the second week after that":   "monday 2026-06-01 of june",
 	} {
 		got, ok := AbsoluteDates(in, wed)
 		if !ok || !strings.Contains(got, want) {

@@ -275,7 +275,7 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 		if c, ok := bareRule(text, next, at); ok {
 			return []Candidate{c}
 		}
-		if c, ok := ruledHead(text, at); ok {
+		if c, ok := ruledHead(text, next, at); ok {
 			return []Candidate{c}
 		}
 		if (!reStepOnly.MatchString(text) || reGeneral.MatchString(text)) && !reNotRule.MatchString(text) {

@@ -197,6 +197,8 @@ func TestHeuristic_Reasons(t *testing.T) {
 		{"keep the python boring so i can still read it in a year.", "Keep the python boring", "So i can still read it in a year"},
 		// A complaint about a thing, then a rule that points back at it.
 		{"the load test is slow and hogs the runner, dont run it locally each time.", "Dont run load test locally", "The load test is slow and hogs the runner"},
+		// A rule said behind the thing it rules keeps its reason.
+		{"queue workers: never ack before the write, the broker drops the message for good.", "Queue workers", "The broker drops the message for good"},
 		// An approval before the rule is no reason for it.
 		{"that's the style we want, never use default exports.", "Never use default exports", ""},
 	} {

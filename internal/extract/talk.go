@@ -244,13 +244,13 @@ func withoutTask(s string) string {
 
 // ruledHead is a rule said behind the thing it rules: "background jobs:
 // never retry more than 3 times".
-func ruledHead(s string, at time.Time) (Candidate, bool) {
+func ruledHead(s, next string, at time.Time) (Candidate, bool) {
 	head, rest, ok := strings.Cut(s, ": ")
 	if !ok || len(strings.Fields(head)) > 3 || len(strings.Fields(rest)) < 3 || !reRuleStart.MatchString(rest) || contextLabel(head) ||
 		reOneOff.MatchString(head) || mayHold(head, []string{"this", "that", "for ", "now", "today"}) {
 		return Candidate{}, false
 	}
-	return build("feedback", s, "", at), true
+	return build("feedback", s, whyOf(rest, next), at), true // "tests: always lit tests, because the release team runs only check-llvm"
 }
 
 // opensSentence reports a word that opens a new sentence after an emoji:
