@@ -392,7 +392,7 @@ func (k counts) score() typeScore {
 
 // extractionSets are the parts of the labelled set, in the order they were
 // written.
-var extractionSets = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9"}
+var extractionSets = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11"}
 
 // loadExtractionSet reads one part of the set (one of extractionSets).
 func loadExtractionSet(dir, name string) ([]Conversation, error) {
@@ -445,7 +445,7 @@ func (b *bench) extractionCmd() *cobra.Command {
 	var set, engine, dir string
 	var verbose bool
 	cmd := &cobra.Command{
-		Use:   "extraction [--set tune|heldout|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|fresh9|all] [--engine heuristic|anthropic|openai|claude]",
+		Use:   "extraction [--set tune|heldout|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|fresh9|fresh10|fresh11|all] [--engine heuristic|anthropic|openai|claude]",
 		Short: "Extraction quality on the labelled conversation set (issue 17)",
 		Long: `Extraction runs an extraction engine on each conversation of the labelled set
 (` + extractionDir + `: tune.json to tune rules on, heldout.json to
@@ -458,7 +458,10 @@ labeller's, measured once after the rules from fresh3; fresh5.json, a
 sixth labeller's, measured once before its misses were read to find what
 the rules still missed; fresh6.json, fresh7.json and fresh8.json, a
 seventh, an eighth and a ninth labeller's, the same way; fresh9.json, a
-tenth labeller's, measured once after the rules were settled and held out)
+tenth labeller's, measured once after the rules were settled and held out;
+fresh10.json, an eleventh labeller's, measured once before its misses were
+read; fresh11.json, a twelfth labeller's, written at the same time and held
+out)
 and scores what it would save against what a careful colleague
 would: a saved memory matches an expected one when its name, description or
 body holds all the expected phrases (any case).
@@ -560,7 +563,7 @@ ENGINES
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&set, "set", "all", "which part: tune, heldout, fresh, fresh2 … fresh9, or all (each, and together)")
+	f.StringVar(&set, "set", "all", "which part: tune, heldout, fresh, fresh2 … fresh11, or all (each, and together)")
 	f.StringVar(&engine, "engine", "heuristic", "the engine: heuristic, or a model engine (anthropic, openai, claude: see ENGINES)")
 	f.StringVar(&dir, "dir", extractionDir, "the folder holding tune.json and heldout.json")
 	f.BoolVarP(&verbose, "verbose", "v", false, "list forbidden hits, misses and unmatched saves")

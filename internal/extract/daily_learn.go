@@ -305,6 +305,11 @@ func learningTitle(typ, rule string) string {
 		if i := strings.IndexAny(rest, ",;:(—"); i > 0 {
 			rest = rest[:i]
 		}
+		for _, and := range []string{" and i ", " and i'm ", " and im ", " and i’m "} {
+			if i := strings.Index(asciiLower(rest), and); i > 0 {
+				rest = rest[:i] // "own reconciliation and I'm in the NY office": the first fact names it
+			}
+		}
 		if t := cutTitle(rest, 4); t != "" && !vagueTitle(t) {
 			return "About me: " + lowerFirst(t)
 		}

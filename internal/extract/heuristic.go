@@ -139,6 +139,9 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			next := ""
 			if si+1 < len(sents) {
 				next = sents[si+1]
+				if l := reRetract.FindStringIndex(next); l != nil && l[0] == 0 {
+					continue // "the keys live in vault. actually no, they moved to …": taken back
+				}
 			}
 			// The kinds of secret this sentence's memories held.
 			var held []string
@@ -224,15 +227,25 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 	if repro(raw) || taskLabel(raw) {
 		return nil // "to repro: --replay 2026-11-20 --speed 10x": this bug's recipe; "issue today: …", "TILDE-231: …": this task
 	}
-	if head, rest, ok := strings.Cut(raw, ": "); ok && ruleLabel(head) && len(strings.Fields(rest)) >= 3 {
-		// "hard rule: client documents never leave our VPC": what a rule
-		// label heads is a rule, however it is said.
-		cs := classifyAll(rest, next, at, redirected)
-		if reQuestion.MatchString(rest) || reDerivable.MatchString(rest) || reToAgents.MatchString(rest) || len(cs) > 1 || len(cs) == 1 && cs[0].Type != "feedback" ||
-			rePast.MatchString(strings.SplitN(rest, ",", 2)[0]) || reTrouble.MatchString(rest) || reNowOnly.MatchString(rest) {
-			return cs // "important: it crashed again on the 2nd run": no rule
+	if head, rest, ok := strings.Cut(raw, ": "); ok && len(strings.Fields(rest)) >= 3 {
+		topic := "" // "for the health data, hard rule: …": what the rule is about
+		if i := strings.LastIndex(head, ", "); i > 0 && len(strings.Fields(head[:i])) <= 5 {
+			topic, head = head[:i], head[i+2:]
 		}
-		return []Candidate{build("feedback", rest, whyOf(rest, next), at)}
+		if ruleLabel(head) {
+			// "hard rule: client documents never leave our VPC": what a rule
+			// label heads is a rule, however it is said.
+			cs := classifyAll(rest, next, at, redirected)
+			if reQuestion.MatchString(rest) || reDerivable.MatchString(rest) || reToAgents.MatchString(rest) || len(cs) > 1 || len(cs) == 1 && cs[0].Type != "feedback" ||
+				rePast.MatchString(strings.SplitN(rest, ",", 2)[0]) || reTrouble.MatchString(rest) || reNowOnly.MatchString(rest) {
+				return cs // "important: it crashed again on the 2nd run": no rule
+			}
+			why := whyOf(rest, next)
+			if topic != "" {
+				rest = topic + ", " + rest
+			}
+			return []Candidate{build("feedback", rest, why, at)}
+		}
 	}
 	cs := classifySentence(raw, next, at, redirected)
 	text := read(raw).text // read once: each reader below needs it
@@ -242,6 +255,18 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 		// reason, however much that reads as a fact.
 		if rs := classifyAll(rule, next, at, redirected); len(rs) == 1 && rs[0].Type == "feedback" {
 			return []Candidate{build("feedback", rule, reason, at)}
+		}
+	}
+	if reason, rule, ok := soRule(text); ok && !slices.ContainsFunc(cs, func(c Candidate) bool { return c.Type == "feedback" }) {
+		// "the staging db is shared with QA, so never truncate tables
+		// there": the rule, and the fact it follows from as its Why. A
+		// dated fact ("the offsite is on the 10th, so no deploys that
+		// day") is what is kept, with what follows from it.
+		if _, dated := AbsoluteDates(reason, at); !dated {
+			if rs := classifyAll(rule, next, at, redirected); len(rs) == 1 && rs[0].Type == "feedback" {
+				cs = slices.DeleteFunc(cs, func(c Candidate) bool { return c.Type == "project" })
+				return append(cs, build("feedback", rule, reason, at))
+			}
 		}
 	}
 	switch {
@@ -277,6 +302,9 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 		}
 		if c, ok := ruledHead(text, next, at); ok {
 			return []Candidate{c}
+		}
+		if keptAs(text) {
+			return []Candidate{build("feedback", text, whyOf(text, next), at)}
 		}
 		if (!reStepOnly.MatchString(text) || reGeneral.MatchString(text)) && !reNotRule.MatchString(text) {
 			cs = clauseRules(text, next, at) // not "…, dont push anything until I'm back"
@@ -345,6 +373,53 @@ func reasonFirst(s string) (reason, rest string, ok bool) {
 		return "", "", false
 	}
 	return reason, rest, true
+}
+
+// keptAs reports a rule said with a verb of lasting: "stay on the lts
+// kernel, dont let it float", "stick with pnpm", "i want shutterbox to
+// stay a single static binary"; not "stay on this branch", not "i want
+// it to stay up tonight".
+func keptAs(s string) bool {
+	w := strings.Fields(asciiLower(strings.TrimRight(s, ".!")))
+	if len(w) > 0 && (w[0] == "please" || w[0] == "pls" || w[0] == "and" || w[0] == "also") {
+		w = w[1:]
+	}
+	if len(w) < 3 || reNowOnly.MatchString(s) || reOneOff.MatchString(s) || reQuestion.MatchString(s) || mayHold(s, []string{"until", "till ", "tonight", "while i"}) {
+		return false
+	}
+	switch {
+	case (w[0] == "stay" || w[0] == "stick" || w[0] == "remain") && (w[1] == "on" || w[1] == "with" || w[1] == "at"):
+		switch strings.Trim(w[2], ",.") {
+		case "this", "that", "it", "them", "here", "there", "me", "us", "the", "a", "an", "my", "your":
+			return w[2] == "the" && len(w) > 3 && w[3] != "line" && w[3] != "call" && w[3] != "page" && w[3] != "branch" && w[3] != "task"
+		}
+		return true
+	case (w[0] == "i" || w[0] == "we") && (w[1] == "want" || w[1] == "need"):
+		for i := 3; i < len(w) && i <= 7; i++ {
+			if w[i-1] == "to" && (w[i] == "stay" || w[i] == "remain") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// soRule cuts "X, so Y" where X states something: the reason X, and Y,
+// which may be a rule that follows from it.
+func soRule(s string) (reason, rest string, ok bool) {
+	lower := asciiLower(s)
+	for _, sep := range []string{", so ", "; so ", " — so "} {
+		i := strings.Index(lower, sep)
+		if i <= 0 {
+			continue
+		}
+		reason, rest = strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+len(sep):])
+		if len(strings.Fields(reason)) < 3 || len(strings.Fields(rest)) < 3 || !declarative(reason) || reQuestion.MatchString(reason) {
+			return "", "", false
+		}
+		return strings.TrimRight(reason, ".!"), rest, true
+	}
+	return "", "", false
 }
 
 // chatWords mark thanks and chat, never a rule: "thanks so much, always".

@@ -86,7 +86,7 @@ func TestHeuristic_ReadsLikeAPerson(t *testing.T) {
 			[]want{{typ: "feedback", has: []string{"keep infra minimal"}, why: true, whyHas: "pay for this myself"}}},
 		{"a self-description's so-request is a standing preference",
 			[]Message{user("I'm visually impaired and use a screen reader, so please keep tables out of your answers, they read terribly")},
-			[]want{{typ: "user", has: []string{"screen reader"}}, {typ: "feedback", has: []string{"keep tables out of your answers"}, why: true, whyHas: "read terribly"}}},
+			[]want{{typ: "user", has: []string{"screen reader"}}, {typ: "feedback", has: []string{"keep tables out of your answers"}, why: true, whyHas: "use a screen reader"}}},
 		{"a rule clause without a verb is a fragment, not a rule",
 			[]Message{user("security issues are reported to the security@acme.dev mailbox, never in public GitHub issues")},
 			[]want{{typ: "reference", has: []string{"security@acme.dev"}}}},
@@ -265,5 +265,18 @@ func TestHeuristic_WhoIsWho(t *testing.T) {
 		if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s"); len(got) != 0 {
 			t.Errorf("%q was saved: %+v", text, got)
 		}
+	}
+}
+
+// TestHeuristic_TwoFactsOfOnePerson: "i own X and i'm in the Y office" is
+// one user memory, named by its first fact; "i'm in a meeting" is not kept.
+func TestHeuristic_TwoFactsOfOnePerson(t *testing.T) {
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "I own reconciliation and I'm in the NY office."}}, "s")
+	if len(got) != 1 || got[0].Type != "user" || got[0].Name != "About me: own reconciliation" || !strings.Contains(got[0].Body, "NY office") {
+		t.Errorf("got %+v, want one user memory named %q holding the office", got, "About me: own reconciliation")
+	}
+	if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "I own reconciliation and I'm in a meeting till 3."}}, "s"); len(got) > 0 && strings.Contains(got[0].Body, "meeting") {
+		t.Errorf("got %+v, want nothing about the meeting", got)
 	}
 }

@@ -199,6 +199,10 @@ func TestHeuristic_Reasons(t *testing.T) {
 		{"the load test is slow and hogs the runner, dont run it locally each time.", "Dont run load test locally", "The load test is slow and hogs the runner"},
 		// A rule said behind the thing it rules keeps its reason.
 		{"queue workers: never ack before the write, the broker drops the message for good.", "Queue workers", "The broker drops the message for good"},
+		// "X, so <rule>": the rule, with the fact it follows from as its reason.
+		{"the staging db is shared with QA, so never truncate tables there.", "Never truncate tables there", "The staging db is shared with QA"},
+		{"I switch between a mac at work and a linux box at home, so keep scripts portable.", "Keep scripts portable", "I switch between a mac at work and a linux box at home"},
+		{"ah no, the client's IT only allows python 3.8 on their servers, so no 3.9+ syntax anywhere", "No 3.9+ syntax anywhere", "Ah no, the client's IT only allows python 3.8 on their servers"},
 		// An approval before the rule is no reason for it.
 		{"that's the style we want, never use default exports.", "Never use default exports", ""},
 	} {
@@ -297,16 +301,21 @@ func TestHeuristic_Structure(t *testing.T) {
 		{"since prod is on 3.11, please dont use 3.12 syntax", "feedback", "use 3.12 syntax", "Prod is on 3.11."},
 		{"because the cron publishes everything with prefix pub_ we never put personal data in those tables", "feedback", "We never put personal data in those tables.", "The cron publishes everything with prefix pub_."},
 		{"as the staging db is shared with QA dont truncate tables there", "feedback", "Dont truncate tables there", "The staging db is shared with QA."},
+		// A rule said with a verb of lasting.
+		{"stick with postgres 15, the extension we need isnt on 16", "feedback", "Stick with postgres 15", "The extension we need isnt on 16"},
+		{"we want the sdk to stay free of runtime deps", "feedback", "the sdk to stay free of runtime deps", ""},
 		// What a rule label heads is a rule, however it is said.
 		{"hard rule: client documents never leave our VPC.", "feedback", "Client documents never leave our VPC", ""},
 		{"rule in our fork: only the new pass manager, never write legacy pass wrappers, upstream is removing them", "feedback", "Only the new pass manager, never write legacy pass wrappers", "Upstream is removing them"},
 		{"golden rule here: prod data never goes into fixtures", "feedback", "Prod data never goes into fixtures", ""},
+		{"for the audio files, hard rule: nothing gets uploaded before the consent form is signed", "feedback", "For the audio files, nothing gets uploaded", ""},
 		{"very important: cold chain items max 45 min in the van, this is hard constraint, never make it a soft penalty", "feedback", "Cold chain items max 45 min in the van", ""},
 		// One thing chosen over another: asked, told, or held to.
 		{"ok. logging via defmt pls, not the rtt println macros", "feedback", "Logging via defmt, not the rtt println macros", ""},
 		{"and launch files in python pls not xml, the xml ones are legacy and nobody maintains them", "feedback", "Launch files in python not xml", "The xml ones are legacy"},
 		{"report the median not the mean, the mean is garbage here because of page faults", "feedback", "Report the median not the mean", ""},
 		{"nice. we stay on humble, not jazzy — robots run 22.04 and we can't reflash them in the field", "project", "We stay on humble, not jazzy", "Robots run 22.04"},
+		{"cache the rates in redis, not in memory, the workers get recycled hourly", "feedback", "Cache the rates in redis, not in memory", "The workers get recycled hourly"},
 		// The speaker's errand owed to someone else is planned around.
 		{"I have to send the chapter 3 to my supervisor the 15 of December.", "project", "supervisor 2026-12-15", ""},
 		{"i'm handing this project off to dana on friday", "project", "off to dana on friday 2026-11-20", ""},
@@ -324,6 +333,9 @@ func TestHeuristic_Structure(t *testing.T) {
 		// Places saved in, and places named by what they are.
 		{"the court guides are saved in the 'Court rules' folder on the shared drive", "reference", "'Court rules' folder", ""},
 		{"the site register w every device name is the 'Sites' airtable base, marston road tab", "reference", "'Sites' airtable base", ""},
+		// A kind of place, then its name in title case.
+		{"the style guide is the doc Brand Voice 2026 on the shared drive", "reference", "the doc Brand Voice 2026", ""},
+		{"the signing keys are in the team's bitwarden vault Release", "reference", "bitwarden vault Release", ""},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
 		if len(got) != 1 || got[0].Type != tc.typ || !strings.Contains(got[0].Body, tc.has) {
@@ -349,7 +361,8 @@ func TestHeuristic_Structure(t *testing.T) {
 		"TILDE-231: streak counter resets at midnight UTC instead of the user's local midnight",
 		"i need to send the logs to you tomorrow", // to the agent: this task
 		"i'll try the silences tomorrow",
-		"logging via println here pls, not the logger", // this task's choice
+		"logging via println here pls, not the logger",                                                    // this task's choice
+		"stay on this branch for now", "stay on the call please", "stay with me, the next step is fiddly", // this task's, not a lasting rule
 		"i did not expect that, the test is not the problem",
 	} {
 		if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s"); len(got) != 0 {

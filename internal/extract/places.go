@@ -19,7 +19,7 @@ import (
 // reTitledPlace is a place named in title case, or called by a name: "the
 // Release Train project board", "in the FHIR Mapping Decisions sheet", "a
 // ServiceNow form called Third-Party App Review".
-var reTitledPlace = gate(lazyre.New(`\b(?:is|are|in|on|at)\s+(?:the|our)\s+(?:[A-Z][\w-]*\s+){1,4}(?:project\s+|team\s+)?(?:[Bb]oard|[Ss]heet|[Ss]preadsheet|[Dd]oc|[Ss]pace|[Dd]ashboard|[Ww]iki|[Cc]hannel|[Bb]ucket|[Ff]orm|[Nn]otebook)\b|\b(?:[Ff]orm|[Ss]heet|[Bb]oard|[Cc]hannel|[Dd]oc|[Pp]roject|[Ss]pace|[Bb]ucket|[Dd]ashboard|[Qq]ueue)\s+(?:called|named)\s+['"]?[A-Z]`))
+var reTitledPlace = gate(lazyre.New(`\b(?:the|our|a)\s+(?:[\w'’-]+\s+){0,2}(?:doc|sheet|spreadsheet|board|dashboard|wiki|notebook|vault|folder|calendar)\s+(?:called\s+|named\s+)?['"]?(?:[A-Z][A-Za-z0-9&.-]+|[A-Z]&[A-Z])(?:\s|$|[.,;'"])|\b(?:is|are|in|on|at)\s+(?:the|our)\s+(?:[A-Z][\w-]*\s+){1,4}(?:project\s+|team\s+)?(?:[Bb]oard|[Ss]heet|[Ss]preadsheet|[Dd]oc|[Ss]pace|[Dd]ashboard|[Ww]iki|[Cc]hannel|[Bb]ucket|[Ff]orm|[Nn]otebook)\b|\b(?:[Ff]orm|[Ss]heet|[Bb]oard|[Cc]hannel|[Dd]oc|[Pp]roject|[Ss]pace|[Bb]ucket|[Dd]ashboard|[Qq]ueue)\s+(?:called|named)\s+['"]?[A-Z]`))
 
 // titledPlace reports reTitledPlace, behind a cheap test: a capital
 // letter after the first byte, and one of the kinds of place.
@@ -38,7 +38,7 @@ func titledPlace(s string) bool {
 }
 
 // placeKinds gate reTitledPlace, whose literals the gate cannot read.
-var placeKinds = []string{" board", " sheet", " doc", " space", " dashboard", " wiki", " channel", " bucket", " form", " notebook", " called ", " named "}
+var placeKinds = []string{" board", " sheet", " doc", " space", " dashboard", " wiki", " channel", " bucket", " form", " notebook", " called ", " named ", " vault", " folder", " calendar"}
 
 // reWhereClause says outright that a place is where something lives:
 // "…the DKRZ swift bucket cfd-refdata, thats where the golden outputs

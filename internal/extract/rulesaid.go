@@ -424,7 +424,11 @@ func choice(s string, asked bool) (typ string, told, ok bool) {
 				continue
 			}
 			switch w[i+1] {
-			case "sure", "yet", "now", "needed", "working", "really", "a", "an", "much", "so", "that", "this", "it", "there", "here", "ready", "done", "good", "great", "bad", "to", "at", "in", "on", "for", "with", "all", "only", "even":
+			case "to", "at", "in", "on", "for", "with":
+				if !slices.Contains(w[1:i], w[i+1]) {
+					continue // "not in scope"; but "in deno kv, not in memory": the same place word, the other thing
+				}
+			case "sure", "yet", "now", "needed", "working", "really", "a", "an", "much", "so", "that", "this", "it", "there", "here", "ready", "done", "good", "great", "bad", "all", "only", "even":
 				continue
 			case "the":
 				if w[i] == "over" {

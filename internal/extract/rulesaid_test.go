@@ -109,7 +109,7 @@ func TestHeuristic_ProjectFactsInChat(t *testing.T) {
 	for _, tc := range []struct{ text, has string }{
 		{"backups are handled by the infra team in Warsaw, not us", "Warsaw"},
 		{"btw Kenji is the release manager for mobile now, Tom moved to infra", "Kenji"},
-		{"ah no, the client's IT only allows python 3.8 on their servers, so no 3.9+ syntax anywhere", "python 3.8"},
+		{"ah no, the client's IT only allows python 3.8 on their servers", "python 3.8"},
 		{"the bootloader partition on the rev B boards is 512KB and we can't change it, 40k units are already in the field", "rev B"},
 		{"we're replacing launchdarkly with unleash because of cost", "launchdarkly"},
 		{"the SLA with Northwind is 300ms p99 and we pay penalties above it", "Northwind"},

@@ -86,7 +86,7 @@ func selfClauses(s string) []string {
 		case len(out) > 0 && subjectless:
 			// "been writing django for 8 years": more of the fact before.
 			out[len(out)-1] += ", " + p
-		case isSelf(p) && (!reSelfNot.MatchString(p) || inTeam(words)) || reNotGoodAt.MatchString(p) && !slices.Contains([]string{"this", "that", "it", "these", "those"}, strings.Trim(words[len(words)-1], ",.!")):
+		case isSelf(p) && !selfNot(p, words) || reNotGoodAt.MatchString(p) && !slices.Contains([]string{"this", "that", "it", "these", "those"}, strings.Trim(words[len(words)-1], ",.!")):
 			if len(words) > 0 && (words[0] == "new" || words[0] == "fairly" || words[0] == "pretty" || words[0] == "brand") {
 				p = "I'm " + p // "new to aws" alone says nobody is
 			}
@@ -110,6 +110,14 @@ func selfClauses(s string) []string {
 		return []string{s}
 	}
 	return out
+}
+
+// selfNot reports a self-description's clause that says what the speaker
+// is doing or feeling now ("i'm trying…", "i'm in a meeting"), not "i'm in
+// the billing team" or "… and i'm in the NY office".
+func selfNot(p string, words []string) bool {
+	loc := reSelfNot.FindStringIndex(p)
+	return loc != nil && !inTeam(words) && !reWhereIWork.MatchString(p[loc[0]:])
 }
 
 // condition reports a clause that says when what follows holds: "when
