@@ -300,8 +300,30 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		s = offsetDates(s)
 		s = anchoredWeekdays(s)
 		s = restated(s)
+		s = rangeEnds(s)
 	}
 	return s, found
+}
+
+// rangeEnds puts a range's end after its start: "dec 20 through jan 3",
+// each day read on its own, ends in the next year.
+func rangeEnds(s string) string {
+	isos := reISODate.FindAllStringIndex(s, -1)
+	for k := 1; k < len(isos); k++ {
+		a, b := isos[k-1], isos[k]
+		switch strings.TrimSpace(asciiLower(s[a[1]:b[0]])) {
+		case "-", "–", "to", "through", "thru", "until", "till":
+		default:
+			continue
+		}
+		from, err1 := time.Parse(time.DateOnly, s[a[0]:a[1]])
+		to, err2 := time.Parse(time.DateOnly, s[b[0]:b[1]])
+		if err1 != nil || err2 != nil || !to.Before(from) || !to.AddDate(1, 0, 0).After(from) {
+			continue
+		}
+		s = s[:b[0]] + to.AddDate(1, 0, 0).Format(time.DateOnly) + s[b[1]:]
+	}
+	return s
 }
 
 // periodEnds writes "by end of september" in a project fact as the

@@ -199,3 +199,18 @@ func TestAbsoluteDates_Review(t *testing.T) {
 		}
 	}
 }
+
+// TestAbsoluteDates_RangeEnd: a range's end, read on its own as a day just
+// past, comes after its start.
+func TestAbsoluteDates_RangeEnd(t *testing.T) {
+	at := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
+	for in, want := range map[string]string{
+		"i'm offline dec 20 through jan 3":     "2026-12-20 through 2027-01-03",
+		"we're closed 24 dec - 2 jan":          "2026-12-24 - 2027-01-02",
+		"the freeze ran jan 5 and ends feb 20": "2026-01-05 and ends 2026-02-20",
+	} {
+		if got, _ := AbsoluteDates(in, at); !strings.Contains(got, want) {
+			t.Errorf("%q: got %q, want it to hold %q", in, got, want)
+		}
+	}
+}

@@ -135,6 +135,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			s = unsaid(s)
 			if si > 0 {
 				s = anchoredOn(s, sents[si-1], m.Time.In(time.Local))
+				s = afterSelfLabel(sents[si-1], s)
 			}
 			next := ""
 			if si+1 < len(sents) {
@@ -227,6 +228,17 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 	if repro(raw) || taskLabel(raw) {
 		return nil // "to repro: --replay 2026-11-20 --speed 10x": this bug's recipe; "issue today: …", "TILDE-231: …": this task
 	}
+	if text := read(raw).text; awayFor(text) {
+		if _, dated := AbsoluteDates(text, at); dated {
+			// "i'm offline dec 20 through jan 3, so no reviews from me then":
+			// who is away when is planned around, a fact of the project; what
+			// follows from it says why.
+			if why, then, ok := soRule(text); ok {
+				return []Candidate{build("project", then, why, at)} // "no reviews from me then", because of when
+			}
+			return []Candidate{build("project", text, "", at)}
+		}
+	}
 	if head, rest, ok := strings.Cut(raw, ": "); ok && len(strings.Fields(rest)) >= 3 {
 		topic := "" // "for the health data, hard rule: …": what the rule is about
 		if i := strings.LastIndex(head, ", "); i > 0 && len(strings.Fields(head[:i])) <= 5 {
@@ -267,6 +279,14 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 				cs = slices.DeleteFunc(cs, func(c Candidate) bool { return c.Type == "project" })
 				return append(cs, build("feedback", rule, reason, at))
 			}
+		}
+	}
+	if len(cs) == 1 && cs[0].Type != "feedback" {
+		if bs, r, ok := dashRule(text, cs[0].Type, next, at, redirected); ok {
+			// "design specs are in figma, the file 'LiftLog v2' — ask me
+			// before inventing any UI that isn't in there": what is, and
+			// the rule said after the dash.
+			return append(bs, r)
 		}
 	}
 	switch {
@@ -375,6 +395,51 @@ func reasonFirst(s string) (reason, rest string, ok bool) {
 	return reason, rest, true
 }
 
+// dashRule reads "X — Y" where Y, after the last dash, is a rule of its
+// own and X says something else worth keeping: both, each on its own.
+func dashRule(s, typ, next string, at time.Time, redirected bool) ([]Candidate, Candidate, bool) {
+	i, n := -1, 0
+	for _, d := range []string{" — ", " – ", " - "} {
+		if j := strings.LastIndex(s, d); j > i {
+			i, n = j, len(d)
+		}
+	}
+	if i <= 0 {
+		return nil, Candidate{}, false
+	}
+	before, after := strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+n:])
+	if len(strings.Fields(before)) < 3 || len(strings.Fields(after)) < 3 {
+		return nil, Candidate{}, false
+	}
+	w := strings.Fields(asciiLower(after))
+	if pointsBack(w) || namesBack(w) {
+		return nil, Candidate{}, false // "… — dont paste them anywhere": the rule needs what came before
+	}
+	rs := classifyAll(after, next, at, redirected)
+	if len(rs) != 1 || rs[0].Type != "feedback" {
+		return nil, Candidate{}, false
+	}
+	bs := classifyAll(before, "", at, redirected)
+	if len(bs) != 1 || bs[0].Type != typ {
+		return nil, Candidate{}, false // what comes before reads as it did in the whole sentence
+	}
+	return bs, rs[0], true
+}
+
+// namesBack reports "that doc", "this file": a thing named before, which
+// a rule said apart from it would lose.
+func namesBack(w []string) bool {
+	for i := 1; i+1 < len(w); i++ {
+		switch w[i] {
+		case "that", "this", "those", "these":
+			if imperatives()[w[i-1]] || prepositions()[w[i-1]] || w[i-1] == "match" || w[i-1] == "matches" || w[i-1] == "follow" || w[i-1] == "follows" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // keptAs reports a rule said with a verb of lasting: "stay on the lts
 // kernel, dont let it float", "stick with pnpm", "i want shutterbox to
 // stay a single static binary"; not "stay on this branch", not "i want
@@ -402,6 +467,48 @@ func keptAs(s string) bool {
 		}
 	}
 	return false
+}
+
+// withoutChatAsides drops the asides in parentheses that are chat, not
+// fact: "i review PRs on my phone at the gym (ironic i know)", "(don't
+// ask)", "(lol)". An aside that names something stays: "(stagehand.publish
+// etc)", "(KPMG)".
+func withoutChatAsides(s string) string {
+	for off := 0; ; {
+		i := strings.Index(s[off:], " (")
+		if i < 0 {
+			return s
+		}
+		i += off
+		j := strings.IndexByte(s[i:], ')')
+		if j < 0 {
+			return s
+		}
+		j += i
+		if mayHold(asciiLower(s[i:j]), []string{"i know", "lol", "haha", "lmao", "don't ask", "dont ask", "long story", "sigh", "ugh", "yes really", "i swear", "ironic", "funny enough"}) {
+			s = s[:i] + s[j+1:]
+			off = i
+			continue
+		}
+		off = j
+	}
+}
+
+// withoutHyperbole is a reason less the joke it ends with: "renaming them
+// breaks everyone's keymaps and the lighting team will riot".
+func withoutHyperbole(reason string) string {
+	l := asciiLower(reason)
+	i := strings.LastIndex(l, " and ")
+	if i <= 0 || len(strings.Fields(reason[:i])) < 3 {
+		return reason
+	}
+	tail := l[i+len(" and "):]
+	for _, h := range []string{" will riot", " would riot", " will kill me", " would kill me", " will murder me", " would murder me", " will lose it", " will lose their minds", " will freak out", " would freak out", " will scream", " will cry", " will hate me", " would hate me", " will have my head", " would have my head"} {
+		if j := strings.Index(tail, h); j > 0 && len(strings.Fields(tail[:j])) <= 4 {
+			return strings.TrimRight(reason[:i], " ,")
+		}
+	}
+	return reason
 }
 
 // soRule cuts "X, so Y" where X states something: the reason X, and Y,
@@ -575,7 +682,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 			return []Candidate{build("user", where, "", at)} // where they work from, and when they answer
 		}
 	}
-	if reUser.MatchString(s) && !reUserNot.MatchString(s) && !reNowOnly.MatchString(s) {
+	if reUser.MatchString(s) && !reUserNot.MatchString(s) && !reNowOnly.MatchString(s) && !lately(s) {
 		if self := selfClauses(s); len(self) > 1 && reKnowledge.MatchString(strings.Join(self[1:], " ")) {
 			// What they know apart from who they are: one memory each.
 			return many("user", self)
@@ -739,7 +846,7 @@ func reasonOf(s, next string) string {
 // build makes the candidate: dates absolute, a short name, the sentence as
 // description, the body with Why and How to apply when a reason was given.
 func build(typ, s, reason string, at time.Time) Candidate {
-	s, _ = AbsoluteDates(strings.TrimSpace(s), at)
+	s, _ = AbsoluteDates(withoutChatAsides(withoutHyperbole(strings.TrimRight(strings.TrimSpace(s), ".!"))), at)
 	if typ == "feedback" && reRuleStart.MatchString(s) {
 		s = reOnWeekdayDated.ReplaceAllString(s, "$1") // "never deploy on Friday": every Friday
 	}
@@ -750,6 +857,10 @@ func build(typ, s, reason string, at time.Time) Candidate {
 	if reason != "" {
 		if i := strings.LastIndex(reason, " ("); i > 0 && strings.HasSuffix(strings.TrimRight(reason, ".! "), ")") && len(strings.Fields(reason[:i])) >= 3 {
 			reason = reason[:i] // "…CRs applied against it (yes i know, naming is hard, blame kevin)": an aside
+		}
+		if t := withoutHyperbole(reason); t != reason {
+			rule = strings.Replace(rule, reason[len(t):], "", 1) // the joke leaves the rule too
+			reason = t
 		}
 		reason, _ = AbsoluteDates(reason, at)                    // as s was
 		i := strings.Index(asciiLower(rule), asciiLower(reason)) // byte offsets of rule itself

@@ -212,6 +212,9 @@ func TestHeuristic_WhatThePersonKnows(t *testing.T) {
 		{"I am in the billing team of the operator, 12 years PL/SQL", "billing team of the operator"},
 		{"java dev for 10 years, python is fine", "Java dev for 10 years"},
 		{"fyi i work mon-thu, fridays i'm off", "I work mon-thu"},
+		{"i restore old furniture for a living, the shop site is my side project", "I restore old furniture for a living"},
+		{"heads up i'm self-taught, so go easy on the big-O talk", "I'm self-taught"},
+		{"nurse by training, so the clinical side is fine, the react side isn't", "Nurse by training"},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
 		var user []string
@@ -233,6 +236,8 @@ func TestHeuristic_WhatThePersonKnows(t *testing.T) {
 		"i'm in the team channel",
 		"i'm in the team, ping me when it's up",
 		"it still confuses me.",
+		"i do this for a living lol",
+		"i've been staring at this for an hour", "ive been fighting this build for like 3 hours", // a while, not who they are
 		"the error still confuses me",
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s")
@@ -278,5 +283,33 @@ func TestHeuristic_TwoFactsOfOnePerson(t *testing.T) {
 	}
 	if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "I own reconciliation and I'm in a meeting till 3."}}, "s"); len(got) > 0 && strings.Contains(got[0].Body, "meeting") {
 		t.Errorf("got %+v, want nothing about the meeting", got)
+	}
+}
+
+// TestHeuristic_AfterSelfLabel: what follows "context on me:" is said by
+// the speaker, with or without its "I'm".
+func TestHeuristic_AfterSelfLabel(t *testing.T) {
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "the sync job is slow again. context on me: data engineer at a logistics startup, mostly airflow and dbt"}}, "s")
+	if len(got) != 1 || got[0].Type != "user" || !strings.Contains(got[0].Body, "I'm a data engineer at a logistics startup") {
+		t.Errorf("got %+v, want one user memory: I'm a data engineer…", got)
+	}
+}
+
+// TestHeuristic_AwayForAWhile: the speaker away for days from a day said
+// is a project fact, planned around; a day off is not kept.
+func TestHeuristic_AwayForAWhile(t *testing.T) {
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) // a Monday
+	for _, tc := range []struct{ text, has string }{
+		{"heads up i'm on leave from the 9th for three weeks, sam covers the on-call", "I'm on leave from 2026-03-09 for three weeks, sam covers the on-call"},
+		{"i'm away from the 12th for a week, so no deploys while i'm gone", "No deploys while i'm gone.\n\n**Why:** I'm away from 2026-03-12 for a week"},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		if len(got) != 1 || got[0].Type != "project" || !strings.Contains(got[0].Body, tc.has) {
+			t.Errorf("%q: got %+v, want one project memory holding %q", tc.text, got, tc.has)
+		}
+	}
+	if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "i'm off tmrw, dentist + kid stuff, so no rush till monday."}}, "s"); len(got) != 0 {
+		t.Errorf("a day off was saved: %+v", got)
 	}
 }

@@ -39,6 +39,9 @@ var (
 		`|^(?:this is )?my first (?:time|project|week|month) (?:touching|using|with|in|writing|on|doing)\b|^i (?:normally|typically|usually|mostly|mainly) (?:write|use|work|code|do)\b|^i know (?:\S+ ){1,4}(?:well|inside out|very well)\b` +
 		`|^(?:i'?m|i am) (?:(?:really|pretty|very|quite|kinda|not|a bit|a little|still|also)\s+)*(?:bad|good|great|terrible|rusty|comfortable|fluent|solid|weak|strong|new|shaky) (?:at|with|in|on)\b|^(?:i'?m|i am) coming from\b|^i (?:came|come) from\b` +
 		`|^(?:i'?m|i am) (?:\w+ )?(?:impaired|blind|deaf|dyslexic|colou?r-?blind)\b|^i use a screen reader\b` +
+		// a living, and how they learned
+		`|^(?:a |an )?(?:[\w.-]+ ){0,2}(?:engineer|developer|dev|designer|analyst|scientist|admin|manager|intern|student|founder|contractor|consultant|nurse|teacher|lawyer|accountant) by (?:day|trade|training|background)\b` +
+		`|^i (?:\w+ ){1,4}for a living\b|^(?:i'?m|i am) (?:(?:mostly|mainly|completely|entirely|largely)\s+)?self[- ]taught\b` +
 		`|^(?:a |an )?(?:solo|indie|freelance|independent|junior|senior|staff|lead|principal)(?: \w+)? (?:dev|developer|engineer|designer|analyst|scientist|founder|contractor)\b` +
 		// a role alone, a team, what is new or known to them, where they come from
 		`|^(?:a |an )?(?:[\w.-]+ ){0,2}(?:engineer|developer|dev|designer|analyst|scientist|admin|manager|intern|student|founder|contractor|consultant|person)(?: here)?$` +

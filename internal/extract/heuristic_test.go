@@ -203,6 +203,8 @@ func TestHeuristic_Reasons(t *testing.T) {
 		{"the staging db is shared with QA, so never truncate tables there.", "Never truncate tables there", "The staging db is shared with QA"},
 		{"I switch between a mac at work and a linux box at home, so keep scripts portable.", "Keep scripts portable", "I switch between a mac at work and a linux box at home"},
 		{"ah no, the client's IT only allows python 3.8 on their servers, so no 3.9+ syntax anywhere", "No 3.9+ syntax anywhere", "Ah no, the client's IT only allows python 3.8 on their servers"},
+		// A joke a reason ends with is no part of it.
+		{"never rename the public topics, three teams consume them and the data team will riot.", "Never rename the public topics", "Three teams consume them"},
 		// An approval before the rule is no reason for it.
 		{"that's the style we want, never use default exports.", "Never use default exports", ""},
 	} {
@@ -455,6 +457,36 @@ func TestNumberedItems(t *testing.T) {
 	for _, c := range got {
 		if c.Type != "feedback" || strings.HasPrefix(c.Name, "1") {
 			t.Errorf("not a rule of the list: %+v", c)
+		}
+	}
+}
+
+// TestHeuristic_NoJokeInMemory: the joke a rule or its reason ends with
+// is never saved.
+func TestHeuristic_NoJokeInMemory(t *testing.T) {
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "the old consumers are still running, so keep the topic names unchanged — renaming breaks them all and the data team will riot"}}, "s")
+	if len(got) != 1 || !strings.Contains(got[0].Body, "renaming breaks them all") || strings.Contains(got[0].Body, "riot") {
+		t.Errorf("got %+v, want the rule and its reason without the riot", got)
+	}
+	got, _ = Heuristic([]Message{{Role: "user", Time: at, Text: "the release notes live in the notion page 'Changelog' (dont ask why not in the repo) and the auditors (KPMG) read them"}}, "s")
+	if len(got) == 0 || strings.Contains(got[0].Body, "dont ask") || !strings.Contains(got[0].Body, "(KPMG)") {
+		t.Errorf("got %+v, want the place without the chat aside, with the named one", got)
+	}
+}
+
+// TestHeuristic_DashRule: "X — <rule>": what X says, and the rule after
+// the dash on its own, unless the rule needs X to be read.
+func TestHeuristic_DashRule(t *testing.T) {
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "the brand assets are in the figma file 'Brand 2026' — ask me before adding any new colours"}}, "s")
+	if len(got) != 2 || got[0].Type != "reference" || strings.Contains(got[0].Body, "ask me") || got[1].Type != "feedback" || !strings.Contains(got[1].Body, "Ask me before adding any new colours") {
+		t.Errorf("got %+v, want the place, then the rule", got)
+	}
+	got, _ = Heuristic([]Message{{Role: "user", Time: at, Text: "the price list is the google sheet 'Prices 2026' — margins in the code must match that sheet"}}, "s")
+	for _, c := range got {
+		if c.Type == "feedback" && !strings.Contains(c.Body, "Prices 2026") {
+			t.Errorf("a rule saved without what it points back at: %+v", got)
 		}
 	}
 }

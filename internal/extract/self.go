@@ -239,3 +239,48 @@ func someoneOf(words []string) bool {
 	}
 	return false
 }
+
+// afterSelfLabel reads what follows a label about the speaker ("context on
+// me:", "about me:", "me:") as said by them: "pipeline TD at a small
+// studio" is "I'm a pipeline TD at a small studio".
+func afterSelfLabel(label, s string) string {
+	l := strings.TrimSpace(asciiLower(label))
+	if !strings.HasSuffix(l, ":") {
+		return s
+	}
+	w := strings.Fields(strings.TrimSuffix(l, ":"))
+	if len(w) == 0 || len(w) > 5 || w[len(w)-1] != "me" && w[len(w)-1] != "myself" && !strings.HasSuffix(l, "who i am:") {
+		return s
+	}
+	f := strings.Fields(asciiLower(s))
+	if len(f) < 2 || firstPerson(f[0]) || imperatives()[f[0]] || subjects()[f[0]] || pronounSubject(f[0]) || prepositions()[f[0]] {
+		return s
+	}
+	if determiners()[f[0]] {
+		return "I'm " + s
+	}
+	return "I'm a " + s
+}
+
+// reAway is the speaker away for a while: "i'm on leave from the 23rd",
+// "i'm offline dec 20 through jan 3", "i'll be away for two weeks".
+var reAway = gate(lazyre.New(`(?i)^(?:(?:also|and|oh|btw|fyi|heads up|so)[,:]?\s+)*(?:i'?m|im|i am|i'?ll be|ill be|i will be) (?:(?:also|going to be|gonna be)\s+)?(?:on (?:paternity |maternity |parental |annual |sick )?leave|out of (?:the )?office|ooo|away|offline|off|out|on vacation|on holiday|on pto)\b`))
+
+// awayFor reports the speaker away for more than a day, from a day said:
+// not "i'm off tmrw, dentist".
+func awayFor(s string) bool {
+	head, _, _ := strings.Cut(s, ",")
+	return reAway.MatchString(s) && mayHold(head, []string{"through", " thru ", " to ", "until", " till ", "week", "leave", " - ", "–", "month"})
+}
+
+// reLately is a while counted in hours or days: what the speaker has
+// been doing lately, not who they are ("i've been
+// staring at this for an hour").
+var reLately = lazyre.New(`(?i)\bfor (?:like |about |almost |over |nearly )?(?:an?|the (?:last|past) (?:\w+ )?|\d+|a few|a couple(?: of)?|two|three|four|five|six|ten|twenty|thirty) (?:hours?|hrs?|minutes?|mins?|days?|mornings?|afternoons?|nights?|evenings?)\b`)
+
+// lately reports a self-description that counts its while in hours or
+// days: "i've been staring at this for an hour".
+func lately(s string) bool {
+	l := asciiLower(s)
+	return (strings.HasPrefix(l, "i've been ") || strings.HasPrefix(l, "ive been ") || strings.HasPrefix(l, "i have been ")) && reLately.MatchString(s)
+}
