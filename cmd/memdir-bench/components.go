@@ -24,33 +24,44 @@ import (
 const componentsDir = "internal/extract/testdata/components"
 
 // The halves of each set: tune is read while rules are written; heldout
-// is only measured. A second labeller's set (feedback2.json,
-// facts2.json), measured once blind as a whole, is split the same way by
-// its ids: the odd ones are tune2, the even ones heldout2.
+// is only measured. A later labeller's set (feedback2.json, facts2.json,
+// facts3.json), measured once blind as a whole, is split the same way by
+// its ids: the odd ones are tune2 (tune3), the even ones heldout2
+// (heldout3).
 var (
 	dateHalves = []string{"tune", "heldout"}
 	ruleHalves = []string{"tune", "heldout", "tune2", "heldout2"}
+	factHalves = []string{"tune", "heldout", "tune2", "heldout2", "tune3", "heldout3"}
 )
+
+// laterSet is the number of a later labeller's set a half belongs to
+// ("2" for tune2), or "".
+func laterSet(half string) string {
+	if n := half[len(half)-1:]; n >= "2" && n <= "9" {
+		return n
+	}
+	return ""
+}
 
 // setFile is a half's file: "feedback.tune.json", "feedback2.json".
 func setFile(dir, kind, half string) string {
-	if strings.HasSuffix(half, "2") {
-		return filepath.Join(dir, kind+"2.json")
+	if n := laterSet(half); n != "" {
+		return filepath.Join(dir, kind+n+".json")
 	}
 	return filepath.Join(dir, kind+"."+half+".json")
 }
 
-// ofHalf keeps the items of a second labeller's set that are in half:
+// ofHalf keeps the items of a later labeller's set that are in half:
 // odd ids for tune2, even ones for heldout2; every item for the others.
 func ofHalf[T any](half string, items []T, id func(T) string) []T {
-	if !strings.HasSuffix(half, "2") {
+	if laterSet(half) == "" {
 		return items
 	}
 	var out []T
 	for _, it := range items {
 		digits := strings.TrimLeft(id(it), "abcdefghijklmnopqrstuvwxyz")
 		n, err := strconv.Atoi(digits)
-		if err == nil && (n%2 == 1) == (half == "tune2") {
+		if err == nil && (n%2 == 1) == strings.HasPrefix(half, "tune") {
 			out = append(out, it)
 		}
 	}
@@ -253,12 +264,13 @@ once by a saved one holding all its phrases (any case):
   forbidden   phrases that must never be saved (a secret, a one-off) found saved
 
 tune2 and heldout2 are the odd and even ids of facts2.json, a second
-labeller's set. --verbose lists the tune and tune2 halves' misses; the
+labeller's set; tune3 and heldout3, of facts3.json, a third labeller's, all
+about the person. --verbose lists the tune halves' misses; the
 others' are listed only when --half names them, which a person tuning rules
 does not do.`,
 		Example: `  go run ./cmd/memdir-bench facts
   go run ./cmd/memdir-bench facts --verbose`,
-	}, componentSet[factItem, factsScore]{kind: "facts", halves: ruleHalves, id: func(it factItem) string { return it.ID }, score: scoreFacts,
+	}, componentSet[factItem, factsScore]{kind: "facts", halves: factHalves, id: func(it factItem) string { return it.ID }, score: scoreFacts,
 		table: func(b *bench, out []factsScore) {
 			b.printf("%-8s %-15s %-15s %-15s %-15s %-15s %-15s %s\n", "half", "precision", "recall", "user", "project", "reference", "silent", "forbidden")
 			for _, s := range out {

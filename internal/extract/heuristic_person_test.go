@@ -237,7 +237,7 @@ func TestHeuristic_WhatThePersonKnows(t *testing.T) {
 		"i'm in the team, ping me when it's up",
 		"it still confuses me.",
 		"i do this for a living lol",
-		"i've been staring at this for an hour", "ive been fighting this build for like 3 hours", // a while, not who they are
+		"i've been staring at this for an hour", "ive been fighting this build for like 3 hours", "i've been using your branch for an hour and it's fine", // a while, not who they are
 		"the error still confuses me",
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s")

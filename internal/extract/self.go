@@ -129,7 +129,7 @@ func condition(clause string) bool {
 
 // isSelf reports a self-description (reSelf, reSelfWas, reSelfTeam).
 func isSelf(s string) bool {
-	if reSelf.MatchString(s) && !mayHold(s, []string{" a bit ", " a little ", " a tad "}) && !neverThis(strings.Fields(asciiLower(s))) {
+	if reSelf.MatchString(s) && !mayHold(s, []string{" a bit ", " a little ", " a tad "}) && !neverThis(strings.Fields(asciiLower(s))) && !lately(s) {
 		return true
 	}
 	l := asciiLower(s)
