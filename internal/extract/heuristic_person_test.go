@@ -215,6 +215,13 @@ func TestHeuristic_WhatThePersonKnows(t *testing.T) {
 		{"i restore old furniture for a living, the shop site is my side project", "I restore old furniture for a living"},
 		{"heads up i'm self-taught, so go easy on the big-O talk", "I'm self-taught"},
 		{"nurse by training, so the clinical side is fine, the react side isn't", "Nurse by training"},
+		{"fyi backend person here, mostly go, so the frontend side of this is kinda foreign to me", "The frontend side of this is kinda foreign to me"},
+		{"(fwiw databases are not my area at all, i'm a frontend guy)", "Databases are not my area at all"},
+		{"is a coroutine like a thread? asking because i come from java and only know threads", "I come from java"},
+		{"i barely know sql, the orm hides it from me", "I barely know sql"},
+		{"never used docker before", "Never used docker before"},
+		{"my strongest language is kotlin, then go", "My strongest language is kotlin"},
+		{"i'm not a frontend person, css is guesswork for me", "I'm not a frontend person"},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
 		var user []string
@@ -237,6 +244,7 @@ func TestHeuristic_WhatThePersonKnows(t *testing.T) {
 		"i'm in the team, ping me when it's up",
 		"it still confuses me.",
 		"i do this for a living lol",
+		"this error is new to me", "your diff is a mystery to me", "ive never touched it",
 		"i've been staring at this for an hour", "ive been fighting this build for like 3 hours", "i've been using your branch for an hour and it's fine", // a while, not who they are
 		"the error still confuses me",
 	} {

@@ -91,6 +91,10 @@ func selfClauses(s string) []string {
 				p = "I'm " + p // "new to aws" alone says nobody is
 			}
 			out = append(out, p)
+		case len(out) > 0 && reForeignToMe.MatchString(p):
+			// "backend person here, so the react side is kinda foreign to
+			// me": what they do not know, a fact of its own.
+			out = append(out, trimClauseLead(p))
 		case len(out) > 0 && len(words) > 0 && len(words) <= 6 && !imperatives()[words[0]]:
 			// "mostly GCP", "been here 3 years": more of the fact before.
 			out[len(out)-1] += ", " + p
@@ -117,7 +121,7 @@ func selfClauses(s string) []string {
 // the billing team" or "… and i'm in the NY office".
 func selfNot(p string, words []string) bool {
 	loc := reSelfNot.FindStringIndex(p)
-	return loc != nil && !inTeam(words) && !reWhereIWork.MatchString(p[loc[0]:])
+	return loc != nil && !inTeam(words) && !reWhereIWork.MatchString(p[loc[0]:]) && !(reKnows.MatchString(p) && isSelf(p)) // "i'm not a python person"
 }
 
 // condition reports a clause that says when what follows holds: "when
@@ -129,12 +133,22 @@ func condition(clause string) bool {
 
 // isSelf reports a self-description (reSelf, reSelfWas, reSelfTeam).
 func isSelf(s string) bool {
-	if reSelf.MatchString(s) && !mayHold(s, []string{" a bit ", " a little ", " a tad "}) && !neverThis(strings.Fields(asciiLower(s))) && !lately(s) {
+	l := asciiLower(s)
+	// "this error is new to me", "your diff is a mystery to me": a thing in
+	// front of them, not what they know.
+	pointed := false
+	switch first, _, _ := strings.Cut(strings.TrimLeft(l, "(\"' "), " "); first {
+	case "this", "that", "these", "those", "it", "it's", "its", "what", "which", "your", "his", "her", "their":
+		pointed = strings.Contains(l, " to me") || strings.Contains(l, " my area")
+	}
+	if reSelf.MatchString(s) && !mayHold(s, []string{" a bit ", " a little ", " a tad "}) && !neverThis(strings.Fields(l)) && !lately(s) && !pointed {
 		return true
 	}
-	l := asciiLower(s)
 	if strings.HasPrefix(l, "i") && reSelfI.MatchString(s) && !selfAction(l) {
 		return true
+	}
+	if reForeignToMe.MatchString(s) && !pointed || reKnows.MatchString(s) && !knowsThisOne(l) {
+		return true // "networking is not my area at all", "spark is kinda foreign to me", "i barely know sql"
 	}
 	if strings.HasPrefix(l, "i was ") {
 		return reSelfWas.MatchString(s)
@@ -212,6 +226,30 @@ func soIsDegree(head string) bool {
 // reNotGoodAt is what someone is not good at, which says who they are
 // though it opens with "i'm not": "i am not so good with kubernetes".
 var reNotGoodAt = gate(lazyre.New(`(?i)^(?:i'?m|im|i am) not (?:(?:so|that|too|very|really|super)\s+)?(?:good|great|strong|comfortable|familiar|fluent|experienced) (?:at|with|in)\b`))
+
+// reForeignToMe is what a person says they do not know well: "the react
+// side is kinda foreign to me", "networking is not my area".
+var reForeignToMe = gate(lazyre.New(`(?i)\b(?:is|are) (?:still |kinda |kind of |pretty |totally |completely |a bit |all )?(?:fuzzy|foreign|alien|a mystery|black magic|new) (?:to|for) me\b|\b(?:is|are) not (?:really )?my (?:area|thing|strength|strong suit)\b`))
+
+// knowsThisOne reports what the speaker knows of a thing in front of
+// them, not of a field: "ive never touched this file before", "i've never
+// used it".
+func knowsThisOne(l string) bool {
+	l = strings.TrimRight(l, ".! ")
+	return mayHold(l+" ", []string{" this ", " that ", " these ", " those ", " your "}) ||
+		(strings.HasSuffix(l, " it") || strings.HasSuffix(l, " it before")) && !strings.HasSuffix(l, "about it")
+}
+
+// reKnows is what a person says they know, or never did: "i barely
+// know sql", "i dont know anything about css", "not a python person",
+// "i have never written a line of rust", "my strongest language is
+// typescript", "i'm way better at reading code than writing it".
+var reKnows = gate(lazyre.New(`(?i)^(?:(?:i'?m|im|i am) )?not (?:really )?(?:a|an) [\w+#.-]+ (?:person|guy|gal|dev|developer|expert)\b` +
+	`|^i (?:don'?t|dont|do not) (?:really )?know (?:anything|much|a thing) about\b|^i know (?:nothing|very little|little) about\b` +
+	`|^i (?:barely|hardly) know\b|^i only know (?:enough|a bit of|a little|the basics of)\b|^i know [\w+#.]+ and that'?s about it\b|^i know [\w+#.]+ and thats about it\b` +
+	`|^my (?:strongest|main|real|first|native|best|primary) (?:programming )?(?:language|lang)s? (?:is|are)\b` +
+	`|^(?:i'?m|im|i am) (?:way |much |a lot |far )?better at [\w ]{3,40} than\b` +
+	`|^(?:i (?:have|'ve) |ive )?never (?:written|used|touched|worked with|coded in) (?:a line of |any )?[\w+#.-]+(?: \w+)? before\b|^(?:i (?:have|'ve) |ive )never (?:written|used|touched|worked with|coded in)\b|^i have never\b`))
 
 // reKnowledge is what the user knows, or does not: their experience
 // beside their role ("I know the grpc stuff well", "new to aws").
