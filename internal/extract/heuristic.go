@@ -66,7 +66,7 @@ var (
 	// reWhereIWork is where the user works from, and so when they answer:
 	// "i sit in osaka, … 7 hours ahead", "i'm in the london office",
 	// "i'm in sydney so if you see me at weird hours thats why".
-	reWhereIWork = gate(lazyre.New(`(?i)^i (?:work|sit|live|am based|'m based|m based) (?:from|in|out of|at) (?:the )?[a-z]+|^based (?:in|out of) (?:the )?(?-i:[A-Z])[a-z]+|^(?:i'?m|im|i am) on the (?-i:[A-Z])[a-z]+ side\b|^(?:i'?m|im|i am) in the (?:[a-z]+ )?office\b|^(?:i'?m|im|i am) on a (?:\d|four|three)[- ]day week\b|^(?:i'?m|im|i am) (?:based )?in [a-z]+\b.*\b(?:hours?|ahead|behind|late|early|online|offline|available|timezone|time ?zone|\d{1,2} ?[ap]m|cet|cest|utc|gmt|pst|pdt|est|edt|bst|jst|aest|ist)\b`))
+	reWhereIWork = gate(lazyre.New(`(?i)^i (?:work|sit|live|am based|'m based|m based) (?:from|in|out of|at) (?:the )?[a-z]+|^based (?:in|out of) (?:the )?(?-i:[A-Z])[a-z]+|^(?:i'?m|im|i am) on the (?-i:[A-Z])[a-z]+ side\b|^(?:i'?m|im|i am) in the (?:[a-z]+ )?office\b|^(?:i'?m|im|i am) (?:based )?in [a-z]+(?: [a-z]+)? (?:so|and) (?:my|our)\b|^(?:i'?m|im|i am) on a (?:\d|four|three)[- ]day week\b|^(?:i'?m|im|i am) (?:based )?in [a-z]+\b.*\b(?:hours?|ahead|behind|late|early|online|offline|available|timezone|time ?zone|\d{1,2} ?[ap]m|cet|cest|utc|gmt|pst|pdt|est|edt|bst|jst|aest|ist)\b`))
 	// reNotWhereIWork is where someone is for now, or what they are in
 	// that is no place: "in a meeting", "in trouble", "in the office
 	// tomorrow".
@@ -159,6 +159,16 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 				continue
 			}
 			cands = resolveReferences(s, next, cands, offer, m.Time.In(time.Local))
+			if p := slices.IndexFunc(out[first:], func(c Candidate) bool { return c.Type == "user" && !strings.Contains(c.Body, "**Why:**") }); len(cands) == 0 && p >= 0 && moreOfProfile(read(s).text) {
+				// "i mostly write R. explain pandas in terms of dplyr if you
+				// can": more of the person the message is about.
+				c := &out[first+p]
+				more := build("user", read(s).text, "", m.Time.In(time.Local))
+				c.Description = oneLine(c.Description+"; "+more.Description, 140)
+				c.Body = strings.TrimRight(c.Body, "\n") + "\n" + more.Body
+				prevSaved = true
+				continue
+			}
 			if si > 0 {
 				for i := range cands {
 					withReasonBefore(&cands[i], sents[si-1], s, prevSaved, m.Time.In(time.Local))

@@ -222,6 +222,8 @@ func TestHeuristic_WhatThePersonKnows(t *testing.T) {
 		{"never used docker before", "Never used docker before"},
 		{"my strongest language is kotlin, then go", "My strongest language is kotlin"},
 		{"i'm not a frontend person, css is guesswork for me", "I'm not a frontend person"},
+		{"i'm better at reviewing code than writing it", "I'm better at reviewing code than writing it"},
+		{"oh i'm in perth so my monday is your sunday", "I'm in perth"},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
 		var user []string
@@ -294,30 +296,28 @@ func TestHeuristic_TwoFactsOfOnePerson(t *testing.T) {
 	}
 }
 
-// TestHeuristic_AfterSelfLabel: what follows "context on me:" is said by
-// the speaker, with or without its "I'm".
-func TestHeuristic_AfterSelfLabel(t *testing.T) {
-	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
-	got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "the sync job is slow again. context on me: data engineer at a logistics startup, mostly airflow and dbt"}}, "s")
-	if len(got) != 1 || got[0].Type != "user" || !strings.Contains(got[0].Body, "I'm a data engineer at a logistics startup") {
-		t.Errorf("got %+v, want one user memory: I'm a data engineer…", got)
-	}
-}
-
-// TestHeuristic_AwayForAWhile: the speaker away for days from a day said
-// is a project fact, planned around; a day off is not kept.
-func TestHeuristic_AwayForAWhile(t *testing.T) {
+// TestHeuristic_OneMemoryOfItsType: what follows "context on me:" is said
+// by the speaker; the speaker away for days from a day said is a project
+// fact, planned around; a sentence after who the person is that says how
+// to explain to them or what they know joins their memory. A day off, or
+// what a person knows said with no profile beside it, is not kept.
+func TestHeuristic_OneMemoryOfItsType(t *testing.T) {
 	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC) // a Monday
-	for _, tc := range []struct{ text, has string }{
-		{"heads up i'm on leave from the 9th for three weeks, sam covers the on-call", "I'm on leave from 2026-03-09 for three weeks, sam covers the on-call"},
-		{"i'm away from the 12th for a week, so no deploys while i'm gone", "No deploys while i'm gone.\n\n**Why:** I'm away from 2026-03-12 for a week"},
+	for _, tc := range []struct{ text, typ, has string }{
+		{"the sync job is slow again. context on me: data engineer at a logistics startup, mostly airflow and dbt", "user", "I'm a data engineer at a logistics startup"},
+		{"heads up i'm on leave from the 9th for three weeks, sam covers the on-call", "project", "I'm on leave from 2026-03-09 for three weeks, sam covers the on-call"},
+		{"i'm away from the 12th for a week, so no deploys while i'm gone", "project", "No deploys while i'm gone.\n\n**Why:** I'm away from 2026-03-12 for a week"},
+		{"i mostly write go. explain the react hooks in terms of goroutines if you can", "user", "Explain the react hooks in terms of goroutines"},
+		{"my background is physics, did data science for 3 years. the maths is fine but docker is still confusing", "user", "The maths is fine but docker is still confusing"},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
-		if len(got) != 1 || got[0].Type != "project" || !strings.Contains(got[0].Body, tc.has) {
-			t.Errorf("%q: got %+v, want one project memory holding %q", tc.text, got, tc.has)
+		if len(got) != 1 || got[0].Type != tc.typ || !strings.Contains(got[0].Body, tc.has) {
+			t.Errorf("%q: got %+v, want one %s memory holding %q", tc.text, got, tc.typ, tc.has)
 		}
 	}
-	if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "i'm off tmrw, dentist + kid stuff, so no rush till monday."}}, "s"); len(got) != 0 {
-		t.Errorf("a day off was saved: %+v", got)
+	for _, text := range []string{"i'm off tmrw, dentist + kid stuff, so no rush till monday.", "the maths is fine but docker is still confusing"} {
+		if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s"); len(got) != 0 {
+			t.Errorf("%q was saved: %+v", text, got)
+		}
 	}
 }

@@ -50,3 +50,23 @@ func oneProfile(cs []Candidate) []Candidate {
 	}
 	return slices.DeleteFunc(cs, func(c Candidate) bool { return c.Type == "" })
 }
+
+// moreOfProfile reports a sentence after a self-description in the same
+// message that says more of who the person is: how to explain to them
+// ("explain pandas in terms of dplyr if you can"), or what they know
+// ("finance terms are fine but spark is still fuzzy").
+func moreOfProfile(s string) bool {
+	w := strings.Fields(asciiLower(s))
+	if len(w) < 3 || reQuestion.MatchString(s) || reNowOnly.MatchString(s) || len(secretKinds(s)) > 0 {
+		return false
+	}
+	switch w[0] {
+	case "explain", "please", "pls", "skip", "assume", "walk", "spell":
+		return reExplainDepth.MatchString(s)
+	}
+	return reStillFuzzy.MatchString(s)
+}
+
+// reStillFuzzy is what the person finds fine and what not, said after who
+// they are: "finance terms are fine but spark is still fuzzy".
+var reStillFuzzy = gate(lazyre.New(`(?i)\b(?:is|are) (?:fine|ok|okay|easy|no problem)\b.{0,40}\bbut\b.{0,40}\b(?:is|are) (?:still |kinda |a bit |pretty |totally )?(?:fuzzy|hard|confusing|new|a mystery|magic)\b`))

@@ -237,7 +237,7 @@ var reForeignToMe = gate(lazyre.New(`(?i)\b(?:is|are) (?:still |kinda |kind of |
 func knowsThisOne(l string) bool {
 	l = strings.TrimRight(l, ".! ")
 	return mayHold(l+" ", []string{" this ", " that ", " these ", " those ", " your "}) ||
-		(strings.HasSuffix(l, " it") || strings.HasSuffix(l, " it before")) && !strings.HasSuffix(l, "about it")
+		strings.Contains(l, "never ") && (strings.HasSuffix(l, " it") || strings.HasSuffix(l, " it before"))
 }
 
 // reKnows is what a person says they know, or never did: "i barely
