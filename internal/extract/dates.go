@@ -305,27 +305,6 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	return s, found
 }
 
-// rangeEnds puts a range's end after its start: "dec 20 through jan 3",
-// each day read on its own, ends in the next year.
-func rangeEnds(s string) string {
-	isos := reISODate.FindAllStringIndex(s, -1)
-	for k := 1; k < len(isos); k++ {
-		a, b := isos[k-1], isos[k]
-		switch strings.TrimSpace(asciiLower(s[a[1]:b[0]])) {
-		case "-", "–", "to", "through", "thru", "until", "till":
-		default:
-			continue
-		}
-		from, err1 := time.Parse(time.DateOnly, s[a[0]:a[1]])
-		to, err2 := time.Parse(time.DateOnly, s[b[0]:b[1]])
-		if err1 != nil || err2 != nil || !to.Before(from) || !to.AddDate(1, 0, 0).After(from) {
-			continue
-		}
-		s = s[:b[0]] + to.AddDate(1, 0, 0).Format(time.DateOnly) + s[b[1]:]
-	}
-	return s
-}
-
 // periodEnds writes "by end of september" in a project fact as the
 // month's last day: this year's, or next year's when this year's is long
 // past (as dream's dates do). Not in a rule ("avoid releases at the end
@@ -431,53 +410,6 @@ func offsetDates(s string) string {
 		s = s[:m[0]] + from.AddDate(0, 0, n).Format(time.DateOnly) + " (" + s[m[0]:m[1]] + ")" + s[m[1]:]
 	}
 	return s
-}
-
-// eventDay finds, in what follows "ten days before", the day of the
-// event it names: "the hearing on 2027-01-14", "the hearing (2027-01-14)",
-// "the hearing, hearing's 2027-01-14", "the launch; the launch is
-// 2026-05-04". It returns the date's offsets in rest, or nil.
-func eventDay(rest string) []int {
-	r := asciiLower(rest)
-	if !strings.HasPrefix(r, " the ") {
-		return nil
-	}
-	d := reISODate.FindStringIndex(r)
-	if d == nil || d[0] > 80 {
-		return nil
-	}
-	w := strings.Fields(r[len(" the "):d[0]])
-	np := 0 // the words of the event's name
-	for np < len(w) && np < 3 && strings.Trim(w[np], ",;(") == w[np] && w[np] != "on" && w[np] != "is" && w[np] != "of" {
-		np++
-	}
-	if np < len(w) && np < 3 && strings.TrimRight(w[np], ",;") != w[np] {
-		np++ // "hearing," ends the name
-	}
-	if np == 0 {
-		return nil
-	}
-	event := strings.TrimRight(w[np-1], ",;")
-	tail := w[np:]
-	switch {
-	case len(tail) == 0 && !strings.HasSuffix(w[np-1], ",") && !strings.HasSuffix(w[np-1], ";"), // "the hearing 2027-01-14"
-		len(tail) == 1 && (tail[0] == "on" || tail[0] == "(" || tail[0] == "is" || tail[0] == "="): // "the hearing on 2027-01-14"
-		return d
-	}
-	if len(tail) > 0 && (tail[0] == "and" || tail[0] == "the") {
-		tail = tail[1:]
-	}
-	if len(tail) > 0 && tail[0] == "the" {
-		tail = tail[1:]
-	}
-	// the event named again, then its day: "hearing's", "hearing is".
-	switch {
-	case len(tail) == 1 && (tail[0] == event+"'s" || tail[0] == event+"’s" || tail[0] == event+":"),
-		len(tail) == 2 && tail[0] == event && (tail[1] == "is" || tail[1] == "on" || tail[1] == "="),
-		len(tail) == 3 && tail[0] == event && tail[1] == "is" && tail[2] == "on":
-		return d
-	}
-	return nil
 }
 
 // clauseEndsAt reports whether a "before" or "after" ends its clause where

@@ -1,0 +1,159 @@
+package extract
+
+// The forms a rule takes when people say it: its reason said first or
+// after "so", its topic before a colon, a dash between it and a fact, a
+// verb of lasting; and what is said beside it that is no part of it (a
+// joke, a chat aside).
+
+import (
+	"strings"
+	"time"
+)
+
+// reasonFirst cuts a sentence that gives its reason first ("since prod
+// is on 3.11, dont use 3.12 syntax") into the reason and what follows it.
+func reasonFirst(s string) (reason, rest string, ok bool) {
+	word, after, _ := strings.Cut(s, " ")
+	if !reasonOpener(asciiLower(word)) {
+		return "", "", false
+	}
+	reason, rest, ok = strings.Cut(after, ", ")
+	if !ok || len(strings.Fields(reason)) < 3 || len(strings.Fields(rest)) < 3 || asciiLower(word) == "since" && reTemporal.MatchString(after) {
+		return "", "", false
+	}
+	return reason, rest, true
+}
+
+// dashRule reads "X — Y" where Y, after the last dash, is a rule of its
+// own and X says something else worth keeping: both, each on its own.
+func dashRule(s, typ, next string, at time.Time, redirected bool) ([]Candidate, Candidate, bool) {
+	i, n := -1, 0
+	for _, d := range []string{" — ", " – ", " - "} {
+		if j := strings.LastIndex(s, d); j > i {
+			i, n = j, len(d)
+		}
+	}
+	if i <= 0 {
+		return nil, Candidate{}, false
+	}
+	before, after := strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+n:])
+	if len(strings.Fields(before)) < 3 || len(strings.Fields(after)) < 3 {
+		return nil, Candidate{}, false
+	}
+	w := strings.Fields(asciiLower(after))
+	if pointsBack(w) || namesBack(w) {
+		return nil, Candidate{}, false // "… — dont paste them anywhere": the rule needs what came before
+	}
+	rs := classifyAll(after, next, at, redirected)
+	if len(rs) != 1 || rs[0].Type != "feedback" {
+		return nil, Candidate{}, false
+	}
+	bs := classifyAll(before, "", at, redirected)
+	if len(bs) != 1 || bs[0].Type != typ {
+		return nil, Candidate{}, false // what comes before reads as it did in the whole sentence
+	}
+	return bs, rs[0], true
+}
+
+// namesBack reports "that doc", "this file": a thing named before, which
+// a rule said apart from it would lose.
+func namesBack(w []string) bool {
+	for i := 1; i+1 < len(w); i++ {
+		switch w[i] {
+		case "that", "this", "those", "these":
+			if imperatives()[w[i-1]] || prepositions()[w[i-1]] || w[i-1] == "match" || w[i-1] == "matches" || w[i-1] == "follow" || w[i-1] == "follows" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keptAs reports a rule said with a verb of lasting: "stay on the lts
+// kernel, dont let it float", "stick with pnpm", "i want shutterbox to
+// stay a single static binary"; not "stay on this branch", not "i want
+// it to stay up tonight".
+func keptAs(s string) bool {
+	w := strings.Fields(asciiLower(strings.TrimRight(s, ".!")))
+	if len(w) > 0 && (w[0] == "please" || w[0] == "pls" || w[0] == "and" || w[0] == "also") {
+		w = w[1:]
+	}
+	if len(w) < 3 || reNowOnly.MatchString(s) || reOneOff.MatchString(s) || reQuestion.MatchString(s) || mayHold(s, []string{"until", "till ", "tonight", "while i"}) {
+		return false
+	}
+	switch {
+	case (w[0] == "stay" || w[0] == "stick" || w[0] == "remain") && (w[1] == "on" || w[1] == "with" || w[1] == "at"):
+		switch strings.Trim(w[2], ",.") {
+		case "this", "that", "it", "them", "here", "there", "me", "us", "the", "a", "an", "my", "your":
+			return w[2] == "the" && len(w) > 3 && w[3] != "line" && w[3] != "call" && w[3] != "page" && w[3] != "branch" && w[3] != "task"
+		}
+		return true
+	case (w[0] == "i" || w[0] == "we") && (w[1] == "want" || w[1] == "need"):
+		for i := 3; i < len(w) && i <= 7; i++ {
+			if w[i-1] == "to" && (w[i] == "stay" || w[i] == "remain") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withoutChatAsides drops the asides in parentheses that are chat, not
+// fact: "i review PRs on my phone at the gym (ironic i know)", "(don't
+// ask)", "(lol)". An aside that names something stays: "(stagehand.publish
+// etc)", "(KPMG)".
+func withoutChatAsides(s string) string {
+	for off := 0; ; {
+		i := strings.Index(s[off:], " (")
+		if i < 0 {
+			return s
+		}
+		i += off
+		j := strings.IndexByte(s[i:], ')')
+		if j < 0 {
+			return s
+		}
+		j += i
+		if mayHold(asciiLower(s[i:j]), []string{"i know", "lol", "haha", "lmao", "don't ask", "dont ask", "long story", "sigh", "ugh", "yes really", "i swear", "ironic", "funny enough"}) {
+			s = s[:i] + s[j+1:]
+			off = i
+			continue
+		}
+		off = j
+	}
+}
+
+// withoutHyperbole is a reason less the joke it ends with: "renaming them
+// breaks everyone's keymaps and the lighting team will riot".
+func withoutHyperbole(reason string) string {
+	l := asciiLower(reason)
+	i := strings.LastIndex(l, " and ")
+	if i <= 0 || len(strings.Fields(reason[:i])) < 3 {
+		return reason
+	}
+	tail := l[i+len(" and "):]
+	for _, h := range []string{" will riot", " would riot", " will kill me", " would kill me", " will murder me", " would murder me", " will lose it", " will lose their minds", " will freak out", " would freak out", " will scream", " will cry", " will hate me", " would hate me", " will have my head", " would have my head"} {
+		if j := strings.Index(tail, h); j > 0 && len(strings.Fields(tail[:j])) <= 4 {
+			return strings.TrimRight(reason[:i], " ,")
+		}
+	}
+	return reason
+}
+
+// soRule cuts "X, so Y" where X states something: the reason X, and Y,
+// which may be a rule that follows from it.
+func soRule(s string) (reason, rest string, ok bool) {
+	lower := asciiLower(s)
+	for _, sep := range []string{", so ", "; so ", " — so "} {
+		i := strings.Index(lower, sep)
+		if i <= 0 {
+			continue
+		}
+		reason, rest = strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+len(sep):])
+		if len(strings.Fields(reason)) < 3 || len(strings.Fields(rest)) < 3 || !declarative(reason) || reQuestion.MatchString(reason) {
+			return "", "", false
+		}
+		return strings.TrimRight(reason, ".!"), rest, true
+	}
+	return "", "", false
+}
