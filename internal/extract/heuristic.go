@@ -162,10 +162,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			if p := slices.IndexFunc(out[first:], func(c Candidate) bool { return c.Type == "user" && !strings.Contains(c.Body, "**Why:**") }); len(cands) == 0 && p >= 0 && moreOfProfile(read(s).text) {
 				// "i mostly write R. explain pandas in terms of dplyr if you
 				// can": more of the person the message is about.
-				c := &out[first+p]
-				more := build("user", read(s).text, "", m.Time.In(time.Local))
-				c.Description = oneLine(c.Description+"; "+more.Description, 140)
-				c.Body = strings.TrimRight(c.Body, "\n") + "\n" + more.Body
+				joinProfile(&out[first+p], build("user", read(s).text, "", m.Time.In(time.Local)))
 				prevSaved = true
 				continue
 			}

@@ -28,9 +28,7 @@ func oneProfile(cs []Candidate) []Candidate {
 		if strings.Contains(cs[at].Body, "**Why:**") {
 			continue
 		}
-		p := &cs[at]
-		p.Description = oneLine(p.Description+"; "+cs[i].Description, 140)
-		p.Body = strings.TrimRight(p.Body, "\n") + "\n" + cs[i].Body
+		joinProfile(&cs[at], cs[i])
 		cs[i].Type = ""
 	}
 	if at >= 0 {
@@ -42,13 +40,18 @@ func oneProfile(cs []Candidate) []Candidate {
 			if cs[i].Type != "feedback" || !reExplainDepth.MatchString(cs[i].Description) || strings.Contains(cs[i].Body, "**Why:**") {
 				continue
 			}
-			p := &cs[at]
-			p.Description = oneLine(p.Description+"; "+cs[i].Description, 140)
-			p.Body = strings.TrimRight(p.Body, "\n") + "\n" + cs[i].Body
+			joinProfile(&cs[at], cs[i])
 			cs[i].Type = ""
 		}
 	}
 	return slices.DeleteFunc(cs, func(c Candidate) bool { return c.Type == "" })
+}
+
+// joinProfile adds what c says of the person to the profile p, a fact
+// per line.
+func joinProfile(p *Candidate, c Candidate) {
+	p.Description = oneLine(p.Description+"; "+c.Description, 140)
+	p.Body = strings.TrimRight(p.Body, "\n") + "\n" + c.Body
 }
 
 // moreOfProfile reports a sentence after a self-description in the same
