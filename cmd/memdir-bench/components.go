@@ -31,7 +31,7 @@ const componentsDir = "internal/extract/testdata/components"
 var (
 	dateHalves = []string{"tune", "heldout"}
 	ruleHalves = []string{"tune", "heldout", "tune2", "heldout2"}
-	factHalves = []string{"tune", "heldout", "tune2", "heldout2", "tune3", "heldout3"}
+	factHalves = []string{"tune", "heldout", "tune2", "heldout2", "tune3", "heldout3", "tune4", "heldout4", "tune6", "heldout6"}
 )
 
 // laterSet is the number of a later labeller's set a half belongs to

@@ -92,7 +92,11 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 				out = out[:prevRule]
 			}
 			for kk := k - 1; kk > 0 && verbless(prev); kk-- {
-				earlier := trimClauseLead(strings.TrimSpace(s[cuts[kk-1].at+cuts[kk-1].n : cuts[kk].at]))
+				e, ok := clauseAt(s, cuts[:kk+1], kk-1)
+				if !ok {
+					break // two cuts overlap: "x, - y"
+				}
+				earlier := trimClauseLead(strings.TrimSpace(e))
 				c, prev = earlier+", "+c, earlier
 			}
 			if i := strings.LastIndex(c, ": "); i > 0 && len(strings.Fields(c[i+2:])) >= 4 {

@@ -552,3 +552,12 @@ func TestStatesNow(t *testing.T) {
 		}
 	}
 }
+
+// Two clause cuts that overlap (", that's my whole job — so yes, but
+// pgvector") once cut a clause out of range and panicked; the test fails
+// by that panic.
+func TestHeuristic_OverlappingCuts(t *testing.T) {
+	msg := "i build rag pipelines for enterprise clients, that's my whole job — so yes, but pgvector, not a new db."
+	Heuristic([]Message{{Role: "user", Text: msg, Time: time.Date(2026, 5, 3, 10, 0, 0, 0, time.UTC)}}, "s")
+	clauseRules(msg, "", time.Date(2026, 5, 3, 10, 0, 0, 0, time.UTC))
+}

@@ -117,9 +117,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 		if m.Role != "user" || m.Meta {
 			continue
 		}
-		text := reCodeFences.ReplaceAllString(m.Text, " ")
-		text = rePastedBlock.ReplaceAllString(text, " ")
-		text = reQuoteLine.ReplaceAllString(text, " ") // a pasted quote is context
+		text := saidWords(m.Text)
 		sents, frags := sentencesAndFragments(text)
 		redirected := false // the message opened with a bare redirect ("lol no, way overkill.")
 		lastRule := -1      // out's last rule from this message, which a fragment after it joins
@@ -159,12 +157,24 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 				continue
 			}
 			cands = resolveReferences(s, next, cands, offer, m.Time.In(time.Local))
-			if p := slices.IndexFunc(out[first:], func(c Candidate) bool { return c.Type == "user" && !strings.Contains(c.Body, "**Why:**") }); len(cands) == 0 && p >= 0 && moreOfProfile(read(s).text) {
+			p := slices.IndexFunc(out[first:], func(c Candidate) bool { return c.Type == "user" && !strings.Contains(c.Body, "**Why:**") })
+			if len(cands) == 0 && p >= 0 && moreOfProfile(read(s).text) {
 				// "i mostly write R. explain pandas in terms of dplyr if you
 				// can": more of the person the message is about.
 				joinProfile(&out[first+p], build("user", read(s).text, "", m.Time.In(time.Local)))
 				prevSaved = true
 				continue
+			}
+			if said, ok := selfSaid(s); len(cands) == 0 && ok {
+				// What rules did not read, said the way people say who they
+				// are: one profile a message.
+				c := build("user", withoutTask(read(said).text), "", m.Time.In(time.Local))
+				if p >= 0 {
+					joinProfile(&out[first+p], c)
+					prevSaved = true
+					continue
+				}
+				cands = []Candidate{c}
 			}
 			if si > 0 {
 				for i := range cands {
