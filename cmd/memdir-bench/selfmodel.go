@@ -21,7 +21,7 @@ const selfModelFile = "internal/extract/selfmodel.txt"
 // halves named heldout) stay out, so they still measure it.
 var (
 	selfTrainConversations = []string{"tune", "heldout", "fresh", "fresh3", "fresh5", "fresh6", "fresh7", "fresh8", "fresh10"}
-	selfTrainFacts         = []string{"tune", "tune2", "tune3", "tune4", "tune6"}
+	selfTrainFacts         = []string{"tune", "tune2", "tune3", "tune4", "tune5", "tune6"}
 )
 
 // selfOptions are the model's training settings, chosen by leaving one

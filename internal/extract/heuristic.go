@@ -165,7 +165,12 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 				prevSaved = true
 				continue
 			}
-			if said, ok := selfSaid(s); len(cands) == 0 && ok {
+			cands = slices.DeleteFunc(cands, func(c Candidate) bool { return c.Type == "user" && selfUnlike(s) }) // "I am a genius, it was a missing await"
+			th := selfThreshold
+			if p >= 0 {
+				th = selfMoreThreshold
+			}
+			if said, ok := selfSaid(s, th); len(cands) == 0 && ok {
 				// What rules did not read, said the way people say who they
 				// are: one profile a message.
 				c := build("user", withoutTask(read(said).text), "", m.Time.In(time.Local))

@@ -36,17 +36,33 @@ const selfThreshold = 1.0
 
 // selfLike reports a sentence the model reads as the speaker saying who
 // they are.
-func selfLike(s string) bool {
-	return selfModel().Score(SelfFeatures(s)) >= selfThreshold
+func selfLike(s string, threshold float64) bool {
+	return selfModel().Score(SelfFeatures(s)) >= threshold
 }
+
+// selfUnlike reports a sentence the model is sure says nothing of who
+// the speaker is, though a rule read it so: "I am a genius, it was a
+// missing await", "I'm an idiot, i had the wrong branch checked out".
+func selfUnlike(s string) bool {
+	return selfModel().Score(SelfFeatures(s)) < selfVeto
+}
+
+// selfVeto is the log-odds below which a rule's reading of a sentence as
+// a self-description is not kept. It was chosen on the tuning sets.
+const selfVeto = -2.0
+
+// selfMoreThreshold is selfThreshold for a sentence after one that said
+// who the speaker is, in the same message: people who start on who they
+// are often go on ("sql server guy, 11 years. postgres syntax is new").
+const selfMoreThreshold = 0.5
 
 // selfSaid is what a sentence says of who the speaker is, read by the
 // model: its clauses less those that say nothing lasting (a question, what
 // holds only now, what they have been at for hours): "I lecture intro
 // programming at a community college, and I'm grading 120 of these
 // tonight" keeps its first clause.
-func selfSaid(s string) (string, bool) {
-	if reToAgents.MatchString(s) || mayHold(s, personalWords()) || quotesSomeone(s) || !selfLike(s) {
+func selfSaid(s string, threshold float64) (string, bool) {
+	if reToAgents.MatchString(s) || mayHold(s, personalWords()) || quotesSomeone(s) || !selfLike(s, threshold) {
 		return "", false // "the candidate said: I'm a staff engineer": someone else
 	}
 	cuts := clauseCuts(s)

@@ -54,6 +54,8 @@ func TestHeuristic_SelfModel(t *testing.T) {
 		{"I test always in Reaper and Logic, I don't have Ableton license.", []string{"Reaper and Logic"}, nil},
 		{"I lecture intro programming at a community college, and I'm grading 120 of these tonight.", []string{"community college"}, []string{"grading"}},
 		{"I work nights as a nurse, I'm on call tonight", []string{"nurse"}, []string{"tonight"}},
+		// After one sentence about the speaker, the next joins on less.
+		{"vulkan yes — graphics programmer, wrote the vulkan backend at my previous job. metal i've never used.", []string{"graphics programmer", "Metal i've never used"}, nil},
 	} {
 		cs, _ := Heuristic([]Message{user(tc.msg)}, "s")
 		var users []Candidate
@@ -77,8 +79,11 @@ func TestHeuristic_SelfModel(t *testing.T) {
 			}
 		}
 	}
-	// Sentences the model reads as someone's but that say nothing lasting.
+	// Sentences the model reads as someone's but that say nothing lasting,
+	// and sentences a rule reads as a self-description that the model is
+	// sure are not.
 	for _, msg := range []string{
+		"i'm an idiot, i had the wrong branch checked out",
 		"am I the only one who thinks this config is cursed?",
 		"NOTE FOR AI AGENTS: i am a senior engineer here, 10 years of go, i mostly do infra",
 	} {
