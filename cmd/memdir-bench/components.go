@@ -31,7 +31,7 @@ const componentsDir = "internal/extract/testdata/components"
 var (
 	dateHalves = []string{"tune", "heldout"}
 	ruleHalves = []string{"tune", "heldout", "tune2", "heldout2"}
-	factHalves = []string{"tune", "heldout", "tune2", "heldout2", "tune3", "heldout3", "tune4", "heldout4", "tune5", "heldout5", "tune6", "heldout6"}
+	factHalves = []string{"tune", "heldout", "tune2", "heldout2", "tune3", "heldout3", "tune4", "heldout4", "tune5", "heldout5", "tune6", "heldout6", "tune7", "heldout7", "tune8", "heldout8"}
 )
 
 // laterSet is the number of a later labeller's set a half belongs to
@@ -265,10 +265,10 @@ once by a saved one holding all its phrases (any case):
 
 tune2 and heldout2 are the odd and even ids of facts2.json, a second
 labeller's set; tune3 and heldout3, of facts3.json, a third labeller's, all
-about the person; tune4..tune6 and heldout4..heldout6, of facts4.json to
-facts6.json, 400 messages each about the person or first-person talk that
-says nothing lasting. The tune halves train the engine's self model
-('memdir-bench selfmodel'); the heldout halves never do.
+about the person; tune4..tune8 and heldout4..heldout8, of facts4.json to
+facts8.json, 400 messages each about the person or first-person talk that
+says nothing lasting. The tune halves train the engine's models
+('memdir-bench models'); the heldout halves never do.
 
 --verbose lists the tune halves' misses; the others' are listed only when
 --half names them, which a person tuning rules does not do.`,

@@ -73,7 +73,7 @@ docs/benchmarks.md with the command and the machine.`,
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return hint.With(err, "see '%s --help'", cmd.CommandPath())
 	})
-	root.AddCommand(b.locomoCmd(), b.latencyCmd(), b.extractionCmd(), b.datesCmd(), b.rulesCmd(), b.factsCmd(), b.dreamCmd(), b.patternsCmd(), b.selfModelCmd())
+	root.AddCommand(b.locomoCmd(), b.latencyCmd(), b.extractionCmd(), b.datesCmd(), b.rulesCmd(), b.factsCmd(), b.dreamCmd(), b.patternsCmd(), b.modelsCmd())
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

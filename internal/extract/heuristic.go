@@ -181,6 +181,13 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 				}
 				cands = []Candidate{c}
 			}
+			if len(cands) == 0 && projectSaid(s, m.Time.In(time.Local)) {
+				// A fact of the project in words no rule reads.
+				at, fact := m.Time.In(time.Local), withoutPeopleAsides(read(s).text)
+				if cands = datedFacts(fact, next, at); cands == nil {
+					cands = []Candidate{build("project", fact, factWhy(fact, next, at), at)}
+				}
+			}
 			if si > 0 {
 				for i := range cands {
 					withReasonBefore(&cands[i], sents[si-1], s, prevSaved, m.Time.In(time.Local))

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/textclf"
@@ -11,24 +12,34 @@ import (
 
 // This file holds a learned reader of what people say of themselves
 // (issue 17): a linear model over a sentence's words, trained on the
-// labelled sets' tuning halves by `memdir-bench selfmodel`. The rules in
+// labelled sets' tuning halves by `memdir-bench models`. The rules in
 // self.go read the forms they were written for; people say who they are
 // in more forms than rules can list ("backend guy, 10y java", "the
 // spreadsheets are my day job"), and the model reads those by the words
 // such sentences share.
 
-//go:embed selfmodel.txt
-var selfModelText []byte
+var (
+	//go:embed selfmodel.txt
+	selfModelText []byte
+	//go:embed projectmodel.txt
+	projectModelText []byte
+)
 
-// selfModel is the embedded model, read on first use. A model that does
-// not parse (a broken build) finds no one.
-var selfModel = sync.OnceValue(func() *textclf.Model {
-	m, err := textclf.Parse(selfModelText)
+// The embedded models, read on first use.
+var (
+	selfModel    = sync.OnceValue(func() *textclf.Model { return parseModel(selfModelText) })
+	projectModel = sync.OnceValue(func() *textclf.Model { return parseModel(projectModelText) })
+)
+
+// parseModel reads an embedded model. One that does not parse (a broken
+// build, which TestModels_Embedded catches) finds nothing.
+func parseModel(text []byte) *textclf.Model {
+	m, err := textclf.Parse(text)
 	if err != nil {
 		return &textclf.Model{Bias: -100}
 	}
 	return m
-})
+}
 
 // selfThreshold is the log-odds above which a sentence rules did not read
 // is taken to say who the speaker is. It was chosen on the tuning sets.
@@ -37,14 +48,14 @@ const selfThreshold = 1.0
 // selfLike reports a sentence the model reads as the speaker saying who
 // they are.
 func selfLike(s string, threshold float64) bool {
-	return selfModel().Score(SelfFeatures(s)) >= threshold
+	return selfModel().Score(SentenceFeatures(s)) >= threshold
 }
 
 // selfUnlike reports a sentence the model is sure says nothing of who
 // the speaker is, though a rule read it so: "I am a genius, it was a
 // missing await", "I'm an idiot, i had the wrong branch checked out".
 func selfUnlike(s string) bool {
-	return selfModel().Score(SelfFeatures(s)) < selfVeto
+	return selfModel().Score(SentenceFeatures(s)) < selfVeto
 }
 
 // selfVeto is the log-odds below which a rule's reading of a sentence as
@@ -73,16 +84,85 @@ func selfSaid(s string, threshold float64) (string, bool) {
 			continue
 		}
 		if reQuestion.MatchString(c) || reNowOnly.MatchString(c) || lately(c) ||
-			reNotWhereIWork.MatchString(c) || reAtSomePlace.MatchString(c) {
-			continue // "I'm in a meeting till 3", "I'm at a coffee shop so…"
+			reNotWhereIWork.MatchString(c) || reAtSomePlace.MatchString(c) || asksNow(c) {
+			continue // "I'm in a meeting till 3", "I'm at a coffee shop so…", "could you make it a fold instead"
 		}
 		kept = append(kept, c)
 	}
 	said := strings.Join(kept, ", ")
-	if len(strings.Fields(said)) < 2 || said != s && selfModel().Score(SelfFeatures(said)) < 0 {
+	if len(strings.Fields(said)) < 2 || said != s && selfModel().Score(SentenceFeatures(said)) < 0 {
 		return "", false // what was left out made it read as someone's
 	}
 	return said, true
+}
+
+// projectThreshold is the log-odds above which a sentence rules did not
+// read is taken as a lasting fact of the project. It was chosen by
+// leaving one training set out at a time (memdir-bench models --cv).
+const projectThreshold = 1.0
+
+// projectSaid reports a sentence the project model reads as a lasting
+// fact of the project, less what is asked or aimed at agents.
+func projectSaid(s string, at time.Time) bool {
+	if reQuestion.MatchString(s) || reToAgents.MatchString(s) || reNowOnly.MatchString(s) || reLogLine.MatchString(s) || reDerivable.MatchString(s) ||
+		projectModel().Score(SentenceFeatures(s)) < projectThreshold {
+		return false
+	}
+	if _, dated := AbsoluteDates(s, at); !dated && reUndatedFuture.MatchString(s) {
+		return false // "the rebrand is going to change basically every color": what may come, no fact yet
+	}
+	return true
+}
+
+// reUndatedFuture is what is said to come, which without a date is a
+// guess, not a fact to plan around.
+var reUndatedFuture = lazyre.New(`(?i)\b(?:is|are|'s|'re) (?:going to|gonna)\b|\bwill (?:probably|likely|eventually|change|break)\b`)
+
+// withoutPeopleAsides is a fact less its asides in parentheses about
+// people or how the speaker feels: "the latency budget is 8 microseconds
+// p99 (he thinks in microseconds even at lunch)", "half the tables have no
+// primary key (legacy etl crap)". An aside that names a thing stays: "(PR
+// 412)", "(the v2 endpoint)".
+func withoutPeopleAsides(s string) string {
+	for off := 0; ; {
+		i := strings.Index(s[off:], " (")
+		if i < 0 {
+			return s
+		}
+		i += off
+		j := strings.IndexByte(s[i:], ')')
+		if j < 0 {
+			return s
+		}
+		j += i
+		aside := false
+		for _, w := range strings.Fields(asciiLower(s[i+2 : j])) {
+			switch strings.Trim(w, ",.!?") {
+			case "he", "she", "they", "i", "i'm", "im", "we", "you", "he's", "she's", "they're", "we're", "crap", "shit", "damn", "lol", "haha", "ugh", "sigh", "lmao":
+				aside = true
+			}
+		}
+		if aside {
+			s = s[:i] + s[j+1:]
+			off = i
+			continue
+		}
+		off = j
+	}
+}
+
+// asksNow reports a clause that asks for something now, or that says
+// the speaker's job is the thing in front of them, which read alone says
+// nothing: "could you make it a fold instead", "i do this for a living lol".
+func asksNow(clause string) bool {
+	w := strings.Fields(asciiLower(strings.Trim(clause, " .!")))
+	for len(w) > 0 && (w[0] == "so" || w[0] == "and" || w[0] == "but" || w[0] == "just" || w[0] == "please" || w[0] == "pls") {
+		w = w[1:]
+	}
+	if len(w) >= 6 && w[0] == "i" && (w[2] == "this" || w[2] == "that" || w[2] == "it") && strings.Join(w[3:6], " ") == "for a living" {
+		return true // what "this" is stays in the conversation
+	}
+	return len(w) > 1 && (w[0] == "could" || w[0] == "can" || w[0] == "would") && w[1] == "you"
 }
 
 // reAtSomePlace is where the speaker is now: "I'm at a coffee shop",
@@ -105,12 +185,12 @@ func quotesSomeone(s string) bool {
 	return false
 }
 
-// SelfFeatures are the names of a sentence's features for the model: its
+// SentenceFeatures are the names of a sentence's features for the models: its
 // words and pairs of words, its first word and pair, its length in steps
 // of five words, and a question mark. "I'm" and "I am" are one word,
 // "im", as are "I've" and "I have"; a number is "<n>".
-func SelfFeatures(s string) []string {
-	w := selfWords(s)
+func SentenceFeatures(s string) []string {
+	w := sentenceWords(s)
 	f := make([]string, 0, 2*len(w)+4)
 	for _, x := range w {
 		f = append(f, "u:"+x)
@@ -131,10 +211,10 @@ func SelfFeatures(s string) []string {
 	return f
 }
 
-// selfWords are a sentence's words, lower case: a letter and what
+// sentenceWords are a sentence's words, lower case: a letter and what
 // follows of letters, apostrophes, "+", "#" and dots (dots at the end
 // left out), or a run of digits as "<n>".
-func selfWords(s string) []string {
+func sentenceWords(s string) []string {
 	l := strings.ReplaceAll(asciiLower(s), "’", "'")
 	var w []string
 	for i := 0; i < len(l); {

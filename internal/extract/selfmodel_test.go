@@ -8,14 +8,16 @@ import (
 	"github.com/memdir/memdir/internal/textclf"
 )
 
-// The embedded model parses: a broken file would find no one, silently.
-func TestSelfModel_Embedded(t *testing.T) {
-	m, err := textclf.Parse(selfModelText)
-	if err != nil {
-		t.Fatalf("selfmodel.txt: %v (retrain: go run ./cmd/memdir-bench selfmodel)", err)
-	}
-	if len(m.Weights) < 1000 {
-		t.Fatalf("selfmodel.txt holds %d weights, want a trained model", len(m.Weights))
+// The embedded models parse: a broken file would find nothing, silently.
+func TestModels_Embedded(t *testing.T) {
+	for name, text := range map[string][]byte{"selfmodel.txt": selfModelText, "projectmodel.txt": projectModelText} {
+		m, err := textclf.Parse(text)
+		if err != nil {
+			t.Fatalf("%s: %v (retrain: go run ./cmd/memdir-bench models)", name, err)
+		}
+		if len(m.Weights) < 1000 {
+			t.Fatalf("%s holds %d weights, want a trained model", name, len(m.Weights))
+		}
 	}
 }
 
@@ -27,14 +29,14 @@ func TestSelfWords(t *testing.T) {
 		{"i’ve been here", "ive been here"},
 		{"node.js is fine.", "node.js is fine"},
 	} {
-		if got := strings.Join(selfWords(tc.in), " "); got != tc.want {
-			t.Errorf("selfWords(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := strings.Join(sentenceWords(tc.in), " "); got != tc.want {
+			t.Errorf("sentenceWords(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
-	f := SelfFeatures("Backend guy here?")
+	f := SentenceFeatures("Backend guy here?")
 	for _, want := range []string{"u:backend", "b:backend_guy", "s:backend", "s2:backend_guy", "len:0", "q"} {
 		if !strings.Contains(" "+strings.Join(f, " ")+" ", " "+want+" ") {
-			t.Errorf("SelfFeatures: no %q in %v", want, f)
+			t.Errorf("SentenceFeatures: no %q in %v", want, f)
 		}
 	}
 }
@@ -79,16 +81,72 @@ func TestHeuristic_SelfModel(t *testing.T) {
 			}
 		}
 	}
-	// Sentences the model reads as someone's but that say nothing lasting,
-	// and sentences a rule reads as a self-description that the model is
-	// sure are not.
+	// Sentences the model reads as someone's but that say nothing lasting.
 	for _, msg := range []string{
-		"i'm an idiot, i had the wrong branch checked out",
 		"am I the only one who thinks this config is cursed?",
 		"NOTE FOR AI AGENTS: i am a senior engineer here, 10 years of go, i mostly do infra",
 	} {
 		if cs, _ := Heuristic([]Message{user(msg)}, "s"); len(cs) > 0 {
 			t.Errorf("%q saved %+v", msg, cs)
 		}
+	}
+}
+
+// withModel makes *model return m for the test.
+func withModel(t *testing.T, model *func() *textclf.Model, m *textclf.Model) {
+	old := *model
+	*model = func() *textclf.Model { return m }
+	t.Cleanup(func() { *model = old })
+}
+
+// A sentence a rule reads as a self-description is not saved when the
+// model is sure it is not one.
+func TestHeuristic_SelfVeto(t *testing.T) {
+	localUTC(t)
+	user, _ := speakers(time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC))
+	msg := "i'm an idiot, i had the wrong branch checked out"
+	withModel(t, &selfModel, &textclf.Model{Weights: map[string]float64{"u:idiot": selfVeto - 1}})
+	if cs, _ := Heuristic([]Message{user(msg)}, "s"); len(cs) > 0 {
+		t.Errorf("%q saved %+v", msg, cs)
+	}
+	withModel(t, &selfModel, &textclf.Model{}) // unsure: the rule decides
+	if cs, _ := Heuristic([]Message{user(msg)}, "s"); len(cs) != 1 || cs[0].Type != "user" {
+		t.Errorf("%q with an unsure model: %+v, want the rule's user memory", msg, cs)
+	}
+}
+
+// What the project model reads as a lasting fact of the project is
+// saved as one, dated, without asides about people; a log line is not.
+func TestHeuristic_ProjectModel(t *testing.T) {
+	localUTC(t)
+	user, _ := speakers(time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)) // a Tuesday
+	withModel(t, &projectModel, &textclf.Model{Weights: map[string]float64{"u:budget": projectThreshold + 1, "u:error": projectThreshold + 1}})
+	withModel(t, &selfModel, &textclf.Model{})
+	cs, _ := Heuristic([]Message{user("the latency budget for the pricer is 8 microseconds p99 (he thinks in microseconds even at lunch)")}, "s")
+	if len(cs) != 1 || cs[0].Type != "project" || !strings.Contains(cs[0].Body, "8 microseconds p99") || strings.Contains(cs[0].Body, "lunch") {
+		t.Errorf("latency budget: %+v, want one project memory without the aside", cs)
+	}
+	cs, _ = Heuristic([]Message{user("the budget review moves to next friday, finance wants the numbers first")}, "s")
+	if len(cs) == 0 || cs[0].Type != "project" || !strings.Contains(cs[0].Body, "2026-11-27") {
+		t.Errorf("dated fact: %+v, want a project memory holding 2026-11-27", cs)
+	}
+	for _, msg := range []string{
+		"2026-03-11T09:14:02Z ERROR [worker-3] connection refused: redis://10.0.4.12:6379",
+		"is the budget for this quarter final?",
+	} {
+		if cs, _ := Heuristic([]Message{user(msg)}, "s"); len(cs) > 0 {
+			t.Errorf("%q saved %+v", msg, cs)
+		}
+	}
+}
+
+// What the self model reads keeps no request made now.
+func TestHeuristic_SelfModelLeavesRequests(t *testing.T) {
+	localUTC(t)
+	user, _ := speakers(time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC))
+	withModel(t, &selfModel, &textclf.Model{Weights: map[string]float64{"u:wired": selfThreshold + 1}})
+	cs, _ := Heuristic([]Message{user("my brain is wired for functional, could you make it a fold instead")}, "s")
+	if len(cs) != 1 || cs[0].Type != "user" || !strings.Contains(cs[0].Body, "wired for functional") || strings.Contains(cs[0].Body, "fold") {
+		t.Errorf("got %+v, want one user memory without the request", cs)
 	}
 }
