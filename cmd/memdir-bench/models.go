@@ -158,7 +158,7 @@ func (b *bench) crossValidate(m textModel, extractionDir, componentsDir string) 
 		}
 	}
 	b.printf("%s model, leave one set out, %d sentences:\n%-9s %-17s %s\n", m.typ, len(all), "threshold", "precision", "recall")
-	for _, th := range []float64{-1, 0, 0.5, 1, 1.5, 2, 3} {
+	for _, th := range []float64{-3, -2, -1, 0, 0.5, 1, 1.5, 2, 3} {
 		var tp, fp, pos int
 		for _, s := range all {
 			if s.pos {

@@ -165,28 +165,10 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 				prevSaved = true
 				continue
 			}
-			cands = slices.DeleteFunc(cands, func(c Candidate) bool { return c.Type == "user" && selfUnlike(s) }) // "I am a genius, it was a missing await"
-			th := selfThreshold
-			if p >= 0 {
-				th = selfMoreThreshold
-			}
-			if said, ok := selfSaid(s, th); len(cands) == 0 && ok {
-				// What rules did not read, said the way people say who they
-				// are: one profile a message.
-				c := build("user", withoutTask(read(said).text), "", m.Time.In(time.Local))
-				if p >= 0 {
-					joinProfile(&out[first+p], c)
-					prevSaved = true
-					continue
-				}
-				cands = []Candidate{c}
-			}
-			if len(cands) == 0 && projectSaid(s, m.Time.In(time.Local)) {
-				// A fact of the project in words no rule reads.
-				at, fact := m.Time.In(time.Local), withoutPeopleAsides(read(s).text)
-				if cands = datedFacts(fact, next, at); cands == nil {
-					cands = []Candidate{build("project", fact, factWhy(fact, next, at), at)}
-				}
+			var joined bool
+			if cands, joined = modelled(s, next, cands, out[first:], p, m.Time.In(time.Local)); joined {
+				prevSaved = true
+				continue
 			}
 			if si > 0 {
 				for i := range cands {

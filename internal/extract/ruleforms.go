@@ -103,6 +103,14 @@ func keptAs(s string) bool {
 // ask)", "(lol)". An aside that names something stays: "(stagehand.publish
 // etc)", "(KPMG)".
 func withoutChatAsides(s string) string {
+	return withoutAsides(s, func(aside string) bool {
+		return mayHold(asciiLower(aside), []string{"i know", "lol", "haha", "lmao", "don't ask", "dont ask", "long story", "sigh", "ugh", "yes really", "i swear", "ironic", "funny enough"})
+	})
+}
+
+// withoutAsides is s less each aside in parentheses after a space whose
+// text (without the parentheses) chat reports.
+func withoutAsides(s string, chat func(aside string) bool) string {
 	for off := 0; ; {
 		i := strings.Index(s[off:], " (")
 		if i < 0 {
@@ -114,7 +122,7 @@ func withoutChatAsides(s string) string {
 			return s
 		}
 		j += i
-		if mayHold(asciiLower(s[i:j]), []string{"i know", "lol", "haha", "lmao", "don't ask", "dont ask", "long story", "sigh", "ugh", "yes really", "i swear", "ironic", "funny enough"}) {
+		if chat(s[i+2 : j]) {
 			s = s[:i] + s[j+1:]
 			off = i
 			continue

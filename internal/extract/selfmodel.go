@@ -2,6 +2,7 @@ package extract
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +40,44 @@ func parseModel(text []byte) *textclf.Model {
 		return &textclf.Model{Bias: -100}
 	}
 	return m
+}
+
+// modelled is what the models make of sentence s, given what the rules
+// read in it (cands) and the memories its message gave so far (msg, where
+// msg[profile] is its user memory, or profile is -1): the rules' memories
+// less a user memory the self model is sure is wrong, or, when rules read nothing, what
+// the self and project models read. joined reports that s went into the
+// message's user memory instead.
+func modelled(s, next string, cands, msg []Candidate, profile int, at time.Time) (_ []Candidate, joined bool) {
+	// What a rule read as the person where the self model is sure it is
+	// not: "I'm an idiot, i had the wrong branch checked out".
+	cands = slices.DeleteFunc(cands, func(c Candidate) bool { return c.Type == "user" && selfUnlike(s) })
+	if len(cands) > 0 {
+		return cands, false
+	}
+	th := selfThreshold
+	if profile >= 0 {
+		th = selfMoreThreshold
+	}
+	if said, ok := selfSaid(s, th); ok {
+		// What rules did not read, said the way people say who they are:
+		// one profile a message.
+		c := build("user", withoutTask(read(said).text), "", at)
+		if profile >= 0 {
+			joinProfile(&msg[profile], c)
+			return nil, true
+		}
+		return []Candidate{c}, false
+	}
+	if projectSaid(s, at) {
+		// A fact of the project in words no rule reads.
+		fact := withoutPeopleAsides(read(s).text)
+		if cs := datedFacts(fact, next, at); cs != nil {
+			return cs, false
+		}
+		return []Candidate{build("project", fact, factWhy(fact, next, at), at)}, false
+	}
+	return nil, false
 }
 
 // selfThreshold is the log-odds above which a sentence rules did not read
@@ -124,31 +163,15 @@ var reUndatedFuture = lazyre.New(`(?i)\b(?:is|are|'s|'re) (?:going to|gonna)\b|\
 // primary key (legacy etl crap)". An aside that names a thing stays: "(PR
 // 412)", "(the v2 endpoint)".
 func withoutPeopleAsides(s string) string {
-	for off := 0; ; {
-		i := strings.Index(s[off:], " (")
-		if i < 0 {
-			return s
-		}
-		i += off
-		j := strings.IndexByte(s[i:], ')')
-		if j < 0 {
-			return s
-		}
-		j += i
-		aside := false
-		for _, w := range strings.Fields(asciiLower(s[i+2 : j])) {
+	return withoutAsides(s, func(aside string) bool {
+		for _, w := range strings.Fields(asciiLower(aside)) {
 			switch strings.Trim(w, ",.!?") {
 			case "he", "she", "they", "i", "i'm", "im", "we", "you", "he's", "she's", "they're", "we're", "crap", "shit", "damn", "lol", "haha", "ugh", "sigh", "lmao":
-				aside = true
+				return true
 			}
 		}
-		if aside {
-			s = s[:i] + s[j+1:]
-			off = i
-			continue
-		}
-		off = j
-	}
+		return false
+	})
 }
 
 // asksNow reports a clause that asks for something now, or that says
