@@ -11,13 +11,13 @@ import (
 	"github.com/memdir/memdir/internal/textclf"
 )
 
-// This file holds a learned reader of what people say of themselves
-// (issue 17): a linear model over a sentence's words, trained on the
-// labelled sets' tuning halves by `memdir-bench models`. The rules in
-// self.go read the forms they were written for; people say who they are
-// in more forms than rules can list ("backend guy, 10y java", "the
-// spreadsheets are my day job"), and the model reads those by the words
-// such sentences share.
+// This file holds the learned readers beside the rules (issue 17): linear
+// models over a sentence's words, trained on the labelled sets' tuning
+// halves by `memdir-bench models`, one for what people say of themselves
+// and one for lasting facts of the project. The rules in self.go read the
+// forms they were written for; people say who they are in more forms than
+// rules can list ("backend guy, 10y java", "the spreadsheets are my day
+// job"), and the models read those by the words such sentences share.
 
 var (
 	//go:embed selfmodel.txt
@@ -45,21 +45,36 @@ func parseModel(text []byte) *textclf.Model {
 // modelled is what the models make of sentence s, given what the rules
 // read in it (cands) and the memories its message gave so far (msg, where
 // msg[profile] is its user memory, or profile is -1): the rules' memories
-// less a user memory the self model is sure is wrong, or, when rules read nothing, what
-// the self and project models read. joined reports that s went into the
-// message's user memory instead.
+// less a user memory the self model is sure is wrong, or, when rules read
+// nothing, what the self and project models read. joined reports that s
+// went into the message's user memory instead. The sentence's features
+// are made once, and only when a model is asked.
 func modelled(s, next string, cands, msg []Candidate, profile int, at time.Time) (_ []Candidate, joined bool) {
-	// What a rule read as the person where the self model is sure it is
-	// not: "I'm an idiot, i had the wrong branch checked out".
-	cands = slices.DeleteFunc(cands, func(c Candidate) bool { return c.Type == "user" && selfUnlike(s) })
+	var feat []string
 	if len(cands) > 0 {
-		return cands, false
+		// What a rule read as the person where the self model is sure it
+		// is not: "I'm an idiot, i had the wrong branch checked out".
+		cands = slices.DeleteFunc(cands, func(c Candidate) bool {
+			if c.Type != "user" {
+				return false
+			}
+			if feat == nil {
+				feat = SentenceFeatures(s)
+			}
+			return selfModel().Score(feat) < selfVeto
+		})
+		if len(cands) > 0 {
+			return cands, false
+		}
+	}
+	if feat == nil {
+		feat = SentenceFeatures(s)
 	}
 	th := selfThreshold
 	if profile >= 0 {
 		th = selfMoreThreshold
 	}
-	if said, ok := selfSaid(s, th); ok {
+	if said, ok := selfSaid(s, feat, th); ok {
 		// What rules did not read, said the way people say who they are:
 		// one profile a message.
 		c := build("user", withoutTask(read(said).text), "", at)
@@ -69,7 +84,7 @@ func modelled(s, next string, cands, msg []Candidate, profile int, at time.Time)
 		}
 		return []Candidate{c}, false
 	}
-	if projectSaid(s, at) {
+	if projectSaid(s, feat, at) {
 		// A fact of the project in words no rule reads.
 		fact := withoutPeopleAsides(read(s).text)
 		if cs := datedFacts(fact, next, at); cs != nil {
@@ -81,24 +96,13 @@ func modelled(s, next string, cands, msg []Candidate, profile int, at time.Time)
 }
 
 // selfThreshold is the log-odds above which a sentence rules did not read
-// is taken to say who the speaker is. It was chosen on the tuning sets.
+// is taken to say who the speaker is. It was chosen by leaving one
+// training set out at a time (memdir-bench models --cv): precision 0.92.
 const selfThreshold = 1.0
 
-// selfLike reports a sentence the model reads as the speaker saying who
-// they are.
-func selfLike(s string, threshold float64) bool {
-	return selfModel().Score(SentenceFeatures(s)) >= threshold
-}
-
-// selfUnlike reports a sentence the model is sure says nothing of who
-// the speaker is, though a rule read it so: "I am a genius, it was a
-// missing await", "I'm an idiot, i had the wrong branch checked out".
-func selfUnlike(s string) bool {
-	return selfModel().Score(SentenceFeatures(s)) < selfVeto
-}
-
 // selfVeto is the log-odds below which a rule's reading of a sentence as
-// a self-description is not kept. It was chosen on the tuning sets.
+// a self-description is not kept: "I'm an idiot, i had the wrong branch
+// checked out". It was chosen on the tuning sets.
 const selfVeto = -2.0
 
 // selfMoreThreshold is selfThreshold for a sentence after one that said
@@ -111,8 +115,8 @@ const selfMoreThreshold = 0.5
 // holds only now, what they have been at for hours): "I lecture intro
 // programming at a community college, and I'm grading 120 of these
 // tonight" keeps its first clause.
-func selfSaid(s string, threshold float64) (string, bool) {
-	if reToAgents.MatchString(s) || mayHold(s, personalWords()) || quotesSomeone(s) || !selfLike(s, threshold) {
+func selfSaid(s string, feat []string, threshold float64) (string, bool) {
+	if reToAgents.MatchString(s) || mayHold(s, personalWords()) || quotesSomeone(s) || selfModel().Score(feat) < threshold {
 		return "", false // "the candidate said: I'm a staff engineer": someone else
 	}
 	cuts := clauseCuts(s)
@@ -142,9 +146,9 @@ const projectThreshold = 1.0
 
 // projectSaid reports a sentence the project model reads as a lasting
 // fact of the project, less what is asked or aimed at agents.
-func projectSaid(s string, at time.Time) bool {
+func projectSaid(s string, feat []string, at time.Time) bool {
 	if reQuestion.MatchString(s) || reToAgents.MatchString(s) || reNowOnly.MatchString(s) || reLogLine.MatchString(s) || reDerivable.MatchString(s) ||
-		projectModel().Score(SentenceFeatures(s)) < projectThreshold {
+		projectModel().Score(feat) < projectThreshold {
 		return false
 	}
 	if _, dated := AbsoluteDates(s, at); !dated && reUndatedFuture.MatchString(s) {
