@@ -107,9 +107,10 @@ func TestLatency_BadSizes(t *testing.T) {
 	}
 }
 
-// TestPatterns_ShippedNumbers runs memdir patterns over the four labelled
-// halves through the workspace and holds the figures docs/benchmarks.md
-// reports.
+// TestPatterns_ShippedNumbers runs memdir patterns over the labelled
+// diary sets through the workspace and holds the figures
+// docs/benchmarks.md reports. It prints counts only: a held-back set's
+// misses are for nobody to read.
 func TestPatterns_ShippedNumbers(t *testing.T) {
 	out, err := runBench(t, "patterns", "--dir", filepath.Join("..", "..", patternsDir), "--json")
 	if err != nil {
@@ -117,16 +118,21 @@ func TestPatterns_ShippedNumbers(t *testing.T) {
 	}
 	var rs []patternsHalf
 	if err := json.Unmarshal([]byte(out), &rs); err != nil {
-		t.Fatalf("%v\n%s", err, out)
+		t.Fatalf("%v", err)
 	}
-	want := map[string][2]int{"tune": {6, 1}, "tune2": {6, 0}, "heldout": {3, 1}, "fresh": {4, 1}} // found, coincidences
+	want := map[string][2]int{ // found, coincidences
+		"tune": {6, 0}, "tune2": {5, 0}, "tune3": {5, 1}, "tune4": {3, 0}, "tune5": {3, 0},
+		"tune6": {3, 1}, "tune7": {1, 2}, "tune8": {3, 0}, "tune9": {2, 1}, "tune10": {3, 0},
+		"heldout": {2, 1}, "fresh": {3, 0}, "fresh2": {0, 1}, "fresh3": {2, 2}, "fresh4": {3, 0}, "fresh5": {4, 0},
+	}
 	if len(rs) != len(want) {
-		t.Fatalf("halves: %+v", rs)
+		t.Fatalf("%d sets scored, want %d", len(rs), len(want))
 	}
 	for _, r := range rs {
-		w := want[r.Half]
-		if r.Diaries != 38 || r.Score.Found != w[0] || r.Score.Coincidences != w[1] || r.Score.OneOffs != 0 {
-			t.Errorf("%s moved from docs/benchmarks.md's figures (found %d, coincidences %d): %+v", r.Half, w[0], w[1], r)
+		w, ok := want[r.Half]
+		if !ok || r.Diaries < 38 || r.Score.Found != w[0] || r.Score.Coincidences != w[1] || r.Score.OneOffs != 0 {
+			t.Errorf("%s moved from docs/benchmarks.md's figures: found %d (want %d), coincidences %d (want %d), one-offs %d, %d diaries",
+				r.Half, r.Score.Found, w[0], r.Score.Coincidences, w[1], r.Score.OneOffs, r.Diaries)
 		}
 	}
 }

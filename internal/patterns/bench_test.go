@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// corpus is n diaries made of the four labelled halves, repeated under
+// manyDiaries is n diaries made of the four labelled halves, repeated under
 // new names as often as needed (the repeats are new tasks to the engine).
-func corpus(b testing.TB, n int) []Doc {
+func manyDiaries(b testing.TB, n int) []Doc {
 	var base []Doc
 	for _, h := range []string{"tune", "tune2", "heldout", "fresh"} {
 		docs, _ := loadSet(b, filepath.Join("testdata", h))
@@ -27,7 +27,7 @@ func corpus(b testing.TB, n int) []Doc {
 // team (150, 600) and more (1,500).
 func BenchmarkFind(b *testing.B) {
 	for _, n := range []int{150, 600, 1500} {
-		docs := corpus(b, n)
+		docs := manyDiaries(b, n)
 		b.Run(fmt.Sprintf("diaries=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				Find(docs, Options{})

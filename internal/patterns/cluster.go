@@ -6,9 +6,10 @@ import (
 	"strings"
 
 	"github.com/memdir/memdir/internal/diary"
+	"github.com/memdir/memdir/internal/textclf"
 )
 
-// floor is the similarity under which two lines are not worth linking at
+// floor is the likeness under which two lines are not worth linking at
 // all: it keeps the graph sparse.
 const floor = 0.05
 
@@ -16,15 +17,23 @@ const floor = 0.05
 // lines are, on average, the most similar, while that average is at least
 // threshold. The result is every group's line indexes, in line order,
 // groups ordered by their first line.
-func cluster(lines []Line, threshold float64) [][]int {
-	g := graph(lines)
-	return refine(g, agglomerate(g, threshold), threshold)
+func cluster(lines []Line, c corpus, m *textclf.Model, threshold float64) [][]int {
+	g := graph(lines, c, m)
+	task := make([]int, len(lines))
+	ids := map[string]int{}
+	for i, l := range lines {
+		if _, ok := ids[l.Diary]; !ok {
+			ids[l.Diary] = len(ids)
+		}
+		task[i] = ids[l.Diary]
+	}
+	return refine(g, task, agglomerate(g, task, threshold), threshold)
 }
 
 // graph links every two lines that are similar at all: line → line →
 // similarity, through an inverted index (only lines that share a feature
-// can be similar).
-func graph(lines []Line) []map[int]float64 {
+// can be similar). The similarity is m's likeness of the two.
+func graph(lines []Line, c corpus, m *textclf.Model) []map[int]float64 {
 	n := len(lines)
 	// Candidate pairs through an inverted index: only lines that share a
 	// feature can be similar.
@@ -49,9 +58,8 @@ func graph(lines []Line) []map[int]float64 {
 					continue // two lines of one task say nothing of recurrence
 				}
 				seen[j] = i
-				if s := cosine(l.vec, lines[j].vec) * linkWeight[l.Kind] * linkWeight[lines[j].Kind]; s >= floor && evidence(l.vec, lines[j].vec) >= 2 {
-					link[i][j] = s
-					link[j][i] = s
+				if s := likeness(m, c, &lines[i], &lines[j]); s >= floor {
+					link[i][j], link[j][i] = s, s
 				}
 			}
 		}
@@ -59,8 +67,11 @@ func graph(lines []Line) []map[int]float64 {
 	return link
 }
 
-// agglomerate merges groups by average linkage over the graph g.
-func agglomerate(g []map[int]float64, threshold float64) [][]int {
+// agglomerate merges groups by average linkage over the graph g. Two
+// lines of one task (task[i], the diary of line i) are never linked, and
+// they count neither for nor against: the average is over the pairs of
+// lines of two tasks.
+func agglomerate(g []map[int]float64, task []int, threshold float64) [][]int {
 	n := len(g)
 	link := make([]map[int]float64, n)
 	for i := range g {
@@ -73,9 +84,21 @@ func agglomerate(g []map[int]float64, threshold float64) [][]int {
 	members := make([][]int, n)
 	alive := make([]bool, n)
 	version := make([]int, n)
+	tasks := make([]map[int]int, n) // group → its tasks → lines of each
+	pairs := func(a, b int) int {
+		p := size[a] * size[b]
+		if len(tasks[a]) > len(tasks[b]) {
+			a, b = b, a
+		}
+		for t, k := range tasks[a] {
+			p -= k * tasks[b][t]
+		}
+		return p
+	}
 	h := &pairHeap{}
 	for i := range n {
 		size[i], members[i], alive[i] = 1, []int{i}, true
+		tasks[i] = map[int]int{task[i]: 1}
 		for j, s := range link[i] {
 			if j > i && s >= threshold {
 				heap.Push(h, pair{s, i, j, 0, 0})
@@ -90,6 +113,10 @@ func agglomerate(g []map[int]float64, threshold float64) [][]int {
 		a, b := p.a, p.b
 		members[a] = append(members[a], members[b]...)
 		size[a] += size[b]
+		for t, k := range tasks[b] {
+			tasks[a][t] += k
+		}
+		tasks[b] = nil
 		alive[b] = false
 		members[b] = nil
 		for c, s := range link[b] {
@@ -107,7 +134,7 @@ func agglomerate(g []map[int]float64, threshold float64) [][]int {
 			if !alive[c] {
 				continue
 			}
-			if avg := s / float64(size[a]*size[c]); avg >= threshold {
+			if avg := s / float64(max(pairs(a, c), 1)); avg >= threshold {
 				x, y := a, c
 				if y < x {
 					x, y = y, x
@@ -132,15 +159,20 @@ func agglomerate(g []map[int]float64, threshold float64) [][]int {
 // (at least threshold), until nothing moves: agglomeration is greedy, and
 // a line that joined an early, small group can belong better with a
 // group formed later.
-func refine(g []map[int]float64, groups [][]int, threshold float64) [][]int {
+func refine(g []map[int]float64, task []int, groups [][]int, threshold float64) [][]int {
 	of := make([]int, len(g))
 	size := make([]int, len(groups))
+	same := make([]map[int]int, len(groups)) // group → its tasks → lines of each
 	for gi, m := range groups {
+		same[gi] = map[int]int{}
 		for _, i := range m {
 			of[i] = gi
+			same[gi][task[i]]++
 		}
 		size[gi] = len(m)
 	}
+	// others is how many lines of group gi are of another task than line i.
+	others := func(gi, i int) int { return size[gi] - same[gi][task[i]] }
 	for range 5 {
 		moved := false
 		for i := range g {
@@ -150,21 +182,23 @@ func refine(g []map[int]float64, groups [][]int, threshold float64) [][]int {
 			}
 			cur := of[i]
 			curAvg := 0.0
-			if size[cur] > 1 {
-				curAvg = sum[cur] / float64(size[cur]-1)
+			if n := others(cur, i); n > 0 {
+				curAvg = sum[cur] / float64(n)
 			}
 			best, bestAvg := cur, curAvg
 			for gj, s := range sum {
 				if gj == cur {
 					continue
 				}
-				if avg := s / float64(size[gj]); avg >= threshold && avg > bestAvg+1e-9 {
+				if avg := s / float64(max(others(gj, i), 1)); avg >= threshold && avg > bestAvg+1e-9 {
 					best, bestAvg = gj, avg
 				}
 			}
 			if best != cur {
 				size[cur]--
 				size[best]++
+				same[cur][task[i]]--
+				same[best][task[i]]++
 				of[i] = best
 				moved = true
 			}
@@ -224,19 +258,6 @@ func evidence(a, b map[string]float64) int {
 		}
 	}
 	return n
-}
-
-// linkWeight scales how readily a line of each section links to another:
-// attempted approaches mostly name the specific thing tried ("X - worked"),
-// so they join a lesson only on strong likeness.
-var linkWeight = map[diary.Kind]float64{
-	diary.Patterns:  1,
-	diary.Mistakes:  1,
-	diary.Worked:    1,
-	diary.Errors:    1,
-	diary.EdgeCases: 1,
-	diary.Attempted: 0.7,
-	diary.Other:     0.8,
 }
 
 // joinErrors puts a group of error lines with the lesson group it recurs

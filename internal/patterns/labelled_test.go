@@ -40,36 +40,51 @@ func loadSet(t testing.TB, dir string) ([]Doc, Labels) {
 	return docs, key
 }
 
-// TestLabelledSets keeps the offline engine from getting worse on either
-// half of the labelled set than docs/benchmarks.md reports. The bar
-// (0.8 of the planted patterns found, no coincidence nor one-off proposed)
-// is reported there, not asserted here: the offline engine does not reach
-// it on paraphrased lessons.
+// TestLabelledSets keeps the offline engine from getting worse on any
+// labelled set than docs/benchmarks.md reports. The bar (0.8 of
+// the planted patterns found, no coincidence nor one-off proposed) is
+// reported there, not asserted here: the offline engine is far from it on
+// lessons said in other words every time. A held-back set's misses are
+// not printed: nobody should read them.
 func TestLabelledSets(t *testing.T) {
 	floors := map[string]struct {
-		recall             float64
-		coincidences, ones int
+		found, coincidences int // at least, at most (one-offs: none)
+		held                bool
 	}{
-		"tune":    {0.66, 1, 0},
-		"tune2":   {0.60, 0, 0},
-		"heldout": {0.30, 1, 0},
-		"fresh":   {0.40, 1, 0},
+		"tune":    {6, 0, false},
+		"tune2":   {5, 0, false},
+		"tune3":   {5, 1, false},
+		"tune4":   {3, 0, false},
+		"tune5":   {3, 0, false},
+		"tune6":   {3, 1, false},
+		"tune7":   {1, 2, false},
+		"tune8":   {3, 0, false},
+		"tune9":   {2, 1, false},
+		"tune10":  {3, 0, false},
+		"heldout": {2, 1, true},
+		"fresh":   {3, 0, true},
+		"fresh2":  {0, 1, true},
+		"fresh3":  {2, 2, true},
+		"fresh4":  {3, 0, true},
+		"fresh5":  {4, 0, true},
 	}
-	for _, half := range []string{"tune", "tune2", "heldout", "fresh"} {
+	for half, f := range floors {
 		dir := filepath.Join("testdata", half)
 		if _, err := os.Stat(filepath.Join(dir, "labels.json")); err != nil {
 			t.Errorf("%s: %v", half, err)
 			continue
 		}
 		docs, key := loadSet(t, dir)
-		res := Find(docs, Options{})
-		s := Evaluate(res, key)
-		out, _ := json.MarshalIndent(s, "", "  ")
-		t.Logf("%s: %s", half, out)
-		f := floors[half]
-		if s.Recall < f.recall || s.Coincidences > f.coincidences || s.OneOffs > f.ones {
-			t.Errorf("%s got worse: recall %.2f (floor %.2f), coincidences proposed %d (at most %d), one-offs proposed %d (at most %d)",
-				half, s.Recall, f.recall, s.Coincidences, f.coincidences, s.OneOffs, f.ones)
+		s := Evaluate(Find(docs, Options{}), key)
+		if f.held {
+			t.Logf("%s (held back): found %d of %d, %d coincidences and %d one-offs proposed", half, s.Found, s.Planted, s.Coincidences, s.OneOffs)
+		} else {
+			out, _ := json.MarshalIndent(s, "", "  ")
+			t.Logf("%s: %s", half, out)
+		}
+		if s.Found < f.found || s.Coincidences > f.coincidences || s.OneOffs > 0 {
+			t.Errorf("%s got worse: found %d (at least %d), coincidences proposed %d (at most %d), one-offs proposed %d (none)",
+				half, s.Found, f.found, s.Coincidences, f.coincidences, s.OneOffs)
 		}
 	}
 }

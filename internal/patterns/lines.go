@@ -29,8 +29,11 @@ type Line struct {
 	Kind    diary.Kind `json:"section"`
 	Text    string     `json:"line"`
 
-	sigs []string           // error signatures and commands, normalised
-	vec  map[string]float64 // weighted features, unit length once weighed
+	sigs     []string           // error signatures and commands, normalised
+	vec      map[string]float64 // weighted features, unit length once weighed
+	words    []string           // its content stems, sorted, each once
+	concepts []string           // the lexicon's concepts it names
+	areas    []string           // ... and their fields
 }
 
 // lessonKinds are the sections lessons are read from, and how much a
@@ -204,14 +207,14 @@ const (
 	wTerm   = 1.0
 	wBigram = 0.5
 	wSig    = 1.5
-	// rareBelow: a feature in fewer diaries than this is rare (Weights.Rare).
+	// rareBelow: a feature in fewer diaries than this is rare (weights.rare).
 	rareBelow = DefaultMinTasks
 )
 
 // weigh gives every line its feature vector: tf-idf over the diaries
 // (a term in many tasks says little), unit length, so a dot product is a
-// cosine.
-func weigh(lines []Line, w Weights) {
+// cosine. It returns the diaries' word counts the likeness model reads.
+func weigh(lines []Line, w weights) corpus {
 	raw := make([]map[string]float64, len(lines))
 	df := map[string]map[string]bool{} // feature → diaries
 	tasks := map[string]bool{}
@@ -226,16 +229,18 @@ func weigh(lines []Line, w Weights) {
 				f["bi:"+ts[j-1]+"_"+t] += wBigram
 			}
 		}
+		l.words = slices.Compact(slices.Sorted(slices.Values(ts)))
 		l.sigs = signatures(placeholderRe.ReplaceAllString(l.Text, " "))
 		for _, s := range l.sigs {
 			f["sig:"+s] += wSig
 		}
 		cs, as := lex().concepts(placeholderRe.ReplaceAllString(l.Text, " "))
+		l.concepts, l.areas = cs, as
 		for _, c := range cs {
-			f["c:"+c] += w.Concept
+			f["c:"+c] += w.concept
 		}
 		for _, a := range as {
-			f["a:"+a] += w.Area
+			f["a:"+a] += w.area
 		}
 		raw[i] = f
 		for k := range f {
@@ -246,6 +251,10 @@ func weigh(lines []Line, w Weights) {
 		}
 	}
 	n := float64(len(tasks))
+	c := corpus{df: map[string]int{}, n: len(tasks)}
+	for k, ds := range df {
+		c.df[k] = len(ds)
+	}
 	for i := range lines {
 		v := map[string]float64{}
 		norm := 0.0
@@ -258,7 +267,7 @@ func weigh(lines []Line, w Weights) {
 			if len(df[k]) < 2 {
 				// In one diary only, it cannot tie two tasks together; it
 				// still says the line is about more than what it shares.
-				x *= w.Singleton
+				x *= w.singleton
 				norm += x * x
 				continue
 			}
@@ -266,12 +275,12 @@ func weigh(lines []Line, w Weights) {
 				// In fewer diaries than a pattern needs, it cannot carry
 				// one alone: two tasks that share a rare name are the
 				// coincidence a pattern must not be.
-				x *= w.Rare
+				x *= w.rare
 			}
 			v[k] = x
 			norm += x * x
 		}
-		if w.TopK > 0 && len(v) > w.TopK {
+		if w.topK > 0 && len(v) > w.topK {
 			// Only a line's strongest features: a long line full of
 			// specifics should not weigh its lesson down.
 			ks := make([]string, 0, len(v))
@@ -287,8 +296,8 @@ func weigh(lines []Line, w Weights) {
 				}
 				return strings.Compare(a, b)
 			})
-			for _, k := range ks[w.TopK:] {
-				norm -= v[k] * v[k] * (1 - w.Drop*w.Drop)
+			for _, k := range ks[w.topK:] {
+				norm -= v[k] * v[k] * (1 - w.drop*w.drop)
 				v[k] = 0
 				delete(v, k)
 			}
@@ -302,6 +311,7 @@ func weigh(lines []Line, w Weights) {
 		}
 		lines[i].vec = v
 	}
+	return c
 }
 
 // cosine is the dot product of two unit vectors.

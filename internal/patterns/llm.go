@@ -152,7 +152,7 @@ func ParseGroups(text string, omitted, n int) ([]Group, error) {
 // opposite things is split as Find splits one. The model's rule replaces
 // the offline wording of its pattern's proposals.
 func FromGroups(docs []Doc, groups []Group, opt Options) Result {
-	opt, lines := prepare(docs, opt)
+	opt, lines, _ := prepare(docs, opt)
 	res := Result{Diaries: len(docs), Lines: len(lines), MinTasks: opt.MinTasks}
 	// Every group's patterns first, their ids settled (two groups may
 	// claim one recorded id), then what hangs on an id: rules, conflicts.

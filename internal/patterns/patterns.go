@@ -10,26 +10,34 @@ import (
 
 	"github.com/memdir/memdir/internal/diary"
 	"github.com/memdir/memdir/internal/lazyre"
+	"github.com/memdir/memdir/internal/textclf"
 )
 
 // DefaultMinTasks is how many distinct tasks a lesson must recur in to be
 // a pattern: the seed's "3+ tasks".
 const DefaultMinTasks = 3
 
-// DefaultThreshold is the average similarity at which two groups of lines
-// are one lesson. Tuned on the tuning half of the labelled set only
-// (internal/patterns/testdata/tune; docs/benchmarks.md has both halves).
-const DefaultThreshold = 0.175
+// DefaultThreshold is the average likeness at which two groups of lines
+// are one lesson. Chosen by leaving one tuning set out at a time
+// (`go run ./cmd/memdir-bench patterns --cv`); docs/benchmarks.md has
+// the held-back sets' scores.
+const DefaultThreshold = 0.75
+
+// conflictThreshold is the cosine of two patterns' centroids at which
+// one that asks to do and one that asks to avoid are about one thing.
+const conflictThreshold = 0.175
 
 // Options tune Find.
 type Options struct {
-	MinTasks  int      // default DefaultMinTasks
-	Threshold float64  // default DefaultThreshold
-	Weights   *Weights // default DefaultWeights
+	MinTasks  int     // default DefaultMinTasks
+	Threshold float64 // default DefaultThreshold
 	// Known are the patterns earlier runs recorded: a group made mostly of
 	// the lines one of them was seen with keeps its id, whatever its
 	// earliest line is now (--since, an edited diary).
 	Known []Known
+	// Model is the likeness model lines are linked by; nil links them by
+	// the cosine of their features.
+	Model *textclf.Model
 }
 
 // Known is a recorded pattern's id and the keys of its lines (LineKey).
@@ -39,7 +47,7 @@ type Known struct {
 }
 
 // prepare fills opt's defaults and reads and weighs docs' lines.
-func prepare(docs []Doc, opt Options) (Options, []Line) {
+func prepare(docs []Doc, opt Options) (Options, []Line, corpus) {
 	if opt.MinTasks <= 0 {
 		opt.MinTasks = DefaultMinTasks
 	}
@@ -47,15 +55,8 @@ func prepare(docs []Doc, opt Options) (Options, []Line) {
 		opt.Threshold = DefaultThreshold
 	}
 	lines := Lines(docs)
-	weigh(lines, opt.weights())
-	return opt, lines
-}
-
-func (o Options) weights() Weights {
-	if o.Weights == nil {
-		return DefaultWeights
-	}
-	return *o.Weights
+	c := weigh(lines, vecWeights)
+	return opt, lines, c
 }
 
 // Pattern is a lesson that recurs across tasks, with its evidence.
@@ -101,9 +102,13 @@ type Result struct {
 // task count once. A pattern in a conflict is listed with it and gets no
 // proposal until the conflict is settled.
 func Find(docs []Doc, opt Options) Result {
-	opt, lines := prepare(docs, opt)
+	opt, lines, c := prepare(docs, opt)
 	res := Result{Diaries: len(docs), Lines: len(lines), MinTasks: opt.MinTasks}
-	for _, g := range joinErrors(lines, cluster(lines, opt.Threshold)) {
+	m := opt.Model
+	if m == nil {
+		m = likenessModel()
+	}
+	for _, g := range joinErrors(lines, cluster(lines, c, m, opt.Threshold)) {
 		for _, side := range splitPolarity(lines, g, opt.MinTasks) {
 			p := makePattern(lines, side, opt.Known)
 			switch n := len(p.Tasks); {
@@ -133,7 +138,7 @@ func finish(res *Result, opt Options, rules map[string]string) {
 			taken[ps[i].ID] = true
 		}
 	}
-	res.Conflicts = append(res.Conflicts, conflicts(res.Patterns, opt.Threshold)...)
+	res.Conflicts = append(res.Conflicts, conflicts(res.Patterns, conflictThreshold)...)
 	for i := range res.Patterns {
 		res.Patterns[i].Proposals = []Proposal{}
 		if res.Patterns[i].Conflict == "" {

@@ -1,24 +1,25 @@
 package patterns
 
-// Weights are the engine's knobs besides the threshold. DefaultWeights were
-// chosen by sweeping them on the two tuning halves (testdata/tune and
-// testdata/tune2) only (`go run ./cmd/memdir-bench patterns --sweep`);
-// docs/benchmarks.md has the held-back halves' scores.
-type Weights struct {
-	// Concept weighs a concept of the lexicon a line names; Area the field
+// weights are how a line's features are weighed in its vector, which
+// finds the lines worth comparing (they share one of its strongest
+// features) and gives the likeness model the two lines' cosine. They were
+// chosen by a sweep on the first two tuning sets, before the likeness
+// model; the model is trained on vectors weighed so, and changing them
+// means training it again (`go run ./cmd/memdir-bench patterns --train`).
+type weights struct {
+	// concept weighs a concept of the lexicon a line names; area the field
 	// the concept belongs to (time and dates, testing, caching…).
-	Concept float64 `json:"concept"`
-	Area    float64 `json:"area"`
-	// Singleton scales, in a line's length, the features no other diary
+	concept float64
+	area    float64
+	// singleton scales, in a line's length, the features no other diary
 	// has: they cannot tie two tasks together.
-	Singleton float64 `json:"singleton"`
-	// Rare scales a feature found in fewer diaries than a pattern needs.
-	Rare float64 `json:"rare"`
-	// TopK is how many of its strongest features a line is compared by;
-	// the rest count, at Drop, in its length only.
-	TopK int     `json:"top_k"`
-	Drop float64 `json:"drop"`
+	singleton float64
+	// rare scales a feature found in fewer diaries than a pattern needs.
+	rare float64
+	// topK is how many of its strongest features a line is compared by;
+	// the rest count, at drop, in its length only.
+	topK int
+	drop float64
 }
 
-// DefaultWeights are the weights Find uses when Options.Weights is nil.
-var DefaultWeights = Weights{Concept: 0.5, Area: 0, Singleton: 0.5, Rare: 0.5, TopK: 8, Drop: 0.5}
+var vecWeights = weights{concept: 0.5, area: 0, singleton: 0.5, rare: 0.5, topK: 8, drop: 0.5}

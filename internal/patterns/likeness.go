@@ -1,0 +1,180 @@
+package patterns
+
+import (
+	_ "embed"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/memdir/memdir/internal/textclf"
+)
+
+// This file holds the learned likeness of two lesson lines: a linear
+// model over what the two share (words, how common those words are, the
+// lexicon's concepts, error signatures, their sections, their projects)
+// that says how likely two lines of two tasks say one lesson. Cosine
+// over words alone weighs every shared word by its rarity; the model has
+// learned from labelled diaries which kinds of sharing mean one lesson
+// (a shared concept of the lexicon, "n-plus-one" or "time-zone", a word
+// strong in both lines) and which rarely do ("test", a word common to
+// the whole project).
+//
+// It is trained on the tuning sets only (internal/patterns/testdata:
+// tune, tune2, tune3…) by `go run ./cmd/memdir-bench patterns --train`.
+
+//go:embed likeness.txt
+var likenessText []byte
+
+// likenessModel is the embedded model, read on first use. One that does
+// not parse (a broken build, which TestLikeness_Embedded catches) links
+// nothing.
+var likenessModel = sync.OnceValue(func() *textclf.Model {
+	m, err := textclf.Parse(likenessText)
+	if err != nil {
+		return &textclf.Model{Bias: -100}
+	}
+	return m
+})
+
+// corpus is what the likeness of two lines is read against: in how many
+// diaries each word is, of how many.
+type corpus struct {
+	df map[string]int
+	n  int
+}
+
+// minDiaries is the fewest diaries word counts are read against: the
+// labelled sets the model learned from have 38 to 40.
+const minDiaries = 40
+
+// likeness is the model's probability that lines a and b say one lesson.
+func likeness(m *textclf.Model, c corpus, a, b *Line) float64 {
+	return 1 / (1 + math.Exp(-m.Score(pairFeatures(c, a, b))))
+}
+
+// pairFeatures names what lines a and b share, for the likeness model.
+func pairFeatures(c corpus, a, b *Line) []string {
+	f := make([]string, 0, 24)
+	f = append(f,
+		"cos:"+strconv.Itoa(step(cosine(a.vec, b.vec), 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)),
+		"ev:"+strconv.Itoa(min(evidence(a.vec, b.vec), 4)))
+	ka, kb := string(a.Kind), string(b.Kind)
+	if ka > kb {
+		ka, kb = kb, ka
+	}
+	f = append(f, "k:"+ka+"|"+kb)
+	if a.Project == b.Project {
+		f = append(f, "proj:same")
+	}
+	la, lb := step(float64(len(a.words)), 4, 8, 14), step(float64(len(b.words)), 4, 8, 14)
+	f = append(f, "len:"+strconv.Itoa(min(la, lb))+strconv.Itoa(max(la, lb)))
+	// In a handful of diaries every shared word looks common: how common
+	// a word is counts as in minDiaries diaries at least.
+	n := float64(max(c.n, minDiaries))
+	shared, idf := 0, 0.0
+	for _, t := range a.words {
+		if _, ok := slices.BinarySearch(b.words, t); ok {
+			shared++
+			idf += math.Log(n / float64(max(c.df[t], 1)))
+			ra, rb := strength(a.vec, t), strength(b.vec, t)
+			f = append(f, "s:"+t,
+				"sdf:"+strconv.Itoa(step(float64(c.df[t])/n, 0.03, 0.06, 0.1, 0.2, 0.4)),
+				"top:"+strconv.Itoa(min(ra, rb))+strconv.Itoa(max(ra, rb)))
+		}
+	}
+	f = append(f, "ns:"+strconv.Itoa(min(shared, 5)), "idf:"+strconv.Itoa(step(idf, 1, 2, 3, 4, 5, 6, 8, 10)))
+	for _, x := range a.concepts {
+		if slices.Contains(b.concepts, x) {
+			f = append(f, "sc:"+x, "sc")
+		}
+	}
+	for _, x := range a.areas {
+		if slices.Contains(b.areas, x) {
+			f = append(f, "sa:"+x)
+		}
+	}
+	for _, x := range a.sigs {
+		if slices.Contains(b.sigs, x) {
+			f = append(f, "ssig")
+		}
+	}
+	return f
+}
+
+// strength is how high word t ranks among the features of vector v: 0
+// its strongest, 1 among its three strongest, 2 among those it is
+// compared by, 3 not among them.
+func strength(v map[string]float64, t string) int {
+	x, ok := v[t]
+	if !ok {
+		return 3
+	}
+	above := 0
+	for _, y := range v {
+		if y > x {
+			above++
+		}
+	}
+	return step(float64(above), 1, 3)
+}
+
+// step is the index of the first bound x is under: a number as a feature.
+func step(x float64, bounds ...float64) int {
+	for i, b := range bounds {
+		if x < b {
+			return i
+		}
+	}
+	return len(bounds)
+}
+
+// PairExamples are the training examples a labelled set gives the
+// likeness model: every two lesson lines of two different diaries, as
+// their pairFeatures, positive when the key gives both to one lesson
+// (a planted pattern, a coincidence, or the two sides of a conflict,
+// which Find splits by what they ask, not by what they are about).
+func PairExamples(docs []Doc, key Labels) []textclf.Example {
+	_, lines, c := prepare(docs, Options{})
+	label := labelLines(lines, key)
+	var out []textclf.Example
+	for i := range lines {
+		for j := i + 1; j < len(lines); j++ {
+			if lines[i].Diary == lines[j].Diary {
+				continue
+			}
+			out = append(out, textclf.Example{
+				Features: pairFeatures(c, &lines[i], &lines[j]),
+				Positive: label[i] != "" && label[i] == label[j],
+			})
+		}
+	}
+	return out
+}
+
+// labelLines gives each line the id of the key's lesson it says, or ""
+// (the second side of a conflict takes the first side's id).
+func labelLines(lines []Line, key Labels) []string {
+	side := map[string]string{}
+	for _, c := range key.Conflicts {
+		side[c[1]] = c[0]
+	}
+	out := make([]string, len(lines))
+	for _, ls := range [][]Labelled{key.Patterns, key.Coincidences, key.OneOffs} {
+		for _, l := range ls {
+			id := l.ID
+			if s, ok := side[id]; ok {
+				id = s
+			}
+			for _, q := range l.Support {
+				for i, ln := range lines {
+					if ln.Diary == q.Diary && strings.Contains(ln.Text, q.Quote) {
+						out[i] = id
+					}
+				}
+			}
+		}
+	}
+	return out
+}
