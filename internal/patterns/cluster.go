@@ -51,6 +51,7 @@ func graph(lines []Line, c corpus, m *textclf.Model) []map[int]float64 {
 	for i := range seen {
 		seen[i] = -1
 	}
+	sc := newScorer(m, c)
 	for i, l := range lines {
 		for k := range l.vec {
 			for _, j := range post[k] {
@@ -58,7 +59,7 @@ func graph(lines []Line, c corpus, m *textclf.Model) []map[int]float64 {
 					continue // two lines of one task say nothing of recurrence
 				}
 				seen[j] = i
-				if s := likeness(m, c, &lines[i], &lines[j]); s >= floor {
+				if s := probability(sc.z(c, &lines[i], &lines[j])); s >= floor {
 					link[i][j], link[j][i] = s, s
 				}
 			}

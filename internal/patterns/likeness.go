@@ -51,14 +51,24 @@ const minDiaries = 40
 
 // likeness is the model's probability that lines a and b say one lesson.
 func likeness(m *textclf.Model, c corpus, a, b *Line) float64 {
-	return 1 / (1 + math.Exp(-m.Score(pairFeatures(c, a, b))))
+	return probability(m.Score(pairFeatures(c, a, b)))
 }
+
+func probability(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
+
+// Buckets of the numbers pairFeatures names.
+var (
+	cosSteps = []float64{0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5}
+	lenSteps = []float64{4, 8, 14}
+	dfSteps  = []float64{0.03, 0.06, 0.1, 0.2, 0.4}
+	idfSteps = []float64{1, 2, 3, 4, 5, 6, 8, 10}
+)
 
 // pairFeatures names what lines a and b share, for the likeness model.
 func pairFeatures(c corpus, a, b *Line) []string {
 	f := make([]string, 0, 24)
 	f = append(f,
-		"cos:"+strconv.Itoa(step(cosine(a.vec, b.vec), 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)),
+		"cos:"+strconv.Itoa(step(cosine(a.vec, b.vec), cosSteps...)),
 		"ev:"+strconv.Itoa(min(evidence(a.vec, b.vec), 4)))
 	ka, kb := string(a.Kind), string(b.Kind)
 	if ka > kb {
@@ -68,23 +78,23 @@ func pairFeatures(c corpus, a, b *Line) []string {
 	if a.Project == b.Project {
 		f = append(f, "proj:same")
 	}
-	la, lb := step(float64(len(a.words)), 4, 8, 14), step(float64(len(b.words)), 4, 8, 14)
+	la, lb := step(float64(len(a.words)), lenSteps...), step(float64(len(b.words)), lenSteps...)
 	f = append(f, "len:"+strconv.Itoa(min(la, lb))+strconv.Itoa(max(la, lb)))
 	// In a handful of diaries every shared word looks common: how common
 	// a word is counts as in minDiaries diaries at least.
 	n := float64(max(c.n, minDiaries))
 	shared, idf := 0, 0.0
-	for _, t := range a.words {
-		if _, ok := slices.BinarySearch(b.words, t); ok {
+	for k, t := range a.words {
+		if j, ok := slices.BinarySearch(b.words, t); ok {
 			shared++
 			idf += math.Log(n / float64(max(c.df[t], 1)))
-			ra, rb := strength(a.vec, t), strength(b.vec, t)
+			ra, rb := a.ranks[k], b.ranks[j]
 			f = append(f, "s:"+t,
-				"sdf:"+strconv.Itoa(step(float64(c.df[t])/n, 0.03, 0.06, 0.1, 0.2, 0.4)),
-				"top:"+strconv.Itoa(min(ra, rb))+strconv.Itoa(max(ra, rb)))
+				"sdf:"+strconv.Itoa(step(float64(c.df[t])/n, dfSteps...)),
+				"top:"+strconv.Itoa(int(min(ra, rb)))+strconv.Itoa(int(max(ra, rb))))
 		}
 	}
-	f = append(f, "ns:"+strconv.Itoa(min(shared, 5)), "idf:"+strconv.Itoa(step(idf, 1, 2, 3, 4, 5, 6, 8, 10)))
+	f = append(f, "ns:"+strconv.Itoa(min(shared, 5)), "idf:"+strconv.Itoa(step(idf, idfSteps...)))
 	for _, x := range a.concepts {
 		if slices.Contains(b.concepts, x) {
 			f = append(f, "sc:"+x, "sc")
@@ -103,21 +113,26 @@ func pairFeatures(c corpus, a, b *Line) []string {
 	return f
 }
 
-// strength is how high word t ranks among the features of vector v: 0
+// strengths ranks each of l's words among the features of its vector: 0
 // its strongest, 1 among its three strongest, 2 among those it is
 // compared by, 3 not among them.
-func strength(v map[string]float64, t string) int {
-	x, ok := v[t]
-	if !ok {
-		return 3
-	}
-	above := 0
-	for _, y := range v {
-		if y > x {
-			above++
+func strengths(l *Line) []int8 {
+	out := make([]int8, len(l.words))
+	for k, t := range l.words {
+		x, ok := l.vec[t]
+		if !ok {
+			out[k] = 3
+			continue
 		}
+		above := 0
+		for _, y := range l.vec {
+			if y > x {
+				above++
+			}
+		}
+		out[k] = int8(step(float64(above), 1, 3))
 	}
-	return step(float64(above), 1, 3)
+	return out
 }
 
 // step is the index of the first bound x is under: a number as a feature.
@@ -177,4 +192,120 @@ func labelLines(lines []Line, key Labels) []string {
 		}
 	}
 	return out
+}
+
+// scorer is pairFeatures and the model's Score in one, without naming a
+// feature: the weights of the features that depend on one word, concept
+// or number are looked up once, not once a pair. scorer.z equals
+// m.Score(pairFeatures(c, a, b)) (TestScorer_SameAsFeatures).
+type scorer struct {
+	bias     float64
+	cos      []float64 // by step of the cosine
+	ev       [5]float64
+	kinds    map[[2]string]float64
+	project  float64
+	length   [4][4]float64
+	top      [4][4]float64
+	ns       [6]float64
+	idfSum   []float64 // by step of the shared words' idf
+	concept  float64   // "sc", any shared concept
+	sig      float64
+	n        float64
+	word     map[string]float64 // "s:t" and its "sdf:" step
+	idf      map[string]float64
+	concepts map[string]float64
+	areas    map[string]float64
+	m        *textclf.Model
+}
+
+func newScorer(m *textclf.Model, c corpus) *scorer {
+	w := func(f string) float64 { return m.Weights[f] }
+	s := &scorer{bias: m.Bias, kinds: map[[2]string]float64{}, word: map[string]float64{}, idf: map[string]float64{},
+		concepts: map[string]float64{}, areas: map[string]float64{}, m: m,
+		project: w("proj:same"), concept: w("sc"), sig: w("ssig"), n: float64(max(c.n, minDiaries))}
+	for i := range len(cosSteps) + 1 {
+		s.cos = append(s.cos, w("cos:"+strconv.Itoa(i)))
+	}
+	for i := range s.ev {
+		s.ev[i] = w("ev:" + strconv.Itoa(i))
+	}
+	for i := range 4 {
+		for j := range 4 {
+			s.length[i][j] = w("len:" + strconv.Itoa(i) + strconv.Itoa(j))
+			s.top[i][j] = w("top:" + strconv.Itoa(i) + strconv.Itoa(j))
+		}
+	}
+	for i := range s.ns {
+		s.ns[i] = w("ns:" + strconv.Itoa(i))
+	}
+	for i := range len(idfSteps) + 1 {
+		s.idfSum = append(s.idfSum, w("idf:"+strconv.Itoa(i)))
+	}
+	return s
+}
+
+// wordWeight is the weight of sharing word t, and its idf.
+func (s *scorer) wordWeight(t string, df int) (float64, float64) {
+	if x, ok := s.word[t]; ok {
+		return x, s.idf[t]
+	}
+	x := s.m.Weights["s:"+t] + s.m.Weights["sdf:"+strconv.Itoa(step(float64(df)/s.n, dfSteps...))]
+	idf := math.Log(s.n / float64(max(df, 1)))
+	s.word[t], s.idf[t] = x, idf
+	return x, idf
+}
+
+func (s *scorer) cached(m map[string]float64, prefix, name string) float64 {
+	x, ok := m[name]
+	if !ok {
+		x = s.m.Weights[prefix+name]
+		m[name] = x
+	}
+	return x
+}
+
+// z is the model's log-odds that a and b say one lesson.
+func (s *scorer) z(c corpus, a, b *Line) float64 {
+	z := s.bias + s.cos[step(cosine(a.vec, b.vec), cosSteps...)] + s.ev[min(evidence(a.vec, b.vec), 4)]
+	ka, kb := string(a.Kind), string(b.Kind)
+	if ka > kb {
+		ka, kb = kb, ka
+	}
+	kw, ok := s.kinds[[2]string{ka, kb}]
+	if !ok {
+		kw = s.m.Weights["k:"+ka+"|"+kb]
+		s.kinds[[2]string{ka, kb}] = kw
+	}
+	z += kw
+	if a.Project == b.Project {
+		z += s.project
+	}
+	la, lb := step(float64(len(a.words)), lenSteps...), step(float64(len(b.words)), lenSteps...)
+	z += s.length[min(la, lb)][max(la, lb)]
+	shared, idf := 0, 0.0
+	for k, t := range a.words {
+		if j, ok := slices.BinarySearch(b.words, t); ok {
+			shared++
+			x, i := s.wordWeight(t, c.df[t])
+			z += x + s.top[min(a.ranks[k], b.ranks[j])][max(a.ranks[k], b.ranks[j])]
+			idf += i
+		}
+	}
+	z += s.ns[min(shared, 5)] + s.idfSum[step(idf, idfSteps...)]
+	for _, x := range a.concepts {
+		if slices.Contains(b.concepts, x) {
+			z += s.cached(s.concepts, "sc:", x) + s.concept
+		}
+	}
+	for _, x := range a.areas {
+		if slices.Contains(b.areas, x) {
+			z += s.cached(s.areas, "sa:", x)
+		}
+	}
+	for _, x := range a.sigs {
+		if slices.Contains(b.sigs, x) {
+			z += s.sig
+		}
+	}
+	return z
 }

@@ -1,6 +1,8 @@
 package patterns
 
 import (
+	"math"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -143,5 +145,29 @@ func TestCluster_SameTaskPairsCountNeither(t *testing.T) {
 	// refine keeps line 1 with the others, though line 0 is its task's.
 	if r := refine(g, task, [][]int{{0, 2, 3}, {1}}, 0.8); len(r) != 1 {
 		t.Errorf("refine: %v, want one group", r)
+	}
+}
+
+// TestScorer_SameAsFeatures: the scorer the graph uses gives every pair of
+// lines of a labelled set the log-odds the model gives their features.
+func TestScorer_SameAsFeatures(t *testing.T) {
+	for _, set := range []string{"tune", "tune5"} {
+		docs, _ := loadSet(t, filepath.Join("testdata", set))
+		_, lines, c := prepare(docs, Options{})
+		m := likenessModel()
+		sc := newScorer(m, c)
+		n := 0
+		for i := range lines {
+			for j := i + 1; j < len(lines); j += 3 {
+				want := m.Score(pairFeatures(c, &lines[i], &lines[j]))
+				if got := sc.z(c, &lines[i], &lines[j]); math.Abs(got-want) > 1e-9 {
+					t.Fatalf("%s: lines %d and %d: scorer %.6f, features %.6f", set, i, j, got, want)
+				}
+				n++
+			}
+		}
+		if n < 1000 {
+			t.Fatalf("%s: only %d pairs compared", set, n)
+		}
 	}
 }

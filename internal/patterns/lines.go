@@ -32,6 +32,7 @@ type Line struct {
 	sigs     []string           // error signatures and commands, normalised
 	vec      map[string]float64 // weighted features, unit length once weighed
 	words    []string           // its content stems, sorted, each once
+	ranks    []int8             // how strong each word is in vec (strengths)
 	concepts []string           // the lexicon's concepts it names
 	areas    []string           // ... and their fields
 }
@@ -310,6 +311,7 @@ func weigh(lines []Line, w weights) corpus {
 			v = nil
 		}
 		lines[i].vec = v
+		lines[i].ranks = strengths(&lines[i])
 	}
 	return c
 }
