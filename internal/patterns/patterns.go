@@ -18,10 +18,11 @@ import (
 const DefaultMinTasks = 3
 
 // DefaultThreshold is the average likeness at which two groups of lines
-// are one lesson. Chosen by leaving one tuning set out at a time
-// (`go run ./cmd/memdir-bench patterns --cv`); docs/benchmarks.md has
-// the held-back sets' scores.
-const DefaultThreshold = 0.75
+// are one lesson: of the thresholds `go run ./cmd/memdir-bench patterns
+// --cv` tries, leaving one tuning set out at a time, the one with the most
+// planted patterns found less twice the coincidences proposed (the issue
+// asks for none). docs/benchmarks.md has the held-back sets' scores.
+const DefaultThreshold = 0.85
 
 // conflictThreshold is the cosine of two patterns' centroids at which
 // one that asks to do and one that asks to avoid are about one thing.
