@@ -16,8 +16,9 @@ import (
 // to the module root.
 const likenessFile = "internal/patterns/likeness.txt"
 
-// likenessOptions are the likeness model's training settings, chosen by
-// leaving one tuning set out at a time (--cv).
+// likenessOptions are the likeness model's training settings: those of
+// the extraction models, with less weight decay and pruning, tried by
+// leaving one tuning set out at a time (--cv scores thresholds only).
 var likenessOptions = textclf.Options{Epochs: 8, Rate: 0.05, L2: 1e-5, Seed: 17, Prune: 0.05}
 
 // labelledSet is one labelled diary set, loaded.

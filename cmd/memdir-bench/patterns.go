@@ -18,7 +18,7 @@ import (
 )
 
 // patternsDir is where the labelled diary sets live (issue 15), relative
-// to the module root: ten to train on, four held back.
+// to the module root: fourteen to train on, six held back.
 const patternsDir = "internal/patterns/testdata"
 
 var (
@@ -51,8 +51,7 @@ with their tasks (F1 of the tasks >= 0.8), coincidences and one-offs
 proposed (the issue asks for none), spurious patterns.
 
 The engine links lines by a learned likeness model (` + likenessFile + `).
-The "tune" sets train it; "heldout", "fresh", "fresh2" and "fresh3" are
-only scored. --train trains it again and writes the file (--check only
+The "tune" sets train it; "heldout" and the "fresh" sets are only scored. --train trains it again and writes the file (--check only
 compares); --cv leaves each tuning set out in turn and scores it at each
 threshold, trained on the others: how the threshold was chosen, without a
 held-back set.`,

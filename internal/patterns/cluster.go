@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"container/heap"
+	"maps"
 	"slices"
 	"strings"
 
@@ -31,8 +32,10 @@ func cluster(lines []Line, c corpus, m *textclf.Model, threshold float64) [][]in
 }
 
 // graph links every two lines that are similar at all: line → line →
-// similarity, through an inverted index (only lines that share a feature
-// can be similar). The similarity is m's likeness of the two.
+// similarity. Only lines that share one of the features they are
+// compared by are scored (an inverted index finds them); the model gives
+// the others too little to link. The similarity is m's likeness of the
+// two.
 func graph(lines []Line, c corpus, m *textclf.Model) []map[int]float64 {
 	n := len(lines)
 	// Candidate pairs through an inverted index: only lines that share a
@@ -177,9 +180,11 @@ func refine(g []map[int]float64, task []int, groups [][]int, threshold float64) 
 	for range 5 {
 		moved := false
 		for i := range g {
+			// Neighbours and groups in order, the lowest group winning a
+			// tie: in map order the result could differ from run to run.
 			sum := map[int]float64{}
-			for j, s := range g[i] {
-				sum[of[j]] += s
+			for _, j := range slices.Sorted(maps.Keys(g[i])) {
+				sum[of[j]] += g[i][j]
 			}
 			cur := of[i]
 			curAvg := 0.0
@@ -187,7 +192,8 @@ func refine(g []map[int]float64, task []int, groups [][]int, threshold float64) 
 				curAvg = sum[cur] / float64(n)
 			}
 			best, bestAvg := cur, curAvg
-			for gj, s := range sum {
+			for _, gj := range slices.Sorted(maps.Keys(sum)) {
+				s := sum[gj]
 				if gj == cur {
 					continue
 				}

@@ -68,18 +68,25 @@ var (
 func pairFeatures(c corpus, a, b *Line) []string {
 	f := make([]string, 0, 24)
 	f = append(f,
-		"cos:"+strconv.Itoa(step(cosine(a.vec, b.vec), cosSteps...)),
+		"cos:"+strconv.Itoa(step(lineCosine(a, b), cosSteps...)),
 		"ev:"+strconv.Itoa(min(evidence(a.vec, b.vec), 4)))
 	ka, kb := string(a.Kind), string(b.Kind)
 	if ka > kb {
 		ka, kb = kb, ka
 	}
 	f = append(f, "k:"+ka+"|"+kb)
-	if a.Project == b.Project {
+	if a.Project != "" && a.Project == b.Project {
 		f = append(f, "proj:same")
 	}
 	la, lb := step(float64(len(a.words)), lenSteps...), step(float64(len(b.words)), lenSteps...)
 	f = append(f, "len:"+strconv.Itoa(min(la, lb))+strconv.Itoa(max(la, lb)))
+	// A feature two shared words both give ("sdf:2", two words of one
+	// rarity) is named twice. Training (textclf) learns from whether a
+	// feature is there; Score and the scorer add its weight each time it
+	// is named, so two rare shared words weigh twice one. Leaving one
+	// tuning set out, this found 30 of 139 planted patterns with 2
+	// coincidences at 0.85, against 24 with 2 for a model trained on the
+	// counts themselves and 20 with 1 for features named once.
 	// In a handful of diaries every shared word looks common: how common
 	// a word is counts as in minDiaries diaries at least.
 	n := float64(max(c.n, minDiaries))
@@ -196,33 +203,37 @@ func labelLines(lines []Line, key Labels) []string {
 
 // scorer is pairFeatures and the model's Score in one, without naming a
 // feature: the weights of the features that depend on one word, concept
-// or number are looked up once, not once a pair. scorer.z equals
+// or number are looked up once, not once a pair. Like Score, it adds a
+// feature named twice twice (see pairFeatures). scorer.z equals
 // m.Score(pairFeatures(c, a, b)) (TestScorer_SameAsFeatures).
 type scorer struct {
-	bias     float64
+	m        *textclf.Model
+	n        float64   // diaries word counts are read against
 	cos      []float64 // by step of the cosine
 	ev       [5]float64
-	kinds    map[[2]string]float64
-	project  float64
 	length   [4][4]float64
 	top      [4][4]float64
 	ns       [6]float64
+	sdf      []float64 // by step of a shared word's share of diaries
 	idfSum   []float64 // by step of the shared words' idf
-	concept  float64   // "sc", any shared concept
-	sig      float64
-	n        float64
-	word     map[string]float64 // "s:t" and its "sdf:" step
-	idf      map[string]float64
+	kinds    map[[2]string]float64
+	word     map[string]sharedWeight
 	concepts map[string]float64
 	areas    map[string]float64
-	m        *textclf.Model
+}
+
+// sharedWeight is what sharing one word weighs: its own weight, the step of how
+// common it is, and its idf.
+type sharedWeight struct {
+	w    float64
+	step int
+	idf  float64
 }
 
 func newScorer(m *textclf.Model, c corpus) *scorer {
 	w := func(f string) float64 { return m.Weights[f] }
-	s := &scorer{bias: m.Bias, kinds: map[[2]string]float64{}, word: map[string]float64{}, idf: map[string]float64{},
-		concepts: map[string]float64{}, areas: map[string]float64{}, m: m,
-		project: w("proj:same"), concept: w("sc"), sig: w("ssig"), n: float64(max(c.n, minDiaries))}
+	s := &scorer{m: m, n: float64(max(c.n, minDiaries)), kinds: map[[2]string]float64{},
+		word: map[string]sharedWeight{}, concepts: map[string]float64{}, areas: map[string]float64{}}
 	for i := range len(cosSteps) + 1 {
 		s.cos = append(s.cos, w("cos:"+strconv.Itoa(i)))
 	}
@@ -238,21 +249,23 @@ func newScorer(m *textclf.Model, c corpus) *scorer {
 	for i := range s.ns {
 		s.ns[i] = w("ns:" + strconv.Itoa(i))
 	}
+	for i := range len(dfSteps) + 1 {
+		s.sdf = append(s.sdf, w("sdf:"+strconv.Itoa(i)))
+	}
 	for i := range len(idfSteps) + 1 {
 		s.idfSum = append(s.idfSum, w("idf:"+strconv.Itoa(i)))
 	}
 	return s
 }
 
-// wordWeight is the weight of sharing word t, and its idf.
-func (s *scorer) wordWeight(t string, df int) (float64, float64) {
-	if x, ok := s.word[t]; ok {
-		return x, s.idf[t]
+// sharedWord is what sharing word t, in df diaries, weighs.
+func (s *scorer) sharedWord(t string, df int) sharedWeight {
+	x, ok := s.word[t]
+	if !ok {
+		x = sharedWeight{w: s.m.Weights["s:"+t], step: step(float64(df)/s.n, dfSteps...), idf: math.Log(s.n / float64(max(df, 1)))}
+		s.word[t] = x
 	}
-	x := s.m.Weights["s:"+t] + s.m.Weights["sdf:"+strconv.Itoa(step(float64(df)/s.n, dfSteps...))]
-	idf := math.Log(s.n / float64(max(df, 1)))
-	s.word[t], s.idf[t] = x, idf
-	return x, idf
+	return x
 }
 
 func (s *scorer) cached(m map[string]float64, prefix, name string) float64 {
@@ -266,7 +279,7 @@ func (s *scorer) cached(m map[string]float64, prefix, name string) float64 {
 
 // z is the model's log-odds that a and b say one lesson.
 func (s *scorer) z(c corpus, a, b *Line) float64 {
-	z := s.bias + s.cos[step(cosine(a.vec, b.vec), cosSteps...)] + s.ev[min(evidence(a.vec, b.vec), 4)]
+	z := s.m.Bias + s.cos[step(lineCosine(a, b), cosSteps...)] + s.ev[min(evidence(a.vec, b.vec), 4)]
 	ka, kb := string(a.Kind), string(b.Kind)
 	if ka > kb {
 		ka, kb = kb, ka
@@ -277,24 +290,26 @@ func (s *scorer) z(c corpus, a, b *Line) float64 {
 		s.kinds[[2]string{ka, kb}] = kw
 	}
 	z += kw
-	if a.Project == b.Project {
-		z += s.project
+	if a.Project != "" && a.Project == b.Project {
+		z += s.project()
 	}
 	la, lb := step(float64(len(a.words)), lenSteps...), step(float64(len(b.words)), lenSteps...)
 	z += s.length[min(la, lb)][max(la, lb)]
-	shared, idf := 0, 0.0
+	n, idf := 0, 0.0
 	for k, t := range a.words {
-		if j, ok := slices.BinarySearch(b.words, t); ok {
-			shared++
-			x, i := s.wordWeight(t, c.df[t])
-			z += x + s.top[min(a.ranks[k], b.ranks[j])][max(a.ranks[k], b.ranks[j])]
-			idf += i
+		j, ok := slices.BinarySearch(b.words, t)
+		if !ok {
+			continue
 		}
+		n++
+		x := s.sharedWord(t, c.df[t])
+		z += x.w + s.sdf[x.step] + s.top[min(a.ranks[k], b.ranks[j])][max(a.ranks[k], b.ranks[j])]
+		idf += x.idf
 	}
-	z += s.ns[min(shared, 5)] + s.idfSum[step(idf, idfSteps...)]
+	z += s.ns[min(n, 5)] + s.idfSum[step(idf, idfSteps...)]
 	for _, x := range a.concepts {
 		if slices.Contains(b.concepts, x) {
-			z += s.cached(s.concepts, "sc:", x) + s.concept
+			z += s.cached(s.concepts, "sc:", x) + s.m.Weights["sc"]
 		}
 	}
 	for _, x := range a.areas {
@@ -304,8 +319,10 @@ func (s *scorer) z(c corpus, a, b *Line) float64 {
 	}
 	for _, x := range a.sigs {
 		if slices.Contains(b.sigs, x) {
-			z += s.sig
+			z += s.m.Weights["ssig"]
 		}
 	}
 	return z
 }
+
+func (s *scorer) project() float64 { return s.m.Weights["proj:same"] }

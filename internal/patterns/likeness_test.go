@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
@@ -169,5 +170,56 @@ func TestScorer_SameAsFeatures(t *testing.T) {
 		if n < 1000 {
 			t.Fatalf("%s: only %d pairs compared", set, n)
 		}
+	}
+}
+
+// TestCluster_Deterministic: a tie between two groups goes the same way
+// every run (the lowest group), not by map order.
+func TestCluster_Deterministic(t *testing.T) {
+	task := []int{0, 1, 2}
+	g := []map[int]float64{{1: 0.9, 2: 0.9}, {0: 0.9}, {0: 0.9}}
+	for range 200 {
+		r := refine(g, task, [][]int{{0}, {1}, {2}}, 0.8)
+		if len(r) != 2 || !slices.Equal(r[0], []int{0, 1}) {
+			t.Fatalf("refine: %v, want [[0 1] [2]]", r)
+		}
+	}
+	// And a cosine sums in one order whatever the maps' order.
+	a := map[string]float64{"x": .01, "y": .03, "z": .06, "w": .1, "v": .2}
+	b := map[string]float64{"x": 1, "y": 1, "z": 1, "w": 1, "v": 1}
+	want := cosine(a, b)
+	for range 500 {
+		if got := cosine(b, a); got != want {
+			t.Fatalf("cosine %v then %v", want, got)
+		}
+	}
+}
+
+// TestFind_Deterministic: one set of diaries gives one result, run after
+// run (sums in map order once made a near-tie go either way).
+func TestFind_Deterministic(t *testing.T) {
+	docs := docsOf(diary.Mistakes,
+		"The nightly report read timestamps as local time, not UTC, in the orders table",
+		"Stored local time instead of UTC in the orders table, so the nightly report shifted",
+		"Forgot to run make migrate before the integration tests, they failed with a missing table",
+		"Convert to UTC before bucketing signups by day",
+		"The integration tests failed again because I did not run make migrate first")
+	docs[3].Entry.Add(diary.Mistakes, "Forgot to run make migrate before the integration tests again")
+	docs[4].Entry.Add(diary.Patterns, "Local time in the orders table shifted the nightly report: store UTC")
+	first := fmt.Sprintf("%+v", Find(docs, Options{MinTasks: 2}))
+	for range 100 {
+		if got := fmt.Sprintf("%+v", Find(docs, Options{MinTasks: 2})); got != first {
+			t.Fatalf("two runs differ:\n%s\n%s", first, got)
+		}
+	}
+}
+
+// TestPairFeatures_NoProject: two diaries that name no project are not of
+// one project.
+func TestPairFeatures_NoProject(t *testing.T) {
+	docs := docsOf(diary.Mistakes, "Stored local time instead of UTC", "Report read local time, not UTC")
+	_, lines, c := prepare(docs, Options{})
+	if f := pairFeatures(c, &lines[0], &lines[1]); slices.Contains(f, "proj:same") {
+		t.Errorf("features %v", f)
 	}
 }

@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -33,6 +34,7 @@ type Line struct {
 	vec      map[string]float64 // weighted features, unit length once weighed
 	words    []string           // its content stems, sorted, each once
 	ranks    []int8             // how strong each word is in vec (strengths)
+	keys     []string           // vec's features, sorted
 	concepts []string           // the lexicon's concepts it names
 	areas    []string           // ... and their fields
 }
@@ -259,7 +261,10 @@ func weigh(lines []Line, w weights) corpus {
 	for i := range lines {
 		v := map[string]float64{}
 		norm := 0.0
-		for k, tf := range raw[i] {
+		// In sorted order: a sum in map order may differ in its last digit
+		// from run to run, and the likeness model's buckets would see it.
+		for _, k := range slices.Sorted(maps.Keys(raw[i])) {
+			tf := raw[i][k]
 			idf := math.Log(1 + n/float64(len(df[k])))
 			x := (1 + math.Log(tf)) * idf
 			if tf < 1 {
@@ -311,19 +316,35 @@ func weigh(lines []Line, w weights) corpus {
 			v = nil
 		}
 		lines[i].vec = v
+		lines[i].keys = slices.Sorted(maps.Keys(v))
 		lines[i].ranks = strengths(&lines[i])
 	}
 	return c
 }
 
-// cosine is the dot product of two unit vectors.
+// cosine is the dot product of two unit vectors, summed in the sorted
+// order of their features: in map order its last digit may differ from
+// run to run, and the edge of a bucket or a tie would see it.
 func cosine(a, b map[string]float64) float64 {
 	if len(a) > len(b) {
 		a, b = b, a
 	}
+	return dot(slices.Sorted(maps.Keys(a)), a, b)
+}
+
+// lineCosine is cosine of two lines' vectors, with the keys they keep.
+func lineCosine(a, b *Line) float64 {
+	if len(a.keys) > len(b.keys) {
+		a, b = b, a
+	}
+	return dot(a.keys, a.vec, b.vec)
+}
+
+// dot sums a[k]·b[k] over keys, in their order.
+func dot(keys []string, a, b map[string]float64) float64 {
 	s := 0.0
-	for k, x := range a {
-		s += x * b[k]
+	for _, k := range keys {
+		s += a[k] * b[k]
 	}
 	return s
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -36,8 +37,8 @@ type Options struct {
 	// the lines one of them was seen with keeps its id, whatever its
 	// earliest line is now (--since, an edited diary).
 	Known []Known
-	// Model is the likeness model lines are linked by; nil links them by
-	// the cosine of their features.
+	// Model is the likeness model lines are linked by; nil, the embedded
+	// one.
 	Model *textclf.Model
 }
 
@@ -434,8 +435,8 @@ func centroid(ls []Line) map[string]float64 {
 		}
 	}
 	n := 0.0
-	for _, x := range c {
-		n += x * x
+	for _, k := range slices.Sorted(maps.Keys(c)) {
+		n += c[k] * c[k]
 	}
 	if n == 0 {
 		return c
