@@ -125,6 +125,7 @@ func TestPatterns_ShippedNumbers(t *testing.T) {
 		"tune6": {2, 1}, "tune7": {1, 0}, "tune8": {3, 0}, "tune9": {2, 0}, "tune10": {3, 0},
 		"tune11": {1, 0}, "tune12": {4, 0}, "tune13": {4, 0}, "tune14": {3, 0},
 		"heldout": {2, 0}, "fresh": {2, 0}, "fresh2": {1, 0}, "fresh3": {1, 0}, "fresh4": {3, 0}, "fresh5": {3, 0},
+		"fresh6": {3, 0}, "fresh7": {2, 0},
 	}
 	if len(rs) != len(want) {
 		t.Fatalf("%d sets scored, want %d", len(rs), len(want))

@@ -23,7 +23,7 @@ const patternsDir = "internal/patterns/testdata"
 
 var (
 	patternsTune = []string{"tune", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tune9", "tune10", "tune11", "tune12", "tune13", "tune14"}
-	patternsHeld = []string{"heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5"}
+	patternsHeld = []string{"heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7"}
 )
 
 // patternsHalf is one half's figures.

@@ -71,6 +71,8 @@ func TestLabelledSets(t *testing.T) {
 		"fresh3":  {1, 0, true},
 		"fresh4":  {3, 0, true},
 		"fresh5":  {3, 0, true},
+		"fresh6":  {3, 0, true},
+		"fresh7":  {2, 0, true},
 	}
 	for half, f := range floors {
 		dir := filepath.Join("testdata", half)
