@@ -3,11 +3,9 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/memdir/memdir/internal/atomicfile"
 	"github.com/memdir/memdir/internal/patterns"
 	"github.com/memdir/memdir/internal/textclf"
 )
@@ -62,27 +60,12 @@ func (b *bench) writeLikeness(dir string, check bool) error {
 	if err != nil {
 		return err
 	}
-	if check {
-		old, err := os.ReadFile(likenessFile)
-		if err != nil {
-			return err
-		}
-		if !sameModel(old, text) {
-			return fmt.Errorf("%s is not what its training sets give: run 'go run ./cmd/memdir-bench patterns --train'", likenessFile)
-		}
-		b.printf("%s: up to date (%d pairs of lines)\n", likenessFile, n)
-		return nil
-	}
-	if err := atomicfile.WriteFile(likenessFile, text, 0o644); err != nil {
-		return err
-	}
-	b.printf("%s: %d pairs of lines, %d bytes\n", likenessFile, n, len(text))
-	return nil
+	return b.saveModel(likenessFile, text, fmt.Sprintf("%d pairs of lines", n), check, "go run ./cmd/memdir-bench patterns --train")
 }
 
 // likenessCV leaves each tuning set out in turn, trains on the others and
-// scores the one left out at each threshold: how the threshold and the
-// training settings were chosen, without a held-back set.
+// scores the one left out at each threshold: how the threshold was
+// chosen, without a held-back set.
 func (b *bench) likenessCV(dir string) error {
 	sets, err := loadSets(dir, patternsTune)
 	if err != nil {

@@ -231,21 +231,9 @@ models in the repository must be what their training data give.`,
 				if err != nil {
 					return err
 				}
-				if check {
-					old, err := os.ReadFile(m.file)
-					if err != nil {
-						return err
-					}
-					if !sameModel(old, text) {
-						return fmt.Errorf("%s is not what its training sets give: run 'go run ./cmd/memdir-bench models'", m.file)
-					}
-					b.printf("%s: up to date (%d sentences)\n", m.file, n)
-					continue
-				}
-				if err := atomicfile.WriteFile(m.file, text, 0o644); err != nil {
+				if err := b.saveModel(m.file, text, fmt.Sprintf("%d sentences", n), check, "go run ./cmd/memdir-bench models"); err != nil {
 					return err
 				}
-				b.printf("%s: %d sentences, %d bytes\n", m.file, n, len(text))
 			}
 			return nil
 		},
@@ -254,6 +242,28 @@ models in the repository must be what their training data give.`,
 	cmd.Flags().BoolVar(&cv, "cv", false, "leave each training set out in turn and print precision and recall by threshold")
 	cmd.Flags().StringVar(&only, "type", "", "only the model of this memory type (user or project)")
 	return cmd
+}
+
+// saveModel writes a trained model's file, or with check only compares it
+// with the file there, which must be what training gave (rerun says how
+// to train again). what says what it learned from.
+func (b *bench) saveModel(file string, text []byte, what string, check bool, rerun string) error {
+	if check {
+		old, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		if !sameModel(old, text) {
+			return fmt.Errorf("%s is not what its training sets give: run '%s'", file, rerun)
+		}
+		b.printf("%s: up to date (%s)\n", file, what)
+		return nil
+	}
+	if err := atomicfile.WriteFile(file, text, 0o644); err != nil {
+		return err
+	}
+	b.printf("%s: %s, %d bytes\n", file, what, len(text))
+	return nil
 }
 
 // sameModel reports two model files whose weights differ by rounding at

@@ -38,8 +38,8 @@ func cluster(lines []Line, c corpus, m *textclf.Model, threshold float64) [][]in
 // two.
 func graph(lines []Line, c corpus, m *textclf.Model) []map[int]float64 {
 	n := len(lines)
-	// Candidate pairs through an inverted index: only lines that share a
-	// feature can be similar.
+	// Candidate pairs through an inverted index on the features lines are
+	// compared by.
 	post := map[string][]int{}
 	for i, l := range lines {
 		for k := range l.vec {
