@@ -29,8 +29,9 @@ const dreamDir = "internal/consolidate/testdata/dream"
 // dreamTuned those whose misses --verbose lists: the others are scored
 // only.
 var (
-	dreamHalves = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4"}
-	dreamTuned  = []string{"tune", "fresh3"}
+	dreamHalves = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6"}
+	dreamTuned  = []string{"tune", "fresh3", "m1", "m2", "m3", "m4", "m7", "m8", "m9", "m10", "m11", "m12"}
+	mergeSets   = []string{"m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10", "m11", "m12"}
 )
 
 // dreamFallback is the time a labelled memory without created or updated
@@ -47,8 +48,8 @@ type dreamHalf struct {
 }
 
 func (b *bench) dreamCmd() *cobra.Command {
-	var set, dir, engine string
-	var verbose bool
+	var set, dir, merges, engine string
+	var verbose, train, check, cv bool
 	cmd := &cobra.Command{
 		Use:   "dream",
 		Short: "Score memdir dream's plan on the labelled messy folders",
@@ -59,28 +60,46 @@ runs, and scores the plan against the labels: precision and recall per kind
 of operation (merge, supersede, date, expire, prune, shorten), and the
 violations (a pinned or untouched memory retired, a merge that lost a fact),
 and how many missed operations were at least left for a model to judge.
-Tune on "tune" and "fresh3"; "heldout", "fresh", "fresh2" and "fresh4" are
-only reported (fresh4, a sixth labeller's, was measured blind before any
-rule was written against fresh3, its twin). --verbose lists the misses of
-the halves tuned on.`,
+The merge folders (` + mergesDir + `: duplicates told in other words,
+and look-alikes) are scored the same way.
+
+Whether two memories are one is decided by a small learned model, the
+sameness model. --train fits it on the learning folders (the dream halves
+tune, heldout, fresh, fresh3 and ten merge folders) and writes it; --check
+only says whether the file is up to date; --cv leaves each learning folder
+out in turn and scores its merges at thresholds around the one used.
+fresh2, fresh4, fresh5, fresh6, m5 and m6 are only ever scored. --verbose
+lists the misses of the halves tuned on.`,
 		Example: `  go run ./cmd/memdir-bench dream
-  go run ./cmd/memdir-bench dream --set heldout --json`,
+  go run ./cmd/memdir-bench dream --set heldout --json
+  go run ./cmd/memdir-bench dream --set m3 --verbose
+  go run ./cmd/memdir-bench dream --cv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch {
+			case train || check:
+				return b.writeSameness(dir, merges, check)
+			case cv:
+				return b.samenessCV(dir, merges)
+			}
 			halves := slices.Clone(dreamHalves)
 			sets := map[string][]string{}
 			for _, h := range halves {
 				sets[h] = []string{filepath.Join(dir, h)}
 				sets["combined"] = append(sets["combined"], filepath.Join(dir, h))
 			}
+			for _, h := range mergeSets {
+				sets[h] = []string{filepath.Join(merges, h)}
+			}
 			switch set {
 			case "all":
 				halves = append(halves, "combined")
+				halves = append(halves, mergeSets...)
 			case "combined":
 				halves = []string{set}
 			default:
-				if !slices.Contains(dreamHalves, set) {
-					return hint.With(fmt.Errorf("--set %q", set), "use %s, combined (all in one folder) or all", strings.Join(dreamHalves, ", "))
+				if sets[set] == nil {
+					return hint.With(fmt.Errorf("--set %q", set), "use %s, %s, combined (all halves in one folder) or all", strings.Join(dreamHalves, ", "), strings.Join(mergeSets, ", "))
 				}
 				halves = []string{set}
 			}
@@ -113,8 +132,12 @@ the halves tuned on.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&set, "set", "all", strings.Join(dreamHalves, ", ")+", combined (all in one folder) or all")
+	cmd.Flags().StringVar(&set, "set", "all", strings.Join(dreamHalves, ", ")+", "+strings.Join(mergeSets, ", ")+", combined (all halves in one folder) or all")
 	cmd.Flags().StringVar(&dir, "dir", dreamDir, "the labelled set's folder")
+	cmd.Flags().StringVar(&merges, "merges", mergesDir, "the labelled merge folders")
+	cmd.Flags().BoolVar(&train, "train", false, "train the sameness model on the learning folders and write "+samenessFile)
+	cmd.Flags().BoolVar(&check, "check", false, "like --train, but only report whether "+samenessFile+" is up to date")
+	cmd.Flags().BoolVar(&cv, "cv", false, "leave each learning folder out in turn: train on the others, score its merges")
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "list the missed and extra operations of the halves tuned on ("+strings.Join(dreamTuned, ", ")+")")
 	cmd.Flags().StringVar(&engine, "engine", "heuristic", "heuristic, or a model engine (anthropic, openai, claude: needs a key)")
 	return cmd
@@ -122,62 +145,11 @@ the halves tuned on.`,
 
 // dreamHalf plans one labelled folder in a throwaway home and scores it.
 func (b *bench) dreamHalf(dirs []string, half, engine string) (dreamHalf, error) {
-	var e consolidate.Expected
-	for _, dir := range dirs {
-		var one consolidate.Expected
-		raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
-		if err != nil {
-			return dreamHalf{}, hint.With(err, "run from the module root, or give --dir")
-		}
-		if err := json.Unmarshal(raw, &one); err != nil {
-			return dreamHalf{}, fmt.Errorf("%s: %w", filepath.Join(dir, "expected.json"), err)
-		}
-		e.Now = one.Now
-		e.Ops = append(e.Ops, one.Ops...)
-		e.Untouched = append(e.Untouched, one.Untouched...)
-		e.Index.Lines += one.Index.Lines
-		e.Index.Chars += one.Index.Chars
-		e.Index.LongLines = append(e.Index.LongLines, one.Index.LongLines...)
-	}
-	root, err := os.MkdirTemp("", "memdir-bench-dream-")
+	w, e, done, err := openDreamFolder(dirs)
 	if err != nil {
 		return dreamHalf{}, err
 	}
-	defer os.RemoveAll(root)
-	home, proj := filepath.Join(root, "home"), filepath.Join(root, "proj")
-	mem := filepath.Join(home, "projects", paths.Sanitize(proj), "memory")
-	if err := os.MkdirAll(mem, 0o700); err != nil {
-		return dreamHalf{}, err
-	}
-	if err := os.MkdirAll(proj, 0o700); err != nil {
-		return dreamHalf{}, err
-	}
-	var files []string
-	for _, dir := range dirs {
-		more, _ := filepath.Glob(filepath.Join(dir, "memories", "*.md"))
-		files = append(files, more...)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return dreamHalf{}, err
-		}
-		dst := filepath.Join(mem, filepath.Base(f))
-		if err := os.WriteFile(dst, b, 0o600); err != nil {
-			return dreamHalf{}, err
-		}
-		if err := os.Chtimes(dst, dreamFallback, dreamFallback); err != nil {
-			return dreamHalf{}, err
-		}
-	}
-	if err := seedUsage(dirs, mem); err != nil {
-		return dreamHalf{}, err
-	}
-	env := workspace.Env{Getenv: isolatedEnv(root), Cwd: proj, HomeFlag: home}
-	w, err := workspace.Open(env, false)
-	if err != nil {
-		return dreamHalf{}, err
-	}
+	defer done()
 	start := time.Now()
 	rep, err := w.Dream(b.ctx, workspace.DreamOptions{Engine: engine, Now: e.Now})
 	took := time.Since(start)
@@ -193,6 +165,73 @@ func (b *bench) dreamHalf(dirs []string, half, engine string) (dreamHalf, error)
 	}
 	return dreamHalf{Half: half, Memories: rep.Memories, Engine: rep.Engine, Report: consolidate.Score(in, rep.Plan, e),
 		Millis: float64(took.Microseconds()) / 1000}, nil
+}
+
+// openDreamFolder copies labelled folders (put together, when several)
+// into a throwaway agent home as one project's memory folder, with their
+// usage evidence, and opens that project as 'memdir dream' would. done
+// removes the home.
+func openDreamFolder(dirs []string) (w *workspace.Workspace, e consolidate.Expected, done func(), err error) {
+	for _, dir := range dirs {
+		var one consolidate.Expected
+		raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
+		if err != nil {
+			return nil, e, nil, hint.With(err, "run from the module root, or give --dir")
+		}
+		if err := json.Unmarshal(raw, &one); err != nil {
+			return nil, e, nil, fmt.Errorf("%s: %w", filepath.Join(dir, "expected.json"), err)
+		}
+		e.Now = one.Now
+		e.Ops = append(e.Ops, one.Ops...)
+		e.Untouched = append(e.Untouched, one.Untouched...)
+		e.Index.Lines += one.Index.Lines
+		e.Index.Chars += one.Index.Chars
+		e.Index.LongLines = append(e.Index.LongLines, one.Index.LongLines...)
+	}
+	root, err := os.MkdirTemp("", "memdir-bench-dream-")
+	if err != nil {
+		return nil, e, nil, err
+	}
+	done = func() { os.RemoveAll(root) }
+	fail := func(err error) (*workspace.Workspace, consolidate.Expected, func(), error) {
+		done()
+		return nil, e, nil, err
+	}
+	home, proj := filepath.Join(root, "home"), filepath.Join(root, "proj")
+	mem := filepath.Join(home, "projects", paths.Sanitize(proj), "memory")
+	if err := os.MkdirAll(mem, 0o700); err != nil {
+		return fail(err)
+	}
+	if err := os.MkdirAll(proj, 0o700); err != nil {
+		return fail(err)
+	}
+	var files []string
+	for _, dir := range dirs {
+		more, _ := filepath.Glob(filepath.Join(dir, "memories", "*.md"))
+		files = append(files, more...)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return fail(err)
+		}
+		dst := filepath.Join(mem, filepath.Base(f))
+		if err := os.WriteFile(dst, b, 0o600); err != nil {
+			return fail(err)
+		}
+		if err := os.Chtimes(dst, dreamFallback, dreamFallback); err != nil {
+			return fail(err)
+		}
+	}
+	if err := seedUsage(dirs, mem); err != nil {
+		return fail(err)
+	}
+	env := workspace.Env{Getenv: isolatedEnv(root), Cwd: proj, HomeFlag: home}
+	w, err = workspace.Open(env, false)
+	if err != nil {
+		return fail(err)
+	}
+	return w, e, done, nil
 }
 
 // seedUsage writes the labelled halves' usage evidence where memdir keeps

@@ -1,6 +1,7 @@
 package consolidate
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -8,7 +9,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/memdir/memdir/internal/lexicon"
 	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/textclf"
 )
 
 // The caps the heuristic engine keeps to (Claude Code's own).
@@ -29,8 +32,12 @@ const (
 // A memory is retired by one operation at most, and edited by one at most:
 // retiring operations are planned first (prune, expire, supersede, merge),
 // and a date rewrite of a memory a merge keeps is folded into the merge.
-func Heuristic(in Input) Plan {
-	p := newPlanner(in)
+func Heuristic(in Input) Plan { return HeuristicWith(in, nil) }
+
+// HeuristicWith is Heuristic with another sameness model (nil: the
+// embedded one), for training and measuring it.
+func HeuristicWith(in Input, model *textclf.Model) Plan {
+	p := newPlanner(in, model)
 	p.computeDates()
 	p.expire()
 	p.prune()
@@ -38,6 +45,14 @@ func Heuristic(in Input) Plan {
 	p.dates()
 	p.shortenDescriptions()
 	p.shortenIndex()
+	return p.plan()
+}
+
+// plan is what the planner decided, in a stable order. A merge's text
+// takes in the date rewrite of the memory it keeps after it was planned:
+// each op is validated again as it now stands.
+func (p *planner) plan() Plan {
+	p.ops = slices.DeleteFunc(p.ops, p.refused)
 	slices.SortFunc(p.ops, func(a, b Op) int { return strings.Compare(a.ID, b.ID) })
 	slices.SortFunc(p.left, func(a, b Candidate) int {
 		return strings.Compare(opID(a.Kind, a.Files), opID(b.Kind, b.Files))
@@ -57,6 +72,9 @@ type planner struct {
 	ops       []Op
 	shortened map[string]bool // files whose description a shorten op cuts
 	left      []Candidate
+	model     *textclf.Model     // sameness: are two memories one
+	itemMap   map[string]Item    // by file, for validating an op before it is added
+	same      map[[2]int]float64 // the sameness of each pair weighed, lower index first
 }
 
 // item is an Item with what the planner reads from it once.
@@ -66,6 +84,8 @@ type item struct {
 	dated string          // body with relative dates made absolute; "" when none
 	sents []sentence      // of description and body
 	moves []move          // changes it reports
+	ideas map[string]bool // the lexicon's concepts it names
+	grams map[string]bool // pairs of content stems in a row
 }
 
 // move is a change a sentence reports: "moved from X to Y", "X was
@@ -86,10 +106,18 @@ type sentence struct {
 	neg, aff map[string]bool // stems a negation governs, and the others
 }
 
-func newPlanner(in Input) *planner {
-	p := &planner{in: in, byFile: map[string]int{}, retired: map[string]bool{}, edited: map[string]bool{}, shortened: map[string]bool{}}
+func newPlanner(in Input, model *textclf.Model) *planner {
+	if model == nil {
+		model = sameness()
+	}
+	p := &planner{in: in, model: model, same: map[[2]int]float64{}, byFile: map[string]int{}, retired: map[string]bool{}, edited: map[string]bool{}, shortened: map[string]bool{}}
 	for i, it := range in.Items {
-		x := item{Item: it, terms: termSet(it.Name + "\n" + it.Description + "\n" + it.Body)}
+		x := item{Item: it, terms: termSet(it.Name + "\n" + it.Description + "\n" + it.Body), ideas: map[string]bool{}}
+		x.grams = bigrams(it.Description + "\n" + it.Body)
+		cs, _ := lexicon.Concepts(it.Name + "\n" + it.Description + "\n" + it.Body)
+		for _, c := range cs {
+			x.ideas[c] = true
+		}
 		for _, s := range sentences(it.Description + "\n" + it.Body) {
 			s = unlabelled(s)
 			neg, aff := polarity(s)
@@ -130,9 +158,15 @@ func newPlanner(in Input) *planner {
 	return p
 }
 
-// add records an op, its ID derived from its kind and files.
+// add records an op, its ID derived from its kind and files. An op the
+// validator would refuse (a merge whose text turns a fact around) is left
+// for a model or a person instead, with the validator's reason: one such
+// op must not make the whole plan fail.
 func (p *planner) add(op Op) {
 	op.ID = opID(op.Kind, op.Files)
+	if p.refused(op) {
+		return
+	}
 	for _, f := range op.Retire {
 		p.retired[f] = true
 	}
@@ -140,6 +174,23 @@ func (p *planner) add(op Op) {
 		p.edited[op.Keep] = true
 	}
 	p.ops = append(p.ops, op)
+}
+
+// refused validates one op as Validate would, and when it fails leaves
+// it for a model or a person with the validator's reason.
+func (p *planner) refused(op Op) bool {
+	if p.itemMap == nil {
+		p.itemMap = make(map[string]Item, len(p.items))
+		for _, it := range p.items {
+			p.itemMap[it.File] = it.Item
+		}
+	}
+	err := validateOp(p.in, p.itemMap, op, func(format string, a ...any) error { return fmt.Errorf(format, a...) })
+	if err != nil {
+		p.left = append(p.left, Candidate{Kind: op.Kind, Files: op.Files,
+			Why: fmt.Sprintf("planned, but %v: for a model or a person to write", err)})
+	}
+	return err != nil
 }
 
 // free reports whether a file is neither retired nor edited by an op yet.

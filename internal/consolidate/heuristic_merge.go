@@ -3,15 +3,23 @@ package consolidate
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
 // merge groups near-duplicate pairs of one type and scope into merge
 // operations; a similar pair it may not merge (across types or scopes, two
 // pinned, a moderate overlap) is left for a model.
+//
+// Groups grow from the likeliest pair down, and two groups join only when
+// their members are alike on average (a pair never compared counts as
+// unlike): "A is B" and "B is C" do not make A one memory with C unless
+// A and C are alike too, so no chain of look-alikes merges five memories
+// of three topics.
 func (p *planner) merge(near []pair) {
 	parent := map[int]int{}
 	var find func(int) int
@@ -23,6 +31,9 @@ func (p *planner) merge(near []pair) {
 		parent[x] = x
 		return x
 	}
+	members := map[int][]int{}
+	near = slices.Clone(near)
+	slices.SortStableFunc(near, func(x, y pair) int { return cmp.Compare(y.same, x.same) })
 	best := map[int]pair{} // per group member, its closest pair: the evidence
 	for _, pr := range near {
 		a, b := p.items[pr.a], p.items[pr.b]
@@ -30,16 +41,27 @@ func (p *planner) merge(near []pair) {
 			continue
 		}
 		files := []string{a.File, b.File}
-		dup := pr.jaccard >= mergeJaccard || pr.contain >= mergeContained && pr.jaccard >= mergeContainMin
 		switch {
-		case !dup:
+		case pr.same < mergeScore || pr.twoThings && pr.same < mergeScore+twoThingsMargin:
 			p.left = append(p.left, Candidate{Kind: Merge, Files: files,
-				Why: fmt.Sprintf("%s and %s share %.0f%% of their words: maybe one memory, maybe two; a model should read both", a.File, b.File, 100*pr.jaccard)})
+				Why: fmt.Sprintf("%s and %s share %.0f%% of their words (sameness %+.1f): maybe one memory, maybe two; a model should read both", a.File, b.File, 100*pr.jaccard, roundScore(pr.same))})
 		case a.Type != b.Type || a.Scope != b.Scope:
 			p.left = append(p.left, Candidate{Kind: Merge, Files: files,
 				Why: fmt.Sprintf("%s (%s) and %s (%s) look alike but differ in type or scope: never merged by the heuristic engine", a.File, kindOf(a.Item), b.File, kindOf(b.Item))})
 		default:
-			parent[find(pr.a)] = find(pr.b)
+			ra, rb := find(pr.a), find(pr.b)
+			if ra == rb {
+				break
+			}
+			ga, gb := group(members, ra), group(members, rb)
+			if len(ga)+len(gb) > 2 && linkage(ga, gb, p.same) < linkScore {
+				p.left = append(p.left, Candidate{Kind: Merge, Files: files,
+					Why: fmt.Sprintf("%s and %s look like one memory (sameness %+.1f), but each is already alike with others the other is not: a model should read the group", a.File, b.File, roundScore(pr.same))})
+				break
+			}
+			parent[ra] = rb
+			members[rb] = append(slices.Clone(gb), ga...)
+			delete(members, ra)
 			for _, x := range []int{pr.a, pr.b} {
 				if q, ok := best[x]; !ok || pr.jaccard > q.jaccard {
 					best[x] = pr
@@ -47,17 +69,41 @@ func (p *planner) merge(near []pair) {
 			}
 		}
 	}
-	groups := map[int][]int{}
-	for x := range parent {
-		groups[find(x)] = append(groups[find(x)], x)
-	}
-	for _, g := range groups {
+	for _, root := range slices.Sorted(maps.Keys(members)) {
+		g := members[root]
 		if len(g) < 2 {
 			continue
 		}
 		slices.Sort(g)
 		p.mergeGroup(g, best)
 	}
+}
+
+// group is a root's members, the root alone when it has joined none.
+func group(members map[int][]int, root int) []int {
+	if g, ok := members[root]; ok {
+		return g
+	}
+	return []int{root}
+}
+
+// unlikeScore is the sameness of two memories never compared: they share
+// too little to be.
+const unlikeScore = -6.0
+
+// linkage is the mean sameness of every pair across two groups.
+func linkage(ga, gb []int, score map[[2]int]float64) float64 {
+	var sum float64
+	for _, x := range ga {
+		for _, y := range gb {
+			s, ok := score[[2]int{min(x, y), max(x, y)}]
+			if !ok {
+				s = unlikeScore
+			}
+			sum += s
+		}
+	}
+	return sum / float64(len(ga)*len(gb))
 }
 
 // kindOf names a memory's type and scope for a message.
@@ -107,7 +153,8 @@ func (p *planner) mergeGroup(g []int, best map[int]pair) {
 	if k.dated != "" && ro < 0 {
 		body = k.dated // a read-only keep is never rewritten: its words as they are
 	}
-	terms := termSet(k.Name + "\n" + k.Description + "\n" + body)
+	text := k.Name + "\n" + k.Description + "\n" + body
+	terms := termSet(text)
 	created := k.Created
 	var retire, added []string
 	others := slices.DeleteFunc(slices.Clone(g), func(x int) bool { return x == keep })
@@ -127,13 +174,14 @@ func (p *planner) mergeGroup(g []int, best map[int]pair) {
 		}
 		var extra []string
 		for _, s := range sentences(o.Description + "\n" + ob) {
-			if covered(s, terms) >= factKept {
+			if covered(s, terms) >= factKept && said(s, text) {
 				continue
 			}
 			extra = append(extra, endSentence(s))
 			for t := range termSet(s) {
 				terms[t] = true
 			}
+			text += "\n" + s
 		}
 		if len(extra) > 0 {
 			added = append(added, strings.Join(extra, " "))
@@ -184,6 +232,38 @@ func (p *planner) mergeGroup(g []int, best map[int]pair) {
 		Reason: fmt.Sprintf("%s say the same thing; %s keeps (%s), with every fact of the others and the earliest created time (%s).",
 			strings.Join(files, ", "), k.File, p.whyKeep(keep, g), day(created)),
 		Evidence: ev})
+}
+
+// said reports whether text already says sentence s in so many words:
+// every code span, path or flag it quotes, and three in four of its pairs
+// of words in a row. A paraphrase holding most of a sentence's words can still drop
+// its command ("the `airflow tasks clear` commands") or its point ("diff
+// first" against "diff shown first"): such a sentence is kept whole.
+func said(s, text string) bool {
+	lower := strings.ToLower(text)
+	for c := range codeSet(s) {
+		if !strings.Contains(lower, c) {
+			return false
+		}
+	}
+	g := wordPairs(s)
+	if len(g) == 0 {
+		return true
+	}
+	return 4*intersection(g, wordPairs(text)) >= 3*len(g)
+}
+
+// wordPairs is the set of pairs of words in a row in s, lower-cased, every
+// word counted: "diff first" is not "diff shown first".
+func wordPairs(s string) map[string]bool {
+	out := map[string]bool{}
+	for line := range strings.SplitSeq(strings.ToLower(s), "\n") {
+		ws := strings.FieldsFunc(line, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		for i := 1; i < len(ws); i++ {
+			out[ws[i-1]+" "+ws[i]] = true
+		}
+	}
+	return out
 }
 
 // sureMerge is the word overlap (weighted Jaccard) past which a merge is a

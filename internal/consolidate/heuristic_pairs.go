@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/memdir/memdir/internal/extract"
 	"github.com/memdir/memdir/internal/lazyre"
@@ -19,12 +20,13 @@ import (
 // memories' content stems (name, description and body), each stem weighing
 // its inverse document frequency in the folder: two memories sharing
 // "pnpm" and "lockfile" are closer than two sharing "use" and "repo".
-// Tuned on the tune half of testdata/dream.
+// Tuned on the tune half of testdata/dream. Whether two memories are one
+// is the sameness model's to say (sameness.go); these decide which pairs
+// it is asked about, and which a change or a reversal between them reads.
 const (
-	mergeJaccard    = 0.16 // near-duplicates: merged when type and scope agree
-	mergeContained  = 0.8  // or the smaller one's weight nearly all in the larger…
-	mergeContainMin = 0.12 // …and this much overlap at least
-	leftJaccard     = 0.10 // similar, undecided: left for a model
+	mergeContained  = 0.8  // the smaller one's weight nearly all in the larger…
+	mergeContainMin = 0.12 // …with this much overlap at least: alike enough to read for a changed value
+	leftJaccard     = 0.10 // similar: read for a changed value, and left for a model when two things
 	contraJaccard   = 0.08 // about the same thing enough for a contradiction to count
 	sentenceTopic   = 0.25 // two sentences about the same thing, for a contradiction
 	moveJaccard     = 0.06 // the least two memories share for a move in one to retire the other
@@ -37,6 +39,14 @@ type pair struct {
 	contain float64
 	contra  string   // how b contradicts a, or ""
 	quotes  []string // the sentences that decided it
+	polar   bool     // contra was read from negations alone
+	// twoThings: the two name different things alike (each its own
+	// value, or parallel names): a sign against one memory told twice
+	twoThings bool
+	// template: their names are one template filled in twice ("iOS
+	// release signing", "Android release signing"): never merged here
+	template bool
+	same     float64 // the sameness model's log-odds that they are one memory
 }
 
 // candidatePairs blocks the all-pairs comparison: only memories sharing
@@ -97,10 +107,10 @@ func (p *planner) older(i, j int) bool {
 	return a.File < b.File
 }
 
-// pairs plans supersede and merge operations, and leaves what it cannot
-// decide for a model.
-func (p *planner) pairs() {
-	var sup, near []pair
+// compared is every candidate pair worth weighing, older first, with its
+// overlap and how the newer contradicts the older ("" when it does not).
+func (p *planner) compared() []pair {
+	var out []pair
 	for _, ij := range p.candidatePairs() {
 		i, j := ij[0], ij[1]
 		if !p.older(i, j) {
@@ -113,28 +123,88 @@ func (p *planner) pairs() {
 		pr := pair{a: i, b: j}
 		pr.jaccard, pr.contain = p.weighted(a.terms, b.terms)
 		pr.contra, pr.quotes = p.contradiction(a, b, pr.jaccard >= contraJaccard)
-		if pr.contra == "" && (differentSubjects(a, b) || otherThing(a, b)) {
-			// "billing-07 health port" and "billing-08 health port": two
-			// things, alike — never merged here; but "Android minSdk 26"
-			// and "why Android 7 was dropped" are one fact told twice, which
-			// only a reader can tell apart: close ones go to a model.
-			if pr.jaccard >= leftJaccard {
-				p.left = append(p.left, Candidate{Kind: Merge, Files: []string{a.File, b.File},
-					Why: fmt.Sprintf("%s and %s share %.0f%% of their words but seem to name different things: two memories, or one told twice; a model should read both", a.File, b.File, 100*pr.jaccard)})
-			}
-			continue
-		}
-		if pr.contra == "" && (pr.jaccard >= leftJaccard || pr.contain >= mergeContained && pr.jaccard >= mergeContainMin) {
+		pr.polar = polarReason(pr.contra)
+		pr.twoThings = differentSubjects(a, b) || otherThing(a, b)
+		pr.template = pr.twoThings && parallelNames(a, b)
+		switch {
+		case pr.polar && (statement(pr.quotes[0]) || statement(pr.quotes[1])):
+			// A negation against a statement ("Android crashes are in
+			// juniper-prod"; "dev builds don't pollute prod numbers"), or a
+			// rule against the incident that taught it: no rule reversed.
+			// Whether they are one memory the sameness model weighs.
+			pr.contra, pr.quotes, pr.polar = "", nil, false
+		case pr.twoThings && (pr.contra == "" || pr.polar):
+			// Two things alike ("billing-07 health port", "billing-08
+			// health port"; "flush the Rails cache", "never flush
+			// Sidekiq's Redis"): neither reverses the other. Whether they
+			// are one fact told twice the sameness model weighs, this sign
+			// against it.
+			pr.contra, pr.quotes, pr.polar = "", nil, false
+		case pr.contra == "" && (pr.jaccard >= leftJaccard || pr.contain >= mergeContained && pr.jaccard >= mergeContainMin):
 			pr.contra, pr.quotes = valueChange(a, b)
 			if pr.contra == "" {
 				pr.contra, pr.quotes = saidChange(a, b)
 			}
 		}
+		out = append(out, pr)
+	}
+	return out
+}
+
+// weighable is the compared pairs the sameness model decides: neither
+// contradicting nor of one template.
+func (p *planner) weighable() []pair {
+	return slices.DeleteFunc(p.compared(), func(pr pair) bool { return pr.contra != "" || pr.template })
+}
+
+// statement reports whether a sentence states something ("Android crashes
+// are in juniper-prod") rather than telling what to do ("indent with
+// tabs"), read after a leading clause of where or when it holds ("In the
+// Go services, wrap errors …"). A rule reversed is one instruction
+// against another.
+func statement(s string) bool {
+	if head, rest, ok := strings.Cut(s, ","); ok && len(strings.Fields(head)) <= 6 {
+		if w := strings.Fields(strings.ToLower(head)); len(w) > 0 && leadWords[w[0]] {
+			s = rest
+		}
+	}
+	return extract.Declarative(s)
+}
+
+// leadWords open a clause that says where or when a rule holds.
+var leadWords = map[string]bool{"in": true, "for": true, "on": true, "when": true, "whenever": true, "after": true, "before": true, "if": true, "during": true, "within": true, "inside": true}
+
+// polarReason reports whether a contradiction was read from negations
+// alone, not from a move, a changed value or a change said outright.
+func polarReason(why string) bool {
+	for _, p := range []string{"it negates ", "it affirms ", "it reverses", "they disagree"} {
+		if strings.HasPrefix(why, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// pairs plans supersede and merge operations, and leaves what it cannot
+// decide for a model.
+func (p *planner) pairs() {
+	var sup, near []pair
+	for _, pr := range p.compared() {
+		a, b := p.items[pr.a], p.items[pr.b]
+		if !pr.template && pr.contra == "" {
+			pr.same = p.sameScore(a, b, pr)
+			p.same[[2]int{min(pr.a, pr.b), max(pr.a, pr.b)}] = pr.same
+		}
 		switch {
 		case pr.contra != "":
 			sup = append(sup, pr)
-		case pr.jaccard >= leftJaccard || pr.contain >= mergeContained && pr.jaccard >= mergeContainMin:
+		case pr.same >= leftScore && !pr.template:
 			near = append(near, pr)
+		case pr.twoThings && pr.jaccard >= leftJaccard:
+			// "Android minSdk 26" and "why Android 7 was dropped" are one
+			// fact told twice, which only a reader can tell from two things.
+			p.left = append(p.left, Candidate{Kind: Merge, Files: []string{a.File, b.File},
+				Why: fmt.Sprintf("%s and %s share %.0f%% of their words but seem to name different things: two memories, or one told twice; a model should read both", a.File, b.File, 100*pr.jaccard)})
 		}
 	}
 	p.supersede(sup)
@@ -438,7 +508,7 @@ var (
 	})
 	// "Dana took over the EDI integration from Bo": Bo no longer.
 	reTookOver = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\btook\s+over\s+(?:[\w.+#-]+\s+){0,4}?from\s+([\w.+#-]+)`)
+		return regexp.MustCompile(`(?i)\b(?:took|taken|taking|takes)\s+over\s+(?:[\w.+#-]+\s+){0,4}?from\s+([\w.+#-]+)`)
 	})
 	// "ignore the old advice about running migrations by hand"
 	reIgnoreOld = sync.OnceValue(func() *regexp.Regexp {
@@ -515,7 +585,7 @@ func stem(w string) string {
 // valueRE finds the tokens of a sentence that carry a value: a number, a
 // version, a port, a date ("8085", "1.84", "v2", "2026-03-06"), and a
 // capitalised word inside a sentence (a person's or a product's name).
-var valueRE = lazyre.New(`\b[\p{L}_.-]*\d[\p{L}\d_.-]*\b|[^.!?:;\s]\s+(\p{Lu}\p{Ll}+)`)
+var valueRE = lazyre.New(`\b[\p{L}_.-]*\d[\p{L}\d_.-]*\b|[^.!?:;\s]\s+(\p{Lu}\p{L}+)`)
 
 // values lists a sentence's value tokens.
 func values(s string) map[string]bool {
@@ -554,7 +624,7 @@ func valueChange(a, b item) (string, []string) {
 			if mixed(from) && mixed(to) {
 				continue // "Postgres … 5432", "Redis … 6379": another thing with its own value
 			}
-			if len(from) > 0 && len(to) > 0 {
+			if len(from) > 0 && len(to) > 0 && sameKind(from, to) {
 				slices.Sort(from)
 				slices.Sort(to)
 				return fmt.Sprintf("it changes %s to %s", strings.Join(from, ", "), strings.Join(to, ", ")), []string{quote(o.text), quote(s.text)}
@@ -677,7 +747,20 @@ func negates(it item, w string) bool {
 // other does not, sorted.
 func valueDiff(old, new string) (from, to []string) {
 	vo, vs := values(old), values(new)
-	return minus(vo, vs), minus(vs, vo)
+	return minusWords(minus(vo, vs), new), minusWords(minus(vs, vo), old)
+}
+
+// minusWords drops the values a sentence holds anyway, as a word that
+// was not read as a value: "Feast" opening one sentence and inside the
+// other is one name in both.
+func minusWords(vs []string, s string) []string {
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '_' && r != '-'
+	}) {
+		words[strings.Trim(w, ".-")] = true
+	}
+	return slices.DeleteFunc(vs, func(v string) bool { return words[v] })
 }
 
 // minus lists the members of a that b lacks, sorted.
@@ -692,10 +775,18 @@ func minus(a, b map[string]bool) []string {
 	return out
 }
 
-// mixed reports whether value tokens hold both a name and a number: the
-// sentence is about another thing, not the same thing's new value.
-func mixed(vs []string) bool {
-	var name, num bool
+// sameKind reports whether two lists of value tokens share a kind, a
+// number or a name: a value changes into another of its kind ("8085" to
+// "9300", "Priya" to "Tomás"); "99.5" against "Play Console" is two
+// sentences putting things differently.
+func sameKind(a, b []string) bool {
+	na, ma := valueKinds(a)
+	nb, mb := valueKinds(b)
+	return na && nb || ma && mb
+}
+
+// valueKinds reports whether value tokens hold a number, and a name.
+func valueKinds(vs []string) (num, name bool) {
 	for _, v := range vs {
 		if strings.ContainsAny(v, "0123456789") {
 			num = true
@@ -703,6 +794,13 @@ func mixed(vs []string) bool {
 			name = true
 		}
 	}
+	return num, name
+}
+
+// mixed reports whether value tokens hold both a name and a number: the
+// sentence is about another thing, not the same thing's new value.
+func mixed(vs []string) bool {
+	num, name := valueKinds(vs)
 	return name && num
 }
 

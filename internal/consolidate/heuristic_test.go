@@ -384,6 +384,9 @@ func TestHeuristic_Supersede(t *testing.T) {
 		{"TookOver",
 			Item{Name: "edi owner", Description: "Bo owns the EDI integration", Body: "Bo owns the EDI integration and its on-call."},
 			Item{Name: "edi owner now", Description: "Dana owns EDI", Body: "Dana took over the EDI integration from Bo in June."}, true},
+		{"HasTakenOver",
+			Item{Name: "edi owner", Description: "Bo owns the EDI integration", Body: "Bo owns the EDI integration and its on-call."},
+			Item{Name: "edi owner now", Description: "Dana owns EDI", Body: "Dana has taken over the EDI integration from Bo in June."}, true},
 		{"IgnoreTheOldAdvice",
 			Item{Name: "migrations by hand", Description: "Run migrations by hand", Body: "Run Django migrations by hand on the bastion before each deploy."},
 			Item{Name: "migrations in pipeline", Description: "The pipeline migrates", Body: "Ignore the old advice about running migrations by hand: the deploy pipeline runs them now."}, true},
@@ -420,6 +423,24 @@ func TestHeuristic_Supersede(t *testing.T) {
 		{"OtherType", // a project fact cannot make a memory about the person history
 			Item{Name: "deploys", Description: "Deploys: ArgoCD syncs the prod app", Body: "Merging to main lets ArgoCD sync ledger-prod."},
 			Item{Name: "deploys moved", Type: "project", Description: "We moved deploys off ArgoCD", Body: "Prod deploys run from deploy.yml on a tag push."}, false},
+		// A negation against a statement, or a rule against the incident
+		// that taught it, reverses no rule (2026-11-30: 22 such pairs in the
+		// labelled merge folders were planned as supersedes).
+		{"RuleAndItsIncident",
+			Item{Name: "churn-train run used a stale trainer image", Description: "churn-train metrics didn't match the local run because the GKE node ran a cached trainer:latest from an earlier build",
+				Body: "The `churn-train` pipeline run produced metrics that didn't match the local run. Cause: the component referenced `trainer:latest`, and the GKE node had an older `trainer:latest` cached, so the run executed code from an earlier build."},
+			Item{Name: "No :latest in pipelines", Description: "Never use :latest or any other mutable image tag in a Kubeflow component", Body: "Never use `:latest` or any other mutable tag for a Kubeflow component image. Digest only."}, false},
+		{"StatementAgainstRule",
+			Item{Name: "Where app crash reports live", Type: "reference", Description: "Client crash reports: Firebase console, juniper-prod project, Crashlytics tab for bank.juniper.android",
+				Body: "For app crashes open the Firebase console, project `juniper-prod`, Crashlytics, and pick `bank.juniper.android`."},
+			Item{Name: "Crash triage starting point", Type: "reference", Description: "Triage Android crashes from Crashlytics in juniper-prod; dev builds go to juniper-dev so they don't pollute prod numbers",
+				Body: "Start Android crash triage in Crashlytics under the `juniper-prod` Firebase project (app `bank.juniper.android`). Debug and QA builds report to `juniper-dev`."}, false},
+		{"RuleReversedAfterALeadingClause",
+			Item{Name: "errors", Description: "Wrap errors with pkg/errors", Body: "In the Go services, wrap errors with errors.Wrap from pkg/errors."},
+			Item{Name: "errors now", Description: "Stop using pkg/errors", Body: "Stop using pkg/errors; wrap with fmt.Errorf and %w."}, true},
+		{"NumberAgainstName", // "99.5" against "Play Console": put differently, not changed
+			Item{Name: "Play staged rollout ladder", Type: "project", Description: "Rollouts go 1% > 5% > 20% > 50% > 100%, halt below 99.5% crash-free", Body: "Every production release is a staged rollout in Play Console: 1% -> 5% -> 20% -> 50% -> 100%, holding 48 hours at each step.\nHalt the rollout if crash-free users for the new version drop below 99.5% in Crashlytics."},
+			Item{Name: "Staged rollout steps", Type: "project", Description: "Play Console rollout goes 1%, 5%, 20%, 50%, 100%; halt under 99.5% crash-free", Body: "Production rollouts in Play Console step through 1%, 5%, 20%, 50%, 100%, with 48 hours at every step. Halt if the new version's crash-free users fall under 99.5% (Crashlytics)."}, false},
 		{"CommonWordMove", // "one" is no tool's name
 			Item{Name: "migrations", Description: "Migrations stay compatible for one release", Body: "Drop a column one release later."},
 			Item{Name: "stacked PRs", Description: "Stacked PRs instead of one big one", Body: "Stack them: migration, API, UI."}, false},

@@ -623,6 +623,11 @@ func clauseAt(s string, cuts []cut, k int) (string, bool) {
 	return s[cuts[k].at+cuts[k].n : end], true
 }
 
+// Declarative reports whether a clause states something ("Android crashes
+// are in juniper-prod") rather than telling what to do ("indent with
+// tabs", "never run terraform apply locally").
+func Declarative(clause string) bool { return declarative(clause) }
+
 // declarative reports whether clause states something: it does not open
 // with an imperative or a negated request, and it has a subject's word
 // first or a finite verb in it.

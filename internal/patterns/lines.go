@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"github.com/memdir/memdir/internal/lexicon"
 	"maps"
 	"math"
 	"slices"
@@ -237,7 +238,7 @@ func weigh(lines []Line, w weights) corpus {
 		for _, s := range l.sigs {
 			f["sig:"+s] += wSig
 		}
-		cs, as := lex().concepts(placeholderRe.ReplaceAllString(l.Text, " "))
+		cs, as := lexicon.Concepts(placeholderRe.ReplaceAllString(l.Text, " "))
 		l.concepts, l.areas = cs, as
 		for _, c := range cs {
 			f["c:"+c] += w.concept

@@ -1,4 +1,9 @@
-package patterns
+// Package lexicon maps the words engineers use to the concepts they mean
+// ("--reset-cache", "clear the cache" → cache clearing; "exit code 137",
+// "OOMKilled" → out of memory), so that two texts that say one thing in
+// other words meet: lessons of two task diaries (internal/patterns), two
+// memories told twice (internal/consolidate).
+package lexicon
 
 import (
 	_ "embed"
@@ -7,11 +12,9 @@ import (
 	"unicode"
 )
 
-// lexiconText maps the words engineers use to the concepts they mean
-// ("--reset-cache", "clear the cache" → cache clearing; "exit code 137",
-// "OOMKilled" → out of memory), so that lines that say one thing in other
-// words meet. It was written for the whole field, without sight of the
-// labelled diaries the engine is measured on.
+// lexiconText is the lexicon: "concept: term, term, …" lines under "# area"
+// headings. It was written for the whole field, without sight of the
+// labelled diaries or folders the engines are measured on.
 //
 //go:embed lexicon.txt
 var lexiconText string
@@ -74,8 +77,11 @@ func words(text string) []string {
 	})
 }
 
-// concepts returns the concepts and areas text names, each once, longest
-// phrase first at each word.
+// Concepts returns the concepts and areas text names, each once, in the
+// order met, the longest phrase winning at each word.
+func Concepts(text string) (concepts, areas []string) { return lex().concepts(text) }
+
+// concepts is Concepts on a parsed lexicon.
 func (l lexicon) concepts(text string) (concepts, areas []string) {
 	ws := words(text)
 	seenC, seenA := map[string]bool{}, map[string]bool{}

@@ -1,0 +1,230 @@
+package consolidate
+
+import (
+	"cmp"
+	_ "embed"
+	"fmt"
+	"maps"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/textclf"
+)
+
+// Whether two memories are one memory saved twice is decided by a small
+// logistic regression (internal/textclf) over what the two share: how much
+// of their weighted words, how many of the folder's rare words, their
+// names, their descriptions, the values and code they quote, the rules
+// they both give. Word overlap alone cannot tell "don't edit applied
+// migrations" and "InconsistentMigrationHistory on deploy" (one lesson,
+// few words shared) from two services built from one template (many
+// words shared): the model weighs the signs together, as learned from
+// labelled folders (memdir-bench dream --train).
+//
+//go:embed sameness.txt
+var samenessText []byte
+
+// sameness is the embedded model, parsed on first use.
+var sameness = sync.OnceValue(func() *textclf.Model {
+	m, err := textclf.Parse(samenessText)
+	if err != nil {
+		panic(fmt.Sprintf("consolidate: embedded sameness model: %v", err))
+	}
+	return m
+})
+
+// SamenessOptions are the settings the embedded model was trained with.
+// They were chosen by leaving one labelled folder out at a time
+// (memdir-bench dream --cv).
+var SamenessOptions = textclf.Options{Epochs: 60, Rate: 0.05, L2: 1e-4, Seed: 7, Prune: 0.01}
+
+// Thresholds on the model's log-odds, chosen on the same table by most
+// merges found less twice the look-alikes merged. The model learns from
+// folders where look-alikes are as many as duplicates, so even odds
+// (0) would merge too much.
+const (
+	mergeScore = 2.0 // one memory told twice: merged when type and scope agree
+	linkScore  = 1.0 // the mean sameness across two groups, for them to join
+	leftScore  = 0.0 // maybe: left for a model to read
+	// twoThingsMargin is how much surer the model must be of two memories
+	// that name different things alike (each its own value: "Staging runs
+	// Postgres 15", "Production runs Postgres 16"). In a folder of a few
+	// memories every shared word looks rare, and the model is surest where
+	// it knows least.
+	twoThingsMargin = 2.0
+)
+
+// steps names the thresholds of a ladder a value reaches: "j≥0.10" for
+// every step up to it. Ladders rather than buckets, so that a weight
+// learnt for a little overlap counts for more overlap too.
+func steps(prefix string, v float64, ladder []float64) []string {
+	var out []string
+	for _, t := range ladder {
+		if v < t {
+			break
+		}
+		out = append(out, fmt.Sprintf("%s≥%g", prefix, t))
+	}
+	return out
+}
+
+var (
+	fracLadder  = []float64{0.03, 0.05, 0.07, 0.09, 0.11, 0.13, 0.16, 0.2, 0.25, 0.3, 0.4, 0.5}
+	shareLadder = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}
+	countLadder = []float64{1, 2, 3, 4, 5, 6, 8, 10}
+	idfLadder   = []float64{2, 4, 6, 8, 10, 13, 16, 20, 25, 30}
+)
+
+// codeRE finds what a memory quotes as code: a span in backticks, a path,
+// a flag, a URL.
+var codeRE = regexp.MustCompile("`[^`\n]+`|(?:https?://|/|\\./)[^\\s`)]+|(?:^|\\s)--?[a-z][a-z0-9-]+")
+
+// codeSet is the set of a text's code quotes, lower-cased and trimmed.
+func codeSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range codeRE.FindAllString(s, -1) {
+		m = strings.ToLower(strings.TrimRight(strings.Trim(strings.TrimSpace(m), "`"), ".,;:"))
+		if m != "" {
+			out[m] = true
+		}
+	}
+	return out
+}
+
+// bigrams is the set of pairs of content stems next to each other in s,
+// line by line: phrases a memory told twice keeps ("crash-free users").
+func bigrams(s string) map[string]bool {
+	out := map[string]bool{}
+	for line := range strings.SplitSeq(s, "\n") {
+		ts := recall.Default.Terms(line, nil)
+		for i := 1; i < len(ts); i++ {
+			out[ts[i-1]+" "+ts[i]] = true
+		}
+	}
+	return out
+}
+
+// subjectShare is the share of a's heaviest stems (its k of highest idf)
+// that b holds.
+func (p *planner) subjectShare(a, b item, k int) float64 {
+	ts := slices.Collect(maps.Keys(a.terms))
+	slices.SortFunc(ts, func(x, y string) int { return cmp.Or(cmp.Compare(p.idf[y], p.idf[x]), strings.Compare(x, y)) })
+	ts = ts[:min(k, len(ts))]
+	if len(ts) == 0 {
+		return 0
+	}
+	n := 0
+	for _, t := range ts {
+		if b.terms[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(ts))
+}
+
+// sameFeatures names the signs that a and b are one memory.
+func (p *planner) sameFeatures(a, b item, pr pair) []string {
+	var f []string
+	f = append(f, steps("j", pr.jaccard, fracLadder)...)
+	f = append(f, steps("c", pr.contain, shareLadder)...)
+	var rare, idf float64
+	for t := range a.terms {
+		if b.terms[t] {
+			idf += p.idf[t]
+			if p.rare(t) {
+				rare++
+			}
+		}
+	}
+	f = append(f, steps("rare", rare, countLadder)...)
+	f = append(f, steps("idf", idf, idfLadder)...)
+	na, nb := termSet(a.Name), termSet(b.Name)
+	f = append(f, steps("name", float64(intersection(na, nb)), countLadder[:3])...)
+	da, db := termSet(a.Description), termSet(b.Description)
+	dj, _ := p.weighted(da, db)
+	f = append(f, steps("desc", dj, fracLadder)...)
+	// Names against the other's whole text: one memory named for what
+	// the other only says.
+	_, ca := p.weighted(na, b.terms)
+	_, cb := p.weighted(nb, a.terms)
+	f = append(f, steps("namein", max(ca, cb), shareLadder)...)
+	va, vb := values(a.Description+"\n"+a.Body), values(b.Description+"\n"+b.Body)
+	f = append(f, steps("val", float64(intersection(va, vb)), countLadder[:5])...)
+	if len(va) > 0 && len(vb) > 0 && intersection(va, vb) == 0 {
+		f = append(f, "valnone")
+	}
+	if len(va) > 0 && len(vb) > 0 {
+		if len(minusWords(minus(va, vb), b.Description+"\n"+b.Body)) > 0 && len(minusWords(minus(vb, va), a.Description+"\n"+a.Body)) > 0 {
+			f = append(f, "valboth") // each holds a value the other lacks: two things?
+		}
+	}
+	var best float64
+	for _, x := range a.sents {
+		for _, y := range b.sents {
+			j, _ := p.weighted(x.terms, y.terms)
+			best = max(best, j)
+		}
+	}
+	f = append(f, steps("sent", best, shareLadder)...)
+	xa, xb := codeSet(a.Description+"\n"+a.Body), codeSet(b.Description+"\n"+b.Body)
+	f = append(f, steps("code", float64(intersection(xa, xb)), countLadder[:4])...)
+	if len(xa) > 0 && len(xb) > 0 && intersection(xa, xb) == 0 {
+		f = append(f, "codenone")
+	}
+	f = append(f, steps("idea", float64(intersection(a.ideas, b.ideas)), countLadder[:5])...)
+	if len(a.ideas) > 0 && len(b.ideas) > 0 && intersection(a.ideas, b.ideas) == 0 {
+		f = append(f, "ideanone")
+	}
+	small := float64(min(len(a.terms), len(b.terms)))
+	f = append(f, steps("len", small, []float64{8, 16, 32, 64})...)
+	if sharedProhibition(a, b) {
+		f = append(f, "sameban")
+	}
+	f = append(f, steps("gram", float64(intersection(a.grams, b.grams)), countLadder[:6])...)
+	sa, sb := p.subjectShare(a, b, 5), p.subjectShare(b, a, 5)
+	f = append(f, steps("subjmin", min(sa, sb), shareLadder)...)
+	f = append(f, steps("subjmax", max(sa, sb), shareLadder)...)
+	f = append(f, "type:"+a.Type)
+	if a.Scope != b.Scope {
+		f = append(f, "scopediff")
+	}
+	if pr.twoThings {
+		f = append(f, "twothings")
+	}
+	return f
+}
+
+// sameScore is the model's log-odds that a and b are one memory.
+func (p *planner) sameScore(a, b item, pr pair) float64 {
+	return p.model.Score(p.sameFeatures(a, b, pr))
+}
+
+// MergeExamples are the labelled pairs of one folder for training the
+// sameness model: every pair the heuristic engine would weigh for a merge
+// (compared, not contradicting), positive when the labels put both in one
+// merge.
+func MergeExamples(in Input, e Expected) []textclf.Example {
+	p := newPlanner(in, nil)
+	group := map[string]int{}
+	for i, op := range e.Ops {
+		if op.Kind == Merge {
+			for _, f := range op.Files {
+				group[f] = i + 1
+			}
+		}
+	}
+	var out []textclf.Example
+	for _, pr := range p.weighable() {
+		a, b := p.items[pr.a], p.items[pr.b]
+		g := group[a.File]
+		out = append(out, textclf.Example{Features: p.sameFeatures(a, b, pr), Positive: g != 0 && g == group[b.File]})
+	}
+	return out
+}
+
+// roundScore keeps a log-odds in a message short.
+func roundScore(z float64) float64 { return math.Round(z*10) / 10 }
