@@ -47,8 +47,8 @@ var SamenessOptions = textclf.Options{Epochs: 60, Rate: 0.05, L2: 1e-4, Seed: 7,
 // folders where look-alikes are as many as duplicates, so even odds
 // (0) would merge too much.
 const (
-	mergeScore = 1.0 // one memory told twice: merged when type and scope agree
-	linkScore  = 1.0 // the mean sameness across two groups, for them to join
+	mergeScore = 1.0  // one memory told twice: merged when type and scope agree
+	linkScore  = 1.0  // the mean sameness across two groups, for them to join
 	leftScore  = -1.0 // maybe: left for a model to read
 	// twoThingsMargin is how much surer the model must be of two memories
 	// that name different things alike (each its own value: "Staging runs
