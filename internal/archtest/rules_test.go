@@ -23,7 +23,7 @@ var layers = []layer{
 	{"domain", []string{"internal/memdir", "internal/snapshot", "internal/sessions", "internal/search", "internal/synthesis",
 		"internal/llm", "internal/claudeinstall", "internal/examples", "internal/usage"}},
 	{"leaf", []string{"internal/recall", "internal/extract", "internal/learning", "internal/consolidate", "internal/claims", "internal/transcript", "internal/redact",
-		"internal/hint", "internal/diary", "internal/patterns", "internal/lazyre", "internal/textclf", "internal/paths", "internal/atomicfile", "internal/lockfile", "internal/safefile"}},
+		"internal/hint", "internal/diary", "internal/patterns", "internal/lazyre", "internal/textclf", "internal/lexicon", "internal/paths", "internal/atomicfile", "internal/lockfile", "internal/safefile"}},
 }
 
 var (
@@ -33,7 +33,7 @@ var (
 	testOnly = []string{"internal/testenv", "internal/llm/llmtest", "internal/archtest"}
 	// pure packages do no I/O and read no clock.
 	pure = []string{"internal/recall", "internal/extract", "internal/learning", "internal/consolidate", "internal/claims", "internal/transcript", "internal/redact", "internal/hint",
-		"internal/diary", "internal/patterns", "internal/lazyre", "internal/textclf"}
+		"internal/diary", "internal/patterns", "internal/lazyre", "internal/textclf", "internal/lexicon"}
 )
 
 // ruleStoreImportsNoRanker keeps ranking out of the store: the recall

@@ -164,15 +164,22 @@ func (p *planner) weighable() []pair {
 // against another.
 func statement(s string) bool {
 	if head, rest, ok := strings.Cut(s, ","); ok && len(strings.Fields(head)) <= 6 {
-		if w := strings.Fields(strings.ToLower(head)); len(w) > 0 && leadWords[w[0]] {
+		if w := strings.Fields(strings.ToLower(head)); len(w) > 0 && leadWord(w[0]) {
 			s = rest
 		}
 	}
 	return extract.Declarative(s)
 }
 
-// leadWords open a clause that says where or when a rule holds.
-var leadWords = map[string]bool{"in": true, "for": true, "on": true, "when": true, "whenever": true, "after": true, "before": true, "if": true, "during": true, "within": true, "inside": true}
+// leadWord reports a word that opens a clause of where or when a rule
+// holds.
+func leadWord(w string) bool {
+	switch w {
+	case "in", "for", "on", "when", "whenever", "after", "before", "if", "during", "within", "inside":
+		return true
+	}
+	return false
+}
 
 // polarReason reports whether a contradiction was read from negations
 // alone, not from a move, a changed value or a change said outright.
@@ -198,7 +205,9 @@ func (p *planner) pairs() {
 		switch {
 		case pr.contra != "":
 			sup = append(sup, pr)
-		case pr.same >= leftScore && !pr.template:
+		case !pr.template && (pr.same >= mergeScore || pr.same >= leftScore && pr.jaccard >= leftJaccard):
+			// One memory, or maybe one: a model reads a maybe only when the
+			// two share words enough to be worth its while.
 			near = append(near, pr)
 		case pr.twoThings && pr.jaccard >= leftJaccard:
 			// "Android minSdk 26" and "why Android 7 was dropped" are one

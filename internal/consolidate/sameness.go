@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/recall"
 	"github.com/memdir/memdir/internal/textclf"
 )
@@ -81,7 +81,7 @@ var (
 
 // codeRE finds what a memory quotes as code: a span in backticks, a path,
 // a flag, a URL.
-var codeRE = regexp.MustCompile("`[^`\n]+`|(?:https?://|/|\\./)[^\\s`)]+|(?:^|\\s)--?[a-z][a-z0-9-]+")
+var codeRE = lazyre.New("`[^`\n]+`|(?:https?://|/|\\./)[^\\s`)]+|(?:^|\\s)--?[a-z][a-z0-9-]+")
 
 // codeSet is the set of a text's code quotes, lower-cased and trimmed.
 func codeSet(s string) map[string]bool {
