@@ -8,7 +8,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/internal/recall"
@@ -28,14 +27,10 @@ import (
 //go:embed sameness.txt
 var samenessText []byte
 
-// sameness is the embedded model, parsed on first use.
-var sameness = sync.OnceValue(func() *textclf.Model {
-	m, err := textclf.Parse(samenessText)
-	if err != nil {
-		panic(fmt.Sprintf("consolidate: embedded sameness model: %v", err))
-	}
-	return m
-})
+// sameness is the embedded model, parsed on first use. One that does not
+// parse (a broken build, which TestSameness_Embedded catches) merges
+// nothing.
+var sameness = textclf.Embedded(samenessText)
 
 // SamenessOptions are the settings the embedded model was trained with.
 // They were chosen by leaving one labelled folder out at a time

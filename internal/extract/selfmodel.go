@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/memdir/memdir/internal/lazyre"
@@ -28,19 +27,9 @@ var (
 
 // The embedded models, read on first use.
 var (
-	selfModel    = sync.OnceValue(func() *textclf.Model { return parseModel(selfModelText) })
-	projectModel = sync.OnceValue(func() *textclf.Model { return parseModel(projectModelText) })
+	selfModel    = textclf.Embedded(selfModelText)
+	projectModel = textclf.Embedded(projectModelText)
 )
-
-// parseModel reads an embedded model. One that does not parse (a broken
-// build, which TestModels_Embedded catches) finds nothing.
-func parseModel(text []byte) *textclf.Model {
-	m, err := textclf.Parse(text)
-	if err != nil {
-		return &textclf.Model{Bias: -100}
-	}
-	return m
-}
 
 // modelled is what the models make of sentence s, given what the rules
 // read in it (cands) and the memories its message gave so far (msg, where

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/memdir/memdir/internal/textclf"
 )
@@ -30,13 +29,7 @@ var likenessText []byte
 // likenessModel is the embedded model, read on first use. One that does
 // not parse (a broken build, which TestLikeness_Embedded catches) links
 // nothing.
-var likenessModel = sync.OnceValue(func() *textclf.Model {
-	m, err := textclf.Parse(likenessText)
-	if err != nil {
-		return &textclf.Model{Bias: -100}
-	}
-	return m
-})
+var likenessModel = textclf.Embedded(likenessText)
 
 // corpus is what the likeness of two lines is read against: in how many
 // diaries each word is, of how many.

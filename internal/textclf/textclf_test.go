@@ -110,3 +110,16 @@ func TestParse_Errors(t *testing.T) {
 		})
 	}
 }
+
+// An embedded model parses on first use; a broken one finds nothing
+// rather than failing the process that reads it.
+func TestEmbedded(t *testing.T) {
+	good := Embedded([]byte(header + "\nbias\t-1.5000\nword\t2.0000\n"))
+	if m := good(); m.Bias != -1.5 || m.Weights["word"] != 2 {
+		t.Errorf("Embedded = %+v, want bias -1.5 and word 2", m)
+	}
+	bad := Embedded([]byte("not a model"))
+	if m := bad(); m.Bias != -100 || len(m.Weights) != 0 {
+		t.Errorf("broken Embedded = %+v, want bias -100 and no weights", m)
+	}
+}
