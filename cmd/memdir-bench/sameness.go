@@ -105,7 +105,7 @@ func (b *bench) samenessCV(dreamDir, mergesDir string) error {
 	}
 	shifts := []float64{-1, -0.5, 0, 0.5, 1}
 	tot := make([]mergeTally, len(shifts)+1)
-	head := []string{fmt.Sprintf("%-13s", "old rule")}
+	head := []string{fmt.Sprintf("%-13s", "overlap rule")}
 	for _, t := range shifts {
 		head = append(head, fmt.Sprintf("%-13s", fmt.Sprintf("t=%+g", t)))
 	}

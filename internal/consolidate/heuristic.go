@@ -75,6 +75,7 @@ type planner struct {
 	model     *textclf.Model     // sameness: are two memories one
 	itemMap   map[string]Item    // by file, for validating an op before it is added
 	same      map[[2]int]float64 // the sameness of each pair weighed, lower index first
+	facets    []*facets          // per memory, what sameness reads, made on first use
 }
 
 // item is an Item with what the planner reads from it once.
@@ -110,7 +111,7 @@ func newPlanner(in Input, model *textclf.Model) *planner {
 	if model == nil {
 		model = sameness()
 	}
-	p := &planner{in: in, model: model, same: map[[2]int]float64{}, byFile: map[string]int{}, retired: map[string]bool{}, edited: map[string]bool{}, shortened: map[string]bool{}}
+	p := &planner{in: in, model: model, same: map[[2]int]float64{}, facets: make([]*facets, len(in.Items)), byFile: map[string]int{}, retired: map[string]bool{}, edited: map[string]bool{}, shortened: map[string]bool{}}
 	for i, it := range in.Items {
 		x := item{Item: it, terms: termSet(it.Name + "\n" + it.Description + "\n" + it.Body), ideas: map[string]bool{}}
 		x.grams = bigrams(it.Description + "\n" + it.Body)

@@ -199,7 +199,7 @@ func (p *planner) pairs() {
 	for _, pr := range p.compared() {
 		a, b := p.items[pr.a], p.items[pr.b]
 		if !pr.template && pr.contra == "" {
-			pr.same = p.sameScore(a, b, pr)
+			pr.same = p.sameScore(pr)
 			p.same[[2]int{min(pr.a, pr.b), max(pr.a, pr.b)}] = pr.same
 		}
 		switch {
@@ -763,13 +763,20 @@ func valueDiff(old, new string) (from, to []string) {
 // was not read as a value: "Feast" opening one sentence and inside the
 // other is one name in both.
 func minusWords(vs []string, s string) []string {
+	words := wordSet(s)
+	return slices.DeleteFunc(vs, func(v string) bool { return words[v] })
+}
+
+// wordSet is the set of s's words as value tokens are written: lower
+// case, with their dots, dashes and underscores.
+func wordSet(s string) map[string]bool {
 	words := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '_' && r != '-'
 	}) {
 		words[strings.Trim(w, ".-")] = true
 	}
-	return slices.DeleteFunc(vs, func(v string) bool { return words[v] })
+	return words
 }
 
 // minus lists the members of a that b lacks, sorted.

@@ -103,26 +103,57 @@ func bigrams(s string) map[string]bool {
 	return out
 }
 
-// subjectShare is the share of a's heaviest stems (its k of highest idf)
-// that b holds.
-func (p *planner) subjectShare(a, b item, k int) float64 {
-	ts := slices.Collect(maps.Keys(a.terms))
-	slices.SortFunc(ts, func(x, y string) int { return cmp.Or(cmp.Compare(p.idf[y], p.idf[x]), strings.Compare(x, y)) })
-	ts = ts[:min(k, len(ts))]
-	if len(ts) == 0 {
+// facets are what sameFeatures reads of one memory, made once per plan.
+type facets struct {
+	name, desc  map[string]bool // content stems of the name, of the description
+	vals, codes map[string]bool // values, code quotes of description and body
+	words       map[string]bool // every word of description and body, as minusWords reads them
+	heavy       []string        // its five stems of highest idf
+}
+
+// facetsOf is memory i's facets.
+func (p *planner) facetsOf(i int) *facets {
+	if f := p.facets[i]; f != nil {
+		return f
+	}
+	it := p.items[i]
+	text := it.Description + "\n" + it.Body
+	f := &facets{name: termSet(it.Name), desc: termSet(it.Description), vals: values(text), codes: codeSet(text), words: wordSet(text)}
+	f.heavy = slices.Collect(maps.Keys(it.terms))
+	slices.SortFunc(f.heavy, func(x, y string) int { return cmp.Or(cmp.Compare(p.idf[y], p.idf[x]), strings.Compare(x, y)) })
+	f.heavy = f.heavy[:min(5, len(f.heavy))]
+	p.facets[i] = f
+	return f
+}
+
+// heavyShare is the share of a's heaviest stems that b holds.
+func heavyShare(a *facets, b item) float64 {
+	if len(a.heavy) == 0 {
 		return 0
 	}
 	n := 0
-	for _, t := range ts {
+	for _, t := range a.heavy {
 		if b.terms[t] {
 			n++
 		}
 	}
-	return float64(n) / float64(len(ts))
+	return float64(n) / float64(len(a.heavy))
 }
 
-// sameFeatures names the signs that a and b are one memory.
-func (p *planner) sameFeatures(a, b item, pr pair) []string {
+// lacks reports whether a holds a value b neither holds nor names.
+func lacks(a, b *facets) bool {
+	for v := range a.vals {
+		if !b.vals[v] && !b.words[v] {
+			return true
+		}
+	}
+	return false
+}
+
+// sameFeatures names the signs that the two memories of pr are one.
+func (p *planner) sameFeatures(pr pair) []string {
+	a, b := p.items[pr.a], p.items[pr.b]
+	fa, fb := p.facetsOf(pr.a), p.facetsOf(pr.b)
 	var f []string
 	f = append(f, steps("j", pr.jaccard, fracLadder)...)
 	f = append(f, steps("c", pr.contain, shareLadder)...)
@@ -137,25 +168,21 @@ func (p *planner) sameFeatures(a, b item, pr pair) []string {
 	}
 	f = append(f, steps("rare", rare, countLadder)...)
 	f = append(f, steps("idf", idf, idfLadder)...)
-	na, nb := termSet(a.Name), termSet(b.Name)
-	f = append(f, steps("name", float64(intersection(na, nb)), countLadder[:3])...)
-	da, db := termSet(a.Description), termSet(b.Description)
-	dj, _ := p.weighted(da, db)
+	f = append(f, steps("name", float64(intersection(fa.name, fb.name)), countLadder[:3])...)
+	dj, _ := p.weighted(fa.desc, fb.desc)
 	f = append(f, steps("desc", dj, fracLadder)...)
 	// Names against the other's whole text: one memory named for what
 	// the other only says.
-	_, ca := p.weighted(na, b.terms)
-	_, cb := p.weighted(nb, a.terms)
+	_, ca := p.weighted(fa.name, b.terms)
+	_, cb := p.weighted(fb.name, a.terms)
 	f = append(f, steps("namein", max(ca, cb), shareLadder)...)
-	va, vb := values(a.Description+"\n"+a.Body), values(b.Description+"\n"+b.Body)
+	va, vb := fa.vals, fb.vals
 	f = append(f, steps("val", float64(intersection(va, vb)), countLadder[:5])...)
 	if len(va) > 0 && len(vb) > 0 && intersection(va, vb) == 0 {
 		f = append(f, "valnone")
 	}
-	if len(va) > 0 && len(vb) > 0 {
-		if len(minusWords(minus(va, vb), b.Description+"\n"+b.Body)) > 0 && len(minusWords(minus(vb, va), a.Description+"\n"+a.Body)) > 0 {
-			f = append(f, "valboth") // each holds a value the other lacks: two things?
-		}
+	if len(va) > 0 && len(vb) > 0 && lacks(fa, fb) && lacks(fb, fa) {
+		f = append(f, "valboth") // each holds a value the other lacks: two things?
 	}
 	var best float64
 	for _, x := range a.sents {
@@ -165,7 +192,7 @@ func (p *planner) sameFeatures(a, b item, pr pair) []string {
 		}
 	}
 	f = append(f, steps("sent", best, shareLadder)...)
-	xa, xb := codeSet(a.Description+"\n"+a.Body), codeSet(b.Description+"\n"+b.Body)
+	xa, xb := fa.codes, fb.codes
 	f = append(f, steps("code", float64(intersection(xa, xb)), countLadder[:4])...)
 	if len(xa) > 0 && len(xb) > 0 && intersection(xa, xb) == 0 {
 		f = append(f, "codenone")
@@ -180,7 +207,7 @@ func (p *planner) sameFeatures(a, b item, pr pair) []string {
 		f = append(f, "sameban")
 	}
 	f = append(f, steps("gram", float64(intersection(a.grams, b.grams)), countLadder[:6])...)
-	sa, sb := p.subjectShare(a, b, 5), p.subjectShare(b, a, 5)
+	sa, sb := heavyShare(fa, b), heavyShare(fb, a)
 	f = append(f, steps("subjmin", min(sa, sb), shareLadder)...)
 	f = append(f, steps("subjmax", max(sa, sb), shareLadder)...)
 	f = append(f, "type:"+a.Type)
@@ -193,9 +220,9 @@ func (p *planner) sameFeatures(a, b item, pr pair) []string {
 	return f
 }
 
-// sameScore is the model's log-odds that a and b are one memory.
-func (p *planner) sameScore(a, b item, pr pair) float64 {
-	return p.model.Score(p.sameFeatures(a, b, pr))
+// sameScore is the model's log-odds that the memories of pr are one.
+func (p *planner) sameScore(pr pair) float64 {
+	return p.model.Score(p.sameFeatures(pr))
 }
 
 // MergeExamples are the labelled pairs of one folder for training the
@@ -214,9 +241,8 @@ func MergeExamples(in Input, e Expected) []textclf.Example {
 	}
 	var out []textclf.Example
 	for _, pr := range p.weighable() {
-		a, b := p.items[pr.a], p.items[pr.b]
-		g := group[a.File]
-		out = append(out, textclf.Example{Features: p.sameFeatures(a, b, pr), Positive: g != 0 && g == group[b.File]})
+		g := group[p.items[pr.a].File]
+		out = append(out, textclf.Example{Features: p.sameFeatures(pr), Positive: g != 0 && g == group[p.items[pr.b].File]})
 	}
 	return out
 }
