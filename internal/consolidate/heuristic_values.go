@@ -1,0 +1,247 @@
+package consolidate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/memdir/memdir/internal/extract"
+	"github.com/memdir/memdir/internal/lazyre"
+)
+
+// This file reads what a memory names: the values its sentences hold (a
+// number, a version, a name), and the things two memories name alike
+// (one template filled in twice, each thing with its own value). A value
+// changed is a supersede; two things alike are never one memory.
+
+// valueRE finds the tokens of a sentence that carry a value: a number, a
+// version, a port, a date ("8085", "1.84", "v2", "2026-03-06"), and a
+// capitalised word inside a sentence (a person's or a product's name).
+var valueRE = lazyre.New(`\b[\p{L}_.-]*\d[\p{L}\d_.-]*\b|[^.!?:;\s]\s+(\p{Lu}\p{L}+)`)
+
+// values lists a sentence's value tokens.
+func values(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range valueRE.FindAllStringSubmatch(s, -1) {
+		v := m[0]
+		if m[1] != "" {
+			v = m[1]
+		}
+		out[strings.ToLower(strings.Trim(v, ".-"))] = true
+	}
+	return out
+}
+
+// valueChange says how the newer memory b changes a value the older a
+// states, or "": two sentences that say the same thing (most of their
+// words shared) but each with a value the other lacks ("the labeling UI
+// runs on port 8085", then "… on port 9300"; "Priya owns iOS releases",
+// then "Tomás owns …"). Such a pair is an update, never a duplicate: merged,
+// it would state both values.
+//
+// A value a memory's name or file name holds names its subject instead
+// ("billing-07 health port"): two memories differing there are about two
+// things, not one thing changed.
+func valueChange(a, b item) (string, []string) {
+	sa, sb := subject(a), subject(b)
+	for _, o := range a.sents {
+		for _, s := range b.sents {
+			if overlapOf(o.terms, s.terms) < 0.4 {
+				continue
+			}
+			from, to := valueDiff(o.text, s.text)
+			if slices.ContainsFunc(from, func(v string) bool { return sa[v] }) || slices.ContainsFunc(to, func(v string) bool { return sb[v] }) {
+				continue
+			}
+			if mixed(from) && mixed(to) {
+				continue // "Postgres … 5432", "Redis … 6379": another thing with its own value
+			}
+			if len(from) > 0 && len(to) > 0 && sameKind(from, to) {
+				slices.Sort(from)
+				slices.Sort(to)
+				return fmt.Sprintf("it changes %s to %s", strings.Join(from, ", "), strings.Join(to, ", ")), []string{quote(o.text), quote(s.text)}
+			}
+		}
+	}
+	return "", nil
+}
+
+// subject is the values a memory's name and file name hold: what it is
+// about when memories are written from one template ("billing-07").
+func subject(it item) map[string]bool {
+	return values(it.Name + " " + strings.TrimSuffix(it.File, ".md")) // its first word is no name
+}
+
+// differentSubjects reports whether two memories name different things in
+// their names — each names one, and none is the other's — so that alike
+// wording is a template, not a duplicate: two values ("billing-07",
+// "billing-08"), or parallel names ("svc-booking-api", "svc-edi-gateway";
+// "iOS release signing", "Android release signing") sharing a word, each
+// with a word the other memory never uses.
+func differentSubjects(a, b item) bool {
+	if parallelNames(a, b) {
+		return true
+	}
+	sa, sb := subject(a), subject(b)
+	if len(sa) == 0 || len(sb) == 0 {
+		return false
+	}
+	if kinds := func(m map[string]bool) (num, name bool) {
+		for v := range m {
+			if strings.ContainsAny(v, "0123456789") {
+				num = true
+			} else {
+				name = true
+			}
+		}
+		return
+	}; true {
+		// "local Postgres port" and "dev database on 55432": a name and a
+		// number, which two templated things would not differ by.
+		na, ma := kinds(sa)
+		nb, mb := kinds(sb)
+		if !(na && nb) && !(ma && mb) {
+			return false
+		}
+	}
+	for v := range sa {
+		if sb[v] {
+			return false
+		}
+	}
+	return true
+}
+
+// parallelNames reports whether two memories' names are one template
+// filled in twice: "Celery edi queue" and "Celery payments queue", each
+// name's own word never used by the other memory; or two slugs,
+// "svc-booking-api" and "svc-edi-gateway", sharing their first part.
+// "Crash reporting in Bugsnag" and "… in Sentry" are one thing changed
+// when the newer names the older's tool, and so are not parallel.
+func parallelNames(a, b item) bool {
+	na, nb := termSet(a.Name), termSet(b.Name)
+	shared := intersection(na, nb)
+	onlyA, onlyB := minus(na, nb), minus(nb, na)
+	absent := func(ts []string, other item) bool {
+		for _, t := range ts {
+			if other.terms[t] {
+				return false
+			}
+		}
+		return len(ts) > 0
+	}
+	if !absent(onlyA, b) || !absent(onlyB, a) {
+		return false
+	}
+	if len(onlyA) == 1 && len(onlyB) == 1 && shared >= 2 {
+		return true
+	}
+	sa, sb := slugHead(a.Name), slugHead(b.Name)
+	return sa != "" && sa == sb
+}
+
+// slugHead is the first part of a name written as one slug
+// ("svc-booking-api": "svc"), or "".
+func slugHead(name string) string {
+	if strings.ContainsAny(name, " \t") {
+		return ""
+	}
+	head, _, ok := strings.Cut(strings.ReplaceAll(name, "_", "-"), "-")
+	if !ok {
+		return ""
+	}
+	return strings.ToLower(head)
+}
+
+// valueDiff lists the value tokens each of two sentences holds that the
+// other does not, sorted.
+func valueDiff(old, new string) (from, to []string) {
+	vo, vs := values(old), values(new)
+	return minusWords(minus(vo, vs), new), minusWords(minus(vs, vo), old)
+}
+
+// minusWords drops the values a sentence holds anyway, as a word that
+// was not read as a value: "Feast" opening one sentence and inside the
+// other is one name in both.
+func minusWords(vs []string, s string) []string {
+	words := wordSet(s)
+	return slices.DeleteFunc(vs, func(v string) bool { return words[v] })
+}
+
+// wordSet is the set of s's words as value tokens are written: lower
+// case, with their dots, dashes and underscores.
+func wordSet(s string) map[string]bool {
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '_' && r != '-'
+	}) {
+		words[strings.Trim(w, ".-")] = true
+	}
+	return words
+}
+
+// minus lists the members of a that b lacks, sorted.
+func minus(a, b map[string]bool) []string {
+	var out []string
+	for v := range a {
+		if !b[v] {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// sameKind reports whether two lists of value tokens share a kind, a
+// number or a name: a value changes into another of its kind ("8085" to
+// "9300", "Priya" to "Tomás"); "99.5" against "Play Console" is two
+// sentences putting things differently.
+func sameKind(a, b []string) bool {
+	na, ma := valueKinds(a)
+	nb, mb := valueKinds(b)
+	return na && nb || ma && mb
+}
+
+// valueKinds reports whether value tokens hold a number, and a name.
+func valueKinds(vs []string) (num, name bool) {
+	for _, v := range vs {
+		if strings.ContainsAny(v, "0123456789") {
+			num = true
+		} else {
+			name = true
+		}
+	}
+	return num, name
+}
+
+// mixed reports whether value tokens hold both a name and a number: the
+// sentence is about another thing, not the same thing's new value.
+func mixed(vs []string) bool {
+	num, name := valueKinds(vs)
+	return name && num
+}
+
+// otherThing reports whether two memories state alike sentences about two
+// things: each with its own value ("the local Postgres listens on 5432",
+// "the local Redis listens on 6379"), or each naming its own subject with
+// opposite rules ("write Go tests table-driven", "in Python, don't use
+// table-driven tests"). Alike, never the same memory.
+func otherThing(a, b item) bool {
+	for _, o := range a.sents {
+		for _, s := range b.sents {
+			alike := overlapOf(o.terms, s.terms)
+			if alike < 0.3 {
+				continue
+			}
+			from, to := valueDiff(o.text, s.text)
+			if alike >= 0.4 && mixed(from) && mixed(to) {
+				return true
+			}
+			if len(from) > 0 && len(to) > 0 && extract.Contradiction(o.text, s.text) != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
