@@ -29,9 +29,9 @@ const dreamDir = "internal/consolidate/testdata/dream"
 // dreamTuned those whose misses --verbose lists: the others are scored
 // only.
 var (
-	dreamHalves = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6"}
-	dreamTuned  = []string{"tune", "fresh3", "m1", "m2", "m3", "m4", "m7", "m8", "m9", "m10", "m11", "m12"}
-	mergeSets   = []string{"m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10", "m11", "m12"}
+	dreamHalves = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7"}
+	dreamTuned  = []string{"tune", "fresh3", "m1", "m2", "m3", "m4", "m7", "m8", "m9", "m10", "m11", "m12", "m13", "m14", "m15", "m16"}
+	mergeSets   = []string{"m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10", "m11", "m12", "m13", "m14", "m15", "m16", "m17", "m18"}
 )
 
 // dreamFallback is the time a labelled memory without created or updated
@@ -65,10 +65,11 @@ and look-alikes) are scored the same way.
 
 Whether two memories are one is decided by a small learned model, the
 sameness model. --train fits it on the learning folders (the dream halves
-tune, heldout, fresh, fresh3 and ten merge folders) and writes it; --check
+tune, heldout, fresh, fresh3 and fourteen merge folders) and writes it; --check
 only says whether the file is up to date; --cv leaves each learning folder
 out in turn and scores its merges at thresholds around the one used.
-fresh2, fresh4, fresh5, fresh6, m5 and m6 are only ever scored. --verbose
+fresh2, fresh4, fresh5, fresh6, fresh7, m5, m6, m17 and m18 are only ever
+scored. --verbose
 lists the misses of the halves tuned on.`,
 		Example: `  go run ./cmd/memdir-bench dream
   go run ./cmd/memdir-bench dream --set heldout --json

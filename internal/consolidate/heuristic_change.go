@@ -16,7 +16,7 @@ import (
 var (
 	// reChanged is a change said outright.
 	reChanged = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:moved|switched|migrated|changed|went|upgraded|downgraded|renamed|repointed|bumped)\s+(?:[\w.+#/-]+\s+){0,3}?to\b|\bfrom now on\b|\bnowadays\b|\bthese days\b|\bany ?more\b|\bno longer\b|\b(?:took|taken|taking|takes) over\b|\bhanded (?:\w+\s+){0,2}?over\b|\bas of\b|\bis (?:gone|retired|deprecated|replaced)\b|\b(?:ignore|disregard)\s+the\s+(?:old|earlier|previous)\b` +
+		return regexp.MustCompile(`(?i)\b(?:moved|switched|migrated|changed|went|upgraded|downgraded|renamed|repointed|bumped)\s+(?:[\w.+#/-]+\s+){0,3}?to\b|\bfrom now on\b|\bnowadays\b|\bthese days\b|\bany ?more\b|\bno longer\b|\b(?:took|taken) over\b|\bhanded (?:\w+\s+){0,2}?over\b|\bas of\b|\bis (?:gone|retired|deprecated|replaced)\b|\b(?:ignore|disregard)\s+the\s+(?:old|earlier|previous)\b` +
 			`|\b(?:since|after)\s+the\s+(?:[\w./-]+\s+){0,3}?(?:refactor|migration|upgrade|switch|move|rewrite|redesign|split|cutover|change|reorg)\b`)
 	})
 	// reNow is "now" as a change ("alerts go to #oncall now"), not as a

@@ -34,7 +34,8 @@ func (p *planner) merge(near []pair) {
 	members := map[int][]int{}
 	near = slices.Clone(near)
 	slices.SortStableFunc(near, func(x, y pair) int { return cmp.Compare(y.same, x.same) })
-	best := map[int]pair{} // per group member, its closest pair: the evidence
+	best := map[int]pair{}   // per group member, its closest pair: the evidence
+	unsure := map[int]bool{} // members of a pair that read as opposite polarities
 	for _, pr := range near {
 		a, b := p.items[pr.a], p.items[pr.b]
 		if p.retired[a.File] || p.retired[b.File] {
@@ -42,7 +43,7 @@ func (p *planner) merge(near []pair) {
 		}
 		files := []string{a.File, b.File}
 		switch {
-		case pr.same < mergeScore || pr.twoThings && pr.same < mergeScore+twoThingsMargin:
+		case pr.same < mergeScore || pr.twoThings && !p.sureOfTwoThings(pr):
 			p.left = append(p.left, Candidate{Kind: Merge, Files: files,
 				Why: fmt.Sprintf("%s and %s share %.0f%% of their words (sameness %+.1f): maybe one memory, maybe two; a model should read both", a.File, b.File, 100*pr.jaccard, roundScore(pr.same))})
 		case a.Type != b.Type || a.Scope != b.Scope:
@@ -67,6 +68,9 @@ func (p *planner) merge(near []pair) {
 					best[x] = pr
 				}
 			}
+			if pr.softened {
+				unsure[pr.a], unsure[pr.b] = true, true
+			}
 		}
 	}
 	for _, root := range slices.Sorted(maps.Keys(members)) {
@@ -75,7 +79,7 @@ func (p *planner) merge(near []pair) {
 			continue
 		}
 		slices.Sort(g)
-		p.mergeGroup(g, best)
+		p.mergeGroup(g, best, slices.ContainsFunc(g, func(x int) bool { return unsure[x] }))
 	}
 }
 
@@ -120,7 +124,7 @@ func kindOf(it Item) string {
 // group's earliest created time. A group with a read-only memory (the
 // user's global one) keeps it unchanged, and only when it already holds
 // every fact of the others.
-func (p *planner) mergeGroup(g []int, best map[int]pair) {
+func (p *planner) mergeGroup(g []int, best map[int]pair, unsure bool) {
 	var files []string
 	pinned, ro := 0, -1
 	for _, x := range g {
@@ -205,7 +209,7 @@ func (p *planner) mergeGroup(g []int, best map[int]pair) {
 	// Sure — for an automatic run — only of near copies: every member
 	// shares half its words with another. Looser groups are planned for a
 	// person to confirm.
-	sure := true
+	sure := !unsure
 	for _, x := range g {
 		if pr, ok := best[x]; !ok || pr.jaccard < sureMerge {
 			sure = false

@@ -44,6 +44,9 @@ type pair struct {
 	// template: their names are one template filled in twice ("iOS
 	// release signing", "Android release signing"): never merged here
 	template bool
+	// softened: a reversal read from negations was found to reverse
+	// nothing; a merge of the two waits for a person
+	softened bool
 	same     float64 // the sameness model's log-odds that they are one memory
 }
 
@@ -125,12 +128,13 @@ func (p *planner) compared() []pair {
 		pr.twoThings = differentSubjects(a, b) || otherThing(a, b)
 		pr.template = pr.twoThings && parallelNames(a, b)
 		switch {
-		case pr.polar && (statement(pr.quotes[0]) || statement(pr.quotes[1])):
-			// A negation against a statement ("Android crashes are in
-			// juniper-prod"; "dev builds don't pollute prod numbers"), or a
-			// rule against the incident that taught it: no rule reversed.
-			// Whether they are one memory the sameness model weighs.
-			pr.contra, pr.quotes, pr.polar = "", nil, false
+		case pr.polar && noReversal(pr.quotes[0], pr.quotes[1]):
+			// A rule against the incident that taught it, or a negation in
+			// passing ("Android crashes are in juniper-prod"; "dev builds
+			// don't pollute prod numbers"): nothing reversed. Whether they
+			// are one memory the sameness model weighs; a merge of them is
+			// never applied without a person.
+			pr.contra, pr.quotes, pr.polar, pr.softened = "", nil, false, true
 		case pr.twoThings && (pr.contra == "" || pr.polar):
 			// Two things alike ("billing-07 health port", "billing-08
 			// health port"; "flush the Rails cache", "never flush
@@ -153,6 +157,21 @@ func (p *planner) compared() []pair {
 // contradicting nor of one template.
 func (p *planner) weighable() []pair {
 	return slices.DeleteFunc(p.compared(), func(pr pair) bool { return pr.contra != "" || pr.template })
+}
+
+// noReversal reports whether two sentences that read as opposite
+// polarities reverse nothing: one tells what to do and the other states
+// something (a rule and its incident, a rule and a description), or both
+// state things in other words, with no word of a change ("anymore", "no
+// longer", "now"). "The backup job runs on the Jenkins box" against "…
+// doesn't run on the Jenkins box anymore" is a reversal; so is "use X"
+// against "don't use X".
+func noReversal(old, new string) bool {
+	so, sn := statement(old), statement(new)
+	if so != sn {
+		return true
+	}
+	return so && overlapOf(termSet(old), termSet(new)) < 0.5 && !reChanged().MatchString(new)
 }
 
 // statement reports whether a sentence states something ("Android crashes
@@ -515,7 +534,7 @@ var (
 	})
 	// "Dana took over the EDI integration from Bo": Bo no longer.
 	reTookOver = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:took|taken|taking|takes)\s+over\s+(?:[\w.+#-]+\s+){0,4}?from\s+([\w.+#-]+)`)
+		return regexp.MustCompile(`(?i)\b(?:took|taken)\s+over\s+(?:[\w.+#-]+\s+){0,4}?from\s+([\w.+#-]+)`)
 	})
 	// "ignore the old advice about running migrations by hand"
 	reIgnoreOld = sync.OnceValue(func() *regexp.Regexp {
@@ -551,13 +570,13 @@ func moves(s string) []saidMove {
 		return nil
 	}
 	for _, m := range reMove().FindAllStringSubmatch(s, -1) {
-		out = append(out, saidMove{m[1], m[2], false, false})
+		out = append(out, saidMove{unstop(m[1]), unstop(m[2]), false, false})
 	}
 	for _, m := range reReplaced().FindAllStringSubmatch(s, -1) {
-		out = append(out, saidMove{m[1], m[2], false, false})
+		out = append(out, saidMove{unstop(m[1]), unstop(m[2]), false, false})
 	}
 	for _, m := range reInstead().FindAllStringSubmatch(s, -1) {
-		out = append(out, saidMove{m[2], m[1], false, false})
+		out = append(out, saidMove{unstop(m[2]), unstop(m[1]), false, false})
 	}
 	for i, re := range []func() *regexp.Regexp{reNoLonger, reOff, reGone, reTookOver, reIgnoreOld, reRetired, reNoLongerNeeded, reRuleDropped} {
 		weak := i >= 2 // from reGone on
@@ -566,11 +585,15 @@ func moves(s string) []saidMove {
 			if from == "" && len(m) > 2 {
 				from = m[2] // reRuleDropped's second form
 			}
-			out = append(out, saidMove{from, "", weak, i == 7})
+			out = append(out, saidMove{unstop(from), "", weak, i == 7})
 		}
 	}
 	return out
 }
+
+// unstop is a name as a move's pattern caught it, less the full stop that
+// ended its sentence ("from Bo." is Bo; "Fly.io" keeps its dot).
+func unstop(name string) string { return strings.TrimRight(name, ".") }
 
 // saidMove is a change as a sentence words it.
 type saidMove struct {

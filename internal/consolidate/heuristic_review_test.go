@@ -3,6 +3,7 @@ package consolidate
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -137,4 +138,52 @@ func reasons(p Plan) []string {
 		out = append(out, op.ID+": "+op.Reason)
 	}
 	return out
+}
+
+// Cases a review of the sameness change demonstrated (2026-11-30): each
+// was planned wrongly by the engine of that day, three of them as merges
+// an automatic run would apply.
+func TestHeuristic_SamenessReview(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		old, new Item
+		want     string // the op on old.md and new.md, or "" for none that retires old.md
+	}{
+		{"StatementsReversed",
+			Item{Name: "backup job on Jenkins", Body: "The nightly backup job runs on the Jenkins box."},
+			Item{Name: "backup job not on Jenkins", Body: "The nightly backup job doesn't run on the Jenkins box anymore."}, "supersede:new.md+old.md"},
+		{"NameThatIsAWord", // "Will" the owner, "will" the verb
+			Item{Name: "iOS release owner", Body: "The iOS release train is owned by Will, who cuts the branch on Mondays."},
+			Item{Name: "iOS release owner", Body: "The iOS release train is owned by Priya, who will cut the branch on Mondays."}, "supersede:new.md+old.md"},
+		{"NumberToDay",
+			Item{Name: "release cadence", Body: "Mobile releases are cut from the release branch every 2 weeks."},
+			Item{Name: "release cadence", Body: "Mobile releases are cut from the release branch every Monday."}, "supersede:new.md+old.md"},
+		{"TakesOverWhileAway", // a standing arrangement, not a change
+			Item{Name: "EDI integration owner", Body: "Bo owns the EDI integration with Harbor Line."},
+			Item{Name: "EDI cover during leave", Body: "Whenever Bo is on leave, Dana takes over the EDI integration from Bo."}, ""},
+		{"TwoAcronyms", // the API and the CLI: two things, both rules hold
+			Item{Name: "secrets at start-up", Body: "Secrets for the API are read from Vault at start-up, never from env files."},
+			Item{Name: "secrets loading", Body: "Secrets for the CLI are read from Vault at start-up, never from env files."}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.old.File, tc.old.Type, tc.old.Created = "old.md", "project", date("2026-02-01")
+			tc.new.File, tc.new.Type, tc.new.Created = "new.md", "project", date("2026-06-01")
+			plan := Heuristic(Input{Now: now, Items: amongFillers([]Item{tc.old, tc.new}, "project", fillers...)})
+			var got []string
+			for _, op := range plan.Ops {
+				if slices.Contains(op.Retire, "old.md") || slices.Contains(op.Retire, "new.md") {
+					got = append(got, op.ID)
+					if op.Kind == Merge && tc.want != "" {
+						t.Errorf("%s (lossless %v): merged what %s should decide", op.ID, op.Lossless, tc.want)
+					}
+				}
+			}
+			switch {
+			case tc.want != "" && !slices.Contains(got, tc.want):
+				t.Errorf("ops %v, want %s", got, tc.want)
+			case tc.want == "" && slices.ContainsFunc(got, func(id string) bool { return strings.HasPrefix(id, "supersede:") }):
+				t.Errorf("ops %v: neither replaces the other", got)
+			}
+		})
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/memdir/memdir/internal/extract"
 	"github.com/memdir/memdir/internal/lazyre"
@@ -18,7 +19,7 @@ import (
 // valueRE finds the tokens of a sentence that carry a value: a number, a
 // version, a port, a date ("8085", "1.84", "v2", "2026-03-06"), and a
 // capitalised word inside a sentence (a person's or a product's name).
-var valueRE = lazyre.New(`\b[\p{L}_.-]*\d[\p{L}\d_.-]*\b|[^.!?:;\s]\s+(\p{Lu}\p{L}+)`)
+var valueRE = lazyre.New(`\b[\p{L}_.-]*\d[\p{L}\d_.-]*\b|[^.!?:;\s]\s+(\p{Lu}\p{Ll}\p{L}*)`)
 
 // values lists a sentence's value tokens.
 func values(s string) map[string]bool {
@@ -161,22 +162,27 @@ func valueDiff(old, new string) (from, to []string) {
 	return minusWords(minus(vo, vs), new), minusWords(minus(vs, vo), old)
 }
 
-// minusWords drops the values a sentence holds anyway, as a word that
-// was not read as a value: "Feast" opening one sentence and inside the
-// other is one name in both.
+// minusWords drops the values a sentence names anyway, where they were
+// not read as values: "Feast" opening one sentence and inside the other
+// is one name in both. A name counts only written as one, capitalised or
+// with a digit: "Will" the owner is not "will" the verb.
 func minusWords(vs []string, s string) []string {
-	words := wordSet(s)
-	return slices.DeleteFunc(vs, func(v string) bool { return words[v] })
+	names := nameWords(s)
+	return slices.DeleteFunc(vs, func(v string) bool { return names[v] })
 }
 
-// wordSet is the set of s's words as value tokens are written: lower
-// case, with their dots, dashes and underscores.
-func wordSet(s string) map[string]bool {
+// nameWords is the set of s's words written as names (capitalised, or
+// holding a digit), lower-cased as value tokens are, with their dots,
+// dashes and underscores.
+func nameWords(s string) map[string]bool {
 	words := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '_' && r != '-'
 	}) {
-		words[strings.Trim(w, ".-")] = true
+		w = strings.Trim(w, ".-")
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(r) || strings.ContainsAny(w, "0123456789") {
+			words[strings.ToLower(w)] = true
+		}
 	}
 	return words
 }
@@ -203,16 +209,28 @@ func sameKind(a, b []string) bool {
 	return na && nb || ma && mb
 }
 
-// valueKinds reports whether value tokens hold a number, and a name.
+// valueKinds reports whether value tokens hold a number, and a name. A
+// day or a month counts as a number: "every 2 weeks" becomes "every
+// Monday".
 func valueKinds(vs []string) (num, name bool) {
 	for _, v := range vs {
-		if strings.ContainsAny(v, "0123456789") {
+		if strings.ContainsAny(v, "0123456789") || calendarWord(v) {
 			num = true
 		} else {
 			name = true
 		}
 	}
 	return num, name
+}
+
+// calendarWord reports a lower-case weekday or month name.
+func calendarWord(w string) bool {
+	switch w {
+	case "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+		"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december":
+		return true
+	}
+	return false
 }
 
 // mixed reports whether value tokens hold both a name and a number: the

@@ -42,16 +42,27 @@ var SamenessOptions = textclf.Options{Epochs: 60, Rate: 0.05, L2: 1e-4, Seed: 7,
 // folders where look-alikes are as many as duplicates, so even odds
 // (0) would merge too much.
 const (
-	mergeScore = 1.0  // one memory told twice: merged when type and scope agree
+	mergeScore = 1.5  // one memory told twice: merged when type and scope agree
 	linkScore  = 1.0  // the mean sameness across two groups, for them to join
 	leftScore  = -1.0 // maybe: left for a model to read
 	// twoThingsMargin is how much surer the model must be of two memories
 	// that name different things alike (each its own value: "Staging runs
-	// Postgres 15", "Production runs Postgres 16"). In a folder of a few
-	// memories every shared word looks rare, and the model is surest where
-	// it knows least.
+	// Postgres 15", "Production runs Postgres 16").
 	twoThingsMargin = 2.0
+	// weighedFolder is the fewest memories a folder needs for the model to
+	// merge two things alike at all. The model reads the folder's word
+	// statistics (which words are rare, what they weigh); in a folder of a
+	// few memories every shared word looks rare, and the model is surest
+	// where it knows least. It learned from folders of 50 to 70.
+	weighedFolder = 20
 )
+
+// sureOfTwoThings reports whether the model may merge two memories that
+// name different things alike: surer than for others, in a folder large
+// enough for its word weights to mean something.
+func (p *planner) sureOfTwoThings(pr pair) bool {
+	return len(p.items) >= weighedFolder && pr.same >= mergeScore+twoThingsMargin
+}
 
 // steps names the thresholds of a ladder a value reaches: "j≥0.10" for
 // every step up to it. Ladders rather than buckets, so that a weight
@@ -118,7 +129,7 @@ func (p *planner) facetsOf(i int) *facets {
 	}
 	it := p.items[i]
 	text := it.Description + "\n" + it.Body
-	f := &facets{name: termSet(it.Name), desc: termSet(it.Description), vals: values(text), codes: codeSet(text), words: wordSet(text)}
+	f := &facets{name: termSet(it.Name), desc: termSet(it.Description), vals: values(text), codes: codeSet(text), words: nameWords(text)}
 	f.heavy = slices.Collect(maps.Keys(it.terms))
 	slices.SortFunc(f.heavy, func(x, y string) int { return cmp.Or(cmp.Compare(p.idf[y], p.idf[x]), strings.Compare(x, y)) })
 	f.heavy = f.heavy[:min(5, len(f.heavy))]

@@ -185,3 +185,34 @@ func TestSaid(t *testing.T) {
 		}
 	}
 }
+
+// A merge of two memories that first read as opposite polarities (a
+// rule and the incident that taught it) waits for a person: an automatic
+// run applies none.
+func TestHeuristic_SoftenedMergeNotSure(t *testing.T) {
+	items := amongFillers([]Item{
+		{File: "incident.md", Name: "Stale trainer image", Type: "feedback", Created: date("2026-02-20"),
+			Description: "churn-train pulled a cached trainer:latest image",
+			Body:        "The churn-train pipeline pulled a cached trainer:latest image on the GKE node."},
+		{File: "rule.md", Name: "Stale trainer image", Type: "feedback", Created: date("2026-09-11"),
+			Description: "Never let churn-train pull a cached trainer:latest image",
+			Body:        "Never let the churn-train pipeline pull a cached trainer:latest image on the GKE node."},
+	}, "project", fillers...)
+	p := newPlanner(Input{Now: now, Items: items}, nil)
+	var softened bool
+	for _, pr := range p.compared() {
+		softened = softened || pr.softened
+	}
+	if !softened {
+		t.Fatal("the pair did not read as opposite polarities: the case tests nothing")
+	}
+	plan := Heuristic(Input{Now: now, Items: items})
+	for _, op := range plan.Ops {
+		if op.Kind == Merge && op.Lossless {
+			t.Errorf("%s is marked sure: an automatic run would apply it", op.ID)
+		}
+	}
+	if !slices.Contains(ids(plan), "merge:incident.md+rule.md") {
+		t.Errorf("ops %v: want the two merged, for a person to confirm", ids(plan))
+	}
+}
