@@ -37,7 +37,6 @@ type pair struct {
 	contain float64
 	contra  string   // how b contradicts a, or ""
 	quotes  []string // the sentences that decided it
-	polar   bool     // contra was read from negations alone
 	// twoThings: the two name different things alike (each its own
 	// value, or parallel names): a sign against one memory told twice
 	twoThings bool
@@ -124,24 +123,24 @@ func (p *planner) compared() []pair {
 		pr := pair{a: i, b: j}
 		pr.jaccard, pr.contain = p.weighted(a.terms, b.terms)
 		pr.contra, pr.quotes = p.contradiction(a, b, pr.jaccard >= contraJaccard)
-		pr.polar = polarReason(pr.contra)
+		polar := polarReason(pr.contra) // a reversal read from negations alone
 		pr.twoThings = differentSubjects(a, b) || otherThing(a, b)
 		pr.template = pr.twoThings && parallelNames(a, b)
 		switch {
-		case pr.polar && noReversal(pr.quotes[0], pr.quotes[1]):
+		case polar && noReversal(pr.quotes[0], pr.quotes[1]):
 			// A rule against the incident that taught it, or a negation in
 			// passing ("Android crashes are in juniper-prod"; "dev builds
 			// don't pollute prod numbers"): nothing reversed. Whether they
 			// are one memory the sameness model weighs; a merge of them is
 			// never applied without a person.
-			pr.contra, pr.quotes, pr.polar, pr.softened = "", nil, false, true
-		case pr.twoThings && (pr.contra == "" || pr.polar):
+			pr.contra, pr.quotes, pr.softened = "", nil, true
+		case pr.twoThings && (pr.contra == "" || polar):
 			// Two things alike ("billing-07 health port", "billing-08
 			// health port"; "flush the Rails cache", "never flush
 			// Sidekiq's Redis"): neither reverses the other. Whether they
 			// are one fact told twice the sameness model weighs, this sign
 			// against it.
-			pr.contra, pr.quotes, pr.polar = "", nil, false
+			pr.contra, pr.quotes = "", nil
 		case pr.contra == "" && (pr.jaccard >= leftJaccard || pr.contain >= mergeContained && pr.jaccard >= mergeContainMin):
 			pr.contra, pr.quotes = valueChange(a, b)
 			if pr.contra == "" {
