@@ -87,6 +87,10 @@ type typeScore struct {
 	// from the memories never found.
 	MatchedDates ratio `json:"matched_dates"`
 	MatchedWhy   ratio `json:"matched_why"`
+	// UnaskedWhy is the other side of Why: matched feedback and project
+	// memories whose turn gave no reason, yet carry a **Why:** line — a
+	// reason the engine made up out of the sentence.
+	UnaskedWhy ratio `json:"unasked_why"`
 }
 
 // forbiddenHit is a forbidden phrase found in a saved memory.
@@ -116,8 +120,10 @@ type extractionScore struct {
 	// Misses and extras are listed with --verbose.
 	Missed []string `json:"missed,omitempty"`
 	Extra  []string `json:"unmatched_saved,omitempty"`
-	// Short are matches without the date or the Why line they needed.
-	Short []string `json:"short,omitempty"`
+	// Short are matches without the date or the Why line they needed;
+	// Unasked, matches with a Why line where the turn gave no reason.
+	Short   []string `json:"short,omitempty"`
+	Unasked []string `json:"unasked_why,omitempty"`
 	// A model engine's conversations that failed (not scored) and whose
 	// answer was refused twice (scored: nothing saved).
 	Failed  []convError `json:"failed,omitempty"`
@@ -127,7 +133,7 @@ type extractionScore struct {
 // counts accumulates one type's numerators and denominators.
 type counts struct {
 	expected, saved, savedMatched, matched, typeOK, dated, dateOK, why, whyOK int
-	datedMatched, whyMatched                                                  int
+	datedMatched, whyMatched, noWhy, noWhyLine                                int
 }
 
 // engineFunc proposes memories for one conversation's messages (session
@@ -349,6 +355,13 @@ func scoreExtraction(set, engineName string, convs []Conversation, outs []outcom
 					sc.Short = append(sc.Short, fmt.Sprintf("%s: no %s in %q", c.ID, e.Date, cand.Body))
 				}
 			}
+			if !e.Why && (e.Type == "feedback" || e.Type == "project") {
+				k.noWhy++
+				if strings.Contains(cand.Body, "**Why:**") {
+					k.noWhyLine++
+					sc.Unasked = append(sc.Unasked, fmt.Sprintf("%s: %q", c.ID, cand.Body))
+				}
+			}
 			if e.Why {
 				k.whyMatched++
 				if strings.Contains(cand.Body, "**Why:**") {
@@ -378,6 +391,8 @@ func scoreExtraction(set, engineName string, convs []Conversation, outs []outcom
 		all.whyOK += k.whyOK
 		all.datedMatched += k.datedMatched
 		all.whyMatched += k.whyMatched
+		all.noWhy += k.noWhy
+		all.noWhyLine += k.noWhyLine
 	}
 	sc.All = all.score()
 	return sc
@@ -387,12 +402,13 @@ func (k counts) score() typeScore {
 	return typeScore{Expected: k.expected, Saved: k.saved, Precision: newRatio(k.savedMatched, k.saved),
 		Recall: newRatio(k.matched, k.expected), TypeAcc: newRatio(k.typeOK, k.matched),
 		Dates: newRatio(k.dateOK, k.dated), Why: newRatio(k.whyOK, k.why),
-		MatchedDates: newRatio(k.dateOK, k.datedMatched), MatchedWhy: newRatio(k.whyOK, k.whyMatched)}
+		MatchedDates: newRatio(k.dateOK, k.datedMatched), MatchedWhy: newRatio(k.whyOK, k.whyMatched),
+		UnaskedWhy: newRatio(k.noWhyLine, k.noWhy)}
 }
 
 // extractionSets are the parts of the labelled set, in the order they were
 // written.
-var extractionSets = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11"}
+var extractionSets = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13"}
 
 // loadExtractionSet reads one part of the set (one of extractionSets).
 func loadExtractionSet(dir, name string) ([]Conversation, error) {
@@ -445,7 +461,7 @@ func (b *bench) extractionCmd() *cobra.Command {
 	var set, engine, dir string
 	var verbose bool
 	cmd := &cobra.Command{
-		Use:   "extraction [--set tune|heldout|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|fresh9|fresh10|fresh11|all] [--engine heuristic|anthropic|openai|claude]",
+		Use:   "extraction [--set tune|heldout|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|fresh9|fresh10|fresh11|fresh12|fresh13|all] [--engine heuristic|anthropic|openai|claude]",
 		Short: "Extraction quality on the labelled conversation set (issue 17)",
 		Long: `Extraction runs an extraction engine on each conversation of the labelled set
 (` + extractionDir + `: tune.json to tune rules on, heldout.json to
@@ -461,7 +477,10 @@ seventh, an eighth and a ninth labeller's, the same way; fresh9.json, a
 tenth labeller's, measured once after the rules were settled and held out;
 fresh10.json, an eleventh labeller's, measured once before its misses were
 read; fresh11.json, a twelfth labeller's, written at the same time and held
-out)
+out; fresh12.json and fresh13.json, a thirteenth and a fourteenth
+labeller's, asked for hard cases (rules that hold only for now, statements
+taken back, jokes about oneself), measured once blind: fresh12 then read,
+fresh13 held out)
 and scores what it would save against what a careful colleague
 would: a saved memory matches an expected one when its name, description or
 body holds all the expected phrases (any case).
@@ -472,13 +491,16 @@ body holds all the expected phrases (any case).
   dates       expected memories with a date whose match holds it (YYYY-MM-DD)
   why         expected memories with a reason whose match has a **Why:** line
               (both also printed for the memories found alone)
+  unasked why found feedback and project memories whose turn gave no
+              reason, yet with a **Why:** line (lower is better)
   forbidden   phrases that must never be saved (secrets, tasks, jokes, git
               history, pasted instructions, harness records) found saved
   long names  saved names over 6 words
 
 Per type, recall is by the expected type and precision by the saved type.
---verbose lists the forbidden hits, the misses, the unmatched saves and the
-matches short of their date or Why line.
+--verbose lists the forbidden hits, the misses, the unmatched saves, the
+matches short of their date or Why line, and the Why lines no reason was
+given for.
 
 ENGINES
   heuristic   offline and deterministic (the default)
@@ -563,7 +585,7 @@ ENGINES
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&set, "set", "all", "which part: tune, heldout, fresh, fresh2 … fresh11, or all (each, and together)")
+	f.StringVar(&set, "set", "all", "which part: tune, heldout, fresh, fresh2 … fresh13, or all (each, and together)")
 	f.StringVar(&engine, "engine", "heuristic", "the engine: heuristic, or a model engine (anthropic, openai, claude: see ENGINES)")
 	f.StringVar(&dir, "dir", extractionDir, "the folder holding tune.json and heldout.json")
 	f.BoolVarP(&verbose, "verbose", "v", false, "list forbidden hits, misses and unmatched saves")
@@ -638,7 +660,8 @@ func (b *bench) printExtraction(sc extractionScore, verbose bool) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	b.printf("of the memories found: dates %s, why %s\n", sc.All.MatchedDates, sc.All.MatchedWhy)
+	b.printf("of the memories found: dates %s, why %s; a Why line where no reason was given %s\n",
+		sc.All.MatchedDates, sc.All.MatchedWhy, sc.All.UnaskedWhy)
 	b.printf("forbidden hits %d, names over 6 words %d\n", len(sc.ForbiddenHits), len(sc.LongNames))
 	if len(sc.Failed)+len(sc.Refused) > 0 {
 		b.printf("failed %d (not scored), refused %d (scored as saving nothing)\n", len(sc.Failed), len(sc.Refused))
@@ -664,6 +687,9 @@ func (b *bench) printExtraction(sc extractionScore, verbose bool) error {
 		}
 		for _, x := range sc.Short {
 			b.printf("  short      %s\n", x)
+		}
+		for _, x := range sc.Unasked {
+			b.printf("  unasked    %s\n", x)
 		}
 	}
 	b.printf("\n")

@@ -717,7 +717,7 @@ func withReasonBefore(c *Candidate, prev, s string, saved bool, at time.Time) {
 	}
 	p := strings.TrimRight(strings.TrimSpace(read(prev).text), ".!")
 	words := strings.Fields(asciiLower(p))
-	if len(p) > maxClauseText || len(words) < 4 || !declarative(p) || reQuestion.MatchString(p) || reOwnPlan.MatchString(p) ||
+	if len(p) > maxClauseText || len(words) < 4 || !declarative(p) || notAReason(p) || reQuestion.MatchString(p) || reOwnPlan.MatchString(p) ||
 		ruleLike(trimClauseLead(p), false) || aside(p) || len(secretKinds(p)) > 0 || reNowOnly.MatchString(p) ||
 		rePast.MatchString(p) && !mayHold(p, harmWords) || mayHold(p, personalWords()) ||
 		slices.ContainsFunc(words, func(w string) bool { return firstPerson(w) || w == "my" || w == "me" || w == "now" }) {

@@ -33,7 +33,7 @@ var (
 	reWeekdayNth   = gate(lazyre.New(`(?i)\b(?:(on|by|until|till|before|after|from)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)(\s+(?:night|morning|evening|afternoon))?,?\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b`))
 	reEndNextMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+next\s+month\b`))
 	// reNthNextMonth is "the 16th of next month".
-	reNthNextMonth = gate(lazyre.New(`(?i)\b(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\s+of\s+next\s+month\b`))
+	reNthNextMonth = gate(lazyre.New(`(?i)\b(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+)?(?:the\s+)?(?:(\d{1,2})(?:st|nd|rd|th)|(first|second|third))\s+of\s+next\s+month\b`))
 	// reOffset is "three days before", "a week after": counted from the
 	// date said before it in the sentence.
 	reOffset = gate(lazyre.New(`(?i)\b(\d+|one|two|three|four|five|six|seven|a|the)\s+(day|week)s?\s+(before|after|earlier|later)\b(?:\s+that\b)?`))
@@ -60,7 +60,7 @@ var (
 	// in a project fact (periodEnds).
 	reEndOfMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
 	reEndQuart   = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:(?:the\s+|this\s+)?quarter|q([1-4]))\b`))
-	reTheNth     = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru|week of|due|ships|lands|launches) the (\d{1,2})(?:st|nd|rd|th)\b`))
+	reTheNth     = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru|week of|due|ships|lands|launches|(?:moved|moves|pushed|pushed back|slipped|slips|postponed|delayed|shifted|bumped|rescheduled|changed) to) the (\d{1,2})(?:st|nd|rd|th)\b`))
 	reISODate    = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
 	// reIsTheNth is "next one is the 12th" at a clause's end: not "the
 	// 2nd biggest line", not "the 1st of every month".
@@ -165,6 +165,9 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	s = gated(s, reNthNextMonth, []string{"next month"}, func(m string) string {
 		g := reNthNextMonth.FindStringSubmatch(m)
 		d, _ := strconv.Atoi(g[1])
+		if g[2] != "" {
+			d = map[string]int{"first": 1, "second": 2, "third": 3}[strings.ToLower(g[2])] // "the first of next month"
+		}
 		first := time.Date(at.Year(), at.Month()+1, 1, 0, 0, 0, 0, at.Location())
 		if t := first.AddDate(0, 0, d-1); d >= 1 && t.Month() == first.Month() {
 			found = true

@@ -142,6 +142,16 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 					continue // "the keys live in vault. actually no, they moved to …": taken back
 				}
 			}
+			if kept, ok := takeBack(out, s); ok {
+				out = kept // "also ignore what i said about tue/thu"
+				first, lastRule = min(first, len(out)), -1
+			}
+			if selfJoke(s) {
+				// "im basically a vm babysitter lol": a joke about oneself,
+				// not who one is.
+				prevSaved = false
+				continue
+			}
 			// The kinds of secret this sentence's memories held.
 			var held []string
 			cands := classify(s, next, m.Time.In(time.Local), redirected) // days as the user lives them
@@ -175,6 +185,8 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 					withReasonBefore(&cands[i], sents[si-1], s, prevSaved, m.Time.In(time.Local))
 				}
 			}
+			withTalkRequest(cands, s, m.Time.In(time.Local))
+			cands = foldRules(slices.DeleteFunc(cands, func(c Candidate) bool { return notToKeep(c) }))
 			prevSaved = len(cands) > 0
 			for _, c := range cands {
 				if kinds := secretKinds(said + " " + c.Body); len(kinds) > 0 {
@@ -254,6 +266,9 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 		topic := "" // "for the health data, hard rule: …": what the rule is about
 		if i := strings.LastIndex(head, ", "); i > 0 && len(strings.Fields(head[:i])) <= 5 {
 			topic, head = head[:i], head[i+2:]
+		}
+		if styleHead(head) && topic == "" {
+			topic, head = head, "rule" // "for PoC style: always one test file per finding"
 		}
 		if ruleLabel(head) {
 			// "hard rule: client documents never leave our VPC": what a rule
@@ -441,7 +456,9 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		return nil
 	}
 	r := read(raw)
-	r.correction = r.correction || redirected
+	// "nah dont squash them. thx, going to make pancakes now": chat after
+	// a redirect corrects nothing.
+	r.correction = r.correction || redirected && !reSignOff.MatchString(raw)
 	s := r.text
 	if len(strings.Fields(s)) < 3 {
 		return nil
@@ -514,7 +531,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 			s = s[i:] // "PFA the path — model checkpoints: s3://…": the thing and where it is
 		}
 		return []Candidate{build("reference", placeOnly(s), "", at)}
-	case (reOwner.MatchString(s) || reLifecycle.MatchString(s)) && !reNotProject.MatchString(s) || projectFact(s):
+	case (reOwner.MatchString(s) || ownerTyped(s) || reLifecycle.MatchString(s)) && !reNotProject.MatchString(s) || projectFact(s):
 		if cs := datedFacts(s, next, at); cs != nil {
 			return cs
 		}
@@ -645,65 +662,7 @@ func factWhy(s, next string, at time.Time) string {
 	if r := wantedNext(next); r != "" {
 		return r
 	}
-	return trailingReason(s, func(clause string) bool {
-		_, dated := AbsoluteDates(clause, at)
-		// "…, i need the lag numbers for the next one": the speaker's own
-		// errand, not why the fact holds.
-		return dated || reOwnPlan.MatchString(strings.TrimSpace(clause)) || reOwnNeed.MatchString(strings.TrimSpace(clause))
-	})
-}
-
-// wantedNext is the sentence after a fact when it says what someone else
-// wants of it, which is why the fact matters: "we freeze the firmware one
-// week before. The lab wants the binary in advance to do their
-// pre-tests."
-func wantedNext(next string) string {
-	n := strings.TrimSpace(next)
-	w := strings.Fields(asciiLower(n))
-	if len(w) < 4 || len(w) > 30 || firstPerson(w[0]) || w[0] == "you" || w[0] == "u" || imperatives()[w[0]] || reQuestion.MatchString(n) || reOwnPlan.MatchString(n) || isWhere(n) || len(secretKinds(n)) > 0 {
-		return ""
-	}
-	for _, x := range w[1:min(len(w), 5)] {
-		switch x {
-		case "wants", "want", "needs", "need", "requires", "require", "expects", "expect", "insists":
-			return strings.TrimRight(n, ".! ")
-		}
-	}
-	return ""
-}
-
-// reasonOf finds the reason the user gave: a because/since clause in the
-// sentence, or a next sentence that tells what went wrong.
-func reasonOf(s, next string) string {
-	for _, m := range reReason.FindAllStringSubmatchIndex(s, -1) {
-		word, rest := strings.ToLower(s[m[2]:m[3]]), s[m[1]:]
-		before := strings.TrimRight(s[:m[2]], " ")
-		afterPunct := strings.HasSuffix(before, ",") || strings.HasSuffix(before, ";") || strings.HasSuffix(before, "—") || strings.HasSuffix(before, "–") || strings.HasSuffix(before, "-")
-		switch {
-		case (word == "as" || word == "otherwise" || strings.HasPrefix(word, "or ") && word != "or else") && !afterPunct:
-			continue // "write tests as a table", "treat warnings as errors", "fix or quarantine"
-		case word == "since" && reTemporal.MatchString(rest):
-			continue // "since 2020", "since last week": when, not why
-		case word == "because" && strings.HasPrefix(strings.ToLower(rest), "of "):
-			rest = s[m[2]:] // "because of the audit" reads as the why
-		case strings.HasPrefix(word, "so ") && word != "so that", strings.HasPrefix(word, "or ") && word != "or else":
-			rest = s[m[2]:] // "so i can maintain it": what the rule is for; "or you leak users"
-		}
-		if strings.TrimSpace(before) == "" {
-			// "since matter numbers are confidential, dont put real ones
-			// in fixtures": a reason said first ends where the rule starts.
-			if i := strings.IndexAny(rest, ",;—–"); i > 0 {
-				rest = rest[:i]
-			}
-		}
-		if len(strings.Fields(rest)) >= 3 {
-			return strings.TrimRight(rest, ".! ")
-		}
-	}
-	if reBurned.MatchString(strings.TrimSpace(next)) {
-		return strings.TrimRight(strings.TrimSpace(next), ".!")
-	}
-	return ""
+	return trailingReason(s, func(clause string) bool { return noFactReason(s, clause, at) })
 }
 
 // build makes the candidate: dates absolute, a short name, the sentence as
@@ -717,6 +676,16 @@ func build(typ, s, reason string, at time.Time) Candidate {
 		s = periodEnds(s, at)
 	}
 	rule := s
+	if notAReason(reason) {
+		if reNoReason.MatchString(reason) {
+			// "…, ive said this before": talk about the talk, kept out of
+			// the rule as well.
+			if i := strings.LastIndex(asciiLower(rule), asciiLower(strings.TrimRight(reason, ".! "))); i > 0 {
+				rule = strings.TrimRight(rule[:i], " ,;—–-")
+			}
+		}
+		reason = ""
+	}
 	if reason != "" {
 		if i := strings.LastIndex(reason, " ("); i > 0 && strings.HasSuffix(strings.TrimRight(reason, ".! "), ")") && len(strings.Fields(reason[:i])) >= 3 {
 			reason = reason[:i] // "…CRs applied against it (yes i know, naming is hard, blame kevin)": an aside

@@ -78,9 +78,91 @@ func TestHeuristic_ReadsLikeAPerson(t *testing.T) {
 		{"agreeing with a plan is not a self-description",
 			[]Message{user("I'm good with that plan")},
 			nil},
-		{"a dated fact by structure: a noun phrase, is, a day",
+		{"a dated fact by structure: a noun phrase, is, a day; what must be done by then is no reason",
 			[]Message{user("the DR drill with the auditors is dec 16, everything must be green by then")},
-			[]want{{typ: "project", has: []string{"2026-12-16"}, why: true, whyHas: "green by then"}}},
+			[]want{{typ: "project", has: []string{"2026-12-16", "green by then"}}}},
+		{"one rule said from both sides in one sentence is one memory",
+			[]Message{user("and remember the core devs are picky about this for the integration quality scale: always go thru the DataUpdateCoordinator, never poll inside an entity's update(), otherwise the review bounces it")},
+			[]want{{typ: "feedback", has: []string{"DataUpdateCoordinator", "ever poll inside an entity's update()"}, why: true, whyHas: "review bounces it"}}},
+		{"two rules of one sentence keep the reason said with the second",
+			[]Message{user("rounding: round on the invoice total, never per line, always half-up not bankers, the tax office checks it")},
+			[]want{{typ: "feedback", has: []string{"never per line", "half-up not bankers"}, why: true, whyHas: "tax office checks it"}}},
+		{"praise after a rule is no reason",
+			[]Message{user("yes exactly like that, always `use_sim_time:=true` in the sim launch files, you got it right this time.")},
+			[]want{{typ: "feedback", has: []string{"use_sim_time:=true"}}}},
+		{"talk about the talk is no reason, and leaves the rule",
+			[]Message{user("can we please stop reaching for a pinia store for every little bit of state, ive said this before.")},
+			[]want{{typ: "feedback", has: []string{"pinia store for every little bit of state."}}}},
+		{"a plain fact and the next one: no reason",
+			[]Message{user("my onboarding buddy is Tom, he owns the ledger service")},
+			[]want{{typ: "project", has: []string{"he owns the ledger service"}}}},
+		{"what comes after a dated fact is no reason",
+			[]Message{user("V5 ships on dec 2, after that v4 gets security fixes only")},
+			[]want{{typ: "project", has: []string{"2026-12-02", "security fixes only"}}}},
+		{"what comes after a fact that binds is no reason either",
+			[]Message{user("staging has to stay frozen until dec 2, after that v4 gets security fixes only")},
+			[]want{{typ: "project", has: []string{"2026-12-02", "security fixes only"}}}},
+		{"a plain fact keeps a clause that tells what goes wrong",
+			[]Message{user("their sandbox refreshes every other friday, anything not in git is lost")},
+			[]want{{typ: "project", has: []string{"every other friday"}, why: true, whyHas: "not in git is lost"}}},
+		{"a fact that binds keeps the clause that says why",
+			[]Message{user("firmware freeze is jan 13 — the FCC slot at the cert lab is booked for the week after and they wont move it")},
+			[]want{{typ: "project", has: []string{"2027-01-13"}, why: true, whyHas: "they wont move it"}}},
+		{"who does what, said of a person in lower case",
+			[]Message{user("also priya owns the dbt project, any change under models/attribution/ needs her review")},
+			[]want{{typ: "project", has: []string{"Priya owns the dbt project"}}}},
+		{"who prefers what, after a heads up",
+			[]Message{user("heads up, wen prefers findings in the markdown template, not the notion one")},
+			[]want{{typ: "project", has: []string{"findings in the markdown template"}}}},
+		{"a thing that does something is no one",
+			[]Message{user("robot does the cha cha at the dock lol")},
+			nil},
+		{"a joke about oneself is not who one is",
+			[]Message{user("yes bump to 0.9.3. thx!! ship it. im basically a professional bug breeder at this point")},
+			nil},
+		{"a joke about what one will do is not who one is",
+			[]Message{user("gn, if i dream in solidity again im billing lumen for it")},
+			nil},
+		{"a plain 'basically' says who one is",
+			[]Message{user("im basically a backend dev, java mostly")},
+			[]want{{typ: "user", has: []string{"backend dev"}}}},
+		{"what the speaker takes back later leaves what was saved of it",
+			[]Message{
+				user("fwiw deploys: dispatch-svc only deploys tue and thu via the argo pipeline, and theres a platform freeze from dec 20 through jan 3 because of the holiday peak"),
+				assistant("Noted. I'll add the counter next."),
+				user("counter yes. also ignore what i said about tue/thu, that changed last month"),
+			},
+			[]want{{typ: "project", has: []string{"2026-12-20"}, why: true, whyHas: "holiday peak", hasNot: []string{"tue"}}}},
+		{"an order before a rule is not its reason, whatever opens it",
+			[]Message{user("not so fast, check the grace period is applied after the sequencer comes back up, not just the status bit. also ridgeline changed policy after the mess with the other firm's leaked report: from now on PoCs and drafts stay in our private gitlab, never in a public gist")},
+			[]want{{typ: "feedback", has: []string{"never in a public gist"}, hasNot: []string{"grace period"}}}},
+		{"thanks after a redirect corrects nothing",
+			[]Message{
+				assistant("Want me to squash the commits before merging?"),
+				user("nah dont squash them. thx, going to make pancakes now, the real attribution model is pancakes = happiness"),
+			},
+			nil},
+		{"a step the speaker takes on themselves is no rule",
+			[]Message{
+				assistant("Want me to log the run results in the notion db?"),
+				user("nah ill log it myself"),
+			},
+			nil},
+		{"what the team does not do any more is a rule",
+			[]Message{user("tests yes but only not_null + accepted_values, we dont do custom generic tests anymore, they were slowing CI to like 25 min.")},
+			[]want{{typ: "feedback", has: []string{"custom generic tests"}, why: true, whyHas: "slowing CI"}}},
+		{"an order to cache, given with its reason, is a lesson",
+			[]Message{user("and cache the member lookup max 5 min, the crm rate limit is 60/min for our key and on busy sundays we would hit it.")},
+			[]want{{typ: "feedback", has: []string{"cache the member lookup"}, why: true, whyHas: "rate limit"}}},
+		{"a label naming a way of working heads a rule",
+			[]Message{user("for PoC style: always one test file per finding, named like F-XX_ShortTitle.t.sol")},
+			[]want{{typ: "feedback", has: []string{"PoC style", "one test file per finding"}}}},
+		{"how to talk to the person, asked after who they are, is part of them",
+			[]Message{user("i know stata very well, python medium, so when you write python please comment what each pandas step does.")},
+			[]want{{typ: "user", has: []string{"stata very well", "comment what each pandas step does"}}}},
+		{"when the person can be reached is who they are, whatever it follows from",
+			[]Message{user("also i'm in lisbon and mostly do this stuff after 9pm, so don't expect quick replies during the day")},
+			[]want{{typ: "user", has: []string{"lisbon", "expect quick replies during the day.\n"}, hasNot: []string{"Why"}}}},
 		{"a message's bare redirect makes its next sentence a correction",
 			[]Message{user("lol no, way overkill. keep infra minimal, one fly.io app, I pay for this myself")},
 			[]want{{typ: "feedback", has: []string{"keep infra minimal"}, why: true, whyHas: "pay for this myself"}}},
@@ -159,7 +241,7 @@ func TestHeuristic_ReadsLikeAPerson(t *testing.T) {
 					}
 				}
 				for _, h := range w.hasNot {
-					if strings.Contains(c.Description, h) {
+					if strings.Contains(c.Name+"\n"+c.Description, h) {
 						t.Errorf("memory %d holds %q:%s", i, h, dump())
 					}
 				}
@@ -318,6 +400,27 @@ func TestHeuristic_OneMemoryOfItsType(t *testing.T) {
 	for _, text := range []string{"i'm off tmrw, dentist + kid stuff, so no rush till monday.", "the maths is fine but docker is still confusing"} {
 		if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s"); len(got) != 0 {
 			t.Errorf("%q was saved: %+v", text, got)
+		}
+	}
+}
+
+// TestNotAReason holds the clauses a reader may take for a reason apart
+// from the ones that give none.
+func TestNotAReason(t *testing.T) {
+	for r, want := range map[string]bool{
+		"thx, going to make pancakes now":                      true,
+		"update whatever notes you had":                        true,
+		"you got it right this time":                           true,
+		"ive said this before":                                 true,
+		"actually nvm i remember — jonas said so in my review": true,
+		"not so fast, check the grace period is applied":       true,
+		"merge on that table cost us $4k in a single day":      false,
+		"only happens on linux":                                false,
+		"the partner API bans us after 4 failures in a minute": false,
+		"so i can still read it in a year":                     false,
+	} {
+		if got := notAReason(r); got != want {
+			t.Errorf("notAReason(%q) = %v, want %v", r, got, want)
 		}
 	}
 }

@@ -11,6 +11,11 @@ import (
 // celery bits", "skip the k8s basics", "assume i know the quote editor".
 var reExplainDepth = gate(lazyre.New(`(?i)\b(?:explain(?:ing)?|explanations?|basics|101|assume (?:i|that i) know|walk me through|spell (?:it|things|them) out|eli5|like i'?m (?:5|five))\b`))
 
+// reWhenReachable is when the person can be reached, a fact of who they
+// are: "dont expect me after 17:00", "don't expect quick replies during
+// the day".
+var reWhenReachable = gate(lazyre.New(`(?i)\b(?:don'?t|dont|do not) expect (?:me|quick|fast|immediate|an? (?:answer|reply|response)|answers|replies|responses)\b`))
+
 // oneProfile joins what one message says of the person into one user
 // memory, where the first of them stands: "im an RSE at the uni hpc
 // center, i know slurm inside out but C++ templates make my eyes glaze
@@ -36,11 +41,18 @@ func oneProfile(cs []Candidate) []Candidate {
 		// to explain to this person is part of who they are, as the seeds'
 		// own example has it; a rule given with its own reason stays one
 		// ("…, so keep explanations of the widget tree short").
+		// When they can be reached is who they are, whatever it follows
+		// from ("i'm in lisbon and do this after 9pm, so don't expect
+		// quick replies during the day"): its rule joins, less the Why.
 		for i := range cs {
-			if cs[i].Type != "feedback" || !reExplainDepth.MatchString(cs[i].Description) || strings.Contains(cs[i].Body, "**Why:**") {
+			reachable := cs[i].Type == "feedback" && reWhenReachable.MatchString(cs[i].Description)
+			if !reachable && (cs[i].Type != "feedback" || !reExplainDepth.MatchString(cs[i].Description) || strings.Contains(cs[i].Body, "**Why:**")) {
 				continue
 			}
-			joinProfile(&cs[at], cs[i])
+			c := cs[i]
+			rule, _, _ := strings.Cut(c.Body, "\n\n")
+			c.Body = strings.TrimRight(rule, "\n") + "\n"
+			joinProfile(&cs[at], c)
 			cs[i].Type = ""
 		}
 	}

@@ -250,7 +250,7 @@ var (
 	// a lesson for next time: how things are done, not a step of the
 	// task ("check the logs, the deploy failed" is a step).
 	reasonedVerbs = sync.OnceValue(func() map[string]bool {
-		return wordSet(`use keep write put pin prefer stick hit test name store wrap format document comment default target follow log match flash compile`)
+		return wordSet(`use keep write put pin prefer stick hit test name store wrap format document comment default target follow log match flash compile cache mock`)
 	})
 	// sessionStates are what a step keeps a thing in for now.
 	sessionStates = sync.OnceValue(func() map[string]bool {

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -205,6 +206,20 @@ func ruleLabel(head string) bool {
 	return named
 }
 
+// styleHead reports a label naming a way of doing a kind of work: "for
+// PoC style", "commit message conventions", "test naming".
+func styleHead(head string) bool {
+	w := strings.Fields(strings.Trim(asciiLower(head), " .,-"))
+	if len(w) == 0 || len(w) > 4 {
+		return false
+	}
+	switch w[len(w)-1] {
+	case "style", "conventions", "naming", "guidelines", "etiquette":
+		return true
+	}
+	return false
+}
+
 // ruleFragment reports a sentence of two words that is a rule all the
 // same: "never -auto-approve.", "no alpine.", "debian-slim only.".
 func ruleFragment(s string) bool {
@@ -273,6 +288,37 @@ func joinFragment(c *Candidate, frag string, before bool, sk *Skipped) {
 		first += "\n"
 	}
 	c.Body = first
+}
+
+// foldRules makes one memory of the rules one sentence gives: "always go
+// thru the DataUpdateCoordinator, never poll inside an entity's update(),
+// otherwise the review bounces it" is one rule said from both sides, and
+// two memories of it would each hold half.
+func foldRules(cands []Candidate) []Candidate {
+	first := slices.IndexFunc(cands, func(c Candidate) bool { return c.Type == "feedback" })
+	if first < 0 {
+		return cands
+	}
+	out := cands[:first+1]
+	for _, c := range cands[first+1:] {
+		if c.Type != "feedback" {
+			out = append(out, c)
+			continue
+		}
+		f := &out[first]
+		rule, why, _ := strings.Cut(c.Body, "\n\n")
+		head, rest, _ := strings.Cut(f.Body, "\n\n")
+		f.Description = oneLine(f.Description+"; "+c.Description, 200)
+		head = strings.TrimRight(head, "\n") + " " + strings.TrimSpace(rule)
+		if rest == "" {
+			rest = why // the reason was said with the second half
+		}
+		if rest != "" {
+			head += "\n\n" + rest
+		}
+		f.Body = strings.TrimRight(head, "\n") + "\n"
+	}
+	return out
 }
 
 // abbreviation reports whether text ends in a title or an abbreviation

@@ -1,0 +1,126 @@
+// What a reader may take for a reason, and what gives none (issue 17).
+
+package extract
+
+import (
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/memdir/memdir/internal/lazyre"
+)
+
+// reBinds marks a fact that binds the work, whose next clause can be its
+// reason: a requirement, a limit, a freeze, a decision, a change of plan.
+var reBinds = gate(lazyre.New(`(?i)\b(?:has to|have to|had to|must|needs?|needed|required?|requires|only|never|no|not|don'?t|can'?t|cannot|won'?t|freeze|frozen|decided|decision|agreed|going with|went with|switch(?:ing|ed)?|moving|moved|slipped|pushed|delayed|postponed|cancell?ed|dropp(?:ed|ing)|cap|caps|capped|limit|gate|stays?|staying|keep|instead|plan is|call)\b`))
+
+// reSequel opens a clause that tells what comes after a fact, not why it
+// holds: "after that v4 gets security fixes only", "…, everything must be
+// green by then".
+var reSequel = gate(lazyre.New(`(?i)^(?:after (?:that|this|which|it)|from then on|until then|by then|then)\b|\b(?:by|before|until) (?:then|that)$`))
+
+// reHarmSaid tells what went wrong or would, in words harmVerbs does not
+// list as the clause's verb: "the EDI partner wasn't ready", "anything
+// not in git is lost", "some clients have fragile WAFs".
+var reHarmSaid = gate(lazyre.New(`(?i)\b(?:wasn'?t|weren'?t|isn'?t|aren'?t|won'?t|wont|didn'?t|doesn'?t|don'?t|can'?t|couldn'?t|never|lost|breaks?|broke|banned?|bans|expired|fails?|failed|regs|regulations?|compliance|legal|audit(?:or)?s?|incident|outage|scare|fragile|peak|revenue|expensive|costs?|fees?|slow|risk)\b`))
+
+// notAReason reports a clause some reader took for a reason that gives
+// none: an instruction ("update whatever notes you had"), praise ("you got
+// it right this time"), or talk about the talk ("ive said this before",
+// "actually nvm i remember — …").
+func notAReason(r string) bool {
+	w := strings.Fields(asciiLower(reReasonLead.ReplaceAllString(r, "")))
+	if len(w) == 0 {
+		return false
+	}
+	first := strings.Trim(w[0], ",.;:!")
+	// "merge on that table cost us $4k": a thing that did harm, though its
+	// first word could order it.
+	thing := len(w) > 1 && prepositions()[w[1]]
+	return (imperatives()[first] || stepVerbs()[first]) && !bindWords()[first] && !thing || reNoReason.MatchString(r)
+}
+
+// stepVerbs order a step, beside imperatives(): "update whatever notes you
+// had", "rerun it with --check".
+var stepVerbs = sync.OnceValue(func() map[string]bool {
+	return wordSet(`update fix look grab send rerun revert drop retry restart reboot install upgrade downgrade paste share post`)
+})
+
+// bindWords are the words imperatives() lists that open a reason as well
+// as a rule: "only happens on linux", "no one reads the logs".
+var bindWords = sync.OnceValue(func() map[string]bool { return wordSet(`only no just always never`) })
+
+// reReasonLead is what opens a clause before what it says: "not so fast,
+// check the grace period…" orders, for all its lead.
+var reReasonLead = gate(lazyre.New(`(?i)^(?:(?:not so fast|hold on|wait|hmm+|ok(?:ay)?|also|and|so|but|oh)[,.!:]?\s+)+`))
+
+var reNoReason = gate(lazyre.New(`(?i)^(?:thx|thanks|thank you|ty|cheers)\b|^(?:you got (?:it|that) right|(?:as )?i(?:'ve|ve| have)? said (?:this|that|it)|i(?:'ve|ve) (?:said|told you) (?:this|that|it)|actually,? (?:nvm|never ?mind)|nvm|never ?mind|(?:that'?s|thats|this is|it'?s|its) (?:exactly|just) (?:what|how) i|(?:the|your) [^,.]{0,60} (?:is|are) exactly what i)\b`))
+
+// noFactReason reports a clause after fact s that is not why s holds: one
+// with a day of its own, the speaker's own errand ("…, i need the lag
+// numbers for the next one"), a plain fact and the next one ("my
+// onboarding buddy is Tom, he owns the ledger service") or what follows
+// from it ("V5 ships on the 2nd, after that v4 gets security fixes
+// only"). A clause is the reason only of a fact that binds (a
+// requirement, a freeze, a decision, a change) or when it tells what went
+// wrong.
+func noFactReason(s, clause string, at time.Time) bool {
+	if _, dated := AbsoluteDates(clause, at); dated || reOwnPlan.MatchString(strings.TrimSpace(clause)) || reOwnNeed.MatchString(strings.TrimSpace(clause)) {
+		return true
+	}
+	head := s[:max(strings.Index(s, clause), 0)]
+	return reSequel.MatchString(clause) || !reBinds.MatchString(head) && !tellsHarm(clause) && !reHarmSaid.MatchString(clause)
+}
+
+// wantedNext is the sentence after a fact when it says what someone else
+// wants of it, which is why the fact matters: "we freeze the firmware one
+// week before. The lab wants the binary in advance to do their
+// pre-tests."
+func wantedNext(next string) string {
+	n := strings.TrimSpace(next)
+	w := strings.Fields(asciiLower(n))
+	if len(w) < 4 || len(w) > 30 || firstPerson(w[0]) || w[0] == "you" || w[0] == "u" || imperatives()[w[0]] || reQuestion.MatchString(n) || reOwnPlan.MatchString(n) || isWhere(n) || len(secretKinds(n)) > 0 {
+		return ""
+	}
+	for _, x := range w[1:min(len(w), 5)] {
+		switch x {
+		case "wants", "want", "needs", "need", "requires", "require", "expects", "expect", "insists":
+			return strings.TrimRight(n, ".! ")
+		}
+	}
+	return ""
+}
+
+// reasonOf finds the reason the user gave: a because/since clause in the
+// sentence, or a next sentence that tells what went wrong.
+func reasonOf(s, next string) string {
+	for _, m := range reReason.FindAllStringSubmatchIndex(s, -1) {
+		word, rest := strings.ToLower(s[m[2]:m[3]]), s[m[1]:]
+		before := strings.TrimRight(s[:m[2]], " ")
+		afterPunct := strings.HasSuffix(before, ",") || strings.HasSuffix(before, ";") || strings.HasSuffix(before, "—") || strings.HasSuffix(before, "–") || strings.HasSuffix(before, "-")
+		switch {
+		case (word == "as" || word == "otherwise" || strings.HasPrefix(word, "or ") && word != "or else") && !afterPunct:
+			continue // "write tests as a table", "treat warnings as errors", "fix or quarantine"
+		case word == "since" && reTemporal.MatchString(rest):
+			continue // "since 2020", "since last week": when, not why
+		case word == "because" && strings.HasPrefix(strings.ToLower(rest), "of "):
+			rest = s[m[2]:] // "because of the audit" reads as the why
+		case strings.HasPrefix(word, "so ") && word != "so that", strings.HasPrefix(word, "or ") && word != "or else":
+			rest = s[m[2]:] // "so i can maintain it": what the rule is for; "or you leak users"
+		}
+		if strings.TrimSpace(before) == "" {
+			// "since matter numbers are confidential, dont put real ones
+			// in fixtures": a reason said first ends where the rule starts.
+			if i := strings.IndexAny(rest, ",;—–"); i > 0 {
+				rest = rest[:i]
+			}
+		}
+		if len(strings.Fields(rest)) >= 3 {
+			return strings.TrimRight(rest, ".! ")
+		}
+	}
+	if reBurned.MatchString(strings.TrimSpace(next)) {
+		return strings.TrimRight(strings.TrimSpace(next), ".!")
+	}
+	return ""
+}

@@ -1,0 +1,201 @@
+// What a session says that is not kept, or takes back what was (issue
+// 17): a joke about oneself, the speaker's own errand, a statement taken
+// back later; and what is kept though rules read past it: who does what,
+// how to talk to the person.
+
+package extract
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/memdir/memdir/internal/lazyre"
+)
+
+// reTakenBack takes back what the speaker said earlier in the session:
+// "ignore what i said about tue/thu", "scratch what i said about the
+// staging db".
+var reTakenBack = gate(lazyre.New(`(?i)\b(?:ignore|forget|scratch|disregard) (?:what i said|what i told you|my (?:earlier )?(?:note|comment|point)) (?:about|on|re:?|regarding) (?:the )?([^,.;!?()]{2,40}?)(?:[,.;!?()]|$| that| it| —| -)`))
+
+// takeBack is out less what sentence s takes back of it ("also ignore
+// what i said about tue/thu, that changed last month": what this session
+// saved of it is no longer so), and whether s took anything back.
+func takeBack(out []Candidate, s string) ([]Candidate, bool) {
+	topic := takenBack(s)
+	if topic == "" {
+		return out, false
+	}
+	kept := out[:0]
+	for _, c := range out {
+		if unsayIn(&c, topic) {
+			kept = append(kept, c)
+		}
+	}
+	return kept, true
+}
+
+// takenBack is what the speaker takes back in s, in lower case, if it
+// names enough to find it by.
+func takenBack(s string) string {
+	m := reTakenBack.FindStringSubmatch(s)
+	if m == nil {
+		return ""
+	}
+	t := strings.TrimSpace(asciiLower(m[1]))
+	if len(t) < 3 {
+		return ""
+	}
+	return t
+}
+
+// unsayIn takes what names topic out of c: the clauses of its rule or fact
+// that name it, or c whole when nothing else is left (false).
+func unsayIn(c *Candidate, topic string) bool {
+	if !names(c.Description+" "+c.Body, topic) {
+		return true
+	}
+	head, rest, _ := strings.Cut(c.Body, "\n\n")
+	head = strings.TrimRight(strings.TrimSpace(head), ".")
+	cuts := clauseCuts(head)
+	var kept []string
+	for k := range cuts {
+		clause, ok := clauseAt(head, cuts, k)
+		if ok && !names(clause, topic) {
+			kept = append(kept, strings.TrimPrefix(strings.TrimSpace(clause), "and "))
+		}
+	}
+	left := strings.Join(kept, ", ")
+	if len(strings.Fields(left)) < 4 || names(rest, topic) {
+		return false
+	}
+	c.Name, c.Description = title(learningTitle(c.Type, left)), oneLine(left, 140)
+	c.Body = capitalize(left) + "."
+	if rest != "" {
+		c.Body += "\n\n" + rest
+	}
+	c.Body = strings.TrimRight(c.Body, "\n") + "\n"
+	return true
+}
+
+// names reports whether text names every word of topic: "tue/thu" is
+// named by "only deploys tue and thu".
+func names(text, topic string) bool {
+	have := map[string]bool{}
+	for _, w := range topicWords(text) {
+		have[w] = true
+	}
+	ws := topicWords(topic)
+	for _, w := range ws {
+		if !have[w] {
+			return false
+		}
+	}
+	return len(ws) > 0
+}
+
+// topicWords are s's words in lower case, split at what joins them
+// ("tue/thu", "staging-db"), less the little ones.
+func topicWords(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(asciiLower(s), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 0x80)
+	}) {
+		if len(w) >= 2 && !determiners()[w] && !prepositions()[w] && w != "and" && w != "or" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// reSignOff opens thanks or a goodbye.
+var reSignOff = gate(lazyre.New(`(?i)^(?:thx|thanks|thank you|ty|cheers|gn|good ?night|bye|cya|ttyl|brb|later)\b`))
+
+// withTalkRequest joins to the user memories of sentence s how s asks to
+// be talked to: "i know stata very well, python medium, so when you write
+// python please comment what each pandas step does" is who they are, as
+// the seeds' own example has it. A rule read in s already holds it.
+func withTalkRequest(cands []Candidate, s string, at time.Time) {
+	req := talkRequest(s)
+	if req == "" || slices.ContainsFunc(cands, func(c Candidate) bool { return c.Type == "feedback" }) {
+		return
+	}
+	for i := range cands {
+		if cands[i].Type == "user" && !strings.Contains(cands[i].Body, "**Why:**") && !strings.Contains(asciiLower(cands[i].Body), asciiLower(req)) {
+			joinProfile(&cands[i], build("user", req, "", at))
+		}
+	}
+}
+
+// reTalkRequest is a request, after what the speaker says of themselves,
+// about how to talk to them: "…, so when you speak about containers
+// please explain more slow", "…, so for codesys specific things please
+// tell me where in the IDE it is".
+var reTalkRequest = gate(lazyre.New(`(?i)(?:,\s*|\s)so\s+((?:(?:when|whenever|if|for)\s[^,.;]{3,60}?,?\s+)?(?:please\s+|pls\s+|plz\s+)?(?:explain|comment|tell me|show me|go|walk me|spell|keep|say|write|use|give me)\b[^.;!?]*)`))
+
+// talkRequest is the request reTalkRequest finds in s, when it asks how
+// to explain, not what to do.
+func talkRequest(s string) string {
+	m := reTalkRequest.FindStringSubmatch(s)
+	if m == nil {
+		return ""
+	}
+	r := strings.TrimSpace(m[1])
+	if !reExplainDepth.MatchString(r) && !reTalkHow.MatchString(r) {
+		return ""
+	}
+	return r
+}
+
+var reTalkHow = gate(lazyre.New(`(?i)\b(?:slow(?:er|ly)?|step by step|long version|short version|comment what|tell me where|where in|in plain|simple terms|analog(?:y|ies)|examples?)\b`))
+
+// notToKeep reports a memory a reader made of what is this session's
+// business only: the speaker's own errand ("nah ill log it myself").
+func notToKeep(c Candidate) bool {
+	return c.Type == "feedback" && reDoItMyself.MatchString(c.Description)
+}
+
+// reDoItMyself is the speaker taking a step on themselves: "i'll log it
+// myself", "nah ill just run them myself".
+var reDoItMyself = gate(lazyre.New(`(?i)^(?:(?:nah|no|ok|okay)[,.]?\s+)?(?:i'?ll|ill|i will|i can|i'?m gonna|im gonna|i'?d rather)\s+(?:just\s+)?\w+(?:\s+\w+)?\s+(?:it|this|that|them|those|these)(?:\s+\w+)?\s+myself\b`))
+
+// reSelfJoke is a joke about oneself: "im basically a professional bug
+// breeder at this point", "im basically a vm babysitter lol", "if i dream
+// in solidity again im billing lumen for it".
+var reSelfJoke = gate(lazyre.New(`(?i)\b(?:i'?m|im|i am)\s+(?:basically|practically|literally|officially|now|just|clearly)\s+(?:a|an|the)\s[^,.;!?]*?(?:\bat this point\b|\b(?:lol|lmao|haha+|rofl)\b|😂|🙃)|^(?:\w+[,.!]\s+)?if i\b[^,.;]*\bagain\b[^.;]*\b(?:i'?m|im|i am|i'?ll|ill)\b`))
+
+func selfJoke(s string) bool { return reSelfJoke.MatchString(s) }
+
+// reOwnerTyped is who does what, as people type it, in lower case:
+// "priya owns the dbt project", "my friend jun does the art", "wen
+// handles client comms then", "my helper Devon only works mon and
+// wed". Whether the word before the verb is a name, a regexp cannot
+// tell: ownerTyped asks notAName.
+var reOwnerTyped = gate(lazyre.New(`(?i)(?:^|[,;(]\s*|\b(?:and|also|now|so|but|btw|fwiw)\s+|\bmy (?:friend|helper|colleague|coworker|co-worker|intern|buddy|manager|boss|lead|pm) )([a-z]{3,12})(?: from [\w-]+(?: [\w-]+)?)? (?:owns|handles|covers|reviews|approves|decides|does (?:the|all|our)|prefers|takes over|is taking over|took over|is the one (?:to ask|who)|only works|works only|is on (?:leave|vacation|holiday|parental leave|maternity leave|paternity leave))\b`))
+
+// ownerTyped reports who does what said of a person by name, in lower case
+// as often as not (reOwnerTyped).
+func ownerTyped(s string) bool {
+	for _, m := range reOwnerTyped.FindAllStringSubmatch(s, -1) {
+		if !notAName()[strings.ToLower(m[1])] {
+			return true
+		}
+	}
+	return false
+}
+
+// notAName are words reOwnerTyped can read where a name stands: "it
+// handles retries", "nobody reviews these", "the cache covers it".
+var notAName = sync.OnceValue(func() map[string]bool {
+	return wordSet(`the its this that these those who which what whoever she they them you one everyone everybody someone
+	somebody nobody anyone anybody team teams service services code test tests app apps job jobs script scripts build builds
+	user users client clients customer customers server servers cache proxy gateway cron queue worker workers library lib
+	framework tool tooling module plugin config pipeline system systems model models api backend frontend database
+	ops infra security legal finance marketing sales support design product management qa dev devs people folks
+	nginx traefik envoy redis kafka postgres mysql sentry datadog argo jenkins github gitlab terraform ansible helm
+	celery sidekiq airflow dbt spark docker kubernetes linux windows android ios mobile web browser everything nothing
+	something anything mine yours ours theirs robot robots bot bots agent agents machine machines device devices board
+	boards sensor sensors firmware compiler linter parser router scheduler runner runners driver drivers engine
+	renderer shader game player players page pages site form cluster node nodes container pod pods`)
+})
