@@ -359,14 +359,20 @@ func nthDates(s string, at time.Time, found *bool) string {
 		return s[m[0]:m[1]]
 	})
 	// "on the 14th": the next 14th, this month's if it is still ahead.
-	s = gated(s, reTheNth, digits, func(m string) string { // and "the ", its own gate
-		g := reTheNth.FindStringSubmatch(m)
-		d, _ := strconv.Atoi(g[2])
+	s = replaceEach(s, reTheNth, digits, func(s string, m []int) string { // and "the ", its own gate
+		pre := group(s, m, 1)
+		if p := strings.ToLower(pre); (p == "on" || p == "from") && pastClause(s[:m[0]]) && !reVerbAhead.MatchString(strings.TrimSpace(s[:m[0]])) {
+			return s[m[0]:m[1]] // "we went live on the 8th": a day gone, not the next 8th
+		}
+		if reRankOf.MatchString(s[m[1]:]) {
+			return s[m[0]:m[1]] // "the office is on the 3rd floor", "moved to the 2nd slot"
+		}
+		d, _ := strconv.Atoi(group(s, m, 2))
 		if t, ok := nextNth(at, d); ok {
 			*found = true
-			return g[1] + " " + day(t)
+			return pre + " " + day(t)
 		}
-		return m
+		return s[m[0]:m[1]]
 	})
 	if !reISODate.MatchString(s) {
 		return s // "up to the 3rd place": only a range's start makes it a day
@@ -385,6 +391,13 @@ func nthDates(s string, at time.Time, found *bool) string {
 		return s[m[0]:m[1]]
 	})
 }
+
+// reRankOf is what an ordinal ranks when it is no day of the month.
+var reRankOf = gate(lazyre.New(`(?i)^\s+(?:floor|floors|slot|slots|place|row|column|level|position|round|spot|step|tier|attempt|try|time|item|line|page|paragraph|section|chapter|grade|gen|generation|party|person|team|quarter|week|ring|stage|phase|pass|run|batch|shift|lane|gate|seat|room|building|wave|iteration|sprint|edition|version|draft)\b`))
+
+// reVerbAhead is a participle that tells of what is to come: "the old
+// one gets decommissioned", "it will be migrated".
+var reVerbAhead = gate(lazyre.New(`(?i)\b(?:gets?|getting|will|be|is|are|being|going to)\s+\w+$`))
 
 // dayWords say a day of the month is a day, not a place in a list.
 var dayWords = []string{"last day", "first day", "deadline", "due", "the day", "launch", "release", "freeze", "cutover", "go-live", "go live",

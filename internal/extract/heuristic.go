@@ -142,15 +142,19 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 					continue // "the keys live in vault. actually no, they moved to …": taken back
 				}
 			}
-			if kept, ok := takeBack(out, s); ok {
-				out = kept // "also ignore what i said about tue/thu"
-				first, lastRule = min(first, len(out)), -1
+			if kept, at, ok := takeBack(out, first, s); ok {
+				out, first, lastRule = kept, at, -1 // "also ignore what i said about tue/thu"
 			}
-			if selfJoke(s) {
+			if remindsOf(s) {
+				continue // "dont forget what i said about tue/thu": said already
+			}
+			if t, joked := withoutSelfJoke(s); joked {
 				// "im basically a vm babysitter lol": a joke about oneself,
-				// not who one is.
-				prevSaved = false
-				continue
+				// not who one is; the rest of the sentence may say more.
+				if s = t; len(strings.Fields(s)) < 3 {
+					prevSaved = false
+					continue
+				}
 			}
 			// The kinds of secret this sentence's memories held.
 			var held []string

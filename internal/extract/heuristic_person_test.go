@@ -114,6 +114,15 @@ func TestHeuristic_ReadsLikeAPerson(t *testing.T) {
 		{"who prefers what, after a heads up",
 			[]Message{user("heads up, wen prefers findings in the markdown template, not the notion one")},
 			[]want{{typ: "project", has: []string{"findings in the markdown template"}}}},
+		{"someone who is someone's does things",
+			[]Message{user("my friend jun does the art, sprites come from him")},
+			[]want{{typ: "project", has: []string{"jun does the art"}}}},
+		{"a tool that handles something is no one",
+			[]Message{user("ok so pandas handles missing values differently than dplyr")},
+			nil},
+		{"someone named as a name handles things",
+			[]Message{user("fwiw Wen handles client comms while im offline")},
+			[]want{{typ: "project", has: []string{"Wen handles client comms"}}}},
 		{"a thing that does something is no one",
 			[]Message{user("robot does the cha cha at the dock lol")},
 			nil},
@@ -123,6 +132,12 @@ func TestHeuristic_ReadsLikeAPerson(t *testing.T) {
 		{"a joke about what one will do is not who one is",
 			[]Message{user("gn, if i dream in solidity again im billing lumen for it")},
 			nil},
+		{"a joke about oneself leaves the rule said with it",
+			[]Message{user("if i have to rebase this again ill scream, so always rebase on main before opening a PR")},
+			[]want{{typ: "feedback", has: []string{"always rebase on main before opening a PR"}, hasNot: []string{"scream"}}}},
+		{"'just a contractor lol' says who one is",
+			[]Message{user("im just a contractor lol so dont touch the prod configs without asking jen")},
+			[]want{{typ: "feedback", has: []string{"dont touch the prod configs without asking jen"}, why: true, whyHas: "contractor"}}},
 		{"a plain 'basically' says who one is",
 			[]Message{user("im basically a backend dev, java mostly")},
 			[]want{{typ: "user", has: []string{"backend dev"}}}},
@@ -133,6 +148,27 @@ func TestHeuristic_ReadsLikeAPerson(t *testing.T) {
 				user("counter yes. also ignore what i said about tue/thu, that changed last month"),
 			},
 			[]want{{typ: "project", has: []string{"2026-12-20"}, why: true, whyHas: "holiday peak", hasNot: []string{"tue"}}}},
+		{"what the speaker takes back leaves no reason said of it",
+			[]Message{
+				user("fwiw deploys: dispatch-svc only deploys tue and thu via the argo pipeline, and theres a platform freeze from dec 20 through jan 3 because of the holiday peak"),
+				assistant("Noted."),
+				user("also ignore what i said about the freeze, it got cancelled"),
+			},
+			[]want{{typ: "project", has: []string{"only deploys tue and thu"}, hasNot: []string{"freeze"}}}},
+		{"what the speaker says not to forget is kept",
+			[]Message{
+				user("fwiw deploys: dispatch-svc only deploys tue and thu via the argo pipeline, and theres a platform freeze from dec 20 through jan 3 because of the holiday peak"),
+				assistant("Noted."),
+				user("and dont forget what i said about tue/thu, it matters"),
+			},
+			[]want{{typ: "project", has: []string{"only deploys tue and thu", "2026-12-20"}, why: true}}},
+		{"a take-back in a later message leaves that message's own memories whole",
+			[]Message{
+				user("always use ruff for linting, and never push to main directly"),
+				assistant("ok"),
+				user("always squash before merging. ignore what i said about ruff. only kidding"),
+			},
+			[]want{{typ: "feedback", has: []string{"never push to main directly"}, hasNot: []string{"ruff", "squash"}}}},
 		{"an order before a rule is not its reason, whatever opens it",
 			[]Message{user("not so fast, check the grace period is applied after the sequencer comes back up, not just the status bit. also ridgeline changed policy after the mess with the other firm's leaked report: from now on PoCs and drafts stay in our private gitlab, never in a public gist")},
 			[]want{{typ: "feedback", has: []string{"never in a public gist"}, hasNot: []string{"grace period"}}}},
@@ -162,7 +198,31 @@ func TestHeuristic_ReadsLikeAPerson(t *testing.T) {
 			[]want{{typ: "user", has: []string{"stata very well", "comment what each pandas step does"}}}},
 		{"when the person can be reached is who they are, whatever it follows from",
 			[]Message{user("also i'm in lisbon and mostly do this stuff after 9pm, so don't expect quick replies during the day")},
-			[]want{{typ: "user", has: []string{"lisbon", "expect quick replies during the day.\n"}, hasNot: []string{"Why"}}}},
+			[]want{{typ: "user", has: []string{"lisbon", "expect quick replies during the day.\n"}}}},
+		{"a place in the repository itself is no reference: the code says it",
+			[]Message{user("btw slot fetching is in shared/src/commonMain/kotlin/com/basketcart/slots/SlotRepository.kt")},
+			nil},
+		{"a folder of the repository is no reference either",
+			[]Message{user("the mojolicious app is in lib/Provd/")},
+			nil},
+		{"a source file is no reference",
+			[]Message{user("the proration code is in billing/prorate.rb")},
+			nil},
+		{"a folder of another repository is a place outside this one",
+			[]Message{user("the pinout is in docs/pinout.pdf in the hw repo")},
+			[]want{{typ: "reference", has: []string{"docs/pinout.pdf"}}}},
+		{"an absolute path on a machine is a place outside the repository",
+			[]Message{user("the ref genome is at /shared/refs/GRCh38_gencode44 on the cluster")},
+			[]want{{typ: "reference", has: []string{"/shared/refs/GRCh38_gencode44"}}}},
+		{"a place named first is the place, whatever the repository vendors of it",
+			[]Message{user("fingerprints come from the can-i-take-over-xyz list, vendored in data/fingerprints.json")},
+			[]want{{typ: "reference", has: []string{"can-i-take-over-xyz"}}}},
+		{"what not to expect of a system is a rule, not when one can be reached",
+			[]Message{user("i'm a backend dev. dont expect an answer from the pricing api under 2s, it caches nothing")},
+			[]want{{typ: "user", has: []string{"backend dev"}}, {typ: "feedback", has: []string{"pricing api"}, why: true, whyHas: "caches nothing"}}},
+		{"quick fixes are not replies",
+			[]Message{user("im the new maintainer here. dont expect quick fixes on the legacy module, always add a regression test first")},
+			[]want{{typ: "user", has: []string{"maintainer"}, hasNot: []string{"quick fixes"}}, {typ: "feedback", has: []string{"regression test"}}}},
 		{"a message's bare redirect makes its next sentence a correction",
 			[]Message{user("lol no, way overkill. keep infra minimal, one fly.io app, I pay for this myself")},
 			[]want{{typ: "feedback", has: []string{"keep infra minimal"}, why: true, whyHas: "pay for this myself"}}},
@@ -418,9 +478,36 @@ func TestNotAReason(t *testing.T) {
 		"only happens on linux":                                false,
 		"the partner API bans us after 4 failures in a minute": false,
 		"so i can still read it in a year":                     false,
+		"pull requests with 40 commits are unreadable":         false,
+		"change requests need CAB approval":                    false,
+		"test data is shared with QA":                          false,
+		"check the grace period is applied":                    true,
+		"rerun it with --check first":                          true,
 	} {
 		if got := notAReason(r); got != want {
 			t.Errorf("notAReason(%q) = %v, want %v", r, got, want)
 		}
+	}
+}
+
+// TestFoldRules_BothReasons: two rules of one sentence, each with its own
+// reason, make one memory whose Why line holds both.
+func TestFoldRules_BothReasons(t *testing.T) {
+	at := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	got := foldRules([]Candidate{
+		build("feedback", "always squash before merging", "long histories are unreadable", at),
+		build("feedback", "never force push to main", "it broke the release branch", at),
+	})
+	if len(got) != 1 {
+		t.Fatalf("%d memories, want 1: %+v", len(got), got)
+	}
+	b := got[0].Body
+	for _, want := range []string{"Always squash before merging.", "Never force push to main.", "**Why:** Long histories are unreadable. It broke the release branch."} {
+		if !strings.Contains(b, want) {
+			t.Errorf("body lacks %q:\n%s", want, b)
+		}
+	}
+	if strings.Count(b, "**Why:**") != 1 || strings.Count(b, "**How to apply:**") != 1 {
+		t.Errorf("body has more than one Why or How:\n%s", b)
 	}
 }

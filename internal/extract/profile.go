@@ -14,7 +14,15 @@ var reExplainDepth = gate(lazyre.New(`(?i)\b(?:explain(?:ing)?|explanations?|bas
 // reWhenReachable is when the person can be reached, a fact of who they
 // are: "dont expect me after 17:00", "don't expect quick replies during
 // the day".
-var reWhenReachable = gate(lazyre.New(`(?i)\b(?:don'?t|dont|do not) expect (?:me|quick|fast|immediate|an? (?:answer|reply|response)|answers|replies|responses)\b`))
+var reWhenReachable = gate(lazyre.New(`(?i)\b(?:don'?t|dont|do not) expect (?:me\b|(?:quick |fast |immediate |same-day )?(?:replies|answers|responses|an? (?:answer|reply|response))\b(?:\s+from\s+(\w+))?)`))
+
+// reachable reports a rule that says when the speaker can be reached:
+// "dont expect me after 17:00", not "dont expect an answer from the
+// pricing api under 2s".
+func reachable(rule string) bool {
+	m := reWhenReachable.FindStringSubmatch(rule)
+	return m != nil && (m[1] == "" || strings.EqualFold(m[1], "me"))
+}
 
 // oneProfile joins what one message says of the person into one user
 // memory, where the first of them stands: "im an RSE at the uni hpc
@@ -45,7 +53,7 @@ func oneProfile(cs []Candidate) []Candidate {
 		// from ("i'm in lisbon and do this after 9pm, so don't expect
 		// quick replies during the day"): its rule joins, less the Why.
 		for i := range cs {
-			reachable := cs[i].Type == "feedback" && reWhenReachable.MatchString(cs[i].Description)
+			reachable := cs[i].Type == "feedback" && reachable(cs[i].Description)
 			if !reachable && (cs[i].Type != "feedback" || !reExplainDepth.MatchString(cs[i].Description) || strings.Contains(cs[i].Body, "**Why:**")) {
 				continue
 			}

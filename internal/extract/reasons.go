@@ -34,11 +34,18 @@ func notAReason(r string) bool {
 		return false
 	}
 	first := strings.Trim(w[0], ",.;:!")
-	// "merge on that table cost us $4k": a thing that did harm, though its
-	// first word could order it.
-	thing := len(w) > 1 && prepositions()[w[1]]
-	return (imperatives()[first] || stepVerbs()[first]) && !bindWords()[first] && !thing || reNoReason.MatchString(r)
+	// An order names what it acts on next: "update whatever notes you
+	// had", "check the grace period"; "pull requests with 40 commits are
+	// unreadable", "merge on that table cost us $4k" and "test data is
+	// shared with QA" name a thing by a word that could order.
+	orders := len(w) > 1 && (determiners()[w[1]] || objectWords()[strings.Trim(w[1], ",.;:!")])
+	return (imperatives()[first] || stepVerbs()[first]) && !bindWords()[first] && orders || reNoReason.MatchString(r)
 }
+
+// objectWords open what an order acts on, beside determiners().
+var objectWords = sync.OnceValue(func() map[string]bool {
+	return wordSet(`whatever it them me us everything anything something him her yourself`)
+})
 
 // stepVerbs order a step, beside imperatives(): "update whatever notes you
 // had", "rerun it with --check".

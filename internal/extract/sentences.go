@@ -310,8 +310,15 @@ func foldRules(cands []Candidate) []Candidate {
 		head, rest, _ := strings.Cut(f.Body, "\n\n")
 		f.Description = oneLine(f.Description+"; "+c.Description, 200)
 		head = strings.TrimRight(head, "\n") + " " + strings.TrimSpace(rule)
-		if rest == "" {
+		switch {
+		case rest == "":
 			rest = why // the reason was said with the second half
+		case why != "":
+			// Each half had its own reason: the Why line holds both.
+			r1, r2 := whyOfBody(rest), whyOfBody(why)
+			if r2 != "" && !strings.Contains(asciiLower(r1), asciiLower(r2)) {
+				rest = strings.Replace(rest, "**Why:** "+r1, "**Why:** "+r1+" "+r2, 1)
+			}
 		}
 		if rest != "" {
 			head += "\n\n" + rest
@@ -319,6 +326,16 @@ func foldRules(cands []Candidate) []Candidate {
 		f.Body = strings.TrimRight(head, "\n") + "\n"
 	}
 	return out
+}
+
+// whyOfBody is the text of a body part's **Why:** line.
+func whyOfBody(b string) string {
+	_, r, ok := strings.Cut(b, "**Why:** ")
+	if !ok {
+		return ""
+	}
+	r, _, _ = strings.Cut(r, "\n")
+	return r
 }
 
 // abbreviation reports whether text ends in a title or an abbreviation

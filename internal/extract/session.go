@@ -19,31 +19,47 @@ import (
 // staging db".
 var reTakenBack = gate(lazyre.New(`(?i)\b(?:ignore|forget|scratch|disregard) (?:what i said|what i told you|my (?:earlier )?(?:note|comment|point)) (?:about|on|re:?|regarding) (?:the )?([^,.;!?()]{2,40}?)(?:[,.;!?()]|$| that| it| —| -)`))
 
+// reNotTaken ends what comes before a take-back that says the opposite:
+// "dont forget what i said…", "never ignore what i told you…".
+var reNotTaken = gate(lazyre.New(`(?i)\b(?:don'?t|dont|do not|never|not|pls don'?t|please don'?t)\s*$`))
+
+// remindsOf reports a sentence that only points back at what the speaker
+// said before: "and dont forget what i said about tue/thu, it matters".
+func remindsOf(s string) bool {
+	m := reTakenBack.FindStringIndex(s)
+	return m != nil && reNotTaken.MatchString(s[:m[0]])
+}
+
 // takeBack is out less what sentence s takes back of it ("also ignore
 // what i said about tue/thu, that changed last month": what this session
 // saved of it is no longer so), and whether s took anything back.
-func takeBack(out []Candidate, s string) ([]Candidate, bool) {
+// first is where the current message's memories start in out; the
+// returned one is where they start in what is kept.
+func takeBack(out []Candidate, first int, s string) ([]Candidate, int, bool) {
 	topic := takenBack(s)
 	if topic == "" {
-		return out, false
+		return out, first, false
 	}
-	kept := out[:0]
-	for _, c := range out {
+	kept, at := out[:0], 0
+	for i, c := range out {
 		if unsayIn(&c, topic) {
 			kept = append(kept, c)
+			if i < first {
+				at++
+			}
 		}
 	}
-	return kept, true
+	return kept, at, true
 }
 
 // takenBack is what the speaker takes back in s, in lower case, if it
 // names enough to find it by.
 func takenBack(s string) string {
-	m := reTakenBack.FindStringSubmatch(s)
-	if m == nil {
-		return ""
+	m := reTakenBack.FindStringSubmatchIndex(s)
+	if m == nil || reNotTaken.MatchString(s[:m[0]]) {
+		return "" // "dont forget what i said about tue/thu": kept, the more
 	}
-	t := strings.TrimSpace(asciiLower(m[1]))
+	t := strings.TrimSpace(asciiLower(s[m[2]:m[3]]))
 	if len(t) < 3 {
 		return ""
 	}
@@ -51,7 +67,8 @@ func takenBack(s string) string {
 }
 
 // unsayIn takes what names topic out of c: the clauses of its rule or fact
-// that name it, or c whole when nothing else is left (false).
+// that name it (its Why too when the last one goes), or c whole when
+// nothing else is left (false).
 func unsayIn(c *Candidate, topic string) bool {
 	if !names(c.Description+" "+c.Body, topic) {
 		return true
@@ -60,9 +77,11 @@ func unsayIn(c *Candidate, topic string) bool {
 	head = strings.TrimRight(strings.TrimSpace(head), ".")
 	cuts := clauseCuts(head)
 	var kept []string
+	lastKept := false
 	for k := range cuts {
 		clause, ok := clauseAt(head, cuts, k)
-		if ok && !names(clause, topic) {
+		lastKept = ok && !names(clause, topic)
+		if lastKept {
 			kept = append(kept, strings.TrimPrefix(strings.TrimSpace(clause), "and "))
 		}
 	}
@@ -71,11 +90,12 @@ func unsayIn(c *Candidate, topic string) bool {
 		return false
 	}
 	c.Name, c.Description = title(learningTitle(c.Type, left)), oneLine(left, 140)
-	c.Body = capitalize(left) + "."
-	if rest != "" {
-		c.Body += "\n\n" + rest
+	c.Body = capitalize(left) + ".\n"
+	if rest != "" && lastKept {
+		// A reason is said after the clause it explains: it stays with
+		// the last clause, and goes with it.
+		c.Body += "\n" + strings.TrimRight(rest, "\n") + "\n"
 	}
-	c.Body = strings.TrimRight(c.Body, "\n") + "\n"
 	return true
 }
 
@@ -151,34 +171,96 @@ func talkRequest(s string) string {
 var reTalkHow = gate(lazyre.New(`(?i)\b(?:slow(?:er|ly)?|step by step|long version|short version|comment what|tell me where|where in|in plain|simple terms|analog(?:y|ies)|examples?)\b`))
 
 // notToKeep reports a memory a reader made of what is this session's
-// business only: the speaker's own errand ("nah ill log it myself").
+// business only, or of what the code says: the speaker's own errand ("nah
+// ill log it myself"), a place in the repository itself ("slot fetching is
+// in shared/src/commonMain/…/SlotRepository.kt": a reference is where
+// something lives outside it).
 func notToKeep(c Candidate) bool {
-	return c.Type == "feedback" && reDoItMyself.MatchString(c.Description)
+	switch c.Type {
+	case "feedback":
+		return reDoItMyself.MatchString(c.Description)
+	case "reference":
+		return inRepo(c.Description)
+	}
+	return false
+}
+
+var (
+	// rePlaceOf is where a place sentence first says something is: "slot
+	// fetching is in shared/src/…", "fingerprints come from the
+	// can-i-take-over-xyz list, vendored in data/…" (the list).
+	rePlaceOf = gate(lazyre.New(`(?i)\b(?:in|under|at|from|into|on)\s+(?:the\s+|our\s+)?([^\s,;]+)`))
+	// reRepoPath is a path in the repository at hand: a source file, or
+	// a folder code and data live in.
+	reRepoPath = gate(lazyre.New(`(?i)^(?:src|lib|app|pkg|cmd|internal|shared|assets|application|data|docs|test|tests|spec|config|inventories|scripts|models|migrations)/|^[\w.-]+(?:/[\w.-]+)+\.(?:kt|kts|pm|pl|st|go|py|ts|tsx|js|jsx|rb|java|cs|swift|sol|sql|rs|c|h|cpp|php|vue|svelte|ex|exs|scala|lua|gd|dart)$`))
+	// reElsewhere names a place beside the repository: "the hw repo",
+	// "the shared drive", "on the cluster".
+	reElsewhere = gate(lazyre.New(`(?i)\b(?:repo|repository|wiki|drive|sharepoint|share|server|bucket|cluster|vault|box|host|machine|nas|gitea|gitlab|github|confluence|notion)\b`))
+)
+
+// inRepo reports a place that is a path in the repository at hand, which
+// reading the code finds.
+func inRepo(d string) bool {
+	m := rePlaceOf.FindStringSubmatch(d)
+	return m != nil && !reElsewhere.MatchString(d) && reRepoPath.MatchString(strings.Trim(m[1], "`'\"().:"))
 }
 
 // reDoItMyself is the speaker taking a step on themselves: "i'll log it
 // myself", "nah ill just run them myself".
 var reDoItMyself = gate(lazyre.New(`(?i)^(?:(?:nah|no|ok|okay)[,.]?\s+)?(?:i'?ll|ill|i will|i can|i'?m gonna|im gonna|i'?d rather)\s+(?:just\s+)?\w+(?:\s+\w+)?\s+(?:it|this|that|them|those|these)(?:\s+\w+)?\s+myself\b`))
 
-// reSelfJoke is a joke about oneself: "im basically a professional bug
-// breeder at this point", "im basically a vm babysitter lol", "if i dream
-// in solidity again im billing lumen for it".
-var reSelfJoke = gate(lazyre.New(`(?i)\b(?:i'?m|im|i am)\s+(?:basically|practically|literally|officially|now|just|clearly)\s+(?:a|an|the)\s[^,.;!?]*?(?:\bat this point\b|\b(?:lol|lmao|haha+|rofl)\b|😂|🙃)|^(?:\w+[,.!]\s+)?if i\b[^,.;]*\bagain\b[^.;]*\b(?:i'?m|im|i am|i'?ll|ill)\b`))
+// reSelfJoke is a clause that jokes about the speaker: "im basically a
+// professional bug breeder at this point", "im basically a vm babysitter
+// lol", "if i dream in solidity again im billing lumen for it".
+var reSelfJoke = gate(lazyre.New(`(?i)\b(?:i'?m|im|i am)\s+(?:basically|practically|literally|officially|clearly)\s+(?:a|an|the)\s[^,.;!?]*?(?:\bat this point\b|\b(?:lol|lmao|haha+|rofl)\b|😂|🙃)|^if i\b[^,.;]*\bagain\b[^,.;]*\b(?:i'?m|im|i am|i'?ll|ill)\b`))
 
-func selfJoke(s string) bool { return reSelfJoke.MatchString(s) }
+// withoutSelfJoke is s less its clauses that joke about the speaker, and
+// whether it had one: "if i have to rebase this again ill scream, so
+// always rebase on main first" keeps its rule.
+func withoutSelfJoke(s string) (string, bool) {
+	if !mayHold(s, []string{"again", "at this point", "lol", "lmao", "haha", "rofl", "😂", "🙃"}) {
+		return s, false // the cheap test first: every sentence is asked
+	}
+	cuts := clauseCuts(s)
+	var kept []string
+	joked := false
+	for k := range cuts {
+		c, ok := clauseAt(s, cuts, k)
+		if c = strings.TrimSpace(c); !ok || c == "" {
+			continue
+		}
+		if reSelfJoke.MatchString(c) || reSelfJoke.MatchString(read(c).text) {
+			joked = true
+			continue
+		}
+		kept = append(kept, c)
+	}
+	if !joked {
+		return s, false
+	}
+	return strings.Join(kept, ", "), true
+}
 
 // reOwnerTyped is who does what, as people type it, in lower case:
 // "priya owns the dbt project", "my friend jun does the art", "wen
 // handles client comms then", "my helper Devon only works mon and
 // wed". Whether the word before the verb is a name, a regexp cannot
 // tell: ownerTyped asks notAName.
-var reOwnerTyped = gate(lazyre.New(`(?i)(?:^|[,;(]\s*|\b(?:and|also|now|so|but|btw|fwiw)\s+|\bmy (?:friend|helper|colleague|coworker|co-worker|intern|buddy|manager|boss|lead|pm) )([a-z]{3,12})(?: from [\w-]+(?: [\w-]+)?)? (?:owns|handles|covers|reviews|approves|decides|does (?:the|all|our)|prefers|takes over|is taking over|took over|is the one (?:to ask|who)|only works|works only|is on (?:leave|vacation|holiday|parental leave|maternity leave|paternity leave))\b`))
+var reOwnerTyped = gate(lazyre.New(`(?i)(?:^|[,;(]\s*|\b(?:and|also|now|so|but|btw|fwiw)\s+|\b(my (?:friend|helper|colleague|coworker|co-worker|intern|buddy|manager|boss|lead|pm)) )([a-z]{3,12})(?: from [\w-]+(?: [\w-]+)?)? (owns|handles|covers|reviews|approves|decides|does (?:the|all|our)|prefers|takes over|is taking over|took over|is the one (?:to ask|who)|only works|works only|is on (?:leave|vacation|holiday|parental leave|maternity leave|paternity leave))\b`))
 
 // ownerTyped reports who does what said of a person by name, in lower case
-// as often as not (reOwnerTyped).
+// as often as not (reOwnerTyped). What a tool does as well as a person
+// ("pandas handles missing values", "react does the escaping") needs the
+// name written as one, or the person said to be someone's: "Wen handles
+// client comms", "my friend jun does the art".
 func ownerTyped(s string) bool {
-	for _, m := range reOwnerTyped.FindAllStringSubmatch(s, -1) {
-		if !notAName()[strings.ToLower(m[1])] {
+	for _, m := range reOwnerTyped.FindAllStringSubmatchIndex(s, -1) {
+		name, verb := s[m[4]:m[5]], strings.ToLower(s[m[6]:m[7]])
+		if notAName()[strings.ToLower(name)] {
+			continue
+		}
+		toolToo := verb == "handles" || verb == "covers" || strings.HasPrefix(verb, "does ")
+		if !toolToo || m[2] >= 0 || name[0] >= 'A' && name[0] <= 'Z' {
 			return true
 		}
 	}
