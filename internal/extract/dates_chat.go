@@ -359,20 +359,27 @@ func nthDates(s string, at time.Time, found *bool) string {
 		return s[m[0]:m[1]]
 	})
 	// "on the 14th": the next 14th, this month's if it is still ahead.
-	s = replaceEach(s, reTheNth, digits, func(s string, m []int) string { // and "the ", its own gate
-		pre := group(s, m, 1)
-		if p := strings.ToLower(pre); (p == "on" || p == "from") && pastClause(s[:m[0]]) && !reVerbAhead.MatchString(strings.TrimSpace(s[:m[0]])) {
-			return s[m[0]:m[1]] // "we went live on the 8th": a day gone, not the next 8th
+	// off is where the next match is looked for in s: they come in order.
+	off := 0
+	s = gated(s, reTheNth, digits, func(m string) string { // and "the ", its own gate
+		at0 := off + strings.Index(s[off:], m)
+		off = at0 + len(m)
+		g := reTheNth.FindStringSubmatch(m)
+		before := s[:at0]
+		switch p := strings.ToLower(g[1]); {
+		case p == "to" && !movedTo(before):
+			return m // "up to the 3rd", "add it to the 2nd": no day a plan moved to
+		case (p == "on" || p == "from") && pastClause(before) && !verbAhead(before):
+			return m // "we went live on the 8th": a day gone, not the next 8th
+		case reRankOf.MatchString(s[off:]):
+			return m // "the office is on the 3rd floor", "moved to the 2nd slot"
 		}
-		if reRankOf.MatchString(s[m[1]:]) {
-			return s[m[0]:m[1]] // "the office is on the 3rd floor", "moved to the 2nd slot"
-		}
-		d, _ := strconv.Atoi(group(s, m, 2))
+		d, _ := strconv.Atoi(g[2])
 		if t, ok := nextNth(at, d); ok {
 			*found = true
-			return pre + " " + day(t)
+			return g[1] + " " + day(t)
 		}
-		return s[m[0]:m[1]]
+		return m
 	})
 	if !reISODate.MatchString(s) {
 		return s // "up to the 3rd place": only a range's start makes it a day
@@ -395,9 +402,36 @@ func nthDates(s string, at time.Time, found *bool) string {
 // reRankOf is what an ordinal ranks when it is no day of the month.
 var reRankOf = gate(lazyre.New(`(?i)^\s+(?:floor|floors|slot|slots|place|row|column|level|position|round|spot|step|tier|attempt|try|time|item|line|page|paragraph|section|chapter|grade|gen|generation|party|person|team|quarter|week|ring|stage|phase|pass|run|batch|shift|lane|gate|seat|room|building|wave|iteration|sprint|edition|version|draft)\b`))
 
-// reVerbAhead is a participle that tells of what is to come: "the old
-// one gets decommissioned", "it will be migrated".
-var reVerbAhead = gate(lazyre.New(`(?i)\b(?:gets?|getting|will|be|is|are|being|going to)\s+\w+$`))
+// movedTo reports a clause that ends in a verb of moving a plan: "the
+// go-live slipped to", "the draft moved to", "it got pushed back to".
+func movedTo(before string) bool {
+	w := strings.Fields(strings.ToLower(tail(before, 40)))
+	if len(w) > 0 && w[len(w)-1] == "back" {
+		w = w[:len(w)-1]
+	}
+	if len(w) == 0 {
+		return false
+	}
+	switch w[len(w)-1] {
+	case "moved", "moves", "pushed", "slipped", "slips", "postponed", "delayed", "shifted", "bumped", "rescheduled", "changed":
+		return true
+	}
+	return false
+}
+
+// verbAhead reports a clause that ends in a verb of what is to come: "the
+// old one gets decommissioned", "it will be migrated", "is going to ship".
+func verbAhead(before string) bool {
+	w := strings.Fields(strings.ToLower(tail(before, 60)))
+	if len(w) < 2 {
+		return false
+	}
+	switch w[len(w)-2] {
+	case "gets", "get", "getting", "will", "be", "is", "are", "being", "to":
+		return true
+	}
+	return false
+}
 
 // dayWords say a day of the month is a day, not a place in a list.
 var dayWords = []string{"last day", "first day", "deadline", "due", "the day", "launch", "release", "freeze", "cutover", "go-live", "go live",

@@ -462,7 +462,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	r := read(raw)
 	// "nah dont squash them. thx, going to make pancakes now": chat after
 	// a redirect corrects nothing.
-	r.correction = r.correction || redirected && !reSignOff.MatchString(raw)
+	r.correction = r.correction || redirected && !signOff(raw)
 	s := r.text
 	if len(strings.Fields(s)) < 3 {
 		return nil

@@ -4,7 +4,6 @@ package extract
 
 import (
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/memdir/memdir/internal/lazyre"
@@ -38,24 +37,39 @@ func notAReason(r string) bool {
 	// had", "check the grace period"; "pull requests with 40 commits are
 	// unreadable", "merge on that table cost us $4k" and "test data is
 	// shared with QA" name a thing by a word that could order.
-	orders := len(w) > 1 && (determiners()[w[1]] || objectWords()[strings.Trim(w[1], ",.;:!")])
-	return (imperatives()[first] || stepVerbs()[first]) && !bindWords()[first] && orders || reNoReason.MatchString(r)
+	orders := len(w) > 1 && (determiners()[w[1]] || objectWord(strings.Trim(w[1], ",.;:!")))
+	return (imperatives()[first] || stepVerb(first)) && !bindWord(first) && orders || reNoReason.MatchString(r)
 }
 
-// objectWords open what an order acts on, beside determiners().
-var objectWords = sync.OnceValue(func() map[string]bool {
-	return wordSet(`whatever it them me us everything anything something him her yourself`)
-})
+// objectWord reports a word that opens what an order acts on, beside
+// determiners().
+func objectWord(w string) bool {
+	switch w {
+	case "whatever", "it", "them", "me", "us", "everything", "anything", "something", "him", "her", "yourself":
+		return true
+	}
+	return false
+}
 
-// stepVerbs order a step, beside imperatives(): "update whatever notes you
-// had", "rerun it with --check".
-var stepVerbs = sync.OnceValue(func() map[string]bool {
-	return wordSet(`update fix look grab send rerun revert drop retry restart reboot install upgrade downgrade paste share post`)
-})
+// stepVerb reports a verb that orders a step, beside imperatives():
+// "update whatever notes you had", "rerun it with --check".
+func stepVerb(w string) bool {
+	switch w {
+	case "update", "fix", "look", "grab", "send", "rerun", "revert", "drop", "retry", "restart", "reboot", "install", "upgrade", "downgrade", "paste", "share", "post":
+		return true
+	}
+	return false
+}
 
-// bindWords are the words imperatives() lists that open a reason as well
-// as a rule: "only happens on linux", "no one reads the logs".
-var bindWords = sync.OnceValue(func() map[string]bool { return wordSet(`only no just always never`) })
+// bindWord reports a word imperatives() lists that opens a reason as
+// well as a rule: "only happens on linux", "no one reads the logs".
+func bindWord(w string) bool {
+	switch w {
+	case "only", "no", "just", "always", "never":
+		return true
+	}
+	return false
+}
 
 // reReasonLead is what opens a clause before what it says: "not so fast,
 // check the grace period…" orders, for all its lead.

@@ -19,15 +19,34 @@ import (
 // staging db".
 var reTakenBack = gate(lazyre.New(`(?i)\b(?:ignore|forget|scratch|disregard) (?:what i said|what i told you|my (?:earlier )?(?:note|comment|point)) (?:about|on|re:?|regarding) (?:the )?([^,.;!?()]{2,40}?)(?:[,.;!?()]|$| that| it| —| -)`))
 
-// reNotTaken ends what comes before a take-back that says the opposite:
-// "dont forget what i said…", "never ignore what i told you…".
-var reNotTaken = gate(lazyre.New(`(?i)\b(?:don'?t|dont|do not|never|not|pls don'?t|please don'?t)\s*$`))
+// notTaken reports that what comes before a take-back says the
+// opposite: "dont forget what i said…", "never ignore what i told you…".
+func notTaken(before string) bool {
+	w := strings.Fields(strings.ToLower(tail(before, 40)))
+	if len(w) == 0 {
+		return false
+	}
+	switch w[len(w)-1] {
+	case "dont", "don't", "never", "not":
+		return true
+	}
+	return false
+}
 
 // remindsOf reports a sentence that only points back at what the speaker
 // said before: "and dont forget what i said about tue/thu, it matters".
 func remindsOf(s string) bool {
+	if !mayTakeBack(s) {
+		return false
+	}
 	m := reTakenBack.FindStringIndex(s)
-	return m != nil && reNotTaken.MatchString(s[:m[0]])
+	return m != nil && notTaken(s[:m[0]])
+}
+
+// mayTakeBack is the cheap test before reTakenBack: every sentence is
+// asked.
+func mayTakeBack(s string) bool {
+	return mayHold(s, []string{"what i said", "what i told", "my note", "my earlier", "my comment", "my point"})
 }
 
 // takeBack is out less what sentence s takes back of it ("also ignore
@@ -55,8 +74,11 @@ func takeBack(out []Candidate, first int, s string) ([]Candidate, int, bool) {
 // takenBack is what the speaker takes back in s, in lower case, if it
 // names enough to find it by.
 func takenBack(s string) string {
+	if !mayTakeBack(s) {
+		return ""
+	}
 	m := reTakenBack.FindStringSubmatchIndex(s)
-	if m == nil || reNotTaken.MatchString(s[:m[0]]) {
+	if m == nil || notTaken(s[:m[0]]) {
 		return "" // "dont forget what i said about tue/thu": kept, the more
 	}
 	t := strings.TrimSpace(asciiLower(s[m[2]:m[3]]))
@@ -129,16 +151,26 @@ func topicWords(s string) []string {
 	return out
 }
 
-// reSignOff opens thanks or a goodbye.
-var reSignOff = gate(lazyre.New(`(?i)^(?:thx|thanks|thank you|ty|cheers|gn|good ?night|bye|cya|ttyl|brb|later)\b`))
+// signOff reports a sentence that opens with thanks or a goodbye.
+func signOff(s string) bool {
+	w, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(s)), " ")
+	switch strings.TrimRight(w, ",.!:") {
+	case "thx", "thanks", "thank", "ty", "cheers", "gn", "goodnight", "bye", "cya", "ttyl", "brb", "later":
+		return true
+	}
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(s)), "good night")
+}
 
 // withTalkRequest joins to the user memories of sentence s how s asks to
 // be talked to: "i know stata very well, python medium, so when you write
 // python please comment what each pandas step does" is who they are, as
 // the seeds' own example has it. A rule read in s already holds it.
 func withTalkRequest(cands []Candidate, s string, at time.Time) {
+	if !slices.ContainsFunc(cands, func(c Candidate) bool { return c.Type == "user" }) || slices.ContainsFunc(cands, func(c Candidate) bool { return c.Type == "feedback" }) {
+		return // no one to join it to, or a rule holds it
+	}
 	req := talkRequest(s)
-	if req == "" || slices.ContainsFunc(cands, func(c Candidate) bool { return c.Type == "feedback" }) {
+	if req == "" {
 		return
 	}
 	for i := range cands {
