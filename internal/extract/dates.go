@@ -655,6 +655,8 @@ func weekdayDate(s string, m []int, before string, at time.Time, found *bool) st
 		switch strings.ToLower(lastWordOf(tail(before, 20))) {
 		case "that", "same":
 			return whole // "by that thursday": one said before, which this sentence does not name
+		case "a", "any", "each", "every":
+			return whole // "nothing goes to prod on a friday": every friday, no one day
 		case "black", "cyber":
 			// "the black friday promo": the shopping days after
 			// thanksgiving, not the coming friday.

@@ -105,6 +105,8 @@ func TestAbsoluteDates_Chat(t *testing.T) {
 		"we deploy 10 times in a week, so keep PRs small",
 		"ping me when u get a sec, wed is fine i guess",
 		"we went up to the 3rd place in the ranking",
+		"nothing goes to prod on a friday, nobody is on call",
+		"any friday works for the retro",
 		"the office moved to the 3rd floor",
 		"the standup changed to the 2nd slot",
 		"the year-end close needs the ledger reconciled",

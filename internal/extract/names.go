@@ -133,7 +133,8 @@ func squeeze(words []string) []string {
 			continue // "A" alone before a comma is a letter, not an article
 		case titleFiller()[w] && len(words) > 1:
 			continue
-		case (w == "has" || w == "have" || w == "need" || w == "needs") && next == "to" && i > 0:
+		case (w == "has" || w == "have" || w == "need" || w == "needs") && next == "to" && i > 0 && !negation(strings.ToLower(words[i-1])):
+			// not "you dont have to ask": no "dont must"
 			out = append(out, "must")
 			i++
 			continue
@@ -309,6 +310,15 @@ func auxiliary(w string) bool {
 	switch w {
 	case "is", "are", "was", "were", "be", "been", "being", "get", "gets", "got", "getting",
 		"become", "becomes", "stay", "stays", "remain", "remains", "keep":
+		return true
+	}
+	return false
+}
+
+// negation reports a word that turns the verb after it around.
+func negation(w string) bool {
+	switch strings.Trim(w, ",;:.!?") {
+	case "dont", "don't", "doesnt", "doesn't", "not", "never", "didnt", "didn't":
 		return true
 	}
 	return false
