@@ -405,14 +405,11 @@ var reRankOf = gate(lazyre.New(`(?i)^\s+(?:floor|floors|slot|slots|place|row|col
 // movedTo reports a clause that ends in a verb of moving a plan: "the
 // go-live slipped to", "the draft moved to", "it got pushed back to".
 func movedTo(before string) bool {
-	w := strings.Fields(strings.ToLower(tail(before, 40)))
-	if len(w) > 0 && w[len(w)-1] == "back" {
-		w = w[:len(w)-1]
+	w := wordBack(before, 0)
+	if w == "back" {
+		w = wordBack(before, 1) // "pushed back to"
 	}
-	if len(w) == 0 {
-		return false
-	}
-	switch w[len(w)-1] {
+	switch w {
 	case "moved", "moves", "pushed", "slipped", "slips", "postponed", "delayed", "shifted", "bumped", "rescheduled", "changed":
 		return true
 	}
@@ -422,15 +419,21 @@ func movedTo(before string) bool {
 // verbAhead reports a clause that ends in a verb of what is to come: "the
 // old one gets decommissioned", "it will be migrated", "is going to ship".
 func verbAhead(before string) bool {
-	w := strings.Fields(strings.ToLower(tail(before, 60)))
-	if len(w) < 2 {
-		return false
-	}
-	switch w[len(w)-2] {
+	switch wordBack(before, 1) {
 	case "gets", "get", "getting", "will", "be", "is", "are", "being", "to":
 		return true
 	}
 	return false
+}
+
+// wordBack is the word k words before the end of s (0: the last), in
+// lower case, or "".
+func wordBack(s string, k int) string {
+	w := strings.Fields(strings.ToLower(tail(s, 60)))
+	if len(w) <= k {
+		return ""
+	}
+	return w[len(w)-1-k]
 }
 
 // dayWords say a day of the month is a day, not a place in a list.

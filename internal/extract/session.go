@@ -22,11 +22,7 @@ var reTakenBack = gate(lazyre.New(`(?i)\b(?:ignore|forget|scratch|disregard) (?:
 // notTaken reports that what comes before a take-back says the
 // opposite: "dont forget what i said…", "never ignore what i told you…".
 func notTaken(before string) bool {
-	w := strings.Fields(strings.ToLower(tail(before, 40)))
-	if len(w) == 0 {
-		return false
-	}
-	switch w[len(w)-1] {
+	switch wordBack(before, 0) {
 	case "dont", "don't", "never", "not":
 		return true
 	}
