@@ -97,6 +97,9 @@ var (
 	// "Maria owns the event bus mapping", "Priya, she decides on schema
 	// changes".
 	reOwner = gate(lazyre.New(`\b(?:[A-Z][a-z]+|[Ss]he|[Hh]e|[Tt]hey)\s+(?:owns|decides on|decides|signs off on|approves|is responsible for|is in charge of|maintains|reviews)\b` +
+		// "Lindqvist joined as coauthor, she does the heterogeneity
+		// section": someone just named, by the pronoun
+		`|[,;]\s+(?:[Ss]he|[Hh]e) (?:does|handles|covers) (?:the|all|our)\b` +
 		`|\b[A-Z][a-z]+(?: [A-Z][a-z]+)?(?: from [\w ]{1,30}?)?\s+is\s+(?:the|our|their)\s+(?:[\w-]+\s+){0,2}(?:lead|contact|owner|maintainer|reviewer|point person|dri|controller|go-to)\b` +
 		`|\b[A-Z][a-z]+(?: [A-Z][a-z]+)? (?:wrote|built|set up|created) [\w .-]{1,30}? and (?:owns|maintains)\b` +
 		// "my advisor is Prof. Okonkwo", "our PM is Dana"

@@ -274,7 +274,7 @@ func withoutSelfJoke(s string) (string, bool) {
 // handles client comms then", "my helper Devon only works mon and
 // wed". Whether the word before the verb is a name, a regexp cannot
 // tell: ownerTyped asks notAName.
-var reOwnerTyped = gate(lazyre.New(`(?i)(?:^|[,;(]\s*|\b(?:and|also|now|so|but|btw|fwiw)\s+|\b(my (?:friend|helper|colleague|coworker|co-worker|intern|buddy|manager|boss|lead|pm)) )([a-z]{3,12})(?: from [\w-]+(?: [\w-]+)?)? (owns|handles|covers|reviews|approves|decides|does (?:the|all|our)|prefers|takes over|is taking over|took over|is the one (?:to ask|who)|only works|works only|is on (?:leave|vacation|holiday|parental leave|maternity leave|paternity leave))\b`))
+var reOwnerTyped = gate(lazyre.New(`(?i)(?:^|[,;(]\s*|\b(?:and|also|now|so|but|btw|fwiw)\s+|\b(my (?:friend|helper|colleague|coworker|co-worker|intern|buddy|manager|boss|lead|pm)) )([a-z]{3,12})(?: from [\w-]+(?: [\w-]+)?)? (owns|handles|covers|reviews|approves|decides|signs off|does (?:the|all|our)|prefers|takes over|is taking over|took over|is the one (?:to ask|who)|only works|works only|is on (?:leave|vacation|holiday|parental leave|maternity leave|paternity leave))\b`))
 
 // ownerTyped reports who does what said of a person by name, in lower case
 // as often as not (reOwnerTyped). What a tool does as well as a person
