@@ -235,6 +235,9 @@ func TestHeuristic_ReadsLikeAPerson(t *testing.T) {
 		{"leave not to ask is a rule",
 			[]Message{user("you dont have to ask me for normal prod deploys anymore, except fridays: nothing goes to prod on a friday, the museum has nobody on call in the weekend")},
 			[]want{{typ: "feedback", has: []string{"dont have to ask me for normal prod deploys", "on a friday."}, why: true, whyHas: "nobody on call", hasNot: []string{"must"}}}},
+		{"what one has kept doing for years is who one is, and how to talk to them is said once",
+			[]Message{user("hi. so i am maintaining the provisioning scripts here since 2014, perl is my language, but i am not so good with the new things like docker, so when you speak about containers please explain more slow.")},
+			[]want{{typ: "user", has: []string{"maintaining the provisioning scripts here since 2014", "not so good with the new things like docker", "please explain more slow.\n"}}}},
 		{"a message's bare redirect makes its next sentence a correction",
 			[]Message{user("lol no, way overkill. keep infra minimal, one fly.io app, I pay for this myself")},
 			[]want{{typ: "feedback", has: []string{"keep infra minimal"}, why: true, whyHas: "pay for this myself"}}},
@@ -521,5 +524,18 @@ func TestFoldRules_BothReasons(t *testing.T) {
 	}
 	if strings.Count(b, "**Why:**") != 1 || strings.Count(b, "**How to apply:**") != 1 {
 		t.Errorf("body has more than one Why or How:\n%s", b)
+	}
+}
+
+// TestTalkRequest_Once: a message with two self-descriptions and one
+// request of how to be talked to keeps the request once in its profile.
+func TestTalkRequest_Once(t *testing.T) {
+	at := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "so i am maintaining the provisioning scripts here since 2014, perl is my language, but i am not so good with the new things like docker, so when you speak about containers please explain more slow."}}, "s")
+	if len(got) != 1 {
+		t.Fatalf("%d memories, want 1: %+v", len(got), got)
+	}
+	if n := strings.Count(got[0].Body, "explain more slow"); n != 1 {
+		t.Errorf("the request is in the profile %d times, want once:\n%s", n, got[0].Body)
 	}
 }

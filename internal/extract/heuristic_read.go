@@ -77,7 +77,10 @@ var (
 		`|^(?:i'?m|im|i am) (?:based |located )?in [\w ]{2,25}? and (?:the |my |our )?[\w-]+(?:'s| is| are) in\b` +
 		`|^(?:i'?m|im|i am) (?:only )?in (?:on )?(?:mon|tue|wed|thu|fri)[a-z]*\s*(?:-|–|to|through|thru)\s*(?:mon|tue|wed|thu|fri|sat|sun)` +
 		`|^(?:i'?m|im|i am) having \d+\+? (?:years?|yrs) (?:of )?experience\b` +
-		`|^(?:i'?m|i am) (?:fairly |pretty |very |still )?new (?:on|in) (?:this|the|my) team\b`))
+		`|^(?:i'?m|i am) (?:fairly |pretty |very |still )?new (?:on|in) (?:this|the|my) team\b` +
+		// what they have kept doing for years: "i am maintaining the
+		// provisioning scripts here since 2014"
+		`|^(?:i'?m|im|i am|i'?ve been|ive been|i have been) (?:maintaining|running|building|writing|managing|leading|developing|owning|teaching|doing) [^,.;]{3,60}? (?:since (?:19|20)\d\d|for (?:\d+|a few|many|several|ten|two|three|four|five) (?:years|yrs))\b`))
 	// reSelfMore is a past role held for a while, or a role on a team said
 	// without its I: read after reSelf, behind their own cheap tests.
 	reSelfWas  = gate(lazyre.New(`(?i)^i was (?:a|an) (?:[\w-]+ ){0,3}?(?:nurse|doctor|teacher|analyst|engineer|developer|designer|scientist|researcher|consultant|manager|lead|admin|accountant|lawyer|[\w-]+ist|[\w-]+er|[\w-]+or) (?:for (?:\d+\+? (?:years|yrs)|many years|several years|a few years|years|a decade)|(?:until|till|up until|up to) (?:last|this|a|\d))\b`))

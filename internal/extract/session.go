@@ -172,6 +172,7 @@ func withTalkRequest(cands []Candidate, s string, at time.Time) {
 	for i := range cands {
 		if cands[i].Type == "user" && !strings.Contains(cands[i].Body, "**Why:**") && !strings.Contains(asciiLower(cands[i].Body), asciiLower(req)) {
 			joinProfile(&cands[i], build("user", req, "", at))
+			return // once: the message's profile joins its user memories
 		}
 	}
 }
