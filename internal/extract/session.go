@@ -207,7 +207,7 @@ var reTalkHow = gate(lazyre.New(`(?i)\b(?:slow(?:er|ly)?|step by step|long versi
 func notToKeep(c Candidate) bool {
 	switch c.Type {
 	case "feedback":
-		return reDoItMyself.MatchString(c.Description)
+		return reDoItMyself.MatchString(c.Description) || wrongThing(c.Description)
 	case "reference":
 		return inRepo(c.Description)
 	}
@@ -232,6 +232,20 @@ var (
 func inRepo(d string) bool {
 	m := rePlaceOf.FindStringSubmatch(d)
 	return m != nil && !reElsewhere.MatchString(d) && reRepoPath.MatchString(strings.Trim(m[1], "`'\"().:"))
+}
+
+// wrongThing reports a correction of the moment: "wrong file, it's
+// store/pg.go", "wrong branch".
+func wrongThing(d string) bool {
+	w := strings.Fields(strings.ToLower(d))
+	if len(w) < 2 || w[0] != "wrong" {
+		return false
+	}
+	switch strings.Trim(w[1], ",.;:!") {
+	case "file", "one", "branch", "place", "function", "line", "repo", "folder", "dir", "directory", "table", "test", "path", "method", "class", "module", "service", "env", "environment", "server", "host", "commit", "ticket", "link", "tab", "window", "command":
+		return true
+	}
+	return false
 }
 
 // reDoItMyself is the speaker taking a step on themselves: "i'll log it
