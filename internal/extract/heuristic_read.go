@@ -557,49 +557,6 @@ func clauseReason(s string) string {
 	return trailingReason(s, nil)
 }
 
-// trailingReason is clauseReason's clause that states something after
-// the rule; skip, when set, passes over clauses that are facts of their
-// own (a project fact's second date).
-func trailingReason(s string, skip func(string) bool) string {
-	if len(s) > maxClauseText {
-		return ""
-	}
-	cuts := clauseCuts(s)
-	for k := len(cuts) - 1; k >= 1; k-- {
-		end := len(s)
-		if k+1 < len(cuts) {
-			end = cuts[k+1].at
-		}
-		seg := strings.TrimSpace(s[cuts[k].at+cuts[k].n : end])
-		first, _, _ := strings.Cut(asciiLower(seg), " ")
-		consequence := first == "so" || first == "which" || first == "then" || first == "and" ||
-			first == "if" || first == "when" || first == "whenever" || first == "unless" || // a condition, not a reason
-			qualifiers()[first] || reException.MatchString(seg) // "…, not scattered around", "…, anyhow is fine in the bins"
-		if len(strings.Fields(seg)) >= 3 && !consequence && (declarative(seg) || tellsHarm(seg)) && (skip == nil || !skip(seg)) && ruleBefore(s[:cuts[k].at]) {
-			return strings.TrimRight(seg, ".!")
-		}
-	}
-	return ""
-}
-
-// ruleBefore reports whether head, the text before a candidate reason,
-// holds a rule of its own: three words or more once its opening markers
-// ("from now on", "also") are gone. "From now on, release notes go in
-// CHANGELOG.md" has none: the clause is the rule, not its reason.
-func ruleBefore(head string) bool {
-	h := strings.TrimSpace(strings.ToLower(head))
-	for changed := true; changed; {
-		changed = false
-		for _, lead := range []string{"from now on", "going forward", "in general", "also", "and", "btw", "fwiw", "ok", "so", "please", "pls", "one rule:", ","} {
-			if r, ok := strings.CutPrefix(h, lead); ok && (r == "" || r[0] == ' ' || r[0] == ',' || r[0] == ':') {
-				h, changed = strings.TrimLeft(r, " ,:"), true
-			}
-		}
-	}
-	w := strings.Fields(h)
-	return len(w) >= 3 || len(w) == 2 && (w[0] == "no" || w[0] == "never") // "no goldens — they break on every upgrade"
-}
-
 type cut struct{ at, n int }
 
 // clauseCuts are where s's clauses start: 0, then each separator.
