@@ -19,11 +19,11 @@ import (
 // the heldout, fresh and fresh2 halves, written with other projects and
 // wording (fresh and fresh2 by labellers who never saw the engine), are
 // only reported.
-var halves = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7"}
+var halves = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11"}
 
 // readHalves are the halves whose misses have been read (and tuned on);
 // the test lists no other half's misses.
-var readHalves = []string{"tune", "heldout", "fresh", "fresh3"}
+var readHalves = []string{"tune", "heldout", "fresh", "fresh3", "fresh8", "fresh9"}
 
 // fallbackCreated anchors a memory that has neither created nor updated
 // (a Claude Code file without metadata.modified, a hand-written one). The
@@ -141,12 +141,19 @@ func scoreHalf(t *testing.T, half string) consolidate.Report {
 			t.Logf("extra: %s", x)
 		}
 	}
+	wrong := 0
 	for _, v := range r.Violations {
 		if half != "tune" && strings.Contains(v, " retires untouched ") {
-			t.Logf("%s: wrong (an untouched trap): %s", half, v)
+			wrong++
+			if slices.Contains(readHalves, half) {
+				t.Logf("%s: wrong (an untouched trap): %s", half, v)
+			}
 			continue
 		}
 		t.Errorf("%s: violation: %s", half, v)
+	}
+	if wrong > 0 && !slices.Contains(readHalves, half) {
+		t.Logf("%s: %d untouched traps retired (held back: not listed)", half, wrong)
 	}
 	return r
 }
