@@ -21,7 +21,9 @@ var (
 	reKeepAsIs = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b` + weekdayRE + `,?\s+\(?\d{4}-\d{2}-\d{2}\b|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `,?\s+\d{4}\b|\b(?:every|each|on)\s+` + weekdayRE + `s\b|\b(?:every|each|a)\s+` + weekdayRE + `\b|\b` + weekdayRE + `s\b|\b(?:every|each)\s+(?:day|week|month|quarter)\b` +
 			// a lead time, not a day: "renew at least 30 days before"
-			`|\b(?:at\s+least|at\s+most|no\s+later\s+than|no\s+earlier\s+than|up\s+to)\s+\w+\s+(?:days?|weeks?|months?)\s+(?:before|after|ahead|prior)\b`)
+			`|\b(?:at\s+least|at\s+most|no\s+later\s+than|no\s+earlier\s+than|up\s+to)\s+\w+\s+(?:days?|weeks?|months?)\s+(?:before|after|ahead|prior)\b` +
+			// a rate, not a day: "three late cancels or no-shows in 90 days"
+			`|\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+(?:[\w-]+\s+){0,4}?[\w-]+s\s+in\s+(?:a|an|one|\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+(?:hour|day|week|month)s?\b`)
 	})
 	// A weekday with no word that ties it to one week: "on Friday".
 	reBareWeekday = sync.OnceValue(func() *regexp.Regexp {
@@ -53,9 +55,33 @@ var (
 		return regexp.MustCompile(`(?i)\b(?:starts?|starting|started|begins?|beginning|began|opens?|opening|opened|kicks?\s+off|from|since|as of|effective|after)\s+(?:on\s+|at\s+|in\s+)?(?:\w{3,9},?\s+)?(\d{4}-\d{2}-\d{2})\b`)
 	})
 	reAnyDate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`) })
+	// A weekday said of the past: "since Monday", "since last Tuesday",
+	// "last Friday".
+	rePastWeekday = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:(since)\s+(last\s+)?|(last)\s+)` + `(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?:\s*,?\s*\(?\d{4}-\d{2}-\d{2})?`)
+	})
+	rePluralWeekday = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b` + weekdayRE + `s\b`)
+	})
+	// Days of one month: "Sept 14–18", "March 3 to 7"; g[4] is what
+	// follows, so that a year after it ("Sept 14–18, 2026") is left alone.
+	reDayRange = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(` + monthRE + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:–|—|-|to|through|until)\s*(\d{1,2})(?:st|nd|rd|th)?\b([^,\d]|,\s*[^\d\s]|$)`)
+	})
+	// Two dates of one period: "2026-09-14 to 2026-09-18".
+	reDateRange = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\s*(?:to|–|—|through|until)\s*(?:\w+day,?\s+)?(\d{4}-\d{2}-\d{2})\b`)
+	})
+	reNextSprint   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bnext\s+sprint\b`) })
+	reSprintLength = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:(one|two|three|four|[1-4])[- ]week\s+sprints?|sprints?\s+(?:are|last|run)\s+(one|two|three|four|[1-4])\s+weeks?)\b`)
+	})
+	reSprintStart = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:sprint|this\s+one|it)\s+(?:started|began|starts|begins|kicked\s+off)\s+(?:on\s+)?(?:\w+day,?\s+)?(?:the\s+)?(\d{4}-\d{2}-\d{2})\b`)
+	})
 	// Words of a one-off event whose day is its end.
 	reEvent = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:freeze|window|maintenance|downtime|outage|cutover|cut-over|deadline|blackout|embargo|moratorium)\b`)
+		return regexp.MustCompile(`(?i)\b(?:freeze|window|maintenance|downtime|outage|cutover|cut-over|deadline|blackout|embargo|moratorium|hold|no\s+(?:deploys|merges|releases|syncs|upgrades|deployments))\b`)
 	})
 	// Words of a recurrence: its dates come back.
 	// "each approved by Tomás" recurs nothing: every and each count only
@@ -99,7 +125,7 @@ var (
 	})
 	// A date that says what happened, not when a period ends.
 	rePastEvent = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:shipped|released|redesigned|launched|introduced|incident|root cause|postmortem|since|agreed|decided|adopted)\b`)
+		return regexp.MustCompile(`(?i)\b(?:shipped|released|redesigned|launched|introduced|incident|root cause|postmortem|since|agreed|decided|adopted|finished|completed)\b`)
 	})
 	// A sentence that says what holds after the period it names.
 	reNowThen = sync.OnceValue(func() *regexp.Regexp {
@@ -113,6 +139,11 @@ var (
 	// "for the next two weeks after they join": from each such event.
 	reAfterEach = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:after|once|when|whenever)\s+(?:they|he|she|a|an|each|every|any|new|the\s+(?:new|next))\b|\b(?:each|every|any)\s+\w+`)
+	})
+	// A span counted from each one's own event: "counted from their first
+	// reminder", "the trial clock starts at the first dispatch".
+	reCountedFrom = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:counted|counting|measured|runs?)\s+from\s+(?:the|their|its|each|a)\b|\b(?:trial|clock|timer|countdown)\s+(?:clock\s+)?starts?\s+(?:at|when|on|with|from)\b|\bfrom\s+(?:their|its|each)\s+(?:first|own)\b`)
 	})
 	// "for the next two weeks": a period from when the memory was written.
 	reForNext = sync.OnceValue(func() *regexp.Regexp {
@@ -157,10 +188,24 @@ func absoluteIn(s string, it Item) string {
 		s, kept := maskBareWeekdays(s)
 		return unmask(absoluteWith(s, it.Created, false), kept)
 	}
+	if it.Type == "project" && weekdaysRecur(it) {
+		// "Prod releases go out on Tuesdays; release/* is cut on Monday
+		// afternoon": the memory tells a week's routine, each weekday of it
+		// any such day.
+		s, kept := maskBareWeekdays(s)
+		return unmask(absoluteWith(s, it.Created, false), kept)
+	}
 	if it.Type != "project" || reRecurs().MatchString(s) {
 		return absoluteWith(s, it.Created, false)
 	}
 	return absoluteWith(s, it.Created, true)
+}
+
+// weekdaysRecur reports whether a memory names weekdays as a routine:
+// "on Tuesdays", "every Monday", "weekly on Friday".
+func weekdaysRecur(it Item) bool {
+	text := it.Description + "\n" + it.Body
+	return rePluralWeekday().MatchString(text) || reRecurs().MatchString(text) && reBareWeekday().MatchString(text)
 }
 
 // maskBareWeekdays puts a placeholder for each weekday of s that no word
@@ -205,6 +250,8 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 	if at.IsZero() || !relativeHint(s) {
 		return s
 	}
+	orig := s
+	s = dayRanges(pastWeekdays(s, at), at)
 	var kept []string
 	masked := reKeepAsIs().ReplaceAllStringFunc(s, func(m string) string {
 		kept = append(kept, m)
@@ -222,8 +269,12 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 		})
 	}
 	out, _ = extract.AbsoluteDates(out, at)
+	out = nextSprint(out)
 	if out == masked {
-		return s
+		if s != orig {
+			return unplaceholders(s, kept)
+		}
+		return orig
 	}
 	out = reStartsBy().ReplaceAllString(out, "$1 on $2") // "starts in two weeks" is a day, not a deadline
 	if spans := inSpanDates(masked, at); len(spans) > 0 {
@@ -247,10 +298,104 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 			return g[1] + "on " + g[3]
 		})
 	}
+	return unplaceholders(out, kept)
+}
+
+// unplaceholders puts back the spans absoluteWith kept as they were.
+func unplaceholders(s string, kept []string) string {
 	for i, k := range kept {
-		out = strings.Replace(out, placeholder(i), k, 1)
+		s = strings.Replace(s, placeholder(i), k, 1)
 	}
-	return out
+	return s
+}
+
+// pastWeekdays dates the weekdays s names as past ones: "since Monday",
+// "last Tuesday" written on Friday 2026-10-09 is "last Tuesday 2026-10-06" (the
+// latest such day before at; "since Monday" on a Monday is that day).
+func pastWeekdays(s string, at time.Time) string {
+	var b strings.Builder
+	last := 0
+	for _, loc := range rePastWeekday().FindAllStringIndex(s, -1) {
+		before := strings.ToLower(s[max(0, loc[0]-4):loc[0]])
+		if strings.HasSuffix(before, "the ") || strings.HasSuffix(before, "'s ") || strings.HasPrefix(strings.ToLower(s[loc[1]:]), " of ") {
+			continue // "the sprint's last Tuesday", "the last Friday of the month": a day of a period
+		}
+		b.WriteString(s[last:loc[0]])
+		b.WriteString(pastWeekday(s[loc[0]:loc[1]], at))
+		last = loc[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// pastWeekday dates one match of rePastWeekday.
+func pastWeekday(m string, at time.Time) string {
+	g := rePastWeekday().FindStringSubmatch(m)
+	wd := weekdayOf(g[4])
+	back := (int(at.Weekday()) - int(wd) + 7) % 7
+	if back == 0 && (g[2] != "" || g[1] == "") {
+		back = 7 // "last Friday" said on a Friday is a week ago
+	}
+	lead := g[1] + " " + g[2] + g[3] + " " // "since ", "since last ", "last "
+	return strings.Join(strings.Fields(lead), " ") + " " + g[4] + " " + day(at.AddDate(0, 0, -back))
+}
+
+// weekdayOf is the weekday a full English name names.
+func weekdayOf(name string) time.Weekday {
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		if strings.EqualFold(d.String(), name) {
+			return d
+		}
+	}
+	return time.Sunday
+}
+
+// dayRanges writes a range of days in one month, "Sept 14–18", as two
+// dates, so that its end is read: the year is the one that puts its start
+// on or after a month before at.
+func dayRanges(s string, at time.Time) string {
+	return reDayRange().ReplaceAllStringFunc(s, func(m string) string {
+		g := reDayRange().FindStringSubmatch(m)
+		mon, err := time.Parse("Jan", strings.ToUpper(g[1][:1])+strings.ToLower(g[1][1:3]))
+		if err != nil {
+			return m
+		}
+		from, _ := strconv.Atoi(g[2])
+		to, _ := strconv.Atoi(g[3])
+		year := at.Year()
+		if time.Date(year, mon.Month(), from, 0, 0, 0, 0, time.UTC).Before(at.AddDate(0, -1, 0)) {
+			year++
+		}
+		a := time.Date(year, mon.Month(), from, 0, 0, 0, 0, time.UTC)
+		b := time.Date(year, mon.Month(), to, 0, 0, 0, 0, time.UTC)
+		if to <= from || a.Day() != from || b.Day() != to {
+			return m
+		}
+		return day(a) + " to " + day(b) + g[4]
+	})
+}
+
+// nextSprint dates "next sprint" where the memory says how long sprints
+// are and when this one started: "two-week sprints … this one started
+// 2026-11-16 … next sprint" is the sprint starting 2026-11-30.
+func nextSprint(s string) string {
+	loc := reNextSprint().FindStringIndex(s)
+	if loc == nil {
+		return s
+	}
+	l := reSprintLength().FindStringSubmatch(s)
+	st := reSprintStart().FindStringSubmatch(s)
+	if l == nil || st == nil {
+		return s
+	}
+	weeks := smallNumber[strings.ToLower(l[1]+l[2])]
+	if weeks == 0 {
+		weeks, _ = strconv.Atoi(l[1] + l[2])
+	}
+	if weeks <= 0 || weeks > 6 {
+		return s
+	}
+	return s[:loc[1]] + " (starting " + plusDays(st[1], 7*weeks) + ")" + s[loc[1]:]
 }
 
 // periodEnd is the last day of the quarter or month m names ("q1",
@@ -410,8 +555,8 @@ func (p *planner) expire() {
 				for _, m := range reForNext().FindAllStringSubmatch(s, -1) {
 					note(day(it.Created.AddDate(0, 0, spanDays(m[1], m[2]))), s)
 				}
-				if !reOurSpan().MatchString(s) {
-					continue
+				if !reOurSpan().MatchString(s) || reCountedFrom().MatchString(it.Description+"\n"+it.Body) {
+					continue // "a 30-day trial, counted from the first dispatch": each customer's own
 				}
 				for _, m := range reSpanOf().FindAllStringSubmatch(s, -1) {
 					from := day(it.Created)
@@ -440,6 +585,11 @@ func (p *planner) expire() {
 			}
 			for _, m := range reStartFor().FindAllStringSubmatch(s, -1) {
 				note(plusDays(m[1], spanDays(m[2], m[3])), s)
+			}
+			if !rePastEvent().MatchString(s) {
+				for _, m := range reDateRange().FindAllStringSubmatch(s, -1) {
+					note(m[1], s) // "the pen test runs 2026-09-14 to 2026-09-18"
+				}
 			}
 			if (reEvent().MatchString(s) || eventName && strings.Contains(isoDesc, s)) && !rePastEvent().MatchString(s) && !reNowThen().MatchString(s+" "+next) {
 				starts := map[string]bool{}

@@ -314,7 +314,7 @@ func relativeWord(w string) bool {
 // of 2026-03-09").
 func absoluteWord(w string) bool {
 	switch w {
-	case "isodate", "by", "the", "week", "of", "on":
+	case "isodate", "by", "the", "week", "of", "on", "to", "starting": // "2026-09-14 to 2026-09-18", "next sprint (starting 2026-11-30)"
 		return true
 	}
 	return weekdayOrMonth(w)

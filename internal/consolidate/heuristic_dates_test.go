@@ -1,0 +1,81 @@
+package consolidate
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Dates as the fresh8 and fresh9 labellers wrote them: weekdays of the
+// past, a week's routine, days of one month, the next sprint, a rate.
+func TestAbsolute_SaidOfThePast(t *testing.T) {
+	for _, tc := range []struct{ in, created, want string }{
+		// "since Monday" written on Wednesday 2026-10-14 is that week's Monday.
+		{"Since Monday FhirBridge uses the prod endpoint.", "2026-10-14", "Since Monday 2026-10-12 FhirBridge uses the prod endpoint."},
+		{"Since last Tuesday ingest writes v2.", "2026-10-09", "Since last Tuesday 2026-10-06 ingest writes v2."},
+		{"It broke last Friday.", "2026-10-09", "It broke last Friday 2026-10-02."}, // said on a Friday: a week ago
+		{"Since Friday it is green.", "2026-10-09", "Since Friday 2026-10-09 it is green."},
+		// A day of a period, not the one before the writing.
+		{"Notes are due on the sprint's last Tuesday.", "2026-10-09", "Notes are due on the sprint's last Tuesday."},
+		// Days of one month, with the year of the writing.
+		{"The pen test runs Sept 14–18.", "2026-08-31", "The pen test runs 2026-09-14 to 2026-09-18."},
+		{"Offsite Jan 5-7, then planning.", "2026-12-01", "Offsite 2027-01-05 to 2027-01-07, then planning."},
+		// A count of events in so many days is a rate, not a day.
+		{"Three late cancels or no-shows in 90 days and booking is disabled.", "2026-05-04", "Three late cancels or no-shows in 90 days and booking is disabled."},
+		// The next sprint, when the memory says how long sprints are and
+		// when this one began.
+		{"Pulled into next sprint. We run two-week sprints and this one started on 2026-11-16.", "2026-11-20",
+			"Pulled into next sprint (starting 2026-11-30). We run two-week sprints and this one started on 2026-11-16."},
+		{"Pushed to next sprint.", "2026-11-20", "Pushed to next sprint."}, // its length unknown
+	} {
+		it := Item{Type: "project", Created: date(tc.created), Body: tc.in}
+		if got := absoluteIn(tc.in, it); got != tc.want {
+			t.Errorf("absoluteIn(%q, created %s) = %q, want %q", tc.in, tc.created, got, tc.want)
+		}
+	}
+	if got := absoluteIn("Payroll runs on the last Friday of the month.", Item{Type: "project", Created: date("2026-10-09")}); strings.Contains(got, "2026-10-02") {
+		t.Errorf("the last Friday of a month read as the one before: %q", got)
+	}
+	// A project memory that tells a week's routine: each weekday is any such day.
+	routine := Item{Type: "project", Created: date("2026-04-27"), Description: "Prod releases go out on Tuesdays"}
+	for _, s := range []string{"Cut the release branch on Monday afternoon; it goes to prod on Tuesday."} {
+		routine.Body = s
+		if got := absoluteIn(s, routine); got != s {
+			t.Errorf("a routine got dates: %q", got)
+		}
+	}
+	// Each rewrite passes Validate.
+	for _, body := range []string{
+		"Since last Tuesday ingest writes v2.",
+		"The pen test runs Dec 14–18.",
+		"Pulled into next sprint. We run two-week sprints and this one started on Monday the 16th.",
+	} {
+		in := Input{Now: now, Items: []Item{{File: "d.md", Name: "d", Type: "project", Body: body, Created: date("2026-11-20")}}}
+		p := Heuristic(in)
+		if err := Validate(in, p); err != nil || !slices.Contains(ids(p), "date:d.md") {
+			t.Errorf("%q: ops %v, Validate %v", body, ids(p), err)
+		}
+	}
+}
+
+func TestHeuristic_ExpireRangesAndHolds(t *testing.T) {
+	for _, tc := range []struct {
+		name, desc, body, created string
+		want                      bool
+	}{
+		{"Pen test on staging", "Pen test on staging Sept 14-18: no deploys", "Calder runs the pen test against staging Sept 14–18.", "2026-08-31", true},
+		{"Pen test on staging", "Pen test on staging Dec 14-18: no deploys", "Calder runs the pen test against staging Dec 14–18.", "2026-11-20", false}, // still ahead
+		{"EKS 1.31 node group", "Prod node group rotation: Tuesday 2026-10-27, 02:00-05:00 UTC, no deploys", "Kenji drives it.", "2026-10-20", true},
+		// A span counted from each customer's own event is a policy.
+		{"Plus trial", "Plus starts with a 30-day free trial counted from the first successful dispatch", "We bill after it.", "2026-05-20", false},
+		{"SMS add-on trial", "New clinics get a 14-day trial of the SMS add-on, counted from their first reminder", "After it, SMS flips off.", "2026-06-29", false},
+		// A period that says it ended is history, not a period to expire.
+		{"Timescale cutover", "Prod DB is Timescale Cloud", "Cutover finished over the weekend: production is Timescale Cloud.", "2026-09-28", false},
+	} {
+		it := Item{File: "m.md", Name: tc.name, Description: tc.desc, Type: "project", Body: tc.body, Created: date(tc.created)}
+		p := Heuristic(Input{Now: now, Items: []Item{it}})
+		if got := slices.Contains(ids(p), "expire:m.md"); got != tc.want {
+			t.Errorf("%q: expired %v, want %v (ops %v)", tc.desc, got, tc.want, ids(p))
+		}
+	}
+}
