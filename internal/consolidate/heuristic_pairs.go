@@ -221,6 +221,8 @@ func (p *planner) pairs() {
 		switch {
 		case pr.contra != "":
 			sup = append(sup, pr)
+		case markedWrong(a.Usage) || markedWrong(b.Usage):
+			// What was marked wrong is pruned, not merged into another.
 		case !pr.template && (pr.same >= mergeScore || pr.same >= leftScore && pr.jaccard >= leftJaccard):
 			// One memory, or maybe one: a model reads a maybe only when the
 			// two share words enough to be worth its while.
@@ -356,6 +358,9 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 		if mv.rule && !holdsAll(a.terms, mv.fromText) {
 			continue // "the no-Friday-merge rule dropped" says nothing of Friday deploys
 		}
+		if mv.ofSeveral && !holdsNumbers(a, mv.fromText) {
+			continue // "Android 7 devices were dropped" says nothing of "minSdk 26 (Android 8.0)"
+		}
 		from, to := mv.from, mv.to
 		// A dropped rule's word counts when rare, or when both names hold it
 		// ("No Friday merges"; "Friday merges are fine again").
@@ -432,6 +437,18 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 		}
 	}
 	return "", nil
+}
+
+// holdsNumbers reports whether a memory states every number a name
+// holds: "Android 7" is not the "Android 8.0" of another memory.
+func holdsNumbers(it item, name string) bool {
+	have := values(it.Name + " " + it.Description + " " + it.Body)
+	for v := range values(name) {
+		if strings.ContainsAny(v, "0123456789") && !have[v] {
+			return false
+		}
+	}
+	return true
 }
 
 // holdsAll reports whether terms hold every stem of a phrase.
@@ -526,7 +543,9 @@ var (
 		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:is|are)\s+(?:no\s+longer|not)\s+(?:needed|required|necessary|used|in\s+use|supported|maintained)\b`)
 	})
 	reNoLonger = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\bno longer\s+(?:use[sd]?\s+|using\s+|runs?\s+(?:on\s+)?|on\s+|in\s+|at\s+)?([\w.+#-]+)`)
+		return regexp.MustCompile(`(?i)\bno longer\s+(?:use[sd]?\s+|using\s+|runs?\s+(?:on\s+)?|on\s+|in\s+|at\s+)?([\w.+#-]+)` +
+			// "Don't use LocalDB for tests any more"
+			`|\b(?:don't|do\s+not|never|stop|stopped)\s+(?:use|using|run|running|call|calling|deploy|deploying)\s+` + "`?" + `([\w.+#-]+)` + "`?" + `\b[^.;:!?]{0,40}?\b(?:any\s?more|any\s+longer)\b`)
 	})
 	reOff = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:moved|migrated|switched|moving|migrating|switching|ported|porting)\s+(?:\w+\s+){0,2}?(?:off|away from)\s+([\w.+#-]+)`)
@@ -544,7 +563,7 @@ var (
 		return regexp.MustCompile("(?i)\\b(?:retired|decommissioned|removed|ditched|deprecated|killed|ripped\\s+out|got\\s+rid\\s+of)\\s+(?:the\\s+|our\\s+)?(?:old\\s+)?`?((?:[\\w.+#-]+\\s+){0,2}[\\w.+#-]+)")
 	})
 	reGone = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:was|is|has been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off|backed out|ripped out|rolled back|reverted|abandoned|deprecated|sunset)\b`)
+		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:was|is|are|were|has been|have been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off|backed out|ripped out|rolled back|reverted|abandoned|deprecated|sunset|deleted|terminated)\b`)
 	})
 )
 
@@ -559,6 +578,7 @@ func moves(s string) []saidMove {
 	if !strings.Contains(lower, "from") && !strings.Contains(lower, "replac") && !strings.Contains(lower, "instead") &&
 		!strings.Contains(lower, "rather") && !strings.Contains(lower, "over") && !strings.Contains(lower, "no longer") &&
 		!strings.Contains(lower, "off") && !strings.Contains(lower, "away") && !strings.Contains(lower, " is ") &&
+		!strings.Contains(lower, " are ") && !strings.Contains(lower, " were ") && !strings.Contains(lower, "more") &&
 		!strings.Contains(lower, " was ") && !strings.Contains(lower, " has been ") && !strings.Contains(lower, " got ") &&
 		!strings.Contains(lower, "took") && !strings.Contains(lower, "ignore") && !strings.Contains(lower, "disregard") &&
 		!strings.Contains(lower, "forget") && !strings.Contains(lower, "retired") && !strings.Contains(lower, "decommissioned") &&
@@ -582,7 +602,7 @@ func moves(s string) []saidMove {
 		for _, m := range re().FindAllStringSubmatch(s, -1) {
 			from := m[1]
 			if from == "" && len(m) > 2 {
-				from = m[2] // reRuleDropped's second form
+				from = m[2] // the second form of reNoLonger and reRuleDropped
 			}
 			out = append(out, saidMove{unstop(from), "", weak, i == 7})
 		}

@@ -28,14 +28,14 @@ func (p *planner) prune() {
 // those that are not.
 func (p *planner) pruneRound(cutoff time.Time, superseded bool) {
 	for _, it := range p.items {
-		if it.Pinned || it.ReadOnly || p.retired[it.File] || (it.SupersededBy != "") != superseded {
+		if it.Pinned || it.ReadOnly || !p.free(it.File) || (it.SupersededBy != "") != superseded {
 			continue
 		}
 		u := it.Usage
 		var reason string
 		var ev []string
 		switch {
-		case u.Wrong >= 2 || u.Wrong >= 1 && u.Wrong > u.Helpful:
+		case markedWrong(u):
 			reason = fmt.Sprintf("%s was marked wrong %s (helpful %d): it misleads more than it helps.", it.File, times(u.Wrong), u.Helpful)
 			ev = append(ev, fmt.Sprintf("marked wrong %s, helpful %s", times(u.Wrong), times(u.Helpful)))
 		case it.Type == "user" || it.Type == "feedback":
@@ -45,6 +45,11 @@ func (p *planner) pruneRound(cutoff time.Time, superseded bool) {
 			reason = fmt.Sprintf("%s was superseded by %s more than %d days ago (on %s at the latest): the history has been kept long enough.",
 				it.File, it.SupersededBy, unusedDays, day(since))
 			ev = append(ev, "superseded_by: "+it.SupersededBy, fmt.Sprintf("last changed %s, %s written %s", day(lastChange(it.Item)), it.SupersededBy, day(p.items[p.byFile[it.SupersededBy]].Created)))
+		case it.SupersededBy == "" && it.Stale != "" && unused(it.Item, cutoff):
+			// What it names is gone from the project ('memdir verify'), and no
+			// prompt needed it since.
+			reason = fmt.Sprintf("%s is marked stale (%s) and has not been injected into any prompt in %d days: it describes what is no longer there.", it.File, it.Stale, unusedDays)
+			ev = append(ev, usageEvidence(u, cutoff), "stale: "+it.Stale)
 		case it.SupersededBy == "" && unused(it.Item, cutoff) && ephemeral(it.Item):
 			reason = fmt.Sprintf("%s has not been injected into any prompt in %d days and reads as a passing note: it no longer changes what an agent does.", it.File, unusedDays)
 			ev = append(ev, usageEvidence(u, cutoff), quote(firstLine(it.Item)))
@@ -54,6 +59,11 @@ func (p *planner) pruneRound(cutoff time.Time, superseded bool) {
 		p.add(Op{Kind: Prune, Files: []string{it.File}, Retire: []string{it.File}, Reason: reason, Evidence: ev})
 	}
 }
+
+// markedWrong reports whether a memory was marked wrong more than it
+// helped: it is pruned, never merged into another (its facts would live on
+// there) — unless a newer memory supersedes it, which keeps it as history.
+func markedWrong(u Usage) bool { return u.Wrong >= 2 || u.Wrong >= 1 && u.Wrong > u.Helpful }
 
 // present reports whether file is a memory of the folder that no
 // operation retires: what supersedes a memory must still be there before
@@ -137,7 +147,7 @@ func ephemeral(it Item) bool {
 var (
 	// rePassing says a note is tied to its moment whatever the words around.
 	rePassing = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:scratch|notes? (?:while|from)|wip|work in progress|(?:is|are|still|currently)\s+in progress|half done|todo:|to-do|temporarily|temporary (?:fix|workaround|hack|patch|pin)|for now|for the moment|at the moment(?:\s*[,.;:!?)]|\s*$)|right now|this (?:morning|afternoon|evening|week|sprint)|today|tonight|currently (?:investigating|debugging|looking|trying|testing|chasing)|might be|maybe|not (?:yet )?(?:conclusive|confirmed|decided)|inconclusive|unconfirmed|(?:didn't|did not|couldn't|could not) (?:confirm|reproduce)|not decided|undecided|still unclear|unclear (?:why|whether|if)|hypothesis|workaround until|reminder(?:\s+to\s+(?:self|myself)|:)|note to self|remind me|will (?:write (?:it |this )?up|follow up|report back)|(?:if|whether|see if)\s+(?:\w+\s+){0,2}?pans?\s+out|tbd` +
+		return regexp.MustCompile(`(?i)\b(?:scratch|notes? (?:while|from)|wip|work in progress|(?:is|are|still|currently)\s+in progress|half done|todo:|to-do|temporarily|temporary (?:fix|workaround|hack|patch|pin)|for now|for the moment|at the moment(?:\s*[,.;:!?)]|\s*$)|right now|this (?:morning|afternoon|evening|week|sprint)|today|tonight|currently (?:investigating|debugging|looking|trying|testing|chasing)|might be|maybe|not (?:yet )?(?:conclusive|confirmed|decided)|nothing (?:was )?(?:decided|concluded)|no decision (?:yet|made|was made)|inconclusive|unconfirmed|(?:didn't|did not|couldn't|could not) (?:confirm|reproduce)|not decided|undecided|still unclear|unclear (?:why|whether|if)|hypothesis|workaround until|reminder(?:\s+to\s+(?:self|myself)|:)|note to self|remind me|will (?:write (?:it |this )?up|follow up|report back)|(?:if|whether|see if)\s+(?:\w+\s+){0,2}?pans?\s+out|tbd` +
 			// a one-off task, finished: "For PR #812 … Done and merged."
 			`|(?:done|finished|completed)\s+and\s+(?:merged|shipped|deployed|closed|released)|(?:already|now)\s+(?:merged|shipped|deployed)|for\s+(?:pr|pull\s+request)\s+#?\d+)\b`)
 	})

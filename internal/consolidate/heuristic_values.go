@@ -71,7 +71,22 @@ func valueChange(a, b item) (string, []string) {
 // subject is the values a memory's name and file name hold: what it is
 // about when memories are written from one template ("billing-07").
 func subject(it item) map[string]bool {
-	return values(it.Name + " " + strings.TrimSuffix(it.File, ".md")) // its first word is no name
+	out := values(it.Name + " " + strings.TrimSuffix(it.File, ".md")) // its first word is no name
+	// A file name that holds the memory's own value names no subject:
+	// "device-offline-alert-10m.md" for "fires after 10 minutes".
+	body := values(it.Description + " " + it.Body)
+	for v := range out {
+		if body[v] || values(it.Name)[v] {
+			continue
+		}
+		for _, part := range strings.Split(v, "-") {
+			if a := amount(part); a != "" && body[a] {
+				delete(out, v)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // differentSubjects reports whether two memories name different things in
@@ -159,7 +174,43 @@ func slugHead(name string) string {
 // other does not, sorted.
 func valueDiff(old, new string) (from, to []string) {
 	vo, vs := values(old), values(new)
-	return minusWords(minus(vo, vs), new), minusWords(minus(vs, vo), old)
+	return minusWords(minusAmounts(minus(vo, vs), vs), new), minusWords(minusAmounts(minus(vs, vo), vo), old)
+}
+
+// amounts reports whether every value token is an amount.
+func amounts(vs []string) bool {
+	return !slices.ContainsFunc(vs, func(v string) bool { return amount(v) == "" })
+}
+
+// minusAmounts drops the values that the other sentence states as the
+// same amount in another form: "90-day" against "90 days", "60s" against
+// "60 seconds".
+func minusAmounts(vs []string, other map[string]bool) []string {
+	amounts := map[string]bool{}
+	for v := range other {
+		if a := amount(v); a != "" {
+			amounts[a] = true
+		}
+	}
+	return slices.DeleteFunc(vs, func(v string) bool { return amount(v) != "" && amounts[amount(v)] })
+}
+
+// amount is the number a value token states with at most a unit after it
+// ("90-day", "90", "2.5gb": 90, 90, 2.5), or "" for a version, a name or
+// an address ("v2", "billing-07", "10.0.0.1").
+func amount(v string) string {
+	i := strings.IndexFunc(v, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	if i == 0 {
+		return ""
+	}
+	if i < 0 {
+		i = len(v)
+	}
+	num, unit := strings.TrimRight(v[:i], "."), strings.TrimPrefix(v[i:], "-")
+	if num == "" || strings.Count(num, ".") > 1 || strings.ContainsFunc(unit, func(r rune) bool { return !unicode.IsLetter(r) && r != '%' }) {
+		return ""
+	}
+	return num
 }
 
 // minusWords drops the values a sentence names anyway, where they were
@@ -256,8 +307,8 @@ func otherThing(a, b item) bool {
 			if alike >= 0.4 && mixed(from) && mixed(to) {
 				return true
 			}
-			if len(from) > 0 && len(to) > 0 && extract.Contradiction(o.text, s.text) != "" {
-				return true
+			if len(from) > 0 && len(to) > 0 && !(amounts(from) && amounts(to)) && extract.Contradiction(o.text, s.text) != "" {
+				return true // "10 minutes" to "25 minutes" is one thing's value changed
 			}
 		}
 	}

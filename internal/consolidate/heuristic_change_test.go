@@ -1,0 +1,106 @@
+package consolidate
+
+import (
+	"slices"
+	"testing"
+)
+
+// Changes as the fresh8 and fresh9 labellers wrote them.
+func TestHeuristic_SupersedeAsWritten(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		old, new   Item
+		supersedes bool
+	}{
+		{"DontUseAnyMore",
+			Item{File: "tests-localdb.md", Name: "Integration tests use LocalDB", Description: "Data-layer tests run against SQL Server LocalDB", Body: "The fixture creates and drops a LocalDB database per class."},
+			Item{File: "tests-testcontainers.md", Name: "Integration tests use Testcontainers", Description: "Tests use SQL Server 2022 via Testcontainers", Body: "Don't use LocalDB for tests any more. SqlServerFixture starts SQL Server 2022 with Testcontainers."}, true},
+		{"JobsDeleted",
+			Item{File: "deploys.md", Name: "How deploys work", Type: "project", Description: "Staging and prod deploys run through the Jenkins job pylon-deploy", Body: "Deploys go through Jenkins job pylon-deploy; prod needs the confirm box."},
+			Item{File: "argo.md", Name: "Deploys go through Argo CD", Type: "project", Description: "Merging to pylon-charts main syncs staging", Body: "We moved deploys to Argo CD. The Jenkins deploy jobs are deleted."}, true},
+		// The file name holds the memory's own value, not its subject.
+		{"FileNameHoldsItsValue",
+			Item{File: "device-offline-alert-10m.md", Name: "device-offline alert threshold", Type: "project", Description: "device-offline fires after 10 minutes without telemetry from a hub", Body: "Grafana rule device-offline fires when a hub has sent no telemetry for 10 minutes."},
+			Item{File: "device-offline-25-minutes.md", Name: "When a hub counts as offline", Type: "project", Description: "A hub counts as offline after 25 minutes without telemetry", Body: "A hub is offline after 25 minutes with no telemetry; that's the device-offline rule, evaluated every minute."}, true},
+		// One amount in two forms is no change.
+		{"SameAmountOtherForm",
+			Item{File: "certs-a.md", Name: "Device certificates come from Vault PKI", Type: "project", Description: "cert-broker issues thermostat certs from pki-devices; 90-day TTL, renewal at day 60", Body: "TTL is 90 days; firmware renews at day 60."},
+			Item{File: "certs-b.md", Name: "How thermostats get their certs", Type: "project", Description: "Certs are signed by pki-devices via cert-broker; valid 90 days, renewed at day 60", Body: "cert-broker asks Vault to sign each thermostat's cert; lifetime is 90 days and firmware renews at day 60."}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.old.Type, tc.old.Created = orType(tc.old.Type), date("2026-01-01")
+			tc.new.Type, tc.new.Created = orType(tc.new.Type), date("2026-06-01")
+			items := amongFillers([]Item{tc.old, tc.new}, "reference", "Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
+				"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time.", "One reviewer is enough for docs.",
+				"The rate sheet arrives every Friday.", "Merges to main need one approval.", "Mobile builds run on Bitrise.")
+			p := Heuristic(Input{Now: now, Items: items})
+			id := opID(Supersede, []string{tc.new.File, tc.old.File})
+			if got := slices.Contains(ids(p), id); got != tc.supersedes {
+				t.Errorf("superseded %v, want %v (%v)", got, tc.supersedes, reasons(p))
+			}
+		})
+	}
+}
+
+func orType(typ string) string {
+	if typ == "" {
+		return "feedback"
+	}
+	return typ
+}
+
+// A memory marked wrong that a newer one reverses is superseded (kept as
+// history), not pruned; one marked wrong is never merged into another.
+func TestHeuristic_MarkedWrong(t *testing.T) {
+	wrong := Usage{Since: date("2026-01-01"), Injected: 8, LastInjected: date("2026-08-20"), Helpful: 1, Wrong: 2}
+	old := Item{File: "old.md", Name: "Integration tests use LocalDB", Type: "feedback", Description: "Data-layer tests run against SQL Server LocalDB", Body: "The fixture creates a LocalDB database per class.", Created: date("2026-03-10"), Usage: wrong}
+	new := Item{File: "new.md", Name: "Integration tests use Testcontainers", Type: "feedback", Description: "Tests use SQL Server via Testcontainers", Body: "Don't use LocalDB for tests any more; the fixture starts SQL Server with Testcontainers.", Created: date("2026-08-26")}
+	p := Heuristic(Input{Now: now, Items: amongFillers([]Item{old, new}, "reference", "Run the tests with make test.", "Dashboards live in Grafana.", "Mobile builds run on Bitrise.")})
+	if got := ids(p); !slices.Contains(got, "supersede:new.md+old.md") || slices.Contains(got, "prune:old.md") {
+		t.Errorf("ops %v, want the supersede and no prune", got)
+	}
+	// Two copies of one fact, one marked wrong: the wrong one goes alone.
+	a := Item{File: "a.md", Name: "Staging database host", Type: "reference", Description: "The staging database is db-staging.internal on port 5432", Body: "Connect to db-staging.internal:5432 with the staging role.", Created: date("2026-03-01"), Usage: wrong}
+	b := Item{File: "b.md", Name: "Staging database host", Type: "reference", Description: "The staging database is db-staging.internal on port 5432", Body: "Connect to db-staging.internal:5432 with the staging role; read-only for humans.", Created: date("2026-04-01")}
+	p = Heuristic(Input{Now: now, Items: amongFillers([]Item{a, b}, "reference", "Run the tests with make test.", "Dashboards live in Grafana.", "Mobile builds run on Bitrise.")})
+	if got := ids(p); slices.Contains(got, "merge:a.md+b.md") || !slices.Contains(got, "prune:a.md") {
+		t.Errorf("ops %v, want a.md pruned and no merge", got)
+	}
+}
+
+func TestHeuristic_PruneStaleAndUndecided(t *testing.T) {
+	unused := Usage{Since: date("2026-01-01")}
+	used := Usage{Since: date("2026-01-01"), Injected: 4, LastInjected: date("2026-11-20")}
+	for _, tc := range []struct {
+		name, body, stale string
+		usage             Usage
+		want              bool
+	}{
+		{"StaleUnused", "pylon-legacy-bridge forwards v1 MQTT messages to the old REST ingest.", "services/legacy-bridge no longer exists (2026-07-02)", unused, true},
+		{"StaleButUsed", "pylon-legacy-bridge forwards v1 MQTT messages to the old REST ingest.", "services/legacy-bridge no longer exists (2026-07-02)", used, false},
+		{"NothingDecided", "Tried ktlint's experimental rules on a throwaway branch. Lots of noise, nothing decided.", "", unused, true},
+		{"Durable", "pylon-api serves the dispatch endpoints behind the ALB.", "", unused, false},
+	} {
+		it := Item{File: "m.md", Name: "m", Type: "project", Body: tc.body, Stale: tc.stale, Created: date("2026-03-03"), Usage: tc.usage}
+		p := Heuristic(Input{Now: now, Items: []Item{it}})
+		if got := slices.Contains(ids(p), "prune:m.md"); got != tc.want {
+			t.Errorf("%s: pruned %v, want %v (%v)", tc.name, got, tc.want, reasons(p))
+		}
+	}
+}
+
+// A memory a merge keeps is not also pruned: two ops on one memory make
+// the whole plan invalid.
+func TestHeuristic_PruneSparesWhatAMergeKeeps(t *testing.T) {
+	unused := Usage{Since: date("2026-01-01")}
+	a := Item{File: "a.md", Name: "Redis eviction workaround", Type: "project", Description: "For now the session cache runs with allkeys-lru on redis-sessions", Body: "For now the session cache runs with maxmemory-policy allkeys-lru on redis-sessions until the leak is found.", Created: date("2026-02-01"), Usage: unused}
+	b := Item{File: "b.md", Name: "Redis eviction workaround", Type: "project", Description: "For now the session cache runs with allkeys-lru on redis-sessions", Body: "For now the session cache on redis-sessions runs with maxmemory-policy allkeys-lru, until the leak is found.", Created: date("2026-02-03"), Usage: unused}
+	in := Input{Now: now, Items: amongFillers([]Item{a, b}, "reference", "Run the tests with make test.", "Dashboards live in Grafana.", "Mobile builds run on Bitrise.")}
+	p := Heuristic(in)
+	if err := Validate(in, p); err != nil {
+		t.Fatalf("Validate: %v (ops %v)", err, ids(p))
+	}
+	if !slices.Contains(ids(p), "merge:a.md+b.md") {
+		t.Errorf("ops %v, want the two merged", ids(p))
+	}
+}
