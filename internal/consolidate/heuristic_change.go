@@ -161,3 +161,77 @@ func onlyIn(vs map[string]bool, other string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// reOwner finds who owns what: "Dev Malhotra owns the EMQX cluster
+// config" (owner, thing), "EMQX belongs to Tomasz's platform team" and
+// "EMQX is the platform team's" (thing, owner).
+var reOwner = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(\p{Lu}[\w-]+(?:\s+\p{Lu}[\w-]+)?)\s+(?:now\s+)?owns\s+(?:the\s+)?` + "`?" + `([\w.-]+)` +
+		`|\b([\w.-]+)` + "`?" + `\s+(?:now\s+)?(?:belongs\s+to|is\s+(?:now\s+)?owned\s+by|is\s+(?:now\s+)?run\s+by|is\s+(?:now\s+)?maintained\s+by)\s+(?:the\s+)?((?:\p{Lu}[\w-]*(?:'s)?\s*){1,2}(?:[a-z][\w-]*\s+)?(?:team)?)` +
+		`|\b([\w.-]+)` + "`?" + `\s+is\s+(?:now\s+)?(?:the\s+)?([\w-]+(?:\s+[\w-]+)?\s+team)'s\b`)
+})
+
+// owned is one thing a sentence says someone owns.
+type owned struct {
+	thing, owner, sentence string
+}
+
+// owners lists what a memory's sentences say who owns: the thing's first
+// stem and the owner's words.
+func owners(it item) []owned {
+	var out []owned
+	for _, s := range it.sents {
+		for _, m := range reOwner().FindAllStringSubmatch(s.text, -1) {
+			owner, thing := m[1], m[2]
+			if m[3] != "" {
+				thing, owner = m[3], m[4]
+			} else if m[5] != "" {
+				thing, owner = m[5], m[6]
+			}
+			if t := stem(thing); t != "" && strings.TrimSpace(owner) != "" {
+				out = append(out, owned{t, strings.TrimSpace(owner), s.text})
+			}
+		}
+	}
+	return out
+}
+
+// ownerChange says how the newer memory b hands a thing the older a says
+// someone owns to someone else, or "": "Dev owns the EMQX config", then
+// "EMQX belongs to Tomasz's platform team". The thing is a rare word of
+// the folder or both memories' topic, and the two owners share no word.
+func (p *planner) ownerChange(a, b item) (string, []string) {
+	topicA, topicB := termSet(a.Name+"\n"+a.Description), termSet(b.Name+"\n"+b.Description)
+	for _, o := range owners(a) {
+		if !p.rare(o.thing) && !(topicA[o.thing] && topicB[o.thing]) {
+			continue // a common word, unless both memories are about it
+		}
+		for _, n := range owners(b) {
+			if n.thing == o.thing && !sharesOwnerWord(o.owner, n.owner) {
+				return fmt.Sprintf("it moved from %s to %s", o.owner, n.owner), []string{quote(o.sentence), quote(n.sentence)}
+			}
+		}
+	}
+	return "", nil
+}
+
+// sharesOwnerWord reports whether two owners share a word other than
+// "the" and "team": "Priya" and "Priya's team" are one owner.
+func sharesOwnerWord(a, b string) bool {
+	words := func(s string) map[string]bool {
+		out := map[string]bool{}
+		for _, w := range strings.Fields(strings.ToLower(strings.ReplaceAll(s, "'s", ""))) {
+			if w != "the" && w != "team" {
+				out[w] = true
+			}
+		}
+		return out
+	}
+	wb := words(b)
+	for w := range words(a) {
+		if wb[w] {
+			return true
+		}
+	}
+	return false
+}

@@ -22,6 +22,13 @@ func TestHeuristic_SupersedeAsWritten(t *testing.T) {
 		{"FileNameHoldsItsValue",
 			Item{File: "device-offline-alert-10m.md", Name: "device-offline alert threshold", Type: "project", Description: "device-offline fires after 10 minutes without telemetry from a hub", Body: "Grafana rule device-offline fires when a hub has sent no telemetry for 10 minutes."},
 			Item{File: "device-offline-25-minutes.md", Name: "When a hub counts as offline", Type: "project", Description: "A hub counts as offline after 25 minutes without telemetry", Body: "A hub is offline after 25 minutes with no telemetry; that's the device-offline rule, evaluated every minute."}, true},
+		// Ownership handed over, without "no longer".
+		{"OwnerHandedOver",
+			Item{File: "emqx-owner.md", Name: "EMQX owner", Type: "project", Description: "Dev owns the EMQX cluster config: ACLs, listeners, rule engine", Body: "Dev Malhotra owns the EMQX cluster config. Ask him before touching the chart values."},
+			Item{File: "emqx-platform.md", Name: "EMQX questions go to platform", Type: "project", Description: "After the August reorg EMQX belongs to Tomasz's platform team", Body: "Since the reorg, EMQX is the platform team's. Questions go to #pylon-platform; ACL or listener changes need a platform reviewer."}, true},
+		{"SameOwnerTeam",
+			Item{File: "ledger-owner.md", Name: "Ledger owner", Type: "project", Description: "Priya owns the ledger service", Body: "Priya owns the ledger service and its alerts."},
+			Item{File: "ledger-team.md", Name: "Ledger on-call", Type: "project", Description: "The ledger belongs to Priya's team", Body: "The ledger belongs to Priya's team; page them for ledger alerts."}, false},
 		// One amount in two forms is no change.
 		{"SameAmountOtherForm",
 			Item{File: "certs-a.md", Name: "Device certificates come from Vault PKI", Type: "project", Description: "cert-broker issues thermostat certs from pki-devices; 90-day TTL, renewal at day 60", Body: "TTL is 90 days; firmware renews at day 60."},
@@ -102,5 +109,32 @@ func TestHeuristic_PruneSparesWhatAMergeKeeps(t *testing.T) {
 	}
 	if !slices.Contains(ids(p), "merge:a.md+b.md") {
 		t.Errorf("ops %v, want the two merged", ids(p))
+	}
+}
+
+// One thing in two environments is two memories, whichever mentions the
+// other.
+func TestHeuristic_EnvironmentTwins(t *testing.T) {
+	prod := Item{File: "sb-prod.md", Name: "Prod Service Bus", Type: "reference", Description: "Prod namespace sb-marlin-prod: same appointment-events topic and subscriptions as staging", Body: "Namespace sb-marlin-prod. Topic appointment-events, subscriptions reminders, fhir-sync, analytics, same names as staging.", Created: date("2026-04-15")}
+	stg := Item{File: "sb-stg.md", Name: "Staging Service Bus", Type: "reference", Description: "sb-marlin-stg: topic appointment-events, three subscriptions", Body: "Namespace sb-marlin-stg. Topic appointment-events, subscriptions reminders, fhir-sync, analytics.", Created: date("2026-04-14")}
+	in := Input{Now: now, Items: amongFillers([]Item{prod, stg}, "reference", "Run the tests with make test.", "Dashboards live in Grafana.", "Mobile builds run on Bitrise.", "Use one PR per change.", "Merges to main need one approval.")}
+	p := Heuristic(in)
+	if slices.Contains(ids(p), "merge:sb-prod.md+sb-stg.md") {
+		t.Errorf("two environments merged: %v", reasons(p))
+	}
+	if !parallelNames(newPlanner(in, nil).items[0], newPlanner(in, nil).items[1]) {
+		t.Error("Prod and Staging Service Bus are not read as one template")
+	}
+}
+
+// A thing many memories name (the stack's broker) changes hands when both
+// memories are about it.
+func TestHeuristic_OwnerOfACommonThing(t *testing.T) {
+	old := Item{File: "emqx-owner.md", Name: "EMQX owner", Type: "project", Description: "Dev owns the EMQX cluster config", Body: "Dev Malhotra owns the EMQX cluster config: ACLs and listeners.", Created: date("2026-04-02")}
+	new := Item{File: "emqx-platform.md", Name: "EMQX questions go to platform", Type: "project", Description: "After the reorg EMQX belongs to Tomasz's platform team", Body: "ACL or listener changes need a platform reviewer.", Created: date("2026-08-31")}
+	in := Input{Now: now, Items: amongFillers([]Item{old, new}, "reference", "Hubs publish telemetry to EMQX.", "EMQX rule engine forwards to Kafka.", "The EMQX dashboard is behind the VPN.",
+		"EMQX listeners use mTLS.", "Run the tests with make test.", "Dashboards live in Grafana.", "Mobile builds run on Bitrise.")}
+	if p := Heuristic(in); !slices.Contains(ids(p), opID(Supersede, []string{new.File, old.File})) {
+		t.Errorf("ops %v", reasons(p))
 	}
 }

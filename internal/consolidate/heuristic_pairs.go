@@ -383,6 +383,11 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 			}
 		}
 	}
+	if related && !exception {
+		if why, quotes := p.ownerChange(a, b); why != "" {
+			return why, quotes
+		}
+	}
 	if !sameTopic || exception {
 		// "Exception to the JWT rule: the webhooks check signatures, not
 		// JWT" narrows the older rule; it does not reverse it.

@@ -147,6 +147,12 @@ func parallelNames(a, b item) bool {
 		}
 		return len(ts) > 0
 	}
+	if len(onlyA) > 0 && len(onlyB) > 0 && shared >= 1 && allEnvironments(onlyA) && allEnvironments(onlyB) {
+		// "Prod Service Bus" and "Staging Service Bus": one thing in two
+		// environments, whichever mentions the other ("same names as
+		// staging"), is two memories.
+		return true
+	}
 	if !absent(onlyA, b) || !absent(onlyB, a) {
 		return false
 	}
@@ -155,6 +161,19 @@ func parallelNames(a, b item) bool {
 	}
 	sa, sb := slugHead(a.Name), slugHead(b.Name)
 	return sa != "" && sa == sb
+}
+
+// allEnvironments reports whether every stem names a deployment
+// environment.
+func allEnvironments(stems []string) bool {
+	for _, t := range stems {
+		switch t {
+		case "prod", "product", "stage", "stg", "dev", "develop", "test", "qa", "uat", "sandbox", "preprod", "pre", "perf", "local", "demo", "canari": // as stemmed: "production", "staging", "canary"
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // slugHead is the first part of a name written as one slug
