@@ -85,6 +85,7 @@ type item struct {
 	dated string          // body with relative dates made absolute; "" when none
 	sents []sentence      // of description and body
 	moves []move          // changes it reports
+	owns  []owned         // who it says owns what
 	ideas map[string]bool // the lexicon's concepts it names
 	grams map[string]bool // pairs of content stems in a row
 }
@@ -132,6 +133,7 @@ func newPlanner(in Input, model *textclf.Model) *planner {
 				}
 			}
 		}
+		x.owns = owners(x)
 		p.items = append(p.items, x)
 		p.byFile[it.File] = i
 		if it.ReadOnly {

@@ -181,6 +181,9 @@ type owned struct {
 func owners(it item) []owned {
 	var out []owned
 	for _, s := range it.sents {
+		if !strings.Contains(s.text, "owns") && !strings.Contains(s.text, "belongs") && !strings.Contains(s.text, " by ") && !strings.Contains(s.text, "team's") {
+			continue
+		}
 		for _, m := range reOwner().FindAllStringSubmatch(s.text, -1) {
 			owner, thing := m[1], m[2]
 			if m[3] != "" {
@@ -201,12 +204,15 @@ func owners(it item) []owned {
 // "EMQX belongs to Tomasz's platform team". The thing is a rare word of
 // the folder or both memories' topic, and the two owners share no word.
 func (p *planner) ownerChange(a, b item) (string, []string) {
+	if len(a.owns) == 0 || len(b.owns) == 0 {
+		return "", nil
+	}
 	topicA, topicB := termSet(a.Name+"\n"+a.Description), termSet(b.Name+"\n"+b.Description)
-	for _, o := range owners(a) {
+	for _, o := range a.owns {
 		if !p.rare(o.thing) && !(topicA[o.thing] && topicB[o.thing]) {
 			continue // a common word, unless both memories are about it
 		}
-		for _, n := range owners(b) {
+		for _, n := range b.owns {
 			if n.thing == o.thing && !sharesOwnerWord(o.owner, n.owner) {
 				return fmt.Sprintf("it moved from %s to %s", o.owner, n.owner), []string{quote(o.sentence), quote(n.sentence)}
 			}

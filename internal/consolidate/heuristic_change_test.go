@@ -138,3 +138,23 @@ func TestHeuristic_OwnerOfACommonThing(t *testing.T) {
 		t.Errorf("ops %v", reasons(p))
 	}
 }
+
+// A memory whose body gets a date rewrite and whose description is too
+// long for the index: one operation per memory, so the date goes now and
+// the cut waits for the next run. Both at once made 'memdir dream' refuse
+// the whole plan (fresh12, blind).
+func TestHeuristic_DateAndLongDescription(t *testing.T) {
+	long := "Halvorsen's account has three quirks: invoices go to a shared AP mailbox, their PO numbers must be on every line, and their VAT number changed in the spring after the merger"
+	it := Item{File: "h.md", Name: "Halvorsen quirks", Type: "project", Description: long, Body: "Their AP team moves to the new ERP next Friday.", Created: date("2026-11-23")}
+	in := Input{Now: now, Items: []Item{it}}
+	p := Heuristic(in)
+	if err := Validate(in, p); err != nil {
+		t.Fatalf("Validate: %v", err)
+	}
+	if got := ids(p); !slices.Contains(got, "date:h.md") || slices.Contains(got, "shorten:h.md") {
+		t.Errorf("ops %v, want the date rewrite alone", got)
+	}
+	if !slices.ContainsFunc(p.LeftForModel, func(c Candidate) bool { return c.Kind == Shorten && c.Files[0] == "h.md" }) {
+		t.Errorf("the cut is not left for the next run: %v", p.LeftForModel)
+	}
+}

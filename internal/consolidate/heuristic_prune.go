@@ -228,40 +228,21 @@ func (p *planner) shortenDescriptions() {
 		if p.retired[it.File] || it.ReadOnly || utf8.RuneCountInString(it.Description) <= maxDescription {
 			continue
 		}
-		desc, dateOp := it.Description, -1
-		for i, op := range p.ops {
-			if op.Keep != it.File || op.Edit == nil {
+		if other := p.editOf(it.File); other != nil {
+			if other.Kind == Merge { // the full description stays in the merged body
+				p.cutMergedDescription(other, it.Item)
 				continue
 			}
-			if op.Kind == Merge { // the full description stays in the merged body
-				op.Edit.Description = cut(it.Description, maxDescription)
-				terms := termSet(op.Edit.Body)
-				var extra []string
-				for _, s := range sentences(it.Description) {
-					if covered(s, terms) < factKept {
-						extra = append(extra, endSentence(s))
-					}
-				}
-				if len(extra) > 0 {
-					op.Edit.Body = strings.TrimRight(op.Edit.Body, "\n") + "\n\n" + strings.Join(extra, " ") + "\n"
-				}
-				dateOp = -2
-				break
-			}
-			if op.Kind == Date && op.Edit.Description != "" {
-				desc, dateOp = op.Edit.Description, i
-			}
-		}
-		if dateOp == -2 {
+			// Another edit of this memory (a date rewrite): one operation per
+			// memory, so the next run cuts the description this one leaves.
+			p.left = append(p.left, Candidate{Kind: Shorten, Files: []string{it.File},
+				Why: fmt.Sprintf("the description of %s is %d characters, but %s already changes it: the next run shortens it", it.File, utf8.RuneCountInString(it.Description), other.ID)})
 			continue
 		}
-		if dateOp >= 0 { // the date rewrite of the description goes with the shorter one
-			p.ops[dateOp].Edit.Description = ""
-		}
-		short := cut(desc, maxDescription)
+		short := cut(it.Description, maxDescription)
 		bodyTerms := termSet(it.Body)
 		lossless := true
-		for _, s := range sentences(desc) {
+		for _, s := range sentences(it.Description) {
 			if covered(s, bodyTerms) < factKept {
 				lossless = false
 			}
@@ -272,6 +253,32 @@ func (p *planner) shortenDescriptions() {
 			Reason: fmt.Sprintf("The description of %s is %d characters, over the %d an index line should hold; it is cut at a clause boundary.",
 				it.File, utf8.RuneCountInString(it.Description), maxDescription),
 			Evidence: []string{quote(it.Description)}})
+	}
+}
+
+// editOf is the op planned so far that keeps and edits file, or nil.
+func (p *planner) editOf(file string) *Op {
+	for i, op := range p.ops {
+		if op.Keep == file && op.Edit != nil {
+			return &p.ops[i]
+		}
+	}
+	return nil
+}
+
+// cutMergedDescription cuts the description a merge keeps, and keeps in
+// the merged body what the cut leaves out.
+func (p *planner) cutMergedDescription(op *Op, it Item) {
+	op.Edit.Description = cut(it.Description, maxDescription)
+	terms := termSet(op.Edit.Body)
+	var extra []string
+	for _, s := range sentences(it.Description) {
+		if covered(s, terms) < factKept {
+			extra = append(extra, endSentence(s))
+		}
+	}
+	if len(extra) > 0 {
+		op.Edit.Body = strings.TrimRight(op.Edit.Body, "\n") + "\n\n" + strings.Join(extra, " ") + "\n"
 	}
 }
 
