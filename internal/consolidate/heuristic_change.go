@@ -2,6 +2,7 @@ package consolidate
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -213,8 +214,10 @@ func (p *planner) ownerChange(a, b item) (string, []string) {
 			continue // a common word, unless both memories are about it
 		}
 		for _, n := range b.owns {
-			if n.thing == o.thing && !sharesOwnerWord(o.owner, n.owner) {
-				return fmt.Sprintf("it moved from %s to %s", o.owner, n.owner), []string{quote(o.sentence), quote(n.sentence)}
+			if n.thing == o.thing && !sharesOwnerWord(o.owner, n.owner) && !otherEnvironment(o.sentence, n.sentence) {
+				// Not said outright: for a person to confirm, never applied
+				// by an automatic run.
+				return fmt.Sprintf("its owner changed from %s to %s", o.owner, n.owner), []string{quote(o.sentence), quote(n.sentence)}
 			}
 		}
 	}
@@ -240,4 +243,20 @@ func sharesOwnerWord(a, b string) bool {
 		}
 	}
 	return false
+}
+
+// otherEnvironment reports whether two sentences name different
+// environments: "the staging cluster", "the prod cluster".
+func otherEnvironment(a, b string) bool {
+	envs := func(s string) map[string]bool {
+		out := map[string]bool{}
+		for t := range termSet(s) {
+			if allEnvironments([]string{t}) {
+				out[t] = true
+			}
+		}
+		return out
+	}
+	ea, eb := envs(a), envs(b)
+	return len(ea) > 0 && len(eb) > 0 && !maps.Equal(ea, eb)
 }

@@ -158,3 +158,68 @@ func TestHeuristic_DateAndLongDescription(t *testing.T) {
 		t.Errorf("the cut is not left for the next run: %v", p.LeftForModel)
 	}
 }
+
+// Cases a read-only review of the rules above found wrong (2026-11-30):
+// none may be a supersede an automatic run applies, and most none at all.
+func TestHeuristic_SupersedeReview(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		old, new Item
+		want     string // "supersede", "unsure" (a supersede for a person only), "merge" or "" (none), or two of them
+
+	}{
+		{"UnitChanged",
+			Item{File: "a.md", Name: "Session timeout", Type: "project", Description: "Session timeout is 30m", Body: "The session timeout is 30m for the admin console."},
+			Item{File: "b.md", Name: "Session timeout", Type: "project", Description: "Session timeout is 30s", Body: "The session timeout is 30s for the admin console."}, "unsure"},
+		{"SizeChanged",
+			Item{File: "a.md", Name: "Worker memory", Type: "project", Description: "Workers get 512MB", Body: "Each ingest worker gets 512MB of memory."},
+			Item{File: "b.md", Name: "Worker memory", Type: "project", Description: "Workers get 512GB", Body: "Each ingest worker gets 512GB of memory."}, "unsure"},
+		{"RestOfTheClauseDropped",
+			Item{File: "a.md", Name: "Load tests", Type: "project", Description: "k6 load tests run against staging", Body: "k6 load tests run against staging nightly."},
+			Item{File: "b.md", Name: "Load tests and prod", Type: "project", Description: "No load tests against prod", Body: "Don't run k6 against prod any more; staging only."}, "unsure-or-none"},
+		{"OwnersOfTwoEnvironments",
+			Item{File: "a.md", Name: "Staging cluster owner", Type: "project", Description: "The staging cluster is run by the Platform team", Body: "The staging cluster is run by the Platform team; ask in #platform."},
+			Item{File: "b.md", Name: "Prod cluster owner", Type: "project", Description: "The prod cluster is run by SRE", Body: "The prod cluster is run by SRE; page them for incidents."}, ""},
+		{"OwnersOfTwoEnvironmentsByName", // the names say it, the sentences do not
+			Item{File: "a.md", Name: "Staging cluster owner", Type: "project", Description: "Who runs the cluster", Body: "The cluster is run by the Platform team; ask in #platform."},
+			Item{File: "b.md", Name: "Prod cluster owner", Type: "project", Description: "Who runs the cluster", Body: "The cluster is run by SRE; page them for incidents."}, ""},
+		{"OwnersOfTwoEnvironmentsBySentence", // the sentences say it, the names do not
+			Item{File: "a.md", Name: "Who runs which cluster", Type: "project", Description: "The staging cluster is run by the Platform team", Body: "The staging cluster is run by the Platform team; ask in #platform."},
+			Item{File: "b.md", Name: "Cluster ownership", Type: "project", Description: "The prod cluster is run by SRE", Body: "The prod cluster is run by SRE; page them for incidents."}, ""},
+		{"RetentionPolicy",
+			Item{File: "a.md", Name: "Preview environments", Type: "project", Description: "Each PR gets a preview environment", Body: "Each PR gets a preview environment at pr-N.preview.example.com."},
+			Item{File: "b.md", Name: "Preview cleanup", Type: "project", Description: "Preview environments are deleted after 7 days", Body: "Preview environments are deleted after 7 days by the janitor job."}, "merge-or-none"},
+		{"TwoShards",
+			Item{File: "shard-3.md", Name: "shard 3", Type: "project", Description: "Shard 3 holds 3 tenants", Body: "Shard 3 holds 3 tenants on db-3."},
+			Item{File: "shard-4.md", Name: "shard 4", Type: "project", Description: "Shard 4 holds 4 tenants", Body: "Shard 4 holds 4 tenants on db-4."}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.old.Created, tc.new.Created = date("2026-01-01"), date("2026-06-01")
+			p := Heuristic(Input{Now: now, Items: amongFillers([]Item{tc.old, tc.new}, "reference", "Run the tests with make test.", "Dashboards live in Grafana.",
+				"Mobile builds run on Bitrise.", "Use one PR per change.", "Merges to main need one approval.")})
+			var got string
+			for _, op := range p.Ops {
+				switch {
+				case op.Kind == Supersede && op.Lossless:
+					got = "supersede"
+				case op.Kind == Supersede:
+					got = "unsure"
+				case op.Kind == Merge && slices.Contains(op.Files, tc.old.File) && slices.Contains(op.Files, tc.new.File):
+					got = "merge"
+				}
+			}
+			// A merge keeps every fact of both: no reversal is read into them.
+			if ok := got == tc.want || tc.want == "unsure-or-none" && (got == "unsure" || got == "") || tc.want == "merge-or-none" && (got == "merge" || got == ""); !ok {
+				t.Errorf("got %q, want %q (%v)", got, tc.want, reasons(p))
+			}
+		})
+	}
+	// A newer memory marked wrong retires nothing: it is pruned itself.
+	wrong := Usage{Since: date("2026-01-01"), Injected: 3, LastInjected: date("2026-08-20"), Wrong: 2}
+	old := Item{File: "old.md", Name: "Integration tests use LocalDB", Type: "feedback", Description: "Data-layer tests run against SQL Server LocalDB", Body: "The fixture creates a LocalDB database per class.", Created: date("2026-03-10")}
+	new := Item{File: "new.md", Name: "Integration tests use Testcontainers", Type: "feedback", Description: "Tests use SQL Server via Testcontainers", Body: "Don't use LocalDB for tests any more; the fixture starts SQL Server with Testcontainers.", Created: date("2026-08-26"), Usage: wrong}
+	p := Heuristic(Input{Now: now, Items: amongFillers([]Item{old, new}, "reference", "Run the tests with make test.", "Dashboards live in Grafana.", "Mobile builds run on Bitrise.")})
+	if got := ids(p); slices.Contains(got, "supersede:new.md+old.md") || !slices.Contains(got, "prune:new.md") {
+		t.Errorf("ops %v, want new.md pruned and old.md kept", got)
+	}
+}

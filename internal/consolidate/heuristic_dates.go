@@ -22,8 +22,13 @@ var (
 		return regexp.MustCompile(`(?i)\b` + weekdayRE + `,?\s+\(?\d{4}-\d{2}-\d{2}\b|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `,?\s+\d{4}\b|\b(?:every|each|on)\s+` + weekdayRE + `s\b|\b(?:every|each|a)\s+` + weekdayRE + `\b|\b` + weekdayRE + `s\b|\b(?:every|each)\s+(?:day|week|month|quarter)\b` +
 			// a lead time, not a day: "renew at least 30 days before"
 			`|\b(?:at\s+least|at\s+most|no\s+later\s+than|no\s+earlier\s+than|up\s+to)\s+\w+\s+(?:days?|weeks?|months?)\s+(?:before|after|ahead|prior)\b` +
-			// a rate, not a day: "three late cancels or no-shows in 90 days"
-			`|\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+(?:[\w-]+\s+){0,4}?[\w-]+s\s+in\s+(?:a|an|one|\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+(?:hour|day|week|month)s?\b`)
+			// a rate, not a day: "three late cancels or no-shows in 90 days",
+			// "more than 5 failed logins in a day"
+			`|\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+(?:[\w-]+\s+){0,2}?[\w-]+s?\s+or\s+(?:[\w-]+\s+){0,2}?[\w-]+s\s+in\s+(?:a|an|one|\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+(?:hour|day|week|month)s?\b` +
+			// how long something took, told of the past: "the crash reached
+			// all users in one day"
+			`|\b(?:reached|took|finished|completed|happened|ran|went|spread|hit|filled|grew|doubled|tripled)\b[^.;,]{0,40}?\bin\s+(?:a|an|one|\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+(?:hour|day|week|month)s?\b` +
+			`|\b(?:more\s+than|at\s+least|at\s+most|no\s+more\s+than|up\s+to|over|under|max(?:imum)?\s+(?:of\s+)?)\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+(?:[\w-]+\s+){0,3}?in\s+(?:a|an|one|\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+(?:hour|day|week|month)s?\b`)
 	})
 	// A weekday with no word that ties it to one week: "on Friday".
 	reBareWeekday = sync.OnceValue(func() *regexp.Regexp {
@@ -60,14 +65,21 @@ var (
 	rePastWeekday = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:(since)\s+(last\s+)?|(last)\s+)` + `(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?:\s*,?\s*\(?\d{4}-\d{2}-\d{2})?`)
 	})
+	// A sentence that tells what happened to what a range names: "orders
+	// 2026-01-01 to 2026-03-31 were reprocessed", "… are gone for good".
+	reToldOfThePast = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:was|were|got|has\s+been|have\s+been|had|gone|went|happened)\b`)
+	})
 	rePluralWeekday = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b` + weekdayRE + `s\b`)
 	})
-	// Days of one month: "Sept 14–18", "March 3 to 7"; g[4] is what
-	// follows, so that a year after it ("Sept 14–18, 2026") is left alone.
+	// Days of one month: "Sept 14–18", "March 3 to 7".
 	reDayRange = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(` + monthRE + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:–|—|-|to|through|until)\s*(\d{1,2})(?:st|nd|rd|th)?\b([^,\d]|,\s*[^\d\s]|$)`)
+		return regexp.MustCompile(`(?i)\b(` + monthRE + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:–|—|-|to|through|until)\s*(\d{1,2})(?:st|nd|rd|th)?\b`)
 	})
+	// The year a range gives after it ("Sept 14–18, 2026"), or a digit
+	// run on from its last day.
+	reYearAfter = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^,?\s*(\d{4})\b|^\d`) })
 	// Two dates of one period: "2026-09-14 to 2026-09-18".
 	reDateRange = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\s*(?:to|–|—|through|until)\s*(?:\w+day,?\s+)?(\d{4}-\d{2}-\d{2})\b`)
@@ -77,11 +89,11 @@ var (
 		return regexp.MustCompile(`(?i)\b(?:(one|two|three|four|[1-4])[- ]week\s+sprints?|sprints?\s+(?:are|last|run)\s+(one|two|three|four|[1-4])\s+weeks?)\b`)
 	})
 	reSprintStart = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:sprint|this\s+one|it)\s+(?:started|began|starts|begins|kicked\s+off)\s+(?:on\s+)?(?:\w+day,?\s+)?(?:the\s+)?(\d{4}-\d{2}-\d{2})\b`)
+		return regexp.MustCompile(`(?i)\b(?:(?:current|this)\s+sprint|this\s+one)\s+(?:started|began|starts|begins|kicked\s+off)\s+(?:on\s+)?(?:\w+day,?\s+)?(?:the\s+)?(\d{4}-\d{2}-\d{2})\b`)
 	})
 	// Words of a one-off event whose day is its end.
 	reEvent = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:freeze|window|maintenance|downtime|outage|cutover|cut-over|deadline|blackout|embargo|moratorium|hold|no\s+(?:deploys|merges|releases|syncs|upgrades|deployments))\b`)
+		return regexp.MustCompile(`(?i)\b(?:freeze|window|maintenance|downtime|outage|cutover|cut-over|deadline|blackout|embargo|moratorium|no\s+(?:deploys|merges|releases|syncs|upgrades|deployments))\b`)
 	})
 	// Words of a recurrence: its dates come back.
 	// "each approved by Tomás" recurs nothing: every and each count only
@@ -143,7 +155,7 @@ var (
 	// A span counted from each one's own event: "counted from their first
 	// reminder", "the trial clock starts at the first dispatch".
 	reCountedFrom = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:counted|counting|measured|runs?)\s+from\s+(?:the|their|its|each|a)\b|\b(?:trial|clock|timer|countdown)\s+(?:clock\s+)?starts?\s+(?:at|when|on|with|from)\b|\bfrom\s+(?:their|its|each)\s+(?:first|own)\b`)
+		return regexp.MustCompile(`(?i)\b(?:counted|counting|measured)\s+from\s+(?:the|their|its|each|a)\b|\b(?:trial|clock|timer|countdown)\s+(?:clock\s+)?starts?\s+(?:at|when|on|with|from)\b|\bfrom\s+(?:their|its|each)\s+(?:first|own)\b`)
 	})
 	// "for the next two weeks": a period from when the memory was written.
 	reForNext = sync.OnceValue(func() *regexp.Regexp {
@@ -331,6 +343,9 @@ func pastWeekdays(s string, at time.Time) string {
 // pastWeekday dates one match of rePastWeekday.
 func pastWeekday(m string, at time.Time) string {
 	g := rePastWeekday().FindStringSubmatch(m)
+	if reAnyDate().MatchString(m) {
+		return m // dated already: "since Friday 2026-02-20"
+	}
 	wd := weekdayOf(g[4])
 	back := (int(at.Weekday()) - int(wd) + 7) % 7
 	if back == 0 && (g[2] != "" || g[1] == "") {
@@ -351,28 +366,57 @@ func weekdayOf(name string) time.Weekday {
 }
 
 // dayRanges writes a range of days in one month, "Sept 14–18", as two
-// dates, so that its end is read: the year is the one that puts its start
-// on or after a month before at.
+// dates, so that its end is read: in the year that puts it nearest to at
+// ("Sept 14–18" written in November is the September just gone, "Jan
+// 5–7" written in December the coming January), or in the year it gives
+// ("Sept 14–18, 2026").
 func dayRanges(s string, at time.Time) string {
-	return reDayRange().ReplaceAllStringFunc(s, func(m string) string {
-		g := reDayRange().FindStringSubmatch(m)
-		mon, err := time.Parse("Jan", strings.ToUpper(g[1][:1])+strings.ToLower(g[1][1:3]))
-		if err != nil {
-			return m
+	var b strings.Builder
+	last := 0
+	for _, loc := range reDayRange().FindAllStringSubmatchIndex(s, -1) {
+		end, given := loc[1], 0
+		if y := reYearAfter().FindStringSubmatch(s[loc[1]:]); y != nil {
+			if y[1] == "" {
+				continue // "March 3-5 2026" would be "March 3-52026": not a range
+			}
+			given, _ = strconv.Atoi(y[1])
+			end += len(y[0])
 		}
-		from, _ := strconv.Atoi(g[2])
-		to, _ := strconv.Atoi(g[3])
+		g := func(i int) string { return s[loc[2*i]:loc[2*i+1]] }
+		mon, err := time.Parse("Jan", strings.ToUpper(g(1)[:1])+strings.ToLower(g(1)[1:3]))
+		if err != nil {
+			continue
+		}
+		from, _ := strconv.Atoi(g(2))
+		to, _ := strconv.Atoi(g(3))
 		year := at.Year()
-		if time.Date(year, mon.Month(), from, 0, 0, 0, 0, time.UTC).Before(at.AddDate(0, -1, 0)) {
-			year++
+		for _, y := range []int{at.Year() - 1, at.Year() + 1} {
+			if distance(time.Date(y, mon.Month(), from, 0, 0, 0, 0, time.UTC), at) < distance(time.Date(year, mon.Month(), from, 0, 0, 0, 0, time.UTC), at) {
+				year = y
+			}
+		}
+		if given != 0 {
+			year = given
 		}
 		a := time.Date(year, mon.Month(), from, 0, 0, 0, 0, time.UTC)
-		b := time.Date(year, mon.Month(), to, 0, 0, 0, 0, time.UTC)
-		if to <= from || a.Day() != from || b.Day() != to {
-			return m
+		e := time.Date(year, mon.Month(), to, 0, 0, 0, 0, time.UTC)
+		if to <= from || a.Day() != from || e.Day() != to {
+			continue
 		}
-		return day(a) + " to " + day(b) + g[4]
-	})
+		b.WriteString(s[last:loc[0]])
+		b.WriteString(day(a) + " to " + day(e))
+		last = end
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// distance is how far apart two times are, either way.
+func distance(a, b time.Time) time.Duration {
+	if a.After(b) {
+		return a.Sub(b)
+	}
+	return b.Sub(a)
 }
 
 // nextSprint dates "next sprint" where the memory says how long sprints
@@ -380,7 +424,7 @@ func dayRanges(s string, at time.Time) string {
 // 2026-11-16 … next sprint" is the sprint starting 2026-11-30.
 func nextSprint(s string) string {
 	loc := reNextSprint().FindStringIndex(s)
-	if loc == nil {
+	if loc == nil || strings.HasPrefix(strings.TrimLeft(s[loc[1]:], " "), "(starting") {
 		return s
 	}
 	l := reSprintLength().FindStringSubmatch(s)
@@ -586,7 +630,7 @@ func (p *planner) expire() {
 			for _, m := range reStartFor().FindAllStringSubmatch(s, -1) {
 				note(plusDays(m[1], spanDays(m[2], m[3])), s)
 			}
-			if !rePastEvent().MatchString(s) {
+			if !reToldOfThePast().MatchString(s) {
 				for _, m := range reDateRange().FindAllStringSubmatch(s, -1) {
 					note(m[1], s) // "the pen test runs 2026-09-14 to 2026-09-18"
 				}

@@ -79,3 +79,48 @@ func TestHeuristic_ExpireRangesAndHolds(t *testing.T) {
 		}
 	}
 }
+
+// Cases a read-only review of the rules above found wrong (2026-11-30).
+func TestAbsolute_Review(t *testing.T) {
+	for _, tc := range []struct{ in, created, want string }{
+		{"Since Friday 2026-02-20 the cache is off.", "2026-03-10", "Since Friday 2026-02-20 the cache is off."}, // dated already
+		{"It broke last Friday (2026-10-02).", "2026-10-09", "It broke last Friday (2026-10-02)."},
+		{"The pen test ran Sept 14–18.", "2026-11-20", "The pen test ran 2026-09-14 to 2026-09-18."}, // the nearest year: the September just gone
+		{"Sept 14–18 2026.", "2026-08-20", "2026-09-14 to 2026-09-18."},                              // its own year, once
+		{"Sept 14–18, 2027.", "2026-08-20", "2027-09-14 to 2027-09-18."},
+		{"More than 5 failed logins in a day lock the account.", "2026-03-02", "More than 5 failed logins in a day lock the account."},
+		{"The crash reached all users in one day.", "2026-03-02", "The crash reached all users in one day."},
+		{"Pushed to next sprint (starting 2026-11-30). We run two-week sprints and this one started on 2026-11-16.", "2026-11-20",
+			"Pushed to next sprint (starting 2026-11-30). We run two-week sprints and this one started on 2026-11-16."}, // a second run adds nothing
+		{"Moved to next sprint. Two-week sprints; the last sprint started 2026-11-02.", "2026-11-20", "Moved to next sprint. Two-week sprints; the last sprint started 2026-11-02."},
+	} {
+		if got := absoluteIn(tc.in, Item{Type: "project", Created: date(tc.created), Body: tc.in}); got != tc.want {
+			t.Errorf("absoluteIn(%q, created %s) = %q, want %q", tc.in, tc.created, got, tc.want)
+		}
+	}
+	// A number before "in two weeks" is no rate by itself.
+	for _, in := range []string{"Release 5.2 ships in two weeks.", "All 40 clinics move in two weeks."} {
+		if got := absoluteIn(in, Item{Type: "project", Created: date("2026-03-02"), Body: in}); !strings.Contains(got, "2026-03-16") {
+			t.Errorf("absoluteIn(%q) = %q, want it dated", in, got)
+		}
+	}
+}
+
+func TestHeuristic_ExpireReview(t *testing.T) {
+	for _, tc := range []struct {
+		body, created string
+		want          bool
+	}{
+		{"Metrics 2026-03-02 to 2026-03-09 are gone for good.", "2026-03-20", false},
+		{"Orders 2026-01-01 to 2026-03-31 were reprocessed with the new tax table.", "2026-04-10", false},
+		{"Legal hold placed 2026-05-04: never delete Acme data.", "2026-05-04", false},
+		{"Our 30-day Datadog trial runs from the 2026-06-01 kickoff.", "2026-05-20", true},
+		{"Deploy freeze 2026-10-12 to 2026-10-16 until the cutover is finished.", "2026-10-01", true},
+	} {
+		it := Item{File: "m.md", Name: "m", Type: "project", Body: tc.body, Created: date(tc.created)}
+		p := Heuristic(Input{Now: now, Items: []Item{it}})
+		if got := slices.Contains(ids(p), "expire:m.md"); got != tc.want {
+			t.Errorf("%q: expired %v, want %v (%v)", tc.body, got, tc.want, reasons(p))
+		}
+	}
+}

@@ -262,6 +262,9 @@ func (p *planner) supersede(prs []pair) {
 				Why: fmt.Sprintf("%s is newer and %s, but one of the two belongs to another folder (%s): an exception for this project, or a change for every project — for a person or a model to say", b.File, pr.contra, map[bool]string{true: a.File, false: b.File}[a.ReadOnly])})
 			continue
 		}
+		if markedWrong(b.Usage) {
+			continue // the newer one was marked wrong: it is pruned, and retires nothing
+		}
 		if a.Pinned {
 			p.left = append(p.left, Candidate{Kind: Supersede, Files: files,
 				Why: fmt.Sprintf("%s is newer and %s, but the older %s is pinned: a pinned memory is never retired without a person or a model", b.File, pr.contra, a.File)})
@@ -383,7 +386,7 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 			}
 		}
 	}
-	if related && !exception {
+	if related && !exception && !parallelNames(a, b) {
 		if why, quotes := p.ownerChange(a, b); why != "" {
 			return why, quotes
 		}
@@ -548,9 +551,13 @@ var (
 		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:is|are)\s+(?:no\s+longer|not)\s+(?:needed|required|necessary|used|in\s+use|supported|maintained)\b`)
 	})
 	reNoLonger = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\bno longer\s+(?:use[sd]?\s+|using\s+|runs?\s+(?:on\s+)?|on\s+|in\s+|at\s+)?([\w.+#-]+)` +
-			// "Don't use LocalDB for tests any more"
-			`|\b(?:don't|do\s+not|never|stop|stopped)\s+(?:use|using|run|running|call|calling|deploy|deploying)\s+` + "`?" + `([\w.+#-]+)` + "`?" + `\b[^.;:!?]{0,40}?\b(?:any\s?more|any\s+longer)\b`)
+		return regexp.MustCompile(`(?i)\bno longer\s+(?:use[sd]?\s+|using\s+|runs?\s+(?:on\s+)?|on\s+|in\s+|at\s+)?([\w.+#-]+)`)
+	})
+	// "Don't use LocalDB for tests any more": said in passing, since what
+	// is dropped may be the rest of the clause ("don't run k6 against
+	// prod any more").
+	reNotAnyMore = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:don't|do\s+not|never|stop|stopped)\s+(?:use|using|run|running|call|calling|deploy|deploying)\s+` + "`?" + `([\w.+#-]+)` + "`?" + `\b[^.;:!?]{0,40}?\b(?:any\s?more|any\s+longer)\b`)
 	})
 	reOff = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:moved|migrated|switched|moving|migrating|switching|ported|porting)\s+(?:\w+\s+){0,2}?(?:off|away from)\s+([\w.+#-]+)`)
@@ -566,6 +573,11 @@ var (
 	// "we retired the mac mini agent"
 	reRetired = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile("(?i)\\b(?:retired|decommissioned|removed|ditched|deprecated|killed|ripped\\s+out|got\\s+rid\\s+of)\\s+(?:the\\s+|our\\s+)?(?:old\\s+)?`?((?:[\\w.+#-]+\\s+){0,2}[\\w.+#-]+)")
+	})
+	// What follows "are deleted" in a policy: "after 7 days", "with two
+	// minutes' notice", "when the PR closes".
+	reOnCondition = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\s+(?:after|with|when|whenever|if|once|within|every|unless|on\s+(?:merge|close|expiry|shutdown))\b`)
 	})
 	reGone = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:was|is|are|were|has been|have been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off|backed out|ripped out|rolled back|reverted|abandoned|deprecated|sunset|deleted|terminated)\b`)
@@ -602,12 +614,21 @@ func moves(s string) []saidMove {
 	for _, m := range reInstead().FindAllStringSubmatch(s, -1) {
 		out = append(out, saidMove{unstop(m[2]), unstop(m[1]), false, false})
 	}
-	for i, re := range []func() *regexp.Regexp{reNoLonger, reOff, reGone, reTookOver, reIgnoreOld, reRetired, reNoLongerNeeded, reRuleDropped} {
+	for i, re := range []func() *regexp.Regexp{reNoLonger, reOff, reGone, reTookOver, reIgnoreOld, reRetired, reNoLongerNeeded, reRuleDropped, reNotAnyMore} {
 		weak := i >= 2 // from reGone on
-		for _, m := range re().FindAllStringSubmatch(s, -1) {
-			from := m[1]
-			if from == "" && len(m) > 2 {
-				from = m[2] // the second form of reNoLonger and reRuleDropped
+		for _, loc := range re().FindAllStringSubmatchIndex(s, -1) {
+			if i == 2 && reOnCondition().MatchString(s[loc[1]:]) {
+				continue // "preview environments are deleted after 7 days": a policy, nothing gone
+			}
+			m := func(g int) string {
+				if 2*g+1 >= len(loc) || loc[2*g] < 0 {
+					return ""
+				}
+				return s[loc[2*g]:loc[2*g+1]]
+			}
+			from := m(1)
+			if from == "" {
+				from = m(2) // reRuleDropped's second form
 			}
 			out = append(out, saidMove{unstop(from), "", weak, i == 7})
 		}

@@ -79,8 +79,11 @@ func subject(it item) map[string]bool {
 		if body[v] || values(it.Name)[v] {
 			continue
 		}
-		for _, part := range strings.Split(v, "-") {
-			if a := amount(part); a != "" && body[a] {
+		parts := strings.Split(v, "-")
+		for i, part := range parts {
+			// "10m", or "25" then "minutes": a quantity, not a name's number ("shard-3")
+			n, u := amountUnit(part)
+			if n != "" && body[n] && (u != "" || i+1 < len(parts) && unitWord(parts[i+1])) {
 				delete(out, v)
 				break
 			}
@@ -163,6 +166,16 @@ func parallelNames(a, b item) bool {
 	return sa != "" && sa == sb
 }
 
+// unitWord reports a word that measures: "minutes", "days", "gb".
+func unitWord(w string) bool {
+	switch strings.TrimSuffix(strings.ToLower(w), "s") {
+	case "m", "min", "minute", "h", "hr", "hour", "d", "day", "week", "month", "year", "second", "sec", "ms",
+		"kb", "mb", "gb", "tb", "percent", "pct", "k", "x":
+		return true
+	}
+	return false
+}
+
 // allEnvironments reports whether every stem names a deployment
 // environment.
 func allEnvironments(stems []string) bool {
@@ -202,34 +215,49 @@ func amounts(vs []string) bool {
 }
 
 // minusAmounts drops the values that the other sentence states as the
-// same amount in another form: "90-day" against "90 days", "60s" against
-// "60 seconds".
+// same amount in another form: "90-day" against "90" (of "90 days").
+// "30m" against "30s" is a change: both give a unit, and not the same one.
 func minusAmounts(vs []string, other map[string]bool) []string {
-	amounts := map[string]bool{}
-	for v := range other {
-		if a := amount(v); a != "" {
-			amounts[a] = true
+	return slices.DeleteFunc(vs, func(v string) bool {
+		n, u := amountUnit(v)
+		if n == "" {
+			return false
 		}
-	}
-	return slices.DeleteFunc(vs, func(v string) bool { return amount(v) != "" && amounts[amount(v)] })
+		for o := range other {
+			on, ou := amountUnit(o)
+			if on == n && (u == "" || ou == "" || u == ou) {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // amount is the number a value token states with at most a unit after it
 // ("90-day", "90", "2.5gb": 90, 90, 2.5), or "" for a version, a name or
 // an address ("v2", "billing-07", "10.0.0.1").
 func amount(v string) string {
+	n, _ := amountUnit(v)
+	return n
+}
+
+// amountUnit is amount, with its unit less a plural s ("days": "day").
+func amountUnit(v string) (num, unit string) {
 	i := strings.IndexFunc(v, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
 	if i == 0 {
-		return ""
+		return "", ""
 	}
 	if i < 0 {
 		i = len(v)
 	}
-	num, unit := strings.TrimRight(v[:i], "."), strings.TrimPrefix(v[i:], "-")
+	num, unit = strings.TrimRight(v[:i], "."), strings.TrimPrefix(v[i:], "-")
 	if num == "" || strings.Count(num, ".") > 1 || strings.ContainsFunc(unit, func(r rune) bool { return !unicode.IsLetter(r) && r != '%' }) {
-		return ""
+		return "", ""
 	}
-	return num
+	if len(unit) > 2 {
+		unit = strings.TrimSuffix(unit, "s")
+	}
+	return num, unit
 }
 
 // minusWords drops the values a sentence names anyway, where they were

@@ -37,6 +37,9 @@ var (
 	// technical: a bare word that names a thing, not a password:
 	// sha256, argon2id, go1.26, v1.2.3, x86_64, utf8.
 	technical = lazyre.New(`(?i)^(?:sha|md|bcrypt|argon|pbkdf|scrypt|aes|rsa|ecdsa|ed|hmac|crc|utf|base|x|v|go|py|python|node|java|http|tls|oauth|h|p|s|k|fips|rfc|iso)[0-9]`)
+	// trackerKey: capitals, a dash and a number, the way trackers and
+	// fleets name things: INFRA-2041, HELIO-3.
+	trackerKey = lazyre.New(`^[A-Z]{2,}[0-9]*-[0-9]+$`)
 	// sized: a number with a unit: 12-characters, 256-bit, 2FA-protected.
 	sized = lazyre.New(`^[0-9]+[A-Za-z]*(?:-[A-Za-z]+)+$`)
 )
@@ -65,6 +68,9 @@ func validPasswordInWords(m *match) bool {
 		// the wifi password is 48291736; not: password is 20240101 format
 		tail := strings.TrimLeft(m.s[m.hi:m.loc[1]]+m.tail(), " \t")
 		return withVerb && len(v) >= 6 && (tail == "" || strings.IndexByte(".,;)!", tail[0]) >= 0)
+	}
+	if trackerKey.MatchString(v) {
+		return false // a name of a ticket, a satellite, a model: "the first pass was HELIO-3", "INFRA-2041"
 	}
 	return len(v) >= 4 && passwordLike(v) && !placeholder(v) && !pathLike(v) &&
 		!callOrIndex.MatchString(v) && !dotted.MatchString(v) && !compound.MatchString(v) &&

@@ -123,6 +123,10 @@ func TestStringRedactsLeaks(t *testing.T) {
 // keeps must come through unchanged: prose and code about passwords,
 // tokens and keys that holds none.
 var keeps = []string{
+	// a name the way trackers and fleets write them, after "pass" (a
+	// satellite pass) or "password"
+	"KIR went live on 2026-04-20; its first production pass was HELIO-3 rev 10412",
+	"the password rotation ticket is INFRA-2041",
 	// command lines without a password on them
 	"mysql -u root -p app",
 	"mysql -p -h db.internal",
