@@ -169,12 +169,18 @@ func onlyIn(vs map[string]bool, other string) []string {
 var reOwner = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(\p{Lu}[\w-]+(?:\s+\p{Lu}[\w-]+)?)\s+(?:now\s+)?owns\s+(?:the\s+)?` + "`?" + `([\w.-]+)` +
 		`|\b([\w.-]+)` + "`?" + `\s+(?:now\s+)?(?:belongs\s+to|is\s+(?:now\s+)?owned\s+by|is\s+(?:now\s+)?run\s+by|is\s+(?:now\s+)?maintained\s+by)\s+(?:the\s+)?((?:\p{Lu}[\w-]*(?:'s)?\s*){1,2}(?:[a-z][\w-]*\s+)?(?:team)?)` +
-		`|\b([\w.-]+)` + "`?" + `\s+is\s+(?:now\s+)?(?:the\s+)?([\w-]+(?:\s+[\w-]+)?\s+team)'s\b`)
+		`|\b([\w.-]+)` + "`?" + `\s+is\s+(?:now\s+)?(?:the\s+)?([\w-]+(?:\s+[\w-]+)?\s+team)'s\b` +
+		// "handed lodestar-dsp to Hana Sato", "Hana Sato took over the DSP
+		// crate" (not "takes over … whenever Bo is on leave": a standing
+		// arrangement)
+		`|\bhanded\s+(?:over\s+)?(?:the\s+)?` + "`?" + `([\w.-]+)` + "`?" + `(?:\s+[\w-]+){0,2}?\s+(?:over\s+)?to\s+(\p{Lu}[\w-]+(?:\s+\p{Lu}[\w-]+)?)` +
+		`|(\p{Lu}[\w-]+(?:\s+\p{Lu}[\w-]+)?)\s+(?:took|has\s+taken)\s+over\s+(?:the\s+)?` + "`?" + `([\w.-]+)`)
 })
 
 // owned is one thing a sentence says someone owns.
 type owned struct {
 	thing, owner, sentence string
+	object                 map[string]bool // the stems of the words after "owns": "the Go PDF service (platen)"
 }
 
 // owners lists what a memory's sentences say who owns: the thing's first
@@ -182,18 +188,35 @@ type owned struct {
 func owners(it item) []owned {
 	var out []owned
 	for _, s := range it.sents {
-		if !strings.Contains(s.text, "owns") && !strings.Contains(s.text, "belongs") && !strings.Contains(s.text, " by ") && !strings.Contains(s.text, "team's") {
+		if !strings.Contains(s.text, "owns") && !strings.Contains(s.text, "belongs") && !strings.Contains(s.text, " by ") && !strings.Contains(s.text, "team's") &&
+			!strings.Contains(s.text, "handed") && !strings.Contains(s.text, " over ") {
 			continue
 		}
 		for _, m := range reOwner().FindAllStringSubmatch(s.text, -1) {
 			owner, thing := m[1], m[2]
-			if m[3] != "" {
+			switch {
+			case m[3] != "":
 				thing, owner = m[3], m[4]
-			} else if m[5] != "" {
+			case m[5] != "":
 				thing, owner = m[5], m[6]
+			case m[7] != "":
+				thing, owner = m[7], m[8]
+			case m[9] != "":
+				owner, thing = m[9], m[10]
 			}
 			if t := stem(thing); t != "" && strings.TrimSpace(owner) != "" {
-				out = append(out, owned{t, strings.TrimSpace(owner), s.text})
+				obj := termSet(thing)
+				if m[2] != "" { // "owns the Go PDF service (platen)": the rest of the clause names it too
+					end := strings.Index(s.text, m[0]) + len(m[0])
+					rest := s.text[end:]
+					if i := strings.IndexAny(rest, ";,.:—"); i >= 0 {
+						rest = rest[:i]
+					}
+					for w := range termSet(rest) {
+						obj[w] = true
+					}
+				}
+				out = append(out, owned{t, strings.TrimSpace(owner), s.text, obj})
 			}
 		}
 	}
@@ -209,12 +232,12 @@ func (p *planner) ownerChange(a, b item) (string, []string) {
 		return "", nil
 	}
 	topicA, topicB := termSet(a.Name+"\n"+a.Description), termSet(b.Name+"\n"+b.Description)
+	// a thing named by a rare word of the folder, or by both memories' topic
+	named := func(t string) bool { return p.rare(t) || topicA[t] && topicB[t] }
 	for _, o := range a.owns {
-		if !p.rare(o.thing) && !(topicA[o.thing] && topicB[o.thing]) {
-			continue // a common word, unless both memories are about it
-		}
 		for _, n := range b.owns {
-			if n.thing == o.thing && !sharesOwnerWord(o.owner, n.owner) && !otherEnvironment(o.sentence, n.sentence) {
+			same := n.thing == o.thing && named(o.thing) || o.object[n.thing] && named(n.thing)
+			if same && !sharesOwnerWord(o.owner, n.owner) && !otherEnvironment(o.sentence, n.sentence) {
 				// Not said outright: for a person to confirm, never applied
 				// by an automatic run.
 				return fmt.Sprintf("its owner changed from %s to %s", o.owner, n.owner), []string{quote(o.sentence), quote(n.sentence)}

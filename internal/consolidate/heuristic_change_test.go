@@ -223,3 +223,58 @@ func TestHeuristic_SupersedeReview(t *testing.T) {
 		t.Errorf("ops %v, want new.md pruned and old.md kept", got)
 	}
 }
+
+// Changes as the fresh12 and fresh13 labellers wrote them.
+func TestHeuristic_SupersedeAsWrittenMore(t *testing.T) {
+	wrong := Usage{Since: date("2026-01-01"), Injected: 9, LastInjected: date("2026-09-08"), Helpful: 2, Wrong: 1}
+	for _, tc := range []struct {
+		name       string
+		old, new   Item
+		supersedes bool
+	}{
+		// The older was marked wrong, the newer on its topic was not: it
+		// replaced it, in words no rule reads.
+		{"MarkedWrongAndReplaced",
+			Item{File: "platen-timeout-15s.md", Name: "platen client timeout", Description: "PlatenClient uses a 15s read timeout; the render job retries 3 times", Body: "PlatenClient uses a 15s read timeout. RenderInvoicePdfJob retries 3 times with backoff.", Usage: wrong},
+			Item{File: "platen-read-timeout-raised.md", Name: "platen timeout is 45s now", Description: "Read timeout for platen calls is 45s, set in config/platen.yml", Body: "Statements with 2k+ lines take 20-30s to render and kept timing out. The read timeout is 45s now, from config/platen.yml."}, true},
+		{"NotMarkedWrong", // the same pair without the evidence: nothing said outright
+			Item{File: "platen-timeout-15s.md", Name: "platen client timeout", Description: "PlatenClient uses a 15s read timeout; the render job retries 3 times", Body: "PlatenClient uses a 15s read timeout. RenderInvoicePdfJob retries 3 times with backoff."},
+			Item{File: "platen-read-timeout-raised.md", Name: "platen timeout settings", Description: "Read timeout for platen calls, set in config/platen.yml", Body: "Statements with 2k+ lines take 20-30s to render. The read timeout comes from config/platen.yml."}, false},
+		// The owned thing named in the rest of the clause, and a hand-over.
+		{"OwnsTheServiceInBrackets",
+			Item{File: "platen-felix.md", Name: "platen is Felix's", Description: "Felix Brandt owns the Go PDF service (platen); run render changes by him", Body: "platen turns invoice HTML into PDFs; tag Felix on render contract PRs."},
+			Item{File: "platen-arjun.md", Name: "platen handed over to Arjun", Description: "Arjun took over platen when Felix moved to payments", Body: "Since the August reorg Arjun Mehta owns platen; platen PRs need Arjun's review."}, true},
+		{"HandedTo",
+			Item{File: "dsp-owner.md", Name: "lodestar-dsp owner", Description: "Tomasz Wierzbicki owns the Rust DSP crate", Body: "Tomasz Wierzbicki owns lodestar-dsp. Crate PRs need his review."},
+			Item{File: "dsp-hana.md", Name: "Hana maintains lodestar-dsp", Description: "Hana Sato maintains the DSP crate", Body: "Tomasz moved to the RF team and handed lodestar-dsp to Hana Sato. Crate PRs need Hana's approval."}, true},
+		{"TookOver",
+			Item{File: "dsp-owner.md", Name: "lodestar-dsp owner", Description: "Tomasz Wierzbicki owns the Rust DSP crate", Body: "Tomasz Wierzbicki owns lodestar-dsp. Crate PRs need his review."},
+			Item{File: "dsp-hana.md", Name: "Hana maintains lodestar-dsp", Description: "Hana Sato maintains the DSP crate", Body: "Hana Sato took over lodestar-dsp when Tomasz moved to the RF team."}, true},
+		// A label and its contents is no instruction to reverse.
+		{"BoardAgainstRule",
+			Item{File: "board.md", Name: "Sidekiq board", Type: "reference", Description: "Board 'Bramble / Sidekiq': per-queue latency and size", Body: "Board 'Bramble / Sidekiq': per-queue latency and size, retries, dead set."},
+			Item{File: "backlog.md", Name: "Checking the job backlog", Type: "reference", Description: "Watch queue latency, not size", Body: "Watch queue latency, not size; the PDF queue is big by design."}, false},
+		// Two stations of one template, told by the names in brackets.
+		{"TwoStations",
+			Item{File: "station-awa.md", Name: "Station AWA (Awarua)", Type: "reference", Description: "Awarua, NZ: 5.4 m S/X-band dish", Body: "Antenna: 5.4 m S/X-band, rotator ACU on 10.40.1.20. SDR: USRP X310."},
+			Item{File: "station-puq.md", Name: "Station PUQ (Punta Arenas)", Type: "reference", Description: "Punta Arenas, CL: 3.7 m S-band dish", Body: "Antenna: 3.7 m S-band only, rotator ACU on 10.40.3.20. SDR: USRP B210."}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.old.Type, tc.old.Created = orType(cmpOr(tc.old.Type, "project")), date("2026-03-15")
+			tc.new.Type, tc.new.Created = orType(cmpOr(tc.new.Type, "project")), date("2026-09-09")
+			items := amongFillers([]Item{tc.old, tc.new}, "reference", "Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
+				"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time.", "Merges to main need one approval.", "Mobile builds run on Bitrise.")
+			p := Heuristic(Input{Now: now, Items: items})
+			if got := slices.Contains(ids(p), opID(Supersede, []string{tc.new.File, tc.old.File})); got != tc.supersedes {
+				t.Errorf("superseded %v, want %v (%v)", got, tc.supersedes, reasons(p))
+			}
+		})
+	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

@@ -70,6 +70,11 @@ var (
 	reToldOfThePast = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:was|were|got|has\s+been|have\s+been|had|gone|went|happened)\b`)
 	})
+	// Someone's doing, told of the past: "we moved production off Heroku
+	// at the … cutover".
+	reWeDid = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:we|i|they|he|she)\s+(?:\w+ed|ran|took|cut|did|made)\b`)
+	})
 	rePluralWeekday = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b` + weekdayRE + `s\b`)
 	})
@@ -89,7 +94,7 @@ var (
 		return regexp.MustCompile(`(?i)\b(?:(one|two|three|four|[1-4])[- ]week\s+sprints?|sprints?\s+(?:are|last|run)\s+(one|two|three|four|[1-4])\s+weeks?)\b`)
 	})
 	reSprintStart = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:(?:current|this)\s+sprint|this\s+one)\s+(?:started|began|starts|begins|kicked\s+off)\s+(?:on\s+)?(?:\w+day,?\s+)?(?:the\s+)?(\d{4}-\d{2}-\d{2})\b`)
+		return regexp.MustCompile(`(?i)\b(?:(?:current|this)\s+(?:sprint|one)|this\s+one)\s+(?:started|began|starts|begins|kicked\s+off)\s+(?:on\s+)?(?:\w+day,?\s+)?(?:the\s+)?(\d{4}-\d{2}-\d{2})\b`)
 	})
 	// Words of a one-off event whose day is its end.
 	reEvent = sync.OnceValue(func() *regexp.Regexp {
@@ -122,7 +127,7 @@ var (
 			`|\bfrom\s+(?:` + weekdayRE + `\s+)?\d{4}-\d{2}-\d{2}\s+(?:to|-|–|—)\s+(?:` + weekdayRE + `\s+)?(\d{4}-\d{2}-\d{2})\b` +
 			`|\b(?:during\s+)?the\s+week\s+of\s+(\d{4}-\d{2}-\d{2})\b` +
 			// "until the vendor fix ships on 2026-06-12", "runs out on …", "v1 is sunset on …"
-			`|\b(?:until|till)\s+(?:[^\s.;:,!?]+\s+){1,6}?(?:on\s+|by\s+|in\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b` +
+			`|\b(?:until|till)\s+(?:[^\s.;:,!?]+\s+){1,10}?(?:on\s+|by\s+|in\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b` +
 			`|\b(?:runs?\s+out|ran\s+out|sunsets?|sunsetted|(?:is|are|gets?|will\s+be)\s+sunset|goes\s+away|lapses?|lapsed)\s+(?:on\s+|at\s+|by\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b`)
 	})
 	// "a 14-day trial": a period that started when the memory was written,
@@ -151,6 +156,19 @@ var (
 	// "for the next two weeks after they join": from each such event.
 	reAfterEach = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:after|once|when|whenever)\s+(?:they|he|she|a|an|each|every|any|new|the\s+(?:new|next))\b|\b(?:each|every|any)\s+\w+`)
+	})
+	// Which things a date bounds, not when a period ends: "the only copy of
+	// anything before 2026-09-27", "rows created before …".
+	reDataBefore = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:anything|everything|nothing|data|rows|records|entries|events|logs|orders|invoices|files|backups|messages)\s+(?:(?:created|written|dated|received|sent|from)\s+)?before\s+(\d{4}-\d{2}-\d{2})\b`)
+	})
+	reUntilDate = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:until|till)\b[^.;]{0,80}?\b\d{4}-\d{2}-\d{2}\b`)
+	})
+	// A recurrence word that names a kind of thing: "the quarterly access
+	// review", "our weekly report".
+	reAttributive = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(the|a|an|our|its|their|his|her|your)\s+(?:quarterly|monthly|weekly|daily|annual|yearly|nightly|biweekly|fortnightly)\s+[a-z]`)
 	})
 	// A span counted from each one's own event: "counted from their first
 	// reminder", "the trial clock starts at the first dispatch".
@@ -216,7 +234,7 @@ func absoluteIn(s string, it Item) string {
 // weekdaysRecur reports whether a memory names weekdays as a routine:
 // "on Tuesdays", "every Monday", "weekly on Friday".
 func weekdaysRecur(it Item) bool {
-	text := it.Description + "\n" + it.Body
+	text := reAttributive().ReplaceAllString(it.Description+"\n"+it.Body, "$1")
 	return rePluralWeekday().MatchString(text) || reRecurs().MatchString(text) && reBareWeekday().MatchString(text)
 }
 
@@ -571,7 +589,12 @@ func (p *planner) expire() {
 			body = it.dated
 		}
 		text := isoDates(absoluteIn(it.Description, it.Item) + "\n" + body)
-		if reRecurs().MatchString(text) {
+		if reRecurs().MatchString(reAttributive().ReplaceAllString(text, "$1")) && !reUntilDate().MatchString(text) {
+			// "Dependency audit happens every three months; the next one is
+			// due by …": its dates come back. ("Engineering owes the quarterly
+			// access review export" names a thing; nothing recurs. A routine
+			// until a day ends then: "until the fix ships (2026-10-16), run
+			// it every Monday".)
 			continue
 		}
 		// "Postgres 16 upgrade window": the name says what the description dates.
@@ -617,7 +640,14 @@ func (p *planner) expire() {
 			if i+1 < len(sents) {
 				next = sents[i+1]
 			}
+			boundary := map[string]bool{} // "anything before 2026-09-27": which data, not until when
+			for _, m := range reDataBefore().FindAllStringSubmatch(s, -1) {
+				boundary[m[1]] = true
+			}
 			for _, m := range reEnd().FindAllStringSubmatch(s, -1) {
+				if boundary[m[2]] && strings.HasPrefix(strings.ToLower(m[0]), "before") {
+					continue
+				}
 				if m[5] != "" && reNowThen().MatchString(s+" "+next) {
 					continue // "until the upgrade on … we ran them by hand; the pipeline runs them now"
 				}
@@ -630,18 +660,18 @@ func (p *planner) expire() {
 			for _, m := range reStartFor().FindAllStringSubmatch(s, -1) {
 				note(plusDays(m[1], spanDays(m[2], m[3])), s)
 			}
-			if !reToldOfThePast().MatchString(s) {
+			if !reToldOfThePast().MatchString(s) && !reWeDid().MatchString(s) {
 				for _, m := range reDateRange().FindAllStringSubmatch(s, -1) {
 					note(m[1], s) // "the pen test runs 2026-09-14 to 2026-09-18"
 				}
 			}
-			if (reEvent().MatchString(s) || eventName && strings.Contains(isoDesc, s)) && !rePastEvent().MatchString(s) && !reNowThen().MatchString(s+" "+next) {
+			if (reEvent().MatchString(s) || eventName && strings.Contains(isoDesc, s)) && !rePastEvent().MatchString(s) && !reWeDid().MatchString(s) && !reNowThen().MatchString(s+" "+next) {
 				starts := map[string]bool{}
 				for _, m := range reStartDate().FindAllStringSubmatch(s, -1) {
 					starts[m[1]] = true
 				}
 				for _, d := range reAnyDate().FindAllString(s, -1) {
-					if !starts[d] {
+					if !starts[d] && !boundary[d] {
 						note(d, s)
 					}
 				}

@@ -124,3 +124,32 @@ func TestHeuristic_ExpireReview(t *testing.T) {
 		}
 	}
 }
+
+// Dates and periods as the fresh12 labeller wrote them.
+func TestHeuristic_ExpireAsWrittenMore(t *testing.T) {
+	for _, tc := range []struct {
+		desc, body, created string
+		want                bool
+	}{
+		// A recurrence word naming a kind of thing recurs nothing.
+		{"Engineering's SOC 2 evidence is due Friday the 25th", "Engineering owes the quarterly access review export and the alert history. Deadline: Friday the 25th.", "2026-09-01", true},
+		{"The dependency audit", "Dependency audit happens every three months; the next one is due by 2026-04-01.", "2026-01-10", false},
+		// A routine until a day ends on that day.
+		{"Until the cron fix ships, run it by hand Mondays", "Until the fix ships at the end of this sprint (Oct 16), I run the maintenance procedure every Monday morning.", "2026-10-07", true},
+		// Which data a date bounds is no end.
+		{"Heroku Postgres add-on deleted next Friday; S3 dump after", "Tomás deletes the Heroku Postgres add-on next Friday. After that the only copy of pre-cutover data (anything before Sep 27) is the final dump in S3.", "2026-11-23", false},
+		// A cutover told of the past.
+		{"Prod is on Render", "We moved production off Heroku at the Sep 26–27 cutover. Merging to main auto-deploys.", "2026-09-29", false},
+	} {
+		it := Item{File: "m.md", Name: "m", Description: tc.desc, Type: "project", Body: tc.body, Created: date(tc.created)}
+		p := Heuristic(Input{Now: now, Items: []Item{it}})
+		if got := slices.Contains(ids(p), "expire:m.md"); got != tc.want {
+			t.Errorf("%q: expired %v, want %v (%v)", tc.body, got, tc.want, reasons(p))
+		}
+	}
+	// "the current one began" is this sprint's start.
+	in := "Sprints are two weeks; the current one began 2026-11-16. The upgrade is in next sprint."
+	if got := absoluteIn(in, Item{Type: "project", Created: date("2026-11-18"), Body: in}); !strings.Contains(got, "next sprint (starting 2026-11-30)") {
+		t.Errorf("absoluteIn(%q) = %q", in, got)
+	}
+}

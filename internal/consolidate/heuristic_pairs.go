@@ -179,12 +179,28 @@ func noReversal(old, new string) bool {
 // Go services, wrap errors …"). A rule reversed is one instruction
 // against another.
 func statement(s string) bool {
+	if head, _, ok := strings.Cut(s, ":"); ok && len(strings.Fields(head)) <= 5 && !orderWord(strings.Fields(strings.ToLower(head))) {
+		return true // a label and what it holds: "Board 'Bramble / Sidekiq': per-queue latency and size"
+	}
 	if head, rest, ok := strings.Cut(s, ","); ok && len(strings.Fields(head)) <= 6 {
 		if w := strings.Fields(strings.ToLower(head)); len(w) > 0 && leadWord(w[0]) {
 			s = rest
 		}
 	}
 	return extract.Declarative(s)
+}
+
+// orderWord reports whether words open with a word that tells what to do:
+// "Rule: …", "Never: …", "Always use …".
+func orderWord(words []string) bool {
+	if len(words) == 0 {
+		return true
+	}
+	switch strings.Trim(words[0], "*_`'\"") {
+	case "use", "run", "don't", "do", "never", "always", "avoid", "keep", "prefer", "make", "check", "add", "set", "stop", "rule", "note", "tip", "remember", "watch":
+		return true
+	}
+	return false
 }
 
 // leadWord reports a word that opens a clause of where or when a rule
@@ -221,6 +237,13 @@ func (p *planner) pairs() {
 		switch {
 		case pr.contra != "":
 			sup = append(sup, pr)
+		case p.wrongAndReplaced(pr):
+			// The older one misled those who used it, and a newer one on the
+			// same topic did not: the newer replaced it, in words the rules
+			// above do not read ("the read timeout is 45s now").
+			pr.contra = fmt.Sprintf("the older was marked wrong %s and the newer, on the same topic, never", times(a.Usage.Wrong))
+			pr.quotes = []string{quote(firstLine(a.Item)), quote(firstLine(b.Item))}
+			sup = append(sup, pr)
 		case markedWrong(a.Usage) || markedWrong(b.Usage):
 			// What was marked wrong is pruned, not merged into another.
 		case !pr.template && (pr.same >= mergeScore || pr.same >= leftScore && pr.jaccard >= leftJaccard):
@@ -236,6 +259,17 @@ func (p *planner) pairs() {
 	}
 	p.supersede(sup)
 	p.merge(near)
+}
+
+// wrongAndReplaced reports whether the older memory of a pair was marked
+// wrong and the newer, of its type, alike enough to be on its topic but
+// no copy of it, was not.
+func (p *planner) wrongAndReplaced(pr pair) bool {
+	a, b := p.items[pr.a], p.items[pr.b]
+	// A near copy of a memory marked wrong repeats what was wrong: it is
+	// no replacement.
+	return a.Usage.Wrong >= 1 && b.Usage.Wrong == 0 && a.Type == b.Type && !pr.twoThings && !pr.template &&
+		pr.same >= wrongScore && pr.jaccard >= leftJaccard && pr.contain < mergeContained
 }
 
 // supersede plans the strongest contradicting pairs first; a memory is

@@ -72,6 +72,15 @@ func valueChange(a, b item) (string, []string) {
 // about when memories are written from one template ("billing-07").
 func subject(it item) map[string]bool {
 	out := values(it.Name + " " + strings.TrimSuffix(it.File, ".md")) // its first word is no name
+	// A proper name the name gives in brackets, which values() does not
+	// read after "(": "Station PUQ (Punta Arenas)".
+	for _, w := range strings.FieldsFunc(it.Name, func(r rune) bool { return r == ' ' || r == ')' || r == ',' }) {
+		if name, ok := strings.CutPrefix(w, "("); ok {
+			if r, _ := utf8.DecodeRuneInString(name); unicode.IsUpper(r) {
+				out[strings.ToLower(name)] = true
+			}
+		}
+	}
 	// A file name that holds the memory's own value names no subject:
 	// "device-offline-alert-10m.md" for "fires after 10 minutes".
 	body := values(it.Description + " " + it.Body)
@@ -83,7 +92,7 @@ func subject(it item) map[string]bool {
 		for i, part := range parts {
 			// "10m", or "25" then "minutes": a quantity, not a name's number ("shard-3")
 			n, u := amountUnit(part)
-			if n != "" && body[n] && (u != "" || i+1 < len(parts) && unitWord(parts[i+1])) {
+			if n != "" && (body[n] || body[part]) && (unitWord(u) || i+1 < len(parts) && unitWord(parts[i+1])) {
 				delete(out, v)
 				break
 			}
@@ -140,6 +149,13 @@ func differentSubjects(a, b item) bool {
 // when the newer names the older's tool, and so are not parallel.
 func parallelNames(a, b item) bool {
 	na, nb := termSet(a.Name), termSet(b.Name)
+	for _, n := range []map[string]bool{na, nb} {
+		for t := range n {
+			if _, u := amountUnit(t); unitWord(u) {
+				delete(n, t) // "platen timeout is 45s now": the value, not a second subject
+			}
+		}
+	}
 	shared := intersection(na, nb)
 	onlyA, onlyB := minus(na, nb), minus(nb, na)
 	absent := func(ts []string, other item) bool {
@@ -168,9 +184,12 @@ func parallelNames(a, b item) bool {
 
 // unitWord reports a word that measures: "minutes", "days", "gb".
 func unitWord(w string) bool {
-	switch strings.TrimSuffix(strings.ToLower(w), "s") {
-	case "m", "min", "minute", "h", "hr", "hour", "d", "day", "week", "month", "year", "second", "sec", "ms",
-		"kb", "mb", "gb", "tb", "percent", "pct", "k", "x":
+	switch w = strings.ToLower(w); w {
+	case "s", "ms", "m", "h", "d", "w", "k", "x", "%", "kb", "mb", "gb", "tb":
+		return true
+	}
+	switch strings.TrimSuffix(w, "s") {
+	case "min", "minute", "hr", "hour", "day", "week", "month", "year", "second", "sec", "percent", "pct":
 		return true
 	}
 	return false

@@ -45,6 +45,7 @@ const (
 	mergeScore = 1.5  // one memory told twice: merged when type and scope agree
 	linkScore  = 1.0  // the mean sameness across two groups, for them to join
 	leftScore  = -1.0 // maybe: left for a model to read
+	wrongScore = -1.0 // alike enough for a newer memory to replace an older one marked wrong
 	// twoThingsMargin is how much surer the model must be of two memories
 	// that name different things alike (each its own value: "Staging runs
 	// Postgres 15", "Production runs Postgres 16").
