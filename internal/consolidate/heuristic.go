@@ -21,6 +21,7 @@ const (
 	maxIndexChars  = 25_000 // characters of MEMORY.md loaded
 	maxEvidence    = 160    // runes of one quoted line of evidence
 	unusedDays     = 90     // days without use before prune considers a memory
+	neverUsedDays  = 180    // days a memory never injected is kept before prune proposes it, whatever it says
 )
 
 // Heuristic plans what can be decided without a model: near-duplicates of

@@ -86,7 +86,8 @@ func TestHeuristic_PruneStaleAndUndecided(t *testing.T) {
 		{"StaleUnused", "pylon-legacy-bridge forwards v1 MQTT messages to the old REST ingest.", "services/legacy-bridge no longer exists (2026-07-02)", unused, true},
 		{"StaleButUsed", "pylon-legacy-bridge forwards v1 MQTT messages to the old REST ingest.", "services/legacy-bridge no longer exists (2026-07-02)", used, false},
 		{"NothingDecided", "Tried ktlint's experimental rules on a throwaway branch. Lots of noise, nothing decided.", "", unused, true},
-		{"Durable", "pylon-api serves the dispatch endpoints behind the ALB.", "", unused, false},
+		{"PlainFactNeverUsed", "pylon-api serves the dispatch endpoints behind the ALB.", "", unused, true}, // TestHeuristic_PruneNeverUsed
+		{"PlainFactUsed", "pylon-api serves the dispatch endpoints behind the ALB.", "", used, false},
 	} {
 		it := Item{File: "m.md", Name: "m", Type: "project", Body: tc.body, Stale: tc.stale, Created: date("2026-03-03"), Usage: tc.usage}
 		p := Heuristic(Input{Now: now, Items: []Item{it}})
@@ -277,4 +278,39 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// Half a year in the folder and never injected: proposed for pruning,
+// unless it is kept for a rare event, or it is about the person.
+func TestHeuristic_PruneNeverUsed(t *testing.T) {
+	for _, tc := range []struct {
+		name, typ, desc, created, since string
+		injected                        int
+		want                            bool
+	}{
+		{"FormatterTrivia", "feedback", "Python code uses 4-space indentation and double quotes", "2026-02-04", "2026-02-01", 0, true},
+		{"DerivableReference", "reference", "Run rubocop with bin/rubocop", "2026-03-13", "2026-03-01", 0, true},
+		{"UsedOnce", "reference", "Run rubocop with bin/rubocop", "2026-03-13", "2026-03-01", 1, false},
+		{"TooRecent", "feedback", "Python code uses 4-space indentation and double quotes", "2026-07-01", "2026-02-01", 0, false},
+		{"EvidenceTooRecent", "feedback", "Python code uses 4-space indentation and double quotes", "2026-02-04", "2026-08-01", 0, false},
+		{"DisasterRunbook", "reference", "Regional failover: SQL failover group, Service Bus geo-DR alias", "2026-02-04", "2026-02-01", 0, false},
+		{"AboutThePerson", "user", "The user is a backend lead, new to Blazor", "2026-02-04", "2026-02-01", 0, false},
+		{"PlainFactOfTheCode", "reference", "Payment reminder emails are sent by the billing-worker cron through Postmark", "2026-01-05", "2026-01-01", 0, true},
+		{"ALesson", "project", "Spot instances for CI did not pan out: builds got killed mid-run", "2026-01-05", "2026-01-01", 0, false},
+		{"ARule", "feedback", "Always set sslmode=require on the RDS DSN", "2026-01-05", "2026-01-01", 0, false},
+		{"APlaceElsewhere", "reference", "Benchmarking results live in the perf-results bucket", "2026-01-05", "2026-01-01", 0, false},
+		{"AChannel", "reference", "Release questions go to #mobile-release", "2026-01-05", "2026-01-01", 0, false},
+		{"AnAddress", "reference", "The status page is https://status.example.com", "2026-01-05", "2026-01-01", 0, false},
+		{"ALocalAddress", "reference", "Swagger UI is at https://localhost:7081/swagger in Development", "2026-01-05", "2026-01-01", 0, true},
+	} {
+		u := Usage{Since: date(tc.since), Injected: tc.injected}
+		if tc.injected > 0 {
+			u.LastInjected = date("2026-11-01")
+		}
+		it := Item{File: "m.md", Name: "m", Type: tc.typ, Description: tc.desc, Body: tc.desc + ".", Created: date(tc.created), Usage: u}
+		p := Heuristic(Input{Now: now, Items: []Item{it}})
+		if got := slices.Contains(ids(p), "prune:m.md"); got != tc.want {
+			t.Errorf("%s: pruned %v, want %v (%v)", tc.name, got, tc.want, reasons(p))
+		}
+	}
 }

@@ -9,12 +9,16 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memdir/memdir/internal/extract"
 )
 
 // prune plans the removal of memories that no longer earn their place:
-// superseded long ago, marked wrong, or project and reference notes no
-// recall has used in unusedDays days. Pinned memories are never pruned;
-// user and feedback memories only when marked wrong.
+// superseded long ago, marked wrong, project and reference notes no
+// recall has used in unusedDays days that read as passing, and project,
+// reference and feedback memories never used in neverUsedDays that neither
+// teach nor point outside the code. Pinned memories are never pruned; user
+// memories only when marked wrong.
 func (p *planner) prune() {
 	cutoff := p.in.Now.AddDate(0, 0, -unusedDays)
 	// Two rounds: what supersedes a memory is pruned first, if at all, so
@@ -38,7 +42,14 @@ func (p *planner) pruneRound(cutoff time.Time, superseded bool) {
 		case markedWrong(u):
 			reason = fmt.Sprintf("%s was marked wrong %s (helpful %d): it misleads more than it helps.", it.File, times(u.Wrong), u.Helpful)
 			ev = append(ev, fmt.Sprintf("marked wrong %s, helpful %s", times(u.Wrong), times(u.Helpful)))
-		case it.Type == "user" || it.Type == "feedback":
+		case it.Type == "user":
+			continue
+		case it.SupersededBy == "" && neverUsed(it.Item, p.in.Now) && !breakGlass(it.Item) && !teaches(it.Item) && !elsewhere(it.Item):
+			// Six months in the folder, and not one prompt needed it: it does
+			// not change what an agent does. For a person to confirm.
+			reason = fmt.Sprintf("%s has not been injected into any prompt since it was written, %d days ago: nothing an agent did needed it.", it.File, int(p.in.Now.Sub(it.Created).Hours()/24))
+			ev = append(ev, usageEvidence(u, cutoff), quote(firstLine(it.Item)))
+		case it.Type == "feedback":
 			continue
 		case it.SupersededBy != "" && p.present(it.SupersededBy) && !p.supersededOn(it.Item).IsZero() && p.supersededOn(it.Item).Before(cutoff):
 			since := p.supersededOn(it.Item)
@@ -59,6 +70,94 @@ func (p *planner) pruneRound(cutoff time.Time, superseded bool) {
 		p.add(Op{Kind: Prune, Files: []string{it.File}, Retire: []string{it.File}, Reason: reason, Evidence: ev})
 	}
 }
+
+// neverUsed reports whether usage evidence, kept for at least
+// neverUsedDays, shows a memory written before then never injected.
+func neverUsed(it Item, now time.Time) bool {
+	cutoff := now.AddDate(0, 0, -neverUsedDays)
+	u := it.Usage
+	return u.Injected == 0 && !u.Since.IsZero() && !u.Since.After(cutoff) && !it.Created.IsZero() && !it.Created.After(cutoff)
+}
+
+// breakGlass reports whether a memory is kept for a rare event, an
+// emergency or a recovery, whose use is rare by design: "Regional
+// failover: SQL failover group", "Sev1 escalation".
+func breakGlass(it Item) bool {
+	return reBreakGlass().MatchString(it.Name + "\n" + it.Description + "\n" + it.Body)
+}
+
+// teaches reports whether a memory holds a rule or a lesson, which an
+// agent may need on the one day it comes up: "always set sslmode=require",
+// "tried spot instances, did not pan out: keep CI on on-demand".
+func teaches(it Item) bool {
+	text := prose(it.Description + "\n" + it.Body)
+	if reTeaches().MatchString(text) {
+		return true
+	}
+	// A how-to: "When debugging the bootloader, hold BOOT0 high",
+	// "Debugging the modem: attach J-Link and read RTT channel 1". One that
+	// names a file or a command of the repository ("Run rubocop with
+	// bin/rubocop") is found there again.
+	if namesCode(it.Description + "\n" + it.Body) {
+		return false
+	}
+	for _, s := range sentences(text) {
+		if head, _, ok := strings.Cut(s, ","); ok && len(strings.Fields(head)) <= 6 && leadWord(strings.ToLower(strings.Fields(head + " x")[0])) {
+			return true // "When debugging the bootloader, hold BOOT0 high": what to do when
+		}
+		if _, after, ok := strings.Cut(s, ":"); ok {
+			s = after
+		}
+		if extract.Imperative(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesCode reports whether text names a file, a path or a command of the
+// code: a code span, or a token with a slash, a dot or an underscore.
+func namesCode(text string) bool {
+	if reCodeSpan().MatchString(text) {
+		return true
+	}
+	for _, w := range strings.Fields(text) {
+		w = strings.Trim(w, ".,;:!?()\"'")
+		if pathLike(w) && !strings.Contains(w, "://") || reRepoPath().MatchString(w) {
+			return true // "bin/rubocop", "src/app.ts"
+		}
+	}
+	return false
+}
+
+// elsewhere reports whether a memory tells where something lives outside
+// the repository (a bucket, a UI, a channel, a page): no one can find that
+// in the code the day it is needed. A local address is the code's own.
+func elsewhere(it Item) bool {
+	text := it.Name + "\n" + it.Description + "\n" + it.Body
+	for _, u := range reURL().FindAllString(text, -1) {
+		if !strings.Contains(u, "://localhost") && !strings.Contains(u, "://127.0.0.1") {
+			return true
+		}
+	}
+	return reElsewhere().MatchString(text)
+}
+
+var (
+	reRepoPath  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\w.-]+/[\w.-]+$`) })
+	reURL       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://\S+`) })
+	reElsewhere = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:bucket|dashboard|wiki|notion|confluence|drive|spreadsheet|sheet|vault|1password)\b|(?:^|\s)#[a-z][\w-]+`)
+	})
+)
+
+var reTeaches = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:always|never|must|should|shouldn't|don't|do\s+not|avoid|keep|prefer|make\s+sure|because|so\s+that|why:|pan\s+out|lesson|learned)\b`)
+})
+
+var reBreakGlass = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:runbook|disaster|dr\b|failover|fail-over|emergency|escalat\w*|sev\s?[01]|incident\s+response|break[- ]glass|restore|recovery|rollback|roll\s+back|outage|on-call|oncall|pager|contact)`)
+})
 
 // markedWrong reports whether a memory was marked wrong more than it
 // helped: it is pruned, never merged into another (its facts would live on

@@ -757,3 +757,10 @@ func listTail(c string) bool {
 	}
 	return slices.Contains(w[1:], "or") || slices.Contains(w[1:], "and")
 }
+
+// Imperative reports whether a clause opens with a verb that tells what
+// to do: "hold BOOT0 high", "attach J-Link and read RTT".
+func Imperative(clause string) bool {
+	words := strings.Fields(strings.ToLower(strings.Trim(clause, " .!,;:")))
+	return len(words) > 0 && imperatives()[strings.Trim(words[0], "\"'`")]
+}
