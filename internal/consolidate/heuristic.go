@@ -87,6 +87,7 @@ type item struct {
 	sents []sentence      // of description and body
 	moves []move          // changes it reports
 	owns  []owned         // who it says owns what
+	subj  map[string]bool // what its name says it is about (subject)
 	ideas map[string]bool // the lexicon's concepts it names
 	grams map[string]bool // pairs of content stems in a row
 }
@@ -135,6 +136,7 @@ func newPlanner(in Input, model *textclf.Model) *planner {
 			}
 		}
 		x.owns = owners(x)
+		x.subj = subjectOf(x)
 		p.items = append(p.items, x)
 		p.byFile[it.File] = i
 		if it.ReadOnly {

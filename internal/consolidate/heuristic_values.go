@@ -71,6 +71,14 @@ func valueChange(a, b item) (string, []string) {
 // subject is the values a memory's name and file name hold: what it is
 // about when memories are written from one template ("billing-07").
 func subject(it item) map[string]bool {
+	if it.subj != nil {
+		return it.subj
+	}
+	return subjectOf(it)
+}
+
+// subjectOf reads subject; the planner keeps it with each item.
+func subjectOf(it item) map[string]bool {
 	out := values(it.Name + " " + strings.TrimSuffix(it.File, ".md")) // its first word is no name
 	// A proper name the name gives in brackets, which values() does not
 	// read after "(": "Station PUQ (Punta Arenas)".
