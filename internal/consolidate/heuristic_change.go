@@ -170,6 +170,8 @@ var reOwner = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(\p{Lu}[\w-]+(?:\s+\p{Lu}[\w-]+)?)\s+(?:now\s+)?owns\s+(?:the\s+)?` + "`?" + `([\w.-]+)` +
 		`|\b([\w.-]+)` + "`?" + `\s+(?:now\s+)?(?:belongs\s+to|is\s+(?:now\s+)?owned\s+by|is\s+(?:now\s+)?run\s+by|is\s+(?:now\s+)?maintained\s+by)\s+(?:the\s+)?((?:\p{Lu}[\w-]*(?:'s)?\s*){1,2}(?:[a-z][\w-]*\s+)?(?:team)?)` +
 		`|\b([\w.-]+)` + "`?" + `\s+is\s+(?:now\s+)?(?:the\s+)?([\w-]+(?:\s+[\w-]+)?\s+team)'s\b` +
+		// "Inês Duarte is now the owner and reviewer for payments"
+		`|(\p{Lu}[\w-]+(?:\s+\p{Lu}[\w-]+)?)\s+is\s+(?:now\s+)?the\s+owner(?:\s+and\s+\w+)?\s+(?:of|for)\s+(?:the\s+)?` + "`?" + `([\w.-]+)` +
 		// "handed lodestar-dsp to Hana Sato", "Hana Sato took over the DSP
 		// crate" (not "takes over … whenever Bo is on leave": a standing
 		// arrangement)
@@ -187,9 +189,9 @@ type owned struct {
 // stem and the owner's words.
 func owners(it item) []owned {
 	var out []owned
-	for _, s := range it.sents {
+	for _, s := range append([]sentence{{text: it.Name}}, it.sents...) {
 		if !strings.Contains(s.text, "owns") && !strings.Contains(s.text, "belongs") && !strings.Contains(s.text, " by ") && !strings.Contains(s.text, "team's") &&
-			!strings.Contains(s.text, "handed") && !strings.Contains(s.text, " over ") {
+			!strings.Contains(s.text, "handed") && !strings.Contains(s.text, " over ") && !strings.Contains(s.text, "owner") {
 			continue
 		}
 		for _, m := range reOwner().FindAllStringSubmatch(s.text, -1) {
@@ -200,9 +202,11 @@ func owners(it item) []owned {
 			case m[5] != "":
 				thing, owner = m[5], m[6]
 			case m[7] != "":
-				thing, owner = m[7], m[8]
+				owner, thing = m[7], m[8] // "… is now the owner of …"
 			case m[9] != "":
-				owner, thing = m[9], m[10]
+				thing, owner = m[9], m[10] // "handed … to …"
+			case m[11] != "":
+				owner, thing = m[11], m[12] // "… took over …"
 			}
 			if t := stem(thing); t != "" && strings.TrimSpace(owner) != "" {
 				obj := termSet(thing)

@@ -314,3 +314,45 @@ func TestHeuristic_PruneNeverUsed(t *testing.T) {
 		}
 	}
 }
+
+// Changes as the fresh16 labeller wrote them.
+func TestHeuristic_SupersedeFresh16(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		old, new   Item
+		supersedes bool
+	}{
+		// The names share the rule's word, the rest little.
+		{"RuleReversedInTheName",
+			Item{File: "squash.md", Name: "Squash-merge PRs", Type: "feedback", Description: "Always squash-merge; one commit per PR on main", Body: "Sam's preference: squash everything, and write the message as a conventional commit."},
+			Item{File: "rebase.md", Name: "Rebase-merge, don't squash", Type: "feedback", Description: "Stop squash-merging; rebase-merge so release-please sees each commit", Body: "Changed when we adopted release-please: it reads individual commits. Tidy the branch first, then rebase-merge."}, true},
+		// The version in the names changed, and the newer says so.
+		{"VersionUpgradedInTheName",
+			Item{File: "node-20.md", Name: "Node 20 runtime", Type: "project", Description: "All services run Node 20: node:20-slim images, .nvmrc 20, CI on 20", Body: "apps/api, apps/web and apps/worker Dockerfiles use node:20-slim. CI matrix is Node 20 only."},
+			Item{File: "node-22.md", Name: "Upgraded to Node 22", Type: "project", Description: "api, web and worker images are on node:22-slim since the July upgrade; .nvmrc and CI follow", Body: "Upgrade merged in July. CI runs 22 only."}, true},
+		{"TwoVersionsSideBySide", // no change said: two runtimes
+			Item{File: "node-20.md", Name: "Node 20 for the worker", Type: "project", Description: "The worker runs Node 20 images", Body: "apps/worker uses node:20-slim."},
+			Item{File: "node-22.md", Name: "Node 22 for the web app", Type: "project", Description: "The web app runs Node 22 images", Body: "apps/web uses node:22-slim."}, false},
+		{"OtherThingUpgraded", // the names share no word: Postgres is no Node
+			Item{File: "node-20.md", Name: "Node 20 runtime", Type: "project", Description: "All services run Node 20 images in CI and prod", Body: "CI and prod images use Node 20 for all services."},
+			Item{File: "pg-16.md", Name: "Upgraded Postgres to 16", Type: "project", Description: "All services run against Postgres 16 in CI and prod", Body: "CI and prod use Postgres 16 for all services."}, false},
+		// "… is now the owner of …", and the older's owner in its name.
+		{"NowTheOwner",
+			Item{File: "jun.md", Name: "Jun owns payments", Type: "project", Description: "Jun Park owns Stripe: Terminal readers, intents, refunds", Body: "Jun reviews every PR under apps/api/src/payments."},
+			Item{File: "ines.md", Name: "Payments handed to Inês", Type: "project", Description: "Inês Duarte is now the owner and reviewer for payments and the card readers", Body: "Inês now reviews apps/api/src/payments; Jun moved to the mobile team."}, true},
+		// Two queues of one template, told by the slug each label names.
+		{"TwoQueues",
+			Item{File: "queue-pdf.md", Name: "Queue: invoice-pdf", Type: "project", Description: "on invoice finalise; 3 attempts, exponential backoff from 30s", Body: "Consumer: quokka-worker. attempts: 3, backoff exponential, delay 30_000, removeOnComplete: 1000."},
+			Item{File: "queue-terminal.md", Name: "Queue: terminal-events", Type: "project", Description: "from the Stripe Connect webhook; 10 attempts, fixed 5s backoff", Body: "Consumer: quokka-worker. attempts: 10, backoff fixed, delay 5_000, removeOnComplete: 5000."}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.old.Created, tc.new.Created = date("2026-03-05"), date("2026-08-24")
+			items := amongFillers([]Item{tc.old, tc.new}, "reference", "Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
+				"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time.", "Merges to main need one approval.", "Mobile builds run on Bitrise.")
+			p := Heuristic(Input{Now: now, Items: items})
+			if got := slices.Contains(ids(p), opID(Supersede, []string{tc.new.File, tc.old.File})); got != tc.supersedes {
+				t.Errorf("superseded %v, want %v (%v)", got, tc.supersedes, reasons(p))
+			}
+		})
+	}
+}

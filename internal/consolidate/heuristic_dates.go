@@ -98,7 +98,7 @@ var (
 	})
 	// Words of a one-off event whose day is its end.
 	reEvent = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:freeze|window|maintenance|downtime|outage|cutover|cut-over|deadline|blackout|embargo|moratorium|no\s+(?:deploys|merges|releases|syncs|upgrades|deployments))\b`)
+		return regexp.MustCompile(`(?i)\b(?:freeze|window|maintenance|downtime|outage|cutover|cut-over|deadline|blackout|embargo|moratorium|no\s+(?:deploys|merges|releases|syncs|upgrades|deployments)|(?:don't|do\s+not)\s+(?:merge|deploy|release)|hold\s+(?:merges|deploys|releases))\b`)
 	})
 	// Words of a recurrence: its dates come back.
 	// "each approved by Tomás" recurs nothing: every and each count only
@@ -142,7 +142,7 @@ var (
 	})
 	// A date that says what happened, not when a period ends.
 	rePastEvent = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:shipped|released|redesigned|launched|introduced|incident|root cause|postmortem|since|agreed|decided|adopted|finished|completed)\b`)
+		return regexp.MustCompile(`(?i)\b(?:shipped|released|redesigned|launched|introduced|incident|root cause|postmortem|since|agreed|decided|adopted|finished|completed|done)\b`)
 	})
 	// A sentence that says what holds after the period it names.
 	reNowThen = sync.OnceValue(func() *regexp.Regexp {

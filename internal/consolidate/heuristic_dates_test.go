@@ -153,3 +153,20 @@ func TestHeuristic_ExpireAsWrittenMore(t *testing.T) {
 		t.Errorf("absoluteIn(%q) = %q", in, got)
 	}
 }
+
+// Periods as the fresh16 labeller wrote them.
+func TestHeuristic_ExpireFresh16(t *testing.T) {
+	for _, tc := range []struct {
+		desc, body, created string
+		want                bool
+	}{
+		{"don't merge to main this Thursday and Friday, VetExpo live demo", "Hannah demos the prod tenant at VetExpo on Thursday and Friday, so hold merges both days.", "2026-10-20", true},
+		{"Prod and staging DBs moved to Managed Postgres", "Cutover done on the weekend of 22 August. We no longer run quokka-db ourselves.", "2026-08-24", false},
+	} {
+		it := Item{File: "m.md", Name: "m", Description: tc.desc, Type: "project", Body: tc.body, Created: date(tc.created)}
+		p := Heuristic(Input{Now: now, Items: []Item{it}})
+		if got := slices.Contains(ids(p), "expire:m.md"); got != tc.want {
+			t.Errorf("%q: expired %v, want %v (%v)", tc.desc, got, tc.want, reasons(p))
+		}
+	}
+}

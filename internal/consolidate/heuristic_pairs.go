@@ -122,7 +122,7 @@ func (p *planner) compared() []pair {
 		}
 		pr := pair{a: i, b: j}
 		pr.jaccard, pr.contain = p.weighted(a.terms, b.terms)
-		pr.contra, pr.quotes = p.contradiction(a, b, pr.jaccard >= contraJaccard)
+		pr.contra, pr.quotes = p.contradiction(a, b, pr.jaccard >= contraJaccard || p.namesShareRare(a, b))
 		polar := polarReason(pr.contra) // a reversal read from negations alone
 		pr.twoThings = differentSubjects(a, b) || otherThing(a, b)
 		pr.template = pr.twoThings && parallelNames(a, b)
@@ -134,6 +134,13 @@ func (p *planner) compared() []pair {
 			// are one memory the sameness model weighs; a merge of them is
 			// never applied without a person.
 			pr.contra, pr.quotes, pr.softened = "", nil, true
+		case pr.contra == "" && !pr.template && saysChanged(b) && pr.jaccard >= leftJaccard:
+			// "Upgraded to Node 22" against "Node 20 runtime": the names differ
+			// in the value that changed, and the newer says it changed.
+			pr.contra, pr.quotes = valueChangeOf(a, b, false)
+			if pr.contra == "" {
+				pr.contra, pr.quotes = nameValueChange(a, b)
+			}
 		case pr.twoThings && (pr.contra == "" || polar):
 			// Two things alike ("billing-07 health port", "billing-08
 			// health port"; "flush the Rails cache", "never flush
@@ -157,6 +164,34 @@ func (p *planner) compared() []pair {
 func (p *planner) weighable() []pair {
 	return slices.DeleteFunc(p.compared(), func(pr pair) bool { return pr.contra != "" || pr.template })
 }
+
+// namesShareRare reports whether two memories' names share a rare stem:
+// "Squash-merge PRs" and "Rebase-merge, don't squash" are about one thing
+// however few of their other words they share.
+func (p *planner) namesShareRare(a, b item) bool {
+	nb := termSet(b.Name)
+	for t := range termSet(a.Name) {
+		if nb[t] && p.rare(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameValueChange says how the newer memory's name changes the one value
+// the older's name holds, both names sharing a word: "Node 20 runtime",
+// then "Upgraded to Node 22".
+func nameValueChange(a, b item) (string, []string) {
+	from, to := valueDiff(a.Name, b.Name)
+	if len(from) != 1 || len(to) != 1 || !sameKind(from, to) || intersection(termSet(a.Name), termSet(b.Name)) == 0 {
+		return "", nil
+	}
+	return fmt.Sprintf("it changes %s to %s", from[0], to[0]), []string{quote(a.Name), quote(b.Name)}
+}
+
+// saysChanged reports whether a memory's name or description says outright
+// that something changed: "Upgraded to Node 22", "Moved to Managed Postgres".
+func saysChanged(it item) bool { return reChanged().MatchString(it.Name + "\n" + it.Description) }
 
 // noReversal reports whether two sentences that read as opposite
 // polarities reverse nothing: one tells what to do and the other states

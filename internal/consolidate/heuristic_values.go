@@ -44,8 +44,15 @@ func values(s string) map[string]bool {
 // A value a memory's name or file name holds names its subject instead
 // ("billing-07 health port"): two memories differing there are about two
 // things, not one thing changed.
-func valueChange(a, b item) (string, []string) {
+func valueChange(a, b item) (string, []string) { return valueChangeOf(a, b, true) }
+
+// valueChangeOf is valueChange; bySubject false reads a value the names
+// hold too, where the newer memory says it changed.
+func valueChangeOf(a, b item, bySubject bool) (string, []string) {
 	sa, sb := subject(a), subject(b)
+	if !bySubject {
+		sa, sb = nil, nil
+	}
 	for _, o := range a.sents {
 		for _, s := range b.sents {
 			if overlapOf(o.terms, s.terms) < 0.4 {
@@ -80,6 +87,12 @@ func subject(it item) map[string]bool {
 // subjectOf reads subject; the planner keeps it with each item.
 func subjectOf(it item) map[string]bool {
 	out := values(it.Name + " " + strings.TrimSuffix(it.File, ".md")) // its first word is no name
+	// The slug a label names: "Queue: terminal-events", "Queue: invoice-pdf".
+	if _, named, ok := strings.Cut(it.Name, ": "); ok {
+		if w := strings.Trim(strings.TrimSpace(named), "\"'`"); reSlug.MatchString(w) {
+			out[strings.ToLower(w)] = true
+		}
+	}
 	// A proper name the name gives in brackets, which values() does not
 	// read after "(": "Station PUQ (Punta Arenas)".
 	for _, w := range strings.FieldsFunc(it.Name, func(r rune) bool { return r == ' ' || r == ')' || r == ',' }) {
@@ -189,6 +202,10 @@ func parallelNames(a, b item) bool {
 	sa, sb := slugHead(a.Name), slugHead(b.Name)
 	return sa != "" && sa == sb
 }
+
+// reSlug is a name written as one lower-case slug: "terminal-events",
+// "invoice_pdf".
+var reSlug = lazyre.New(`^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+$`)
 
 // unitWord reports a word that measures: "minutes", "days", "gb".
 func unitWord(w string) bool {
