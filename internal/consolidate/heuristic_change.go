@@ -175,9 +175,21 @@ var reOwner = sync.OnceValue(func() *regexp.Regexp {
 		// "handed lodestar-dsp to Hana Sato", "Hana Sato took over the DSP
 		// crate" (not "takes over … whenever Bo is on leave": a standing
 		// arrangement)
-		`|\bhanded\s+(?:over\s+)?(?:the\s+)?` + "`?" + `([\w.-]+)` + "`?" + `(?:\s+[\w-]+){0,2}?\s+(?:over\s+)?to\s+(\p{Lu}[\w-]+(?:\s+\p{Lu}[\w-]+)?)` +
+		`|\bhanded\s+(?:over\s+)?(?:the\s+)?` + "`?" + `([\w.-]+)` + "`?" + `\s+(?:over\s+)?to\s+(\p{Lu}[\w-]+(?:\s+\p{Lu}[\w-]+)?)` +
 		`|(\p{Lu}[\w-]+(?:\s+\p{Lu}[\w-]+)?)\s+(?:took|has\s+taken)\s+over\s+(?:the\s+)?` + "`?" + `([\w.-]+)`)
 })
+
+var (
+	// reOwnedEnds is where the name of what someone owns ends: "the release
+	// process for the iOS app".
+	reOwnedEnds = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\s(?:for|of|in|on|at|with|across|when|while)\s`)
+	})
+	// reForNow says an arrangement is for a while.
+	reForNow = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:while|during|for\s+now|temporarily|on\s+leave|covers?|covering|until|whenever|away|vacation|holiday|parental)\b`)
+	})
+)
 
 // owned is one thing a sentence says someone owns.
 type owned struct {
@@ -193,6 +205,9 @@ func owners(it item) []owned {
 		if !strings.Contains(s.text, "owns") && !strings.Contains(s.text, "belongs") && !strings.Contains(s.text, " by ") && !strings.Contains(s.text, "team's") &&
 			!strings.Contains(s.text, "handed") && !strings.Contains(s.text, " over ") && !strings.Contains(s.text, "owner") {
 			continue
+		}
+		if reForNow().MatchString(s.text) {
+			continue // "… to Hana while he is on leave": for a while, not for good
 		}
 		for _, m := range reOwner().FindAllStringSubmatch(s.text, -1) {
 			owner, thing := m[1], m[2]
@@ -215,6 +230,10 @@ func owners(it item) []owned {
 					rest := s.text[end:]
 					if i := strings.IndexAny(rest, ";,.:—"); i >= 0 {
 						rest = rest[:i]
+					}
+					// "owns the release process for the iOS app": the process
+					if loc := reOwnedEnds().FindStringIndex(rest); loc != nil {
+						rest = rest[:loc[0]]
 					}
 					for w := range termSet(rest) {
 						obj[w] = true

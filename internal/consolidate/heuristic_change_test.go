@@ -1,6 +1,7 @@
 package consolidate
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -288,7 +289,9 @@ func TestHeuristic_PruneNeverUsed(t *testing.T) {
 		injected                        int
 		want                            bool
 	}{
-		{"FormatterTrivia", "feedback", "Python code uses 4-space indentation and double quotes", "2026-02-04", "2026-02-01", 0, true},
+		// A rule of the person's, however rarely recalled, is theirs to drop
+		// (a review: "Commit messages follow Conventional Commits").
+		{"FeedbackKept", "feedback", "Python code uses 4-space indentation and double quotes", "2026-02-04", "2026-02-01", 0, false},
 		{"DerivableReference", "reference", "Run rubocop with bin/rubocop", "2026-03-13", "2026-03-01", 0, true},
 		{"UsedOnce", "reference", "Run rubocop with bin/rubocop", "2026-03-13", "2026-03-01", 1, false},
 		{"TooRecent", "feedback", "Python code uses 4-space indentation and double quotes", "2026-07-01", "2026-02-01", 0, false},
@@ -354,5 +357,68 @@ func TestHeuristic_SupersedeFresh16(t *testing.T) {
 				t.Errorf("superseded %v, want %v (%v)", got, tc.supersedes, reasons(p))
 			}
 		})
+	}
+}
+
+// Cases a second read-only review found wrong (2026-11-30).
+func TestHeuristic_Review2(t *testing.T) {
+	fill := func(items ...Item) []Item {
+		return amongFillers(items, "reference", "Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
+			"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time.", "Merges to main need one approval.", "Mobile builds run on Bitrise.")
+	}
+	has := func(p Plan, id string) bool { return slices.Contains(ids(p), id) }
+	// Two retentions of one tool, told apart by their amounts, stay two.
+	a := Item{File: "ret-5m.md", Name: "Thanos 5m retention", Type: "project", Description: "The compactor keeps 5m downsampled blocks for 90 days", Body: "The compactor keeps 5m downsampled blocks for 90 days.", Created: date("2026-03-01")}
+	b := Item{File: "ret-1h.md", Name: "Thanos 1h retention", Type: "project", Description: "The compactor keeps 1h downsampled blocks for 90 days", Body: "The compactor keeps 1h downsampled blocks for 90 days.", Created: date("2026-03-02")}
+	many := fill(a, b)
+	for i := range 25 { // a folder large enough to weigh its words
+		many = append(many, Item{File: fmt.Sprintf("y%d.md", i), Name: fmt.Sprintf("note %d", i), Type: "project", Body: fmt.Sprintf("Service %d listens on port %d.", i, 8000+i), Created: date("2026-01-01")})
+	}
+	if p := Heuristic(Input{Now: now, Items: many}); has(p, "merge:ret-1h.md+ret-5m.md") {
+		t.Errorf("two retentions merged: %v", reasons(p))
+	}
+	// A rule reversed around a clock time.
+	a = Item{File: "old.md", Name: "Capistrano deploys", Type: "feedback", Description: "Deploy with Capistrano after 18:00", Body: "Deploy with Capistrano after 18:00, when traffic is low.", Created: date("2026-03-01")}
+	b = Item{File: "new.md", Name: "Capistrano deploys", Type: "feedback", Description: "Don't deploy with Capistrano after 18:00", Body: "Don't deploy with Capistrano after 18:00; nobody is on call then.", Created: date("2026-09-01")}
+	if p := Heuristic(Input{Now: now, Items: fill(a, b)}); !has(p, "supersede:new.md+old.md") {
+		t.Errorf("a reversal around 18:00 not superseded: %v", reasons(p))
+	}
+	// Marked wrong once, helpful nine times: the evidence is not enough.
+	a = Item{File: "old.md", Name: "Gateway timeout", Type: "project", Description: "API gateway kills requests after 30s", Body: "The API gateway kills requests after 30s; long exports go async.", Created: date("2026-03-01"), Usage: Usage{Since: date("2026-01-01"), Injected: 20, LastInjected: date("2026-11-01"), Helpful: 9, Wrong: 1}}
+	b = Item{File: "new.md", Name: "Export job timeout", Type: "project", Description: "Sidekiq export jobs are killed after 15 minutes", Body: "Sidekiq kills export jobs after 15 minutes; split long exports.", Created: date("2026-09-01")}
+	if p := Heuristic(Input{Now: now, Items: fill(a, b)}); has(p, "supersede:new.md+old.md") {
+		t.Errorf("superseded on one wrong mark against nine helpful: %v", reasons(p))
+	}
+	// What someone owns ends before "for …"; an arrangement for a while
+	// changes no owner.
+	for _, pair := range [][2]Item{
+		{{File: "old.md", Name: "iOS release owner", Type: "project", Description: "Priya owns the release process for the iOS app", Body: "Priya owns the release process for the iOS app.", Created: date("2026-03-01")},
+			{File: "new.md", Name: "iOS app team", Type: "project", Description: "The iOS app belongs to the Mobile team", Body: "The iOS app belongs to the Mobile team; their board is MOB.", Created: date("2026-09-01")}},
+		{{File: "old.md", Name: "lodestar-dsp owner", Type: "project", Description: "Bo owns lodestar-dsp", Body: "Bo owns lodestar-dsp and reviews its PRs.", Created: date("2026-03-01")},
+			{File: "new.md", Name: "Hana reviews lodestar-dsp", Type: "project", Description: "Hana reviews lodestar-dsp PRs in June", Body: "Hana took over lodestar-dsp while Bo is on leave in June; she reviews its PRs.", Created: date("2026-05-20")}},
+		{{File: "old.md", Name: "lodestar-dsp owner", Type: "project", Description: "Bo owns lodestar-dsp", Body: "Bo owns lodestar-dsp and reviews its PRs.", Created: date("2026-03-01")},
+			{File: "new.md", Name: "lodestar-dsp reviews", Type: "project", Description: "Hana reviews lodestar-dsp PRs", Body: "Bo handed lodestar-dsp reviews to Hana.", Created: date("2026-05-20")}},
+	} {
+		if p := Heuristic(Input{Now: now, Items: fill(pair[0], pair[1])}); has(p, "supersede:new.md+old.md") {
+			t.Errorf("%q: owner change read: %v", pair[1].Body, reasons(p))
+		}
+	}
+	// Never-used prune spares what teaches, what was just edited, and what
+	// supersedes another.
+	unused := Usage{Since: date("2026-01-01")}
+	for _, it := range []Item{
+		{File: "m.md", Name: "tests", Type: "project", Body: "Integration tests hit a real Postgres, not mocks. **Why:** a mocked migration hid a broken index.", Created: date("2026-01-05"), Usage: unused},
+		{File: "m.md", Name: "oom", Type: "project", Body: "When the Go build OOMs on CI, set `GOMEMLIMIT=3GiB` for the job.", Created: date("2026-01-05"), Usage: unused},
+		{File: "m.md", Name: "pii", Type: "project", Body: "Customer PII is stored only in eu-west-1; the DPA forbids other regions.", Created: date("2026-01-05"), Usage: unused},
+		{File: "m.md", Name: "engine", Type: "project", Body: "pylon-api serves the dispatch endpoints behind the ALB.", Created: date("2026-01-05"), Updated: date("2026-11-20"), Usage: unused},
+	} {
+		if p := Heuristic(Input{Now: now, Items: []Item{it}}); has(p, "prune:m.md") {
+			t.Errorf("%q: pruned (%v)", it.Body, reasons(p))
+		}
+	}
+	old := Item{File: "old.md", Name: "ci", Type: "project", Body: "CI runs on CircleCI.", Created: date("2026-01-05"), SupersededBy: "new.md", Usage: Usage{Since: date("2026-01-01"), Injected: 9, LastInjected: date("2026-09-01")}}
+	cur := Item{File: "new.md", Name: "ci now", Type: "project", Body: "CI runs on GitHub Actions.", Created: date("2026-02-01"), Usage: unused}
+	if p := Heuristic(Input{Now: now, Items: []Item{old, cur}}); has(p, "prune:new.md") {
+		t.Errorf("the memory that supersedes another was pruned: %v", reasons(p))
 	}
 }

@@ -127,7 +127,7 @@ var (
 			`|\bfrom\s+(?:` + weekdayRE + `\s+)?\d{4}-\d{2}-\d{2}\s+(?:to|-|–|—)\s+(?:` + weekdayRE + `\s+)?(\d{4}-\d{2}-\d{2})\b` +
 			`|\b(?:during\s+)?the\s+week\s+of\s+(\d{4}-\d{2}-\d{2})\b` +
 			// "until the vendor fix ships on 2026-06-12", "runs out on …", "v1 is sunset on …"
-			`|\b(?:until|till)\s+(?:[^\s.;:,!?]+\s+){1,10}?(?:on\s+|by\s+|in\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b` +
+			`|\b(?:until|till)\s+(?:(?:[^\s.;:,!?]+\s+){1,6}?(?:on\s+|by\s+|in\s+)?(?:` + weekdayRE + `,?\s+)?\(?|(?:[^\s.;:,!?()]+\s+){7,10}\()(\d{4}-\d{2}-\d{2})\b` +
 			`|\b(?:runs?\s+out|ran\s+out|sunsets?|sunsetted|(?:is|are|gets?|will\s+be)\s+sunset|goes\s+away|lapses?|lapsed)\s+(?:on\s+|at\s+|by\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b`)
 	})
 	// "a 14-day trial": a period that started when the memory was written,
@@ -166,9 +166,10 @@ var (
 		return regexp.MustCompile(`(?i)\b(?:until|till)\b[^.;]{0,80}?\b\d{4}-\d{2}-\d{2}\b`)
 	})
 	// A recurrence word that names a kind of thing: "the quarterly access
-	// review", "our weekly report".
+	// review export", "the monthly invoice"; not an event that comes back
+	// ("our weekly sync").
 	reAttributive = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(the|a|an|our|its|their|his|her|your)\s+(?:quarterly|monthly|weekly|daily|annual|yearly|nightly|biweekly|fortnightly)\s+[a-z]`)
+		return regexp.MustCompile(`(?i)\b(the|a|an|our|its|their|his|her|your)\s+(?:quarterly|monthly|weekly|daily|annual|yearly|nightly|biweekly|fortnightly)\s+(?:access|data|cost|usage|export|report|backup|snapshot|dump|invoice|statement|bill|budget|figure|number|metric)`)
 	})
 	// A span counted from each one's own event: "counted from their first
 	// reminder", "the trial clock starts at the first dispatch".
@@ -589,7 +590,7 @@ func (p *planner) expire() {
 			body = it.dated
 		}
 		text := isoDates(absoluteIn(it.Description, it.Item) + "\n" + body)
-		if reRecurs().MatchString(reAttributive().ReplaceAllString(text, "$1")) && !reUntilDate().MatchString(text) {
+		if recurs(text) {
 			// "Dependency audit happens every three months; the next one is
 			// due by …": its dates come back. ("Engineering owes the quarterly
 			// access review export" names a thing; nothing recurs. A routine
@@ -660,12 +661,13 @@ func (p *planner) expire() {
 			for _, m := range reStartFor().FindAllStringSubmatch(s, -1) {
 				note(plusDays(m[1], spanDays(m[2], m[3])), s)
 			}
-			if !reToldOfThePast().MatchString(s) && !reWeDid().MatchString(s) {
+			past := pastNarrative(s, it.Created) // "we moved production off Heroku at the … cutover"
+			if !past {
 				for _, m := range reDateRange().FindAllStringSubmatch(s, -1) {
 					note(m[1], s) // "the pen test runs 2026-09-14 to 2026-09-18"
 				}
 			}
-			if (reEvent().MatchString(s) || eventName && strings.Contains(isoDesc, s)) && !rePastEvent().MatchString(s) && !reWeDid().MatchString(s) && !reNowThen().MatchString(s+" "+next) {
+			if (reEvent().MatchString(s) || eventName && strings.Contains(isoDesc, s)) && !rePastEvent().MatchString(s) && !past && !reNowThen().MatchString(s+" "+next) {
 				starts := map[string]bool{}
 				for _, m := range reStartDate().FindAllStringSubmatch(s, -1) {
 					starts[m[1]] = true
@@ -684,6 +686,36 @@ func (p *planner) expire() {
 			Reason:   fmt.Sprintf("%s states a period that ended on %s, before today (%s): it is archived, not deleted.", it.File, last, today),
 			Evidence: []string{quote(quoteOf)}})
 	}
+}
+
+// recurs reports whether a memory tells of something that comes back: a
+// sentence with a recurrence that no end bounds. "Branch is cut every
+// Tuesday" recurs; "until the fix ships (2026-10-16), run it every Monday"
+// ends then; "the quarterly access review export" names a thing.
+func recurs(text string) bool {
+	for _, s := range sentences(text) {
+		if reRecurs().MatchString(reAttributive().ReplaceAllString(s, "$1")) && !reUntilDate().MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// pastNarrative reports whether a sentence tells what happened ("orders
+// 2026-01-01 to 2026-03-31 were reprocessed", "we moved production off
+// Heroku at the 2026-09-26 cutover"): told in the past, of dates no later
+// than the memory's writing. "We moved the cutover to 2026-12-08", written
+// in November, tells of a day ahead.
+func pastNarrative(s string, created time.Time) bool {
+	if !reToldOfThePast().MatchString(s) && !reWeDid().MatchString(s) {
+		return false
+	}
+	for _, d := range reAnyDate().FindAllString(s, -1) {
+		if !created.IsZero() && d > day(created) {
+			return false
+		}
+	}
+	return true
 }
 
 // inSpanDates is the days "in two weeks" and the like name in s, from at.

@@ -135,7 +135,7 @@ func TestHeuristic_ExpireAsWrittenMore(t *testing.T) {
 		{"Engineering's SOC 2 evidence is due Friday the 25th", "Engineering owes the quarterly access review export and the alert history. Deadline: Friday the 25th.", "2026-09-01", true},
 		{"The dependency audit", "Dependency audit happens every three months; the next one is due by 2026-04-01.", "2026-01-10", false},
 		// A routine until a day ends on that day.
-		{"Until the cron fix ships, run it by hand Mondays", "Until the fix ships at the end of this sprint (Oct 16), I run the maintenance procedure every Monday morning.", "2026-10-07", true},
+		{"Until the cron fix ships, run it by hand Mondays", "The cron entry didn't make it into the worker's schedule. Until the fix ships at the end of this sprint (Oct 16), I run `CALL partman.run_maintenance_proc();` on the database every Monday morning.", "2026-10-07", true},
 		// Which data a date bounds is no end.
 		{"Heroku Postgres add-on deleted next Friday; S3 dump after", "Tomás deletes the Heroku Postgres add-on next Friday. After that the only copy of pre-cutover data (anything before Sep 27) is the final dump in S3.", "2026-11-23", false},
 		// A cutover told of the past.
@@ -168,5 +168,30 @@ func TestHeuristic_ExpireFresh16(t *testing.T) {
 		if got := slices.Contains(ids(p), "expire:m.md"); got != tc.want {
 			t.Errorf("%q: expired %v, want %v (%v)", tc.desc, got, tc.want, reasons(p))
 		}
+	}
+}
+
+// Dates and periods a second read-only review found wrong (2026-11-30).
+func TestHeuristic_ExpireReview2(t *testing.T) {
+	for _, tc := range []struct {
+		body, created string
+		want          bool
+	}{
+		{"The payments cutover was planned for 2026-11-10. We moved the cutover to 2026-12-08 after the load test.", "2026-11-05", false},
+		{"Deploy freeze until 2026-11-20. We extended the freeze to 2026-12-15 for the audit.", "2026-11-05", false},
+		{"The maintenance window on 2026-11-10 was aborted halfway. We need a second maintenance window on 2026-12-08.", "2026-11-12", false},
+		{"Branch is cut every Tuesday. Holiday freeze: no releases until 2026-01-05.", "2025-12-10", false},
+		{"Nightly builds are kept until they are 30 days old (policy since 2025-03-01).", "2025-03-02", false},
+	} {
+		it := Item{File: "m.md", Name: "m", Type: "project", Body: tc.body, Created: date(tc.created)}
+		p := Heuristic(Input{Now: now, Items: []Item{it}})
+		if got := slices.Contains(ids(p), "expire:m.md"); got != tc.want {
+			t.Errorf("%q: expired %v, want %v (%v)", tc.body, got, tc.want, reasons(p))
+		}
+	}
+	// A weekly event on a weekday recurs: no date.
+	in := "Our weekly sync is on Monday at 10:00."
+	if got := absoluteIn(in, Item{Type: "project", Created: date("2026-06-03"), Body: in}); got != in {
+		t.Errorf("absoluteIn(%q) = %q", in, got)
 	}
 }

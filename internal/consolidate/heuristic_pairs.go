@@ -134,7 +134,7 @@ func (p *planner) compared() []pair {
 			// are one memory the sameness model weighs; a merge of them is
 			// never applied without a person.
 			pr.contra, pr.quotes, pr.softened = "", nil, true
-		case pr.contra == "" && !pr.template && saysChanged(b) && pr.jaccard >= leftJaccard:
+		case pr.contra == "" && pr.twoThings && !pr.template && saysChanged(b) && pr.jaccard >= leftJaccard:
 			// "Upgraded to Node 22" against "Node 20 runtime": the names differ
 			// in the value that changed, and the newer says it changed.
 			pr.contra, pr.quotes = valueChangeOf(a, b, false)
@@ -214,7 +214,7 @@ func noReversal(old, new string) bool {
 // Go services, wrap errors …"). A rule reversed is one instruction
 // against another.
 func statement(s string) bool {
-	if head, _, ok := strings.Cut(s, ":"); ok && len(strings.Fields(head)) <= 5 && !orderWord(strings.Fields(strings.ToLower(head))) {
+	if head, _, ok := strings.Cut(s, ": "); ok && len(strings.Fields(head)) <= 5 && !orderWord(strings.Fields(strings.ToLower(head))) {
 		return true // a label and what it holds: "Board 'Bramble / Sidekiq': per-queue latency and size"
 	}
 	if head, rest, ok := strings.Cut(s, ","); ok && len(strings.Fields(head)) <= 6 {
@@ -297,13 +297,13 @@ func (p *planner) pairs() {
 }
 
 // wrongAndReplaced reports whether the older memory of a pair was marked
-// wrong and the newer, of its type, alike enough to be on its topic but
-// no copy of it, was not.
+// wrong (at least once for every four times it helped) and the newer, of
+// its type, alike enough to be on its topic but no copy of it, was not.
 func (p *planner) wrongAndReplaced(pr pair) bool {
 	a, b := p.items[pr.a], p.items[pr.b]
 	// A near copy of a memory marked wrong repeats what was wrong: it is
 	// no replacement.
-	return a.Usage.Wrong >= 1 && b.Usage.Wrong == 0 && a.Type == b.Type && !pr.twoThings && !pr.template &&
+	return a.Usage.Wrong >= 1 && 4*a.Usage.Wrong >= a.Usage.Helpful && b.Usage.Wrong == 0 && a.Type == b.Type && !pr.twoThings && !pr.template &&
 		pr.same >= wrongScore && pr.jaccard >= leftJaccard && pr.contain < mergeContained
 }
 

@@ -42,15 +42,14 @@ func (p *planner) pruneRound(cutoff time.Time, superseded bool) {
 		case markedWrong(u):
 			reason = fmt.Sprintf("%s was marked wrong %s (helpful %d): it misleads more than it helps.", it.File, times(u.Wrong), u.Helpful)
 			ev = append(ev, fmt.Sprintf("marked wrong %s, helpful %s", times(u.Wrong), times(u.Helpful)))
-		case it.Type == "user":
+		case it.Type == "user" || it.Type == "feedback":
 			continue
-		case it.SupersededBy == "" && neverUsed(it.Item, p.in.Now) && !breakGlass(it.Item) && !teaches(it.Item) && !elsewhere(it.Item):
+		case it.SupersededBy == "" && neverUsed(it.Item, p.in.Now) && !p.supersedes(it.File) && !breakGlass(it.Item) && !teaches(it.Item) && !elsewhere(it.Item):
 			// Six months in the folder, and not one prompt needed it: it does
 			// not change what an agent does. For a person to confirm.
-			reason = fmt.Sprintf("%s has not been injected into any prompt since it was written, %d days ago: nothing an agent did needed it.", it.File, int(p.in.Now.Sub(it.Created).Hours()/24))
-			ev = append(ev, usageEvidence(u, cutoff), quote(firstLine(it.Item)))
-		case it.Type == "feedback":
-			continue
+			since := neverUsedSince(it.Item)
+			reason = fmt.Sprintf("%s has not been injected into any prompt since %s, %d days: nothing an agent did needed it.", it.File, day(since), int(p.in.Now.Sub(since).Hours()/24))
+			ev = append(ev, fmt.Sprintf("injected 0 times since %s (usage kept since %s)", day(since), day(u.Since)), quote(firstLine(it.Item)))
 		case it.SupersededBy != "" && p.present(it.SupersededBy) && !p.supersededOn(it.Item).IsZero() && p.supersededOn(it.Item).Before(cutoff):
 			since := p.supersededOn(it.Item)
 			reason = fmt.Sprintf("%s was superseded by %s more than %d days ago (on %s at the latest): the history has been kept long enough.",
@@ -72,11 +71,31 @@ func (p *planner) pruneRound(cutoff time.Time, superseded bool) {
 }
 
 // neverUsed reports whether usage evidence, kept for at least
-// neverUsedDays, shows a memory written before then never injected.
+// neverUsedDays, shows a memory last changed before then never injected.
 func neverUsed(it Item, now time.Time) bool {
-	cutoff := now.AddDate(0, 0, -neverUsedDays)
 	u := it.Usage
-	return u.Injected == 0 && !u.Since.IsZero() && !u.Since.After(cutoff) && !it.Created.IsZero() && !it.Created.After(cutoff)
+	return u.Injected == 0 && !u.Since.IsZero() && !lastChange(it).IsZero() && !neverUsedSince(it).After(now.AddDate(0, 0, -neverUsedDays))
+}
+
+// neverUsedSince is the day from which a memory's evidence of no use
+// counts: the later of when evidence began and when it last changed.
+func neverUsedSince(it Item) time.Time {
+	if c := lastChange(it); c.After(it.Usage.Since) {
+		return c
+	}
+	return it.Usage.Since
+}
+
+// supersedes reports whether a memory of the folder names file as what
+// replaced it: file holds the current fact, and pruning it would leave the
+// old one pointing at nothing.
+func (p *planner) supersedes(file string) bool {
+	for _, it := range p.items {
+		if it.SupersededBy == file {
+			return true
+		}
+	}
+	return false
 }
 
 // breakGlass reports whether a memory is kept for a rare event, an
@@ -102,7 +121,7 @@ func teaches(it Item) bool {
 		return false
 	}
 	for _, s := range sentences(text) {
-		if head, _, ok := strings.Cut(s, ","); ok && len(strings.Fields(head)) <= 6 && leadWord(strings.ToLower(strings.Fields(head + " x")[0])) {
+		if head, _, ok := strings.Cut(s, ","); ok && len(strings.Fields(head)) <= 8 && leadWord(strings.ToLower(strings.Fields(head + " x")[0])) {
 			return true // "When debugging the bootloader, hold BOOT0 high": what to do when
 		}
 		if _, after, ok := strings.Cut(s, ":"); ok {
@@ -115,13 +134,16 @@ func teaches(it Item) bool {
 	return false
 }
 
-// namesCode reports whether text names a file, a path or a command of the
-// code: a code span, or a token with a slash, a dot or an underscore.
+// namesCode reports whether text names a file or a path of the code: a
+// code span or a token with a slash or a file's extension, or another
+// token pathLike reads as one.
 func namesCode(text string) bool {
-	if reCodeSpan().MatchString(text) {
-		return true
+	for _, span := range reCodeSpan().FindAllString(text, -1) {
+		if strings.Contains(span, "/") || reFileName().MatchString(span) {
+			return true // "`bin/rubocop`", "`Application.kt`"; not "`GOMEMLIMIT=3GiB`"
+		}
 	}
-	for _, w := range strings.Fields(text) {
+	for _, w := range strings.Fields(reCodeSpan().ReplaceAllString(text, " ")) {
 		w = strings.Trim(w, ".,;:!?()\"'")
 		if pathLike(w) && !strings.Contains(w, "://") || reRepoPath().MatchString(w) {
 			return true // "bin/rubocop", "src/app.ts"
@@ -144,6 +166,9 @@ func elsewhere(it Item) bool {
 }
 
 var (
+	reFileName = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\.(?:go|rb|py|ts|tsx|js|kt|java|cs|rs|swift|yml|yaml|json|toml|md|sh|sql|xml|gradle)\b`)
+	})
 	reRepoPath  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\w.-]+/[\w.-]+$`) })
 	reURL       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[a-z][a-z0-9+.-]*://\S+`) })
 	reElsewhere = sync.OnceValue(func() *regexp.Regexp {
@@ -152,11 +177,11 @@ var (
 )
 
 var reTeaches = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:always|never|must|should|shouldn't|don't|do\s+not|avoid|keep|prefer|make\s+sure|because|so\s+that|why:|pan\s+out|lesson|learned)\b`)
+	return regexp.MustCompile(`(?i)\b(?:always|never|must|should|shouldn't|don't|do\s+not|avoid|keep|prefer|make\s+sure|because|so\s+that|pan\s+out|lesson|learned|only|forbids?|forbidden|required|requires|not\s+allowed)\b|\bwhy:`)
 })
 
 var reBreakGlass = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:runbook|disaster|dr\b|failover|fail-over|emergency|escalat\w*|sev\s?[01]|incident\s+response|break[- ]glass|restore|recovery|rollback|roll\s+back|outage|on-call|oncall|pager|contact)`)
+	return regexp.MustCompile(`(?i)\b(?:runbook|disaster|dr\b|failover|fail-over|emergency|escalat\w*|sev\s?[01]|incident\s+response|break[- ]glass|restore|recovery|rollback|roll\s+back|outage|on-call|oncall|pager|contact|keystore|signing\s+key|upload\s+key|private\s+key|certificate|recovery\s+codes?)`)
 })
 
 // markedWrong reports whether a memory was marked wrong more than it

@@ -170,11 +170,21 @@ func differentSubjects(a, b item) bool {
 // when the newer names the older's tool, and so are not parallel.
 func parallelNames(a, b item) bool {
 	na, nb := termSet(a.Name), termSet(b.Name)
-	for _, n := range []map[string]bool{na, nb} {
+	amounts := func(n map[string]bool) (out []string) {
 		for t := range n {
 			if _, u := amountUnit(t); unitWord(u) {
-				delete(n, t) // "platen timeout is 45s now": the value, not a second subject
+				out = append(out, t)
 			}
+		}
+		return out
+	}
+	// "platen client timeout" and "platen timeout is 45s now": the amount one
+	// name gives is its value, not a second subject. "Thanos 5m retention"
+	// and "Thanos 1h retention" are two things.
+	if xa, xb := amounts(na), amounts(nb); len(xa) == 0 || len(xb) == 0 {
+		for _, t := range append(xa, xb...) {
+			delete(na, t)
+			delete(nb, t)
 		}
 	}
 	shared := intersection(na, nb)
