@@ -8,11 +8,7 @@ import (
 
 // Changes as the fresh8 and fresh9 labellers wrote them.
 func TestHeuristic_SupersedeAsWritten(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		old, new   Item
-		supersedes bool
-	}{
+	checkSupersedes(t, "2026-01-01", "2026-06-01", []changeCase{
 		{"DontUseAnyMore",
 			Item{File: "tests-localdb.md", Name: "Integration tests use LocalDB", Description: "Data-layer tests run against SQL Server LocalDB", Body: "The fixture creates and drops a LocalDB database per class."},
 			Item{File: "tests-testcontainers.md", Name: "Integration tests use Testcontainers", Description: "Tests use SQL Server 2022 via Testcontainers", Body: "Don't use LocalDB for tests any more. SqlServerFixture starts SQL Server 2022 with Testcontainers."}, true},
@@ -34,27 +30,35 @@ func TestHeuristic_SupersedeAsWritten(t *testing.T) {
 		{"SameAmountOtherForm",
 			Item{File: "certs-a.md", Name: "Device certificates come from Vault PKI", Type: "project", Description: "cert-broker issues thermostat certs from pki-devices; 90-day TTL, renewal at day 60", Body: "TTL is 90 days; firmware renews at day 60."},
 			Item{File: "certs-b.md", Name: "How thermostats get their certs", Type: "project", Description: "Certs are signed by pki-devices via cert-broker; valid 90 days, renewed at day 60", Body: "cert-broker asks Vault to sign each thermostat's cert; lifetime is 90 days and firmware renews at day 60."}, false},
-	} {
+	})
+}
+
+// changeCase is an older and a newer memory, and whether the newer
+// supersedes the older.
+type changeCase struct {
+	name       string
+	old, new   Item
+	supersedes bool
+}
+
+// checkSupersedes plans each case's two memories, written on oldAt and
+// newAt (a memory with no type is feedback), among unrelated ones, so
+// that idf tells rare words from common ones.
+func checkSupersedes(t *testing.T, oldAt, newAt string, cases []changeCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.old.Type, tc.old.Created = orType(tc.old.Type), date("2026-01-01")
-			tc.new.Type, tc.new.Created = orType(tc.new.Type), date("2026-06-01")
+			tc.old.Type, tc.old.Created = cmpOr(tc.old.Type, "feedback"), date(oldAt)
+			tc.new.Type, tc.new.Created = cmpOr(tc.new.Type, "feedback"), date(newAt)
 			items := amongFillers([]Item{tc.old, tc.new}, "reference", "Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
 				"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time.", "One reviewer is enough for docs.",
 				"The rate sheet arrives every Friday.", "Merges to main need one approval.", "Mobile builds run on Bitrise.")
 			p := Heuristic(Input{Now: now, Items: items})
-			id := opID(Supersede, []string{tc.new.File, tc.old.File})
-			if got := slices.Contains(ids(p), id); got != tc.supersedes {
+			if got := slices.Contains(ids(p), opID(Supersede, []string{tc.new.File, tc.old.File})); got != tc.supersedes {
 				t.Errorf("superseded %v, want %v (%v)", got, tc.supersedes, reasons(p))
 			}
 		})
 	}
-}
-
-func orType(typ string) string {
-	if typ == "" {
-		return "feedback"
-	}
-	return typ
 }
 
 // A memory marked wrong that a newer one reverses is superseded (kept as
@@ -229,29 +233,25 @@ func TestHeuristic_SupersedeReview(t *testing.T) {
 // Changes as the fresh12 and fresh13 labellers wrote them.
 func TestHeuristic_SupersedeAsWrittenMore(t *testing.T) {
 	wrong := Usage{Since: date("2026-01-01"), Injected: 9, LastInjected: date("2026-09-08"), Helpful: 2, Wrong: 1}
-	for _, tc := range []struct {
-		name       string
-		old, new   Item
-		supersedes bool
-	}{
+	checkSupersedes(t, "2026-03-15", "2026-09-09", []changeCase{
 		// The older was marked wrong, the newer on its topic was not: it
 		// replaced it, in words no rule reads.
 		{"MarkedWrongAndReplaced",
-			Item{File: "platen-timeout-15s.md", Name: "platen client timeout", Description: "PlatenClient uses a 15s read timeout; the render job retries 3 times", Body: "PlatenClient uses a 15s read timeout. RenderInvoicePdfJob retries 3 times with backoff.", Usage: wrong},
-			Item{File: "platen-read-timeout-raised.md", Name: "platen timeout is 45s now", Description: "Read timeout for platen calls is 45s, set in config/platen.yml", Body: "Statements with 2k+ lines take 20-30s to render and kept timing out. The read timeout is 45s now, from config/platen.yml."}, true},
+			Item{File: "platen-timeout-15s.md", Name: "platen client timeout", Type: "project", Description: "PlatenClient uses a 15s read timeout; the render job retries 3 times", Body: "PlatenClient uses a 15s read timeout. RenderInvoicePdfJob retries 3 times with backoff.", Usage: wrong},
+			Item{File: "platen-read-timeout-raised.md", Name: "platen timeout is 45s now", Type: "project", Description: "Read timeout for platen calls is 45s, set in config/platen.yml", Body: "Statements with 2k+ lines take 20-30s to render and kept timing out. The read timeout is 45s now, from config/platen.yml."}, true},
 		{"NotMarkedWrong", // the same pair without the evidence: nothing said outright
-			Item{File: "platen-timeout-15s.md", Name: "platen client timeout", Description: "PlatenClient uses a 15s read timeout; the render job retries 3 times", Body: "PlatenClient uses a 15s read timeout. RenderInvoicePdfJob retries 3 times with backoff."},
-			Item{File: "platen-read-timeout-raised.md", Name: "platen timeout settings", Description: "Read timeout for platen calls, set in config/platen.yml", Body: "Statements with 2k+ lines take 20-30s to render. The read timeout comes from config/platen.yml."}, false},
+			Item{File: "platen-timeout-15s.md", Name: "platen client timeout", Type: "project", Description: "PlatenClient uses a 15s read timeout; the render job retries 3 times", Body: "PlatenClient uses a 15s read timeout. RenderInvoicePdfJob retries 3 times with backoff."},
+			Item{File: "platen-read-timeout-raised.md", Name: "platen timeout settings", Type: "project", Description: "Read timeout for platen calls, set in config/platen.yml", Body: "Statements with 2k+ lines take 20-30s to render. The read timeout comes from config/platen.yml."}, false},
 		// The owned thing named in the rest of the clause, and a hand-over.
 		{"OwnsTheServiceInBrackets",
-			Item{File: "platen-felix.md", Name: "platen is Felix's", Description: "Felix Brandt owns the Go PDF service (platen); run render changes by him", Body: "platen turns invoice HTML into PDFs; tag Felix on render contract PRs."},
-			Item{File: "platen-arjun.md", Name: "platen handed over to Arjun", Description: "Arjun took over platen when Felix moved to payments", Body: "Since the August reorg Arjun Mehta owns platen; platen PRs need Arjun's review."}, true},
+			Item{File: "platen-felix.md", Name: "platen is Felix's", Type: "project", Description: "Felix Brandt owns the Go PDF service (platen); run render changes by him", Body: "platen turns invoice HTML into PDFs; tag Felix on render contract PRs."},
+			Item{File: "platen-arjun.md", Name: "platen handed over to Arjun", Type: "project", Description: "Arjun took over platen when Felix moved to payments", Body: "Since the August reorg Arjun Mehta owns platen; platen PRs need Arjun's review."}, true},
 		{"HandedTo",
-			Item{File: "dsp-owner.md", Name: "lodestar-dsp owner", Description: "Tomasz Wierzbicki owns the Rust DSP crate", Body: "Tomasz Wierzbicki owns lodestar-dsp. Crate PRs need his review."},
-			Item{File: "dsp-hana.md", Name: "Hana maintains lodestar-dsp", Description: "Hana Sato maintains the DSP crate", Body: "Tomasz moved to the RF team and handed lodestar-dsp to Hana Sato. Crate PRs need Hana's approval."}, true},
+			Item{File: "dsp-owner.md", Name: "lodestar-dsp owner", Type: "project", Description: "Tomasz Wierzbicki owns the Rust DSP crate", Body: "Tomasz Wierzbicki owns lodestar-dsp. Crate PRs need his review."},
+			Item{File: "dsp-hana.md", Name: "Hana maintains lodestar-dsp", Type: "project", Description: "Hana Sato maintains the DSP crate", Body: "Tomasz moved to the RF team and handed lodestar-dsp to Hana Sato. Crate PRs need Hana's approval."}, true},
 		{"TookOver",
-			Item{File: "dsp-owner.md", Name: "lodestar-dsp owner", Description: "Tomasz Wierzbicki owns the Rust DSP crate", Body: "Tomasz Wierzbicki owns lodestar-dsp. Crate PRs need his review."},
-			Item{File: "dsp-hana.md", Name: "Hana maintains lodestar-dsp", Description: "Hana Sato maintains the DSP crate", Body: "Hana Sato took over lodestar-dsp when Tomasz moved to the RF team."}, true},
+			Item{File: "dsp-owner.md", Name: "lodestar-dsp owner", Type: "project", Description: "Tomasz Wierzbicki owns the Rust DSP crate", Body: "Tomasz Wierzbicki owns lodestar-dsp. Crate PRs need his review."},
+			Item{File: "dsp-hana.md", Name: "Hana maintains lodestar-dsp", Type: "project", Description: "Hana Sato maintains the DSP crate", Body: "Hana Sato took over lodestar-dsp when Tomasz moved to the RF team."}, true},
 		// A label and its contents is no instruction to reverse.
 		{"BoardAgainstRule",
 			Item{File: "board.md", Name: "Sidekiq board", Type: "reference", Description: "Board 'Bramble / Sidekiq': per-queue latency and size", Body: "Board 'Bramble / Sidekiq': per-queue latency and size, retries, dead set."},
@@ -260,18 +260,7 @@ func TestHeuristic_SupersedeAsWrittenMore(t *testing.T) {
 		{"TwoStations",
 			Item{File: "station-awa.md", Name: "Station AWA (Awarua)", Type: "reference", Description: "Awarua, NZ: 5.4 m S/X-band dish", Body: "Antenna: 5.4 m S/X-band, rotator ACU on 10.40.1.20. SDR: USRP X310."},
 			Item{File: "station-puq.md", Name: "Station PUQ (Punta Arenas)", Type: "reference", Description: "Punta Arenas, CL: 3.7 m S-band dish", Body: "Antenna: 3.7 m S-band only, rotator ACU on 10.40.3.20. SDR: USRP B210."}, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tc.old.Type, tc.old.Created = orType(cmpOr(tc.old.Type, "project")), date("2026-03-15")
-			tc.new.Type, tc.new.Created = orType(cmpOr(tc.new.Type, "project")), date("2026-09-09")
-			items := amongFillers([]Item{tc.old, tc.new}, "reference", "Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
-				"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time.", "Merges to main need one approval.", "Mobile builds run on Bitrise.")
-			p := Heuristic(Input{Now: now, Items: items})
-			if got := slices.Contains(ids(p), opID(Supersede, []string{tc.new.File, tc.old.File})); got != tc.supersedes {
-				t.Errorf("superseded %v, want %v (%v)", got, tc.supersedes, reasons(p))
-			}
-		})
-	}
+	})
 }
 
 func cmpOr(a, b string) string {
@@ -320,11 +309,7 @@ func TestHeuristic_PruneNeverUsed(t *testing.T) {
 
 // Changes as the fresh16 labeller wrote them.
 func TestHeuristic_SupersedeFresh16(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		old, new   Item
-		supersedes bool
-	}{
+	checkSupersedes(t, "2026-03-05", "2026-08-24", []changeCase{
 		// The names share the rule's word, the rest little.
 		{"RuleReversedInTheName",
 			Item{File: "squash.md", Name: "Squash-merge PRs", Type: "feedback", Description: "Always squash-merge; one commit per PR on main", Body: "Sam's preference: squash everything, and write the message as a conventional commit."},
@@ -347,17 +332,7 @@ func TestHeuristic_SupersedeFresh16(t *testing.T) {
 		{"TwoQueues",
 			Item{File: "queue-pdf.md", Name: "Queue: invoice-pdf", Type: "project", Description: "on invoice finalise; 3 attempts, exponential backoff from 30s", Body: "Consumer: quokka-worker. attempts: 3, backoff exponential, delay 30_000, removeOnComplete: 1000."},
 			Item{File: "queue-terminal.md", Name: "Queue: terminal-events", Type: "project", Description: "from the Stripe Connect webhook; 10 attempts, fixed 5s backoff", Body: "Consumer: quokka-worker. attempts: 10, backoff fixed, delay 5_000, removeOnComplete: 5000."}, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tc.old.Created, tc.new.Created = date("2026-03-05"), date("2026-08-24")
-			items := amongFillers([]Item{tc.old, tc.new}, "reference", "Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
-				"Dashboards live in Grafana.", "Keep one branch per feature.", "Only one deploy at a time.", "Merges to main need one approval.", "Mobile builds run on Bitrise.")
-			p := Heuristic(Input{Now: now, Items: items})
-			if got := slices.Contains(ids(p), opID(Supersede, []string{tc.new.File, tc.old.File})); got != tc.supersedes {
-				t.Errorf("superseded %v, want %v (%v)", got, tc.supersedes, reasons(p))
-			}
-		})
-	}
+	})
 }
 
 // Cases a second read-only review found wrong (2026-11-30).
