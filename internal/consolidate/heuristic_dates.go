@@ -673,9 +673,23 @@ func (p *planner) expire() {
 					starts[m[1]] = true
 				}
 				for _, d := range reAnyDate().FindAllString(s, -1) {
-					if !starts[d] && !boundary[d] {
-						note(d, s)
+					if !starts[d] && !boundary[d] && (it.Created.IsZero() || d > day(it.Created)) {
+						note(d, s) // not "2026-10-13's outage", told the day after: history
 					}
+				}
+			}
+		}
+		// The moment the description names in words relative to its
+		// writing, ahead then: "I'm on call for Dana this Thursday and
+		// Friday", "demo next Thursday". Once it has passed, so has the
+		// memory; not a start ("starting next Monday, PRs need two
+		// reviews"), what holds since, nor a week's routine ("no deploys
+		// on Fridays … over the weekend").
+		if !it.Created.IsZero() && !reStartDate().MatchString(isoDesc) && !reNowThen().MatchString(isoDesc) && !weekdaysRecur(it.Item) {
+			written := isoDates(it.Description)
+			for _, d := range reAnyDate().FindAllString(isoDesc, -1) {
+				if !strings.Contains(written, d) && d > day(it.Created) {
+					note(d, isoDesc)
 				}
 			}
 		}

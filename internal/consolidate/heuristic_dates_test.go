@@ -195,3 +195,22 @@ func TestHeuristic_ExpireReview2(t *testing.T) {
 		t.Errorf("absoluteIn(%q) = %q", in, got)
 	}
 }
+
+// A moment the description names relative to its writing, ahead then and
+// passed now, ends the memory; an event told the day after is history.
+func TestHeuristic_ExpireMomentPassed(t *testing.T) {
+	checkExpiresAlone := func(desc, body, created string, want bool) {
+		t.Helper()
+		it := Item{File: "m.md", Name: "m", Description: desc, Type: "project", Body: body, Created: date(created)}
+		p := Heuristic(Input{Now: now, Items: []Item{it}})
+		if got := slices.Contains(ids(p), "expire:m.md"); got != want {
+			t.Errorf("%q: expired %v, want %v (%v)", desc, got, want, reasons(p))
+		}
+	}
+	checkExpiresAlone("I'm on call for Dana this Thursday and Friday; the PagerDuty override is set", "Dana is at RailsConf EU, so I'm covering her shift.", "2026-11-09", true)
+	checkExpiresAlone("ESA review demo next Thursday, from the demo branch", "Ines presents; feed it replayed passes.", "2026-10-06", true)
+	checkExpiresAlone("Heroku Postgres add-on deleted next Friday", "Tomás deletes the add-on once the last export is verified.", "2026-11-23", false)                                            // still ahead
+	checkExpiresAlone("Starting next Monday, PRs need two reviews", "Both reviewers from the owning team.", "2026-03-02", false)                                                                  // a start
+	checkExpiresAlone("No prod deploys after 14:00 UTC on Fridays — stations are unstaffed over the weekend", "Standing rule: no prod deploys after 14:00 UTC on a Friday.", "2026-05-15", false) // a routine
+	checkExpiresAlone("Consul flapped leadership yesterday", "Yesterday's outage: after the switch firmware update, Consul servers flapped for 40 minutes.", "2026-10-14", false)
+}
