@@ -397,3 +397,27 @@ func TestHeuristic_Review2(t *testing.T) {
 		t.Errorf("the memory that supersedes another was pruned: %v", reasons(p))
 	}
 }
+
+// One memory saved twice under two names is merged, whatever the model
+// weighs (a retrained model once scored such a pair under the bar).
+func TestHeuristic_SameTextMerged(t *testing.T) {
+	// The folder of cmd/memdir's dream tests: four services, each saved
+	// twice under two names, word for word.
+	var items []Item
+	for i := range 4 {
+		svc := fmt.Sprintf("billing-%02d", i)
+		body := fmt.Sprintf("The %s service answers health checks on port %d; the load balancer probes /healthz there every 10 seconds.\n", svc, 8100+i)
+		for j, name := range []string{svc + " health port", "Health checks of " + svc} {
+			items = append(items, Item{File: fmt.Sprintf("%s-%d.md", svc, j), Name: name, Type: "reference", Body: body,
+				Description: fmt.Sprintf("Health checks of %s go to port %d", svc, 8100+i), Created: date(fmt.Sprintf("2026-0%d-1%d", 1+j, i))})
+		}
+	}
+	items = append(items, Item{File: "pinned-rule.md", Name: "Never push to main", Type: "feedback", Description: "All changes go through a pull request", Body: "All changes go through a pull request; never push to main.", Pinned: true, Created: date("2025-01-01")},
+		Item{File: "claude-layout.md", Name: "user-role", Type: "user", Description: "The user is a data engineer who reads Go but writes Python", Body: "Data engineer; reads Go, writes Python."})
+	p := Heuristic(Input{Now: now, Items: items})
+	for i := range 4 {
+		if id := fmt.Sprintf("merge:billing-%02d-0.md+billing-%02d-1.md", i, i); !slices.Contains(ids(p), id) {
+			t.Errorf("no %s: %v", id, ids(p))
+		}
+	}
+}

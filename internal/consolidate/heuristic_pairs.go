@@ -165,6 +165,13 @@ func (p *planner) weighable() []pair {
 	return slices.DeleteFunc(p.compared(), func(pr pair) bool { return pr.contra != "" || pr.template })
 }
 
+// sameText reports whether two memories say the same words in their
+// descriptions and bodies, less case and spacing.
+func sameText(a, b Item) bool {
+	norm := func(it Item) string { return strings.ToLower(strings.Join(strings.Fields(it.Description+"\n"+it.Body), " ")) }
+	return norm(a) != "" && norm(a) == norm(b)
+}
+
 // namesShareRare reports whether two memories' names share a rare stem:
 // "Squash-merge PRs" and "Rebase-merge, don't squash" are about one thing
 // however few of their other words they share.
@@ -267,6 +274,11 @@ func (p *planner) pairs() {
 		a, b := p.items[pr.a], p.items[pr.b]
 		if !pr.template && pr.contra == "" {
 			pr.same = p.sameScore(pr)
+			if a.Type == b.Type && sameText(a.Item, b.Item) {
+				// Word for word the same description and body: one memory
+				// saved twice under two names, whatever the model weighs.
+				pr.same = max(pr.same, mergeScore)
+			}
 			p.same[[2]int{min(pr.a, pr.b), max(pr.a, pr.b)}] = pr.same
 		}
 		switch {
