@@ -168,7 +168,9 @@ func (p *planner) weighable() []pair {
 // sameText reports whether two memories say the same words in their
 // descriptions and bodies, less case and spacing.
 func sameText(a, b Item) bool {
-	norm := func(it Item) string { return strings.ToLower(strings.Join(strings.Fields(it.Description+"\n"+it.Body), " ")) }
+	norm := func(it Item) string {
+		return strings.ToLower(strings.Join(strings.Fields(it.Description+"\n"+it.Body), " "))
+	}
 	return norm(a) != "" && norm(a) == norm(b)
 }
 
