@@ -46,6 +46,9 @@ func (p *planner) merge(near []pair) {
 		case pr.same < mergeScore || pr.twoThings && !p.sureOfTwoThings(pr):
 			p.left = append(p.left, Candidate{Kind: Merge, Files: files,
 				Why: fmt.Sprintf("%s and %s share %.0f%% of their words (sameness %+.1f): maybe one memory, maybe two; a model should read both", a.File, b.File, 100*pr.jaccard, roundScore(pr.same))})
+		case oneException(a, b):
+			p.left = append(p.left, Candidate{Kind: Merge, Files: files,
+				Why: fmt.Sprintf("%s and %s look alike (sameness %+.1f), but %s states an exception the other does not: a rule and its exception stay two memories unless a model reads them as one", a.File, b.File, roundScore(pr.same), map[bool]string{true: a.File, false: b.File}[narrows(a)])})
 		case a.Type != b.Type || a.Scope != b.Scope:
 			p.left = append(p.left, Candidate{Kind: Merge, Files: files,
 				Why: fmt.Sprintf("%s (%s) and %s (%s) look alike but differ in type or scope: never merged by the heuristic engine", a.File, kindOf(a.Item), b.File, kindOf(b.Item))})

@@ -572,11 +572,32 @@ func stillFor(a, b item, from string) bool {
 }
 
 var (
-	reStill     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(?:still|remains?|stays?|keeps?)\b`) })
+	reStill = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(?:still|remains?|stays?|keeps?)\b`) })
+	// reNarrows is an exception as a rule states it, not one a program
+	// throws ("server-side exceptions from Remix loaders").
+	reNarrows = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?im)(?:^|[.:;(]\s*|\b(?:the|an?|one|only|this|that)\s+(?:\w+\s+)?)exceptions?\s+(?:to|for)\b|\bthe\s+only\s+exceptions?\b|\boverrides?\b|\bthe\s+(?:one|only)\s+(?:\w+\s+){0,3}(?:that|which)\s+(?:is|are|does|do|has|have)\s*(?:n[o']t|never)\b`)
+	})
 	reException = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:exceptions?\s+(?:to|from|for)|except\s+(?:for|in|on|when)|the\s+only\s+exceptions?|only\s+(?:these|this|those|for\s+these)\b)`)
 	})
 )
+
+// oneException reports whether one of two memories states an exception
+// the other does not: "Live blog pages are the exception to the 5-minute
+// article TTL" narrows "Article pages are cached 5 minutes"; the two are a
+// rule and its exception, not one memory told twice.
+func oneException(a, b item) bool {
+	return narrows(a) != narrows(b)
+}
+
+// narrows reports whether a memory states an exception or an override to
+// a rule: "the exception to …", "a clinic override: 24 hours for
+// Harbourview Dental", "the one schema change that is not a Flyway
+// migration".
+func narrows(it item) bool {
+	return reNarrows().MatchString(it.Name + "\n" + it.Description)
+}
 
 // agree reports whether two sentences both affirm a rare stem: the thing
 // they are about, which neither reverses.

@@ -191,3 +191,30 @@ func TestHeuristic_SamenessReview(t *testing.T) {
 		})
 	}
 }
+
+// A rule and the one exception to it look alike (the same words, the
+// same values) but are two memories: merging them would turn the
+// exception into a contradiction inside one memory.
+func TestHeuristic_RuleAndItsExceptionStayTwo(t *testing.T) {
+	rule := Item{File: "old.md", Type: "feedback", Created: date("2026-02-01"), Name: "Localize every UI string",
+		Description: "Every user-facing string in the app goes through String(localized:) with a translator comment",
+		Body:        "Every user-facing string in the app goes through `String(localized:)` with a comment for the translators.\n**Why:** strings without a comment come back mistranslated."}
+	exception := Item{File: "new.md", Type: "feedback", Created: date("2026-06-01"), Name: "Debug menu strings",
+		Description: "Exception to localizing every user-facing string: the debug menu in the app keeps plain literals, no String(localized:) and no translator comment",
+		Body:        "The debug menu in the app is the exception: its strings skip `String(localized:)` and the comment for the translators.\n**Why:** it is compiled out of release builds, and its strings would only come back as junk for the translators."}
+	plan := Heuristic(Input{Now: now, Items: amongFillers([]Item{rule, exception}, "feedback", fillers...)})
+	for _, op := range plan.Ops {
+		if slices.Contains(op.Files, "old.md") && slices.Contains(op.Files, "new.md") {
+			t.Errorf("%s: %s", op.ID, op.Reason)
+		}
+	}
+	found := false
+	for _, c := range plan.LeftForModel {
+		if c.Kind == Merge && slices.Contains(c.Files, "old.md") && slices.Contains(c.Files, "new.md") {
+			found = strings.Contains(c.Why, "states an exception")
+		}
+	}
+	if !found {
+		t.Errorf("the pair is not left for a model as a rule and its exception: %+v", plan.LeftForModel)
+	}
+}

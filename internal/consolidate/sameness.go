@@ -229,6 +229,9 @@ func (p *planner) sameFeatures(pr pair) []string {
 	if pr.twoThings {
 		f = append(f, "twothings")
 	}
+	if reNarrows().MatchString(a.Description+"\n"+a.Body) != reNarrows().MatchString(b.Description+"\n"+b.Body) {
+		f = append(f, "except1") // one of the two states an exception
+	}
 	return f
 }
 
