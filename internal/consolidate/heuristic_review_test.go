@@ -28,6 +28,15 @@ func TestReview_NoSupersede(t *testing.T) {
 		{"ExceptionRemovesACheck",
 			Item{Name: "CSRF everywhere", Description: "Every Django view keeps CSRF protection", Body: "Every Django view keeps CSRF protection; never add csrf_exempt."},
 			Item{Name: "Stripe webhook CSRF", Description: "The Stripe webhook view has no CSRF check", Body: "Exception to the CSRF rule: on the Stripe webhook view only, the CSRF check was removed because Stripe signs its calls."}},
+		{"TwoQueues", // each sentence names its own queue: two things, not a change
+			Item{Name: "Sidekiq queue: mailers", Description: "mailers queue settings", Body: "Queue `mailers` runs in the `worker` process with concurrency 10 (`config/sidekiq.yml`)."},
+			Item{Name: "Sidekiq queue: ehr_sync", Description: "ehr_sync queue settings", Body: "Queue `ehr_sync` runs in its own `ehr_worker` process with concurrency 2 (`config/sidekiq_ehr.yml`)."}},
+		{"TwoDebugFlags",
+			Item{Name: "CloudKit logging", Description: "To see sync activity, add -com.apple.CoreData.CloudKitDebug 3 to the scheme's launch arguments", Body: "Add `-com.apple.CoreData.CloudKitDebug 3` to the scheme's launch arguments."},
+			Item{Name: "SQL logging", Description: "To see the SQL, add -com.apple.CoreData.SQLDebug 1 to the scheme's launch arguments", Body: "Add `-com.apple.CoreData.SQLDebug 1` to the scheme's launch arguments."}},
+		{"StagingCopy", // the staging copy beside the one in production
+			Item{Name: "share server on Fly", Description: "The share server runs on Fly", Body: "The share server runs on Fly in region ams with 2 machines."},
+			Item{Name: "share server on Fly", Description: "Staging share server on Fly", Body: "Staging for the share server: it runs on Fly in region ams with 1 machine."}},
 		{"ExceptionNoLonger",
 			Item{Name: "CSRF everywhere", Description: "Every Django view keeps CSRF protection", Body: "Every Django view keeps csrf_protect; never add csrf_exempt."},
 			Item{Name: "Stripe webhook CSRF", Description: "The Stripe webhook view skips CSRF", Body: "Exception to the CSRF rule: the Stripe webhook view no longer uses csrf_protect, since Stripe signs its calls."}},
@@ -162,6 +171,12 @@ func TestHeuristic_SamenessReview(t *testing.T) {
 		{"NumberToDay",
 			Item{Name: "release cadence", Body: "Mobile releases are cut from the release branch every 2 weeks."},
 			Item{Name: "release cadence", Body: "Mobile releases are cut from the release branch every Monday."}, "supersede:new.md+old.md"},
+		{"OneQueueChanged", // the same queue, its code quoted alike: a change
+			Item{Name: "mailers queue", Body: "Queue `mailers` runs in the `worker` process with concurrency 10."},
+			Item{Name: "mailers queue", Body: "Queue `mailers` now runs in the `worker` process with concurrency 4."}, "supersede:new.md+old.md"},
+		{"ImageChanged", // the code that differs holds the changed value
+			Item{Name: "cache image", Body: "The cache container runs `redis6` with 2 GB of memory."},
+			Item{Name: "cache image", Body: "The cache container now runs `valkey8` with 2 GB of memory."}, "supersede:new.md+old.md"},
 		{"TakesOverWhileAway", // a standing arrangement, not a change
 			Item{Name: "EDI integration owner", Body: "Bo owns the EDI integration with Harbor Line."},
 			Item{Name: "EDI cover during leave", Body: "Whenever Bo is on leave, Dana takes over the EDI integration from Bo."}, ""},

@@ -65,6 +65,9 @@ func valueChangeOf(a, b item, bySubject bool) (string, []string) {
 			if mixed(from) && mixed(to) {
 				continue // "Postgres … 5432", "Redis … 6379": another thing with its own value
 			}
+			if codeSubjects(o.text, s.text, from, to) || stagingBeside(o.text, s.text) {
+				continue // "queue `reminders` … concurrency 10", "queue `fhir_sync` … concurrency 2": each its own thing
+			}
 			if len(from) > 0 && len(to) > 0 && sameKind(from, to) {
 				slices.Sort(from)
 				slices.Sort(to)
@@ -216,6 +219,12 @@ func parallelNames(a, b item) bool {
 // reSlug is a name written as one lower-case slug: "terminal-events",
 // "invoice_pdf".
 var reSlug = lazyre.New(`^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+$`)
+
+// reScheme is a URL's scheme, which one memory writes and another leaves out.
+var reScheme = lazyre.New(`(?i)\b[a-z][a-z0-9+]*://`)
+
+// dottedRE finds a dotted name: com.apple.CoreData.SQLDebug, app.timezone.
+var dottedRE = lazyre.New(`[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+`)
 
 // unitWord reports a word that measures: "minutes", "days", "gb".
 func unitWord(w string) bool {
@@ -385,6 +394,86 @@ func calendarWord(w string) bool {
 	return false
 }
 
+// codeSubjects reports whether two alike sentences each quote code the
+// other does not, other than the values that differ between them: the
+// queue, flag, path or app each is about ("queue `reminders` … concurrency
+// 10", "queue `fhir_sync` … concurrency 2"). Two things, not one that
+// changed; "deploy with `fly deploy`", then "with `kamal deploy`" is a
+// change, its code the changed value.
+func codeSubjects(old, new string, from, to []string) bool {
+	co, cn := codeNames(old), codeNames(new)
+	var changed []string
+	for _, v := range append(slices.Clone(from), to...) {
+		if l := lettersOf(v); l != "" {
+			changed = append(changed, l)
+		}
+	}
+	// Code of one is the other's too when the other holds its letters in
+	// a row, quoted or not: "docs/runbooks/x.md" and "`docs/runbooks/x.md`".
+	own := func(x map[string][]string, other string) bool {
+		other = lettersOf(other)
+		for c, parts := range x {
+			if strings.Contains(other, c) || slices.ContainsFunc(parts, func(p string) bool { return slices.Contains(changed, p) }) {
+				continue
+			}
+			return true
+		}
+		return false
+	}
+	return own(co, new) && own(cn, old)
+}
+
+// stagingBeside reports whether one of two sentences is about a
+// non-production environment and the other names none: "Staging for the
+// share server: 1 machine" beside "the share server runs 2 machines" is
+// the staging copy, not a change of the one. ("test" and "dev" are too
+// often other words to count.)
+func stagingBeside(a, b string) bool {
+	env := func(s string) (staging, any bool) {
+		for t := range termSet(s) {
+			switch t {
+			case "stage", "stg", "uat", "sandbox", "preprod", "qa":
+				staging, any = true, true
+			default:
+				any = any || allEnvironments([]string{t})
+			}
+		}
+		return staging, any
+	}
+	sa, aa := env(a)
+	sb, ab := env(b)
+	return sa && !ab || sb && !aa
+}
+
+// codeNames is the code a text quotes (codeRE, and dotted names such as
+// -com.apple.CoreData.SQLDebug), each as its letters, lower-cased (the
+// name without the values it holds), with its parts: "fly deploy" has
+// "fly" and "deploy".
+func codeNames(text string) map[string][]string {
+	out := map[string][]string{}
+	for _, m := range append(codeRE.FindAllString(text, -1), dottedRE.FindAllString(text, -1)...) {
+		m = reScheme.ReplaceAllString(m, "")
+		l := lettersOf(m)
+		if len(l) < 3 {
+			continue
+		}
+		for _, p := range strings.FieldsFunc(m, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			out[l] = append(out[l], strings.ToLower(p))
+		}
+	}
+	return out
+}
+
+// lettersOf is s's letters, lower-cased.
+func lettersOf(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, s)
+}
+
 // mixed reports whether value tokens hold both a name and a number: the
 // sentence is about another thing, not the same thing's new value.
 func mixed(vs []string) bool {
@@ -405,7 +494,7 @@ func otherThing(a, b item) bool {
 				continue
 			}
 			from, to := valueDiff(o.text, s.text)
-			if alike >= 0.4 && mixed(from) && mixed(to) {
+			if alike >= 0.4 && (mixed(from) && mixed(to) || len(from) > 0 && len(to) > 0 && codeSubjects(o.text, s.text, from, to) || stagingBeside(o.text, s.text)) {
 				return true
 			}
 			if len(from) > 0 && len(to) > 0 && !(amounts(from) && amounts(to)) && extract.Contradiction(o.text, s.text) != "" {
