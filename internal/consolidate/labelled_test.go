@@ -169,130 +169,132 @@ func TestLabelled(t *testing.T) {
 // cannot shrink or drift unnoticed.
 func TestLabelledSet_Minimums(t *testing.T) {
 	for _, half := range halves {
-		t.Run(half, func(t *testing.T) {
-			h := loadHalf(t, half)
-			e := h.expected
-			items := map[string]consolidate.Item{}
-			for _, it := range h.in.Items {
-				items[it.File] = it
-			}
-			if want := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC); !e.Now.Equal(want) {
-				t.Errorf("now = %v, want %v", e.Now, want)
-			}
-			if len(items) < 32 {
-				t.Errorf("%d memories, want at least 32", len(items))
-			}
-
-			count := map[consolidate.Kind]int{}
-			inOp := map[string]consolidate.Kind{}
-			groupsOf3, pinnedKeeps, ccInOps := 0, 0, 0
-			for _, op := range e.Ops {
-				count[op.Kind]++
-				for _, f := range op.Files {
-					if _, ok := items[f]; !ok {
-						t.Errorf("%s op names %s, which is not in memories/", op.Kind, f)
-					}
-					if k, ok := inOp[f]; ok {
-						t.Errorf("%s is in a %s and a %s op: keep each memory in one", f, k, op.Kind)
-					}
-					inOp[f] = op.Kind
-					if slices.Contains(h.ccLayout, f) {
-						ccInOps++
-					}
-					if e.Notes[f] == "" {
-						t.Errorf("%s (%s) has no note", f, op.Kind)
-					}
-				}
-				switch op.Kind {
-				case consolidate.Merge:
-					if len(op.Files) >= 3 {
-						groupsOf3++
-					}
-					if len(op.Facts) == 0 {
-						t.Errorf("merge %v has no facts", op.Files)
-					}
-					for _, f := range op.Files {
-						if items[f].Type != items[op.Files[0]].Type || items[f].Scope != items[op.Files[0]].Scope {
-							t.Errorf("merge %v mixes types or scopes", op.Files)
-						}
-						if items[f].Pinned {
-							if !slices.Equal(op.KeepOneOf, []string{f}) {
-								t.Errorf("merge %v: pinned %s must be the only keep, keep_one_of = %v", op.Files, f, op.KeepOneOf)
-							}
-							pinnedKeeps++
-						}
-					}
-				case consolidate.Supersede:
-					if len(op.Files) != 2 || !slices.Contains(op.Files, op.Keep) {
-						t.Errorf("supersede %v keep %q: want two files, keep one of them", op.Files, op.Keep)
-						continue
-					}
-					for _, f := range op.Files {
-						if f != op.Keep && !items[f].Created.Before(items[op.Keep].Created) {
-							t.Errorf("supersede %v: keep %s is not the newer", op.Files, op.Keep)
-						}
-					}
-				case consolidate.Date:
-					if len(op.Dates) == 0 {
-						t.Errorf("date %v has no dates", op.Files)
-					}
-				}
-				if op.Kind != consolidate.Merge && op.Kind != consolidate.Supersede {
-					for _, f := range op.Files {
-						if items[f].Pinned {
-							t.Errorf("%s op on pinned %s", op.Kind, f)
-						}
-					}
-				}
-			}
-			for _, f := range e.Untouched {
-				if _, ok := items[f]; !ok {
-					t.Errorf("untouched %s is not in memories/", f)
-				}
-				if k, ok := inOp[f]; ok {
-					t.Errorf("untouched %s is in a %s op", f, k)
-				}
-				if e.Notes[f] == "" {
-					t.Errorf("untouched %s has no note", f)
-				}
-			}
-			untouchedCC, untouchedPinned := 0, 0
-			for _, f := range h.ccLayout {
-				if slices.Contains(e.Untouched, f) {
-					untouchedCC++
-				}
-			}
-			for _, f := range e.Untouched {
-				if items[f].Pinned {
-					untouchedPinned++
-				}
-			}
-
-			for _, c := range []struct {
-				what     string
-				got, min int
-			}{
-				{"merge ops", count[consolidate.Merge], 4},
-				{"merge groups of 3 or more", groupsOf3, 1},
-				{"merges whose pinned member must stay", pinnedKeeps, 1},
-				{"supersede ops", count[consolidate.Supersede], 4},
-				{"date ops", count[consolidate.Date], 4},
-				{"expire ops", count[consolidate.Expire], 3},
-				{"prune ops", count[consolidate.Prune], 2},
-				{"shorten ops", count[consolidate.Shorten], 1},
-				{"untouched traps", len(e.Untouched), 6},
-				{"pinned traps", untouchedPinned, 1},
-				{"Claude Code layout files", len(h.ccLayout), 3},
-				{"Claude Code layout files in expected ops", ccInOps, 1},
-				{"Claude Code layout files left untouched", untouchedCC, 1},
-			} {
-				if c.got < c.min {
-					t.Errorf("%s: %d, want at least %d", c.what, c.got, c.min)
-				}
-			}
-			t.Logf("%s: %d memories, %v, %d untouched, %d Claude Code layout files", half, len(items), count, len(e.Untouched), len(h.ccLayout))
-		})
+		t.Run(half, func(t *testing.T) { checkMinimums(t, half, loadHalf(t, half)) })
 	}
+}
+
+// checkMinimums is TestLabelledSet_Minimums for one labelled folder.
+func checkMinimums(t *testing.T, half string, h labelledHalf) {
+	e := h.expected
+	items := map[string]consolidate.Item{}
+	for _, it := range h.in.Items {
+		items[it.File] = it
+	}
+	if want := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC); !e.Now.Equal(want) {
+		t.Errorf("now = %v, want %v", e.Now, want)
+	}
+	if len(items) < 32 {
+		t.Errorf("%d memories, want at least 32", len(items))
+	}
+
+	count := map[consolidate.Kind]int{}
+	inOp := map[string]consolidate.Kind{}
+	groupsOf3, pinnedKeeps, ccInOps := 0, 0, 0
+	for _, op := range e.Ops {
+		count[op.Kind]++
+		for _, f := range op.Files {
+			if _, ok := items[f]; !ok {
+				t.Errorf("%s op names %s, which is not in memories/", op.Kind, f)
+			}
+			if k, ok := inOp[f]; ok {
+				t.Errorf("%s is in a %s and a %s op: keep each memory in one", f, k, op.Kind)
+			}
+			inOp[f] = op.Kind
+			if slices.Contains(h.ccLayout, f) {
+				ccInOps++
+			}
+			if e.Notes[f] == "" {
+				t.Errorf("%s (%s) has no note", f, op.Kind)
+			}
+		}
+		switch op.Kind {
+		case consolidate.Merge:
+			if len(op.Files) >= 3 {
+				groupsOf3++
+			}
+			if len(op.Facts) == 0 {
+				t.Errorf("merge %v has no facts", op.Files)
+			}
+			for _, f := range op.Files {
+				if items[f].Type != items[op.Files[0]].Type || items[f].Scope != items[op.Files[0]].Scope {
+					t.Errorf("merge %v mixes types or scopes", op.Files)
+				}
+				if items[f].Pinned {
+					if !slices.Equal(op.KeepOneOf, []string{f}) {
+						t.Errorf("merge %v: pinned %s must be the only keep, keep_one_of = %v", op.Files, f, op.KeepOneOf)
+					}
+					pinnedKeeps++
+				}
+			}
+		case consolidate.Supersede:
+			if len(op.Files) != 2 || !slices.Contains(op.Files, op.Keep) {
+				t.Errorf("supersede %v keep %q: want two files, keep one of them", op.Files, op.Keep)
+				continue
+			}
+			for _, f := range op.Files {
+				if f != op.Keep && !items[f].Created.Before(items[op.Keep].Created) {
+					t.Errorf("supersede %v: keep %s is not the newer", op.Files, op.Keep)
+				}
+			}
+		case consolidate.Date:
+			if len(op.Dates) == 0 {
+				t.Errorf("date %v has no dates", op.Files)
+			}
+		}
+		if op.Kind != consolidate.Merge && op.Kind != consolidate.Supersede {
+			for _, f := range op.Files {
+				if items[f].Pinned {
+					t.Errorf("%s op on pinned %s", op.Kind, f)
+				}
+			}
+		}
+	}
+	for _, f := range e.Untouched {
+		if _, ok := items[f]; !ok {
+			t.Errorf("untouched %s is not in memories/", f)
+		}
+		if k, ok := inOp[f]; ok {
+			t.Errorf("untouched %s is in a %s op", f, k)
+		}
+		if e.Notes[f] == "" {
+			t.Errorf("untouched %s has no note", f)
+		}
+	}
+	untouchedCC, untouchedPinned := 0, 0
+	for _, f := range h.ccLayout {
+		if slices.Contains(e.Untouched, f) {
+			untouchedCC++
+		}
+	}
+	for _, f := range e.Untouched {
+		if items[f].Pinned {
+			untouchedPinned++
+		}
+	}
+
+	for _, c := range []struct {
+		what     string
+		got, min int
+	}{
+		{"merge ops", count[consolidate.Merge], 4},
+		{"merge groups of 3 or more", groupsOf3, 1},
+		{"merges whose pinned member must stay", pinnedKeeps, 1},
+		{"supersede ops", count[consolidate.Supersede], 4},
+		{"date ops", count[consolidate.Date], 4},
+		{"expire ops", count[consolidate.Expire], 3},
+		{"prune ops", count[consolidate.Prune], 2},
+		{"shorten ops", count[consolidate.Shorten], 1},
+		{"untouched traps", len(e.Untouched), 6},
+		{"pinned traps", untouchedPinned, 1},
+		{"Claude Code layout files", len(h.ccLayout), 3},
+		{"Claude Code layout files in expected ops", ccInOps, 1},
+		{"Claude Code layout files left untouched", untouchedCC, 1},
+	} {
+		if c.got < c.min {
+			t.Errorf("%s: %d, want at least %d", c.what, c.got, c.min)
+		}
+	}
+	t.Logf("%s: %d memories, %v, %d untouched, %d Claude Code layout files", half, len(items), count, len(e.Untouched), len(h.ccLayout))
 }
 
 // TestLabelled_CombinedPlanValidates: the four halves in one folder (as
