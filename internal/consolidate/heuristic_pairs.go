@@ -293,6 +293,11 @@ func (p *planner) pairs() {
 			pr.contra = fmt.Sprintf("the older was marked wrong %s and the newer, on the same topic, never", times(a.Usage.Wrong))
 			pr.quotes = []string{quote(firstLine(a.Item)), quote(firstLine(b.Item))}
 			sup = append(sup, pr)
+		case pr.same >= mergeScore && !pr.twoThings && a.Type == b.Type && p.amountChanged(&pr):
+			// One memory by its words, but the newer gives another amount of
+			// the same unit ("deleted after 30 days", then "delete at 90
+			// days"): a change, not a copy to merge.
+			sup = append(sup, pr)
 		case markedWrong(a.Usage) || markedWrong(b.Usage):
 			// What was marked wrong is pruned, not merged into another.
 		case !pr.template && (pr.same >= mergeScore || pr.same >= leftScore && pr.jaccard >= leftJaccard):

@@ -177,6 +177,9 @@ func TestHeuristic_SamenessReview(t *testing.T) {
 		{"ImageChanged", // the code that differs holds the changed value
 			Item{Name: "cache image", Body: "The cache container runs `redis6` with 2 GB of memory."},
 			Item{Name: "cache image", Body: "The cache container now runs `valkey8` with 2 GB of memory."}, "supersede:new.md+old.md"},
+		{"RetentionChanged", // no word of a change: another amount of the same unit, newer
+			Item{Name: "Consult recordings retention", Description: "Consult video recordings are copied to GCS and deleted after 30 days by a bucket lifecycle rule", Body: "Twilio compositions of each consult are copied to the recordings bucket and deleted from Twilio. The bucket's lifecycle rule deletes objects after 30 days."},
+			Item{Name: "Recordings bucket lifecycle", Description: "Lifecycle on gs://vetline-recordings-prod deletes consult recordings at 90 days (state board request)", Body: "Lifecycle rule on gs://vetline-recordings-prod: delete at 90 days. The state veterinary board asked us to keep consult recordings for 90."}, "supersede:new.md+old.md"},
 		{"TakesOverWhileAway", // a standing arrangement, not a change
 			Item{Name: "EDI integration owner", Body: "Bo owns the EDI integration with Harbor Line."},
 			Item{Name: "EDI cover during leave", Body: "Whenever Bo is on leave, Dana takes over the EDI integration from Bo."}, ""},

@@ -394,6 +394,66 @@ func calendarWord(w string) bool {
 	return false
 }
 
+// amountChanged reports whether the newer memory of pr gives, in a
+// sentence on the older one's topic, another amount of the same unit than
+// the older ("deleted after 30 days", "delete at 90 days"), and if so sets
+// the pair's contradiction to it.
+func (p *planner) amountChanged(pr *pair) bool {
+	a, b := p.items[pr.a], p.items[pr.b]
+	if oneException(a, b) {
+		return false // "live blogs are the exception: 10 seconds"
+	}
+	for _, o := range a.sents {
+		for _, s := range b.sents {
+			if overlapOf(o.terms, s.terms) < amountTopic {
+				continue
+			}
+			from, to := valueDiff(o.text, s.text)
+			if len(from) != 1 || len(to) != 1 || codeSubjects(o.text, s.text, from, to) || stagingBeside(o.text, s.text) {
+				continue
+			}
+			uf, ut := unitOf(o.text, from[0]), unitOf(s.text, to[0])
+			if uf == "" || uf != ut {
+				continue
+			}
+			pr.contra = fmt.Sprintf("it changes %s to %s", from[0], to[0])
+			pr.quotes = []string{quote(o.text), quote(s.text)}
+			return true
+		}
+	}
+	return false
+}
+
+// amountTopic is how alike two sentences of two memories the model reads
+// as one must be for another amount in one to be a change.
+const amountTopic = 0.25
+
+// unitOf is the unit an amount is given in: its own ("90d", "2gb") or the
+// unit word after it in text ("90 days"), less a plural s; "" when v is
+// no amount or gives no unit.
+func unitOf(text, v string) string {
+	n, u := amountUnit(v)
+	if n == "" {
+		return ""
+	}
+	if u != "" {
+		return u
+	}
+	fields := strings.Fields(strings.ToLower(text))
+	for i, f := range fields {
+		if strings.Trim(f, "(),;:") == v && i+1 < len(fields) {
+			w := strings.Trim(fields[i+1], ".,;:()")
+			if unitWord(w) {
+				if len(w) > 2 {
+					w = strings.TrimSuffix(w, "s")
+				}
+				return w
+			}
+		}
+	}
+	return ""
+}
+
 // codeSubjects reports whether two alike sentences each quote code the
 // other does not, other than the values that differ between them: the
 // queue, flag, path or app each is about ("queue `reminders` … concurrency
