@@ -148,7 +148,10 @@ func (p *planner) compared() []pair {
 			// are one fact told twice the sameness model weighs, this sign
 			// against it.
 			pr.contra, pr.quotes = "", nil
-		case pr.contra == "" && (pr.jaccard >= leftJaccard || pr.contain >= mergeContained && pr.jaccard >= mergeContainMin):
+		case pr.contra == "" && !narrows(b) && (pr.jaccard >= leftJaccard || pr.contain >= mergeContained && pr.jaccard >= mergeContainMin):
+			// (A newer exception or override changes nothing of the rule:
+			// "Kessler's gateways stay on balenaOS 2.x" beside "the fleet
+			// runs balenaOS 5.x".)
 			pr.contra, pr.quotes = valueChange(a, b)
 			if pr.contra == "" {
 				pr.contra, pr.quotes = saidChange(a, b)
@@ -441,7 +444,7 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 	// but the word: "the keystore backup is in a 1Password vault".
 	j, _ := p.weighted(a.terms, b.terms)
 	related := j >= moveJaccard
-	exception := reException().MatchString(b.Description + "\n" + b.Body)
+	exception := reException().MatchString(b.Description+"\n"+b.Body) || narrows(b)
 	for _, mv := range b.moves {
 		if exception {
 			continue // "Exception to the CSRF rule: … the check was removed" narrows the rule
@@ -581,7 +584,7 @@ var (
 	// reNarrows is an exception as a rule states it, not one a program
 	// throws ("server-side exceptions from Remix loaders").
 	reNarrows = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?im)(?:^|[.:;(]\s*|\b(?:the|an?|one|only|this|that)\s+(?:\w+\s+)?)exceptions?\s+(?:to|for)\b|\bthe\s+only\s+exceptions?\b|\boverrides?\b|\bthe\s+(?:one|only)\s+(?:\w+\s+){0,3}(?:that|which)\s+(?:is|are|does|do|has|have)\s*(?:n[o']t|never)\b`)
+		return regexp.MustCompile(`(?im)(?:^|[.:;(]\s*|\b(?:the|an?|one|only|this|that)\s+(?:\w+\s+)?)exceptions?\s+(?:to|for)\b|^\W*exceptions?\s*[:—–]|\bthe\s+only\s+exceptions?\b|\boverrides?\b|\bthe\s+(?:one|only)\s+(?:\w+\s+){0,3}(?:that|which)\s+(?:is|are|does|do|has|have)\s*(?:n[o']t|never)\b`)
 	})
 	reException = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:exceptions?\s+(?:to|from|for)|except\s+(?:for|in|on|when)|the\s+only\s+exceptions?|only\s+(?:these|this|those|for\s+these)\b)`)

@@ -37,6 +37,12 @@ func TestReview_NoSupersede(t *testing.T) {
 		{"StagingCopy", // the staging copy beside the one in production
 			Item{Name: "share server on Fly", Description: "The share server runs on Fly", Body: "The share server runs on Fly in region ams with 2 machines."},
 			Item{Name: "share server on Fly", Description: "Staging share server on Fly", Body: "Staging for the share server: it runs on Fly in region ams with 1 machine."}},
+		{"ClientOverride", // one client's override of a default changes nothing of the default
+			Item{Name: "Default consult slot", Description: "Consults default to 20-minute slots (clinic_settings.slot_minutes)", Body: "Consults default to 20-minute slots: clinic_settings.slot_minutes = 20 for every clinic."},
+			Item{Name: "Northgate Vets slot override", Description: "Northgate Vets has slot_minutes = 15 by contract; don't reset it to the 20-minute default", Body: "Northgate Vets runs 15-minute consults: clinic_settings.slot_minutes = 15 for them, per their contract. Don't reset it to the 20-minute default."}},
+		{"ExceptionColon",
+			Item{Name: "Gateway OS version", Description: "The gateway fleet runs balenaOS 5.x", Body: "The gateway fleet runs balenaOS 5.x; new gateways are flashed with the 5.x image."},
+			Item{Name: "Harbour gateways stay on balenaOS 2", Description: "Exception: Harbour's gateways stay on balenaOS 2.x (their firewall blocks the new VPN)", Body: "Harbour's 9 gateways stay on balenaOS 2.x. Their firewall only allows the old VPN endpoints."}},
 		{"ExceptionNoLonger",
 			Item{Name: "CSRF everywhere", Description: "Every Django view keeps CSRF protection", Body: "Every Django view keeps csrf_protect; never add csrf_exempt."},
 			Item{Name: "Stripe webhook CSRF", Description: "The Stripe webhook view skips CSRF", Body: "Exception to the CSRF rule: the Stripe webhook view no longer uses csrf_protect, since Stripe signs its calls."}},
