@@ -1,12 +1,15 @@
 package consolidate
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // A memory that says it changed something ("alerts go to #oncall now",
@@ -305,4 +308,32 @@ func otherEnvironment(a, b string) bool {
 	}
 	ea, eb := envs(a), envs(b)
 	return len(ea) > 0 && len(eb) > 0 && !maps.Equal(ea, eb)
+}
+
+// reAdopted finds what a sentence says the team took up: "switched
+// internal/store to sqlc", "moved the queue onto SQS", "adopted Biome".
+var reAdopted = lazyre.New(`(?i)\b(?:switched|moved|migrated|changed|went|converted|ported|standardi[sz]ed)\b[^.;:]{0,40}?\b(?:to|onto)\s+([\w.+#/-]+)|\b(?:adopted|introduced|started using|now use|now uses)\s+([\w.+#/-]+)`)
+
+// adoption says how the newer memory b takes up what a sentence of the
+// older a forbids: "Don't introduce sqlc", then "We switched
+// internal/store to sqlc". The thing taken up must be a rare word, and the
+// one the older negates: "switched payload logging to DEBUG" takes up no
+// payload logging that "never log payloads" forbids.
+func (p *planner) adoption(a, b item) (string, []string) {
+	for _, s := range b.sents {
+		for _, m := range reAdopted.FindAllStringSubmatch(s.text, -1) {
+			what := unstop(cmp.Or(m[1], m[2]))
+			for _, t := range slices.Sorted(maps.Keys(termSet(what))) {
+				if !p.rare(t) || s.neg[t] {
+					continue
+				}
+				for _, o := range a.sents {
+					if o.neg[t] && !o.aff[t] {
+						return fmt.Sprintf("it takes up %s, which the older forbids", what), []string{quote(o.text), quote(s.text)}
+					}
+				}
+			}
+		}
+	}
+	return "", nil
 }

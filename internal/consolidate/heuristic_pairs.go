@@ -477,6 +477,11 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 			}
 		}
 	}
+	if related && !exception {
+		if why, quotes := p.adoption(a, b); why != "" {
+			return why, quotes
+		}
+	}
 	if related && !exception && !parallelNames(a, b) {
 		if why, quotes := p.ownerChange(a, b); why != "" {
 			return why, quotes

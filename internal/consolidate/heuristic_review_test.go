@@ -186,6 +186,12 @@ func TestHeuristic_SamenessReview(t *testing.T) {
 		{"RetentionChanged", // no word of a change: another amount of the same unit, newer
 			Item{Name: "Consult recordings retention", Description: "Consult video recordings are copied to GCS and deleted after 30 days by a bucket lifecycle rule", Body: "Twilio compositions of each consult are copied to the recordings bucket and deleted from Twilio. The bucket's lifecycle rule deletes objects after 30 days."},
 			Item{Name: "Recordings bucket lifecycle", Description: "Lifecycle on gs://vetline-recordings-prod deletes consult recordings at 90 days (state board request)", Body: "Lifecycle rule on gs://vetline-recordings-prod: delete at 90 days. The state veterinary board asked us to keep consult recordings for 90."}, "supersede:new.md+old.md"},
+		{"TakesUpWhatWasForbidden",
+			Item{Name: "Hand-written SQL in the store", Body: "Don't add sqlc or any query generator: queries in internal/store are written by hand with pgx."},
+			Item{Name: "Store package queries", Body: "We switched internal/store to sqlc. New queries go in internal/store/queries/*.sql; run make generate."}, "supersede:new.md+old.md"},
+		{"TakesUpSomethingElse", // the change's object is not what the older forbids
+			Item{Name: "No payloads in logs", Body: "Never log request payloads in production."},
+			Item{Name: "Payload logging level", Body: "We switched payload logging to DEBUG in every service."}, ""},
 		{"TakesOverWhileAway", // a standing arrangement, not a change
 			Item{Name: "EDI integration owner", Body: "Bo owns the EDI integration with Harbor Line."},
 			Item{Name: "EDI cover during leave", Body: "Whenever Bo is on leave, Dana takes over the EDI integration from Bo."}, ""},
