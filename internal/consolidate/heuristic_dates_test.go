@@ -214,3 +214,18 @@ func TestHeuristic_ExpireMomentPassed(t *testing.T) {
 	checkExpiresAlone("No prod deploys after 14:00 UTC on Fridays — stations are unstaffed over the weekend", "Standing rule: no prod deploys after 14:00 UTC on a Friday.", "2026-05-15", false) // a routine
 	checkExpiresAlone("Consul flapped leadership yesterday", "Yesterday's outage: after the switch firmware update, Consul servers flapped for 40 minutes.", "2026-10-14", false)
 }
+
+// The nth weekday of a month is dated: its ordinal is a date word the
+// rewrite may drop ("the first Monday of next month" → 2026-12-07).
+func TestHeuristic_DatesNthWeekday(t *testing.T) {
+	it := Item{File: "pg.md", Type: "project", Created: date("2026-11-12"), Name: "Postgres 16 upgrade",
+		Description: "The Postgres 14 to 16 upgrade happens in the maintenance window on the first Monday of next month",
+		Body:        "The main instance goes from Postgres 14 to 16 in the maintenance window on the first Monday of next month (02:00-04:00 UTC)."}
+	plan := Heuristic(Input{Now: date("2026-11-25"), Items: []Item{it}})
+	for _, op := range plan.Ops {
+		if op.Kind == Date && op.Edit != nil && strings.Contains(op.Edit.Body, "2026-12-07") && strings.Contains(op.Edit.Description, "2026-12-07") {
+			return
+		}
+	}
+	t.Errorf("no date op writing 2026-12-07: ops %v, left %v", ids(plan), plan.LeftForModel)
+}
