@@ -109,7 +109,9 @@ var (
 	// The end of a quarter or a month, without its year: "the end of Q1",
 	// "the end of October".
 	rePeriodEnd = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\bthe\s+end\s+of\s+(q[1-4]|` + monthRE + `)\b(?:\s+(\d{4})\b)?`)
+		// "the end of September", and "due end of September" with no "the"
+		// after a word that sets a deadline, which the rewrite keeps.
+		return regexp.MustCompile(`(?i)\b(the\s+|(?:due|by|until|till|before|after|from)\s+)end\s+of\s+(q[1-4]|` + monthRE + `)\b(?:\s+(\d{4})\b)?`)
 	})
 	// A deadline as a span from when it was written: "within six weeks".
 	// Not a policy's or an SLA's span ("patched within 7 days of
@@ -178,7 +180,7 @@ var (
 	})
 	// "for the next two weeks": a period from when the memory was written.
 	reForNext = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:for|over|during)\s+the\s+(?:next|coming)\s+(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,3})\s+(day|week|month)s?\b`)
+		return regexp.MustCompile(`(?i)\b(?:for|over|during)\s+the\s+(?:next|coming)\s+(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,3})\s+(day|week|month|sprint)s?\b`)
 	})
 	// A date with its month's name and its year: "June 16, 2026", "16 June 2026".
 	reNamedDate = sync.OnceValue(func() *regexp.Regexp {
@@ -293,8 +295,12 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 	})
 	if periods {
 		out = rePeriodEnd().ReplaceAllStringFunc(out, func(m string) string {
-			if e, ok := periodEnd(rePeriodEnd().FindStringSubmatch(m), at); ok {
-				return e
+			g := rePeriodEnd().FindStringSubmatch(m)
+			if e, ok := periodEnd([]string{g[0], g[2], g[3]}, at); ok {
+				if strings.EqualFold(strings.TrimSpace(g[1]), "the") {
+					return e
+				}
+				return g[1] + e // "due 2026-09-30"
 			}
 			return m
 		})
@@ -755,6 +761,11 @@ func spanDays(count, unit string) int {
 		n *= 7
 	case "month":
 		n *= 30
+	case "sprint":
+		// Sprints run one to four weeks: "for the next two sprints" is
+		// over, whatever their length, 56 days after it was said. An
+		// expiry reads the latest end; no date is written from it.
+		n *= 28
 	}
 	return n
 }

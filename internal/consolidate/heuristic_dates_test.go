@@ -182,6 +182,12 @@ func TestHeuristic_ExpireReview2(t *testing.T) {
 		{"The maintenance window on 2026-11-10 was aborted halfway. We need a second maintenance window on 2026-12-08.", "2026-11-12", false},
 		{"Branch is cut every Tuesday. Holiday freeze: no releases until 2026-01-05.", "2025-12-10", false},
 		{"Nightly builds are kept until they are 30 days old (policy since 2025-03-01).", "2025-03-02", false},
+		// A deadline said as the end of a month, with no "the".
+		{"The board's compliance packet is due end of September. Dana assembles it.", "2026-09-02", true},
+		{"The board's compliance packet is due end of December. Dana assembles it.", "2026-11-02", false},
+		// Sprints of unknown length: over once four-week ones would be.
+		{"Autoscaling on the worker is off for the next two sprints while we chase the queue bug.", "2026-09-14", true},
+		{"Autoscaling on the worker is off for the next two sprints while we chase the queue bug.", "2026-10-14", false},
 	} {
 		it := Item{File: "m.md", Name: "m", Type: "project", Body: tc.body, Created: date(tc.created)}
 		p := Heuristic(Input{Now: now, Items: []Item{it}})
