@@ -19,7 +19,7 @@ var (
 	// Dates already absolute, or recurring, that AbsoluteDates would
 	// rewrite again: "Friday 2026-03-06", "March 6, 2026", "every Monday".
 	reKeepAsIs = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b` + weekdayRE + `,?\s+\(?\d{4}-\d{2}-\d{2}\b|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `,?\s+\d{4}\b|\b(?:every|each|on)\s+` + weekdayRE + `s\b|\b(?:every|each|a)\s+` + weekdayRE + `\b|\b` + weekdayRE + `s\b|\b(?:every|each)\s+(?:day|week|month|quarter)\b` +
+		return regexp.MustCompile(`(?i)\b` + weekdayRE + `,?\s+\(?\d{4}-\d{2}-\d{2}\b|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `,?\s+\d{4}\b|\b(?:every|each|on)\s+` + weekdayRE + `s\b|\b(?:every|each|a)\s+` + weekdayRE + `\b|\b` + weekdayRE + `s\b|\b(?:every|each)\s+(?:day|week|month|quarter)\b|\bthe\s+\d{1,2}(?:st|nd|rd|th)\s+of\s+(?:each|every|the)\s+month\b` +
 			// a lead time, not a day: "renew at least 30 days before"
 			`|\b(?:at\s+least|at\s+most|no\s+later\s+than|no\s+earlier\s+than|up\s+to)\s+\w+\s+(?:days?|weeks?|months?)\s+(?:before|after|ahead|prior)\b` +
 			// a rate, not a day: "three late cancels or no-shows in 90 days",
@@ -170,6 +170,9 @@ var (
 	// A recurrence word that names a kind of thing: "the quarterly access
 	// review export", "the monthly invoice"; not an event that comes back
 	// ("our weekly sync").
+	reWeekdayNamed = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:the|our|their|its|your)\s+` + weekdayRE + `\s+([a-z][a-z-]+)\b`)
+	})
 	reAttributive = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(the|a|an|our|its|their|his|her|your)\s+(?:quarterly|monthly|weekly|daily|annual|yearly|nightly|biweekly|fortnightly)\s+(?:access|data|cost|usage|export|report|backup|snapshot|dump|invoice|statement|bill|budget|figure|number|metric)`)
 	})
@@ -287,6 +290,16 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 	s = dayRanges(pastWeekdays(s, at), at)
 	var kept []string
 	masked := reKeepAsIs().ReplaceAllStringFunc(s, func(m string) string {
+		kept = append(kept, m)
+		return placeholder(len(kept) - 1)
+	})
+	masked = reWeekdayNamed().ReplaceAllStringFunc(masked, func(m string) string {
+		// "the Monday deploy train", "our Friday demo": a weekday that names
+		// a routine, not a day; "the Monday after launch" is a day.
+		g := reWeekdayNamed().FindStringSubmatch(m)
+		if notARoutine(strings.ToLower(g[1])) {
+			return m
+		}
 		kept = append(kept, m)
 		return placeholder(len(kept) - 1)
 	})
@@ -772,6 +785,17 @@ func spanDays(count, unit string) int {
 
 var smallNumber = map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
 	"eight": 8, "nine": 9, "ten": 10, "twelve": 12}
+
+// notARoutine reports the words after "the Monday" that make it a day:
+// "the Monday after launch", "the Friday morning", "the Monday of week 3".
+func notARoutine(w string) bool {
+	switch w {
+	case "after", "before", "of", "at", "in", "on", "morning", "afternoon", "evening", "night", "following", "then",
+		"and", "or", "to", "through", "until", "till", "when", "we", "i", "is", "was", "will":
+		return true
+	}
+	return false
+}
 
 // plusDays is the date n days after date d, or d when it is no date.
 func plusDays(d string, n int) string {

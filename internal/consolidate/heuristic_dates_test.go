@@ -89,6 +89,10 @@ func TestAbsolute_Review(t *testing.T) {
 		{"Sept 14–18 2026.", "2026-08-20", "2026-09-14 to 2026-09-18."},                              // its own year, once
 		{"Sept 14–18, 2027.", "2026-08-20", "2027-09-14 to 2027-09-18."},
 		{"More than 5 failed logins in a day lock the account.", "2026-03-02", "More than 5 failed logins in a day lock the account."},
+		// A weekday that names a routine, and a day of every month, are no day.
+		{"Freeze from 2026-12-18 to 2027-01-04: the Monday deploy train is skipped.", "2026-11-09", "Freeze from 2026-12-18 to 2027-01-04: the Monday deploy train is skipped."},
+		{"On the 1st of each month a Lambda archives old parquet.", "2026-07-06", "On the 1st of each month a Lambda archives old parquet."},
+		{"We ship the Monday after launch.", "2026-11-04", "We ship the Monday 2026-11-09 after launch."},
 		{"The crash reached all users in one day.", "2026-03-02", "The crash reached all users in one day."},
 		{"Pushed to next sprint (starting 2026-11-30). We run two-week sprints and this one started on 2026-11-16.", "2026-11-20",
 			"Pushed to next sprint (starting 2026-11-30). We run two-week sprints and this one started on 2026-11-16."}, // a second run adds nothing
