@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memdir/memdir/internal/extract"
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // prune plans the removal of memories that no longer earn their place:
@@ -245,7 +246,7 @@ func ephemeral(it Item) bool {
 		return false
 	}
 	text := prose(it.Name + "\n" + it.Description + "\n" + it.Body)
-	if rePassing().MatchString(text) {
+	if rePassing().MatchString(text) || reToDo.MatchString(it.Description+"\n"+it.Body) {
 		return true
 	}
 	// "investigating the login timeouts" is under way; "when debugging the
@@ -267,6 +268,9 @@ func ephemeral(it Item) bool {
 	}
 	return false
 }
+
+// reToDo opens a line as a task to do: "To do: rename the branch".
+var reToDo = lazyre.New(`(?im)^\W*(?:to ?do|to-do)\s*:`)
 
 var (
 	// rePassing says a note is tied to its moment whatever the words around.

@@ -248,3 +248,22 @@ func TestHeuristic_RuleAndItsExceptionStayTwo(t *testing.T) {
 		t.Errorf("the pair is not left for a model as a rule and its exception: %+v", plan.LeftForModel)
 	}
 }
+
+// A note that opens as a task to do ("To do: rename the branch"), unused
+// for months, is pruned; a runbook that says what to do is not.
+func TestHeuristic_PruneToDo(t *testing.T) {
+	for _, tc := range []struct {
+		desc string
+		want bool
+	}{
+		{"To do: rename feature/vidz to feature/video-v2 and rebase it on main", true},
+		{"When the export queue backs up, what to do: restart export-worker and requeue the dead letters", false},
+	} {
+		it := Item{File: "r.md", Type: "project", Name: "branch and queue note", Description: tc.desc, Body: tc.desc + ".", Created: date("2026-03-11"),
+			Usage: Usage{Since: date("2026-01-01"), Injected: 3, LastInjected: date("2026-03-13")}}
+		p := Heuristic(Input{Now: now, Items: []Item{it}})
+		if got := slices.Contains(ids(p), "prune:r.md"); got != tc.want {
+			t.Errorf("%q: pruned %v, want %v (%v)", tc.desc, got, tc.want, reasons(p))
+		}
+	}
+}
