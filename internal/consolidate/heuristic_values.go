@@ -162,7 +162,23 @@ func differentSubjects(a, b item) bool {
 			return false
 		}
 	}
+	// Each names the other's subject in its text: one thing named two
+	// ways ("Mirth Connect version", "Integration server Mirth build").
+	if mentionsAny(b, sa) && mentionsAny(a, sb) {
+		return false
+	}
 	return true
+}
+
+// mentionsAny reports whether a memory's text holds one of vs as a word.
+func mentionsAny(it item, vs map[string]bool) bool {
+	words := nameWords(it.Name + " " + it.Description + " " + it.Body)
+	for v := range vs {
+		if words[v] {
+			return true
+		}
+	}
+	return false
 }
 
 // parallelNames reports whether two memories' names are one template
