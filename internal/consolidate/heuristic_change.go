@@ -312,7 +312,7 @@ func otherEnvironment(a, b string) bool {
 
 // reAdopted finds what a sentence says the team took up: "switched
 // internal/store to sqlc", "moved the queue onto SQS", "adopted Biome".
-var reAdopted = lazyre.New(`(?i)\b(?:switched|moved|migrated|changed|went|converted|ported|standardi[sz]ed)\b[^.;:]{0,40}?\b(?:to|onto)\s+([\w.+#/-]+)|\b(?:adopted|introduced|started using|now use|now uses)\s+([\w.+#/-]+)`)
+var reAdopted = lazyre.New(`(?i)\b(?:switched|moved|migrated|changed|went|converted|ported|standardi[sz]ed)\b[^.;:]{0,40}?\b(?:to|onto)\s+(?:using\s+)?(?:the\s+|an?\s+)?` + "`?" + `([\w.+#/-]+)|\b(?:adopted|introduced|started using|now use|now uses)\s+(?:the\s+|an?\s+)?` + "`?" + `([\w.+#/-]+)`)
 
 // adoption says how the newer memory b takes up what a sentence of the
 // older a forbids: "Don't introduce sqlc", then "We switched
@@ -328,7 +328,7 @@ func (p *planner) adoption(a, b item) (string, []string) {
 					continue
 				}
 				for _, o := range a.sents {
-					if o.neg[t] && !o.aff[t] {
+					if o.neg[t] && !o.aff[t] && !elsewhereThan(o.text, b) {
 						return fmt.Sprintf("it takes up %s, which the older forbids", what), []string{quote(o.text), quote(s.text)}
 					}
 				}
@@ -336,4 +336,18 @@ func (p *planner) adoption(a, b item) (string, []string) {
 		}
 	}
 	return "", nil
+}
+
+// elsewhereThan reports whether a sentence names a place (a path, a
+// package, a URL) the memory it is weighed against never names: "Don't
+// add sqlc to internal/billing" forbids nothing "We switched
+// internal/store to sqlc" takes up.
+func elsewhereThan(sentence string, other item) bool {
+	text := lettersOf(other.Name + " " + other.Description + " " + other.Body)
+	for c := range codeNames(sentence) {
+		if !strings.Contains(text, c) {
+			return true
+		}
+	}
+	return false
 }

@@ -19,7 +19,7 @@ var (
 	// Dates already absolute, or recurring, that AbsoluteDates would
 	// rewrite again: "Friday 2026-03-06", "March 6, 2026", "every Monday".
 	reKeepAsIs = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b` + weekdayRE + `,?\s+\(?\d{4}-\d{2}-\d{2}\b|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `,?\s+\d{4}\b|\b(?:every|each|on)\s+` + weekdayRE + `s\b|\b(?:every|each|a)\s+` + weekdayRE + `\b|\b` + weekdayRE + `s\b|\b(?:every|each)\s+(?:day|week|month|quarter)\b|\bthe\s+\d{1,2}(?:st|nd|rd|th)\s+of\s+(?:each|every|the)\s+month\b` +
+		return regexp.MustCompile(`(?i)\b` + weekdayRE + `,?\s+\(?\d{4}-\d{2}-\d{2}\b|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `,?\s+\d{4}\b|\b(?:every|each|on)\s+` + weekdayRE + `s\b|\b(?:every|each|a)\s+` + weekdayRE + `\b|\b` + weekdayRE + `s\b|\b(?:every|each)\s+(?:day|week|month|quarter)\b|\bthe\s+\d{1,2}(?:st|nd|rd|th)(?:\s*(?:,|and|&)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th))*\s+of\s+(?:each|every|the)\s+(?:month|quarter|year)\b` +
 			// a lead time, not a day: "renew at least 30 days before"
 			`|\b(?:at\s+least|at\s+most|no\s+later\s+than|no\s+earlier\s+than|up\s+to)\s+\w+\s+(?:days?|weeks?|months?)\s+(?:before|after|ahead|prior)\b` +
 			// a rate, not a day: "three late cancels or no-shows in 90 days",
@@ -297,7 +297,7 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 		// "the Monday deploy train", "our Friday demo": a weekday that names
 		// a routine, not a day; "the Monday after launch" is a day.
 		g := reWeekdayNamed().FindStringSubmatch(m)
-		if notARoutine(strings.ToLower(g[1])) {
+		if !routineNoun(strings.ToLower(g[1])) {
 			return m
 		}
 		kept = append(kept, m)
@@ -514,7 +514,7 @@ func periodEnd(m []string, at time.Time) (string, bool) {
 // every one AbsoluteDates reads holds one of.
 func relativeHint(s string) bool {
 	lower := strings.ToLower(s)
-	for _, w := range []string{"day", "tonight", "tomorrow", "week", "month", "quarter", "the ", "jan", "feb", "mar",
+	for _, w := range []string{"day", "tonight", "tomorrow", "week", "month", "quarter", "the ", "end of", "jan", "feb", "mar",
 		"apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"} {
 		if strings.Contains(lower, w) {
 			return true
@@ -786,12 +786,15 @@ func spanDays(count, unit string) int {
 var smallNumber = map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
 	"eight": 8, "nine": 9, "ten": 10, "twelve": 12}
 
-// notARoutine reports the words after "the Monday" that make it a day:
-// "the Monday after launch", "the Friday morning", "the Monday of week 3".
-func notARoutine(w string) bool {
-	switch w {
-	case "after", "before", "of", "at", "in", "on", "morning", "afternoon", "evening", "night", "following", "then",
-		"and", "or", "to", "through", "until", "till", "when", "we", "i", "is", "was", "will":
+// routineNoun reports a word that, after "the Monday", names a team's
+// routine: "the Monday deploy train", "our Friday demo", "the Tuesday
+// release". Any other word leaves a day: "the Saturday maintenance
+// window" (one event), "the Monday right after launch".
+func routineNoun(w string) bool {
+	switch strings.TrimSuffix(w, "s") {
+	case "deploy", "release", "train", "standup", "stand-up", "sync", "meeting", "call", "demo", "review", "retro",
+		"planning", "cut", "build", "report", "digest", "batch", "job", "run", "rota", "shift", "huddle", "check-in",
+		"triage", "backup", "newsletter", "cadence", "rollout", "ship":
 		return true
 	}
 	return false

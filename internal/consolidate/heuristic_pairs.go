@@ -148,7 +148,7 @@ func (p *planner) compared() []pair {
 			// are one fact told twice the sameness model weighs, this sign
 			// against it.
 			pr.contra, pr.quotes = "", nil
-		case pr.contra == "" && !narrows(b) && (pr.jaccard >= leftJaccard || pr.contain >= mergeContained && pr.jaccard >= mergeContainMin):
+		case pr.contra == "" && !narrows(b) && !oneException(a, b) && (pr.jaccard >= leftJaccard || pr.contain >= mergeContained && pr.jaccard >= mergeContainMin):
 			// (A newer exception or override changes nothing of the rule:
 			// "Kessler's gateways stay on balenaOS 2.x" beside "the fleet
 			// runs balenaOS 5.x".)
@@ -589,7 +589,14 @@ var (
 	// reNarrows is an exception as a rule states it, not one a program
 	// throws ("server-side exceptions from Remix loaders").
 	reNarrows = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?im)(?:^|[.:;(]\s*|\b(?:the|an?|one|only|this|that)\s+(?:\w+\s+)?)exceptions?\s+(?:to|for)\b|^\W*exceptions?\s*[:—–]|\bthe\s+only\s+exceptions?\b|\boverrides?\b|\bthe\s+(?:one|only)\s+(?:\w+\s+){0,3}(?:that|which)\s+(?:is|are|does|do|has|have)\s*(?:n[o']t|never)\b`)
+		return regexp.MustCompile(`(?im)(?:^|[.:;(]\s*|\b(?:the|an?|one|only|this|that)\s+(?:\w+\s+)?)exceptions?\s+(?:to|for)\b|^\W*exceptions?\s*[:—–]|\bthe\s+only\s+exceptions?\b|\bthe\s+(?:one|only)\s+(?:\w+\s+){0,3}(?:that|which)\s+(?:is|are|does|do|has|have)\s*(?:n[o']t|never)\b`)
+	})
+	// An override named as such: "Riverbend slot override" (a name),
+	// "Clinic override: …", "a clinic override", "overrides the default";
+	// not "per-user overrides live in the dashboard".
+	reOverride     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\boverrides?\b`) })
+	reOverrideSaid = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\boverrides?\s*:|\b(?:an?|this|that|its|their|our)\s+(?:[\w-]+\s+)?override\b|\boverrides?\s+(?:the|our|its)\s+(?:\w+\s+)?(?:default|rule|setting|policy|limit)`)
 	})
 	reException = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:exceptions?\s+(?:to|from|for)|except\s+(?:for|in|on|when)|the\s+only\s+exceptions?|only\s+(?:these|this|those|for\s+these)\b)`)
@@ -609,7 +616,7 @@ func oneException(a, b item) bool {
 // Harbourview Dental", "the one schema change that is not a Flyway
 // migration".
 func narrows(it item) bool {
-	return reNarrows().MatchString(it.Name + "\n" + it.Description)
+	return reNarrows().MatchString(it.Name+"\n"+it.Description) || reOverride().MatchString(it.Name) || reOverrideSaid().MatchString(it.Description)
 }
 
 // agree reports whether two sentences both affirm a rare stem: the thing

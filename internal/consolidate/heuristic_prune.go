@@ -246,7 +246,7 @@ func ephemeral(it Item) bool {
 		return false
 	}
 	text := prose(it.Name + "\n" + it.Description + "\n" + it.Body)
-	if rePassing().MatchString(text) || reToDo.MatchString(it.Description+"\n"+it.Body) {
+	if rePassing().MatchString(text) || reToDo.MatchString(it.Description+"\n"+firstLine(Item{Body: it.Body})) {
 		return true
 	}
 	// "investigating the login timeouts" is under way; "when debugging the
@@ -269,7 +269,8 @@ func ephemeral(it Item) bool {
 	return false
 }
 
-// reToDo opens a line as a task to do: "To do: rename the branch".
+// reToDo opens a note as a task to do: "To do: rename the branch" (its
+// description or first line; not a "# TODO:" in a code block).
 var reToDo = lazyre.New(`(?im)^\W*(?:to ?do|to-do)\s*:`)
 
 var (

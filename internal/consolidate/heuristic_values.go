@@ -238,6 +238,9 @@ func parallelNames(a, b item) bool {
 // "invoice_pdf".
 var reSlug = lazyre.New(`^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+$`)
 
+// reStagingWord names a non-production environment as a word.
+var reStagingWord = lazyre.New(`(?i)\b(?:staging|stg|uat|sandbox|pre-?prod(?:uction)?)\b`)
+
 // reScheme is a URL's scheme, which one memory writes and another leaves out.
 var reScheme = lazyre.New(`(?i)\b[a-z][a-z0-9+]*://`)
 
@@ -421,13 +424,16 @@ func (p *planner) amountChanged(pr *pair) bool {
 	if oneException(a, b) {
 		return false // "live blogs are the exception: 10 seconds"
 	}
+	older := values(a.Description + " " + a.Body)
 	for _, o := range a.sents {
 		for _, s := range b.sents {
 			if overlapOf(o.terms, s.terms) < amountTopic {
 				continue
 			}
 			from, to := valueDiff(o.text, s.text)
-			if len(from) != 1 || len(to) != 1 || codeSubjects(o.text, s.text, from, to) || stagingBeside(o.text, s.text) {
+			if len(from) != 1 || len(to) != 1 || older[to[0]] || codeSubjects(o.text, s.text, from, to) || stagingBeside(o.text, s.text) {
+				// (An amount the older memory states already is no new one:
+				// "article pages 5 minutes, section fronts 1 minute" has both.)
 				continue
 			}
 			uf, ut := unitOf(o.text, from[0]), unitOf(s.text, to[0])
@@ -508,13 +514,10 @@ func codeSubjects(old, new string, from, to []string) bool {
 // often other words to count.)
 func stagingBeside(a, b string) bool {
 	env := func(s string) (staging, any bool) {
+		staging = reStagingWord.MatchString(s) // "staging", not "in stages"; not "QA", also a team
+		any = staging
 		for t := range termSet(s) {
-			switch t {
-			case "stage", "stg", "uat", "sandbox", "preprod", "qa":
-				staging, any = true, true
-			default:
-				any = any || allEnvironments([]string{t})
-			}
+			any = any || allEnvironments([]string{t})
 		}
 		return staging, any
 	}

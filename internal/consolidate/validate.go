@@ -254,8 +254,11 @@ func validateDate(items map[string]Item, op Op, fail func(string, ...any) error)
 		for _, d := range isoDate.FindAllString(c.after, -1) {
 			years[d[:4]] = true
 		}
+		// An ordinal goes with a weekday or a month ("the first Monday of
+		// next month"), never alone ("first on staging").
+		withDay := slices.ContainsFunc(removed, weekdayOrMonth)
 		for _, w := range removed {
-			if !relativeWord(w) && !years[w] {
+			if !relativeWord(w) && !years[w] && !(withDay && ordinalWord(w)) {
 				return fail("the new %s drops %q, which is no date word", c.field, w)
 			}
 		}
@@ -303,11 +306,19 @@ func relativeWord(w string) bool {
 	switch w {
 	case "today", "tonight", "tomorrow", "yesterday", "next", "this", "coming", "week", "weeks", "day", "days",
 		"month", "months", "quarter", "end", "of", "the", "in", "on", "by", "one", "two", "three", "four", "five", "six",
-		"until", "till", "before", "after", "from", "starting", "q1", "q2", "q3", "q4",
-		"first", "second", "third", "fourth", "last": // "the first Monday of next month"
+		"until", "till", "before", "after", "from", "starting", "q1", "q2", "q3", "q4":
 		return true
 	}
 	return weekdayOrMonth(w)
+}
+
+// ordinalWord reports "first" … "fourth" and "last".
+func ordinalWord(w string) bool {
+	switch w {
+	case "first", "second", "third", "fourth", "last":
+		return true
+	}
+	return false
 }
 
 // absoluteWord reports whether a word may be part of an absolute date as
