@@ -104,7 +104,7 @@ var (
 	// "each approved by Tomás" recurs nothing: every and each count only
 	// before a unit of time, a day or an event that comes back.
 	reRecurs = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:every|each)\s+(?:(?:other|second|third|few|couple\s+of|\d+|two|three|four|five|six|seven|eight|nine|ten|twelve|major|minor|new|business|fiscal|working|calendar|single)\s+){0,2}(?:hour|day|night|morning|evening|week|weekday|weekend|month|quarter|year|sprint|release|deploy|deployment|build|standup|time|` + weekdayRE + `|` + monthRE + `)s?\b|\b(?:repeats?|recurring|annual|annually|yearly|weekly|monthly|daily|biweekly|fortnightly|quarterly|nightly|hourly|biannual|semiannual)\b|\b(?:once|twice)\s+(?:a|per|every)\s+(?:day|week|month|quarter|year|sprint)\b`)
+		return regexp.MustCompile(`(?i)\b(?:every|each)\s+(?:(?:other|second|third|few|couple\s+of|\d+|two|three|four|five|six|seven|eight|nine|ten|twelve|major|minor|new|business|fiscal|working|calendar|single|prod|production|staging|mobile|web|app|routine|regular|scheduled)\s+){0,2}(?:hour|day|night|morning|evening|week|weekday|weekend|month|quarter|year|sprint|release|deploy|deployment|build|standup|time|` + weekdayRE + `|` + monthRE + `)s?\b|\b(?:repeats?|recurring|annual|annually|yearly|weekly|monthly|daily|biweekly|fortnightly|quarterly|nightly|hourly|biannual|semiannual)\b|\b(?:once|twice)\s+(?:a|per|every)\s+(?:day|week|month|quarter|year|sprint)\b`)
 	})
 	// The end of a quarter or a month, without its year: "the end of Q1",
 	// "the end of October".
@@ -165,11 +165,21 @@ var (
 		return regexp.MustCompile(`(?i)\b(?:anything|everything|nothing|data|rows|records|entries|events|logs|orders|invoices|files|backups|messages)\s+(?:(?:created|written|dated|received|sent|from)\s+)?before\s+(\d{4}-\d{2}-\d{2})\b`)
 	})
 	reUntilDate = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:until|till)\b[^.;]{0,80}?\b\d{4}-\d{2}-\d{2}\b`)
+		return regexp.MustCompile(`(?i)\b(?:until|till)\b[^.;]{0,80}?\b\d{4}-\d{2}-\d{2}\b` +
+			// an obligation with its deadline: "the daily submission has to
+			// pass conformance testing by 2026-07-31" (not "verified
+			// quarterly, the next check by 2026-04-01")
+			`|\b(?:must|has\s+to|have\s+to|needs?\s+to)\b[^.;]{0,80}?\bby\s+\d{4}-\d{2}-\d{2}\b`)
 	})
 	// A recurrence word that names a kind of thing: "the quarterly access
 	// review export", "the monthly invoice"; not an event that comes back
 	// ("our weekly sync").
+	reYearly = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:(?:once|twice)\s+(?:a|per|every)\s+year|every\s+year|each\s+year|annual(?:ly)?|yearly|biannual|semiannual)\b`)
+	})
+	reNthWeekdayOfMonth = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:the\s+)?(?:first|second|third|fourth|last)\s+` + weekdayRE + `\s+(?:of|in)\s+(?:` + monthRE + `)(?:\s+and\s+(?:of\s+)?(?:` + monthRE + `))?\b`)
+	})
 	reWeekdayNamed = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:the|our|their|its|your)\s+` + weekdayRE + `\s+([a-z][a-z-]+)\b`)
 	})
@@ -218,6 +228,17 @@ func isoDates(s string) string {
 // or month ("the end of Q1") is a date only in a project fact that does
 // not recur, never in a rule ("avoid releases at the end of December").
 func absoluteIn(s string, it Item) string {
+	if reYearly().MatchString(it.Description + "\n" + it.Body) {
+		// "Twice a year, on the last Sunday of March and of October": a
+		// day of every year, not of the one it was written in.
+		m, kept := maskYearDays(s)
+		return unmask(absoluteInOf(m, it), kept)
+	}
+	return absoluteInOf(s, it)
+}
+
+// absoluteInOf is absoluteIn once the days of every year are hidden.
+func absoluteInOf(s string, it Item) string {
 	if it.Type == "feedback" || it.Type == "user" {
 		// A rule's weekday is any such day: "if a PR is ready on Friday,
 		// merge on Monday", "Friday merges are fine again".
@@ -235,6 +256,17 @@ func absoluteIn(s string, it Item) string {
 		return absoluteWith(s, it.Created, false)
 	}
 	return absoluteWith(s, it.Created, true)
+}
+
+// maskYearDays hides the nth weekdays of named months ("the last Sunday
+// of March") from the date rewrite, as maskBareWeekdays hides weekdays.
+func maskYearDays(s string) (string, []string) {
+	var kept []string
+	out := reNthWeekdayOfMonth().ReplaceAllStringFunc(s, func(m string) string {
+		kept = append(kept, m)
+		return maskMark(len(kept) - 1)
+	})
+	return out, kept
 }
 
 // weekdaysRecur reports whether a memory names weekdays as a routine:

@@ -93,6 +93,8 @@ func TestAbsolute_Review(t *testing.T) {
 		{"Freeze from 2026-12-18 to 2027-01-04: the Monday deploy train is skipped.", "2026-11-09", "Freeze from 2026-12-18 to 2027-01-04: the Monday deploy train is skipped."},
 		{"On the 1st of each month a Lambda archives old parquet.", "2026-07-06", "On the 1st of each month a Lambda archives old parquet."},
 		{"We ship the Monday after launch.", "2026-11-04", "We ship the Monday 2026-11-09 after launch."},
+		// A day of every year.
+		{"Twice a year, on the last Sunday of March and the last Sunday of October, the hour 01:00-02:00 repeats.", "2026-04-01", "Twice a year, on the last Sunday of March and the last Sunday of October, the hour 01:00-02:00 repeats."},
 		{"The crash reached all users in one day.", "2026-03-02", "The crash reached all users in one day."},
 		{"Pushed to next sprint (starting 2026-11-30). We run two-week sprints and this one started on 2026-11-16.", "2026-11-20",
 			"Pushed to next sprint (starting 2026-11-30). We run two-week sprints and this one started on 2026-11-16."}, // a second run adds nothing
@@ -189,6 +191,10 @@ func TestHeuristic_ExpireReview2(t *testing.T) {
 		// A deadline said as the end of a month, with no "the".
 		{"The board's compliance packet is due end of September. Dana assembles it.", "2026-09-02", true},
 		{"The board's compliance packet is due end of December. Dana assembles it.", "2026-11-02", false},
+		// A routine with weekdays ("each prod release"), and a deadline
+		// for something that runs daily.
+		{"Each prod release needs a change ticket raised by Wednesday noon for the Thursday evening window.", "2026-03-31", false},
+		{"The daily occupancy submission to the regulator must pass conformance testing by 31 July.", "2026-06-10", true},
 		// Sprints of unknown length: over once four-week ones would be.
 		{"Autoscaling on the worker is off for the next two sprints while we chase the queue bug.", "2026-09-14", true},
 		{"Autoscaling on the worker is off for the next two sprints while we chase the queue bug.", "2026-10-14", false},
