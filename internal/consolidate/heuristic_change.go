@@ -170,16 +170,19 @@ func onlyIn(vs map[string]bool, other string) []string {
 // config" (owner, thing), "EMQX belongs to Tomasz's platform team" and
 // "EMQX is the platform team's" (thing, owner).
 var reOwner = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(\p{Lu}[\w-]+(?:\s+\p{Lu}[\w-]+)?)\s+(?:now\s+)?owns\s+(?:the\s+)?` + "`?" + `([\w.-]+)` +
-		`|\b([\w.-]+)` + "`?" + `\s+(?:now\s+)?(?:belongs\s+to|is\s+(?:now\s+)?owned\s+by|is\s+(?:now\s+)?run\s+by|is\s+(?:now\s+)?maintained\s+by)\s+(?:the\s+)?((?:\p{Lu}[\w-]*(?:'s)?\s*){1,2}(?:[a-z][\w-]*\s+)?(?:team)?)` +
+	return regexp.MustCompile(`(\p{Lu}[\p{L}\w-]+(?:\s+\p{Lu}[\p{L}\w-]+)?)\s+(?:now\s+)?owns\s+(?:the\s+)?` + "`?" + `([\w.-]+)` +
+		`|\b([\w.-]+)` + "`?" + `\s+(?:now\s+)?(?:belongs\s+to|is\s+(?:now\s+)?owned\s+by|is\s+(?:now\s+)?run\s+by|is\s+(?:now\s+)?maintained\s+by)\s+(?:the\s+)?((?:\p{Lu}[\p{L}\w-]*(?:'s)?\s*){1,2}(?:[a-z][\w-]*\s+)?(?:team)?)` +
 		`|\b([\w.-]+)` + "`?" + `\s+is\s+(?:now\s+)?(?:the\s+)?([\w-]+(?:\s+[\w-]+)?\s+team)'s\b` +
 		// "Inês Duarte is now the owner and reviewer for payments"
-		`|(\p{Lu}[\w-]+(?:\s+\p{Lu}[\w-]+)?)\s+is\s+(?:now\s+)?the\s+owner(?:\s+and\s+\w+)?\s+(?:of|for)\s+(?:the\s+)?` + "`?" + `([\w.-]+)` +
+		`|(\p{Lu}[\p{L}\w-]+(?:\s+\p{Lu}[\p{L}\w-]+)?)\s+is\s+(?:now\s+)?the\s+owner(?:\s+and\s+\w+)?\s+(?:of|for)\s+(?:the\s+)?` + "`?" + `([\w.-]+)` +
 		// "handed lodestar-dsp to Hana Sato", "Hana Sato took over the DSP
 		// crate" (not "takes over … whenever Bo is on leave": a standing
 		// arrangement)
-		`|\bhanded\s+(?:over\s+)?(?:the\s+)?` + "`?" + `([\w.-]+)` + "`?" + `\s+(?:over\s+)?to\s+(\p{Lu}[\w-]+(?:\s+\p{Lu}[\w-]+)?)` +
-		`|(\p{Lu}[\w-]+(?:\s+\p{Lu}[\w-]+)?)\s+(?:took|has\s+taken)\s+over\s+(?:the\s+)?` + "`?" + `([\w.-]+)`)
+		`|\bhanded\s+(?:over\s+)?(?:the\s+)?` + "`?" + `([\w.-]+)` + "`?" + `\s+(?:over\s+)?to\s+(\p{Lu}[\p{L}\w-]+(?:\s+\p{Lu}[\p{L}\w-]+)?)` +
+		`|(\p{Lu}[\p{L}\w-]+(?:\s+\p{Lu}[\p{L}\w-]+)?)\s+(?:took|has\s+taken)\s+over\s+(?:the\s+)?` + "`?" + `([\w.-]+)` +
+		// "Lucía looks after the Marqeta side", "Lucía is the person for
+		// anything Marqeta", "… is the go-to for payments"
+		`|(\p{Lu}[\p{L}\w-]+(?:\s+\p{Lu}[\p{L}\w-]+)?)\s+(?:now\s+)?(?:looks\s+after|is\s+(?:now\s+)?(?:the\s+|our\s+)?(?:person|contact|go-to(?:\s+person)?|point\s+person|lead)\s+for)\s+(?:the\s+|anything\s+|all\s+)?` + "`?" + `([\w.-]+)`)
 })
 
 var (
@@ -206,7 +209,8 @@ func owners(it item) []owned {
 	var out []owned
 	for _, s := range append([]sentence{{text: it.Name}}, it.sents...) {
 		if !strings.Contains(s.text, "owns") && !strings.Contains(s.text, "belongs") && !strings.Contains(s.text, " by ") && !strings.Contains(s.text, "team's") &&
-			!strings.Contains(s.text, "handed") && !strings.Contains(s.text, " over ") && !strings.Contains(s.text, "owner") {
+			!strings.Contains(s.text, "handed") && !strings.Contains(s.text, " over ") && !strings.Contains(s.text, "owner") &&
+			!strings.Contains(s.text, "looks after") && !strings.Contains(s.text, " for ") {
 			continue
 		}
 		if reForNow().MatchString(s.text) {
@@ -225,6 +229,8 @@ func owners(it item) []owned {
 				thing, owner = m[9], m[10] // "handed … to …"
 			case m[11] != "":
 				owner, thing = m[11], m[12] // "… took over …"
+			case m[13] != "":
+				owner, thing = m[13], m[14] // "… looks after …"
 			}
 			if t := stem(thing); t != "" && strings.TrimSpace(owner) != "" {
 				obj := termSet(thing)

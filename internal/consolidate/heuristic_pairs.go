@@ -482,7 +482,10 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 			return why, quotes
 		}
 	}
-	if related && !exception && !parallelNames(a, b) {
+	// Two names of one template are two things ("Staging cluster owner",
+	// "Prod cluster owner"); two slugs that share their head name a thing
+	// and an aspect as often ("marqeta-owner", "marqeta-contact").
+	if related && !exception && !otherEnvironment(a.Name, b.Name) && (!parallelNames(a, b) || slugHead(a.Name) != "" && slugHead(a.Name) == slugHead(b.Name)) {
 		if why, quotes := p.ownerChange(a, b); why != "" {
 			return why, quotes
 		}

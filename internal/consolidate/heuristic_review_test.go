@@ -195,6 +195,9 @@ func TestHeuristic_SamenessReview(t *testing.T) {
 		{"OneThingNamedTwoWays", // each name's word is in the other's text: one thing, its version changed
 			Item{Name: "Mirth Connect version", Description: "INT01 and INT02 run Mirth Connect 4.4.1 with Java 17", Body: "Both integration servers are on Mirth Connect 4.4.1 (Java 17, Windows Server 2019)."},
 			Item{Name: "Integration server Mirth build", Description: "Mirth Connect on INT01/INT02 is 4.5.2 (Java 17)", Body: "INT01 and INT02: Mirth Connect 4.5.2, Java 17, Windows Server 2019."}, "supersede:new.md+old.md"},
+		{"LooksAfterNow", // an owner as people say it, a name with an accent, two slugs of one head
+			Item{Name: "marqeta-owner", Body: "Omar Haddad owns the Marqeta integration: JIT funding, card program config, webhooks."},
+			Item{Name: "marqeta-contact", Body: "These days Lucía Ferreira looks after the Marqeta side: JIT funding rules, card product config, webhook payloads."}, "supersede:new.md+old.md"},
 		{"TakesOverWhileAway", // a standing arrangement, not a change
 			Item{Name: "EDI integration owner", Body: "Bo owns the EDI integration with Harbor Line."},
 			Item{Name: "EDI cover during leave", Body: "Whenever Bo is on leave, Dana takes over the EDI integration from Bo."}, ""},
