@@ -678,7 +678,7 @@ var (
 		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:is|are)\s+(?:no\s+longer|not)\s+(?:needed|required|necessary|used|in\s+use|supported|maintained)\b`)
 	})
 	reNoLonger = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\bno longer\s+(?:use[sd]?\s+|using\s+|runs?\s+(?:on\s+)?|on\s+|in\s+|at\s+)?([\w.+#-]+)`)
+		return regexp.MustCompile(`(?i)\bno longer\s+(?:use[sd]?\s+|using\s+|runs?\s+(?:on\s+)?|(?:go(?:es)?|goes|pass(?:es)?|routes?|gets?\s+sent|are\s+sent|is\s+sent)\s+(?:to|through|via)\s+(?:the\s+)?|on\s+|in\s+|at\s+)?([\w.+#-]+)`)
 	})
 	// "Don't use LocalDB for tests any more": said in passing, since what
 	// is dropped may be the rest of the clause ("don't run k6 against

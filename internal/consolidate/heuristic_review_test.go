@@ -198,6 +198,9 @@ func TestHeuristic_SamenessReview(t *testing.T) {
 		{"LooksAfterNow", // an owner as people say it, a name with an accent, two slugs of one head
 			Item{Name: "marqeta-owner", Body: "Omar Haddad owns the Marqeta integration: JIT funding, card program config, webhooks."},
 			Item{Name: "marqeta-contact", Body: "These days Lucía Ferreira looks after the Marqeta side: JIT funding rules, card product config, webhook payloads."}, "supersede:new.md+old.md"},
+		{"NoLongerGoesTo", // what a process no longer goes through
+			Item{Name: "CAB ticket for every release", Body: "Each prod release needs a Normal change in ServiceNow. CAB reviews it at its Wednesday meeting."},
+			Item{Name: "Releases are standard changes", Body: "Routine releases no longer go to CAB: they are a pre-approved standard change, logged in ServiceNow at deploy time."}, "supersede:new.md+old.md"},
 		{"TakesOverWhileAway", // a standing arrangement, not a change
 			Item{Name: "EDI integration owner", Body: "Bo owns the EDI integration with Harbor Line."},
 			Item{Name: "EDI cover during leave", Body: "Whenever Bo is on leave, Dana takes over the EDI integration from Bo."}, ""},
