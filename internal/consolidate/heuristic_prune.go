@@ -246,7 +246,7 @@ func ephemeral(it Item) bool {
 		return false
 	}
 	text := prose(it.Name + "\n" + it.Description + "\n" + it.Body)
-	if rePassing().MatchString(text) || reToDo.MatchString(it.Description+"\n"+firstLine(Item{Body: it.Body})) {
+	if rePassing().MatchString(text) || reToDo.MatchString(it.Description+"\n"+firstLine(Item{Body: it.Body})) || reFixedIn.MatchString(it.Description+"\n"+it.Body) {
 		return true
 	}
 	// "investigating the login timeouts" is under way; "when debugging the
@@ -268,6 +268,10 @@ func ephemeral(it Item) bool {
 	}
 	return false
 }
+
+// reFixedIn tells of a bug fixed since: "Fixed in 2.3.2", "resolved by
+// PR #812". Its repro is history once no prompt has needed it.
+var reFixedIn = lazyre.New(`(?i)\b(?:fixed|resolved|patched)\s+(?:in|by)\s+(?:v?\d|pr\b|#\d|release\s+v?\d|version\s+\d)`)
 
 // reToDo opens a note as a task to do: "To do: rename the branch" (its
 // description or first line; not a "# TODO:" in a code block).

@@ -276,3 +276,13 @@ func TestHeuristic_PruneToDo(t *testing.T) {
 		}
 	}
 }
+
+// A repro of a bug fixed since, unused for months, is pruned.
+func TestHeuristic_PruneFixedRepro(t *testing.T) {
+	it := Item{File: "r.md", Type: "project", Name: "pixel crash repro", Description: "Repro for the Android 2.3.1 crash: open an expense with zero receipts",
+		Body: "Crash in the expense detail screen when the receipts list is empty. Fixed in 2.3.2 (a null check in the pager adapter).", Created: date("2026-04-08"),
+		Usage: Usage{Since: date("2026-02-02"), Injected: 2, Helpful: 1, LastInjected: date("2026-04-10")}}
+	if p := Heuristic(Input{Now: now, Items: []Item{it}}); !slices.Contains(ids(p), "prune:r.md") {
+		t.Errorf("not pruned: %v", reasons(p))
+	}
+}
