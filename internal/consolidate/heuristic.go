@@ -90,6 +90,12 @@ type item struct {
 	subj  map[string]bool // what its name says it is about (subject)
 	ideas map[string]bool // the lexicon's concepts it names
 	grams map[string]bool // pairs of content stems in a row
+	// Asked of every pair, so read once: whether its name or description
+	// states an exception or an override (narrowsOf), whether its
+	// description or body does (exceptText), and its words as nameWords
+	// reads them, name included.
+	narrow, exceptText bool
+	words              map[string]bool
 }
 
 // move is a change a sentence reports: "moved from X to Y", "X was
@@ -118,6 +124,8 @@ func newPlanner(in Input, model *textclf.Model) *planner {
 	for i, it := range in.Items {
 		x := item{Item: it, terms: termSet(it.Name + "\n" + it.Description + "\n" + it.Body), ideas: map[string]bool{}}
 		x.grams = bigrams(it.Description + "\n" + it.Body)
+		x.narrow, x.exceptText = narrowsOf(it), reNarrows().MatchString(it.Description+"\n"+it.Body)
+		x.words = nameWords(it.Name + " " + it.Description + " " + it.Body)
 		cs, _ := lexicon.Concepts(it.Name + "\n" + it.Description + "\n" + it.Body)
 		for _, c := range cs {
 			x.ideas[c] = true

@@ -618,7 +618,10 @@ func oneException(a, b item) bool {
 // a rule: "the exception to …", "a clinic override: 24 hours for
 // Harbourview Dental", "the one schema change that is not a Flyway
 // migration".
-func narrows(it item) bool {
+func narrows(it item) bool { return it.narrow }
+
+// narrowsOf is narrows, read from the memory's text.
+func narrowsOf(it Item) bool {
 	return reNarrows().MatchString(it.Name+"\n"+it.Description) || reOverride().MatchString(it.Name) || reOverrideSaid().MatchString(it.Description)
 }
 

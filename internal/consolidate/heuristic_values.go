@@ -174,9 +174,8 @@ func differentSubjects(a, b item) bool {
 // among vs as a word. Numbers do not count: "Android minSdk 26" and "why
 // Android 7 was dropped" name two versions, whichever text holds both.
 func mentionsAny(it item, vs map[string]bool) bool {
-	words := nameWords(it.Name + " " + it.Description + " " + it.Body)
 	for v := range vs {
-		if words[v] && !strings.ContainsAny(v, "0123456789") {
+		if it.words[v] && !strings.ContainsAny(v, "0123456789") {
 			return true
 		}
 	}

@@ -229,7 +229,7 @@ func (p *planner) sameFeatures(pr pair) []string {
 	if pr.twoThings {
 		f = append(f, "twothings")
 	}
-	if reNarrows().MatchString(a.Description+"\n"+a.Body) != reNarrows().MatchString(b.Description+"\n"+b.Body) {
+	if a.exceptText != b.exceptText {
 		f = append(f, "except1") // one of the two states an exception
 	}
 	return f
