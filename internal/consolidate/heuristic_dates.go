@@ -180,6 +180,9 @@ var (
 	reNthWeekdayOfMonth = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:the\s+)?(?:first|second|third|fourth|last)\s+` + weekdayRE + `\s+(?:of|in)\s+(?:` + monthRE + `)(?:\s+and\s+(?:of\s+)?(?:` + monthRE + `))?\b`)
 	})
+	rePastMonthDay = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `\b\.?(?:,?\s+\d{4}\b)?|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s+\d{4}\b)?`)
+	})
 	reWeekdayNamed = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:the|our|their|its|your)\s+` + weekdayRE + `\s+([a-z][a-z-]+)\b`)
 	})
@@ -322,6 +325,17 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 	s = dayRanges(pastWeekdays(s, at), at)
 	var kept []string
 	masked := reKeepAsIs().ReplaceAllStringFunc(s, func(m string) string {
+		kept = append(kept, m)
+		return placeholder(len(kept) - 1)
+	})
+	masked = rePastMonthDay().ReplaceAllStringFunc(masked, func(m string) string {
+		// "On 7 April an AKS node drain restarted both pods", written on 9
+		// April: a day gone by, named by its month and day, is history
+		// that says its day already. One still ahead ("by 31 July") is
+		// dated.
+		if !pastMonthDay(m, at) || reNextSprint().MatchString(s) {
+			return m // (the start of this sprint, read to date the next)
+		}
 		kept = append(kept, m)
 		return placeholder(len(kept) - 1)
 	})
@@ -817,6 +831,31 @@ func spanDays(count, unit string) int {
 
 var smallNumber = map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
 	"eight": 8, "nine": 9, "ten": 10, "twelve": 12}
+
+// pastMonthDay reports whether m, a day given by its month and day with
+// no year, falls in the 180 days up to at (the writing).
+func pastMonthDay(m string, at time.Time) bool {
+	var day, month int
+	for _, f := range strings.FieldsFunc(strings.ToLower(m), func(r rune) bool { return r == ' ' || r == '.' || r == ',' }) {
+		if n, err := strconv.Atoi(strings.TrimRight(f, "stndrh")); err == nil {
+			if n > 31 {
+				return false // a year was given: reKeepAsIs's, not this
+			}
+			day = n
+		} else if t, err := time.Parse("Jan", strings.ToUpper(f[:1])+f[1:min(3, len(f))]); err == nil && len(f) >= 3 {
+			month = int(t.Month())
+		}
+	}
+	if day == 0 || month == 0 {
+		return false
+	}
+	t := time.Date(at.Year(), time.Month(month), day, 0, 0, 0, 0, at.Location())
+	if t.After(at) {
+		t = t.AddDate(-1, 0, 0)
+	}
+	written := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())
+	return !t.After(written) && written.Sub(t) <= 180*24*time.Hour && t.Month() == time.Month(month)
+}
 
 // routineNoun reports a word that, after "the Monday", names a team's
 // routine: "the Monday deploy train", "our Friday demo", "the Tuesday

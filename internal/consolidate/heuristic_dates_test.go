@@ -93,6 +93,11 @@ func TestAbsolute_Review(t *testing.T) {
 		{"Freeze from 2026-12-18 to 2027-01-04: the Monday deploy train is skipped.", "2026-11-09", "Freeze from 2026-12-18 to 2027-01-04: the Monday deploy train is skipped."},
 		{"On the 1st of each month a Lambda archives old parquet.", "2026-07-06", "On the 1st of each month a Lambda archives old parquet."},
 		{"We ship the Monday after launch.", "2026-11-04", "We ship the Monday 2026-11-09 after launch."},
+		// A day gone by, named by its month and day, is history that says
+		// its day; one still ahead is dated.
+		{"On 7 April an AKS node drain restarted both API pods.", "2026-04-09", "On 7 April an AKS node drain restarted both API pods."},
+		{"User correction, Sept 30.", "2026-09-30", "User correction, Sept 30."},
+		{"The submission must pass conformance testing by 31 July.", "2026-06-10", "The submission must pass conformance testing by 2026-07-31."},
 		// A day of every year.
 		{"Twice a year, on the last Sunday of March and the last Sunday of October, the hour 01:00-02:00 repeats.", "2026-04-01", "Twice a year, on the last Sunday of March and the last Sunday of October, the hour 01:00-02:00 repeats."},
 		{"The crash reached all users in one day.", "2026-03-02", "The crash reached all users in one day."},
