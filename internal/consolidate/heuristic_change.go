@@ -182,7 +182,9 @@ var reOwner = sync.OnceValue(func() *regexp.Regexp {
 		`|(\p{Lu}[\p{L}\w-]+(?:\s+\p{Lu}[\p{L}\w-]+)?)\s+(?:took|has\s+taken)\s+over\s+(?:the\s+)?` + "`?" + `([\w.-]+)` +
 		// "Lucía looks after the Marqeta side", "Lucía is the person for
 		// anything Marqeta", "… is the go-to for payments"
-		`|(\p{Lu}[\p{L}\w-]+(?:\s+\p{Lu}[\p{L}\w-]+)?)\s+(?:now\s+)?(?:looks\s+after|is\s+(?:now\s+)?(?:the\s+|our\s+)?(?:person|contact|go-to(?:\s+person)?|point\s+person|lead)\s+for)\s+(?:the\s+|anything\s+|all\s+)?` + "`?" + `([\w.-]+)`)
+		// (one word that ends its clause: "the contact for Stripe payouts"
+		// names payouts, not all of Stripe)
+		`|(\p{Lu}[\p{L}\w-]+(?:\s+\p{Lu}[\p{L}\w-]+)?)\s+(?:now\s+)?(?:looks\s+after|is\s+(?:now\s+)?(?:the\s+|our\s+)?(?:person|contact|go-to(?:\s+person)?|point\s+person|lead)\s+for)\s+(?:the\s+|anything\s+|all\s+)?` + "`?" + `([\w-]+(?:\.[\w-]+)*)` + "`?" + `(?:[:;,.)]|\s*$|\s+(?:side|team|integration|stuff|things|now|and|these)\b)`)
 })
 
 var (
@@ -350,8 +352,13 @@ func (p *planner) adoption(a, b item) (string, []string) {
 // internal/store to sqlc" takes up.
 func elsewhereThan(sentence string, other item) bool {
 	text := lettersOf(other.Name + " " + other.Description + " " + other.Body)
-	for c := range codeNames(sentence) {
-		if !strings.Contains(text, c) {
+	for _, f := range strings.Fields(sentence) {
+		// A path names a place; a name in backticks ("use `date-fns`
+		// instead") is what to use, not where.
+		if !strings.Contains(f, "/") || strings.Contains(f, "://") {
+			continue
+		}
+		if c := lettersOf(f); len(c) >= 3 && !strings.Contains(text, c) {
 			return true
 		}
 	}

@@ -165,11 +165,17 @@ var (
 		return regexp.MustCompile(`(?i)\b(?:anything|everything|nothing|data|rows|records|entries|events|logs|orders|invoices|files|backups|messages)\s+(?:(?:created|written|dated|received|sent|from)\s+)?before\s+(\d{4}-\d{2}-\d{2})\b`)
 	})
 	reUntilDate = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:until|till)\b[^.;]{0,80}?\b\d{4}-\d{2}-\d{2}\b` +
-			// an obligation with its deadline: "the daily submission has to
-			// pass conformance testing by 2026-07-31" (not "verified
-			// quarterly, the next check by 2026-04-01")
-			`|\b(?:must|has\s+to|have\s+to|needs?\s+to)\b[^.;]{0,80}?\bby\s+\d{4}-\d{2}-\d{2}\b`)
+		return regexp.MustCompile(`(?i)\b(?:until|till)\b[^.;]{0,80}?\b\d{4}-\d{2}-\d{2}\b`)
+	})
+	// reObligedBy is an obligation with its deadline: "the daily submission
+	// has to pass conformance testing by 2026-07-31" (not "verified
+	// quarterly, the next check by 2026-04-01", nor "must run a drill every
+	// quarter, the next one by …": reNextOne).
+	reObligedBy = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:must|has\s+to|have\s+to|needs?\s+to)\b[^.;]{0,80}?\bby\s+\d{4}-\d{2}-\d{2}\b`)
+	})
+	reNextOne = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:the\s+)?next\s+(?:one|check|run|drill|review|audit|round|time|cycle|renewal|report)\b`)
 	})
 	// A recurrence word that names a kind of thing: "the quarterly access
 	// review export", "the monthly invoice"; not an event that comes back
@@ -773,7 +779,7 @@ func (p *planner) expire() {
 // ends then; "the quarterly access review export" names a thing.
 func recurs(text string) bool {
 	for _, s := range sentences(text) {
-		if reRecurs().MatchString(reAttributive().ReplaceAllString(s, "$1")) && !reUntilDate().MatchString(s) {
+		if reRecurs().MatchString(reAttributive().ReplaceAllString(s, "$1")) && !reUntilDate().MatchString(s) && !(reObligedBy().MatchString(s) && !reNextOne().MatchString(s)) {
 			return true
 		}
 	}
@@ -849,12 +855,17 @@ func pastMonthDay(m string, at time.Time) bool {
 	if day == 0 || month == 0 {
 		return false
 	}
-	t := time.Date(at.Year(), time.Month(month), day, 0, 0, 0, 0, at.Location())
-	if t.After(at) {
-		t = t.AddDate(-1, 0, 0)
-	}
 	written := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())
-	return !t.After(written) && written.Sub(t) <= 180*24*time.Hour && t.Month() == time.Month(month)
+	t := time.Date(at.Year(), time.Month(month), day, 0, 0, 0, 0, at.Location())
+	if t.After(written) {
+		// Ahead in the year of the writing, unless only just gone in the
+		// year before ("30 December", written on 2 January).
+		t = t.AddDate(-1, 0, 0)
+		if written.Sub(t) > 60*24*time.Hour {
+			return false
+		}
+	}
+	return written.Sub(t) <= 180*24*time.Hour && t.Month() == time.Month(month)
 }
 
 // routineNoun reports a word that, after "the Monday", names a team's

@@ -485,7 +485,7 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 	// Two names of one template are two things ("Staging cluster owner",
 	// "Prod cluster owner"); two slugs that share their head name a thing
 	// and an aspect as often ("marqeta-owner", "marqeta-contact").
-	if related && !exception && !otherEnvironment(a.Name, b.Name) && (!parallelNames(a, b) || slugHead(a.Name) != "" && slugHead(a.Name) == slugHead(b.Name)) {
+	if related && !exception && !otherEnvironment(a.Name, b.Name) && (!parallelNames(a, b) || slugOfOneThing(a, b)) {
 		if why, quotes := p.ownerChange(a, b); why != "" {
 			return why, quotes
 		}
@@ -605,6 +605,19 @@ var (
 		return regexp.MustCompile(`(?i)\b(?:exceptions?\s+(?:to|from|for)|except\s+(?:for|in|on|when)|the\s+only\s+exceptions?|only\s+(?:these|this|those|for\s+these)\b)`)
 	})
 )
+
+// slugOfOneThing reports whether two slug names share a head that both
+// memories name as a word of their own: "marqeta-owner" and
+// "marqeta-contact" are of Marqeta; "svc-booking-api" and
+// "svc-edi-gateway" share a prefix, not a thing.
+func slugOfOneThing(a, b item) bool {
+	h := slugHead(a.Name)
+	if h == "" || h != slugHead(b.Name) {
+		return false
+	}
+	t := stem(h)
+	return t != "" && termSet(a.Description + "\n" + a.Body)[t] && termSet(b.Description + "\n" + b.Body)[t]
+}
 
 // oneException reports whether one of two memories states an exception
 // the other does not: "Live blog pages are the exception to the 5-minute

@@ -246,7 +246,7 @@ func ephemeral(it Item) bool {
 		return false
 	}
 	text := prose(it.Name + "\n" + it.Description + "\n" + it.Body)
-	if rePassing().MatchString(text) || reToDo.MatchString(it.Description+"\n"+firstLine(Item{Body: it.Body})) || reFixedIn.MatchString(it.Description+"\n"+it.Body) {
+	if rePassing().MatchString(text) || reToDo.MatchString(it.Description+"\n"+firstLine(Item{Body: it.Body})) || fixedSince(it.Description+"\n"+it.Body) {
 		return true
 	}
 	// "investigating the login timeouts" is under way; "when debugging the
@@ -272,6 +272,25 @@ func ephemeral(it Item) bool {
 // reFixedIn tells of a bug fixed since: "Fixed in 2.3.2", "resolved by
 // PR #812". Its repro is history once no prompt has needed it.
 var reFixedIn = lazyre.New(`(?i)\b(?:fixed|resolved|patched)\s+(?:in|by)\s+(?:v?\d|pr\b|#\d|release\s+v?\d|version\s+\d)`)
+
+// fixedSince reports whether text tells of a bug fixed since, not one
+// "not fixed in 2.x" or that "will only be fixed in 17.4".
+func fixedSince(text string) bool {
+	for _, loc := range reFixedIn.FindAllStringIndex(text, -1) {
+		before := strings.Fields(strings.ToLower(text[max(0, loc[0]-30):loc[0]]))
+		if n := len(before); n > 0 && slices.ContainsFunc(before[max(0, n-3):], func(w string) bool {
+			switch strings.Trim(w, ".,;:") {
+			case "not", "never", "isn't", "isnt", "aren't", "wasn't", "won't", "will", "would", "should", "be", "yet", "only", "until", "unless", "if":
+				return true
+			}
+			return false
+		}) {
+			continue
+		}
+		return true
+	}
+	return false
+}
 
 // reToDo opens a note as a task to do: "To do: rename the branch" (its
 // description or first line; not a "# TODO:" in a code block).

@@ -423,16 +423,23 @@ func (p *planner) amountChanged(pr *pair) bool {
 	if oneException(a, b) {
 		return false // "live blogs are the exception: 10 seconds"
 	}
-	older := values(a.Description + " " + a.Body)
+	// An amount the older memory states already, of the same thing, is no
+	// new one: "article pages 5 minutes, section fronts 1 minute" has both.
+	statesAlready := func(s sentence, v string) bool {
+		for _, o := range a.sents {
+			if values(o.text)[v] && overlapOf(o.terms, s.terms) >= amountTopic {
+				return true
+			}
+		}
+		return false
+	}
 	for _, o := range a.sents {
 		for _, s := range b.sents {
 			if overlapOf(o.terms, s.terms) < amountTopic {
 				continue
 			}
 			from, to := valueDiff(o.text, s.text)
-			if len(from) != 1 || len(to) != 1 || older[to[0]] || codeSubjects(o.text, s.text, from, to) || stagingBeside(o.text, s.text) {
-				// (An amount the older memory states already is no new one:
-				// "article pages 5 minutes, section fronts 1 minute" has both.)
+			if len(from) != 1 || len(to) != 1 || statesAlready(s, to[0]) || codeSubjects(o.text, s.text, from, to) || stagingBeside(o.text, s.text) {
 				continue
 			}
 			uf, ut := unitOf(o.text, from[0]), unitOf(s.text, to[0])

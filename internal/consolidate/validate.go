@@ -254,11 +254,14 @@ func validateDate(items map[string]Item, op Op, fail func(string, ...any) error)
 		for _, d := range isoDate.FindAllString(c.after, -1) {
 			years[d[:4]] = true
 		}
-		// An ordinal goes with a weekday or a month ("the first Monday of
-		// next month"), never alone ("first on staging").
-		withDay := slices.ContainsFunc(removed, weekdayOrMonth)
+		// An ordinal goes with its weekday ("the first Monday of next
+		// month"), never alone ("first on staging").
+		withDay := map[string]bool{}
+		for _, m := range reOrdinalWeekday.FindAllStringSubmatch(c.before, -1) {
+			withDay[strings.ToLower(m[1])] = true
+		}
 		for _, w := range removed {
-			if !relativeWord(w) && !years[w] && !(withDay && ordinalWord(w)) {
+			if !relativeWord(w) && !years[w] && !withDay[w] {
 				return fail("the new %s drops %q, which is no date word", c.field, w)
 			}
 		}
@@ -312,14 +315,8 @@ func relativeWord(w string) bool {
 	return weekdayOrMonth(w)
 }
 
-// ordinalWord reports "first" … "fourth" and "last".
-func ordinalWord(w string) bool {
-	switch w {
-	case "first", "second", "third", "fourth", "last":
-		return true
-	}
-	return false
-}
+// reOrdinalWeekday is an ordinal with its weekday: "the first Monday".
+var reOrdinalWeekday = lazyre.New(`(?i)\b(first|second|third|fourth|last)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend|business\s+day|working\s+day)\b`)
 
 // absoluteWord reports whether a word may be part of an absolute date as
 // the rewrite writes it ("Friday 2026-03-06", "by 2026-03-16", "the week
