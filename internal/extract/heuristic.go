@@ -123,7 +123,8 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 		lastRule := -1      // out's last rule from this message, which a fragment after it joins
 		joking := reJoking.MatchString(text)
 		first := len(out)
-		prevSaved := false // the sentence before gave a memory of its own
+		prevRule, prevRuleSent := -1, -2 // out's rule from the sentence before (prevRuleSent), which one after may fold into
+		prevSaved := false               // the sentence before gave a memory of its own
 		for si, s := range sents {
 			s, asideKinds := withoutSecretAsides(s)
 			if len(asideKinds) > 0 {
@@ -143,7 +144,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 				}
 			}
 			if kept, at, ok := takeBack(out, first, s); ok {
-				out, first, lastRule = kept, at, -1 // "also ignore what i said about tue/thu"
+				out, first, lastRule, prevRuleSent = kept, at, -1, -2 // "also ignore what i said about tue/thu"
 			}
 			if remindsOf(s) {
 				continue // "dont forget what i said about tue/thu": said already
@@ -192,6 +193,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			withTalkRequest(cands, s, m.Time.In(time.Local))
 			cands = foldRules(slices.DeleteFunc(cands, func(c Candidate) bool { return notToKeep(c) }))
 			prevSaved = len(cands) > 0
+			ruleHere := -1
 			for _, c := range cands {
 				if kinds := secretKinds(said + " " + c.Body); len(kinds) > 0 {
 					held = append(held, kinds...) // a memory about a secret is not saved, even redacted
@@ -204,9 +206,20 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 						joinFragment(&c, f, true, &sk)
 					}
 					frags[si] = nil
+					if prevRuleSent == si-1 && otherSide(out[prevRule], c) {
+						// "no anyclass ToJSON. we write the aeson instances by
+						// hand": one rule, said from both sides.
+						out[prevRule] = foldRules([]Candidate{withoutWhy(out[prevRule], c.Description), c})[0]
+						lastRule = prevRule // prevRuleSent stays: a third rule is another one
+						continue
+					}
 					lastRule = len(out)
+					ruleHere = len(out)
 				}
 				out = append(out, c)
+			}
+			if ruleHere >= 0 {
+				prevRule, prevRuleSent = ruleHere, si
 			}
 			if lastRule >= 0 {
 				for _, f := range frags[si+1] { // "debian-slim only." after it

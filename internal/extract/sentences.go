@@ -39,7 +39,7 @@ func sentencesAndFragments(text string) (out []string, frags [][]string) {
 	for i, s := range sents {
 		sents[i] = unwrapAside(strings.TrimSpace(s))
 	}
-	for _, s := range splitLabels(sents) {
+	for _, s := range splitOwners(splitLabels(sents)) {
 		for i, u := range urls {
 			s = strings.ReplaceAll(s, fmt.Sprintf("\x00%d\x00", i), u)
 		}
@@ -328,6 +328,38 @@ func foldRules(cands []Candidate) []Candidate {
 	return out
 }
 
+// otherSide reports whether rule c, said right after rule prev, is prev
+// from the other side: one forbids, the other asks, and both name one
+// thing ("never backfill from a laptop. backfills go through the airflow
+// dag"). Two rules of two things ("resources go in the cluster profile.
+// don't clean up the intermediate bams") stay two.
+func otherSide(prev, c Candidate) bool {
+	return prev.Type == "feedback" && c.Type == "feedback" && bannedRule(prev.Description) != bannedRule(c.Description) && Jaccard(prev.Description, c.Description) > 0
+}
+
+// withoutWhy is rule c less its Why line when that line is what other
+// says: the other side of the rule, read as its reason before it was
+// read as a rule.
+func withoutWhy(c Candidate, other string) Candidate {
+	head, rest, ok := strings.Cut(c.Body, "\n\n")
+	if !ok || !strings.EqualFold(strings.TrimRight(whyOfBody(rest), ".! "), strings.TrimRight(other, ".! ")) {
+		return c
+	}
+	c.Body = strings.TrimRight(head, "\n") + "\n"
+	return c
+}
+
+// bannedRule reports a rule that forbids: "dont hand-edit the yml",
+// "never run it by hand", "no anyclass ToJSON".
+func bannedRule(desc string) bool {
+	w, _, _ := strings.Cut(asciiLower(strings.TrimSpace(desc)), " ")
+	switch strings.Trim(w, ",.!") {
+	case "dont", "don't", "never", "no", "not", "avoid", "stop", "nothing":
+		return true
+	}
+	return false
+}
+
 // whyOfBody is the text of a body part's **Why:** line.
 func whyOfBody(b string) string {
 	_, r, ok := strings.Cut(b, "**Why:** ")
@@ -450,4 +482,37 @@ func closesSoon(after string) bool {
 	after = after[:min(len(after), 200)]
 	k := strings.IndexByte(after, ')')
 	return k > 0 && !strings.Contains(after[:k], "\n")
+}
+
+// reHandOver is leave and who covers it, one fact: "I am on vacation
+// from the 1st, Dmitri reviews your PRs then".
+var reHandOver = gate(lazyre.New(`(?i)\b(?:vacation|leave|holidays?|off|away|out of office|ooo)\b.*\b(?:then|meanwhile|while|until|in the meantime)\b`))
+
+// splitOwners cuts a self-description from who does what said after it:
+// "I own the oscillators + filters, Mei does all the UI and Jonas does
+// builds/installers" is who the speaker is and who the others are, a
+// user memory and a project one.
+func splitOwners(sents []string) []string {
+	var out []string
+	for _, s := range sents {
+		cut := -1
+		for _, m := range reOwnerTyped.FindAllStringSubmatchIndex(s, -1) {
+			at := m[4] // the name
+			if m[2] >= 0 {
+				at = m[2] // "my colleague …"
+			}
+			head := strings.TrimRight(s[:at], " ")
+			if (strings.HasSuffix(head, ",") || strings.HasSuffix(head, ";")) && isSelf(head) && ownerTyped(s[at:]) && !reHandOver.MatchString(s) {
+				cut = at
+				break
+			}
+		}
+		if cut < 0 {
+			out = append(out, s)
+			continue
+		}
+		tail := strings.TrimLeft(s[cut:], " ,;(")
+		out = append(out, strings.TrimRight(s[:cut], " ,;")+".", strings.ToUpper(tail[:1])+tail[1:])
+	}
+	return out
 }

@@ -1,0 +1,70 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHeuristic_OthersBesideMe: who the others are, said after who the
+// speaker is in one sentence, is a project memory of its own; leave and
+// who covers it stay one fact.
+func TestHeuristic_OthersBesideMe(t *testing.T) {
+	localUTC(t)
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "I'm the backend lead on payments, Farah owns the ledger schema and Tomas handles the bank feeds."}}, "s")
+	var user, project *Candidate
+	for i := range got {
+		switch got[i].Type {
+		case "user":
+			user = &got[i]
+		case "project":
+			project = &got[i]
+		}
+	}
+	if user == nil || project == nil || strings.Contains(user.Body, "Farah") || !strings.Contains(project.Body, "Farah owns the ledger schema") {
+		t.Errorf("got %+v, want a user memory for the speaker and a project memory for Farah and Tomas", got)
+	}
+	got, _ = Heuristic([]Message{{Role: "user", Time: at, Text: "I am on vacation from the 9th for a week, Oskar reviews your PRs then."}}, "s")
+	if len(got) != 1 || got[0].Type != "project" || !strings.Contains(got[0].Body, "Oskar reviews your PRs") || !strings.Contains(got[0].Body, "2026-03-09") {
+		t.Errorf("got %+v, want one dated project memory of the leave and who covers it", got)
+	}
+}
+
+// TestHeuristic_RuleFromBothSides: a rule that forbids, and the next
+// sentence saying what to do instead about the same thing, are one
+// memory; two rules about two things, or a third rule, stay apart.
+func TestHeuristic_RuleFromBothSides(t *testing.T) {
+	localUTC(t)
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		text string
+		n    int      // feedback memories
+		has  []string // in the first one
+	}{
+		{"never rotate the signing keys by hand. key rotation goes through the vault-rotate job.", 1, []string{"by hand", "vault-rotate job"}},
+		{"use the staging bucket for fixtures. never write fixtures into the prod bucket.", 1, []string{"staging bucket", "prod bucket"}},
+		{"never rotate the signing keys by hand. always put screenshots in the pr description.", 2, []string{"by hand"}},
+		{"never rotate the signing keys by hand. key rotation goes through the vault-rotate job. always rotate keys older than 90 days first thing on monday.", 2, []string{"vault-rotate job"}},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		var rules []Candidate
+		for _, c := range got {
+			if c.Type == "feedback" {
+				rules = append(rules, c)
+			}
+		}
+		if len(rules) != tc.n {
+			t.Errorf("%q: %d rules, want %d: %+v", tc.text, len(rules), tc.n, got)
+			continue
+		}
+		for _, h := range tc.has {
+			if !strings.Contains(rules[0].Body, h) {
+				t.Errorf("%q: first rule %q lacks %q", tc.text, rules[0].Body, h)
+			}
+		}
+		if tc.n == 1 && strings.Contains(rules[0].Body, "**Why:**") {
+			t.Errorf("%q: the other side of the rule is no reason: %q", tc.text, rules[0].Body)
+		}
+	}
+}
