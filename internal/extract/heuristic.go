@@ -192,6 +192,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			}
 			withTalkRequest(cands, s, m.Time.In(time.Local))
 			cands = foldRules(slices.DeleteFunc(cands, func(c Candidate) bool { return notToKeep(c) }))
+			cands = append(cands, peopleSaid(s, cands, m.Time.In(time.Local))...)
 			prevSaved = len(cands) > 0
 			ruleHere := -1
 			for _, c := range cands {

@@ -68,3 +68,42 @@ func TestHeuristic_RuleFromBothSides(t *testing.T) {
 		}
 	}
 }
+
+// TestHeuristic_PeopleInPassing: who someone is, said in passing beside
+// another matter, is a project memory: a role beside a name, a department,
+// what they manage, their leave. A product, a day or a question is not.
+func TestHeuristic_PeopleInPassing(t *testing.T) {
+	localUTC(t)
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ text, name string }{
+		{"the payroll export runs nightly and Oskar (our DBA) keeps an eye on it.", "Oskar"},
+		{"our release manager Tobias tags the builds on thursdays.", "Tobias"},
+		{"if the feed breaks ping Wanjiru from ops, she has the access.", "Wanjiru"},
+		{"since last month Ravi manages the vendor contracts.", "Ravi"},
+		{"Hannelore is on parental leave until october.", "Hannelore"},
+		{"the technical contact at Brightwave is Suresh Pillai.", "Suresh Pillai"},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		found := false
+		for _, c := range got {
+			found = found || c.Type == "project" && strings.Contains(c.Body, tc.name)
+		}
+		if !found {
+			t.Errorf("%q: no project memory of %s: %+v", tc.text, tc.name, got)
+		}
+	}
+	for _, text := range []string{
+		"The Terraform state lives in S3 and nobody touches it by hand.",
+		"we build Postgres from source on the ci box.",
+		"Monday (our release day) is always busy.",
+		"Is it true that Ravi manages the vendor contracts?",
+		"Also from ops: the nightly alerts are too noisy.",
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s")
+		for _, c := range got {
+			if c.Type == "project" && rePerson.MatchString(c.Body) {
+				t.Errorf("%q: a person read where there is none: %+v", text, c)
+			}
+		}
+	}
+}
