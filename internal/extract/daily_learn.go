@@ -271,7 +271,7 @@ func repeats(dl dayLearning, buckets [][]dayLearning) bool {
 var reNamedRole = lazyre.New(`(?i)^(?:a |an |the )?(?:[\w+#-]+ ){0,2}(?:` + roleNouns + `)\b`)
 
 // roleNouns are what people call their job after their name.
-const roleNouns = `dev|developer|engineer|sre|analyst|scientist|designer|lead|manager|maintainer|student|intern|admin|architect|consultant|contractor|researcher|founder`
+const roleNouns = `dev|developer|engineer|sre|analyst|scientist|designer|lead|manager|maintainer|student|intern|admin|architect|consultant|contractor|researcher|founder|postdoc|professor|lecturer|teacher|sysadmin|programmer|tester|freelancer`
 
 // learningTitle names a learning in at most six words: "About me: …" for
 // who the user is, "Where X is tracked" for a pointer, else the rule's
@@ -344,6 +344,7 @@ func learningTitle(typ, rule string) string {
 			}
 		}
 	}
+	s = withoutTalkClauses(s)
 	if main, ok := mainClause(s); ok {
 		s = main // "for the schema change, add session_source as…": what to do
 	}

@@ -616,6 +616,9 @@ func TestLearningTitle(t *testing.T) {
 		{"user", "hey, I'm more of a frontend person and I hate CSS", "About me: frontend person"},
 		{"user", "I've been doing this a while", "About me"},
 		{"feedback", "**Never** use `rm -rf` [ever]", "Never use rm -rf ever"},
+		{"project", "Sorry I was wrong before, the vendor moved us, the pen test starts 2026-02-23", "Vendor moved us"},
+		{"project", "my bad, the cutover is on 2026-03-01 not the 28th", "Cutover is on 2026-03-01 not 28th"},
+		{"project", "Sorry for the delay in the pipeline", "Sorry for delay in pipeline"},
 	}
 	for _, tt := range tests {
 		if got := learningTitle(tt.typ, tt.rule); got != tt.want {

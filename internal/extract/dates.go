@@ -108,6 +108,7 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	found := reISODate.MatchString(s)
 	s = shortDates(s, at, &found)
 	s = dayRanges(s)
+	s = replaceEach(s, reWeekdayCalendar, monthHints, func(s string, m []int) string { return group(s, m, 1) })
 	s = gated(s, reNFrom, []string{" from ", " after "}, func(m string) string {
 		found = true
 		g := reNFrom.FindStringSubmatch(m)

@@ -524,6 +524,14 @@ var pastWords = sync.OnceValue(func() (w pastWordLists) {
 	return w
 })
 
+// reWeekdayCalendar is a weekday before the calendar day it is: "monday
+// 16 february", "Mon, Feb 16". The calendar day says it all, and the
+// weekday left alone would be read as a day of its own.
+var reWeekdayCalendar = gate(lazyre.New(`(?i)\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?,?\s+((?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthNames + `\b|` + monthNames + `\.?\s+\d{1,2}(?:st|nd|rd|th)?\b)`))
+
+// monthNames are the months' names and their short forms.
+const monthNames = `(?:jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)`
+
 // reParenNth is a day of the month said aside: "(the 19th)".
 var reParenNth = gate(lazyre.New(`(?i)\(the (\d{1,2})(?:st|nd|rd|th)\)`))
 

@@ -165,6 +165,10 @@ func TestAbsoluteDates_Review(t *testing.T) {
 		want string // the whole rewrite
 	}{
 		{"need this by friday EOD", tue, "need this by friday 2026-04-17 EOD"},
+		{"the lab test starts monday 27 april now", tue, "the lab test starts 2026-04-27 now"},
+		{"go-live is Thursday, 30 April", tue, "go-live is 2026-04-30"},
+		{"the audit opens Mon, May 4th", tue, "the audit opens 2026-05-04"},
+		{"we ship on sun 03:00 utc", tue, "we ship on sun 03:00 utc"},
 		{"tomorrow EOD please", tue, "2026-04-15 EOD please"},
 		{"need the rfc comments by EOD", tue, "need the rfc comments by 2026-04-14"},
 		{"at the end of the day, readability beats cleverness", tue, "at the end of the day, readability beats cleverness"},

@@ -48,7 +48,7 @@ func gate(re *lazyre.Regexp) *gatedRe {
 // gatePool holds every gatedRe in one static block rather than an
 // allocation each at start-up: a hook is a new process per prompt, and the
 // package's initialisers have a budget (startup_init.txtar, issue 13).
-var gatePool [192]gatedRe
+var gatePool [208]gatedRe
 
 // nGates is how many of gatePool are in use.
 var nGates int

@@ -107,3 +107,29 @@ func TestHeuristic_PeopleInPassing(t *testing.T) {
 		}
 	}
 }
+
+// TestHeuristic_WhoIAmByName: a name and then a role, or the part of the
+// work that is the speaker's ("I do the firmware"), say who they are; a
+// task they do now does not.
+func TestHeuristic_WhoIAmByName(t *testing.T) {
+	localUTC(t)
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ text, has string }{
+		{"hello, I am Mirela, lecturer in the robotics group of prof. Andersen.", "I am Mirela, lecturer in the robotics group"},
+		{"Ciao, I am Marta, postdoc in the plant biology lab of prof. Lindqvist.", "I am Marta, postdoc in the plant biology lab"},
+		{"hey, im joao, i do the backend of the ticketing app.", "I do the backend of the ticketing app"},
+		{"I run the android side of the banking app, mostly kotlin.", "I run the android side"},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		if len(got) != 1 || got[0].Type != "user" || !strings.Contains(got[0].Body, tc.has) {
+			t.Errorf("%q: got %+v, want one user memory holding %q", tc.text, got, tc.has)
+		}
+	}
+	for _, text := range []string{"i do the migration now, then the tests.", "I am Mirela, thanks for the help."} {
+		for _, c := range func() []Candidate { got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s"); return got }() {
+			if c.Type == "user" {
+				t.Errorf("%q: a user memory: %+v", text, c)
+			}
+		}
+	}
+}

@@ -62,6 +62,34 @@ func title(rule string) string {
 	return capitalize(t)
 }
 
+// withoutTalkClauses is s less the clauses that open it and talk about
+// the talk, which name nothing: "Sorry I was wrong before, TÜV moved us,
+// the lab test starts …".
+func withoutTalkClauses(s string) string {
+	for i := clauseBreak(s); i > 0 && talkClause(s[:i]) && len(strings.Fields(s[i+1:])) >= 3; i = clauseBreak(s) {
+		s = strings.TrimLeft(s[i+1:], " ,;:—–-")
+	}
+	return s
+}
+
+// talkClause reports a clause that tells of the talk, not of the work:
+// an apology, a correction announced, an "important" before the thing.
+func talkClause(c string) bool {
+	w := strings.Fields(asciiLower(c))
+	if len(w) == 0 || len(w) > 6 {
+		return false
+	}
+	switch strings.Trim(w[0], ".,!:") {
+	case "sorry", "apologies", "oops", "whoops", "correction", "update", "important", "note", "ps":
+		return true
+	case "my":
+		return len(w) > 1 && w[1] == "bad"
+	case "also", "and", "oh", "ah":
+		return len(w) > 1 && (w[1] == "important" || w[1] == "sorry")
+	}
+	return false
+}
+
 // danglingWords are words a cut-off title should not end on.
 var danglingWords = map[string]bool{"a": true, "an": true, "the": true, "to": true, "of": true, "and": true, "or": true,
 	"for": true, "with": true, "in": true, "on": true, "at": true, "by": true, "from": true, "into": true, "our": true,

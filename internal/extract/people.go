@@ -18,14 +18,14 @@ import (
 // on parental leave until june").
 const (
 	personName = `(\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+)?)`
-	personRole = `(?i:manager|lead|director|owner|contact|admin|administrator|engineer|developer|designer|architect|analyst|pm|cto|ceo|cfo|coo|vp|head|person|controller|officer|dpo|maintainer|reviewer|tester|intern|trainee|boss|supervisor|advisor|coordinator|specialist|scientist|consultant|accountant|sre|dba|founder|researcher|professor|guy)s?`
+	personRole = `(?i:manager|lead|director|owner|contact|admin|administrator|engineer|developer|designer|architect|analyst|pm|cto|ceo|cfo|coo|vp|head|person|controller|officer|dpo|maintainer|reviewer|tester|intern|trainee|boss|supervisor|advisor|coordinator|specialist|scientist|consultant|accountant|sre|dba|founder|researcher|professor|guy)`
 	personDept = `(?:it|qa|ops|devops|finops|finance|legal|security|secops|hr|marketing|sales|support|design|product|data|platform|infra|compliance|procurement|accounting)`
 	personDoes = `(?:manages|runs|maintains|owns|handles|approves|reviews|cuts|signs off|leads|wrote|built|is the only one|has the (?:login|keys|password|credentials|access)|is on (?:parental |maternity |paternity |sick )?leave|joined|left|took over|is taking over|takes over|is (?:our|the) (?:[\w-]+ ){0,2}` + personRole + `)`
 )
 
 var rePerson = gate(lazyre.New(
 	personName + `\s*\((?:(?:he|she|they)\s+)?[^()]{0,40}?\b(?:` + personRole + `|does|owns|runs|handles|manages)\b[^()]{0,30}\)` +
-		`|` + personName + `,?\s+(?:our|the|my|their)\s+(?:[\w-]+\s+){0,2}` + personRole + `\b` +
+		`|` + personName + `,?\s+(?:our|my|their)\s+(?:[\w-]+\s+){0,2}` + personRole + `\b` +
 		`|\b(?:our|my|their)\s+(?:[\w-]+\s+){0,2}` + personRole + `,?\s+` + personName + `\b` +
 		`|` + personName + `\s+from\s+(?:the\s+)?(?:(?i:` + personDept + `)\b|[\w-]+ team\b)` +
 		`|` + personName + `\s+(?:(?:now|also|still)\s+)?` + personDoes + `\b` +
@@ -86,14 +86,17 @@ func peopleSaid(s string, cands []Candidate, at time.Time) []Candidate {
 		if name == "" || notPerson(name) {
 			continue
 		}
-		clause := strings.TrimSpace(clauseAround(s, m[:2]))
-		if len(strings.Fields(s)) <= 25 {
+		clause := clauseAround(s, m[:2])
+		if i, at := strings.Index(s[m[1]:], ": "), strings.Index(s, clause); i >= 0 && at >= 0 && m[1]+i < at+len(clause) {
+			clause = s[at : m[1]+i] // "from Hannah (finance controller): round on…": what follows is another matter
+		}
+		clause = strings.TrimSpace(clause)
+		if len(cands) == 0 && len(strings.Fields(s)) <= 25 {
 			clause = s // "…the Fivetran dashboard, Ahmed from IT has the login": what the person is for is in the sentence
 		}
 		if len(strings.Fields(clause)) < 3 || slices.ContainsFunc(append(cands, out...), func(c Candidate) bool {
-			// A memory of the sentence holds the name: as a project fact,
-			// or in the very words this one would have.
-			return strings.Contains(c.Body, name) && (c.Type == "project" || clause == s)
+			// A memory of the sentence holds the name as a project fact.
+			return c.Type == "project" && strings.Contains(c.Body, name)
 		}) {
 			continue
 		}

@@ -3,6 +3,7 @@ package extract
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/memdir/memdir/internal/lazyre"
 )
@@ -69,6 +70,11 @@ func selfClauses(s string) []string {
 			continue // "i'm incident commander today": not who they are
 		}
 		kept = append(kept, strings.TrimSpace(parts[i]))
+		named := "" // "I am Giulia, postdoc in the genomics lab": the role, said of the name
+		if i > 0 && nameIntro(parts[i-1]) && reNamedRole.MatchString(strings.TrimSpace(p)) {
+			named = strings.TrimSpace(read(parts[i-1]).text) + ", "
+			p = "I'm " + strings.TrimSpace(p)
+		}
 		for off := 0; ; {
 			i := strings.Index(p[off:], " so ")
 			if i < 0 {
@@ -89,6 +95,9 @@ func selfClauses(s string) []string {
 		case isSelf(p) && !selfNot(p, words) || reNotGoodAt.MatchString(p) && !slices.Contains([]string{"this", "that", "it", "these", "those"}, strings.Trim(words[len(words)-1], ",.!")):
 			if len(words) > 0 && (words[0] == "new" || words[0] == "fairly" || words[0] == "pretty" || words[0] == "brand") {
 				p = "I'm " + p // "new to aws" alone says nobody is
+			}
+			if named != "" {
+				p = named + strings.TrimPrefix(p, "I'm ")
 			}
 			out = append(out, p)
 		case len(out) > 0 && reForeignToMe.MatchString(p):
@@ -116,10 +125,71 @@ func selfClauses(s string) []string {
 	return out
 }
 
+// doesArea reports a part of the work the speaker does, which says who
+// they are though "i do the migration" is a task: "I do the firmware", "i
+// run the android side".
+func doesArea(p string) bool {
+	w := strings.Fields(asciiLower(p))
+	if len(w) < 3 || w[0] != "i" {
+		return false
+	}
+	w = w[1:]
+	if w[0] != "do" && w[0] != "run" && w[0] != "handle" {
+		w = w[1:] // "i mostly do the backend"
+	}
+	if len(w) < 3 || w[0] != "do" && w[0] != "run" && w[0] != "handle" {
+		return false
+	}
+	w = w[1:]
+	if w[0] == "all" {
+		w = w[1:]
+	}
+	if len(w) < 2 || w[0] != "the" && w[0] != "our" {
+		return false
+	}
+	for k, x := range w[1:min(len(w), 3)] {
+		x = strings.Trim(x, ",.;:!")
+		switch x {
+		case "firmware", "backend", "back-end", "frontend", "front-end", "infra", "infrastructure", "ops", "devops", "design", "data",
+			"analytics", "art", "ui", "ux", "hardware", "mobile", "ios", "android", "web", "platform", "security", "qa", "testing", "docs", "documentation":
+			return true
+		case "side":
+			return k > 0
+		}
+	}
+	return false
+}
+
+// nameIntro reports a clause that gives only the speaker's name: "I am
+// Giulia", "hey, im tom".
+func nameIntro(c string) bool {
+	w := strings.Fields(asciiLower(strings.Trim(c, " ,.!")))
+	switch {
+	case len(w) > 0 && (w[0] == "hi" || w[0] == "hey" || w[0] == "hello" || w[0] == "hola" || w[0] == "ciao" || w[0] == "yo"):
+		w = w[1:]
+	}
+	switch {
+	case len(w) == 2 && (w[0] == "im" || w[0] == "i'm"):
+	case len(w) == 3 && (w[0] == "i" && w[1] == "am" || w[0] == "this" && w[1] == "is"):
+	case len(w) == 4 && w[0] == "my" && w[1] == "name" && w[2] == "is":
+	default:
+		return false
+	}
+	for _, r := range w[len(w)-1] {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
 // selfNot reports a self-description's clause that says what the speaker
 // is doing or feeling now ("i'm trying…", "i'm in a meeting"), not "i'm in
 // the billing team" or "… and i'm in the NY office".
 func selfNot(p string, words []string) bool {
+	if doesArea(p) {
+		return false // "I do the firmware of the heat pump controller": a part of the work that is theirs
+	}
 	loc := reSelfNot.FindStringIndex(p)
 	return loc != nil && !inTeam(words) && !reWhereIWork.MatchString(p[loc[0]:]) && !(reKnows.MatchString(p) && isSelf(p)) // "i'm not a python person"
 }

@@ -484,9 +484,13 @@ func closesSoon(after string) bool {
 	return k > 0 && !strings.Contains(after[:k], "\n")
 }
 
-// reHandOver is leave and who covers it, one fact: "I am on vacation
+// handOver reports leave and who covers it, one fact: "I am on vacation
 // from the 1st, Dmitri reviews your PRs then".
-var reHandOver = gate(lazyre.New(`(?i)\b(?:vacation|leave|holidays?|off|away|out of office|ooo)\b.*\b(?:then|meanwhile|while|until|in the meantime)\b`))
+func handOver(s string) bool {
+	l := asciiLower(s)
+	return mayHold(l, []string{"vacation", "leave", "holiday", " off ", " away", "out of office", "ooo"}) &&
+		mayHold(l, []string{" then", "meanwhile", "while", "until", "in the meantime"})
+}
 
 // splitOwners cuts a self-description from who does what said after it:
 // "I own the oscillators + filters, Mei does all the UI and Jonas does
@@ -502,7 +506,7 @@ func splitOwners(sents []string) []string {
 				at = m[2] // "my colleague …"
 			}
 			head := strings.TrimRight(s[:at], " ")
-			if (strings.HasSuffix(head, ",") || strings.HasSuffix(head, ";")) && isSelf(head) && ownerTyped(s[at:]) && !reHandOver.MatchString(s) {
+			if (strings.HasSuffix(head, ",") || strings.HasSuffix(head, ";")) && isSelf(head) && ownerTyped(s[at:]) && !handOver(s) {
 				cut = at
 				break
 			}

@@ -34,7 +34,7 @@ func New(pattern string) *Regexp {
 
 var (
 	mu  sync.Mutex
-	all = make([]*Regexp, 0, 256) // memdir declares about 180
+	all = make([]*Regexp, 0, 384) // memdir declares about 300: no growth, no copy, at start-up
 )
 
 // All returns every Regexp New made so far, compiled or not.
