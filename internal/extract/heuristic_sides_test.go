@@ -126,7 +126,10 @@ func TestHeuristic_WhoIAmByName(t *testing.T) {
 		}
 	}
 	for _, text := range []string{"i do the migration now, then the tests.", "I am Mirela, thanks for the help."} {
-		for _, c := range func() []Candidate { got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s"); return got }() {
+		for _, c := range func() []Candidate {
+			got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s")
+			return got
+		}() {
 			if c.Type == "user" {
 				t.Errorf("%q: a user memory: %+v", text, c)
 			}
