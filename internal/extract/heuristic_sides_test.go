@@ -45,6 +45,8 @@ func TestHeuristic_RuleFromBothSides(t *testing.T) {
 		{"never rotate the signing keys by hand. key rotation goes through the vault-rotate job.", 1, []string{"by hand", "vault-rotate job"}},
 		{"use the staging bucket for fixtures. never write fixtures into the prod bucket.", 1, []string{"staging bucket", "prod bucket"}},
 		{"never rotate the signing keys by hand. always put screenshots in the pr description.", 2, []string{"by hand"}},
+		{"no redis for the session cache. we keep the sessions in a postgres table.", 1, []string{"No redis", "postgres table"}},
+		{"no new gems without asking me. we write the service objects by hand, not with a generator.", 2, []string{"new gems"}},
 		{"never rotate the signing keys by hand. key rotation goes through the vault-rotate job. always rotate keys older than 90 days first thing on monday.", 2, []string{"vault-rotate job"}},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")

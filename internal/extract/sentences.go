@@ -331,10 +331,26 @@ func foldRules(cands []Candidate) []Candidate {
 // otherSide reports whether rule c, said right after rule prev, is prev
 // from the other side: one forbids, the other asks, and both name one
 // thing ("never backfill from a laptop. backfills go through the airflow
-// dag"). Two rules of two things ("resources go in the cluster profile.
-// don't clean up the intermediate bams") stay two.
+// dag"), or the first forbids and the second says what to do instead.
+// Two rules of two things ("resources go in the cluster profile. don't
+// clean up the intermediate bams") stay two.
 func otherSide(prev, c Candidate) bool {
-	return prev.Type == "feedback" && c.Type == "feedback" && bannedRule(prev.Description) != bannedRule(c.Description) && Jaccard(prev.Description, c.Description) > 0
+	if prev.Type != "feedback" || c.Type != "feedback" || bannedRule(prev.Description) == bannedRule(c.Description) {
+		return false
+	}
+	if Jaccard(prev.Description, c.Description) > 0 {
+		return true
+	}
+	// "no anyclass ToJSON. we write the aeson instances by hand": what to
+	// do instead, said as a rule with no "not", "but" or "only" of its own
+	// ("pg_repack is ok but only inside the maintenance window" is a rule
+	// of its own).
+	// A rule that opens as one ("always put screenshots in the PR") is
+	// another rule.
+	neg, _ := Polarity(c.Description)
+	first, _, _ := strings.Cut(asciiLower(strings.TrimSpace(c.Description)), " ")
+	return bannedRule(prev.Description) && len(neg) == 0 && !mayHold(asciiLower(c.Description), []string{" but ", "only "}) &&
+		first != "always" && first != "also" && first != "and" && first != "btw" && first != "oh" && first != "plus"
 }
 
 // withoutWhy is rule c less its Why line when that line is what other
