@@ -357,7 +357,7 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 		} else if rule, why, ok := pointedRule(text, at); ok && cs[0].Type == "project" {
 			cs[0] = build("project", rule, why, at)
 		}
-	case len(cs) == 0 && !reQuestion.MatchString(raw) && !reDerivable.MatchString(raw) && !reToAgents.MatchString(raw):
+	case len(cs) == 0 && !reQuestion.MatchString(raw) && !reDerivable.MatchString(raw) && !reToAgents.MatchString(raw) && !pastHabit(asciiLower(text)):
 		// Rules in the clauses of a sentence that says nothing worth
 		// keeping as a whole: "translations go through crowdin, never edit
 		// the json files in locales/ directly, they get overwritten".
@@ -604,7 +604,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 	switch {
 	case reNotRule.MatchString(s):
 		return nil // "never mind, I found it", "my lead keeps saying 'never use ORMs'"
-	case reFeedback.MatchString(s) || reFeedbackMore.MatchString(s) && !mayHold(s, hereWords) || standing(s) || reUseNot.MatchString(s) || saysRule(s) || r.correction && (strings.HasPrefix(lower, "we ") && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) || !strings.HasPrefix(lower, "we ") && !reNotImperative.MatchString(s)):
+	case reFeedback.MatchString(s) || reFeedbackMore.MatchString(s) && !mayHold(s, hereWords) || standing(s) || reUseNot.MatchString(s) || saysRule(s) || convention(s) || r.correction && (strings.HasPrefix(lower, "we ") && !rePast.MatchString(strings.SplitN(s, ",", 2)[0]) || !strings.HasPrefix(lower, "we ") && !reNotImperative.MatchString(s)):
 		bare := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "also, "), "please "), " ")
 		general := reGeneral.MatchString(s) || r.correction || reHabit.MatchString(s) && !reOneOff.MatchString(s) && !reNowOnly.MatchString(s)
 		for _, p := range []string{"don", "do not", "never", "avoid", "prefer", "always", "stop ", "remember", "ignore ", "can't ", "cant ", "cannot ", "we can't ", "we cant ", "any ", "every "} {
@@ -613,8 +613,8 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		if w := strings.Fields(bare); len(w) > 2 && w[0] == "no" && !notRule()[strings.Trim(w[1], ",.!")] && strings.HasPrefix(lower, "please") {
 			general = true // "please no inventing mappings on your own"; not "no worries, …"
 		}
-		general = general || reUseNot.MatchString(s) && !mayHold(s, taskWords) || standing(s) || saysRule(s) // "use insert_overwrite on the partitions, not merge"
-		if !general || reNowOnly.MatchString(s) || reStepOnly.MatchString(s) && !reGeneral.MatchString(s) || reTicket.MatchString(s) && !mayHold(s, []string{"always", "never", "from now on", "going forward"}) || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
+		general = general || reUseNot.MatchString(s) && !mayHold(s, taskWords) || standing(s) || saysRule(s) || convention(s) // "use insert_overwrite on the partitions, not merge"
+		if !general || pastHabit(lower) || reNowOnly.MatchString(s) || reStepOnly.MatchString(s) && !reGeneral.MatchString(s) || reTicket.MatchString(s) && !mayHold(s, []string{"always", "never", "from now on", "going forward"}) || reOneOff.MatchString(s) && !reGeneral.MatchString(strings.ToLower(strings.ReplaceAll(s, "this repo", ""))) {
 			return nil
 		}
 		if w := strings.Fields(bare); len(w) <= 4 && pointsBack(w) {

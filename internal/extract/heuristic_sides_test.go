@@ -138,3 +138,52 @@ func TestHeuristic_WhoIAmByName(t *testing.T) {
 		}
 	}
 }
+
+// TestHeuristic_Conventions: a rule said of the things it governs is a
+// rule; what a thing always or never does wrong is not.
+func TestHeuristic_Conventions(t *testing.T) {
+	localUTC(t)
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	for _, text := range []string{
+		"branch names always start with the ticket id.",
+		"queue names are always <service>-<purpose>, like billing-retry.",
+		"feature flags never live longer than two releases.",
+		"and secrets never go in the helm values files.",
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s")
+		if len(got) != 1 || got[0].Type != "feedback" {
+			t.Errorf("%q: got %+v, want one rule", text, got)
+		}
+	}
+	for _, text := range []string{
+		"the arm build always fails on the first run.",
+		"the nightly job never finishes before 6.",
+		"we always had trouble with that vendor.",
+		"do branch names always start with the ticket id?",
+		"the deploys were always slow last year.",
+	} {
+		if got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s"); len(got) != 0 {
+			t.Errorf("%q: got %+v, want nothing", text, got)
+		}
+	}
+}
+
+// TestConvention holds the reader itself to what it must and must not
+// take for a rule said of things.
+func TestConvention(t *testing.T) {
+	for s, want := range map[string]bool{
+		"branch names always start with the ticket id":       true,
+		"queue names are always <service>-<purpose>":         true,
+		"and secrets never go in the helm values files":      true,
+		"the arm build always fails on the first run":        false,
+		"the nightly job never finishes before 6":            false,
+		"the staging deploy always takes twenty minutes":     false,
+		"we always pin versions":                             false, // said by the team: reFeedback's
+		"if it breaks, the pager always goes to the on-call": false,
+		"do branch names always start with the ticket id?":   false,
+	} {
+		if got := convention(s); got != want {
+			t.Errorf("convention(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

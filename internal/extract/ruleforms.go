@@ -165,3 +165,67 @@ func soRule(s string) (reason, rest string, ok bool) {
 	}
 	return "", "", false
 }
+
+// convention reports a rule said of the things it governs: "commit
+// messages always start with the component", "role names are always
+// <team>-<purpose>-<env>", "migrations never run at startup". What a thing
+// always or never does wrong ("the build always fails on arm") is trouble,
+// not a rule.
+func convention(s string) bool {
+	w := strings.Fields(asciiLower(strings.TrimRight(s, ".!")))
+	for len(w) > 0 {
+		switch strings.Trim(w[0], ",") {
+		case "and", "also", "but", "so", "yes", "ok", "okay", "please", "pls", "oh", "btw", "fyi":
+			w = w[1:]
+			continue
+		}
+		break
+	}
+	if len(w) > 0 {
+		switch w[0] {
+		case "all", "our", "the", "every", "each", "any":
+			w = w[1:]
+		}
+	}
+	k := -1
+	for i := 1; i < len(w) && i <= 5; i++ {
+		if w[i] == "always" || w[i] == "never" || w[i] == "must" {
+			k = i
+			break
+		}
+		if strings.HasSuffix(w[i], ",") {
+			return false // the subject ends before any "always"
+		}
+	}
+	np := w[:max(k, 0)]
+	if k < 0 || k+1 >= len(w) {
+		return false
+	}
+	if last := np[len(np)-1]; last == "is" || last == "are" {
+		np = np[:len(np)-1]
+	}
+	if len(np) == 0 || len(np) > 4 {
+		return false
+	}
+	for _, x := range np {
+		switch x {
+		case "i", "you", "he", "she", "it", "they", "we", "this", "that", "these", "those", "there", "which", "who", "what",
+			"someone", "somebody", "nobody", "everyone", "everybody", "he's", "she's", "it's", "its", "was", "were", "has", "had", "do", "does", "did":
+			return false
+		}
+	}
+	switch strings.Trim(w[k+1], ",") {
+	case "fail", "fails", "failed", "break", "breaks", "broke", "crash", "crashes", "hang", "hangs", "work", "works", "worked", "finish", "finishes",
+		"take", "takes", "time", "times", "return", "returns", "seem", "seems", "get", "gets", "happen", "happens", "show", "shows", "come", "comes":
+		return false
+	}
+	return !rePast.MatchString(s) && !reQuestion.MatchString(s) && !reNowOnly.MatchString(s) && !reTrouble.MatchString(s)
+}
+
+// pastHabit reports what the team always or never did, which is history,
+// not a rule: "we always had trouble with that vendor", "we never used to
+// pin versions".
+func pastHabit(lower string) bool {
+	w := strings.Fields(lower)
+	return len(w) > 2 && w[0] == "we" && (w[1] == "always" || w[1] == "never") && (w[2] == "used" || rePast.MatchString(w[2]))
+}
