@@ -642,6 +642,17 @@ func weekdayDates(s string, at time.Time, found *bool) string {
 	return b.String()
 }
 
+// pluralPartOfDay reports the parts of days after a weekday, which make
+// it every such day: " nights", " mornings".
+func pluralPartOfDay(after string) bool {
+	w, _, _ := strings.Cut(strings.TrimLeft(asciiLower(after), " "), " ")
+	switch strings.Trim(w, ",.;:!") {
+	case "nights", "mornings", "evenings", "afternoons":
+		return true
+	}
+	return false
+}
+
 // weekdayDate is reWeekday's match m in s as the date it names; before
 // is s up to the match as rewritten so far.
 func weekdayDate(s string, m []int, before string, at time.Time, found *bool) string {
@@ -651,6 +662,9 @@ func weekdayDate(s string, m []int, before string, at time.Time, found *bool) st
 	}
 	if group(s, m, 3) != "" && pre == "" {
 		return whole // "tuesday's outage": an event named by its day, past as often as not
+	}
+	if pluralPartOfDay(s[m[1]:]) && !strings.EqualFold(pre, "next") && !strings.EqualFold(pre, "this") {
+		return whole // "on sunday nights", "friday afternoons": every such day
 	}
 	if pre == "" {
 		switch strings.ToLower(lastWordOf(tail(before, 20))) {

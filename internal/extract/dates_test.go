@@ -169,6 +169,8 @@ func TestAbsoluteDates_Review(t *testing.T) {
 		{"go-live is Thursday, 30 April", tue, "go-live is 2026-04-30"},
 		{"the audit opens Mon, May 4th", tue, "the audit opens 2026-05-04"},
 		{"we ship on sun 03:00 utc", tue, "we ship on sun 03:00 utc"},
+		{"restores run on sunday nights", tue, "restores run on sunday nights"},
+		{"the demo is on friday afternoon", tue, "the demo is on friday 2026-04-17 afternoon"},
 		{"tomorrow EOD please", tue, "2026-04-15 EOD please"},
 		{"need the rfc comments by EOD", tue, "need the rfc comments by 2026-04-14"},
 		{"at the end of the day, readability beats cleverness", tue, "at the end of the day, readability beats cleverness"},

@@ -83,7 +83,7 @@ var (
 	// reHabit is "keep preferring…": a standing habit unless the sentence
 	// says it holds for now, or for this one thing (reNowOnly, reOneOff).
 	reHabit         = gate(lazyre.New(`(?i)\bkeep (?:preferring|avoiding|sticking (?:to|with)|choosing|naming)\b`))
-	reReason        = gate(lazyre.New(`(?i)(?:^|[\s,;—–-])(because|bc|b/c|cuz|coz|since|as|so that|otherwise|or else|or (?:you|we|it|they|the [\w-]+)|so (?:i|we|you|they|people|everyone|anyone|the team|(?:the|our|your|its) [\w-]+(?: [\w-]+)?|[a-z]+[^s\W]s) (?:can|could|don'?t|won'?t|do not|will not|doesn'?t|does not|stays?|keeps?))\s+`))
+	reReason        = gate(lazyre.New(`(?i)(?:^|[\s,;—–-])(because|bc|b/c|cuz|coz|since|as|so that|otherwise|or else|or (?:you|we|it|they|the [\w-]+)|so (?:i|we|you|they|people|everyone|anyone|the team|(?:the|our|your|its|other|all|any) [\w-]+(?: [\w-]+)?|[a-z]+[^s\W]s) (?:can|could|don'?t|won'?t|do not|will not|doesn'?t|does not|stays?|keeps?)|that'?s (?:when|why|because))\s+`))
 	reTemporal      = gate(lazyre.New(`(?i)^(?:\d{4}\b|\d{1,2}(?:[:/.-]\d|\s*(?:am|pm)\b|\s+(?:days?|weeks?|months?|years?|hours?|minutes?)\b)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|yesterday|today|last\b|then\b|early\b|the (?:start|beginning|last|first)\b|v\d)`))
 	reBurned        = gate(lazyre.New(`(?i)^(?:we got burned|last (?:time|quarter|month|year|week)|it (?:broke|caused|took down)|that (?:broke|caused)|the reason is)\b`))
 	reNotImperative = gate(lazyre.New(`(?i)^(?:the|a|an|this|that|it|its|it'?s|i|i'?m|i'?ve|you|he|she|they|there|what|why|how|my|our|your|his|her|their|is|are|was|were|if|when|maybe|probably|just|ok|sure|yes|thanks)\b`))

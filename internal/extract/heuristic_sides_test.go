@@ -94,6 +94,12 @@ func TestHeuristic_PeopleInPassing(t *testing.T) {
 			t.Errorf("%q: no project memory of %s: %+v", tc.text, tc.name, got)
 		}
 	}
+	// A rule under a label that names who gave it: the rule, and who she is.
+	got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "finance rule, from Hannah (finance controller): round on the invoice total, never per line"}}, "s")
+	if len(got) != 2 || got[0].Type != "feedback" || !strings.Contains(got[0].Body, "Round on the invoice total, never per line") ||
+		got[1].Type != "project" || got[1].Body != "Hannah (finance controller).\n" {
+		t.Errorf("got %+v, want the rule and who Hannah is", got)
+	}
 	for _, text := range []string{
 		"The Terraform state lives in S3 and nobody touches it by hand.",
 		"we build Postgres from source on the ci box.",
@@ -184,6 +190,38 @@ func TestConvention(t *testing.T) {
 	} {
 		if got := convention(s); got != want {
 			t.Errorf("convention(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestHeuristic_ReasonsAsSaid: what happens otherwise ("or we get
+// fined"), "that's when …", "so other teams can …" and a purpose said last
+// ("…, for traceability") are the reason of the rule or fact before them.
+func TestHeuristic_ReasonsAsSaid(t *testing.T) {
+	localUTC(t)
+	at := time.Date(2026, 1, 20, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ text, rule, why string }{
+		{"the VAT filing has to be with the accountant by the 10th or we pay a late fee.", "VAT filing has to be with the accountant by 2026-02-10", "or we pay a late fee"},
+		{"schema changes always go out on sunday nights, thats when nobody is ordering.", "schema changes always go out on sunday nights", "thats when nobody is ordering"},
+		{"always keep the docker images public-read, so other teams can pull them in their CI.", "keep the docker images public-read", "so other teams can pull them"},
+		{"every deploy gets a signed tag, for traceability.", "every deploy gets a signed tag", "for traceability"},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		if len(got) != 1 {
+			t.Errorf("%q: got %+v, want one memory", tc.text, got)
+			continue
+		}
+		rule, why, _ := strings.Cut(strings.ToLower(got[0].Body), "**why:**")
+		if !strings.Contains(rule, strings.ToLower(tc.rule)) || !strings.Contains(why, tc.why) || strings.Contains(rule, tc.why) {
+			t.Errorf("%q: body %q, want the rule %q and the reason %q apart", tc.text, got[0].Body, tc.rule, tc.why)
+		}
+	}
+	for _, text := range []string{"fix the parser or the lexer, whichever is simpler.", "ship it with the release, for now."} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s")
+		for _, c := range got {
+			if strings.Contains(c.Body, "**Why:**") {
+				t.Errorf("%q: a made-up reason: %q", text, c.Body)
+			}
 		}
 	}
 }

@@ -282,7 +282,6 @@ func TestHeuristic_Structure(t *testing.T) {
 		{"Maria is tracking it in jira epic ADM-212", "reference", "ADM-212", ""},
 		// "X, never Y": both sides of a standing choice, Y without a verb.
 		{"mount the volume read-only, never rw, because the backup job scans it", "feedback", "Mount the volume read-only, never rw", "The backup job scans it"},
-		{"finance rule, from Hannah (finance controller): round on the invoice total, never per line", "feedback", "Round on the invoice total, never per line", ""},
 		// What to do instead of what is forbidden is part of the rule; a list it goes on with too.
 		{"right but don't guess court rules, check the actual practice direction, we follow the commercial court guide.", "feedback", "Don't guess court rules, check the actual practice direction", "We follow the commercial court guide"},
 		{"never put real patient data in fixtures, tests or log lines, use the make_patient() factory, we are HIPAA covered", "feedback", "Never put real patient data in fixtures, tests or log lines", ""},

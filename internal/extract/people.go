@@ -91,6 +91,9 @@ func peopleSaid(s string, cands []Candidate, at time.Time) []Candidate {
 			clause = s[at : m[1]+i] // "from Hannah (finance controller): round on…": what follows is another matter
 		}
 		clause = strings.TrimSpace(clause)
+		if rest, ok := strings.CutPrefix(clause, "from "); ok && strings.HasPrefix(rest, name) {
+			clause = rest // "from Hannah (finance controller)": Hannah, who she is
+		}
 		if len(cands) == 0 && len(strings.Fields(s)) <= 25 {
 			clause = s // "…the Fivetran dashboard, Ahmed from IT has the login": what the person is for is in the sentence
 		}

@@ -120,14 +120,14 @@ func reasonOf(s, next string) string {
 		before := strings.TrimRight(s[:m[2]], " ")
 		afterPunct := strings.HasSuffix(before, ",") || strings.HasSuffix(before, ";") || strings.HasSuffix(before, "—") || strings.HasSuffix(before, "–") || strings.HasSuffix(before, "-")
 		switch {
-		case (word == "as" || word == "otherwise" || strings.HasPrefix(word, "or ") && word != "or else") && !afterPunct:
+		case (word == "as" || word == "otherwise" || strings.HasPrefix(word, "or ") && word != "or else" && !orSubject(word)) && !afterPunct:
 			continue // "write tests as a table", "treat warnings as errors", "fix or quarantine"
 		case word == "since" && reTemporal.MatchString(rest):
 			continue // "since 2020", "since last week": when, not why
 		case word == "because" && strings.HasPrefix(strings.ToLower(rest), "of "):
 			rest = s[m[2]:] // "because of the audit" reads as the why
-		case strings.HasPrefix(word, "so ") && word != "so that", strings.HasPrefix(word, "or ") && word != "or else":
-			rest = s[m[2]:] // "so i can maintain it": what the rule is for; "or you leak users"
+		case strings.HasPrefix(word, "so ") && word != "so that", strings.HasPrefix(word, "or ") && word != "or else", strings.HasPrefix(word, "that"):
+			rest = s[m[2]:] // "so i can maintain it": what the rule is for; "or you leak users"; "that's when traffic is lowest"
 		}
 		if strings.TrimSpace(before) == "" {
 			// "since matter numbers are confidential, dont put real ones
@@ -140,10 +140,49 @@ func reasonOf(s, next string) string {
 			return strings.TrimRight(rest, ".! ")
 		}
 	}
+	if r := purposeTail(s); r != "" {
+		return r
+	}
 	if reBurned.MatchString(strings.TrimSpace(next)) {
 		return strings.TrimRight(strings.TrimSpace(next), ".!")
 	}
 	return ""
+}
+
+// purposeTail is the purpose said last, after a comma, as "for" and what
+// it serves: "…, for reproducibility", "…, for legal reasons"; not "…, for
+// the release" (a when) nor "…, for now".
+func purposeTail(s string) string {
+	i := strings.LastIndex(s, ", for ")
+	if i < 0 {
+		return ""
+	}
+	tail := strings.TrimRight(s[i+2:], ".! ")
+	w := strings.Fields(asciiLower(tail))
+	if len(w) < 2 || len(w) > 4 {
+		return ""
+	}
+	last := w[len(w)-1]
+	switch last {
+	case "reasons", "security", "safety", "privacy", "compliance", "auditing", "auditors", "performance", "debugging", "accessibility":
+		return tail
+	}
+	for _, suf := range []string{"ity", "ance", "ence", "ness"} {
+		if strings.HasSuffix(last, suf) && len(last) > len(suf)+3 {
+			return tail
+		}
+	}
+	return ""
+}
+
+// orSubject reports "or" and a person after it, which opens what happens
+// otherwise even without a comma: "… by the 28th or we get fined".
+func orSubject(word string) bool {
+	switch word {
+	case "or you", "or we", "or they":
+		return true
+	}
+	return false
 }
 
 // trailingReason is clauseReason's clause that states something after

@@ -204,22 +204,24 @@ func convention(s string) bool {
 	if last := np[len(np)-1]; last == "is" || last == "are" {
 		np = np[:len(np)-1]
 	}
-	if len(np) == 0 || len(np) > 4 {
-		return false
+	if len(np) == 0 || len(np) > 4 || imperatives()[np[0]] || stepVerb(np[0]) {
+		return false // "write the commit messages always in English": an order, read as one
 	}
 	for _, x := range np {
 		switch x {
 		case "i", "you", "he", "she", "it", "they", "we", "this", "that", "these", "those", "there", "which", "who", "what",
-			"someone", "somebody", "nobody", "everyone", "everybody", "he's", "she's", "it's", "its", "was", "were", "has", "had", "do", "does", "did":
+			"someone", "somebody", "nobody", "everyone", "everybody", "he's", "she's", "it's", "its", "was", "were", "has", "had", "do", "does", "did",
+			"ive", "i've", "im", "i'm", "weve", "we've", "we're", "youve", "you've", "you're", "theyve", "they've", "they're", "id", "i'd", "ill", "i'll":
 			return false
 		}
 	}
 	switch strings.Trim(w[k+1], ",") {
 	case "fail", "fails", "failed", "break", "breaks", "broke", "crash", "crashes", "hang", "hangs", "work", "works", "worked", "finish", "finishes",
-		"take", "takes", "time", "times", "return", "returns", "seem", "seems", "get", "gets", "happen", "happens", "show", "shows", "come", "comes":
-		return false
+		"take", "takes", "time", "times", "return", "returns", "seem", "seems", "get", "gets", "happen", "happens", "show", "shows", "come", "comes",
+		"flaky", "slow", "broken", "red", "failing", "down", "late", "wrong", "buggy", "unstable", "noisy", "empty", "stale", "full", "behind", "off":
+		return false // "the tests are always flaky"
 	}
-	return !rePast.MatchString(s) && !reQuestion.MatchString(s) && !reNowOnly.MatchString(s) && !reTrouble.MatchString(s)
+	return !rePast.MatchString(s) && !reQuestion.MatchString(s) && !reNowOnly.MatchString(s) && !reTrouble.MatchString(s) && !mayHold(s, hereWords)
 }
 
 // pastHabit reports what the team always or never did, which is history,

@@ -175,10 +175,17 @@ func nameIntro(c string) bool {
 	default:
 		return false
 	}
-	for _, r := range w[len(w)-1] {
+	name := w[len(w)-1]
+	for _, r := range name {
 		if !unicode.IsLetter(r) {
 			return false
 		}
+	}
+	switch name {
+	case "afraid", "sure", "sorry", "glad", "happy", "back", "here", "done", "fine", "ok", "okay", "new", "stuck", "confused", "going",
+		"trying", "not", "just", "still", "also", "so", "good", "great", "busy", "away", "off", "on", "in", "out", "ready", "late",
+		"tired", "lost", "curious", "aware", "afk", "around", "free", "available", "alone":
+		return false // "I'm afraid, the admin already deleted it": no name
 	}
 	return true
 }

@@ -136,7 +136,7 @@ const projectThreshold = 1.0
 // projectSaid reports a sentence the project model reads as a lasting
 // fact of the project, less what is asked or aimed at agents.
 func projectSaid(s string, feat []string, at time.Time) bool {
-	if reQuestion.MatchString(s) || reToAgents.MatchString(s) || reNowOnly.MatchString(s) || reLogLine.MatchString(s) || reDerivable.MatchString(s) ||
+	if reQuestion.MatchString(s) || reToAgents.MatchString(s) || reNowOnly.MatchString(s) || reLogLine.MatchString(s) || reDerivable.MatchString(s) || ownErrand(s) ||
 		projectModel().Score(feat) < projectThreshold {
 		return false
 	}
@@ -144,6 +144,21 @@ func projectSaid(s string, feat []string, at time.Time) bool {
 		return false // "the rebrand is going to change basically every color": what may come, no fact yet
 	}
 	return true
+}
+
+// ownErrand reports the speaker's own errand, no fact of the project: "my
+// flight is on the 9th", "my dentist appointment moved".
+func ownErrand(s string) bool {
+	w := strings.Fields(asciiLower(s))
+	if len(w) < 2 || w[0] != "my" {
+		return false
+	}
+	switch strings.TrimSuffix(strings.Trim(w[1], ",.!"), "'s") {
+	case "flight", "train", "dentist", "doctor", "appointment", "haircut", "birthday", "wedding", "gym", "lunch", "dinner",
+		"kid", "kids", "son", "daughter", "wife", "husband", "partner", "mom", "mum", "dad", "parents", "sister", "brother", "dog", "cat":
+		return true
+	}
+	return false
 }
 
 // reUndatedFuture is what is said to come, which without a date is a
