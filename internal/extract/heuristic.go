@@ -118,7 +118,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			continue
 		}
 		text := saidWords(m.Text)
-		sents, frags := sentencesAndFragments(text)
+		sents, frags := splitOwners(sentencesAndFragments(text))
 		redirected := false // the message opened with a bare redirect ("lol no, way overkill.")
 		lastRule := -1      // out's last rule from this message, which a fragment after it joins
 		joking := reJoking.MatchString(text)

@@ -91,6 +91,13 @@ func peopleSaid(s string, cands []Candidate, at time.Time) []Candidate {
 			clause = s[at : m[1]+i] // "from Hannah (finance controller): round on…": what follows is another matter
 		}
 		clause = strings.TrimSpace(clause)
+		if len(strings.Fields(clause)) > 20 {
+			// A run-on said without a stop ("…I already rebased and when it's
+			// merged ping Yusuf he cuts the release builds on EAS"): the
+			// words from the match on.
+			w := strings.Fields(s[m[0]:])
+			clause = strings.Join(w[:min(len(w), max(len(strings.Fields(s[m[0]:m[1]]))+6, 8))], " ")
+		}
 		if rest, ok := strings.CutPrefix(clause, "from "); ok && strings.HasPrefix(rest, name) {
 			clause = rest // "from Hannah (finance controller)": Hannah, who she is
 		}

@@ -39,7 +39,7 @@ func sentencesAndFragments(text string) (out []string, frags [][]string) {
 	for i, s := range sents {
 		sents[i] = unwrapAside(strings.TrimSpace(s))
 	}
-	for _, s := range splitOwners(splitLabels(sents)) {
+	for _, s := range splitLabels(sents) {
 		for i, u := range urls {
 			s = strings.ReplaceAll(s, fmt.Sprintf("\x00%d\x00", i), u)
 		}
@@ -511,10 +511,15 @@ func handOver(s string) bool {
 // splitOwners cuts a self-description from who does what said after it:
 // "I own the oscillators + filters, Mei does all the UI and Jonas does
 // builds/installers" is who the speaker is and who the others are, a
-// user memory and a project one.
-func splitOwners(sents []string) []string {
+// user memory and a project one. frags (sentencesAndFragments's, one more
+// than sents) stays in step: a sentence cut in two has no fragment before
+// its second half. The learned readers are trained on sentences as
+// Sentences cuts them, without this.
+func splitOwners(sents []string, frags [][]string) ([]string, [][]string) {
 	var out []string
-	for _, s := range sents {
+	var fr [][]string
+	for i, s := range sents {
+		fr = append(fr, frags[i])
 		cut := -1
 		for _, m := range reOwnerTyped.FindAllStringSubmatchIndex(s, -1) {
 			at := m[4] // the name
@@ -533,6 +538,7 @@ func splitOwners(sents []string) []string {
 		}
 		tail := strings.TrimLeft(s[cut:], " ,;(")
 		out = append(out, strings.TrimRight(s[:cut], " ,;")+".", strings.ToUpper(tail[:1])+tail[1:])
+		fr = append(fr, nil)
 	}
-	return out
+	return out, append(fr, frags[len(sents)])
 }

@@ -27,6 +27,8 @@
 //	                     words after "secret key", "secret access key" or "aws … secret"
 //	azure-client-secret  client_secret / AZURE_CLIENT_SECRET = <34-40 characters>, when the key
 //	                     names Azure or the value has the "~" of Azure's secret format
+//	rpc-url-key          the key in an RPC endpoint's path: alchemy.com/v2/<key>,
+//	                     infura.io/v3/<id>, quiknode.pro/<key>, rpc.ankr.com/<chain>/<key>
 //	url-password         the password in scheme://user:password@host (it may hold @ # !)
 //	password             the value assigned to a password key, or given in words (see below)
 //	generic-secret       a random-looking value of 20 or more characters assigned to a key

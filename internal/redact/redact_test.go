@@ -70,6 +70,8 @@ var positives = []positive{
 	{"GitLabToken", "PRIVATE-TOKEN: " + glToken, "PRIVATE-TOKEN: [REDACTED:gitlab-token]", "gitlab-token", glToken},
 	{"SlackToken", "bot token " + slackToken + ".", "bot token [REDACTED:slack-token].", "slack-token", slackToken},
 	{"SlackWebhook", "curl -X POST " + slackHook + " -d @msg.json", "curl -X POST [REDACTED:slack-webhook] -d @msg.json", "slack-webhook", slackHook},
+	{"AlchemyURLKey", "fork from https://eth-mainnet.g.alchemy.com/v2/Qm7xT2pLk9RbV4nWs8YdHc5e for the tests", "fork from https://eth-mainnet.g.alchemy.com/v2/[REDACTED:rpc-url-key] for the tests", "rpc-url-key", "Qm7xT2pLk9RbV4nWs8YdHc5e"},
+	{"InfuraURLKey", "RPC=https://mainnet.infura.io/v3/0f3c9e1b7a2d4c6e8f0a1b2c3d4e5f60", "RPC=https://mainnet.infura.io/v3/[REDACTED:rpc-url-key]", "rpc-url-key", "0f3c9e1b7a2d4c6e8f0a1b2c3d4e5f60"},
 	{"StripeKey", "Stripe.api_key = '" + stripeKey + "'", "Stripe.api_key = '[REDACTED:stripe-key]'", "stripe-key", stripeKey},
 	{"OpenAIProjectKey", "OPENAI_API_KEY=" + openaiKey, "OPENAI_API_KEY=[REDACTED:openai-key]", "openai-key", openaiKey},
 	{"OpenAILegacyKey", "old key " + openaiOld + ".", "old key [REDACTED:openai-key].", "openai-key", openaiOld},

@@ -191,6 +191,15 @@ var rules = []rule{
 		},
 	},
 	{
+		// A blockchain RPC endpoint with its key in the path: Alchemy's
+		// /v2/<key>, Infura's /v3/<project id>, QuickNode's and Ankr's.
+		kind:    "rpc-url-key",
+		anchors: []string{"alchemy.com/v2/", "infura.io/v3/", "quiknode.pro/", "rpc.ankr.com/"},
+		pattern: `(?:alchemy\.com/v2/|infura\.io/v3/|quiknode\.pro/|rpc\.ankr\.com/[a-z0-9_]+/)(?P<v>[A-Za-z0-9_-]{20,})`,
+		secret:  []string{"v"},
+		edge:    isTokenByte,
+	},
+	{
 		kind:    "url-password",
 		anchors: []string{"://"},
 		back:    func(c byte) bool { return isTokenByte(c) && c != '_' || c == '+' || c == '.' },
