@@ -80,7 +80,7 @@ func TestHeuristic_PeopleInPassing(t *testing.T) {
 	for _, tc := range []struct{ text, name string }{
 		{"the payroll export runs nightly and Oskar (our DBA) keeps an eye on it.", "Oskar"},
 		{"our release manager Tobias tags the builds on thursdays.", "Tobias"},
-		{"if the feed breaks ping Wanjiru from ops, she has the access.", "Wanjiru"},
+		{"the feed box is on the old vlan, Wanjiru from ops has the access.", "Wanjiru"},
 		{"since last month Ravi manages the vendor contracts.", "Ravi"},
 		{"Hannelore is on parental leave until october.", "Hannelore"},
 		{"the technical contact at Brightwave is Suresh Pillai.", "Suresh Pillai"},

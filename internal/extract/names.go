@@ -80,8 +80,10 @@ func talkClause(c string) bool {
 		return false
 	}
 	switch strings.Trim(w[0], ".,!:") {
-	case "sorry", "apologies", "oops", "whoops", "correction", "update", "important", "note", "ps":
+	case "sorry", "apologies", "oops", "whoops", "ps":
 		return true
+	case "correction", "update", "important", "note":
+		return len(w) == 1 // "update the changelog, then tag": an order
 	case "my":
 		return len(w) > 1 && w[1] == "bad"
 	case "also", "and", "oh", "ah":

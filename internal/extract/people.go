@@ -17,7 +17,7 @@ import (
 // manages Fivetran", "ping Yusuf he cuts the release builds", "Lena is
 // on parental leave until june").
 const (
-	personName = `(\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+)?)`
+	personName = `\b(\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+)?)`
 	personRole = `(?i:manager|lead|director|owner|contact|admin|administrator|engineer|developer|designer|architect|analyst|pm|cto|ceo|cfo|coo|vp|head|person|controller|officer|dpo|maintainer|reviewer|tester|intern|trainee|boss|supervisor|advisor|coordinator|specialist|scientist|consultant|accountant|sre|dba|founder|researcher|professor|guy)`
 	personDept = `(?:it|qa|ops|devops|finops|finance|legal|security|secops|hr|marketing|sales|support|design|product|data|platform|infra|compliance|procurement|accounting)`
 	personDoes = `(?:manages|runs|maintains|owns|handles|approves|reviews|cuts|signs off|leads|wrote|built|is the only one|has the (?:login|keys|password|credentials|access)|is on (?:parental |maternity |paternity |sick )?leave|joined|left|took over|is taking over|takes over|is (?:our|the) (?:[\w-]+ ){0,2}` + personRole + `)`
@@ -47,9 +47,10 @@ func notPerson(w string) bool {
 	return false
 }
 
-// mayNamePerson reports whether s holds a word that may be a name: a
-// capital and a small letter, not a word notPerson lists. Most sentences
-// hold none, and the regexp does not run on them.
+// mayNamePerson reports whether s holds a word that may be a name: one
+// that opens with a capital (or a letter outside ASCII) and is not all
+// capitals, not a word notPerson lists. Most sentences hold none, and the
+// regexp does not run on them.
 func mayNamePerson(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < 'A' || s[i] > 'Z' && s[i] < 0x80 || i > 0 && s[i-1] != ' ' && s[i-1] != '(' && s[i-1] != '"' {
@@ -66,12 +67,16 @@ func mayNamePerson(s string) bool {
 	return false
 }
 
-// peopleSaid are project memories of who is who in sentence s, one per
-// clause that says it, when no memory of s already holds the name as a
-// project fact: "Pieter (he does the hardware) says the boards arrive that
-// week" is who Pieter is, beside what he says.
+// peopleSaid are project memories of who is who in sentence s: the
+// clause that says it, or the sentence when it says nothing else and
+// opens with the person; none when a memory of s holds the name as a
+// project fact or holds the clause itself. "Pieter (he does the hardware)
+// says the boards arrive that week" is who Pieter is, beside what he
+// says. A request, a guess, a condition or what holds only now says no
+// one's role: "can you ask Tomas from IT…", "maybe Ravi manages…", "if
+// Sarah joined…".
 func peopleSaid(s string, cands []Candidate, at time.Time) []Candidate {
-	if len(s) > maxClauseText || !mayNamePerson(s) || reQuestion.MatchString(s) {
+	if len(s) > maxClauseText || !mayNamePerson(s) || reQuestion.MatchString(s) || reNowOnly.MatchString(s) || notFactOfPerson(s) {
 		return nil
 	}
 	var out []Candidate
@@ -83,7 +88,7 @@ func peopleSaid(s string, cands []Candidate, at time.Time) []Candidate {
 				break
 			}
 		}
-		if name == "" || notPerson(name) {
+		if name == "" || notPerson(name) || notAName()[strings.ToLower(strings.Fields(name)[0])] || notAName()[strings.ToLower(name)] {
 			continue
 		}
 		clause := clauseAround(s, m[:2])
@@ -91,26 +96,61 @@ func peopleSaid(s string, cands []Candidate, at time.Time) []Candidate {
 			clause = s[at : m[1]+i] // "from Hannah (finance controller): round on…": what follows is another matter
 		}
 		clause = strings.TrimSpace(clause)
-		if len(strings.Fields(clause)) > 20 {
-			// A run-on said without a stop ("…I already rebased and when it's
-			// merged ping Yusuf he cuts the release builds on EAS"): the
-			// words from the match on.
+		switch {
+		case pastDeedAfter(s[m[1]:]):
+			// What someone did once ("…in the end Oskar (our DBA) found the
+			// missing index"): who they are, as the match says it.
+			clause = strings.TrimSpace(s[m[0]:m[1]])
+		case len(strings.Fields(clause)) > 20:
+			// A run-on said without a stop ("…when it's merged ping Yusuf
+			// he cuts the release builds on EAS"): the words from the name
+			// on, not ending on one that leads into more.
 			w := strings.Fields(s[m[0]:])
-			clause = strings.Join(w[:min(len(w), max(len(strings.Fields(s[m[0]:m[1]]))+6, 8))], " ")
+			w = w[:min(len(w), len(strings.Fields(s[m[0]:m[1]]))+6)]
+			for len(w) > 3 && (danglingWords[strings.ToLower(w[len(w)-1])] || titleDangling[strings.ToLower(w[len(w)-1])]) {
+				w = w[:len(w)-1]
+			}
+			clause = strings.Join(w, " ")
 		}
 		if rest, ok := strings.CutPrefix(clause, "from "); ok && strings.HasPrefix(rest, name) {
 			clause = rest // "from Hannah (finance controller)": Hannah, who she is
 		}
-		if len(cands) == 0 && len(strings.Fields(s)) <= 25 {
-			clause = s // "…the Fivetran dashboard, Ahmed from IT has the login": what the person is for is in the sentence
+		if len(cands) == 0 && len(strings.Fields(s)) <= 25 && strings.Index(s, name) <= len(strings.Join(strings.Fields(s)[:min(3, len(strings.Fields(s)))], " ")) && !pastDeedAfter(s[m[1]:]) {
+			clause = s // "Ahmed from IT has the login to the Fivetran dashboard": what the person is for is in the sentence
 		}
+		lower := asciiLower(clause)
 		if len(strings.Fields(clause)) < 3 || slices.ContainsFunc(append(cands, out...), func(c Candidate) bool {
-			// A memory of the sentence holds the name as a project fact.
-			return c.Type == "project" && strings.Contains(c.Body, name)
+			return c.Type == "project" && strings.Contains(c.Body, name) || strings.Contains(asciiLower(whyOfBody(c.Body)), lower) // "…, so don't touch it. **Why:** Ravi owns the billing service"
 		}) {
 			continue
 		}
 		out = append(out, build("project", clause, "", at))
 	}
 	return out
+}
+
+// pastDeedAfter reports what someone did once, said right after who they
+// are: "(our DBA) found the missing index".
+func pastDeedAfter(after string) bool {
+	w, _, _ := strings.Cut(strings.TrimLeft(asciiLower(after), " ,"), " ")
+	switch w {
+	case "found", "did", "made", "said", "told", "went", "got", "broke", "fixed", "saw", "sent", "ran", "took", "gave":
+		return true
+	}
+	return len(w) > 4 && strings.HasSuffix(w, "ed")
+}
+
+// notFactOfPerson reports a sentence that asks, guesses or supposes: "can
+// you ask…", "ping Wanjiru…", "maybe Ravi…", "if Sarah joined…", "Oskar
+// said the migration is fine".
+func notFactOfPerson(s string) bool {
+	w := strings.Fields(asciiLower(s))
+	if len(w) == 0 {
+		return true
+	}
+	switch strings.Trim(w[0], ",") {
+	case "can", "could", "would", "will", "please", "pls", "ping", "ask", "tell", "if", "when", "maybe", "perhaps", "probably", "let", "lets", "let's":
+		return true
+	}
+	return mayHold(asciiLower(s), []string{"not sure", "i think", "i guess", " said ", " says ", " could ", " would "}) && !mayHold(s, []string{"("})
 }

@@ -120,7 +120,7 @@ func reasonOf(s, next string) string {
 		before := strings.TrimRight(s[:m[2]], " ")
 		afterPunct := strings.HasSuffix(before, ",") || strings.HasSuffix(before, ";") || strings.HasSuffix(before, "—") || strings.HasSuffix(before, "–") || strings.HasSuffix(before, "-")
 		switch {
-		case (word == "as" || word == "otherwise" || strings.HasPrefix(word, "or ") && word != "or else" && !orSubject(word)) && !afterPunct:
+		case (word == "as" || word == "otherwise" || strings.HasPrefix(word, "or ") && word != "or else" && !orSubject(word, rest)) && !afterPunct:
 			continue // "write tests as a table", "treat warnings as errors", "fix or quarantine"
 		case word == "since" && reTemporal.MatchString(rest):
 			continue // "since 2020", "since last week": when, not why
@@ -159,10 +159,14 @@ func purposeTail(s string) string {
 	}
 	tail := strings.TrimRight(s[i+2:], ".! ")
 	w := strings.Fields(asciiLower(tail))
-	if len(w) < 2 || len(w) > 4 {
-		return ""
+	if len(w) < 2 || len(w) > 4 || determiners()[w[1]] {
+		return "" // "…, for the conference": an occasion, not a purpose
 	}
 	last := w[len(w)-1]
+	switch last {
+	case "instance", "example", "once", "now", "reference", "sure":
+		return ""
+	}
 	switch last {
 	case "reasons", "security", "safety", "privacy", "compliance", "auditing", "auditors", "performance", "debugging", "accessibility":
 		return tail
@@ -175,12 +179,19 @@ func purposeTail(s string) string {
 	return ""
 }
 
-// orSubject reports "or" and a person after it, which opens what happens
-// otherwise even without a comma: "… by the 28th or we get fined".
-func orSubject(word string) bool {
-	switch word {
-	case "or you", "or we", "or they":
-		return true
+// orSubject reports "or" and a person after it and what befalls them,
+// which opens what happens otherwise even without a comma: "… by the 28th
+// or we get fined".
+func orSubject(word, rest string) bool {
+	if word != "or you" && word != "or we" && word != "or they" {
+		return false
+	}
+	// What befalls them, not another way to go: "or we get fined", not
+	// "or you can click through the console", "or we spin up our own".
+	v, _, _ := strings.Cut(asciiLower(strings.TrimSpace(rest)), " ")
+	switch v {
+	case "get", "lose", "pay", "break", "leak", "fail", "miss", "risk", "end", "can't", "cant", "cannot", "won't", "wont", "will", "have", "might", "could":
+		return v != "could" && v != "might" || strings.Contains(rest, " lose ") || strings.Contains(rest, " break")
 	}
 	return false
 }

@@ -215,19 +215,40 @@ func convention(s string) bool {
 			return false
 		}
 	}
-	switch strings.Trim(w[k+1], ",") {
-	case "fail", "fails", "failed", "break", "breaks", "broke", "crash", "crashes", "hang", "hangs", "work", "works", "worked", "finish", "finishes",
-		"take", "takes", "time", "times", "return", "returns", "seem", "seems", "get", "gets", "happen", "happens", "show", "shows", "come", "comes",
-		"flaky", "slow", "broken", "red", "failing", "down", "late", "wrong", "buggy", "unstable", "noisy", "empty", "stale", "full", "behind", "off":
-		return false // "the tests are always flaky"
+	verb := strings.Trim(w[k+1], ",")
+	if last := w[k-1]; last == "is" || last == "are" {
+		// "role names are always <team>-<purpose>-<env>": what they are,
+		// unless it is trouble ("the tests are always flaky").
+		switch verb {
+		case "flaky", "slow", "broken", "red", "failing", "down", "late", "wrong", "buggy", "unstable", "noisy", "empty", "stale", "full", "behind", "off":
+			return false
+		}
+	} else if w[k] != "must" && !conventionVerb(verb) && !prepositions()[verb] { // "pupil names never in urls"; "the extension must never send …" binds whatever its verb
+		return false // "users never read the docs", "the old code never checked for nil": what is, not what is done
 	}
 	return !rePast.MatchString(s) && !reQuestion.MatchString(s) && !reNowOnly.MatchString(s) && !reTrouble.MatchString(s) && !mayHold(s, hereWords)
+}
+
+// conventionVerb reports a verb a convention says its things do: "commit
+// messages always start with …", "secrets never go in …".
+func conventionVerb(v string) bool {
+	for _, x := range []string{v, strings.TrimSuffix(v, "s"), strings.TrimSuffix(v, "es")} {
+		switch x {
+		case "start", "begin", "end", "go", "use", "need", "include", "follow", "live", "run", "stay", "contain", "carry", "match",
+			"point", "land", "ship", "target", "call", "be", "have", "sit", "belong", "lead", "leave", "touch", "hit", "reach":
+			return true
+		}
+	}
+	return v == "has" || v == "carries"
 }
 
 // pastHabit reports what the team always or never did, which is history,
 // not a rule: "we always had trouble with that vendor", "we never used to
 // pin versions".
 func pastHabit(lower string) bool {
+	if strings.ContainsAny(lower, ",;") {
+		return false // "we always had trouble with that vendor, never use their sdk": a rule after it
+	}
 	w := strings.Fields(lower)
 	return len(w) > 2 && w[0] == "we" && (w[1] == "always" || w[1] == "never") && (w[2] == "used" || rePast.MatchString(w[2]))
 }

@@ -71,7 +71,7 @@ func selfClauses(s string) []string {
 		}
 		kept = append(kept, strings.TrimSpace(parts[i]))
 		named := "" // "I am Giulia, postdoc in the genomics lab": the role, said of the name
-		if i > 0 && nameIntro(parts[i-1]) && reNamedRole.MatchString(strings.TrimSpace(p)) {
+		if i > 0 && nameIntro(parts[i-1]) && roleAfterName(strings.TrimSpace(p)) {
 			named = strings.TrimSpace(read(parts[i-1]).text) + ", "
 			p = "I'm " + strings.TrimSpace(p)
 		}
@@ -148,11 +148,16 @@ func doesArea(p string) bool {
 		return false
 	}
 	for k, x := range w[1:min(len(w), 3)] {
+		after := ""
+		if k+2 < len(w) {
+			after = strings.Trim(w[k+2], ",.;:!")
+		}
+		ends := after == "" || after == "of" || after == "for" || after == "at" || after == "on" || after == "in" || after == "side" || strings.HasSuffix(x, ",")
 		x = strings.Trim(x, ",.;:!")
 		switch x {
 		case "firmware", "backend", "back-end", "frontend", "front-end", "infra", "infrastructure", "ops", "devops", "design", "data",
 			"analytics", "art", "ui", "ux", "hardware", "mobile", "ios", "android", "web", "platform", "security", "qa", "testing", "docs", "documentation":
-			return true
+			return ends // "I do the firmware of …", not "I do the ui changes first"
 		case "side":
 			return k > 0
 		}
@@ -160,8 +165,24 @@ func doesArea(p string) bool {
 	return false
 }
 
+// roleAfterName reports a clause that is a role and what it is of:
+// "postdoc in the genomics lab", "junior dev", "the tech lead on
+// payments"; not "dev environment is broken again", "manager asked me".
+func roleAfterName(p string) bool {
+	m := reNamedRole.FindStringIndex(p)
+	if m == nil {
+		return false
+	}
+	next, _, _ := strings.Cut(strings.TrimLeft(asciiLower(p[m[1]:]), " ,"), " ")
+	switch strings.Trim(next, ",.") {
+	case "", "in", "at", "on", "for", "of", "with", "from", "and", "here", "since":
+		return true
+	}
+	return false
+}
+
 // nameIntro reports a clause that gives only the speaker's name: "I am
-// Giulia", "hey, im tom".
+// Giulia", "hey, im tom"; not "I'm afraid", "I'm leaving".
 func nameIntro(c string) bool {
 	w := strings.Fields(asciiLower(strings.Trim(c, " ,.!")))
 	switch {
@@ -170,7 +191,7 @@ func nameIntro(c string) bool {
 	}
 	switch {
 	case len(w) == 2 && (w[0] == "im" || w[0] == "i'm"):
-	case len(w) == 3 && (w[0] == "i" && w[1] == "am" || w[0] == "this" && w[1] == "is"):
+	case len(w) == 3 && w[0] == "i" && w[1] == "am":
 	case len(w) == 4 && w[0] == "my" && w[1] == "name" && w[2] == "is":
 	default:
 		return false
@@ -184,7 +205,7 @@ func nameIntro(c string) bool {
 	switch name {
 	case "afraid", "sure", "sorry", "glad", "happy", "back", "here", "done", "fine", "ok", "okay", "new", "stuck", "confused", "going",
 		"trying", "not", "just", "still", "also", "so", "good", "great", "busy", "away", "off", "on", "in", "out", "ready", "late",
-		"tired", "lost", "curious", "aware", "afk", "around", "free", "available", "alone":
+		"tired", "lost", "curious", "aware", "afk", "around", "free", "available", "alone", "leaving", "heading":
 		return false // "I'm afraid, the admin already deleted it": no name
 	}
 	return true

@@ -338,19 +338,49 @@ func otherSide(prev, c Candidate) bool {
 	if prev.Type != "feedback" || c.Type != "feedback" || bannedRule(prev.Description) == bannedRule(c.Description) {
 		return false
 	}
-	if Jaccard(prev.Description, c.Description) > 0 {
+	// A rule that opens as one ("always run the tests", "never push to
+	// main") is another rule, unless the two share more than a word ("use
+	// the staging bucket for fixtures. never write fixtures into the prod
+	// bucket").
+	w := strings.Fields(asciiLower(strings.TrimSpace(c.Description)))
+	shared := sharedStems(prev.Description, c.Description)
+	switch strings.Trim(w[0], ",") {
+	case "always", "never", "don't", "dont":
+		return shared >= 2
+	case "also", "and", "btw", "oh", "plus", "run", "make", "check":
+		return false
+	}
+	if shared > 0 {
 		return true
 	}
-	// "no anyclass ToJSON. we write the aeson instances by hand": what to
-	// do instead, said as a rule with no "not", "but" or "only" of its own
+	// "no Process.sleep in tests. use assert_receive with a timeout": what
+	// to do instead, said in a few words ("use …"), as what the team does
+	// ("we write the aeson instances by hand", "everything goes through
+	// argo"), or with "instead"; with no "not", "but" or "only" of its own
 	// ("pg_repack is ok but only inside the maintenance window" is a rule
 	// of its own).
-	// A rule that opens as one ("always put screenshots in the PR") is
-	// another rule.
 	neg, _ := Polarity(c.Description)
-	first, _, _ := strings.Cut(asciiLower(strings.TrimSpace(c.Description)), " ")
-	return bannedRule(prev.Description) && len(neg) == 0 && !mayHold(asciiLower(c.Description), []string{" but ", "only "}) &&
-		first != "always" && first != "also" && first != "and" && first != "btw" && first != "oh" && first != "plus"
+	insteadOf := (w[0] == "use" || w[0] == "return" || w[0] == "prefer") && len(w) <= 6 || w[0] == "we" || w[0] == "everything" || w[0] == "all" || w[0] == "anything" ||
+		mayHold(asciiLower(c.Description), []string{"instead"})
+	return bannedRule(prev.Description) && len(neg) == 0 && insteadOf && !mayHold(asciiLower(c.Description), []string{" but ", "only "})
+}
+
+// sharedStems counts the content stems two statements share.
+func sharedStems(a, b string) int {
+	na, aa := Polarity(a)
+	nb, ab := Polarity(b)
+	n := 0
+	for w := range na {
+		if nb[w] || ab[w] {
+			n++
+		}
+	}
+	for w := range aa {
+		if !na[w] && (nb[w] || ab[w]) {
+			n++
+		}
+	}
+	return n
 }
 
 // withoutWhy is rule c less its Why line when that line is what other
@@ -500,11 +530,12 @@ func closesSoon(after string) bool {
 	return k > 0 && !strings.Contains(after[:k], "\n")
 }
 
-// handOver reports leave and who covers it, one fact: "I am on vacation
-// from the 1st, Dmitri reviews your PRs then".
+// handOver reports the speaker's own leave and who covers it, one fact:
+// "I am on vacation from the 1st, Dmitri reviews your PRs then".
 func handOver(s string) bool {
 	l := asciiLower(s)
-	return mayHold(l, []string{"vacation", "leave", "holiday", " off ", " away", "out of office", "ooo"}) &&
+	return mayHold(l, []string{"i'm on ", "i am on ", "im on ", "i'm off", "im off", "i am off", "i'm away", "im away", "i am away",
+		"i'll be ", "ill be ", "i will be ", "i'm out", "im out", "i am out", "my vacation", "my leave", "my holiday", "i'm ooo", "im ooo"}) &&
 		mayHold(l, []string{" then", "meanwhile", "while", "until", "in the meantime"})
 }
 

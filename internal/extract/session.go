@@ -322,5 +322,7 @@ var notAName = sync.OnceValue(func() map[string]bool {
 	celery sidekiq airflow dbt spark docker kubernetes linux windows android ios mobile web browser everything nothing
 	something anything mine yours ours theirs robot robots bot bots agent agents machine machines device devices board
 	boards sensor sensors firmware compiler linter parser router scheduler runner runners driver drivers engine
-	renderer shader game player players page pages site form cluster node nodes container pod pods`)
+	renderer shader game player players page pages site form cluster node nodes container pod pods
+	grafana prometheus kibana vault consul nomad circleci buildkite copilot chatgpt claude gemini cursor dependabot renovate
+	snyk sonarqube jira confluence notion slack figma`)
 })
