@@ -642,26 +642,6 @@ func weekdayDates(s string, at time.Time, found *bool) string {
 	return b.String()
 }
 
-// pluralPartOfDay reports the parts of days after a weekday, which make
-// it every such day: " nights", " mornings".
-func pluralPartOfDay(after string) bool {
-	w := strings.Fields(asciiLower(after))
-	for len(w) >= 2 && (w[0] == "and" || w[0] == "or" || w[0] == "&" || w[0] == "/") {
-		if _, ok := weekdays[strings.Trim(w[1], ",")]; !ok {
-			break
-		}
-		w = w[2:] // "saturday and sunday nights"
-	}
-	if len(w) == 0 {
-		return false
-	}
-	switch strings.Trim(w[0], ",.;:!'’") {
-	case "nights", "mornings", "evenings", "afternoons":
-		return true
-	}
-	return false
-}
-
 // weekdayDate is reWeekday's match m in s as the date it names; before
 // is s up to the match as rewritten so far.
 func weekdayDate(s string, m []int, before string, at time.Time, found *bool) string {

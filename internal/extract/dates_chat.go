@@ -687,3 +687,23 @@ func rangeEnds(s string) string {
 	}
 	return s
 }
+
+// pluralPartOfDay reports the parts of days after a weekday, which make
+// it every such day: " nights", " mornings".
+func pluralPartOfDay(after string) bool {
+	w := strings.Fields(asciiLower(after))
+	for len(w) >= 2 && (w[0] == "and" || w[0] == "or" || w[0] == "&" || w[0] == "/") {
+		if _, ok := weekdays[strings.Trim(w[1], ",")]; !ok {
+			break
+		}
+		w = w[2:] // "saturday and sunday nights"
+	}
+	if len(w) == 0 {
+		return false
+	}
+	switch strings.Trim(w[0], ",.;:!'’") {
+	case "nights", "mornings", "evenings", "afternoons":
+		return true
+	}
+	return false
+}

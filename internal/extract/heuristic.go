@@ -377,45 +377,6 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 	return append(cs, clauseFacts(text, cs, at)...)
 }
 
-// taskLabel reports a sentence headed as the task at hand: "issue today:
-// entities go unavailable…", "first ticket: …", "TILDE-231: streak counter
-// resets at midnight UTC".
-func taskLabel(s string) bool {
-	head, _, ok := strings.Cut(strings.TrimSpace(s), ": ")
-	if !ok {
-		return false
-	}
-	w := strings.Fields(asciiLower(head))
-	if len(w) == 1 && ticketKey(strings.ToUpper(w[0])) && ticketKey(strings.Fields(head)[0]) {
-		return true
-	}
-	if len(w) == 0 || len(w) > 4 {
-		return false
-	}
-	named := false
-	for _, x := range w {
-		switch x {
-		case "issue", "bug", "problem", "ticket", "task", "error", "todo":
-			named = true
-		case "today", "today's", "now", "current", "the", "my", "first", "this", "new", "next", "main", "one", "and", "so", "ok", "also":
-		default:
-			return false
-		}
-	}
-	return named
-}
-
-// repro reports the steps to reproduce a bug.
-func repro(s string) bool {
-	l := asciiLower(strings.TrimSpace(s))
-	for _, p := range []string{"to repro", "repro:", "repro steps", "to reproduce", "steps to reproduce", "how to repro"} {
-		if strings.HasPrefix(l, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // reasonOpener reports a word a reason said first opens with.
 func reasonOpener(w string) bool {
 	switch w {
