@@ -55,7 +55,7 @@ var (
 	reNthWeekdayOf = gate(lazyre.New(`(?i)\b(?:the\s+)?(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|(?:business|working|work)\s+day|weekday)\s+(?:of|in)\s+(every\s+month|each\s+month|the\s+month|next\s+month|this\s+month|jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(?:,?\s+(\d{4})\b)?`))
 	reEndMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
 	reMonthDay     = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
-	reDayMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
+	reDayMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?(\d{1,2}|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|fifteenth|twentieth|thirtieth)(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
 	// reEndOfMonth is "end of september", "the end of jan": its last day,
 	// in a project fact (periodEnds).
 	reEndOfMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
@@ -295,8 +295,16 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		if m[0] > 0 && s[m[0]-1] == '-' {
 			return s[m[0]:m[1]] // "monday 2026-01-19 of february": a date's day, not one of its own
 		}
+		d, err := strconv.Atoi(group(s, m, 1))
+		if err != nil {
+			// "the first of may": a day said as a word, only with "the" and
+			// "of" ("a second of may", "the fifth may" are no date).
+			if w := asciiLower(s[m[0]:m[1]]); !strings.HasPrefix(w, "the ") || !strings.Contains(w, " of ") {
+				return s[m[0]:m[1]]
+			}
+			d = ordinalWords[strings.ToLower(group(s, m, 1))]
+		}
 		found = true
-		d, _ := strconv.Atoi(group(s, m, 1))
 		return monthDay(s[m[0]:m[1]], months[strings.ToLower(group(s, m, 2))], d, group(s, m, 3))
 	})
 	s = outside(s, reRecurringNth, func(s string) string { return nthDates(s, at, &found) })
@@ -363,6 +371,10 @@ func restated(s string) string {
 	})
 }
 
+// ordinalWords are the days of a month said as words that reDayMonth reads.
+var ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+	"ninth": 9, "tenth": 10, "fifteenth": 15, "twentieth": 20, "thirtieth": 30}
+
 // offsetDates writes "three days before" after a date as the date it
 // counts to: "the release is 2026-07-06 and feature freeze is three days
 // before" → "… feature freeze is 2026-07-03 (three days before)".
@@ -421,8 +433,9 @@ func offsetDates(s string) string {
 // follows it ("after deletion", "before the demo").
 func clauseEndsAt(rest string) bool {
 	rest = strings.TrimLeft(rest, " ")
+	l := strings.ToLower(rest)
 	return rest == "" || strings.ContainsRune(".,;:!?)—–-", rune(rest[0])) ||
-		strings.HasPrefix(strings.ToLower(rest), "and ") || strings.HasPrefix(strings.ToLower(rest), "so ")
+		strings.HasPrefix(l, "and ") || strings.HasPrefix(l, "so ") || strings.HasPrefix(l, "because ") || strings.HasPrefix(l, "bc ") || strings.HasPrefix(l, "since ")
 }
 
 // anchoredWeekdays corrects a weekday dated from today that the sentence
