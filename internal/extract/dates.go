@@ -371,10 +371,6 @@ func restated(s string) string {
 	})
 }
 
-// ordinalWords are the days of a month said as words that reDayMonth reads.
-var ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
-	"ninth": 9, "tenth": 10, "fifteenth": 15, "twentieth": 20, "thirtieth": 30}
-
 // offsetDates writes "three days before" after a date as the date it
 // counts to: "the release is 2026-07-06 and feature freeze is three days
 // before" → "… feature freeze is 2026-07-03 (three days before)".
@@ -426,16 +422,6 @@ func offsetDates(s string) string {
 		s = s[:m[0]] + from.AddDate(0, 0, n).Format(time.DateOnly) + " (" + s[m[0]:m[1]] + ")" + s[m[1]:]
 	}
 	return s
-}
-
-// clauseEndsAt reports whether a "before" or "after" ends its clause where
-// rest begins: it counts from a day said earlier, rather than from what
-// follows it ("after deletion", "before the demo").
-func clauseEndsAt(rest string) bool {
-	rest = strings.TrimLeft(rest, " ")
-	l := strings.ToLower(rest)
-	return rest == "" || strings.ContainsRune(".,;:!?)—–-", rune(rest[0])) ||
-		strings.HasPrefix(l, "and ") || strings.HasPrefix(l, "so ") || strings.HasPrefix(l, "because ") || strings.HasPrefix(l, "bc ") || strings.HasPrefix(l, "since ")
 }
 
 // anchoredWeekdays corrects a weekday dated from today that the sentence

@@ -707,3 +707,17 @@ func pluralPartOfDay(after string) bool {
 	}
 	return false
 }
+
+// ordinalWords are the days of a month said as words that reDayMonth reads.
+var ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+	"ninth": 9, "tenth": 10, "fifteenth": 15, "twentieth": 20, "thirtieth": 30}
+
+// clauseEndsAt reports whether a "before" or "after" ends its clause where
+// rest begins: it counts from a day said earlier, rather than from what
+// follows it ("after deletion", "before the demo").
+func clauseEndsAt(rest string) bool {
+	rest = strings.TrimLeft(rest, " ")
+	l := strings.ToLower(rest)
+	return rest == "" || strings.ContainsRune(".,;:!?)—–-", rune(rest[0])) ||
+		strings.HasPrefix(l, "and ") || strings.HasPrefix(l, "so ") || strings.HasPrefix(l, "because ") || strings.HasPrefix(l, "bc ") || strings.HasPrefix(l, "since ")
+}
