@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -53,34 +54,44 @@ func TestGate_SameAnswers(t *testing.T) {
 		texts = sample
 	}
 	bracket := func(m string) string { return "[" + m + "]" }
-	for _, g := range allGates() {
-		re := g.Re()
-		bad := 0
-		for _, s := range texts {
-			want := re.MatchString(s)
-			if got := g.MatchString(s); got != want {
-				t.Errorf("%.60q on %q: MatchString %v, its regexp %v", g.String(), s, got, want)
-				bad++
-			}
-			if got, want := g.FindAllStringIndex(s, -1), re.FindAllStringIndex(s, -1); !slices.EqualFunc(got, want, slices.Equal) {
-				t.Errorf("%.60q on %q: FindAllStringIndex %v, its regexp %v", g.String(), s, got, want)
-				bad++
-			}
-			if got, want := g.ReplaceAllString(s, "<>"), re.ReplaceAllString(s, "<>"); got != want {
-				t.Errorf("%.60q on %q: ReplaceAllString %q, its regexp %q", g.String(), s, got, want)
-				bad++
-			}
-			if got, want := g.ReplaceAllStringFunc(s, bracket), re.ReplaceAllStringFunc(s, bracket); got != want {
-				t.Errorf("%.60q on %q: ReplaceAllStringFunc %q, its regexp %q", g.String(), s, got, want)
-				bad++
-			}
-			if want && !g.may(s) {
-				t.Errorf("%.60q on %q: the gate turns away a text that matches", g.String(), s)
-				bad++
-			}
-			if bad > 5 {
-				break
-			}
+	// One subtest a gate, run in parallel: the whole set takes minutes on
+	// one core, and the README's go test has ten.
+	for gi, g := range allGates() {
+		t.Run(strconv.Itoa(gi), func(t *testing.T) {
+			t.Parallel()
+			sameAnswers(t, g, texts, bracket)
+		})
+	}
+}
+
+// sameAnswers holds one gated regexp to its regexp on texts.
+func sameAnswers(t *testing.T, g *gatedRe, texts []string, bracket func(string) string) {
+	re := g.Re()
+	bad := 0
+	for _, s := range texts {
+		want := re.MatchString(s)
+		if got := g.MatchString(s); got != want {
+			t.Errorf("%.60q on %q: MatchString %v, its regexp %v", g.String(), s, got, want)
+			bad++
+		}
+		if got, want := g.FindAllStringIndex(s, -1), re.FindAllStringIndex(s, -1); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Errorf("%.60q on %q: FindAllStringIndex %v, its regexp %v", g.String(), s, got, want)
+			bad++
+		}
+		if got, want := g.ReplaceAllString(s, "<>"), re.ReplaceAllString(s, "<>"); got != want {
+			t.Errorf("%.60q on %q: ReplaceAllString %q, its regexp %q", g.String(), s, got, want)
+			bad++
+		}
+		if got, want := g.ReplaceAllStringFunc(s, bracket), re.ReplaceAllStringFunc(s, bracket); got != want {
+			t.Errorf("%.60q on %q: ReplaceAllStringFunc %q, its regexp %q", g.String(), s, got, want)
+			bad++
+		}
+		if want && !g.may(s) {
+			t.Errorf("%.60q on %q: the gate turns away a text that matches", g.String(), s)
+			bad++
+		}
+		if bad > 5 {
+			break
 		}
 	}
 }
