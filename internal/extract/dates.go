@@ -302,7 +302,7 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 			if w := asciiLower(s[m[0]:m[1]]); !strings.HasPrefix(w, "the ") || !strings.Contains(w, " of ") {
 				return s[m[0]:m[1]]
 			}
-			d = ordinalWords[strings.ToLower(group(s, m, 1))]
+			d = ordinalWord(strings.ToLower(group(s, m, 1)))
 		}
 		found = true
 		return monthDay(s[m[0]:m[1]], months[strings.ToLower(group(s, m, 2))], d, group(s, m, 3))

@@ -708,9 +708,39 @@ func pluralPartOfDay(after string) bool {
 	return false
 }
 
-// ordinalWords are the days of a month said as words that reDayMonth reads.
-var ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
-	"ninth": 9, "tenth": 10, "fifteenth": 15, "twentieth": 20, "thirtieth": 30}
+// ordinalWord is the day of a month said as a word that reDayMonth reads,
+// or 0. A switch, not a map: a package-level map is built at start-up.
+func ordinalWord(w string) int {
+	switch w {
+	case "first":
+		return 1
+	case "second":
+		return 2
+	case "third":
+		return 3
+	case "fourth":
+		return 4
+	case "fifth":
+		return 5
+	case "sixth":
+		return 6
+	case "seventh":
+		return 7
+	case "eighth":
+		return 8
+	case "ninth":
+		return 9
+	case "tenth":
+		return 10
+	case "fifteenth":
+		return 15
+	case "twentieth":
+		return 20
+	case "thirtieth":
+		return 30
+	}
+	return 0
+}
 
 // clauseEndsAt reports whether a "before" or "after" ends its clause where
 // rest begins: it counts from a day said earlier, rather than from what
