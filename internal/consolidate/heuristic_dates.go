@@ -94,7 +94,7 @@ var (
 		return regexp.MustCompile(`(?i)\b(?:(one|two|three|four|[1-4])[- ]week\s+sprints?|sprints?\s+(?:are|last|run)\s+(one|two|three|four|[1-4])\s+weeks?)\b`)
 	})
 	reSprintStart = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:(?:current|this)\s+(?:sprint|one)|this\s+one)\s+(?:started|began|starts|begins|kicked\s+off)\s+(?:on\s+)?(?:\w+day,?\s+)?(?:the\s+)?(\d{4}-\d{2}-\d{2})\b`)
+		return regexp.MustCompile(`(?i)\b(?:(?:current|this)\s+(?:sprint|one)|this\s+one|sprint\s+\d+)\s+(?:started|began|starts|begins|kicked\s+off)\s+(?:on\s+)?(?:\w+day,?\s+)?(?:the\s+)?(\d{4}-\d{2}-\d{2})\b`)
 	})
 	// Words of a one-off event whose day is its end.
 	reEvent = sync.OnceValue(func() *regexp.Regexp {
@@ -190,7 +190,8 @@ var (
 		return regexp.MustCompile(`(?i)\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `\b\.?(?:,?\s+\d{4}\b)?|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s+\d{4}\b)?`)
 	})
 	reWeekdayNamed = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:the|our|their|its|your)\s+` + weekdayRE + `\s+([a-z][a-z-]+)\b`)
+		// "the Monday deploy train", "the Tuesday 14:00 Change Advisory Board"
+		return regexp.MustCompile(`(?i)\b(?:the|our|their|its|your)\s+` + weekdayRE + `\s+(?:\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s+)?([a-z][a-z-]+)(?:\s+([a-z][a-z-]+))?(?:\s+([a-z][a-z-]+))?\b`)
 	})
 	reAttributive = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(the|a|an|our|its|their|his|her|your)\s+(?:quarterly|monthly|weekly|daily|annual|yearly|nightly|biweekly|fortnightly)\s+(?:access|data|cost|usage|export|report|backup|snapshot|dump|invoice|statement|bill|budget|figure|number|metric)`)
@@ -203,6 +204,17 @@ var (
 	// "for the next two weeks": a period from when the memory was written.
 	reForNext = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:for|over|during)\s+the\s+(?:next|coming)\s+(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,3})\s+(day|week|month|sprint)s?\b`)
+	})
+	// Two weekdays that bound a span: "Monday to the Friday of the following week".
+	reWeekdaySpan = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b` + weekdayRE + `\s+(?:to|through|until|till|-|–|—)\s+(?:the\s+)?` + weekdayRE + `\b`)
+	})
+	// A sentence's end, for maskYearFramed.
+	reSentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?](?:\s+|$)|\n`) })
+	// A day and month, or a range of days in a month, with its year or not:
+	// "2 Sep", "18 Dec 2026", "26 to 30 Oct", "5 Jan-26 Mar 2027", "Oct 26".
+	reFramedDay = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b\d{1,2}(?:st|nd|rd|th)?(?:\s*(?:-|–|—|to)\s*\d{1,2}(?:st|nd|rd|th)?)?\s+(?:of\s+)?` + monthRE + `\b\.?(?:,?\s+\d{4}\b)?|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?\b(?:\s*(?:-|–|—|to)\s*\d{1,2}\b)?(?:,?\s+\d{4}\b)?`)
 	})
 	// A date with its month's name and its year: "June 16, 2026", "16 June 2026".
 	reNamedDate = sync.OnceValue(func() *regexp.Regexp {
@@ -282,7 +294,28 @@ func maskYearDays(s string) (string, []string) {
 // "on Tuesdays", "every Monday", "weekly on Friday".
 func weekdaysRecur(it Item) bool {
 	text := reAttributive().ReplaceAllString(it.Description+"\n"+it.Body, "$1")
+	if slices.ContainsFunc(reWeekdayNamed().FindAllString(text, -1), namedRoutine) {
+		return true // "the Tuesday CAB; RFC in by Monday noon": Monday of each week
+	}
+	for _, sent := range sentences(text) {
+		if reSprintLength().MatchString(sent) && reWeekdaySpan().MatchString(sent) {
+			return true // "sprints are two weeks, Monday to the Friday of the following week"
+		}
+	}
 	return rePluralWeekday().MatchString(text) || reRecurs().MatchString(text) && reBareWeekday().MatchString(text)
+}
+
+// namedRoutine reports whether a weekday and the words after it that
+// reWeekdayNamed found name a routine: "the Monday deploy train", "the
+// Tuesday 14:00 Change Advisory Board"; not "the Monday after launch".
+func namedRoutine(m string) bool {
+	g := reWeekdayNamed().FindStringSubmatch(m)
+	for _, w := range g[1:] {
+		if w != "" && routineNoun(strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
 }
 
 // maskBareWeekdays puts a placeholder for each weekday of s that no word
@@ -328,6 +361,7 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 		return s
 	}
 	orig := s
+	s, framed := maskYearFramed(s)
 	s = dayRanges(pastWeekdays(s, at), at)
 	var kept []string
 	masked := reKeepAsIs().ReplaceAllStringFunc(s, func(m string) string {
@@ -348,8 +382,7 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 	masked = reWeekdayNamed().ReplaceAllStringFunc(masked, func(m string) string {
 		// "the Monday deploy train", "our Friday demo": a weekday that names
 		// a routine, not a day; "the Monday after launch" is a day.
-		g := reWeekdayNamed().FindStringSubmatch(m)
-		if !routineNoun(strings.ToLower(g[1])) {
+		if !namedRoutine(m) {
 			return m
 		}
 		kept = append(kept, m)
@@ -374,7 +407,7 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 	out = nextSprint(out)
 	if out == masked {
 		if s != orig {
-			return unplaceholders(s, kept)
+			return unframe(unplaceholders(s, kept), framed)
 		}
 		return orig
 	}
@@ -400,8 +433,43 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 			return g[1] + "on " + g[3]
 		})
 	}
-	return unplaceholders(out, kept)
+	return unframe(unplaceholders(out, kept), framed)
 }
+
+// maskYearFramed hides the days and months of a sentence that gives a
+// year with one of them: "autumn term 2 Sep to 18 Dec 2026, half-term 26 to
+// 30 Oct" is a calendar written out, each day of it absolute already.
+// unframe puts them back.
+func maskYearFramed(s string) (string, []string) {
+	if !reNamedDate().MatchString(s) {
+		return s, nil
+	}
+	var kept []string
+	var b strings.Builder
+	last := 0
+	for _, loc := range append(reSentenceEnd().FindAllStringIndex(s, -1), []int{len(s), len(s)}) {
+		seg := s[last:loc[1]]
+		if reNamedDate().MatchString(seg) {
+			seg = reFramedDay().ReplaceAllStringFunc(seg, func(m string) string {
+				kept = append(kept, m)
+				return frameMark(len(kept) - 1)
+			})
+		}
+		b.WriteString(seg)
+		last = loc[1]
+	}
+	return b.String(), kept
+}
+
+func unframe(s string, kept []string) string {
+	for i, k := range kept {
+		s = strings.Replace(s, frameMark(i), k, 1)
+	}
+	return s
+}
+
+// frameMark is a placeholder no date reading touches, apart from maskMark's.
+func frameMark(i int) string { return "\uE002" + strconv.Itoa(i) + "\uE002" }
 
 // unplaceholders puts back the spans absoluteWith kept as they were.
 func unplaceholders(s string, kept []string) string {

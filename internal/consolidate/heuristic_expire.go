@@ -1,9 +1,12 @@
 package consolidate
 
 import (
+	"cmp"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -56,6 +59,14 @@ func (p *planner) expire() {
 				}
 				for _, m := range reForNext().FindAllStringSubmatch(s, -1) {
 					note(day(it.Created.AddDate(0, 0, spanDays(m[1], m[2]))), s)
+				}
+				for _, m := range reQuarterBudget().FindAllStringSubmatch(s, -1) {
+					// "Q3 Twilio SMS budget is £1,500", "the budget for this
+					// quarter": it ends with its quarter.
+					q := cmp.Or(strings.ToLower(m[1]+m[2]+m[3]), fmt.Sprintf("q%d", (int(it.Created.Month())+2)/3))
+					if e, ok := periodEnd([]string{"", q, ""}, it.Created); ok && e >= day(it.Created) && !pastNarrative(s, it.Created) {
+						note(e, s)
+					}
 				}
 				if !reOurSpan().MatchString(s) || reCountedFrom().MatchString(it.Description+"\n"+it.Body) {
 					continue // "a 30-day trial, counted from the first dispatch": each customer's own
@@ -136,13 +147,21 @@ func (p *planner) expire() {
 	}
 }
 
+// reQuarterBudget is an allowance for one quarter: "Q3 budget", "this
+// quarter's SMS budget", "the budget for Q3".
+var reQuarterBudget = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:(q[1-4])|this\s+quarter)(?:'s)?\s+(?:[\w-]+\s+){0,2}?(?:budget|quota|allowance|spend|headcount|credits?)\b|\b(?:budget|quota|allowance|spend|credits?)\s+(?:for|in|of)\s+(?:this\s+quarter\s+\((q[1-4])\)|(q[1-4])|this\s+quarter)\b`)
+})
+
 // recurs reports whether a memory tells of something that comes back: a
 // sentence with a recurrence that no end bounds. "Branch is cut every
 // Tuesday" recurs; "until the fix ships (2026-10-16), run it every Monday"
 // ends then; "the quarterly access review export" names a thing.
 func recurs(text string) bool {
 	for _, s := range sentences(text) {
-		if reRecurs().MatchString(reAttributive().ReplaceAllString(s, "$1")) && !reUntilDate().MatchString(s) && !(reObligedBy().MatchString(s) && !reNextOne().MatchString(s)) {
+		// "For the next two sprints the nightly replan runs at 03:00": a
+		// routine for a while.
+		if reRecurs().MatchString(reAttributive().ReplaceAllString(s, "$1")) && !reUntilDate().MatchString(s) && !reForNext().MatchString(s) && !(reObligedBy().MatchString(s) && !reNextOne().MatchString(s)) {
 			return true
 		}
 	}
@@ -239,7 +258,7 @@ func routineNoun(w string) bool {
 	switch strings.TrimSuffix(w, "s") {
 	case "deploy", "release", "train", "standup", "stand-up", "sync", "meeting", "call", "demo", "review", "retro",
 		"planning", "cut", "build", "report", "digest", "batch", "job", "run", "rota", "shift", "huddle", "check-in",
-		"triage", "backup", "newsletter", "cadence", "rollout", "ship":
+		"triage", "backup", "newsletter", "cadence", "rollout", "ship", "board", "cab", "committee", "council", "standing":
 		return true
 	}
 	return false

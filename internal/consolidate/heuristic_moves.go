@@ -37,7 +37,7 @@ var (
 	// is dropped may be the rest of the clause ("don't run k6 against
 	// prod any more").
 	reNotAnyMore = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:don't|do\s+not|never|stop|stopped)\s+(?:use|using|run|running|call|calling|deploy|deploying)\s+` + "`?" + `([\w.+#-]+)` + "`?" + `\b[^.;:!?]{0,40}?\b(?:any\s?more|any\s+longer)\b`)
+		return regexp.MustCompile(`(?i)\b(?:don't|do\s+not|never|stop|stopped|nobody|no\s+one|no-one)\s+(?:uses?|using|runs?|running|calls?|calling|deploys?|deploying)\s+` + "`?" + `([\w.+#-]+)` + "`?" + `\b[^.;:!?]{0,40}?\b(?:any\s?more|any\s+longer)\b`)
 	})
 	reOff = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:moved|migrated|switched|moving|migrating|switching|ported|porting)\s+(?:\w+\s+){0,2}?(?:off|away from)\s+([\w.+#-]+)`)
@@ -60,7 +60,7 @@ var (
 		return regexp.MustCompile(`(?i)^\s+(?:after|with|when|whenever|if|once|within|every|unless|on\s+(?:merge|close|expiry|shutdown))\b`)
 	})
 	reGone = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:was|is|are|were|has been|have been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off|backed out|ripped out|rolled back|reverted|abandoned|deprecated|sunset|deleted|terminated)\b`)
+		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:was|is|are|were|has been|have been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off|backed out|ripped out|rolled back|reverted|abandoned|deprecated|sunset|sunsetted|deleted|terminated|archived|phased out|discontinued|switched off|shut off)\b`)
 	})
 )
 
@@ -77,7 +77,7 @@ func moves(s string) []saidMove {
 		!strings.Contains(lower, "off") && !strings.Contains(lower, "away") && !strings.Contains(lower, " is ") &&
 		!strings.Contains(lower, " are ") && !strings.Contains(lower, " were ") && !strings.Contains(lower, "more") &&
 		!strings.Contains(lower, " was ") && !strings.Contains(lower, " has been ") && !strings.Contains(lower, " got ") &&
-		!strings.Contains(lower, "took") && !strings.Contains(lower, "ignore") && !strings.Contains(lower, "disregard") &&
+		!strings.Contains(lower, "took") && !strings.Contains(lower, "archived") && !strings.Contains(lower, "phased") && !strings.Contains(lower, "discontinued") && !strings.Contains(lower, "switched off") && !strings.Contains(lower, "shut off") && !strings.Contains(lower, "ignore") && !strings.Contains(lower, "disregard") &&
 		!strings.Contains(lower, "forget") && !strings.Contains(lower, "retired") && !strings.Contains(lower, "decommissioned") &&
 		!strings.Contains(lower, "removed") && !strings.Contains(lower, "ditched") && !strings.Contains(lower, "deprecated") &&
 		!strings.Contains(lower, "killed") && !strings.Contains(lower, "ripped") && !strings.Contains(lower, "rid of") &&

@@ -600,6 +600,11 @@ var (
 	reOverrideSaid = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\boverrides?\s*:|\b(?:an?|this|that|its|their|our)\s+(?:[\w-]+\s+)?override\b|\boverrides?\s+(?:the|our|its)\s+(?:\w+\s+)?(?:default|rule|setting|policy|limit)`)
 	})
+	// "Other lines use the default", "everyone else stays on the standard
+	// plan": the memory states an exception.
+	reOthersDefault = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:other|everyone\s+else|everybody\s+else|the\s+rest)\b(?:\s+[\w-]+){0,2}?\s+(?:use|uses|get|gets|keep|keeps|stay|stays|follow|follows|are|is)\s+(?:on\s+)?(?:the\s+)?(?:default|standard|usual|normal)\b`)
+	})
 	reException = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:exceptions?\s+(?:to|from|for)|except\s+(?:for|in|on|when)|the\s+only\s+exceptions?|only\s+(?:these|this|those|for\s+these)\b)`)
 	})
@@ -634,7 +639,8 @@ func narrows(it item) bool { return it.narrow }
 
 // narrowsOf is narrows, read from the memory's text.
 func narrowsOf(it Item) bool {
-	return reNarrows().MatchString(it.Name+"\n"+it.Description) || reOverride().MatchString(it.Name) || reOverrideSaid().MatchString(it.Description)
+	return reNarrows().MatchString(it.Name+"\n"+it.Description) || reOverride().MatchString(it.Name) || reOverrideSaid().MatchString(it.Description) ||
+		reOthersDefault().MatchString(it.Description+"\n"+it.Body)
 }
 
 // agree reports whether two sentences both affirm a rare stem: the thing

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -55,7 +56,7 @@ func valueChangeOf(a, b item, bySubject bool) (string, []string) {
 	}
 	for _, o := range a.sents {
 		for _, s := range b.sents {
-			if overlapOf(o.terms, s.terms) < 0.4 {
+			if overlapOf(o.terms, s.terms) < 0.4 || fragment(o.text) || fragment(s.text) {
 				continue
 			}
 			from, to := valueDiff(o.text, s.text)
@@ -206,6 +207,12 @@ func parallelNames(a, b item) bool {
 			delete(na, t)
 			delete(nb, t)
 		}
+	}
+	// "Release needs the CRN" and "CRN mandatory on release": words that
+	// oblige name no thing.
+	for t := range ruleStems() {
+		delete(na, t)
+		delete(nb, t)
 	}
 	shared := intersection(na, nb)
 	onlyA, onlyB := minus(na, nb), minus(nb, na)
@@ -591,3 +598,13 @@ func otherThing(a, b item) bool {
 	}
 	return false
 }
+
+// ruleStems are the stems of words that oblige or forbid, which tell how a
+// thing is held, not which thing it is.
+var ruleStems = sync.OnceValue(func() map[string]bool {
+	return termSet("need needs needed mandatory required requires require must always never rule rules policy forbidden forbids forbid allowed banned compulsory obligatory")
+})
+
+// fragment reports whether a sentence is too short to state a thing and
+// its value: the tail of a hard-wrapped line ("GitHub Action;").
+func fragment(s string) bool { return len(strings.Fields(s)) < 3 }

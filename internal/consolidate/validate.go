@@ -309,7 +309,8 @@ func relativeWord(w string) bool {
 	switch w {
 	case "today", "tonight", "tomorrow", "yesterday", "next", "this", "coming", "week", "weeks", "day", "days",
 		"month", "months", "quarter", "end", "of", "the", "in", "on", "by", "one", "two", "three", "four", "five", "six",
-		"until", "till", "before", "after", "from", "starting", "q1", "q2", "q3", "q4":
+		"seven", "eight", "nine", "ten", "eleven", "twelve", "fortnight", "until", "till", "before", "after", "from", "starting",
+		"q1", "q2", "q3", "q4", "eod", "eow", "eom", "eoq", "eoy":
 		return true
 	}
 	return weekdayOrMonth(w)

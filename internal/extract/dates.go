@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -46,20 +47,22 @@ var (
 	reWeekdayOfWeek = gate(lazyre.New(`(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday) (\d{4}-\d\d-\d\d),? (?:of |in )?the week of (\d{4}-\d\d-\d\d)`))
 	// reInN is "in 3 days", "in two weeks", "in a fortnight"; not "in a
 	// week" (ten times in a week is how often) nor "in a day or two".
-	reInN      = gate(lazyre.New(`(?i)\bin\s+(\d+|one|two|three|four|five|six|a)\s+(day|week|fortnight)s?\b(\s+or\b)?`))
+	reInN      = gate(lazyre.New(`(?i)\bin\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a)\s+(day|week|fortnight)s?\b(\s+or\b)?`))
 	reNextWeek = gate(lazyre.New(`(?i)\bnext\s+week\b`))
 	// reEndWeek is "end of the week", "end of next week": its Friday.
 	reEndWeek = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(the\s+|this\s+|next\s+)?week(\s+after\s+next)?\b`))
 	// reNthWeekdayOf is "the first tuesday of every month", "the first
 	// weekend of december": a weekday counted in a month.
 	reNthWeekdayOf = gate(lazyre.New(`(?i)\b(?:the\s+)?(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|(?:business|working|work)\s+day|weekday)\s+(?:of|in)\s+(every\s+month|each\s+month|the\s+month|next\s+month|this\s+month|jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(?:,?\s+(\d{4})\b)?`))
-	reEndMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
-	reMonthDay     = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
-	reDayMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?(\d{1,2}|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|fifteenth|twentieth|thirtieth)(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
+	// reEndMonth is "the end of the month", and "month end" closing its
+	// clause ("returned at month end"; not "the month-end close").
+	reEndMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?(?:end\s+of\s+(?:the\s+|this\s+)?month\b|month[- ]end(\s*[.,;:!?)]|\s*$|\s+(?:and|or|but|so|when|if)\b))`))
+	reMonthDay = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
+	reDayMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?(\d{1,2}|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|fifteenth|twentieth|thirtieth)(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
 	// reEndOfMonth is "end of september", "the end of jan": its last day,
 	// in a project fact (periodEnds).
 	reEndOfMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
-	reEndQuart   = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:(?:the\s+|this\s+)?quarter|q([1-4]))\b`))
+	reEndQuart   = gate(lazyre.New(`(?i)\b(?:the\s+)?(?:end\s+of\s+(?:(?:the\s+|this\s+)?quarter|q([1-4]))\b|quarter[- ]end(\s*[.,;:!?)]|\s*$|\s+(?:and|or|but|so|when|if)\b))`))
 	reTheNth     = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru|week of|due|ships|lands|launches|to) the (\d{1,2})(?:st|nd|rd|th)\b`))
 	reISODate    = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
 	// reIsTheNth is "next one is the 12th" at a clause's end: not "the
@@ -70,7 +73,11 @@ var (
 var abbrDays = map[string]string{"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "weds": "wednesday", "thu": "thursday",
 	"thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday", "sun": "sunday"}
 
-var smallNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+// smallNumber is the number a word up to twelve names ("ten": 10), or 0.
+func smallNumber(w string) int {
+	i := slices.Index([]string{"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}, strings.ToLower(w))
+	return i + 1
+}
 
 // daysOf is the days in a unit of reNFrom and reInN.
 var daysOf = map[string]int{"day": 1, "week": 7, "fortnight": 14}
@@ -120,7 +127,7 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		case err != nil && isDigits(g[1]):
 			return m // too large a number to be a day
 		case err != nil:
-			n = max(smallNumbers[strings.ToLower(g[1])], 1) // "a week from friday"
+			n = max(smallNumber(g[1]), 1) // "a week from friday"
 		}
 		if n > 3650 {
 			return m // no plan of a team's is that far off
@@ -216,10 +223,10 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return "the week of " + day(at.AddDate(0, 0, d))
 	})
-	s = gated(s, reEndMonth, []string{"month"}, func(string) string {
+	s = gated(s, reEndMonth, []string{"month"}, func(m string) string {
 		found = true
 		end := time.Date(at.Year(), at.Month()+1, 0, 0, 0, 0, 0, at.Location())
-		return day(end)
+		return day(end) + reEndMonth.FindStringSubmatch(m)[1] // what closed "month end"
 	})
 	s = endOfYear(s, at, &found)
 	s = weekends(s, at, &found)
@@ -227,13 +234,14 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	s = gated(s, reEndQuart, []string{"quarter", "end of q"}, func(m string) string {
 		found = true
 		q := (int(at.Month())-1)/3*3 + 3 // the quarter's last month
-		if g := reEndQuart.FindStringSubmatch(m); g[1] != "" {
+		g := reEndQuart.FindStringSubmatch(m)
+		if g[1] != "" {
 			q = int(g[1][0]-'0') * 3 // "end of Q2": June's end, this year's or, long past, next year's
 			if end := time.Date(at.Year(), time.Month(q)+1, 0, 0, 0, 0, 0, at.Location()); end.Before(at.AddDate(0, 0, -60)) {
 				return day(time.Date(at.Year()+1, time.Month(q)+1, 0, 0, 0, 0, 0, at.Location()))
 			}
 		}
-		return day(time.Date(at.Year(), time.Month(q)+1, 0, 0, 0, 0, 0, at.Location()))
+		return day(time.Date(at.Year(), time.Month(q)+1, 0, 0, 0, 0, 0, at.Location())) + g[2] // what closed "quarter end"
 	})
 	s = gated(s, reInN, []string{"in "}, func(m string) string {
 		found = true
@@ -246,7 +254,7 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		case err != nil && isDigits(g[1]):
 			return m // too large a number to be a day
 		case err != nil:
-			n = max(smallNumbers[strings.ToLower(g[1])], 1) // "in a fortnight"
+			n = max(smallNumber(g[1]), 1) // "in a fortnight"
 		}
 		if n > 3650 {
 			return m // no plan of a team's is that far off
@@ -408,7 +416,7 @@ func offsetDates(s string) string {
 		}
 		n, err := strconv.Atoi(s[m[2]:m[3]])
 		if err != nil {
-			n = max(smallNumbers[strings.ToLower(s[m[2]:m[3]])], 1) // "a week before", "the day after"
+			n = max(smallNumber(s[m[2]:m[3]]), 1) // "a week before", "the day after"
 		}
 		if strings.EqualFold(s[m[4]:m[5]], "week") {
 			n *= 7

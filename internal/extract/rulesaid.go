@@ -169,7 +169,7 @@ func everyKind(s string) bool {
 		return false
 	}
 	w := strings.ToLower(m[2])
-	if determiners()[w] || w == "of" || w == "idea" || isDigits(w) || smallNumbers[w] > 0 || w == "three" || w == "four" || w == "five" {
+	if determiners()[w] || w == "of" || w == "idea" || isDigits(w) || smallNumber(w) > 0 || w == "three" || w == "four" || w == "five" {
 		return false
 	}
 	return !reQuestion.MatchString(s)
