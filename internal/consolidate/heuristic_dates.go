@@ -94,7 +94,9 @@ var (
 		return regexp.MustCompile(`(?i)\b(?:(one|two|three|four|[1-4])[- ]week\s+sprints?|sprints?\s+(?:are|last|run)\s+(one|two|three|four|[1-4])\s+weeks?)\b`)
 	})
 	reSprintStart = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:(?:current|this)\s+(?:sprint|one)|this\s+one|sprint\s+\d+)\s+(?:started|began|starts|begins|kicked\s+off)\s+(?:on\s+)?(?:\w+day,?\s+)?(?:the\s+)?(\d{4}-\d{2}-\d{2})\b`)
+		// "Sprint 23 kicked off 2026-11-16" is the current one; "Sprint 24
+		// starts …" may be the next.
+		return regexp.MustCompile(`(?i)\b(?:(?:(?:current|this)\s+(?:sprint|one)|this\s+one)\s+(?:started|began|starts|begins|kicked\s+off)|sprint\s+\d+\s+(?:started|began|kicked\s+off))\s+(?:on\s+)?(?:\w+day,?\s+|\x{E001}\d+\x{E001},?\s+)?(?:the\s+)?(\d{4}-\d{2}-\d{2})\b`)
 	})
 	// Words of a one-off event whose day is its end.
 	reEvent = sync.OnceValue(func() *regexp.Regexp {
@@ -104,14 +106,14 @@ var (
 	// "each approved by Tomás" recurs nothing: every and each count only
 	// before a unit of time, a day or an event that comes back.
 	reRecurs = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:every|each)\s+(?:(?:other|second|third|few|couple\s+of|\d+|two|three|four|five|six|seven|eight|nine|ten|twelve|major|minor|new|business|fiscal|working|calendar|single|prod|production|staging|mobile|web|app|routine|regular|scheduled)\s+){0,2}(?:hour|day|night|morning|evening|week|weekday|weekend|month|quarter|year|sprint|release|deploy|deployment|build|standup|time|` + weekdayRE + `|` + monthRE + `)s?\b|\b(?:repeats?|recurring|annual|annually|yearly|weekly|monthly|daily|biweekly|fortnightly|quarterly|nightly|hourly|biannual|semiannual)\b|\b(?:once|twice)\s+(?:a|per|every)\s+(?:day|week|month|quarter|year|sprint)\b`)
+		return regexp.MustCompile(`(?i)\b(?:every|each)\s+(?:(?:other|second|third|few|couple\s+of|\d+|two|three|four|five|six|seven|eight|nine|ten|twelve|major|minor|new|business|fiscal|working|calendar|single|prod|production|staging|mobile|web|app|routine|regular|scheduled)\s+){0,2}(?:hour|day|night|morning|evening|week|weekday|weekend|month|quarter|year|sprint|release|deploy|deployment|build|standup|time|` + weekdayRE + `|` + monthRE + `)s?\b|\b(?:repeats?|recurring|annual|annually|yearly|weekly|monthly|daily|biweekly|fortnightly|quarterly|nightly|hourly|biannual|semiannual)\b|\b(?:once|twice)\s+(?:a|per|every)\s+(?:day|week|month|quarter|year|sprint)\b|\bper\s+(?:calendar\s+)?(?:month|quarter|year)\b`)
 	})
 	// The end of a quarter or a month, without its year: "the end of Q1",
 	// "the end of October".
 	rePeriodEnd = sync.OnceValue(func() *regexp.Regexp {
 		// "the end of September", and "due end of September" with no "the"
 		// after a word that sets a deadline, which the rewrite keeps.
-		return regexp.MustCompile(`(?i)\b(the\s+|(?:due|by|until|till|before|after|from)\s+)end\s+of\s+(q[1-4]|` + monthRE + `)\b(?:\s+(\d{4})\b)?`)
+		return regexp.MustCompile(`(?i)\b(the\s+|(?:due|by|until|till|before|after|from|target:?|deadline:?|eta:?)\s+)end\s+of\s+(q[1-4]|` + monthRE + `)\b(?:\s+(\d{4})\b)?|(\()end\s+of\s+(q[1-4]|` + monthRE + `)\b(?:\s+(\d{4})\b)?`)
 	})
 	// A deadline as a span from when it was written: "within six weeks".
 	// Not a policy's or an SLA's span ("patched within 7 days of
@@ -129,8 +131,10 @@ var (
 			`|\bfrom\s+(?:` + weekdayRE + `\s+)?\d{4}-\d{2}-\d{2}\s+(?:to|-|–|—)\s+(?:` + weekdayRE + `\s+)?(\d{4}-\d{2}-\d{2})\b` +
 			`|\b(?:during\s+)?the\s+week\s+of\s+(\d{4}-\d{2}-\d{2})\b` +
 			// "until the vendor fix ships on 2026-06-12", "runs out on …", "v1 is sunset on …"
-			`|\b(?:until|till)\s+(?:(?:[^\s.;:,!?]+\s+){1,6}?(?:on\s+|by\s+|in\s+)?(?:` + weekdayRE + `,?\s+)?\(?|(?:[^\s.;:,!?()]+\s+){7,10}\()(\d{4}-\d{2}-\d{2})\b` +
-			`|\b(?:runs?\s+out|ran\s+out|sunsets?|sunsetted|(?:is|are|gets?|will\s+be)\s+sunset|goes\s+away|lapses?|lapsed)\s+(?:on\s+|at\s+|by\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b`)
+			`|\b(?:until|till)\s+(?:(?:[^\s.;:,!?]+\s+){1,6}?(?:on\s+|by\s+|in\s+)?(?:` + weekdayRE + `,?\s+)?\(?|(?:[^\s.;:,!?()]+\s+){7,10}\()(?:(?:target|eta|planned|expected):?\s+)?(\d{4}-\d{2}-\d{2})\b` +
+			`|\b(?:runs?\s+out|ran\s+out|sunsets?|sunsetted|(?:is|are|gets?|will\s+be)\s+sunset|goes\s+away|lapses?|lapsed)\s+(?:on\s+|at\s+|by\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b` +
+			// a cover while someone is away: "(back 2026-11-02)", "she's back on …", "returns …"
+			`|(?:\(|\b(?:is|are|'s|be|gets?)\s+)back\s+(?:on\s+)?(?:` + weekdayRE + `,?\s+)?(\d{4}-\d{2}-\d{2})\b|\breturn(?:s|ing)\s+(?:on\s+)?(?:` + weekdayRE + `,?\s+)?(\d{4}-\d{2}-\d{2})\b`)
 	})
 	// "a 14-day trial": a period that started when the memory was written,
 	// or on the date its sentence gives.
@@ -209,6 +213,11 @@ var (
 	reWeekdaySpan = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b` + weekdayRE + `\s+(?:to|through|until|till|-|–|—)\s+(?:the\s+)?` + weekdayRE + `\b`)
 	})
+	// A month a period runs to, with no day: "July through September",
+	// "until March 2027"; not "until March 14".
+	reThroughMonth = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(through|thru|until|till)\s+(` + monthRE + `)\b(?:\s+(\d{4})\b)?([^\s\d]|\s+[^\s\d]|\s*$)`)
+	})
 	// A sentence's end, for maskYearFramed.
 	reSentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?](?:\s+|$)|\n`) })
 	// A day and month, or a range of days in a month, with its year or not:
@@ -266,7 +275,7 @@ func absoluteInOf(s string, it Item) string {
 		s, kept := maskBareWeekdays(s)
 		return unmask(absoluteWith(s, it.Created, false), kept)
 	}
-	if it.Type == "project" && weekdaysRecur(it) {
+	if weekdaysRecur(it) {
 		// "Prod releases go out on Tuesdays; release/* is cut on Monday
 		// afternoon": the memory tells a week's routine, each weekday of it
 		// any such day.
@@ -298,7 +307,7 @@ func weekdaysRecur(it Item) bool {
 		return true // "the Tuesday CAB; RFC in by Monday noon": Monday of each week
 	}
 	for _, sent := range sentences(text) {
-		if reSprintLength().MatchString(sent) && reWeekdaySpan().MatchString(sent) {
+		if reSprintLength().MatchString(sent) && reWeekdaySpan().MatchString(sent) && strings.Contains(strings.ToLower(sent), "sprints") {
 			return true // "sprints are two weeks, Monday to the Friday of the following week"
 		}
 	}
@@ -311,7 +320,12 @@ func weekdaysRecur(it Item) bool {
 func namedRoutine(m string) bool {
 	g := reWeekdayNamed().FindStringSubmatch(m)
 	for _, w := range g[1:] {
-		if w != "" && routineNoun(strings.ToLower(w)) {
+		w = strings.ToLower(w)
+		switch w {
+		case "", "before", "after", "the", "a", "an", "of", "at", "in", "on", "by", "for", "to", "and", "or", "with", "from", "until", "when":
+			return false // "the Tuesday before the demo": a day, said of the demo
+		}
+		if routineNoun(w) {
 			return true
 		}
 	}
@@ -394,6 +408,9 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 	if periods {
 		out = rePeriodEnd().ReplaceAllStringFunc(out, func(m string) string {
 			g := rePeriodEnd().FindStringSubmatch(m)
+			if g[4] != "" {
+				g = []string{g[0], g[4], g[5], g[6]} // "(end of June)"
+			}
 			if e, ok := periodEnd([]string{g[0], g[2], g[3]}, at); ok {
 				if strings.EqualFold(strings.TrimSpace(g[1]), "the") {
 					return e
@@ -402,6 +419,8 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 			}
 			return m
 		})
+		// "the pilot runs July through September": to that month's end.
+		out = throughMonths(out, at)
 	}
 	out, _ = extract.AbsoluteDates(out, at)
 	out = nextSprint(out)
@@ -436,12 +455,45 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 	return unframe(unplaceholders(out, kept), framed)
 }
 
-// maskYearFramed hides the days and months of a sentence that gives a
-// year with one of them: "autumn term 2 Sep to 18 Dec 2026, half-term 26 to
-// 30 Oct" is a calendar written out, each day of it absolute already.
-// unframe puts them back.
+// throughMonths dates the months periods run to ("July through
+// September") as their last days; not "until May the 3rd".
+func throughMonths(s string, at time.Time) string {
+	var b strings.Builder
+	last := 0
+	for _, g := range reThroughMonth().FindAllStringSubmatchIndex(s, -1) {
+		after := g[5] // the month's end, or its year's
+		if g[6] >= 0 {
+			after = g[7]
+		}
+		rest := strings.Fields(s[after:])
+		e, ok := periodEnd([]string{s[g[0]:g[1]], s[g[4]:g[5]], sub(s, g, 3)}, at)
+		if !ok || len(rest) > 1 && strings.EqualFold(rest[0], "the") && rest[1][0] >= '0' && rest[1][0] <= '9' {
+			continue
+		}
+		b.WriteString(s[last:g[0]])
+		b.WriteString(s[g[2]:g[3]] + " " + e + s[g[8]:g[9]])
+		last = g[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// sub is submatch n of a FindStringSubmatchIndex result, or "".
+func sub(s string, loc []int, n int) string {
+	if loc[2*n] < 0 {
+		return ""
+	}
+	return s[loc[2*n]:loc[2*n+1]]
+}
+
+// maskYearFramed hides the days and months of each sentence or line that
+// gives a year with one of them, in a text that gives years with two at
+// least: "autumn term 2 Sep to 18 Dec 2026, half-term 26 to 30 Oct; spring
+// term 5 Jan to 26 Mar 2027" is a calendar written out, each day of it
+// absolute already ("Booked on 2 Feb 2026, the pen test runs 9 to 13
+// March" is not). unframe puts them back.
 func maskYearFramed(s string) (string, []string) {
-	if !reNamedDate().MatchString(s) {
+	if len(reNamedDate().FindAllStringIndex(s, 2)) < 2 {
 		return s, nil
 	}
 	var kept []string

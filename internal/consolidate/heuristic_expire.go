@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,8 +64,8 @@ func (p *planner) expire() {
 				for _, m := range reQuarterBudget().FindAllStringSubmatch(s, -1) {
 					// "Q3 Twilio SMS budget is £1,500", "the budget for this
 					// quarter": it ends with its quarter.
-					q := cmp.Or(strings.ToLower(m[1]+m[2]+m[3]), fmt.Sprintf("q%d", (int(it.Created.Month())+2)/3))
-					if e, ok := periodEnd([]string{"", q, ""}, it.Created); ok && e >= day(it.Created) && !pastNarrative(s, it.Created) {
+					q := cmp.Or(strings.ToLower(m[1]+m[3]+m[5]), fmt.Sprintf("q%d", (int(it.Created.Month())+2)/3))
+					if e, ok := periodEnd([]string{"", q, m[2] + m[4] + m[6]}, it.Created); ok && e >= day(it.Created) && !pastNarrative(s, it.Created) {
 						note(e, s)
 					}
 				}
@@ -81,6 +82,21 @@ func (p *planner) expire() {
 			}
 		}
 		sents := sentences(text)
+		if days := reAnyDate().FindAllString(text, -1); !it.Created.IsZero() {
+			for _, s := range sents {
+				// "For three weeks after launch, every Sev2 page also goes to
+				// Priya", the launch dated: a while from that day.
+				for _, m := range reSpanAfter().FindAllStringSubmatch(s, -1) {
+					from := m[3]
+					if from == "" && len(slices.Compact(slices.Sorted(slices.Values(days)))) == 1 {
+						from = days[0]
+					}
+					if from != "" && !reAfterEach().MatchString(s) {
+						note(plusDays(from, spanDays(m[1], m[2])), s)
+					}
+				}
+			}
+		}
 		for i, s := range sents {
 			next := ""
 			if i+1 < len(sents) {
@@ -97,7 +113,7 @@ func (p *planner) expire() {
 				if m[5] != "" && reNowThen().MatchString(s+" "+next) {
 					continue // "until the upgrade on … we ran them by hand; the pipeline runs them now"
 				}
-				end := m[2] + m[3] + m[5] + m[6]
+				end := m[2] + m[3] + m[5] + m[6] + m[7] + m[8]
 				if m[4] != "" {
 					end = plusDays(m[4], 6)
 				}
@@ -147,10 +163,22 @@ func (p *planner) expire() {
 	}
 }
 
+// reSpanAfter is a while after a day or a launch: "for three weeks after
+// launch", "two weeks after 2026-10-10".
+var reSpanAfter = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,3})\s+(day|week|month)s?\s+(?:after|following|past)\s+(?:the\s+)?(?:(\d{4}-\d{2}-\d{2})|(?:[\w-]+\s+)?(?:launch|go-live|go\s+live|cutover|cut-over|release|rollout|roll-out|migration|switch-?over|upgrade)\b)`)
+})
+
+// reForNextFirst is a sentence that opens with the while it holds: "For the
+// next two sprints the nightly replan runs at 03:00".
+var reForNextFirst = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\W*(?:for|over|during)\s+the\s+(?:next|coming)\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,3})\s+(?:day|week|month|sprint)s?\b`)
+})
+
 // reQuarterBudget is an allowance for one quarter: "Q3 budget", "this
 // quarter's SMS budget", "the budget for Q3".
 var reQuarterBudget = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:(q[1-4])|this\s+quarter)(?:'s)?\s+(?:[\w-]+\s+){0,2}?(?:budget|quota|allowance|spend|headcount|credits?)\b|\b(?:budget|quota|allowance|spend|credits?)\s+(?:for|in|of)\s+(?:this\s+quarter\s+\((q[1-4])\)|(q[1-4])|this\s+quarter)\b`)
+	return regexp.MustCompile(`(?i)\b(?:(q[1-4])(?:\s+(\d{4}))?|this\s+quarter)(?:'s)?\s+(?:[\w-]+\s+){0,2}?(?:budget|quota|allowance|spend|headcount|credits?)\b|\b(?:budget|quota|allowance|spend|credits?)\s+(?:for|in|of)\s+(?:this\s+quarter\s+\((q[1-4])(?:\s+(\d{4}))?\)|(q[1-4])(?:\s+(\d{4}))?|this\s+quarter)\b`)
 })
 
 // recurs reports whether a memory tells of something that comes back: a
@@ -160,8 +188,9 @@ var reQuarterBudget = sync.OnceValue(func() *regexp.Regexp {
 func recurs(text string) bool {
 	for _, s := range sentences(text) {
 		// "For the next two sprints the nightly replan runs at 03:00": a
-		// routine for a while.
-		if reRecurs().MatchString(reAttributive().ReplaceAllString(s, "$1")) && !reUntilDate().MatchString(s) && !reForNext().MatchString(s) && !(reObligedBy().MatchString(s) && !reNextOne().MatchString(s)) {
+		// routine for a while (not "plans capacity for the next two weeks",
+		// a window that rolls).
+		if reRecurs().MatchString(reAttributive().ReplaceAllString(s, "$1")) && !reUntilDate().MatchString(s) && !reForNextFirst().MatchString(s) && !(reObligedBy().MatchString(s) && !reNextOne().MatchString(s)) {
 			return true
 		}
 	}
@@ -258,7 +287,7 @@ func routineNoun(w string) bool {
 	switch strings.TrimSuffix(w, "s") {
 	case "deploy", "release", "train", "standup", "stand-up", "sync", "meeting", "call", "demo", "review", "retro",
 		"planning", "cut", "build", "report", "digest", "batch", "job", "run", "rota", "shift", "huddle", "check-in",
-		"triage", "backup", "newsletter", "cadence", "rollout", "ship", "board", "cab", "committee", "council", "standing":
+		"triage", "backup", "newsletter", "cadence", "rollout", "ship", "board", "cab", "committee", "council":
 		return true
 	}
 	return false

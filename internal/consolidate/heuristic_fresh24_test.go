@@ -92,7 +92,7 @@ func TestHeuristic_Fresh24(t *testing.T) {
 		for _, it := range []Item{
 			{Name: "Nightly replan at 03:00", Created: date("2026-09-07"), Description: "For the next two sprints the nightly replan runs at 03:00 instead of 01:00",
 				Body: "It overlapped the stats job. Sprints are two weeks; this one started today. Back to 01:00 afterwards."},
-			{Name: "Q3 worker nodes", Created: date("2026-07-06"), Description: "4 extra worker nodes for peak-season load tests; returned at quarter end.", Body: "Schedule load-test pods there only."},
+			{Name: "Q3 worker nodes", Created: date("2026-07-06"), Description: "Q3 budget covers 4 extra worker nodes for peak-season load tests; returned at quarter end.", Body: "Schedule load-test pods there only."},
 			{Name: "SMS budget this quarter", Created: date("2026-07-01"), Description: "Q3 SMS budget is £1,500; more needs Marta's sign-off", Body: "Keep reminders to parents who opted in."},
 		} {
 			it.File, it.Type = "m.md", "project"

@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -46,7 +48,7 @@ func (p *planner) merge(near []pair) {
 		case pr.same < mergeScore || pr.twoThings && !p.sureOfTwoThings(pr):
 			p.left = append(p.left, Candidate{Kind: Merge, Files: files,
 				Why: fmt.Sprintf("%s and %s share %.0f%% of their words (sameness %+.1f): maybe one memory, maybe two; a model should read both", a.File, b.File, 100*pr.jaccard, roundScore(pr.same))})
-		case oneException(a, b):
+		case oneException(a, b) || defaultBeside(a, b):
 			p.left = append(p.left, Candidate{Kind: Merge, Files: files,
 				Why: fmt.Sprintf("%s and %s look alike (sameness %+.1f), but %s states an exception the other does not: a rule and its exception stay two memories unless a model reads them as one", a.File, b.File, roundScore(pr.same), map[bool]string{true: a.File, false: b.File}[narrows(a)])})
 		case a.Type != b.Type || a.Scope != b.Scope:
@@ -336,3 +338,18 @@ func earliest(a, b time.Time) time.Time {
 	}
 	return a
 }
+
+// defaultBeside reports whether one of two memories names itself the
+// default and the other does not: "Missing read estimate: default" and
+// "Estimates: class H" are a rule and one case's own, two memories.
+func defaultBeside(a, b item) bool {
+	isDefault := func(it item) bool { return reDefaultName().MatchString(it.Name) }
+	return isDefault(a) != isDefault(b)
+}
+
+// reDefaultName is a name that says its memory is the default: "Default
+// import free time", "Missing read estimate: default"; not "Stop using
+// default exports".
+var reDefaultName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\W*(?:the\s+)?defaults?\b|(?:^|[:(—–-]\s*|\b(?:the|by)\s+)defaults?\W*$`)
+})

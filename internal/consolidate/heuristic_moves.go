@@ -60,7 +60,10 @@ var (
 		return regexp.MustCompile(`(?i)^\s+(?:after|with|when|whenever|if|once|within|every|unless|on\s+(?:merge|close|expiry|shutdown))\b`)
 	})
 	reGone = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:was|is|are|were|has been|have been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off|backed out|ripped out|rolled back|reverted|abandoned|deprecated|sunset|sunsetted|deleted|terminated|archived|phased out|discontinued|switched off|shut off)\b`)
+		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:was|is|are|were|has been|have been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off|backed out|ripped out|rolled back|reverted|abandoned|deprecated|sunset|deleted|terminated)\b` +
+			// said of the past only: "#acme-alerts was archived", not "closed
+			// tickets are archived nightly", "debug logging is switched off in prod"
+			`|\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:was|were|has been|have been|got)\s+(?:archived|phased out|discontinued|switched off|shut off|sunsetted)\b`)
 	})
 )
 

@@ -603,7 +603,7 @@ var (
 	// "Other lines use the default", "everyone else stays on the standard
 	// plan": the memory states an exception.
 	reOthersDefault = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:other|everyone\s+else|everybody\s+else|the\s+rest)\b(?:\s+[\w-]+){0,2}?\s+(?:use|uses|get|gets|keep|keeps|stay|stays|follow|follows|are|is)\s+(?:on\s+)?(?:the\s+)?(?:default|standard|usual|normal)\b`)
+		return regexp.MustCompile(`(?i)\b(?:other|everyone\s+else|everybody\s+else|the\s+rest)\b(?:\s+[\w-]+){0,2}?\s+(?:use|uses|get|gets|keep|keeps|stay|stays|follow|follows)\s+(?:on\s+)?(?:the\s+)?(?:default|standard|usual|normal)\b`)
 	})
 	reException = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:exceptions?\s+(?:to|from|for)|except\s+(?:for|in|on|when)|the\s+only\s+exceptions?|only\s+(?:these|this|those|for\s+these)\b)`)

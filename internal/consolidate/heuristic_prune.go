@@ -184,10 +184,13 @@ var reTeaches = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(?:always|never|must|should|shouldn't|don't|do\s+not|avoid|keep|prefer|make\s+sure|because|so\s+that|pan\s+out|lesson|learned|only|forbids?|forbidden|required|requires|not\s+allowed)\b|\bwhy:`)
 })
 
+// reDoneAtEnd is a note that ends by saying it is done.
+var reDoneAtEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)[.!;]\s+done\s*[.!]?\s*$`) })
+
 // reOnlyReport is a sentence that says what "only" a past event touched:
 // "Only that test class was affected", "only the EU cluster went down".
 var reOnlyReport = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^\W*only\s+(?:that|this|these|those|the|a|an|one|two|three|our)\b[^.;:!?]*?\b(?:was|were|had|got|went)\b`)
+	return regexp.MustCompile(`(?i)^\W*only\s+(?:that|this|these|those|the|a|an|one|two|three|our)\s+(?:[\w-]+\s+){0,3}?(?:was|were|had|got|went)\b`)
 })
 
 var reBreakGlass = sync.OnceValue(func() *regexp.Regexp {
@@ -255,6 +258,9 @@ func ephemeral(it Item) bool {
 		return false
 	}
 	text := prose(it.Name + "\n" + it.Description + "\n" + it.Body)
+	if reDoneAtEnd().MatchString(text) && !teaches(it) {
+		return true // a one-off, told done: "Patched the rows by hand. Done."
+	}
 	if rePassing().MatchString(text) || reToDo.MatchString(it.Description+"\n"+firstLine(Item{Body: it.Body})) || fixedSince(it.Description+"\n"+it.Body) {
 		return true
 	}
@@ -267,7 +273,7 @@ func ephemeral(it Item) bool {
 		}
 		if slices.ContainsFunc(before[max(0, len(before)-4):], func(w string) bool {
 			switch strings.Trim(w, ",;:") {
-			case "spent", "wasted", "stopped", "quit", "finished", "after":
+			case "spent", "wasted", "stopped", "quit", "finished":
 				return true // "spent a term chasing double charges": done, and told
 			}
 			return false
@@ -319,9 +325,7 @@ var (
 	rePassing = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:scratch|notes? (?:while|from)|wip|work in progress|(?:is|are|still|currently)\s+in progress|half done|todo:|to-do|temporarily|temporary (?:fix|workaround|hack|patch|pin)|for now|for the moment|at the moment(?:\s*[,.;:!?)]|\s*$)|right now|this (?:morning|afternoon|evening|week|sprint)|today|tonight|currently (?:investigating|debugging|looking|trying|testing|chasing)|might be|maybe|not (?:yet )?(?:conclusive|confirmed|decided)|nothing (?:was )?(?:decided|concluded)|no decision (?:yet|made|was made)|inconclusive|unconfirmed|(?:didn't|did not|couldn't|could not) (?:confirm|reproduce)|not decided|undecided|still unclear|unclear (?:why|whether|if)|hypothesis|workaround until|reminder(?:\s+to\s+(?:self|myself)|:)|note to self|remind me|will (?:write (?:it |this )?up|follow up|report back)|(?:if|whether|see if)\s+(?:\w+\s+){0,2}?pans?\s+out|tbd` +
 			// a one-off task, finished: "For PR #812 … Done and merged."
-			`|(?:done|finished|completed)\s+and\s+(?:merged|shipped|deployed|closed|released)|(?:already|now)\s+(?:merged|shipped|deployed)|for\s+(?:pr|pull\s+request)\s+#?\d+)\b` +
-			// a one-off, told done: "Patched the rows by hand. Done."
-			`|[.!;]\s+(?:done|fixed|sorted|resolved)\s*[.!]?\s*$`)
+			`|(?:done|finished|completed)\s+and\s+(?:merged|shipped|deployed|closed|released)|(?:already|now)\s+(?:merged|shipped|deployed)|for\s+(?:pr|pull\s+request)\s+#?\d+)\b`)
 	})
 	// reUnderWay is an investigation or a trial the note may be the middle of.
 	reUnderWay = sync.OnceValue(func() *regexp.Regexp {

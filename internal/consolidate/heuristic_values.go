@@ -214,6 +214,15 @@ func parallelNames(a, b item) bool {
 		delete(na, t)
 		delete(nb, t)
 	}
+	// "Staging front end URL" and "Staging front end address" name one thing.
+	for _, n := range []map[string]bool{na, nb} {
+		for t := range addressStems() {
+			if n[t] {
+				delete(n, t)
+				n["url"] = true
+			}
+		}
+	}
 	shared := intersection(na, nb)
 	onlyA, onlyB := minus(na, nb), minus(nb, na)
 	absent := func(ts []string, other item) bool {
@@ -235,6 +244,9 @@ func parallelNames(a, b item) bool {
 	}
 	if len(onlyA) == 1 && len(onlyB) == 1 && shared >= 2 {
 		return true
+	}
+	if oneSlugApart(a.Name, b.Name) {
+		return true // "crew-dispatch queue settings", "leak-intake queue settings"
 	}
 	sa, sb := slugHead(a.Name), slugHead(b.Name)
 	return sa != "" && sa == sb
@@ -606,5 +618,28 @@ var ruleStems = sync.OnceValue(func() map[string]bool {
 })
 
 // fragment reports whether a sentence is too short to state a thing and
-// its value: the tail of a hard-wrapped line ("GitHub Action;").
-func fragment(s string) bool { return len(strings.Fields(s)) < 3 }
+// its value: the tail of a hard-wrapped line ("GitHub Action;"), not a
+// key and its value ("Runtime: nodejs18.x").
+func fragment(s string) bool { return len(strings.Fields(s)) < 3 && !strings.Contains(s, ":") }
+
+// addressStems are the stems of words for where a thing is reached.
+var addressStems = sync.OnceValue(func() map[string]bool {
+	return termSet("url urls address addresses link links domain domains endpoint endpoints hostname")
+})
+
+// oneSlugApart reports whether two names are one template filled in with
+// two slugs: each has one word the other lacks, a slug of two parts or
+// more, and they share two words at least.
+func oneSlugApart(x, y string) bool {
+	words := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(strings.ToLower(s)) {
+			m[strings.Trim(w, "`'\".,:;()")] = true
+		}
+		return m
+	}
+	wx, wy := words(x), words(y)
+	ox, oy := minus(wx, wy), minus(wy, wx)
+	return len(ox) == 1 && len(oy) == 1 && intersection(wx, wy) >= 2 && reSlug.MatchString(ox[0]) && reSlug.MatchString(oy[0]) &&
+		strings.Contains(ox[0], "-") && strings.Contains(oy[0], "-")
+}

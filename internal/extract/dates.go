@@ -54,15 +54,13 @@ var (
 	// reNthWeekdayOf is "the first tuesday of every month", "the first
 	// weekend of december": a weekday counted in a month.
 	reNthWeekdayOf = gate(lazyre.New(`(?i)\b(?:the\s+)?(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|(?:business|working|work)\s+day|weekday)\s+(?:of|in)\s+(every\s+month|each\s+month|the\s+month|next\s+month|this\s+month|jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(?:,?\s+(\d{4})\b)?`))
-	// reEndMonth is "the end of the month", and "month end" closing its
-	// clause ("returned at month end"; not "the month-end close").
-	reEndMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?(?:end\s+of\s+(?:the\s+|this\s+)?month\b|month[- ]end(\s*[.,;:!?)]|\s*$|\s+(?:and|or|but|so|when|if)\b))`))
-	reMonthDay = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
-	reDayMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?(\d{1,2}|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|fifteenth|twentieth|thirtieth)(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
+	reEndMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month\b`))
+	reMonthDay     = gate(lazyre.New(`(?i)\b(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
+	reDayMonth     = gate(lazyre.New(`(?i)\b(?:the\s+)?(\d{1,2}|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|fifteenth|twentieth|thirtieth)(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b(,?\s+(?:(?:19|20)\d\d|'\d\d)\b)?`))
 	// reEndOfMonth is "end of september", "the end of jan": its last day,
 	// in a project fact (periodEnds).
 	reEndOfMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
-	reEndQuart   = gate(lazyre.New(`(?i)\b(?:the\s+)?(?:end\s+of\s+(?:(?:the\s+|this\s+)?quarter|q([1-4]))\b|quarter[- ]end(\s*[.,;:!?)]|\s*$|\s+(?:and|or|but|so|when|if)\b))`))
+	reEndQuart   = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:(?:the\s+|this\s+)?quarter|q([1-4]))\b`))
 	reTheNth     = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru|week of|due|ships|lands|launches|to) the (\d{1,2})(?:st|nd|rd|th)\b`))
 	reISODate    = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
 	// reIsTheNth is "next one is the 12th" at a clause's end: not "the
@@ -223,10 +221,10 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return "the week of " + day(at.AddDate(0, 0, d))
 	})
-	s = gated(s, reEndMonth, []string{"month"}, func(m string) string {
+	s = gated(s, reEndMonth, []string{"month"}, func(string) string {
 		found = true
 		end := time.Date(at.Year(), at.Month()+1, 0, 0, 0, 0, 0, at.Location())
-		return day(end) + reEndMonth.FindStringSubmatch(m)[1] // what closed "month end"
+		return day(end)
 	})
 	s = endOfYear(s, at, &found)
 	s = weekends(s, at, &found)
@@ -234,14 +232,13 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 	s = gated(s, reEndQuart, []string{"quarter", "end of q"}, func(m string) string {
 		found = true
 		q := (int(at.Month())-1)/3*3 + 3 // the quarter's last month
-		g := reEndQuart.FindStringSubmatch(m)
-		if g[1] != "" {
+		if g := reEndQuart.FindStringSubmatch(m); g[1] != "" {
 			q = int(g[1][0]-'0') * 3 // "end of Q2": June's end, this year's or, long past, next year's
 			if end := time.Date(at.Year(), time.Month(q)+1, 0, 0, 0, 0, 0, at.Location()); end.Before(at.AddDate(0, 0, -60)) {
 				return day(time.Date(at.Year()+1, time.Month(q)+1, 0, 0, 0, 0, 0, at.Location()))
 			}
 		}
-		return day(time.Date(at.Year(), time.Month(q)+1, 0, 0, 0, 0, 0, at.Location())) + g[2] // what closed "quarter end"
+		return day(time.Date(at.Year(), time.Month(q)+1, 0, 0, 0, 0, 0, at.Location()))
 	})
 	s = gated(s, reInN, []string{"in "}, func(m string) string {
 		found = true

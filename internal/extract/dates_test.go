@@ -20,8 +20,6 @@ func TestAbsoluteDates_Chat(t *testing.T) {
 		"three weeks from now the cluster goes away":         "2026-06-17",
 		"the patch window is in a fortnight":                 "2026-06-10",
 		"the dues API goes v2 in ten days":                   "2026-06-06",
-		"the extra nodes are returned at quarter end":        "at 2026-06-30",
-		"the promo price holds until month end, then rises":  "until 2026-05-31,",
 		"need the rfc comments addressed by EOD":             "by 2026-05-27",
 		"need the plan signed off by eow":                    "by 2026-05-29",
 		"close the epics by EOQ or they roll over":           "by 2026-06-30",
@@ -97,6 +95,7 @@ func TestAbsoluteDates_Chat(t *testing.T) {
 	}
 	for _, in := range []string{
 		"the month end close runs on the last business day",
+		"finance closes the books at month end",
 		"infra sync is weekly on tuesday at 11",
 		"the invoice cron runs on the 1st of every month",
 		"the report goes out monthly on the 15th",
