@@ -3,7 +3,6 @@ package consolidate
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -106,7 +105,7 @@ var (
 	// "each approved by Tomás" recurs nothing: every and each count only
 	// before a unit of time, a day or an event that comes back.
 	reRecurs = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:every|each)\s+(?:(?:other|second|third|few|couple\s+of|\d+|two|three|four|five|six|seven|eight|nine|ten|twelve|major|minor|new|business|fiscal|working|calendar|single|prod|production|staging|mobile|web|app|routine|regular|scheduled)\s+){0,2}(?:hour|day|night|morning|evening|week|weekday|weekend|month|quarter|year|sprint|release|deploy|deployment|build|standup|time|` + weekdayRE + `|` + monthRE + `)s?\b|\b(?:repeats?|recurring|annual|annually|yearly|weekly|monthly|daily|biweekly|fortnightly|quarterly|nightly|hourly|biannual|semiannual)\b|\b(?:once|twice)\s+(?:a|per|every)\s+(?:day|week|month|quarter|year|sprint)\b|\bper\s+(?:calendar\s+)?(?:month|quarter|year)\b`)
+		return regexp.MustCompile(`(?i)\b(?:every|each)\s+(?:(?:other|second|third|few|couple\s+of|\d+|two|three|four|five|six|seven|eight|nine|ten|twelve|major|minor|new|business|fiscal|working|calendar|single|prod|production|staging|mobile|web|app|routine|regular|scheduled)\s+){0,2}(?:hour|day|night|morning|evening|week|weekday|weekend|month|quarter|year|sprint|release|deploy|deployment|build|standup|time|` + weekdayRE + `|` + monthRE + `)s?\b|\b(?:repeats?|recurring|annual|annually|yearly|weekly|monthly|daily|biweekly|fortnightly|quarterly|nightly|hourly|biannual|semiannual)\b|\b(?:once|twice)\s+(?:a|per|every)\s+(?:day|week|month|quarter|year|sprint)\b`)
 	})
 	// The end of a quarter or a month, without its year: "the end of Q1",
 	// "the end of October".
@@ -133,8 +132,9 @@ var (
 			// "until the vendor fix ships on 2026-06-12", "runs out on …", "v1 is sunset on …"
 			`|\b(?:until|till)\s+(?:(?:[^\s.;:,!?]+\s+){1,6}?(?:on\s+|by\s+|in\s+)?(?:` + weekdayRE + `,?\s+)?\(?|(?:[^\s.;:,!?()]+\s+){7,10}\()(?:(?:target|eta|planned|expected):?\s+)?(\d{4}-\d{2}-\d{2})\b` +
 			`|\b(?:runs?\s+out|ran\s+out|sunsets?|sunsetted|(?:is|are|gets?|will\s+be)\s+sunset|goes\s+away|lapses?|lapsed)\s+(?:on\s+|at\s+|by\s+)?(?:` + weekdayRE + `,?\s+)?\(?(\d{4}-\d{2}-\d{2})\b` +
-			// a cover while someone is away: "(back 2026-11-02)", "she's back on …", "returns …"
-			`|(?:\(|\b(?:is|are|'s|be|gets?)\s+)back\s+(?:on\s+)?(?:` + weekdayRE + `,?\s+)?(\d{4}-\d{2}-\d{2})\b|\breturn(?:s|ing)\s+(?:on\s+)?(?:` + weekdayRE + `,?\s+)?(\d{4}-\d{2}-\d{2})\b`)
+			// a cover while someone is away: "(back 2026-11-02)", "(returns on …)";
+			// not "the API returns 0001-01-01", "staging is back 2026-10-05"
+			`|\(\s*(?:back|returns?|returning)\s+(?:on\s+)?(?:` + weekdayRE + `,?\s+)?(\d{4}-\d{2}-\d{2})\b`)
 	})
 	// "a 14-day trial": a period that started when the memory was written,
 	// or on the date its sentence gives.
@@ -218,6 +218,29 @@ var (
 	reThroughMonth = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(through|thru|until|till)\s+(` + monthRE + `)\b(?:\s+(\d{4})\b)?([^\s\d]|\s+[^\s\d]|\s*$)`)
 	})
+	// A thing of the week after, named for any week: "next week's roster".
+	reWeeksOwn = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:next|this|last|the\s+following)\s+week's\b`)
+	})
+	// In a week's routine, the next of each run: "the week starting the
+	// next Monday", "next week".
+	reNextOfEach = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:the\s+)?(?:next|following|coming)\s+(?:week|` + weekdayRE + `)\b`)
+	})
+	// A routine of each week: "every Thursday", "on Fridays", "weekly".
+	reWeekly = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:every|each)\s+(?:week|` + weekdayRE + `)\b|\b` + weekdayRE + `s\b|\bweekly\b`)
+	})
+	rePerMonth = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bper\s+(?:calendar\s+)?month\b`) })
+	reOnTheNth = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bthe\s+\d{1,2}(?:st|nd|rd|th)\b`)
+	})
+	// A clause told of the past or of what holds now, where a month is no
+	// end ahead: "we were on Heroku until June", "was emptied (end of June)".
+	rePastClause = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:was|were|had|did|went|ran|came|got|took|kept|used\s+to|replaced|moved|migrated|switched|retired|removed)\b|\bnow\b|\bthese\s+days\b|\bany\s?more\b|\bno\s+longer\b`)
+	})
+	reClauseEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?;](?:\s+|$)`) })
 	// A sentence's end, for maskYearFramed.
 	reSentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?](?:\s+|$)|\n`) })
 	// A day and month, or a range of days in a month, with its year or not:
@@ -268,100 +291,49 @@ func absoluteIn(s string, it Item) string {
 }
 
 // absoluteInOf is absoluteIn once the days of every year are hidden.
+// "Next week's roster" is each week's next, whenever it is read: never
+// dated.
 func absoluteInOf(s string, it Item) string {
+	s, weeks := maskWith(s, reWeeksOwn())
+	return unmaskWith(absoluteInOfDays(s, it), weeks)
+}
+
+// absoluteInOfDays is absoluteInOf, weeks' own things hidden.
+func absoluteInOfDays(s string, it Item) string {
 	if it.Type == "feedback" || it.Type == "user" {
 		// A rule's weekday is any such day: "if a PR is ready on Friday,
 		// merge on Monday", "Friday merges are fine again".
 		s, kept := maskBareWeekdays(s)
 		return unmask(absoluteWith(s, it.Created, false), kept)
 	}
-	if weekdaysRecur(it) {
+	if it.Type == "project" && weekdaysRecur(it) {
 		// "Prod releases go out on Tuesdays; release/* is cut on Monday
 		// afternoon": the memory tells a week's routine, each weekday of it
-		// any such day.
+		// any such day, and "the next Monday" each run's next.
+		var next []string
+		if text := it.Description + "\n" + it.Body; reWeekly().MatchString(text) || sprintShape(text) {
+			s, next = maskWith(s, reNextOfEach())
+		}
 		s, kept := maskBareWeekdays(s)
+		return unmaskWith(unmask(absoluteWith(s, it.Created, false), kept), next)
+	}
+	if it.Type != "project" {
+		// "refreshed every Sunday night, so anything you create there is
+		// gone on Monday": a weekday in a sentence of a routine is the
+		// routine's.
+		s, kept := maskRoutineWeekdays(s)
 		return unmask(absoluteWith(s, it.Created, false), kept)
 	}
+	s, monthly := maskMonthlyDays(s)
 	if it.Type != "project" || reRecurs().MatchString(s) {
-		return absoluteWith(s, it.Created, false)
+		return unmask(absoluteWith(s, it.Created, false), monthly)
 	}
-	return absoluteWith(s, it.Created, true)
-}
-
-// maskYearDays hides the nth weekdays of named months ("the last Sunday
-// of March") from the date rewrite, as maskBareWeekdays hides weekdays.
-func maskYearDays(s string) (string, []string) {
-	var kept []string
-	out := reNthWeekdayOfMonth().ReplaceAllStringFunc(s, func(m string) string {
-		kept = append(kept, m)
-		return maskMark(len(kept) - 1)
-	})
-	return out, kept
-}
-
-// weekdaysRecur reports whether a memory names weekdays as a routine:
-// "on Tuesdays", "every Monday", "weekly on Friday".
-func weekdaysRecur(it Item) bool {
-	text := reAttributive().ReplaceAllString(it.Description+"\n"+it.Body, "$1")
-	if slices.ContainsFunc(reWeekdayNamed().FindAllString(text, -1), namedRoutine) {
-		return true // "the Tuesday CAB; RFC in by Monday noon": Monday of each week
+	out := absoluteWith(s, it.Created, true)
+	if !recurs(it.Description+"\n"+it.Body) && !reYearly().MatchString(it.Description+"\n"+it.Body) {
+		out = throughMonths(out, it.Created)
 	}
-	for _, sent := range sentences(text) {
-		if reSprintLength().MatchString(sent) && reWeekdaySpan().MatchString(sent) && strings.Contains(strings.ToLower(sent), "sprints") {
-			return true // "sprints are two weeks, Monday to the Friday of the following week"
-		}
-	}
-	return rePluralWeekday().MatchString(text) || reRecurs().MatchString(text) && reBareWeekday().MatchString(text)
+	return unmask(out, monthly)
 }
-
-// namedRoutine reports whether a weekday and the words after it that
-// reWeekdayNamed found name a routine: "the Monday deploy train", "the
-// Tuesday 14:00 Change Advisory Board"; not "the Monday after launch".
-func namedRoutine(m string) bool {
-	g := reWeekdayNamed().FindStringSubmatch(m)
-	for _, w := range g[1:] {
-		w = strings.ToLower(w)
-		switch w {
-		case "", "before", "after", "the", "a", "an", "of", "at", "in", "on", "by", "for", "to", "and", "or", "with", "from", "until", "when":
-			return false // "the Tuesday before the demo": a day, said of the demo
-		}
-		if routineNoun(w) {
-			return true
-		}
-	}
-	return false
-}
-
-// maskBareWeekdays puts a placeholder for each weekday of s that no word
-// ties to one week ("on Friday"; not "next Friday", "this Friday"), and
-// unmask puts them back.
-func maskBareWeekdays(s string) (string, []string) {
-	var kept []string
-	var b strings.Builder
-	last := 0
-	for _, m := range reBareWeekday().FindAllStringIndex(s, -1) {
-		before := strings.Fields(strings.ToLower(s[max(0, m[0]-12):m[0]]))
-		if len(before) > 0 && slices.Contains([]string{"next", "this", "last", "coming", "following", "previous"}, before[len(before)-1]) {
-			continue
-		}
-		b.WriteString(s[last:m[0]])
-		b.WriteString(maskMark(len(kept)))
-		kept = append(kept, s[m[0]:m[1]])
-		last = m[1]
-	}
-	b.WriteString(s[last:])
-	return b.String(), kept
-}
-
-func unmask(s string, kept []string) string {
-	for i, k := range kept {
-		s = strings.Replace(s, maskMark(i), k, 1)
-	}
-	return s
-}
-
-// maskMark is a placeholder no date reading touches.
-func maskMark(i int) string { return "\uE001" + strconv.Itoa(i) + "\uE001" }
 
 // absolute rewrites the relative dates of s as absolute ones, counted from
 // at, as extract.AbsoluteDates does, but leaves alone what is already
@@ -409,6 +381,9 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 		out = rePeriodEnd().ReplaceAllStringFunc(out, func(m string) string {
 			g := rePeriodEnd().FindStringSubmatch(m)
 			if g[4] != "" {
+				if pastClause(out, strings.Index(out, m)) {
+					return m // "the bucket was emptied (end of June)": history
+				}
 				g = []string{g[0], g[4], g[5], g[6]} // "(end of June)"
 			}
 			if e, ok := periodEnd([]string{g[0], g[2], g[3]}, at); ok {
@@ -419,8 +394,6 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 			}
 			return m
 		})
-		// "the pilot runs July through September": to that month's end.
-		out = throughMonths(out, at)
 	}
 	out, _ = extract.AbsoluteDates(out, at)
 	out = nextSprint(out)
@@ -454,74 +427,6 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 	}
 	return unframe(unplaceholders(out, kept), framed)
 }
-
-// throughMonths dates the months periods run to ("July through
-// September") as their last days; not "until May the 3rd".
-func throughMonths(s string, at time.Time) string {
-	var b strings.Builder
-	last := 0
-	for _, g := range reThroughMonth().FindAllStringSubmatchIndex(s, -1) {
-		after := g[5] // the month's end, or its year's
-		if g[6] >= 0 {
-			after = g[7]
-		}
-		rest := strings.Fields(s[after:])
-		e, ok := periodEnd([]string{s[g[0]:g[1]], s[g[4]:g[5]], sub(s, g, 3)}, at)
-		if !ok || len(rest) > 1 && strings.EqualFold(rest[0], "the") && rest[1][0] >= '0' && rest[1][0] <= '9' {
-			continue
-		}
-		b.WriteString(s[last:g[0]])
-		b.WriteString(s[g[2]:g[3]] + " " + e + s[g[8]:g[9]])
-		last = g[1]
-	}
-	b.WriteString(s[last:])
-	return b.String()
-}
-
-// sub is submatch n of a FindStringSubmatchIndex result, or "".
-func sub(s string, loc []int, n int) string {
-	if loc[2*n] < 0 {
-		return ""
-	}
-	return s[loc[2*n]:loc[2*n+1]]
-}
-
-// maskYearFramed hides the days and months of each sentence or line that
-// gives a year with one of them, in a text that gives years with two at
-// least: "autumn term 2 Sep to 18 Dec 2026, half-term 26 to 30 Oct; spring
-// term 5 Jan to 26 Mar 2027" is a calendar written out, each day of it
-// absolute already ("Booked on 2 Feb 2026, the pen test runs 9 to 13
-// March" is not). unframe puts them back.
-func maskYearFramed(s string) (string, []string) {
-	if len(reNamedDate().FindAllStringIndex(s, 2)) < 2 {
-		return s, nil
-	}
-	var kept []string
-	var b strings.Builder
-	last := 0
-	for _, loc := range append(reSentenceEnd().FindAllStringIndex(s, -1), []int{len(s), len(s)}) {
-		seg := s[last:loc[1]]
-		if reNamedDate().MatchString(seg) {
-			seg = reFramedDay().ReplaceAllStringFunc(seg, func(m string) string {
-				kept = append(kept, m)
-				return frameMark(len(kept) - 1)
-			})
-		}
-		b.WriteString(seg)
-		last = loc[1]
-	}
-	return b.String(), kept
-}
-
-func unframe(s string, kept []string) string {
-	for i, k := range kept {
-		s = strings.Replace(s, frameMark(i), k, 1)
-	}
-	return s
-}
-
-// frameMark is a placeholder no date reading touches, apart from maskMark's.
-func frameMark(i int) string { return "\uE002" + strconv.Itoa(i) + "\uE002" }
 
 // unplaceholders puts back the spans absoluteWith kept as they were.
 func unplaceholders(s string, kept []string) string {

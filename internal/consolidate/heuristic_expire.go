@@ -61,11 +61,11 @@ func (p *planner) expire() {
 				for _, m := range reForNext().FindAllStringSubmatch(s, -1) {
 					note(day(it.Created.AddDate(0, 0, spanDays(m[1], m[2]))), s)
 				}
-				for _, m := range reQuarterBudget().FindAllStringSubmatch(s, -1) {
+				for _, m := range reQuarterBudget().FindAllStringSubmatch(s+"\n"+it.Name, -1) {
 					// "Q3 Twilio SMS budget is £1,500", "the budget for this
 					// quarter": it ends with its quarter.
-					q := cmp.Or(strings.ToLower(m[1]+m[3]+m[5]), fmt.Sprintf("q%d", (int(it.Created.Month())+2)/3))
-					if e, ok := periodEnd([]string{"", q, m[2] + m[4] + m[6]}, it.Created); ok && e >= day(it.Created) && !pastNarrative(s, it.Created) {
+					q := cmp.Or(strings.ToLower(m[1]+m[3]+m[5]+m[7]), fmt.Sprintf("q%d", (int(it.Created.Month())+2)/3))
+					if e, ok := periodEnd([]string{"", q, m[2] + m[4] + m[6] + m[8]}, it.Created); ok && e >= day(it.Created) && !pastNarrative(s, it.Created) {
 						note(e, s)
 					}
 				}
@@ -91,7 +91,11 @@ func (p *planner) expire() {
 					if from == "" && len(slices.Compact(slices.Sorted(slices.Values(days)))) == 1 {
 						from = days[0]
 					}
-					if from != "" && !reAfterEach().MatchString(s) {
+					// The event still ahead when the memory was written: "goes
+					// live 2026-10-10", written the day before; not a policy
+					// agreed that day ("flags are removed two weeks after
+					// release").
+					if from != "" && from > day(it.Created) && !reAfterEach().MatchString(s) {
 						note(plusDays(from, spanDays(m[1], m[2])), s)
 					}
 				}
@@ -113,7 +117,7 @@ func (p *planner) expire() {
 				if m[5] != "" && reNowThen().MatchString(s+" "+next) {
 					continue // "until the upgrade on … we ran them by hand; the pipeline runs them now"
 				}
-				end := m[2] + m[3] + m[5] + m[6] + m[7] + m[8]
+				end := m[2] + m[3] + m[5] + m[6] + m[7]
 				if m[4] != "" {
 					end = plusDays(m[4], 6)
 				}
@@ -178,7 +182,9 @@ var reForNextFirst = sync.OnceValue(func() *regexp.Regexp {
 // reQuarterBudget is an allowance for one quarter: "Q3 budget", "this
 // quarter's SMS budget", "the budget for Q3".
 var reQuarterBudget = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:(q[1-4])(?:\s+(\d{4}))?|this\s+quarter)(?:'s)?\s+(?:[\w-]+\s+){0,2}?(?:budget|quota|allowance|spend|headcount|credits?)\b|\b(?:budget|quota|allowance|spend|credits?)\s+(?:for|in|of)\s+(?:this\s+quarter\s+\((q[1-4])(?:\s+(\d{4}))?\)|(q[1-4])(?:\s+(\d{4}))?|this\s+quarter)\b`)
+	return regexp.MustCompile(`(?i)\b(?:(q[1-4])(?:\s+(\d{4}))?|this\s+quarter)(?:'s)?\s+(?:[\w-]+\s+){0,2}?(?:budget|quota|allowance|spend|headcount|credits?)\b|\b(?:budget|quota|allowance|spend|credits?)\s+(?:for|in|of)\s+(?:this\s+quarter\s+\((q[1-4])(?:\s+(\d{4}))?\)|(q[1-4])(?:\s+(\d{4}))?|this\s+quarter)\b` +
+		// "approved for Q3 only"
+		`|\bfor\s+(q[1-4])(?:\s+(\d{4}))?\s+only\b`)
 })
 
 // recurs reports whether a memory tells of something that comes back: a

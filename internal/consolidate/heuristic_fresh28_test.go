@@ -36,7 +36,7 @@ func TestHeuristic_Fresh28(t *testing.T) {
 	t.Run("DefaultExportsNameNoDefault", func(t *testing.T) {
 		a := Item{Name: "Named exports only", Description: "Use named exports, never default exports", Body: "Every module uses named exports."}
 		b := Item{Name: "Stop using default exports", Description: "No default exports: use named exports", Body: "Named exports in every module."}
-		if !defaultBeside(item{Item: Item{Name: "Default import free time"}}, item{Item: Item{Name: "Acme free time"}}) || defaultBeside(item{Item: a}, item{Item: b}) {
+		if !defaultBeside(item{Item: Item{Name: "Import free time: default"}}, item{Item: Item{Name: "Acme free time"}}) || defaultBeside(item{Item: a}, item{Item: b}) {
 			t.Error("defaultBeside reads the word, not the default")
 		}
 	})
@@ -111,6 +111,77 @@ func TestHeuristic_Fresh28(t *testing.T) {
 			Body:        "It's refreshed from a scrubbed prod snapshot every Sunday night, so anything you create there is gone on Monday."}
 		if p := plan(it); slices.Contains(ids(p), "date:m.md") {
 			t.Errorf("a weekly routine dated: %v", p.Ops)
+		}
+	})
+}
+
+// Wordings of two more read folders (fresh32, fresh33), new memories in
+// the same words.
+func TestHeuristic_Fresh32(t *testing.T) {
+	fillers := []string{"Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
+		"Dashboards live in Grafana.", "Keep one branch per feature."}
+	plan := func(items ...Item) Plan {
+		return Heuristic(Input{Now: now, Items: amongFillers(items, "reference", fillers...)})
+	}
+	wrong := func(helpful, wrong int) Usage {
+		return Usage{Since: date("2026-01-05"), Injected: 20, Helpful: helpful, Wrong: wrong, LastInjected: date("2026-10-01")}
+	}
+
+	t.Run("FoundWrongAndReplaced", func(t *testing.T) {
+		// The older was marked wrong, and a newer memory on its topic
+		// gives another value: "10h" against "10h30", "Temurin 17" against
+		// "Temurin 21", with no word of a change.
+		for _, tc := range []struct{ old, new Item }{
+			{Item{Name: "Solver caps duty span at 10h", Description: "Roster solver hard constraint: a duty from sign-on to sign-off may not exceed 10 hours", Body: "Hard constraint in `DutySpanRule`: a duty from sign-on to sign-off may not exceed 10h00."},
+				Item{Name: "Duty span hard limit", Description: "DutySpanRule: maximum 10h30 from sign-on to sign-off, per the 2026 company agreement", Body: "`DutySpanRule.maxSpan = 10.5.hours`, set by the company agreement."}},
+			{Item{Name: "Build agent JDK", Description: "Jenkins agents for the Scala builds use Temurin JDK 17", Body: "All Jenkins agents that build Scala run Temurin 17; sbt picks it up from JAVA_HOME."},
+				Item{Name: "Temurin 21 on the build agents", Description: "Scala build agents run Temurin 21 (jenkins_agent role)", Body: "The Scala build agents were rebuilt from the `jenkins_agent` role with Temurin 21."}},
+		} {
+			tc.old.File, tc.old.Type, tc.old.Created, tc.old.Usage = "old.md", "project", date("2026-03-12"), wrong(8, 2)
+			tc.new.File, tc.new.Type, tc.new.Created, tc.new.Usage = "new.md", "project", date("2026-09-08"), wrong(6, 0)
+			if p := plan(tc.old, tc.new); !slices.Contains(ids(p), "supersede:new.md+old.md") {
+				t.Errorf("%s: no supersede: %v", tc.new.Name, reasons(p))
+			}
+			tc.old.Usage = wrong(8, 0) // not marked wrong: two things alike stay two
+			if p := plan(tc.old, tc.new); slices.Contains(ids(p), "supersede:new.md+old.md") {
+				t.Errorf("%s: superseded though never marked wrong: %v", tc.new.Name, reasons(p))
+			}
+		}
+	})
+	t.Run("NobodyRunsTheThingAnyMore", func(t *testing.T) {
+		old := Item{File: "old.md", Type: "project", Created: date("2026-02-27"), Name: "Friday roster export", Description: "Every Friday by noon, mail the roster as Excel to the depot managers",
+			Body: "Depot managers get the roster as .xlsx every Friday: run the xlsx export, then mail the three files."}
+		new := Item{File: "new.md", Type: "project", Created: date("2026-08-14"), Name: "Depot managers use the admin", Description: "Depot managers read the admin's Depot view; the Excel export is no longer done",
+			Body: "Depot managers read the roster in the Depot view. Nobody runs the xlsx export any more."}
+		if p := plan(old, new); !slices.Contains(ids(p), "supersede:new.md+old.md") {
+			t.Errorf("no supersede: %v", reasons(p))
+		}
+	})
+	t.Run("UntilAMonthAsHistory", func(t *testing.T) {
+		it := Item{File: "m.md", Type: "project", Created: date("2026-04-01"), Name: "Why there is Amq in the code",
+			Description: "Until March 2026 events came over ActiveMQ, replaced by Kafka; Amq* = leftovers",
+			Body:        "History: until March 2026 delay events came over ActiveMQ. We replaced it with Kafka; there is no ActiveMQ any more."}
+		if p := plan(it); slices.Contains(ids(p), "expire:m.md") {
+			t.Errorf("history expired: %v", reasons(p))
+		}
+	})
+	t.Run("AQuotaForOneQuarter", func(t *testing.T) {
+		it := Item{File: "m.md", Type: "project", Created: date("2026-07-01"), Name: "Extra vCPU quota for Q3",
+			Description: "96 extra vCPUs on the prod project, approved for Q3 only, for the solver re-runs", Body: "Give them back after the quarter."}
+		if p := plan(it); !slices.Contains(ids(p), "expire:m.md") {
+			t.Errorf("not expired: %v", reasons(p))
+		}
+	})
+	t.Run("EachWeeksNext", func(t *testing.T) {
+		for _, it := range []Item{
+			{Name: "Weekly roster publication", Created: date("2026-02-13"), Description: "Published every Thursday at 18:00 for the week starting the next Monday",
+				Body: "The weekly roster run publishes every Thursday at 18:00 for the week starting the next Monday."},
+			{Name: "Depot view", Created: date("2026-08-14"), Description: "Depot managers read next week's roster in the admin", Body: "Filter by depot."},
+		} {
+			it.File, it.Type = "m.md", "project"
+			if p := plan(it); slices.Contains(ids(p), "date:m.md") || slices.Contains(ids(p), "expire:m.md") {
+				t.Errorf("%s: dated: %v", it.Name, reasons(p))
+			}
 		}
 	})
 }

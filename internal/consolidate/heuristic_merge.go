@@ -347,9 +347,9 @@ func defaultBeside(a, b item) bool {
 	return isDefault(a) != isDefault(b)
 }
 
-// reDefaultName is a name that says its memory is the default: "Default
-// import free time", "Missing read estimate: default"; not "Stop using
-// default exports".
+// reDefaultName is a name that says its memory is the default: "Missing
+// read estimate: default", "Free time (default)"; not "Default exports are
+// banned", "Default branch".
 var reDefaultName = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^\W*(?:the\s+)?defaults?\b|(?:^|[:(—–-]\s*|\b(?:the|by)\s+)defaults?\W*$`)
+	return regexp.MustCompile(`(?i)(?:^|[:(—–-]\s*|\b(?:the|by)\s+)defaults?\W*$`)
 })

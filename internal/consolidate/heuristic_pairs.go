@@ -25,6 +25,7 @@ const (
 	mergeContainMin = 0.12 // …with this much overlap at least: alike enough to read for a changed value
 	leftJaccard     = 0.10 // similar: read for a changed value, and left for a model when two things
 	contraJaccard   = 0.08 // about the same thing enough for a contradiction to count
+	wrongJaccard    = 0.14 // a newer memory this alike replaced an older one marked wrong, whatever else differs
 	sentenceTopic   = 0.25 // two sentences about the same thing, for a contradiction
 	moveJaccard     = 0.06 // the least two memories share for a move in one to retire the other
 )
@@ -324,8 +325,14 @@ func (p *planner) wrongAndReplaced(pr pair) bool {
 	a, b := p.items[pr.a], p.items[pr.b]
 	// A near copy of a memory marked wrong repeats what was wrong: it is
 	// no replacement.
-	return a.Usage.Wrong >= 1 && 4*a.Usage.Wrong >= a.Usage.Helpful && b.Usage.Wrong == 0 && a.Type == b.Type && !pr.twoThings && !pr.template &&
-		pr.same >= wrongScore && pr.jaccard >= leftJaccard && pr.contain < mergeContained
+	if !(a.Usage.Wrong >= 1 && 4*a.Usage.Wrong >= a.Usage.Helpful && b.Usage.Wrong == 0 && a.Type == b.Type && !pr.template && pr.contain < mergeContained) {
+		return false
+	}
+	// Two things alike by the rules ("10h" and "10h30", "JDK 17" and
+	// "Temurin 21") are one thing changed when the older was found wrong
+	// and the newer shares enough of its words (chosen on the read folders:
+	// 0.10 to 0.25 tried).
+	return !pr.twoThings && pr.same >= wrongScore && pr.jaccard >= leftJaccard || pr.jaccard >= wrongJaccard
 }
 
 // supersede plans the strongest contradicting pairs first; a memory is

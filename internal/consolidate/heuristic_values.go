@@ -629,7 +629,7 @@ var addressStems = sync.OnceValue(func() map[string]bool {
 
 // oneSlugApart reports whether two names are one template filled in with
 // two slugs: each has one word the other lacks, a slug of two parts or
-// more, and they share two words at least.
+// more sharing no part with the other's, and they share two words at least.
 func oneSlugApart(x, y string) bool {
 	words := func(s string) map[string]bool {
 		m := map[string]bool{}
@@ -640,6 +640,19 @@ func oneSlugApart(x, y string) bool {
 	}
 	wx, wy := words(x), words(y)
 	ox, oy := minus(wx, wy), minus(wy, wx)
-	return len(ox) == 1 && len(oy) == 1 && intersection(wx, wy) >= 2 && reSlug.MatchString(ox[0]) && reSlug.MatchString(oy[0]) &&
-		strings.Contains(ox[0], "-") && strings.Contains(oy[0], "-")
+	if len(ox) != 1 || len(oy) != 1 || intersection(wx, wy) < 2 || !reSlug.MatchString(ox[0]) || !reSlug.MatchString(oy[0]) ||
+		!strings.Contains(ox[0], "-") || !strings.Contains(oy[0], "-") {
+		return false
+	}
+	// "gh-runner" and "github-actions-runner" are one runner spelled twice.
+	px := map[string]bool{}
+	for _, part := range strings.Split(ox[0], "-") {
+		px[part] = true
+	}
+	for _, part := range strings.Split(oy[0], "-") {
+		if px[part] {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,248 @@
+package consolidate
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// What the date rewrite leaves alone: routines, calendars written out,
+// each week's or month's own days; and the months periods run to.
+
+// maskRoutineWeekdays is maskBareWeekdays in each sentence that tells a
+// recurrence, sentences read across hard-wrapped lines.
+func maskRoutineWeekdays(s string) (string, []string) {
+	var kept []string
+	var b strings.Builder
+	last := 0
+	for _, loc := range append(reClauseEnd().FindAllStringIndex(s, -1), []int{len(s), len(s)}) {
+		seg := s[last:loc[1]]
+		if reRecurs().MatchString(seg) {
+			var k []string
+			seg, k = maskBareWeekdays(seg)
+			for i := range k { // renumbered after those kept before
+				seg = strings.Replace(seg, maskMark(i), "\uE003"+strconv.Itoa(len(kept)+i)+"\uE003", 1)
+			}
+			kept = append(kept, k...)
+		}
+		b.WriteString(seg)
+		last = loc[1]
+	}
+	out := b.String()
+	for i := range kept {
+		out = strings.Replace(out, "\uE003"+strconv.Itoa(i)+"\uE003", maskMark(i), 1)
+	}
+	return out, kept
+}
+
+// maskWith hides what re matches from the date rewrite, and unmaskWith
+// puts it back.
+func maskWith(s string, re *regexp.Regexp) (string, []string) {
+	var kept []string
+	out := re.ReplaceAllStringFunc(s, func(m string) string {
+		kept = append(kept, m)
+		return "\uE004" + strconv.Itoa(len(kept)-1) + "\uE004"
+	})
+	return out, kept
+}
+
+func unmaskWith(s string, kept []string) string {
+	for i, k := range kept {
+		s = strings.Replace(s, "\uE004"+strconv.Itoa(i)+"\uE004", k, 1)
+	}
+	return s
+}
+
+// maskMonthlyDays hides "the 1st" in a sentence that tells a rate per
+// month ("3 free stories per calendar month, reset on the 1st"): each
+// month's first, no one day.
+func maskMonthlyDays(s string) (string, []string) {
+	if !rePerMonth().MatchString(s) {
+		return s, nil
+	}
+	var kept []string
+	out := reOnTheNth().ReplaceAllStringFunc(s, func(m string) string {
+		kept = append(kept, m)
+		return maskMark(len(kept) - 1)
+	})
+	return out, kept
+}
+
+// maskYearDays hides the nth weekdays of named months ("the last Sunday
+// of March") from the date rewrite, as maskBareWeekdays hides weekdays.
+func maskYearDays(s string) (string, []string) {
+	var kept []string
+	out := reNthWeekdayOfMonth().ReplaceAllStringFunc(s, func(m string) string {
+		kept = append(kept, m)
+		return maskMark(len(kept) - 1)
+	})
+	return out, kept
+}
+
+// weekdaysRecur reports whether a memory names weekdays as a routine:
+// "on Tuesdays", "every Monday", "weekly on Friday".
+func weekdaysRecur(it Item) bool {
+	text := reAttributive().ReplaceAllString(it.Description+"\n"+it.Body, "$1")
+	if slices.ContainsFunc(reWeekdayNamed().FindAllString(text, -1), namedRoutine) {
+		return true // "the Tuesday CAB; RFC in by Monday noon": Monday of each week
+	}
+	if sprintShape(text) {
+		return true // "sprints are two weeks, Monday to the Friday of the following week"
+	}
+	return rePluralWeekday().MatchString(text) || reRecurs().MatchString(text) && reBareWeekday().MatchString(text)
+}
+
+// sprintShape reports whether text says what days a sprint runs:
+// "sprints are two weeks, Monday to the Friday of the following week".
+func sprintShape(text string) bool {
+	for _, sent := range sentences(text) {
+		if reSprintLength().MatchString(sent) && reWeekdaySpan().MatchString(sent) && strings.Contains(strings.ToLower(sent), "sprints") {
+			return true
+		}
+	}
+	return false
+}
+
+// namedRoutine reports whether a weekday and the words after it that
+// reWeekdayNamed found name a routine: "the Monday deploy train", "the
+// Tuesday 14:00 Change Advisory Board"; not "the Monday after launch".
+func namedRoutine(m string) bool {
+	g := reWeekdayNamed().FindStringSubmatch(m)
+	ws := g[1:]
+	for i := 0; i < len(ws); i++ {
+		w := strings.ToLower(ws[i])
+		if (w == "and" || w == "or") && i+1 < len(ws) && strings.EqualFold(weekdayOf(ws[i+1]).String(), ws[i+1]) {
+			i++ // "the Tuesday and Thursday standups"
+			continue
+		}
+		switch w {
+		case "", "before", "after", "the", "a", "an", "of", "at", "in", "on", "by", "for", "to", "and", "or", "with", "from", "until", "when":
+			return false // "the Tuesday before the demo": a day, said of the demo
+		}
+		if routineNoun(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// maskBareWeekdays puts a placeholder for each weekday of s that no word
+// ties to one week ("on Friday"; not "next Friday", "this Friday"), and
+// unmask puts them back.
+func maskBareWeekdays(s string) (string, []string) {
+	var kept []string
+	var b strings.Builder
+	last := 0
+	for _, m := range reBareWeekday().FindAllStringIndex(s, -1) {
+		before := strings.Fields(strings.ToLower(s[max(0, m[0]-12):m[0]]))
+		if len(before) > 0 && slices.Contains([]string{"next", "this", "last", "coming", "following", "previous"}, before[len(before)-1]) {
+			continue
+		}
+		b.WriteString(s[last:m[0]])
+		b.WriteString(maskMark(len(kept)))
+		kept = append(kept, s[m[0]:m[1]])
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String(), kept
+}
+
+func unmask(s string, kept []string) string {
+	for i, k := range kept {
+		s = strings.Replace(s, maskMark(i), k, 1)
+	}
+	return s
+}
+
+// maskMark is a placeholder no date reading touches.
+func maskMark(i int) string { return "\uE001" + strconv.Itoa(i) + "\uE001" }
+
+// throughMonths dates the months periods run to ("July through
+// September") as their last days; not "until May the 3rd".
+func throughMonths(s string, at time.Time) string {
+	var b strings.Builder
+	last := 0
+	for _, g := range reThroughMonth().FindAllStringSubmatchIndex(s, -1) {
+		after := g[5] // the month's end, or its year's
+		if g[6] >= 0 {
+			after = g[7]
+		}
+		rest := strings.Fields(strings.TrimLeft(s[after:], ". "))
+		e, ok := periodEnd([]string{s[g[0]:g[1]], s[g[4]:g[5]], sub(s, g, 3)}, at)
+		switch {
+		case !ok || pastClause(s, g[0]):
+			continue
+		case len(rest) > 0 && rest[0][0] >= '0' && rest[0][0] <= '9':
+			continue // "until Nov. 3"
+		case len(rest) > 1 && strings.EqualFold(rest[0], "the") && rest[1][0] >= '0' && rest[1][0] <= '9':
+			continue // "until May the 3rd"
+		}
+		b.WriteString(s[last:g[0]])
+		b.WriteString(s[g[2]:g[3]] + " " + e + s[g[8]:g[9]])
+		last = g[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// pastClause reports whether the clause of s holding position i tells of
+// the past or of what holds now.
+func pastClause(s string, i int) bool {
+	start, end := 0, len(s)
+	for _, loc := range reClauseEnd().FindAllStringIndex(s, -1) {
+		if loc[1] <= i {
+			start = loc[1]
+		} else if loc[0] >= i {
+			end = loc[0]
+			break
+		}
+	}
+	return rePastClause().MatchString(s[start:end])
+}
+
+// sub is submatch n of a FindStringSubmatchIndex result, or "".
+func sub(s string, loc []int, n int) string {
+	if loc[2*n] < 0 {
+		return ""
+	}
+	return s[loc[2*n]:loc[2*n+1]]
+}
+
+// maskYearFramed hides the days and months of each sentence or line that
+// gives a year with one of them, in a text that gives years with two at
+// least: "autumn term 2 Sep to 18 Dec 2026, half-term 26 to 30 Oct; spring
+// term 5 Jan to 26 Mar 2027" is a calendar written out, each day of it
+// absolute already ("Booked on 2 Feb 2026, the pen test runs 9 to 13
+// March" is not). unframe puts them back.
+func maskYearFramed(s string) (string, []string) {
+	if len(reNamedDate().FindAllStringIndex(s, 2)) < 2 {
+		return s, nil
+	}
+	var kept []string
+	var b strings.Builder
+	last := 0
+	for _, loc := range append(reSentenceEnd().FindAllStringIndex(s, -1), []int{len(s), len(s)}) {
+		seg := s[last:loc[1]]
+		if reNamedDate().MatchString(seg) {
+			seg = reFramedDay().ReplaceAllStringFunc(seg, func(m string) string {
+				kept = append(kept, m)
+				return frameMark(len(kept) - 1)
+			})
+		}
+		b.WriteString(seg)
+		last = loc[1]
+	}
+	return b.String(), kept
+}
+
+func unframe(s string, kept []string) string {
+	for i, k := range kept {
+		s = strings.Replace(s, frameMark(i), k, 1)
+	}
+	return s
+}
+
+// frameMark is a placeholder no date reading touches, apart from maskMark's.
+func frameMark(i int) string { return "\uE002" + strconv.Itoa(i) + "\uE002" }
