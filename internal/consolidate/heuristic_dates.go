@@ -194,8 +194,9 @@ var (
 		return regexp.MustCompile(`(?i)\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRE + `\b\.?(?:,?\s+\d{4}\b)?|\b` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s+\d{4}\b)?`)
 	})
 	reWeekdayNamed = sync.OnceValue(func() *regexp.Regexp {
-		// "the Monday deploy train", "the Tuesday 14:00 Change Advisory Board"
-		return regexp.MustCompile(`(?i)\b(?:the|our|their|its|your)\s+` + weekdayRE + `\s+(?:\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s+)?([a-z][a-z-]+)(?:\s+([a-z][a-z-]+))?(?:\s+([a-z][a-z-]+))?\b`)
+		// "the Monday deploy train", "the Tuesday 14:00 Change Advisory Board",
+		// "the manual Thursday fastlane run", "the store managers' Monday email"
+		return regexp.MustCompile(`(?i)(?:\b(?:the|our|their|its|your)\s+(?:(manual|usual|regular|weekly|old|normal|standing|big|early|late|morning|afternoon)\s+)?|\b[\w-]+(?:'s|s')\s+)` + weekdayRE + `\s+(?:\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s+)?([a-z][a-z-]+)(?:\s+([a-z][a-z-]+))?(?:\s+([a-z][a-z-]+))?\b`)
 	})
 	reAttributive = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(the|a|an|our|its|their|his|her|your)\s+(?:quarterly|monthly|weekly|daily|annual|yearly|nightly|biweekly|fortnightly)\s+(?:access|data|cost|usage|export|report|backup|snapshot|dump|invoice|statement|bill|budget|figure|number|metric)`)
@@ -220,12 +221,12 @@ var (
 	})
 	// A thing of the week after, named for any week: "next week's roster".
 	reWeeksOwn = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:next|this|last|the\s+following)\s+week's\b`)
+		return regexp.MustCompile(`(?i)\b(?:next|this|last|the\s+following)\s+week's\s+(?:roster|rota|schedule|timetable|menu|plan|shifts?|orders?)\b`)
 	})
 	// In a week's routine, the next of each run: "the week starting the
 	// next Monday", "next week".
 	reNextOfEach = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:the\s+)?(?:next|following|coming)\s+(?:week|` + weekdayRE + `)\b`)
+		return regexp.MustCompile(`(?i)\bthe\s+(?:next|following|coming)\s+(?:week|` + weekdayRE + `)\b`)
 	})
 	// A routine of each week: "every Thursday", "on Fridays", "weekly".
 	reWeekly = sync.OnceValue(func() *regexp.Regexp {
@@ -240,7 +241,13 @@ var (
 	rePastClause = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:was|were|had|did|went|ran|came|got|took|kept|used\s+to|replaced|moved|migrated|switched|retired|removed)\b|\bnow\b|\bthese\s+days\b|\bany\s?more\b|\bno\s+longer\b`)
 	})
-	reClauseEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?;](?:\s+|$)`) })
+	// A clause told of the past by who did it: "we were on Heroku until
+	// June", "events came over ActiveMQ until March".
+	reWeWere = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:we|they|it|he|she|i)\s+(?:were|was|had)\b|\bused\s+to\b|\b(?:came|went|ran)\b|\bany\s?more\b|\bno\s+longer\b`)
+	})
+	reSentenceStop = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?](?:\s+|$)`) })
+	reClauseEnd    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?;](?:\s+|$)`) })
 	// A sentence's end, for maskYearFramed.
 	reSentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?](?:\s+|$)|\n`) })
 	// A day and month, or a range of days in a month, with its year or not:
@@ -284,8 +291,8 @@ func absoluteIn(s string, it Item) string {
 	if reYearly().MatchString(it.Description + "\n" + it.Body) {
 		// "Twice a year, on the last Sunday of March and of October": a
 		// day of every year, not of the one it was written in.
-		m, kept := maskYearDays(s)
-		return unmask(absoluteInOf(m, it), kept)
+		m, kept := maskWith(s, reNthWeekdayOfMonth(), yearMark)
+		return unmaskWith(absoluteInOf(m, it), kept, yearMark)
 	}
 	return absoluteInOf(s, it)
 }
@@ -294,8 +301,9 @@ func absoluteIn(s string, it Item) string {
 // "Next week's roster" is each week's next, whenever it is read: never
 // dated.
 func absoluteInOf(s string, it Item) string {
-	s, weeks := maskWith(s, reWeeksOwn())
-	return unmaskWith(absoluteInOfDays(s, it), weeks)
+	s, weeks := maskWith(s, reWeeksOwn(), weekOwnMark)
+	s, monthly := maskMonthlyDays(s)
+	return unmaskWith(unmaskWith(absoluteInOfDays(s, it), monthly, monthMark), weeks, weekOwnMark)
 }
 
 // absoluteInOfDays is absoluteInOf, weeks' own things hidden.
@@ -312,10 +320,10 @@ func absoluteInOfDays(s string, it Item) string {
 		// any such day, and "the next Monday" each run's next.
 		var next []string
 		if text := it.Description + "\n" + it.Body; reWeekly().MatchString(text) || sprintShape(text) {
-			s, next = maskWith(s, reNextOfEach())
+			s, next = maskWith(s, reNextOfEach(), nextMark)
 		}
 		s, kept := maskBareWeekdays(s)
-		return unmaskWith(unmask(absoluteWith(s, it.Created, false), kept), next)
+		return unmaskWith(unmask(absoluteWith(s, it.Created, false), kept), next, nextMark)
 	}
 	if it.Type != "project" {
 		// "refreshed every Sunday night, so anything you create there is
@@ -324,15 +332,14 @@ func absoluteInOfDays(s string, it Item) string {
 		s, kept := maskRoutineWeekdays(s)
 		return unmask(absoluteWith(s, it.Created, false), kept)
 	}
-	s, monthly := maskMonthlyDays(s)
 	if it.Type != "project" || reRecurs().MatchString(s) {
-		return unmask(absoluteWith(s, it.Created, false), monthly)
+		return absoluteWith(s, it.Created, false)
 	}
 	out := absoluteWith(s, it.Created, true)
 	if !recurs(it.Description+"\n"+it.Body) && !reYearly().MatchString(it.Description+"\n"+it.Body) {
 		out = throughMonths(out, it.Created)
 	}
-	return unmask(out, monthly)
+	return out
 }
 
 // absolute rewrites the relative dates of s as absolute ones, counted from

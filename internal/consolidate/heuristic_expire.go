@@ -50,6 +50,9 @@ func (p *planner) expire() {
 				if reObliges().MatchString(s) {
 					continue
 				}
+				if pastWithin(s) {
+					continue // "all signed within two days": how long it took
+				}
 				for _, m := range reWithin().FindAllStringSubmatch(s, -1) {
 					note(day(it.Created.AddDate(0, 0, spanDays(m[1], m[2]))), s)
 				}
@@ -61,7 +64,7 @@ func (p *planner) expire() {
 				for _, m := range reForNext().FindAllStringSubmatch(s, -1) {
 					note(day(it.Created.AddDate(0, 0, spanDays(m[1], m[2]))), s)
 				}
-				for _, m := range reQuarterBudget().FindAllStringSubmatch(s+"\n"+it.Name, -1) {
+				for _, m := range reQuarterBudget().FindAllStringSubmatch(s+"\n"+quarterName(it.Name), -1) {
 					// "Q3 Twilio SMS budget is £1,500", "the budget for this
 					// quarter": it ends with its quarter.
 					q := cmp.Or(strings.ToLower(m[1]+m[3]+m[5]+m[7]), fmt.Sprintf("q%d", (int(it.Created.Month())+2)/3))
@@ -167,10 +170,39 @@ func (p *planner) expire() {
 	}
 }
 
+// pastWithin reports whether a span is told of the past: "all signed
+// within two days"; not "Legacy SQL is disabled within six weeks".
+func pastWithin(s string) bool {
+	for _, m := range rePastWithin().FindAllStringSubmatch(s, -1) {
+		switch strings.ToLower(m[1]) {
+		case "is", "are", "be", "been", "get", "gets", "getting", "will", "must", "should", "to":
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+var rePastWithin = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(?:^|\b(\w+)\s+)\w+ed\s+within\b`) })
+
 // reSpanAfter is a while after a day or a launch: "for three weeks after
 // launch", "two weeks after 2026-10-10".
 var reSpanAfter = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,3})\s+(day|week|month)s?\s+(?:after|following|past)\s+(?:the\s+)?(?:(\d{4}-\d{2}-\d{2})|(?:[\w-]+\s+)?(?:launch|go-live|go\s+live|cutover|cut-over|release|rollout|roll-out|migration|switch-?over|upgrade)\b)`)
+})
+
+// quarterName is a memory's name when it names an allowance for a quarter
+// ("Extra vCPU quota for Q3"), else "": "Q1 GPU spend overrun" names a
+// lesson.
+func quarterName(name string) string {
+	if reQuarterAllowance().MatchString(name) {
+		return name
+	}
+	return ""
+}
+
+var reQuarterAllowance = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:budget|quota|allowance|credits?)\s+(?:for|in)\s+q[1-4]\b`)
 })
 
 // reForNextFirst is a sentence that opens with the while it holds: "For the
@@ -293,7 +325,7 @@ func routineNoun(w string) bool {
 	switch strings.TrimSuffix(w, "s") {
 	case "deploy", "release", "train", "standup", "stand-up", "sync", "meeting", "call", "demo", "review", "retro",
 		"planning", "cut", "build", "report", "digest", "batch", "job", "run", "rota", "shift", "huddle", "check-in",
-		"triage", "backup", "newsletter", "cadence", "rollout", "ship", "board", "cab", "committee", "council":
+		"triage", "backup", "newsletter", "cadence", "rollout", "ship", "board", "cab", "committee", "council", "email", "mail", "mailout", "export", "refresh", "import", "upload":
 		return true
 	}
 	return false

@@ -185,3 +185,47 @@ func TestHeuristic_Fresh32(t *testing.T) {
 		}
 	})
 }
+
+// Wordings of two more read folders (fresh36, fresh37).
+func TestHeuristic_Fresh36(t *testing.T) {
+	fillers := []string{"Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
+		"Dashboards live in Grafana.", "Keep one branch per feature."}
+	plan := func(items ...Item) Plan {
+		return Heuristic(Input{Now: now, Items: amongFillers(items, "reference", fillers...)})
+	}
+
+	t.Run("AnOverrideWithItsValue", func(t *testing.T) {
+		if !narrowsOf(Item{Description: "The Oak Ridge store overrides the delivery fee to $2.99 (a town council deal)"}) {
+			t.Error("an override with its value is no exception")
+		}
+		if narrowsOf(Item{Description: "The Oak Ridge store has its own delivery fee"}) {
+			t.Error("no override read as one")
+		}
+	})
+	t.Run("WeekdaysOfARoutine", func(t *testing.T) {
+		for _, it := range []Item{
+			{Name: "Mobile builds ship from CI", Created: date("2026-09-22"), Description: "The manual Thursday fastlane run is retired: a tag starts the release build",
+				Body: "Push a mobile-v* tag and the trigger builds both apps."},
+			{Name: "Sales refresh", Created: date("2026-05-04"), Description: "The sales view refreshes each night",
+				Body: "It fails if a column was renamed, and the store managers' Monday email goes out empty."},
+		} {
+			it.File, it.Type = "m.md", "project"
+			if p := plan(it); slices.Contains(ids(p), "date:m.md") || slices.Contains(ids(p), "expire:m.md") {
+				t.Errorf("%s: a routine's weekday dated: %v", it.Name, reasons(p))
+			}
+		}
+		if namedRoutine("the next Thursday release") || !namedRoutine("the manual Thursday fastlane run") {
+			t.Error("namedRoutine reads 'next' as a routine's adjective, or misses 'manual'")
+		}
+	})
+	t.Run("HowLongItTook", func(t *testing.T) {
+		it := Item{File: "m.md", Type: "project", Created: date("2026-04-17"), Name: "Permit set", Description: "Rev C permit set was issued from the portal on 2026-04-17",
+			Body: "First full issue through the portal: 84 sheets, all signed within two days. Useful as the reference case."}
+		if p := plan(it); slices.Contains(ids(p), "expire:m.md") {
+			t.Errorf("history expired: %v", reasons(p))
+		}
+		if !pastWithin("all signed within two days") || pastWithin("Legacy SQL is disabled within six weeks") {
+			t.Error("pastWithin")
+		}
+	})
+}

@@ -37,23 +37,32 @@ func maskRoutineWeekdays(s string) (string, []string) {
 	return out, kept
 }
 
-// maskWith hides what re matches from the date rewrite, and unmaskWith
-// puts it back.
-func maskWith(s string, re *regexp.Regexp) (string, []string) {
+// maskWith hides what re matches from the date rewrite behind marks of
+// its own kind, and unmaskWith puts it back: each kind of mask nests in
+// the others without one's marks taken for another's.
+func maskWith(s string, re *regexp.Regexp, mark rune) (string, []string) {
 	var kept []string
 	out := re.ReplaceAllStringFunc(s, func(m string) string {
 		kept = append(kept, m)
-		return "\uE004" + strconv.Itoa(len(kept)-1) + "\uE004"
+		return string(mark) + strconv.Itoa(len(kept)-1) + string(mark)
 	})
 	return out, kept
 }
 
-func unmaskWith(s string, kept []string) string {
+func unmaskWith(s string, kept []string, mark rune) string {
 	for i, k := range kept {
-		s = strings.Replace(s, "\uE004"+strconv.Itoa(i)+"\uE004", k, 1)
+		s = strings.Replace(s, string(mark)+strconv.Itoa(i)+string(mark), k, 1)
 	}
 	return s
 }
+
+// The kinds of maskWith's marks, private-use runes no date reading touches.
+const (
+	yearMark    = '\uE006' // days of every year: "the last Sunday of March"
+	weekOwnMark = '\uE004' // each week's own: "next week's roster"
+	nextMark    = '\uE007' // each run's next, in a weekly routine
+	monthMark   = '\uE008' // each month's day beside a monthly rate
+)
 
 // maskMonthlyDays hides "the 1st" in a sentence that tells a rate per
 // month ("3 free stories per calendar month, reset on the 1st"): each
@@ -63,27 +72,28 @@ func maskMonthlyDays(s string) (string, []string) {
 		return s, nil
 	}
 	var kept []string
-	out := reOnTheNth().ReplaceAllStringFunc(s, func(m string) string {
-		kept = append(kept, m)
-		return maskMark(len(kept) - 1)
-	})
-	return out, kept
-}
-
-// maskYearDays hides the nth weekdays of named months ("the last Sunday
-// of March") from the date rewrite, as maskBareWeekdays hides weekdays.
-func maskYearDays(s string) (string, []string) {
-	var kept []string
-	out := reNthWeekdayOfMonth().ReplaceAllStringFunc(s, func(m string) string {
-		kept = append(kept, m)
-		return maskMark(len(kept) - 1)
-	})
-	return out, kept
+	var b strings.Builder
+	last := 0
+	for _, loc := range append(reSentenceStop().FindAllStringIndex(s, -1), []int{len(s), len(s)}) {
+		seg := s[last:loc[1]]
+		if rePerMonth().MatchString(seg) {
+			seg = reOnTheNth().ReplaceAllStringFunc(seg, func(m string) string {
+				kept = append(kept, m)
+				return string(monthMark) + strconv.Itoa(len(kept)-1) + string(monthMark)
+			})
+		}
+		b.WriteString(seg)
+		last = loc[1]
+	}
+	return b.String(), kept
 }
 
 // weekdaysRecur reports whether a memory names weekdays as a routine:
 // "on Tuesdays", "every Monday", "weekly on Friday".
 func weekdaysRecur(it Item) bool {
+	if !mayNameWeekday(it.Description) && !mayNameWeekday(it.Body) {
+		return false // most memories: every reading below needs a weekday
+	}
 	text := reAttributive().ReplaceAllString(it.Description+"\n"+it.Body, "$1")
 	if slices.ContainsFunc(reWeekdayNamed().FindAllString(text, -1), namedRoutine) {
 		return true // "the Tuesday CAB; RFC in by Monday noon": Monday of each week
@@ -92,6 +102,18 @@ func weekdaysRecur(it Item) bool {
 		return true // "sprints are two weeks, Monday to the Friday of the following week"
 	}
 	return rePluralWeekday().MatchString(text) || reRecurs().MatchString(text) && reBareWeekday().MatchString(text)
+}
+
+// mayNameWeekday reports whether s holds the first three letters of a
+// weekday, in any case: a cheap test before the weekday patterns.
+func mayNameWeekday(s string) bool {
+	lower := strings.ToLower(s)
+	for _, d := range []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"} {
+		if strings.Contains(lower, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // sprintShape reports whether text says what days a sprint runs:
@@ -110,7 +132,10 @@ func sprintShape(text string) bool {
 // Tuesday 14:00 Change Advisory Board"; not "the Monday after launch".
 func namedRoutine(m string) bool {
 	g := reWeekdayNamed().FindStringSubmatch(m)
-	ws := g[1:]
+	if g == nil {
+		return false
+	}
+	ws := g[2:] // after the adjective before the weekday
 	for i := 0; i < len(ws); i++ {
 		w := strings.ToLower(ws[i])
 		if (w == "and" || w == "or") && i+1 < len(ws) && strings.EqualFold(weekdayOf(ws[i+1]).String(), ws[i+1]) {
@@ -172,8 +197,8 @@ func throughMonths(s string, at time.Time) string {
 		rest := strings.Fields(strings.TrimLeft(s[after:], ". "))
 		e, ok := periodEnd([]string{s[g[0]:g[1]], s[g[4]:g[5]], sub(s, g, 3)}, at)
 		switch {
-		case !ok || pastClause(s, g[0]):
-			continue
+		case !ok || e < day(at) || inClause(s, g[0], reWeWere()):
+			continue // "until March 2026 events came over ActiveMQ", written in April
 		case len(rest) > 0 && rest[0][0] >= '0' && rest[0][0] <= '9':
 			continue // "until Nov. 3"
 		case len(rest) > 1 && strings.EqualFold(rest[0], "the") && rest[1][0] >= '0' && rest[1][0] <= '9':
@@ -189,7 +214,10 @@ func throughMonths(s string, at time.Time) string {
 
 // pastClause reports whether the clause of s holding position i tells of
 // the past or of what holds now.
-func pastClause(s string, i int) bool {
+func pastClause(s string, i int) bool { return inClause(s, i, rePastClause()) }
+
+// inClause reports whether re matches the clause of s holding position i.
+func inClause(s string, i int, re *regexp.Regexp) bool {
 	start, end := 0, len(s)
 	for _, loc := range reClauseEnd().FindAllStringIndex(s, -1) {
 		if loc[1] <= i {
@@ -199,7 +227,7 @@ func pastClause(s string, i int) bool {
 			break
 		}
 	}
-	return rePastClause().MatchString(s[start:end])
+	return re.MatchString(s[start:end])
 }
 
 // sub is submatch n of a FindStringSubmatchIndex result, or "".

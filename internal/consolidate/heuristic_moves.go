@@ -37,7 +37,7 @@ var (
 	// is dropped may be the rest of the clause ("don't run k6 against
 	// prod any more").
 	reNotAnyMore = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:don't|do\s+not|never|stop|stopped|nobody|no\s+one|no-one)\s+(?:uses?|using|runs?|running|calls?|calling|deploys?|deploying)\s+(?:the\s+|our\s+|that\s+)?` + "`?" + `([\w.+#-]+)` + "`?" + `\b[^.;:!?]{0,40}?\b(?:any\s?more|any\s+longer)\b`)
+		return regexp.MustCompile(`(?i)\b(?:don't|do\s+not|never|stop|stopped|nobody|no\s+one|no-one)\s+(?:uses?|using|runs?|running|calls?|calling|deploys?|deploying)\s+(?:the\s+|our\s+|that\s+)?` + "`?" + `((?:(?:old|legacy|former|previous|shared|local|manual)\s+)?[\w.+#-]+)` + "`?" + `\b[^.;:!?]{0,40}?\b(?:any\s?more|any\s+longer)\b`)
 	})
 	reOff = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:moved|migrated|switched|moving|migrating|switching|ported|porting)\s+(?:\w+\s+){0,2}?(?:off|away from)\s+([\w.+#-]+)`)

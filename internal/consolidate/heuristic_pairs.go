@@ -332,7 +332,10 @@ func (p *planner) wrongAndReplaced(pr pair) bool {
 	// "Temurin 21") are one thing changed when the older was found wrong
 	// and the newer shares enough of its words (chosen on the read folders:
 	// 0.10 to 0.25 tried).
-	return !pr.twoThings && pr.same >= wrongScore && pr.jaccard >= leftJaccard || pr.jaccard >= wrongJaccard
+	// Two things by their names ("Local Postgres", "Local Redis") stay
+	// two, unless the newer says it changed.
+	return !pr.twoThings && pr.same >= wrongScore && pr.jaccard >= leftJaccard ||
+		pr.jaccard >= wrongJaccard && (!differentSubjects(a, b) || saysChanged(b))
 }
 
 // supersede plans the strongest contradicting pairs first; a memory is
@@ -605,7 +608,9 @@ var (
 	// not "per-user overrides live in the dashboard".
 	reOverride     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\boverrides?\b`) })
 	reOverrideSaid = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\boverrides?\s*:|\b(?:an?|this|that|its|their|our)\s+(?:[\w-]+\s+)?override\b|\boverrides?\s+(?:the|our|its)\s+(?:\w+\s+)?(?:default|rule|setting|policy|limit)`)
+		return regexp.MustCompile(`(?i)\boverrides?\s*:|\b(?:an?|this|that|its|their|our)\s+(?:[\w-]+\s+)?override\b|\boverrides?\s+(?:the|our|its)\s+(?:\w+\s+)?(?:default|rule|setting|policy|limit)` +
+			// "The Oak Ridge store overrides the delivery fee to $2.99"
+			`|\boverrides?\s+(?:the|our|its)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:to|with)\s+\S*\d`)
 	})
 	// "Other lines use the default", "everyone else stays on the standard
 	// plan": the memory states an exception.
