@@ -96,6 +96,8 @@ type item struct {
 	// reads them, name included.
 	narrow, exceptText bool
 	words              map[string]bool
+	excepts            bool            // reException in description or body
+	vals               map[string]bool // the values of name, description and body
 }
 
 // move is a change a sentence reports: "moved from X to Y", "X was
@@ -126,6 +128,8 @@ func newPlanner(in Input, model *textclf.Model) *planner {
 		x.grams = bigrams(it.Description + "\n" + it.Body)
 		x.narrow, x.exceptText = narrowsOf(it), reNarrows().MatchString(it.Description+"\n"+it.Body)
 		x.words = nameWords(it.Name + " " + it.Description + " " + it.Body)
+		x.excepts = reException().MatchString(it.Description + "\n" + it.Body)
+		x.vals = values(it.Name + " " + it.Description + " " + it.Body)
 		cs, _ := lexicon.Concepts(it.Name + "\n" + it.Description + "\n" + it.Body)
 		for _, c := range cs {
 			x.ideas[c] = true

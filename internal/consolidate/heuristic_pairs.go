@@ -453,7 +453,7 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 	// but the word: "the keystore backup is in a 1Password vault".
 	j, _ := p.weighted(a.terms, b.terms)
 	related := j >= moveJaccard
-	exception := reException().MatchString(b.Description+"\n"+b.Body) || narrows(b)
+	exception := b.excepts || narrows(b)
 	for _, mv := range b.moves {
 		if exception {
 			continue // "Exception to the CSRF rule: … the check was removed" narrows the rule
@@ -558,7 +558,10 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 // holdsNumbers reports whether a memory states every number a name
 // holds: "Android 7" is not the "Android 8.0" of another memory.
 func holdsNumbers(it item, name string) bool {
-	have := values(it.Name + " " + it.Description + " " + it.Body)
+	have := it.vals
+	if have == nil {
+		have = values(it.Name + " " + it.Description + " " + it.Body)
+	}
 	for v := range values(name) {
 		if strings.ContainsAny(v, "0123456789") && !have[v] {
 			return false
