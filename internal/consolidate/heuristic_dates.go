@@ -406,7 +406,7 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 	out = nextSprint(out)
 	if out == masked {
 		if s != orig {
-			return unframe(unplaceholders(s, kept), framed)
+			return unmaskWith(unplaceholders(s, kept), framed, frameMark)
 		}
 		return orig
 	}
@@ -432,7 +432,7 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 			return g[1] + "on " + g[3]
 		})
 	}
-	return unframe(unplaceholders(out, kept), framed)
+	return unmaskWith(unplaceholders(out, kept), framed, frameMark)
 }
 
 // unplaceholders puts back the spans absoluteWith kept as they were.

@@ -14,52 +14,59 @@ import (
 // maskRoutineWeekdays is maskBareWeekdays in each sentence that tells a
 // recurrence, sentences read across hard-wrapped lines.
 func maskRoutineWeekdays(s string) (string, []string) {
+	return maskInSentences(s, reClauseEnd(), reRecurs(), bareWeekdaysInto)
+}
+
+// maskInSentences hides, with mask, what each sentence (ended as end
+// reads it) that which matches should not have dated.
+func maskInSentences(s string, end, which *regexp.Regexp, mask func(seg string, kept *[]string) string) (string, []string) {
 	var kept []string
 	var b strings.Builder
 	last := 0
-	for _, loc := range append(reClauseEnd().FindAllStringIndex(s, -1), []int{len(s), len(s)}) {
+	for _, loc := range append(end.FindAllStringIndex(s, -1), []int{len(s), len(s)}) {
 		seg := s[last:loc[1]]
-		if reRecurs().MatchString(seg) {
-			var k []string
-			seg, k = maskBareWeekdays(seg)
-			for i := range k { // renumbered after those kept before
-				seg = strings.Replace(seg, maskMark(i), "\uE003"+strconv.Itoa(len(kept)+i)+"\uE003", 1)
-			}
-			kept = append(kept, k...)
+		if which.MatchString(seg) {
+			seg = mask(seg, &kept)
 		}
 		b.WriteString(seg)
 		last = loc[1]
 	}
-	out := b.String()
-	for i := range kept {
-		out = strings.Replace(out, "\uE003"+strconv.Itoa(i)+"\uE003", maskMark(i), 1)
-	}
-	return out, kept
+	return b.String(), kept
 }
 
 // maskWith hides what re matches from the date rewrite behind marks of
 // its own kind, and unmaskWith puts it back: each kind of mask nests in
 // the others without one's marks taken for another's.
-func maskWith(s string, re *regexp.Regexp, mark rune) (string, []string) {
+func maskWith(s string, re *regexp.Regexp, kind rune) (string, []string) {
 	var kept []string
-	out := re.ReplaceAllStringFunc(s, func(m string) string {
-		kept = append(kept, m)
-		return string(mark) + strconv.Itoa(len(kept)-1) + string(mark)
-	})
-	return out, kept
+	return maskAll(s, re, kind, &kept), kept
 }
 
-func unmaskWith(s string, kept []string, mark rune) string {
+// maskAll puts a mark of one kind for each match of re, numbered after
+// those kept before.
+func maskAll(s string, re *regexp.Regexp, kind rune, kept *[]string) string {
+	return re.ReplaceAllStringFunc(s, func(m string) string {
+		*kept = append(*kept, m)
+		return mark(kind, len(*kept)-1)
+	})
+}
+
+func unmaskWith(s string, kept []string, kind rune) string {
 	for i, k := range kept {
-		s = strings.Replace(s, string(mark)+strconv.Itoa(i)+string(mark), k, 1)
+		s = strings.Replace(s, mark(kind, i), k, 1)
 	}
 	return s
 }
 
-// The kinds of maskWith's marks, private-use runes no date reading touches.
+// mark is the placeholder of kind for the i-th thing hidden.
+func mark(kind rune, i int) string { return string(kind) + strconv.Itoa(i) + string(kind) }
+
+// The kinds of marks, private-use runes no date reading touches.
 const (
-	yearMark    = '\uE006' // days of every year: "the last Sunday of March"
+	weekdayMark = '\uE001' // a weekday no word ties to one week
+	frameMark   = '\uE002' // a day of a calendar written out
 	weekOwnMark = '\uE004' // each week's own: "next week's roster"
+	yearMark    = '\uE006' // days of every year: "the last Sunday of March"
 	nextMark    = '\uE007' // each run's next, in a weekly routine
 	monthMark   = '\uE008' // each month's day beside a monthly rate
 )
@@ -71,21 +78,9 @@ func maskMonthlyDays(s string) (string, []string) {
 	if !rePerMonth().MatchString(s) {
 		return s, nil
 	}
-	var kept []string
-	var b strings.Builder
-	last := 0
-	for _, loc := range append(reSentenceStop().FindAllStringIndex(s, -1), []int{len(s), len(s)}) {
-		seg := s[last:loc[1]]
-		if rePerMonth().MatchString(seg) {
-			seg = reOnTheNth().ReplaceAllStringFunc(seg, func(m string) string {
-				kept = append(kept, m)
-				return string(monthMark) + strconv.Itoa(len(kept)-1) + string(monthMark)
-			})
-		}
-		b.WriteString(seg)
-		last = loc[1]
-	}
-	return b.String(), kept
+	return maskInSentences(s, reSentenceStop(), rePerMonth(), func(seg string, kept *[]string) string {
+		return maskAll(seg, reOnTheNth(), monthMark, kept)
+	})
 }
 
 // weekdaysRecur reports whether a memory names weekdays as a routine:
@@ -158,6 +153,12 @@ func namedRoutine(m string) bool {
 // unmask puts them back.
 func maskBareWeekdays(s string) (string, []string) {
 	var kept []string
+	return bareWeekdaysInto(s, &kept), kept
+}
+
+// bareWeekdaysInto is maskBareWeekdays, numbering its marks after those
+// kept before.
+func bareWeekdaysInto(s string, kept *[]string) string {
 	var b strings.Builder
 	last := 0
 	for _, m := range reBareWeekday().FindAllStringIndex(s, -1) {
@@ -166,23 +167,18 @@ func maskBareWeekdays(s string) (string, []string) {
 			continue
 		}
 		b.WriteString(s[last:m[0]])
-		b.WriteString(maskMark(len(kept)))
-		kept = append(kept, s[m[0]:m[1]])
+		b.WriteString(maskMark(len(*kept)))
+		*kept = append(*kept, s[m[0]:m[1]])
 		last = m[1]
 	}
 	b.WriteString(s[last:])
-	return b.String(), kept
+	return b.String()
 }
 
-func unmask(s string, kept []string) string {
-	for i, k := range kept {
-		s = strings.Replace(s, maskMark(i), k, 1)
-	}
-	return s
-}
+func unmask(s string, kept []string) string { return unmaskWith(s, kept, weekdayMark) }
 
-// maskMark is a placeholder no date reading touches.
-func maskMark(i int) string { return "\uE001" + strconv.Itoa(i) + "\uE001" }
+// maskMark is the placeholder of the i-th weekday hidden.
+func maskMark(i int) string { return mark(weekdayMark, i) }
 
 // throughMonths dates the months periods run to ("July through
 // September") as their last days; not "until May the 3rd".
@@ -243,34 +239,12 @@ func sub(s string, loc []int, n int) string {
 // least: "autumn term 2 Sep to 18 Dec 2026, half-term 26 to 30 Oct; spring
 // term 5 Jan to 26 Mar 2027" is a calendar written out, each day of it
 // absolute already ("Booked on 2 Feb 2026, the pen test runs 9 to 13
-// March" is not). unframe puts them back.
+// March" is not). unmaskWith with frameMark puts them back.
 func maskYearFramed(s string) (string, []string) {
 	if len(reNamedDate().FindAllStringIndex(s, 2)) < 2 {
 		return s, nil
 	}
-	var kept []string
-	var b strings.Builder
-	last := 0
-	for _, loc := range append(reSentenceEnd().FindAllStringIndex(s, -1), []int{len(s), len(s)}) {
-		seg := s[last:loc[1]]
-		if reNamedDate().MatchString(seg) {
-			seg = reFramedDay().ReplaceAllStringFunc(seg, func(m string) string {
-				kept = append(kept, m)
-				return frameMark(len(kept) - 1)
-			})
-		}
-		b.WriteString(seg)
-		last = loc[1]
-	}
-	return b.String(), kept
+	return maskInSentences(s, reSentenceEnd(), reNamedDate(), func(seg string, kept *[]string) string {
+		return maskAll(seg, reFramedDay(), frameMark, kept)
+	})
 }
-
-func unframe(s string, kept []string) string {
-	for i, k := range kept {
-		s = strings.Replace(s, frameMark(i), k, 1)
-	}
-	return s
-}
-
-// frameMark is a placeholder no date reading touches, apart from maskMark's.
-func frameMark(i int) string { return "\uE002" + strconv.Itoa(i) + "\uE002" }
