@@ -6,16 +6,21 @@ import (
 	"testing"
 )
 
+// fillerBodies are five unrelated reference memories that give a test
+// folder word frequencies to weigh rare words against.
+var fillerBodies = []string{"Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
+	"Dashboards live in Grafana.", "Keep one branch per feature."}
+
+// planAmongFillers plans items among the filler memories.
+func planAmongFillers(items ...Item) Plan {
+	return Heuristic(Input{Now: now, Items: amongFillers(items, "reference", fillerBodies...)})
+}
+
 // Wordings two more labellers' folders (fresh24, fresh25) held that the
 // engine of 2026-11-30 planned wrongly; the memories are new ones in the
 // same words, not the folders' own.
 func TestHeuristic_Fresh24(t *testing.T) {
 	sup := "supersede:new.md+old.md"
-	fillers := []string{"Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
-		"Dashboards live in Grafana.", "Keep one branch per feature."}
-	plan := func(items ...Item) Plan {
-		return Heuristic(Input{Now: now, Items: amongFillers(items, "reference", fillers...)})
-	}
 
 	t.Run("ChangesSaidInPassing", func(t *testing.T) {
 		for _, tc := range []struct{ old, new Item }{
@@ -59,7 +64,7 @@ func TestHeuristic_Fresh24(t *testing.T) {
 			{"The licence renewal needs sign-off by EOM or SSO stops working.", "2026-11-09", "2026-11-30"},
 		} {
 			it := Item{File: "m.md", Name: "m", Type: "project", Description: tc.desc, Body: "Kwame chases it.", Created: date(tc.created)}
-			p := plan(it)
+			p := planAmongFillers(it)
 			i := slices.IndexFunc(p.Ops, func(op Op) bool { return op.ID == "date:m.md" })
 			if i < 0 || !strings.Contains(p.Ops[i].Edit.Description, tc.want) {
 				t.Errorf("%q: no date %s: %v, left %v", tc.desc, tc.want, reasons(p), p.LeftForModel)
@@ -70,7 +75,7 @@ func TestHeuristic_Fresh24(t *testing.T) {
 		it := Item{File: "m.md", Name: "Alert cleanup slipped", Type: "project", Created: date("2026-11-16"),
 			Description: "The alert cleanup didn't fit this sprint; it's first up next sprint",
 			Body:        "Sprint 23 kicked off today; sprints are two weeks, Monday to the Friday of the following week.\nThe cleanup is the first thing next sprint."}
-		p := plan(it)
+		p := planAmongFillers(it)
 		i := slices.IndexFunc(p.Ops, func(op Op) bool { return op.ID == "date:m.md" })
 		if i < 0 || !strings.Contains(p.Ops[i].Edit.Body, "2026-11-30") || strings.Contains(p.Ops[i].Edit.Body, "2026-11-20") {
 			t.Errorf("want next sprint 2026-11-30 and the sprint's weekdays left alone: %v", reasons(p))
@@ -83,7 +88,7 @@ func TestHeuristic_Fresh24(t *testing.T) {
 		it := Item{File: "m.md", Name: "Term dates", Type: "reference", Created: date("2026-06-30"),
 			Description: "Autumn 2 Sep-18 Dec 2026 (half-term 26-30 Oct); spring 5 Jan-26 Mar 2027",
 			Body:        "Most schools follow these: autumn term 2 Sep to 18 Dec 2026, half-term 26 to 30 Oct; spring term 5 Jan to 26 Mar 2027."}
-		if p := plan(it); slices.Contains(ids(p), "date:m.md") {
+		if p := planAmongFillers(it); slices.Contains(ids(p), "date:m.md") {
 			t.Errorf("absolute dates rewritten: %v", p.Ops)
 		}
 	})
@@ -96,7 +101,7 @@ func TestHeuristic_Fresh24(t *testing.T) {
 			{Name: "SMS budget this quarter", Created: date("2026-07-01"), Description: "Q3 SMS budget is £1,500; more needs Marta's sign-off", Body: "Keep reminders to parents who opted in."},
 		} {
 			it.File, it.Type = "m.md", "project"
-			if p := plan(it); !slices.Contains(ids(p), "expire:m.md") {
+			if p := planAmongFillers(it); !slices.Contains(ids(p), "expire:m.md") {
 				t.Errorf("%s: not expired: %v", it.Name, reasons(p))
 			}
 		}
@@ -104,7 +109,7 @@ func TestHeuristic_Fresh24(t *testing.T) {
 	t.Run("AWeeklyBoardIsNoDeadline", func(t *testing.T) {
 		old := Item{File: "old.md", Type: "project", Created: date("2026-02-05"), Name: "Prod changes go through CAB",
 			Description: "Prod changes need the Tuesday 14:00 Change Advisory Board; RFC in ServiceNow by Monday noon."}
-		if p := plan(old); slices.Contains(ids(p), "expire:old.md") {
+		if p := planAmongFillers(old); slices.Contains(ids(p), "expire:old.md") {
 			t.Errorf("a weekly routine expired: %v", reasons(p))
 		}
 	})
@@ -123,7 +128,7 @@ func TestHeuristic_Fresh24(t *testing.T) {
 				Created: date("2026-02-18"), Usage: Usage{Since: date("2026-01-12"), Injected: 3, Helpful: 2, LastInjected: date("2026-08-12")}}, false},
 		} {
 			tc.it.File, tc.it.Type = "m.md", "project"
-			if p := plan(tc.it); slices.Contains(ids(p), "prune:m.md") != tc.want {
+			if p := planAmongFillers(tc.it); slices.Contains(ids(p), "prune:m.md") != tc.want {
 				t.Errorf("%s: pruned %v, want %v: %v", tc.it.Name, !tc.want, tc.want, reasons(p))
 			}
 		}

@@ -10,11 +10,6 @@ import (
 // engine planned wrongly after the fresh24 pass; new memories in the same
 // words.
 func TestHeuristic_Fresh28(t *testing.T) {
-	fillers := []string{"Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
-		"Dashboards live in Grafana.", "Keep one branch per feature."}
-	plan := func(items ...Item) Plan {
-		return Heuristic(Input{Now: now, Items: amongFillers(items, "reference", fillers...)})
-	}
 	pairIDs := func(p Plan) []string {
 		return slices.DeleteFunc(ids(p), func(id string) bool { return !strings.Contains(id, "old.md") || !strings.Contains(id, "new.md") })
 	}
@@ -28,7 +23,7 @@ func TestHeuristic_Fresh28(t *testing.T) {
 		} {
 			tc.old.File, tc.old.Type, tc.old.Created = "old.md", "reference", date("2026-04-08")
 			tc.new.File, tc.new.Type, tc.new.Created = "new.md", "reference", date("2026-05-04")
-			if got := pairIDs(plan(tc.old, tc.new)); len(got) > 0 {
+			if got := pairIDs(planAmongFillers(tc.old, tc.new)); len(got) > 0 {
 				t.Errorf("%s / %s: %v", tc.old.Name, tc.new.Name, got)
 			}
 		}
@@ -52,7 +47,7 @@ func TestHeuristic_Fresh28(t *testing.T) {
 	t.Run("ARatePerMonthIsNoDeadline", func(t *testing.T) {
 		it := Item{File: "m.md", Name: "Meter", Type: "project", Created: date("2026-10-19"),
 			Description: "Meter is 3 free stories per calendar month, reset on the 1st (UTC)", Body: "The counter's TTL is set to the end of the month."}
-		if p := plan(it); slices.Contains(ids(p), "expire:m.md") {
+		if p := planAmongFillers(it); slices.Contains(ids(p), "expire:m.md") {
 			t.Errorf("a monthly rate expired: %v", reasons(p))
 		}
 	})
@@ -69,7 +64,7 @@ func TestHeuristic_Fresh28(t *testing.T) {
 				Body: "Until the S3 → R2 image copy finishes (target: end of June) the proxy falls back to the old bucket."},
 		} {
 			it.File, it.Type = "m.md", "project"
-			if p := plan(it); !slices.Contains(ids(p), "expire:m.md") {
+			if p := planAmongFillers(it); !slices.Contains(ids(p), "expire:m.md") {
 				t.Errorf("%s: not expired: %v", it.Name, reasons(p))
 			}
 		}
@@ -83,7 +78,7 @@ func TestHeuristic_Fresh28(t *testing.T) {
 			{Name: "Promo", Created: date("2026-03-10"), Description: "The promo runs until May the 3rd", Body: "Ask Priya."},
 		} {
 			it.File, it.Type = "m.md", "project"
-			p := plan(it)
+			p := planAmongFillers(it)
 			if slices.Contains(ids(p), "expire:m.md") && it.Name != "Promo" {
 				t.Errorf("%s: expired: %v", it.Name, reasons(p))
 			}
@@ -99,7 +94,7 @@ func TestHeuristic_Fresh28(t *testing.T) {
 		it := Item{File: "m.md", Name: "Copy test", Type: "project", Created: date("2026-11-19"),
 			Description: "The copy test starts with the next sprint behind a flag",
 			Body:        "Sprints are two weeks and start on Mondays; the current one began Monday 16 November. The copy test starts with the next sprint."}
-		p := plan(it)
+		p := planAmongFillers(it)
 		i := slices.IndexFunc(p.Ops, func(op Op) bool { return op.ID == "date:m.md" })
 		if i < 0 || !strings.Contains(p.Ops[i].Edit.Body, "2026-11-30") {
 			t.Errorf("next sprint undated: %v", reasons(p))
@@ -109,7 +104,7 @@ func TestHeuristic_Fresh28(t *testing.T) {
 		it := Item{File: "m.md", Name: "Staging Postgres", Type: "reference", Created: date("2026-02-12"),
 			Description: "Staging DB is RDS db-staging, straight on 5432",
 			Body:        "It's refreshed from a scrubbed prod snapshot every Sunday night, so anything you create there is gone on Monday."}
-		if p := plan(it); slices.Contains(ids(p), "date:m.md") {
+		if p := planAmongFillers(it); slices.Contains(ids(p), "date:m.md") {
 			t.Errorf("a weekly routine dated: %v", p.Ops)
 		}
 	})
@@ -118,11 +113,6 @@ func TestHeuristic_Fresh28(t *testing.T) {
 // Wordings of two more read folders (fresh32, fresh33), new memories in
 // the same words.
 func TestHeuristic_Fresh32(t *testing.T) {
-	fillers := []string{"Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
-		"Dashboards live in Grafana.", "Keep one branch per feature."}
-	plan := func(items ...Item) Plan {
-		return Heuristic(Input{Now: now, Items: amongFillers(items, "reference", fillers...)})
-	}
 	wrong := func(helpful, wrong int) Usage {
 		return Usage{Since: date("2026-01-05"), Injected: 20, Helpful: helpful, Wrong: wrong, LastInjected: date("2026-10-01")}
 	}
@@ -139,11 +129,11 @@ func TestHeuristic_Fresh32(t *testing.T) {
 		} {
 			tc.old.File, tc.old.Type, tc.old.Created, tc.old.Usage = "old.md", "project", date("2026-03-12"), wrong(8, 2)
 			tc.new.File, tc.new.Type, tc.new.Created, tc.new.Usage = "new.md", "project", date("2026-09-08"), wrong(6, 0)
-			if p := plan(tc.old, tc.new); !slices.Contains(ids(p), "supersede:new.md+old.md") {
+			if p := planAmongFillers(tc.old, tc.new); !slices.Contains(ids(p), "supersede:new.md+old.md") {
 				t.Errorf("%s: no supersede: %v", tc.new.Name, reasons(p))
 			}
 			tc.old.Usage = wrong(8, 0) // not marked wrong: two things alike stay two
-			if p := plan(tc.old, tc.new); slices.Contains(ids(p), "supersede:new.md+old.md") {
+			if p := planAmongFillers(tc.old, tc.new); slices.Contains(ids(p), "supersede:new.md+old.md") {
 				t.Errorf("%s: superseded though never marked wrong: %v", tc.new.Name, reasons(p))
 			}
 		}
@@ -153,7 +143,7 @@ func TestHeuristic_Fresh32(t *testing.T) {
 			Body: "Depot managers get the roster as .xlsx every Friday: run the xlsx export, then mail the three files."}
 		new := Item{File: "new.md", Type: "project", Created: date("2026-08-14"), Name: "Depot managers use the admin", Description: "Depot managers read the admin's Depot view; the Excel export is no longer done",
 			Body: "Depot managers read the roster in the Depot view. Nobody runs the xlsx export any more."}
-		if p := plan(old, new); !slices.Contains(ids(p), "supersede:new.md+old.md") {
+		if p := planAmongFillers(old, new); !slices.Contains(ids(p), "supersede:new.md+old.md") {
 			t.Errorf("no supersede: %v", reasons(p))
 		}
 	})
@@ -161,14 +151,14 @@ func TestHeuristic_Fresh32(t *testing.T) {
 		it := Item{File: "m.md", Type: "project", Created: date("2026-04-01"), Name: "Why there is Amq in the code",
 			Description: "Until March 2026 events came over ActiveMQ, replaced by Kafka; Amq* = leftovers",
 			Body:        "History: until March 2026 delay events came over ActiveMQ. We replaced it with Kafka; there is no ActiveMQ any more."}
-		if p := plan(it); slices.Contains(ids(p), "expire:m.md") {
+		if p := planAmongFillers(it); slices.Contains(ids(p), "expire:m.md") {
 			t.Errorf("history expired: %v", reasons(p))
 		}
 	})
 	t.Run("AQuotaForOneQuarter", func(t *testing.T) {
 		it := Item{File: "m.md", Type: "project", Created: date("2026-07-01"), Name: "Extra vCPU quota for Q3",
 			Description: "96 extra vCPUs on the prod project, approved for Q3 only, for the solver re-runs", Body: "Give them back after the quarter."}
-		if p := plan(it); !slices.Contains(ids(p), "expire:m.md") {
+		if p := planAmongFillers(it); !slices.Contains(ids(p), "expire:m.md") {
 			t.Errorf("not expired: %v", reasons(p))
 		}
 	})
@@ -179,7 +169,7 @@ func TestHeuristic_Fresh32(t *testing.T) {
 			{Name: "Depot view", Created: date("2026-08-14"), Description: "Depot managers read next week's roster in the admin", Body: "Filter by depot."},
 		} {
 			it.File, it.Type = "m.md", "project"
-			if p := plan(it); slices.Contains(ids(p), "date:m.md") || slices.Contains(ids(p), "expire:m.md") {
+			if p := planAmongFillers(it); slices.Contains(ids(p), "date:m.md") || slices.Contains(ids(p), "expire:m.md") {
 				t.Errorf("%s: dated: %v", it.Name, reasons(p))
 			}
 		}
@@ -188,11 +178,6 @@ func TestHeuristic_Fresh32(t *testing.T) {
 
 // Wordings of two more read folders (fresh36, fresh37).
 func TestHeuristic_Fresh36(t *testing.T) {
-	fillers := []string{"Run the tests with make test.", "Staging is at staging.example.com.", "Use one PR per change.",
-		"Dashboards live in Grafana.", "Keep one branch per feature."}
-	plan := func(items ...Item) Plan {
-		return Heuristic(Input{Now: now, Items: amongFillers(items, "reference", fillers...)})
-	}
 
 	t.Run("AnOverrideWithItsValue", func(t *testing.T) {
 		if !narrowsOf(Item{Description: "The Oak Ridge store overrides the delivery fee to $2.99 (a town council deal)"}) {
@@ -210,7 +195,7 @@ func TestHeuristic_Fresh36(t *testing.T) {
 				Body: "It fails if a column was renamed, and the store managers' Monday email goes out empty."},
 		} {
 			it.File, it.Type = "m.md", "project"
-			if p := plan(it); slices.Contains(ids(p), "date:m.md") || slices.Contains(ids(p), "expire:m.md") {
+			if p := planAmongFillers(it); slices.Contains(ids(p), "date:m.md") || slices.Contains(ids(p), "expire:m.md") {
 				t.Errorf("%s: a routine's weekday dated: %v", it.Name, reasons(p))
 			}
 		}
@@ -221,7 +206,7 @@ func TestHeuristic_Fresh36(t *testing.T) {
 	t.Run("HowLongItTook", func(t *testing.T) {
 		it := Item{File: "m.md", Type: "project", Created: date("2026-04-17"), Name: "Permit set", Description: "Rev C permit set was issued from the portal on 2026-04-17",
 			Body: "First full issue through the portal: 84 sheets, all signed within two days. Useful as the reference case."}
-		if p := plan(it); slices.Contains(ids(p), "expire:m.md") {
+		if p := planAmongFillers(it); slices.Contains(ids(p), "expire:m.md") {
 			t.Errorf("history expired: %v", reasons(p))
 		}
 		if !pastWithin("all signed within two days") || pastWithin("Legacy SQL is disabled within six weeks") {

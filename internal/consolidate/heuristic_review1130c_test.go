@@ -15,8 +15,7 @@ func r3plan(it Item) Plan {
 	if it.Type == "" {
 		it.Type = "project"
 	}
-	return Heuristic(Input{Now: now, Items: amongFillers([]Item{it}, "reference", "Run the tests with make test.",
-		"Staging is at staging.example.com.", "Use one PR per change.", "Dashboards live in Grafana.", "Keep one branch per feature.")})
+	return planAmongFillers(it)
 }
 
 // 1. "at month end" / "at quarter end" with no end word is a routine, not a day.

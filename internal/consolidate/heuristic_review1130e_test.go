@@ -14,8 +14,7 @@ import (
 func r5pair(old, new Item, ou, nu Usage, fillers ...string) Plan {
 	old.File, old.Type, old.Created, old.Usage = "old.md", "project", date("2026-03-12"), ou
 	new.File, new.Type, new.Created, new.Usage = "new.md", "project", date("2026-09-08"), nu
-	return Heuristic(Input{Now: now, Items: amongFillers([]Item{old, new}, "reference", append([]string{"Run the tests with make test.",
-		"Staging is at staging.example.com.", "Use one PR per change.", "Dashboards live in Grafana.", "Keep one branch per feature."}, fillers...)...)})
+	return Heuristic(Input{Now: now, Items: amongFillers([]Item{old, new}, "reference", append(slices.Clone(fillerBodies), fillers...)...)})
 }
 
 // r5u is usage with h helpful and w wrong marks.
