@@ -312,7 +312,7 @@ func ruleLike(c string, reasoned bool) bool {
 	}
 	words := strings.Fields(strings.ToLower(c))
 	if len(words) < 3 || reNotRuleClause.MatchString(c) || reOneOff.MatchString(c) || reNowOnly.MatchString(c) ||
-		reAnaphor.MatchString(c) || pointsBack(words) {
+		reAnaphor.MatchString(c) || pointsBack(words) && !prohibition(words) { // "no automations that make noise": a relative "that"
 		return false
 	}
 	cue := reRuleCue.MatchString(c)
@@ -335,7 +335,7 @@ func ruleLike(c string, reasoned bool) bool {
 		// "use srun, not mpirun, mpirun bypasses the cgroup binding": an
 		// alternative counts with a reason; "keep the old colors, not the
 		// new palette" alone is this task's.
-		return cue || reAlternative.MatchString(c) && reasoned
+		return cue || reAlternative.MatchString(c) && reasoned || prohibition(words)
 	case we:
 		return (cue || reAlternative.MatchString(c)) && !rePast.MatchString(c)
 	default:
@@ -344,7 +344,7 @@ func ruleLike(c string, reasoned bool) bool {
 		// Not "every color" in what is going to happen, not what a task's
 		// thing "should" do, not what a system always or never does ("the
 		// api always returns 500").
-		return (reStrongCue.MatchString(c) && reRuleVerb.MatchString(c) || reStrongDeontic.MatchString(c)) && !rePast.MatchString(c) && !pronounSubject(words[0])
+		return (reStrongCue.MatchString(c) && reRuleVerb.MatchString(c) || reStrongDeontic.MatchString(c) || thingOnly(c)) && !rePast.MatchString(c) && !pronounSubject(words[0])
 	}
 }
 
@@ -693,7 +693,26 @@ func pointedRule(s string, at time.Time) (rule, why string, ok bool) {
 	if when == "" {
 		return "", "", false
 	}
-	return strings.TrimSpace(tail[:loc[0]]) + " " + when, head, true
+	return strings.TrimSpace(tail[:loc[0]]) + " " + when, datedConjunct(head, at), true
+}
+
+// datedConjunct is the last of the clauses s joins with "and" that holds
+// a day, the one a "before that" points at: "the timer drifts in the
+// background and the app store submission is on friday" is "the app
+// store submission is on friday". s stays whole when no later one does.
+func datedConjunct(s string, at time.Time) string {
+	l := asciiLower(s)
+	for end := len(l); ; {
+		i := strings.LastIndex(l[:end], " and ")
+		if i <= 0 {
+			return s
+		}
+		part := s[i+len(" and "):]
+		if _, dated := AbsoluteDates(part, at); dated && len(strings.Fields(part)) >= 3 && declarative(part) {
+			return part
+		}
+		end = i
+	}
 }
 
 // personalWords mark what is private about someone, which is never a rule's

@@ -118,7 +118,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			continue
 		}
 		text := saidWords(m.Text)
-		sents, frags := splitOwners(sentencesAndFragments(text))
+		sents, frags := splitOwners(dictatedAll(sentencesAndFragments(text)))
 		redirected := false // the message opened with a bare redirect ("lol no, way overkill.")
 		lastRule := -1      // out's last rule from this message, which a fragment after it joins
 		joking := reJoking.MatchString(text)
@@ -418,11 +418,18 @@ func bareRule(s, next string, at time.Time) (Candidate, bool) {
 			break // "no HAL_Delay in anything that can run…": a relative clause's verb
 		}
 		w = strings.Trim(w, ".,;:!\"'`()")
-		third := i > 0 && len(w) >= 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !determiners()[hw[i-1]] && !prepositions()[hw[i-1]]
+		third := i > 0 && len(w) >= 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !determiners()[hw[i-1]] && !prepositions()[hw[i-1]] && w != "always"
 		verbless = verbless && !finiteVerbs()[w] && !(len(w) >= 6 && strings.HasSuffix(w, "ed")) && !(third && i == 1)
 	}
 	switch {
 	case reAlwaysTail.MatchString(s) && verbless && len(hw) >= 2:
+	case reThingOnly.MatchString(s) && verbless && !determiners()[words[0]]:
+		// "benchmarks only on lambda3 in the dept cluster", "names always
+		// snake_case with prefix gf_": a thing, and the one way it is done.
+	case reOnlyNot.MatchString(s): // "managed policies only, no inline"
+		if w := strings.Fields(reOnlyNot.FindStringSubmatch(s)[1]); subjects()[asciiLower(w[0])] || pronounSubject(asciiLower(w[0])) {
+			return Candidate{}, false
+		}
 	case words[0] == "no" && !notRule()[strings.Trim(words[1], ",.!")] && !statusNouns()[strings.Trim(words[1], ",.!")] && verbless:
 	default:
 		return Candidate{}, false
@@ -561,6 +568,12 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		if why := whyOf(s, next); why != "" || !told {
 			return []Candidate{build(typ, s, why, at)}
 		}
+	}
+	if rule, why, ok := orderAfterReason(s); ok && r.correction {
+		// "mm no, the tables are small, 200 thousand rows, keep table
+		// materialization": the redirect's order comes last, after what
+		// it follows from.
+		return []Candidate{build("feedback", rule, why, at)}
 	}
 	switch {
 	case reNotRule.MatchString(s):

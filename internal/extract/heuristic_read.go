@@ -21,7 +21,7 @@ var (
 	// reLead is one discourse marker at a sentence's start. The ones that
 	// also open real content ("no merges", "note the…") count only when
 	// punctuation follows them.
-	reLead = gate(lazyre.New(`(?i)^(?:(?:he+y+o?|h+i+(?:ya)?|hello+|oi|yo|salut|hola|howdy|nah+(?:-ah)?|nope|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context(?: dump)?|context dump|quick bit about me|side ?note|for info|for context|just so you know|(?:fine|ok|okay|good|that'?s fine) for now(?:,? but)?|(?:two|three|a few|a couple(?: of)?|couple) things|heads up|hmm+|whoa|um+|tbh|pls|plz|one rule|rule|asking (?:bc|b/c|because|cause|cuz|since))\b[,:.!]?|(?:(?:and |also |oh )?(?:one|the other|other|another|one more|one last|last|final) thing(?: tho(?:ugh)?)?|no(?: no)*|nope|ye+s+|yep|sure|right|good|great|nice|perfect|cool|exactly|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|ok|okay) (?:good|great|nice|perfect|exactly|cool|right)|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked)))|how many times (?:do|must|should) i (?:have to |need to )?(?:say|tell you|repeat)(?: (?:it|this|that))?)\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
+	reLead = gate(lazyre.New(`(?i)^(?:(?:he+y+o?|h+i+(?:ya)?|hello+|oi|yo|salut|hola|howdy|nah+(?:-ah)?|nope|ok(?:ay)?|so|yeah|also|and|but|plus|oh|well|btw|fwiw|fyi|imo|honestly|anyway|lol|haha|meh|morning|quick one|quick context(?: dump)?|context dump|quick bit about me|side ?note|for info|for context|just so you know|(?:fine|ok|okay|good|that'?s fine) for now(?:,? but)?|(?:two|three|a few|a couple(?: of)?|couple) things|heads up|hmm+|mm+|hm+|whoa|um+|tbh|pls|plz|one rule|rule|asking (?:bc|b/c|because|cause|cuz|since))\b[,:.!]?|(?:(?:and |also |oh )?(?:one|the other|other|another|one more|one last|last|final) thing(?: tho(?:ugh)?)?|no(?: no)*|nope|ye+s+|yep|sure|right|good|great|nice|perfect|cool|exactly|np|thanks|wait|actually|note|context|ok yeah|(?:yes|yeah|yep|ok|okay) (?:good|great|nice|perfect|exactly|cool|right)|(?:yes|yeah|yep|sure|ok) please|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked)))|how many times (?:do|must|should) i (?:have to |need to )?(?:say|tell you|repeat)(?: (?:it|this|that))?)\s*[,:.!—–])\s*(?:[—–-]\s*)?`))
 	// reRedirect is a marker that turns what follows into a correction.
 	reRedirect = gate(lazyre.New(`(?i)^(?:no|nope|nah+|actually|hmm+|wait|whoa|lol no|that'?s (?:wrong|not))\b`))
 	// reRedirectHead is the part of a correction before its dash that only
@@ -124,7 +124,7 @@ var (
 	reBreadcrumb = gate(lazyre.New(`^[^.;]{0,60}?\b[\w-]+(?: [\w-]+){0,2} / [\w-]+(?: [\w-]+){0,2} / [\w-]|^[^.;]{0,60}?\b[\w-]+ > [\w-]`))
 	// reIsNamed is a copula naming the place outright: "the tracker is the
 	// github project 'Test Health'", "the registry is ghcr.io/acme".
-	reIsNamed = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|page|repo|channel|bucket|folder|sheet|board|service|dashboard|space|doc|wiki|epic|vault|file)\s+['"\x60]|\b(?:is|are)\s+(?:at\s+)?(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.-]+)*\b)|\b(?:is|are)\s+/[\w.-]+/[\w./-]+|\b(?:is|are)\s+(?:the|our|a)\s+['"\x60][^'"\x60]{2,40}['"\x60]\s+(?:[\w&]+\s+){0,2}(?:channel|bucket|folder|sheet|spreadsheet|board|dashboard|space|doc|wiki|vault|notebook)\b`))
+	reIsNamed = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:(?:the|our|a)\s+)?(?:[\w&]+\s+){0,3}?(?:project|page|repo|channel|bucket|folder|sheet|board|service|dashboard|space|doc|wiki|epic|vault|file)\s+['"\x60]|\b(?:is|are)\s+(?:always\s+)?(?:at\s+)?(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.-]+)*\b)|\b(?:board|dashboard|page|doc|docs|sheet|wiki|channel|runbook|spec|folder|space|tracker|calendar)\s+(?:is|are)\s+(?:in\s+|on\s+)?[\w-]+\s+['"\x60][^'"\x60]{2,40}['"\x60]|\b(?:is|are)\s+/[\w.-]+/[\w./-]+|\b(?:is|are)\s+(?:the|our|a)\s+['"\x60][^'"\x60]{2,40}['"\x60]\s+(?:[\w&]+\s+){0,2}(?:channel|bucket|folder|sheet|spreadsheet|board|dashboard|space|doc|wiki|vault|notebook)\b`))
 	// reIsNamedID is a copula naming the place by its id: "is the
 	// pagerduty service platform-operators", "the staging app is
 	// warehouse-stg". Read only when the sentence holds an id.
@@ -452,73 +452,6 @@ func datedFact(s string) bool {
 // "dec 16", "tomorrow", "next …".
 var reDayStart = gate(lazyre.New(`^(?:(?:the\s+)?\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|today\b|tomorrow\b|next\s)`))
 
-// splitFacts cuts a sentence into clauses at ", " and " and the ", and
-// returns them when at least two hold a fact of the kind ok accepts.
-// andPlace is where " and " opens another thing and its place in p
-// ("maps are in the s3 bucket amr-maps-prod and fleet stuff is on
-// foxglove"), or " and the " does; -1 when neither.
-func andPlace(p string) int {
-	l := asciiLower(p)
-	for off := 0; ; {
-		i := strings.Index(l[off:], " and ")
-		if i < 0 {
-			return -1
-		}
-		i += off
-		right := p[i+len(" and "):]
-		if strings.HasPrefix(l[i:], " and the ") {
-			return i
-		}
-		if w := strings.Fields(asciiLower(right)); len(w) >= 3 && !firstPerson(w[0]) && !imperatives()[w[0]] && len(locVerbEnds(right)) > 0 {
-			return i
-		}
-		off = i + len(" and ")
-	}
-}
-
-func splitFacts(s string, ok func(string) bool) []string {
-	var parts []string
-	for _, p := range strings.Split(s, ", ") {
-		for {
-			i := andPlace(p)
-			if i < 0 {
-				break
-			}
-			parts = append(parts, p[:i])
-			p = p[i+len(" and "):]
-		}
-		if len(parts) > 0 && (len(strings.Fields(p)) == 1 || verbless(p) && len(strings.Fields(p)) <= 6 || lastWordOf(strings.TrimRight(asciiLower(p), ".!")) == "there") {
-			// "lineage is on our dbt docs site, dbt-docs.internal…": a bare
-			// name belongs to the clause before it; so does a name without
-			// a verb: "…are in grafana cloud, dashboard 'cardclash-live'",
-			// "the runbook is on confluence, CLAIMS space, page 'X'"; and a
-			// clause that points back at it: "…, bug reports come from
-			// there".
-			parts[len(parts)-1] += ", " + p
-			continue
-		}
-		parts = append(parts, p)
-	}
-	var out []string
-	named := 0
-	for _, p := range parts {
-		switch w := strings.Fields(asciiLower(p)); {
-		case ok(p):
-			out = append(out, p)
-			named++
-		case len(w) >= 3 && !firstPerson(w[0]) && len(locVerbEnds(p)) > 0 && !reInRepo.MatchString(p):
-			// "ios is in sentry project mobile-ios-prod, android is in
-			// firebase crashlytics": a place said like the named one
-			// beside it.
-			out = append(out, p)
-		}
-	}
-	if len(out) < 2 || named == 0 {
-		return nil
-	}
-	return out
-}
-
 // causalReason is the reason a rule's user gave without "because": the
 // clause that says what went wrong ("…, it caused double renders"), or a
 // trailing clause with its own subject ("return an error, the CLI callers
@@ -633,7 +566,8 @@ var (
 		return wordSet(`use always never don't dont do keep add put run make please avoid prefer try stop remember just only
 		derive return log check go write call set follow test ask file attach schedule no skip ping tell let's lets read see
 		change move rename delete remove start wait note open close pin bump ship merge push pull rebase squash review
-		explain warn mention walk give describe summarize summarise confirm double-check ignore`)
+		explain warn mention walk give describe summarize summarise confirm double-check ignore
+		register wrap generate validate escape encode encrypt paginate mock`)
 	})
 	subjects = sync.OnceValue(func() map[string]bool {
 		return wordSet(`we we're we've we'd it it's its they they're they've i i'm im ive i've i'd that that's this there there's
@@ -715,7 +649,10 @@ func ruleClause(s string, self bool) (rule, why string) {
 		request := self && (sep == "so" || sep == "but" || strings.HasPrefix(after, "so ") || strings.HasPrefix(after, "but ") || requestVerbs()[words[0]]) &&
 			len(words) >= 4 && (imperatives()[words[0]] || requestVerbs()[words[0]]) && !declarative(c) // "c++ templates make me cry" asks nothing
 		verbless := len(words) > 1 && prepositions()[words[1]] // "never in public GitHub issues": a fragment
-		if !request && (!reRuleStart.MatchString(c) || verbless) || reAnaphor.MatchString(c) || pointsBack(words) {
+		// "pin module versions by git tag never by branch": an order that
+		// holds every time, said with its "never" inside.
+		strong := imperatives()[words[0]] && !reRuleStart.MatchString(c) && len(words) >= 4 && reStrongCue.MatchString(c) && !reNotRuleClause.MatchString(c)
+		if !request && !strong && (!reRuleStart.MatchString(c) || verbless) || reAnaphor.MatchString(c) || pointsBack(words) {
 			continue // not a rule, or one that needs the clause before it ("no new features after that")
 		}
 		if (words[0] == "never" || words[0] == "dont" || words[0] == "don't") && !self {
@@ -776,7 +713,7 @@ var requestVerbs = sync.OnceValue(func() map[string]bool {
 })
 
 // reRuleStart is a clause that opens as a standing rule does.
-var reRuleStart = gate(lazyre.New(`(?i)^(?:never|always|don'?t|do not|avoid|no new|(?:we|you) (?:can'?t|cannot) (?:keep|put|store|send|use|ship|log|touch|change|deploy|merge|share|commit|push)\b|(?:when(?:ever)?|if) you (?:ever |also )?(?:write|touch|add|change|work on|need|make|create|edit) (?:any |a |an )?(?:[a-z][\w.+#-]*)(?: (?:code|files?|tests?|scripts?|stuff|for us))?\s+(?:use|stick|put|keep|add|write|make|prefer|avoid|never|always)\b|every (?:new )?[\w-]+ (?:needs|must|has to|should|gets)|(?:can'?t|cannot) (?:keep|put|store|share)\b|ignore (?:anything|everything|any|all)\b|(?:we|you) (?:always|never|must|should)\b)`))
+var reRuleStart = gate(lazyre.New(`(?i)^(?:never|always|don'?t|do not|avoid|no new|(?:we|you) (?:can'?t|cannot) (?:keep|put|store|send|use|ship|log|touch|change|deploy|merge|share|commit|push)\b|(?:when(?:ever)?|if) you (?:ever |also )?(?:write|touch|add|change|work on|need|make|create|edit) (?:any |a |an )?(?:[a-z][\w.+#-]*)(?: (?:code|files?|tests?|scripts?|stuff|for us))?,?\s+(?:use|stick|put|keep|add|write|make|prefer|avoid|never|always|check|test|run|update|bump|regenerate|ping|tell)\b|every (?:new )?[\w-]+ (?:needs|must|has to|should|gets)|(?:can'?t|cannot) (?:keep|put|store|share)\b|ignore (?:anything|everything|any|all)\b|(?:we|you) (?:always|never|must|should)\b|(?:and )?(?:run|check|test|lint|format|rebase|ask|ping|tell|update|make sure)\b[^.!?]{0,60}\bbefore (?:you|u) (?:hand|give|send|show|push|open|submit|call|say|mark|merge|commit|ship|deploy|launch) (?:anything|something|any\b|it (?:is |as )?done|code|changes|your\b))`))
 
 // maxClauseText bounds the sentences read clause by clause: a real
 // sentence is far shorter, and a pasted line of thousands of commas must

@@ -30,7 +30,7 @@ var rePerson = gate(lazyre.New(
 		`|` + personName + `\s+from\s+(?:the\s+)?(?:(?i:` + personDept + `)\b|[\w-]+ team\b)` +
 		`|` + personName + `\s+(?:(?:now|also|still)\s+)?` + personDoes + `\b` +
 		`|` + personName + `,?\s+(?:he|she)\s+(?:cuts|does|owns|runs|handles|manages|maintains|approves|joined|left|is (?:the|our))\b` +
-		`|\bthe\s+(?:[\w-]+\s+){0,2}` + personRole + `\s+(?:at|for|of|on)\s+[\w .-]{1,30}?\s+is\s+` + personName))
+		`|\bthe\s+(?:[\w-]+\s+){0,2}` + personRole + `\s+(?:(?:at|for|of|on)\s+[\w .-]{1,30}?\s+)?is\s+` + personName))
 
 // notPerson are capitalised words a name may not be: the start of a
 // sentence, a month, a day.
@@ -96,6 +96,14 @@ func peopleSaid(s string, cands []Candidate, at time.Time) []Candidate {
 			clause = s[at : m[1]+i] // "from Hannah (finance controller): round on…": what follows is another matter
 		}
 		clause = strings.TrimSpace(clause)
+		if at := strings.Index(clause, s[m[0]:m[1]]); at > 0 {
+			// "I already rebased on the expo-52 branch and when it's merged
+			// ping Yusuf he cuts the release builds": another clause, said
+			// before the person's and joined to it.
+			if j := strings.LastIndex(clause[:at], " and "); j > 0 && len(strings.Fields(clause[:j])) >= 4 {
+				clause = clause[j+len(" and "):]
+			}
+		}
 		switch {
 		case pastDeedAfter(s[m[1]:]):
 			// What someone did once ("…in the end Oskar (our DBA) found the

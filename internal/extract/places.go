@@ -48,7 +48,7 @@ var reWhereClause = gate(lazyre.New(`(?i)\b(?:that'?s|thats|this is|it'?s|is|are
 // reKindNamed is a place named after the kind of place it is: "bucket is
 // gatehouse-exports-prod", "page 'ME-GC-Decision-2025'", "pipeline
 // 'wms-ci'", "repo helix/sf-cpq", "pagerduty schedule 'SecOps Primary'".
-var reKindNamed = gate(lazyre.New(`(?i)\b(?:bucket|repo|repository|pipeline|page|board|dashboard|channel|folder|sheet|spreadsheet|space|vault|wiki|doc|queue|topic|workspace|list|schedule|service|namespace|registry|feed|project|layout|mailbox|inbox)\s+(?:is\s+|=\s*|:\s*)?(?:'[^']{2,60}'|"[^"]{2,60}"|\x60[^\x60]{2,60}\x60)|\b(?:bucket|repo|repository|pipeline|registry|feed|namespace|queue|topic)\s+(?:is\s+)?[a-z0-9]+(?:[-.][a-z0-9]+)+(?:/[\w.-]+)*\b|\b(?:repo|repository)\s+(?:is\s+)?[\w.-]+/[\w.-]+`))
+var reKindNamed = gate(lazyre.New(`(?i)\b(?:bucket|repo|repository|pipeline|page|board|dashboard|channel|folder|sheet|spreadsheet|space|vault|wiki|doc|queue|topic|workspace|list|schedule|service|namespace|registry|feed|project|layout|mailbox|inbox)\s+(?:is\s+|=\s*|:\s*)?(?:'[^']{2,60}'|"[^"]{2,60}"|\x60[^\x60]{2,60}\x60)|\b(?:bucket|repo|repository|pipeline|registry|feed|namespace|queue|topic|project|vault|workspace)\s+(?:is\s+)?[a-z0-9]+(?:[-.][a-z0-9]+)+(?:/[\w.-]+)*\b|\b(?:repo|repository)\s+(?:is\s+)?[\w.-]+/[\w.-]+`))
 
 // reAnyName is a name anywhere: quoted, a channel, an identifier with
 // dashes, dots or slashes.
@@ -464,4 +464,74 @@ func datedFacts(s, next string, at time.Time) []Candidate {
 		cs = append(cs, build("project", p.text, why, at))
 	}
 	return cs
+}
+
+// andPlace is where " and " opens another thing and its place in p
+// ("maps are in the s3 bucket amr-maps-prod and fleet stuff is on
+// foxglove"), or " and the " does; -1 when neither.
+func andPlace(p string) int {
+	l := asciiLower(p)
+	for off := 0; ; {
+		i := strings.Index(l[off:], " and ")
+		if i < 0 {
+			return -1
+		}
+		i += off
+		right := p[i+len(" and "):]
+		if strings.HasPrefix(l[i:], " and the ") {
+			return i
+		}
+		if w := strings.Fields(asciiLower(right)); len(w) >= 3 && !firstPerson(w[0]) && !imperatives()[w[0]] && len(locVerbEnds(right)) > 0 {
+			return i
+		}
+		off = i + len(" and ")
+	}
+}
+
+// splitFacts cuts a sentence into clauses at ", " and " and the ", and
+// returns them when at least two hold a fact of the kind ok accepts.
+func splitFacts(s string, ok func(string) bool) []string {
+	var parts []string
+	for _, p := range strings.Split(s, ", ") {
+		if rest, ok := strings.CutPrefix(p, "and "); ok && len(parts) > 0 && len(strings.Fields(rest)) >= 3 && !verbless(rest) {
+			p = rest // "…, and the on-call board is grafana 'billing-rating'"
+		}
+		for {
+			i := andPlace(p)
+			if i < 0 {
+				break
+			}
+			parts = append(parts, p[:i])
+			p = p[i+len(" and "):]
+		}
+		if len(parts) > 0 && (len(strings.Fields(p)) == 1 || verbless(p) && len(strings.Fields(p)) <= 6 || lastWordOf(strings.TrimRight(asciiLower(p), ".!")) == "there") {
+			// "lineage is on our dbt docs site, dbt-docs.internal…": a bare
+			// name belongs to the clause before it; so does a name without
+			// a verb: "…are in grafana cloud, dashboard 'cardclash-live'",
+			// "the runbook is on confluence, CLAIMS space, page 'X'"; and a
+			// clause that points back at it: "…, bug reports come from
+			// there".
+			parts[len(parts)-1] += ", " + p
+			continue
+		}
+		parts = append(parts, p)
+	}
+	var out []string
+	named := 0
+	for _, p := range parts {
+		switch w := strings.Fields(asciiLower(p)); {
+		case ok(p):
+			out = append(out, p)
+			named++
+		case len(w) >= 3 && !firstPerson(w[0]) && len(locVerbEnds(p)) > 0 && !reInRepo.MatchString(p):
+			// "ios is in sentry project mobile-ios-prod, android is in
+			// firebase crashlytics": a place said like the named one
+			// beside it.
+			out = append(out, p)
+		}
+	}
+	if len(out) < 2 || named == 0 {
+		return nil
+	}
+	return out
 }

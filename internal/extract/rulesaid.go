@@ -341,7 +341,7 @@ func afterLead(clause string) string {
 // "btw …", "another thing: …".
 func newTopic(s string) bool {
 	l := asciiLower(s)
-	for _, w := range []string{"also ", "also, ", "btw", "by the way", "oh and ", "another thing", "other thing", "unrelated", "anyway", "fyi "} {
+	for _, w := range []string{"also ", "also, ", "and also ", "btw", "by the way", "oh and ", "another thing", "other thing", "unrelated", "anyway", "fyi "} {
 		if strings.HasPrefix(l, w) {
 			return true
 		}
@@ -409,7 +409,7 @@ func choice(s string, asked bool) (typ string, told, ok bool) {
 	w := strings.Fields(strings.NewReplacer(",", " ", ".", " ", "!", " ").Replace(head))
 	for len(w) > 0 {
 		switch w[0] {
-		case "ok", "okay", "yes", "yeah", "yep", "sure", "nice", "good", "and", "also", "so", "oh", "then", "btw":
+		case "ok", "okay", "yes", "yeah", "yep", "sure", "nice", "good", "and", "but", "also", "so", "oh", "then", "btw":
 			w = w[1:]
 			continue
 		}
@@ -441,14 +441,80 @@ func choice(s string, asked bool) (typ string, told, ok bool) {
 	if at < 0 || at > 12 {
 		return "", false, false
 	}
-	told = imperatives()[w[0]] || len(w) > 2 && (determiners()[w[1]] || w[1] == "w/" || w[1] == "with") && !determiners()[w[0]] && !subjects()[w[0]] && !pronounSubject(w[0]) && !strings.HasSuffix(w[0], "ing")
+	told = imperatives()[w[0]] || len(w) > 2 && (determiners()[w[1]] || w[1] == "w/" || w[1] == "with" || w[1] == "per" || w[1] == "via") && !determiners()[w[0]] && !subjects()[w[0]] && !pronounSubject(w[0]) && !strings.HasSuffix(w[0], "ing")
 	switch {
 	case len(w) > 2 && w[0] == "we" && (w[1] == "stick" || w[1] == "stay" || w[1] == "keep"):
 		return "project", false, true
+	case len(w) > 3 && (w[0] == "we're" || w[0] == "were") && w[1] == "on" && w[at] == "not":
+		return "feedback", false, true // "we're on vue 3 + pinia, NOT vuex": what the code is written with
 	case asked && !(w[0] == "can" || w[0] == "could" || w[0] == "would"):
 		return "feedback", false, true
 	case told && !pointsBack(w[:at]):
 		return "feedback", true, true
 	}
 	return "", false, false
+}
+
+// reOnlyNot is a thing said as the only one, and what is not: "managed
+// policies only, no inline", "C++ only, not Python nodes".
+var reOnlyNot = gate(lazyre.New(`(?i)^([\w.+#/-]+(?: [\w.+#/-]+){0,3}) only,? (?:no|not|never) [\w.+#/-]+`))
+
+// reThingOnly is a thing said with the only place or way it has, or the
+// way it always has: "production orders only in plant 1100", "emails
+// always as queued Mailables".
+var reThingOnly = gate(lazyre.New(`(?i)^[\w.+#/-]+(?: [\w.+#/-]+){0,3} (?:only (?:ever )?(?:in|on|with|via|from|through|as|at)|always (?:as|in|on|with|via|through|[\w-]*_[\w-]*)) \S`))
+
+// orderAfterReason is a sentence that states something and then, in its
+// last clause, tells what to do: "the tables are small, 200 thousand
+// rows, keep table materialization".
+func orderAfterReason(s string) (rule, why string, ok bool) {
+	cuts := clauseCuts(s)
+	if len(cuts) < 2 {
+		return "", "", false
+	}
+	last := cuts[len(cuts)-1]
+	rule = strings.TrimRight(strings.TrimSpace(s[last.at+last.n:]), ".! ")
+	why = strings.TrimSpace(s[:last.at])
+	w := strings.Fields(asciiLower(rule))
+	if len(w) < 2 || len(w) > 10 || !imperatives()[w[0]] || pointsBack(w) || !declarative(why) || reQuestion.MatchString(s) || rePast.MatchString(why) || reAnaphor.MatchString(rule) {
+		return "", "", false
+	}
+	return rule, why, true
+}
+
+// prohibition reports a clause that bans a kind of thing, said in
+// capitals or with what the things do: "NO automations that make noise
+// between 8am and 4pm"; not "no idea", "no response from the api".
+func prohibition(words []string) bool {
+	if len(words) < 4 || words[0] != "no" {
+		return false
+	}
+	n := strings.Trim(words[1], ".,;:!")
+	if !(len(n) >= 4 && strings.HasSuffix(n, "s") && !strings.HasSuffix(n, "ss") && !notRule()[n] && !statusNouns()[n]) {
+		return false
+	}
+	switch words[2] {
+	case "that", "which":
+		// What the banned things do, not what some did: "no users that
+		// signed up got the email", "no tests that we wrote cover this".
+		return !subjects()[words[3]] && !pronounSubject(words[3]) && !rePast.MatchString(strings.Join(words, " "))
+	case "in", "on", "during", "before", "after":
+		return !rePast.MatchString(strings.Join(words, " "))
+	}
+	return false
+}
+
+// thingOnly reports a clause that names a thing and the one way it is
+// done, with no verb before it: "emails always as queued Mailables".
+func thingOnly(c string) bool {
+	loc := reThingOnly.FindStringIndex(c)
+	if loc == nil {
+		return false
+	}
+	l := asciiLower(c)
+	i := strings.Index(l, " only ")
+	if j := strings.Index(l, " always "); i < 0 || j >= 0 && j < i {
+		i = j
+	}
+	return i > 0 && verbless(c[:i]) && !determiners()[strings.Fields(l)[0]]
 }

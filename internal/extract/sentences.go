@@ -188,6 +188,9 @@ var labelWords = sync.OnceValue(func() map[string]bool {
 // must hold: "hard rule", "golden rule here", "rule in our fork", "house
 // rules", "very important".
 func ruleLabel(head string) bool {
+	if reForAllWork.MatchString(head) {
+		return true
+	}
 	w := strings.Fields(strings.Trim(asciiLower(head), " .,-"))
 	if len(w) == 0 || len(w) > 6 {
 		return false
@@ -205,6 +208,11 @@ func ruleLabel(head string) bool {
 	}
 	return named
 }
+
+// reForAllWork is a head that says what follows holds for all the work:
+// "two things for everything you write", "for anything you touch in
+// infra".
+var reForAllWork = gate(lazyre.New(`(?i)^(?:(?:one|two|three|a few|some) things?,? )?for (?:everything|anything|all(?: the)? (?:code|work|stuff|changes|prs)|every (?:change|pr|file|commit|script|module)) (?:you|we) (?:write|do|touch|ship|build|add|change|make)\b[\w ]{0,20}$`))
 
 // styleHead reports a label naming a way of doing a kind of work: "for
 // PoC style", "commit message conventions", "test naming".
@@ -339,13 +347,13 @@ func otherSide(prev, c Candidate) bool {
 		return false
 	}
 	// A rule that opens as one ("always run the tests", "never push to
-	// main") is another rule, unless the two share more than a word ("use
+	// main", "no PII in logs") is another rule, unless the two share more than a word ("use
 	// the staging bucket for fixtures. never write fixtures into the prod
 	// bucket").
 	w := strings.Fields(asciiLower(strings.TrimSpace(c.Description)))
 	shared := sharedStems(prev.Description, c.Description)
 	switch strings.Trim(w[0], ",") {
-	case "always", "never", "don't", "dont":
+	case "always", "never", "don't", "dont", "no":
 		return shared >= 2
 	case "also", "and", "btw", "oh", "plus", "run", "make", "check":
 		return false
@@ -470,6 +478,82 @@ func opener(w string) bool {
 		return true
 	}
 	return false
+}
+
+// dictationMarks are the words people talk between thoughts with, where
+// a sentence said without stops is cut; fillers ("um") are dropped.
+var dictationMarks = []struct {
+	words string
+	drop  bool
+}{
+	{"um", true}, {"umm", true}, {"uh", true}, {"uhh", true}, {"uhm", true}, {"erm", true},
+	{"the thing is", false}, {"so yeah", false}, {"anyway", false}, {"anyways", false}, {"oh and", false},
+	{"and also", false}, {"honestly", false}, {"okay so", false}, {"ok so", false}, {"btw", false}, {"by the way", false},
+}
+
+// dictatedAll is sents with each one said without stops cut where its
+// speaker paused (dictated), and frags (see sentencesAndFragments) kept
+// before the first piece of theirs. The learned readers' training
+// sentences are cut without it, so their models stay as trained.
+func dictatedAll(sents []string, frags [][]string) ([]string, [][]string) {
+	var out []string
+	var fr [][]string
+	for i, s := range sents {
+		for j, p := range dictated(s) {
+			out = append(out, p)
+			if j == 0 {
+				fr = append(fr, frags[i])
+			} else {
+				fr = append(fr, nil)
+			}
+		}
+	}
+	return out, append(fr, frags[len(sents)])
+}
+
+// dictated cuts a long sentence said without stops, as people dictate or
+// type in one breath, at the words they talk between thoughts with: "no
+// not moment we ripped it out it's huge use date-fns um and also please
+// always test on the Pixel 4a emulator" is two sentences. A sentence
+// with its commas, or a short one, stays whole: its own stops say where
+// its thoughts end.
+func dictated(s string) []string {
+	w := strings.Fields(s)
+	if len(w) < 30 || strings.Contains(s, "\n") || strings.Count(s, ",")+strings.Count(s, ";")+strings.Count(s, " — ")+strings.Count(s, ": ") > len(w)/15 {
+		return []string{s}
+	}
+	var out []string
+	start := 0 // the word the current piece opens with
+	for i := 1; i < len(w); i++ {
+		for _, m := range dictationMarks {
+			mw := strings.Fields(m.words)
+			if i+len(mw) > len(w) || i-start < 3 || !sameWords(w[i:i+len(mw)], mw) {
+				continue
+			}
+			out = append(out, strings.Join(w[start:i], " "))
+			start = i
+			if m.drop {
+				start = i + len(mw)
+			}
+			i += len(mw) - 1
+			break
+		}
+	}
+	if start < len(w) {
+		out = append(out, strings.Join(w[start:], " "))
+	}
+	return out
+}
+
+// sameWords reports whether the words of a sentence are marks, any case,
+// the last one with no stop after it.
+func sameWords(ws, marks []string) bool {
+	for i, m := range marks {
+		if asciiLower(ws[i]) != m {
+			return false
+		}
+	}
+	return true
 }
 
 // splitSentences cuts text after . ! or ? followed by a space or the end,

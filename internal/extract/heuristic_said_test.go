@@ -1,0 +1,122 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+// holding is the first of cs whose body holds every one of words (any
+// case), and whether there is one.
+func holding(cs []Candidate, words ...string) (Candidate, bool) {
+	for _, c := range cs {
+		b := strings.ToLower(c.Body)
+		all := true
+		for _, w := range words {
+			all = all && strings.Contains(b, strings.ToLower(w))
+		}
+		if all {
+			return c, true
+		}
+	}
+	return Candidate{}, false
+}
+
+// TestDictated cuts a sentence said without stops where its speaker
+// paused, and leaves alone a sentence with its own stops or a short one.
+func TestDictated(t *testing.T) {
+	long := "no not moment we ripped it out it's huge use date-fns um and also please always test on the small Android profile the Pixel 4a emulator because like half our users are on cheap Android phones"
+	got := dictated(long)
+	if len(got) != 2 || !strings.HasSuffix(got[0], "use date-fns") || !strings.HasPrefix(got[1], "and also please") {
+		t.Errorf("dictated(%q) = %q, want two pieces cut at the dropped um", long, got)
+	}
+	for _, s := range []string{
+		"um I think the tests are flaky",
+		"we use postgres, um, for everything, and honestly the replicas, the backups, the restores, the failovers, the vacuum, the bloat and the indexes are all things i handle myself every week, so ask me first",
+	} {
+		if got := dictated(s); len(got) != 1 {
+			t.Errorf("dictated(%q) = %q, want it whole", s, got)
+		}
+	}
+}
+
+// TestHeuristic_SaidInPassing holds the readings of 2026-11-30's
+// extraction pass on fresh14 and fresh16: run-ons, rules said of things,
+// redirects with their reason first, people by role, places by kind.
+func TestHeuristic_SaidInPassing(t *testing.T) {
+	localUTC(t)
+	for _, tc := range []struct {
+		text  string
+		typ   string
+		holds []string // one memory of typ holds them all
+		not   []string // and none of these
+	}{
+		// a run-on cut where the speaker paused: two rules, the second not the first's reason
+		{"no not moment we ripped it out it's huge use date-fns um and also please always test on the small Android profile the Pixel 4a emulator because like half our users are on cheap Android phones", "feedback", []string{"Pixel 4a"}, []string{"date-fns"}},
+		// a person's clause, not the clause "and" joined before it
+		{"I already rebased on the expo-52 branch and when it's merged ping Yusuf he cuts the release builds on EAS", "project", []string{"Yusuf", "release builds"}, []string{"rebased"}},
+		// "before that" points at the clause that holds the day, not the debugging before it
+		{"the thing is the workout timer drifts in the background on Android it's off by 40 seconds and the app store submission for 2.0 is on friday so it has to be fixed before that", "project", []string{"app store submission", "2026-03-06"}, []string{"40 seconds"}},
+		// a label that scopes what follows to all the work
+		{"two things for everything you write: every resource gets cost-center and data-classification tags, Ines from finops runs a report monthly", "feedback", []string{"cost-center", "data-classification"}, nil},
+		{"and run terraform fmt + tflint before you hand anything to me", "feedback", []string{"tflint"}, nil},
+		// an order with its "never" inside, after a place
+		{"terragrunt, modules come from the infra-modules repo, pin module versions by git tag never by branch", "feedback", []string{"git tag", "never by branch"}, []string{"infra-modules"}},
+		{"managed policies only, no inline. inline ones dont show up in the access review", "feedback", []string{"managed policies only, no inline"}, nil},
+		{"when you change a template check the printable version too, theres a print.css", "feedback", []string{"printable version"}, nil},
+		// a redirect whose order comes after what it follows from
+		{"mm no, the tables are small, 200 thousand rows, keep table materialization.", "feedback", []string{"keep table materialization", "**Why:** The tables are small"}, nil},
+		{"extensions per module, not default-extensions in the cabal file, reviewers need to see them at the top of each file.", "feedback", []string{"extensions per module", "default-extensions"}, nil},
+		{"benchmarks only on lambda3 in the dept cluster, laptops give garbage numbers", "feedback", []string{"only on lambda3"}, nil},
+		{"names always snake_case with prefix gf_, like gf_daily_reward_claimed.", "feedback", []string{"snake_case", "gf_"}, nil},
+		{"yep reuse it, and emails always as queued Mailables, never sent inline in a request.", "feedback", []string{"queued Mailables", "never sent inline"}, nil},
+		{"my partner works nights so NO automations that make noise between 8am and 4pm, thats when she sleeps", "feedback", []string{"automations that make noise"}, nil},
+		{"we're on vue 3 composition api + pinia, NOT vuex.", "feedback", []string{"pinia", "vuex"}, nil},
+		{"nice!! the level designer is Camila, she keeps all the balance in the google sheet 'Gemfall Levels v3'.", "project", []string{"level designer is Camila"}, nil},
+		{"translators work in the Lokalise project peoplepath-web.", "reference", []string{"peoplepath-web"}, nil},
+		{"the CDR format spec is on sharepoint, Billing/Specs/CDR v7.pdf, and the on-call board is grafana 'billing-rating'.", "reference", []string{"billing-rating"}, []string{"CDR"}},
+		{"staging urls are always clientname.pixelpine-staging.com, creds are in 1password vault 'Clients'.", "reference", []string{"1password vault 'Clients'"}, []string{"staging urls"}},
+	} {
+		got := reviewRun(t, tc.text)
+		var of []Candidate
+		for _, c := range got {
+			if c.Type == tc.typ {
+				of = append(of, c)
+			}
+		}
+		c, ok := holding(of, tc.holds...)
+		if !ok {
+			t.Errorf("%q: want a %s memory holding %q, got %q", tc.text, tc.typ, tc.holds, got)
+			continue
+		}
+		for _, n := range tc.not {
+			if strings.Contains(strings.ToLower(c.Body), strings.ToLower(n)) {
+				t.Errorf("%q: the %s memory holds %q: %q", tc.text, tc.typ, n, c.Body)
+			}
+		}
+	}
+}
+
+// TestHeuristic_SaidInPassingNot holds what the same readings must leave
+// alone: what some things did, a task's step, a taken-back pointer, what
+// a system always does.
+func TestHeuristic_SaidInPassingNot(t *testing.T) {
+	localUTC(t)
+	for _, s := range []string{
+		"no users that signed up got the email, weird",
+		"tests always fail on CI when the cache is cold",
+		"for everything you wrote yesterday: thanks a lot, really good work",
+		"the builds only on fridays are slow",
+	} {
+		for _, c := range reviewRun(t, s) {
+			if c.Type == "feedback" {
+				t.Errorf("%q: want no rule, got %q", s, c.Body)
+			}
+		}
+	}
+	// A redirect's last order that points back is no rule alone.
+	for _, c := range reviewRun(t, "no, governance is out of scope, dont even open it.") {
+		if strings.Contains(c.Body, "open it") && !strings.Contains(c.Body, "overnance") {
+			t.Errorf("a pointer without what it points at was saved: %q", c.Body)
+		}
+	}
+}
