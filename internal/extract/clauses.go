@@ -81,6 +81,13 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 			if prevRule >= 0 {
 				out = out[:prevRule]
 			}
+		} else if pred := predicateOf(prev); pred != "" && bareModal(strings.Fields(asciiLower(strings.TrimRight(c, ".! ")))) {
+			// "it has to go through the LeavePolicy gate, every approval
+			// action must": every approval action must go through it.
+			c = strings.TrimRight(c, ".! ") + " " + pred
+			if prevRule >= 0 {
+				out = out[:prevRule]
+			}
 		} else if elliptical(c) && prev != "" {
 			contrast = true
 			// "applied only from atlantis, never from a laptop": the
@@ -469,6 +476,33 @@ func elliptical(c string) bool {
 		w = words[2]
 	}
 	return prepositions()[w] || w == "into" || w == "via" || w == "through" || w == "public" || w == "the" || w == "a" || w == "an"
+}
+
+// bareModal reports a clause of a quantified subject and a modal with
+// its verb left out, said after the clause that has it: "every approval
+// action must", "all of them have to".
+func bareModal(words []string) bool {
+	switch words[0] {
+	case "every", "each", "all", "any":
+	default:
+		return false
+	}
+	n := len(words)
+	last := words[n-1]
+	return last == "must" || last == "should" || n >= 3 && last == "to" && (words[n-2] == "has" || words[n-2] == "have" || words[n-2] == "needs" || words[n-2] == "need")
+}
+
+// predicateOf is what a clause says must be done, after its modal: "go
+// through the LeavePolicy gate" of "it has to go through the LeavePolicy
+// gate"; "" when it has no modal.
+func predicateOf(clause string) string {
+	l := asciiLower(clause)
+	for _, m := range []string{" has to ", " have to ", " must ", " needs to ", " need to ", " should "} {
+		if i := strings.Index(l, m); i >= 0 && len(strings.Fields(clause[i+len(m):])) >= 2 {
+			return strings.TrimRight(clause[i+len(m):], ".! ")
+		}
+	}
+	return ""
 }
 
 // ruleWords are the words one of which every clause ruleLike accepts

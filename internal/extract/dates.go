@@ -61,7 +61,7 @@ var (
 	// in a project fact (periodEnds).
 	reEndOfMonth = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december)\b`))
 	reEndQuart   = gate(lazyre.New(`(?i)\b(?:the\s+)?end\s+of\s+(?:(?:the\s+|this\s+)?quarter|q([1-4]))\b`))
-	reTheNth     = gate(lazyre.New(`(?i)\b(on|by|until|till|before|after|from|starting|starts|begins|ends|through|thru|week of|due|ships|lands|launches|to) the (\d{1,2})(?:st|nd|rd|th)\b`))
+	reTheNth     = gate(lazyre.New(`(?i)\b(on|by|until|till|til|before|after|from|starting|starts|begins|ends|through|thru|week of|due|ships|lands|launches|to) the (\d{1,2})(?:st|nd|rd|th)\b`))
 	reISODate    = gate(lazyre.New(`\b\d{4}-\d{2}-\d{2}\b`))
 	// reIsTheNth is "next one is the 12th" at a clause's end: not "the
 	// 2nd biggest line", not "the 1st of every month".
@@ -450,6 +450,8 @@ func anchoredWeekdays(s string) string {
 		anchors := reISODate.FindAllString(s[:m[0]], -1)
 		if a := reNamedDay.FindStringSubmatch(s[m[1]:]); a != nil {
 			anchors = []string{a[1]} // "the friday before thanksgiving 2026-11-26"
+		} else if d := dateSoonAfter(s[m[1]:]); d != "" {
+			anchors = []string{d} // "the friday before 2026-06-08", "the friday before the lab test on 2026-03-16"
 		} else if !clauseEndsAt(s[m[1]:]) {
 			return whole // "friday 2026-03-06 before the demo": counted from the demo, not a date
 		}
@@ -706,22 +708,6 @@ func weekdayDate(s string, m []int, before string, at time.Time, found *bool) st
 		prefix = pre + " "
 	}
 	return fmt.Sprintf("%s%s %s", prefix, name, at.AddDate(0, 0, d).Format(time.DateOnly))
-}
-
-// shoppingDay is the coming Black Friday (the day after the fourth
-// Thursday of November), or Cyber Monday, three days later.
-func shoppingDay(at time.Time, monday bool) time.Time {
-	today := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())
-	for y := at.Year(); ; y++ {
-		nov := time.Date(y, time.November, 1, 0, 0, 0, 0, at.Location())
-		t := nov.AddDate(0, 0, (int(time.Thursday)-int(nov.Weekday())+7)%7+21+1)
-		if monday {
-			t = t.AddDate(0, 0, 3)
-		}
-		if !t.Before(today) {
-			return t
-		}
-	}
 }
 
 // rangeStart is the day a range began with, when before ends with "to",

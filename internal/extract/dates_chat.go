@@ -751,3 +751,38 @@ func clauseEndsAt(rest string) bool {
 	return rest == "" || strings.ContainsRune(".,;:!?)—–-", rune(rest[0])) ||
 		strings.HasPrefix(l, "and ") || strings.HasPrefix(l, "so ") || strings.HasPrefix(l, "because ") || strings.HasPrefix(l, "bc ") || strings.HasPrefix(l, "since ")
 }
+
+// dateSoonAfter is the day written out within the six words after a
+// "before" or "after", in the same clause: what a weekday is counted
+// from; "" when there is none.
+func dateSoonAfter(after string) string {
+	if i := strings.IndexAny(after, ",;!?"); i >= 0 {
+		after = after[:i]
+	}
+	if i := strings.Index(after, ". "); i >= 0 {
+		after = after[:i]
+	}
+	w := strings.Fields(after)
+	for i := 0; i < len(w) && i < 6; i++ {
+		if d := reISODate.FindString(w[i]); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// shoppingDay is the coming Black Friday (the day after the fourth
+// Thursday of November), or Cyber Monday, three days later.
+func shoppingDay(at time.Time, monday bool) time.Time {
+	today := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, at.Location())
+	for y := at.Year(); ; y++ {
+		nov := time.Date(y, time.November, 1, 0, 0, 0, 0, at.Location())
+		t := nov.AddDate(0, 0, (int(time.Thursday)-int(nov.Weekday())+7)%7+21+1)
+		if monday {
+			t = t.AddDate(0, 0, 3)
+		}
+		if !t.Before(today) {
+			return t
+		}
+	}
+}

@@ -157,6 +157,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 					continue
 				}
 			}
+			laterReason(out, s, m.Time.In(time.Local)) // "the jquery thing btw is because of our perf budget"
 			// The kinds of secret this sentence's memories held.
 			var held []string
 			cands := classify(s, next, m.Time.In(time.Local), redirected) // days as the user lives them
@@ -423,11 +424,11 @@ func bareRule(s, next string, at time.Time) (Candidate, bool) {
 	}
 	switch {
 	case reAlwaysTail.MatchString(s) && verbless && len(hw) >= 2:
-	case reThingOnly.MatchString(s) && verbless && !determiners()[words[0]]:
+	case reThingOnly.MatchString(s) && verbless && !determiners()[words[0]] && !reportsState(asciiLower(s)):
 		// "benchmarks only on lambda3 in the dept cluster", "names always
 		// snake_case with prefix gf_": a thing, and the one way it is done.
 	case reOnlyNot.MatchString(s): // "managed policies only, no inline"
-		if w := strings.Fields(reOnlyNot.FindStringSubmatch(s)[1]); subjects()[asciiLower(w[0])] || pronounSubject(asciiLower(w[0])) {
+		if w := strings.Fields(asciiLower(reOnlyNot.FindStringSubmatch(s)[1])); subjects()[w[0]] || pronounSubject(w[0]) || imperatives()[w[0]] || requestVerbs()[w[0]] || taskScope(w[0]) || taskScope(w[len(w)-1]) {
 			return Candidate{}, false
 		}
 	case words[0] == "no" && !notRule()[strings.Trim(words[1], ",.!")] && !statusNouns()[strings.Trim(words[1], ",.!")] && verbless:
@@ -641,9 +642,14 @@ func factWhy(s, next string, at time.Time) string {
 	}
 	// "the team offsite is on the 10th, so no deploys that day": the fact
 	// the rule follows from.
-	for _, sep := range []string{", so ", "; so ", " so no ", " so we "} {
+	for _, sep := range []string{", so ", "; so ", " so no ", " so we ", " so the ", " so our "} {
 		if i := strings.Index(asciiLower(s), sep); i > 0 {
-			if left := strings.TrimSpace(s[:i]); len(strings.Fields(left)) >= 3 && declarative(left) && len(strings.Fields(s[i+len(sep):])) >= 2 {
+			// "cutover slipped so the freeze got extended": what happened,
+			// in two words.
+			left := strings.TrimSpace(s[:i])
+			w := strings.Fields(asciiLower(left))
+			happened := len(w) == 2 && len(w[1]) >= 5 && strings.HasSuffix(w[1], "ed") && !determiners()[w[0]] && !subjects()[w[0]]
+			if (len(w) >= 3 && declarative(left) || happened) && len(strings.Fields(s[i+len(sep):])) >= 2 {
 				return strings.TrimRight(left, ".!")
 			}
 		}

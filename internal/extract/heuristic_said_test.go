@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // holding is the first of cs whose body holds every one of words (any
@@ -75,6 +76,12 @@ func TestHeuristic_SaidInPassing(t *testing.T) {
 		{"translators work in the Lokalise project peoplepath-web.", "reference", []string{"peoplepath-web"}, nil},
 		{"the CDR format spec is on sharepoint, Billing/Specs/CDR v7.pdf, and the on-call board is grafana 'billing-rating'.", "reference", []string{"billing-rating"}, []string{"CDR"}},
 		{"staging urls are always clientname.pixelpine-staging.com, creds are in 1password vault 'Clients'.", "reference", []string{"1password vault 'Clients'"}, []string{"staging urls"}},
+		// a quantified subject with its verb left out takes the clause before's
+		{"one job per request ok. but it has to go through the LeavePolicy gate, every approval action must, no exceptions.", "feedback", []string{"every approval action must go through the LeavePolicy gate"}, nil},
+		{"we use cabal only, never stack, my advisor Prof. Adeyemi insists because stack snapshots lag behind ghc.", "project", []string{"Prof. Adeyemi"}, nil},
+		{"Contact on Siemens side is Frau Petrović, she answers only emails, not Teams.", "project", []string{"Petrović"}, nil},
+		{"mehdi from QA is out til the 20th so it can't go through QA before that.", "project", []string{"2026-03-20"}, nil},
+		{"cutover slipped so the freeze got extended, it now runs until march 6th.", "project", []string{"2026-03-06", "**Why:** Cutover slipped"}, nil},
 	} {
 		got := reviewRun(t, tc.text)
 		var of []Candidate
@@ -117,6 +124,50 @@ func TestHeuristic_SaidInPassingNot(t *testing.T) {
 	for _, c := range reviewRun(t, "no, governance is out of scope, dont even open it.") {
 		if strings.Contains(c.Body, "open it") && !strings.Contains(c.Body, "overnance") {
 			t.Errorf("a pointer without what it points at was saved: %q", c.Body)
+		}
+	}
+}
+
+// TestHeuristic_LaterReason gives a rule the reason said for it in a later
+// message, by its topic; a rule of another topic keeps none.
+func TestHeuristic_LaterReason(t *testing.T) {
+	localUTC(t)
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	got, _ := Heuristic([]Message{
+		{Role: "user", Time: at, Text: "no jquery in any of our themes, ever. and tabs in php files."},
+		{Role: "assistant", Time: at, Text: "Noted."},
+		{Role: "user", Time: at, Text: "right. the jquery thing btw is because of our perf budget, every site has to score 90+ on mobile."},
+	}, "s")
+	c, ok := holding(got, "no jquery")
+	if !ok || !strings.Contains(c.Body, "**Why:** Our perf budget") {
+		t.Errorf("want the jquery rule with its later reason, got %q", got)
+	}
+	if c, ok := holding(got, "tabs in php"); ok && strings.Contains(c.Body, "perf budget") {
+		t.Errorf("another rule took the reason: %q", c.Body)
+	}
+}
+
+// TestDictated_DoubledIt cuts between "it it", one thought's object and
+// the next one's subject.
+func TestDictated_DoubledIt(t *testing.T) {
+	s := "so the session timeout goes to five minutes of inactivity and Femi our product owner signed off on it it has to ship in 4.14 which goes to app review this Thursday for sure"
+	got := dictated(s)
+	if len(got) != 2 || !strings.HasSuffix(got[0], "signed off on it") || !strings.HasPrefix(got[1], "it has to ship") {
+		t.Errorf("dictated(%q) = %q", s, got)
+	}
+}
+
+// TestAbsoluteDates_WeekdayBeforeADay counts "the friday before" from the
+// day written right after it, and leaves "before the demo" alone.
+func TestAbsoluteDates_WeekdayBeforeADay(t *testing.T) {
+	at := time.Date(2026, 5, 18, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ in, want string }{
+		{"card freeze has to be in a TestFlight build by the Friday before 2026-06-08", "2026-06-05"},
+		{"the firmware freeze is the friday before the lab test on march 16", "2027-03-12"},
+		{"ship it friday before the demo. then on 2026-06-08 we see", "friday 2026-05-22 before the demo"},
+	} {
+		if got, _ := AbsoluteDates(tc.in, at); !strings.Contains(got, tc.want) {
+			t.Errorf("AbsoluteDates(%q) = %q, want it to hold %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -17,7 +17,7 @@ import (
 // manages Fivetran", "ping Yusuf he cuts the release builds", "Lena is
 // on parental leave until june").
 const (
-	personName = `\b(\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+)?)`
+	personName = `\b((?:(?:Prof|Dr|Mr|Mrs|Ms)\. )?\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+)?)`
 	personRole = `(?i:manager|lead|director|owner|contact|admin|administrator|engineer|developer|designer|architect|analyst|pm|cto|ceo|cfo|coo|vp|head|person|controller|officer|dpo|maintainer|reviewer|tester|intern|trainee|boss|supervisor|advisor|coordinator|specialist|scientist|consultant|accountant|sre|dba|founder|researcher|professor|guy)`
 	personDept = `(?:it|qa|ops|devops|finops|finance|legal|security|secops|hr|marketing|sales|support|design|product|data|platform|infra|compliance|procurement|accounting)`
 	personDoes = `(?:manages|runs|maintains|owns|handles|approves|reviews|cuts|signs off|leads|wrote|built|is the only one|has the (?:login|keys|password|credentials|access)|is on (?:parental |maternity |paternity |sick )?leave|joined|left|took over|is taking over|takes over|is (?:our|the) (?:[\w-]+ ){0,2}` + personRole + `)`
@@ -30,7 +30,10 @@ var rePerson = gate(lazyre.New(
 		`|` + personName + `\s+from\s+(?:the\s+)?(?:(?i:` + personDept + `)\b|[\w-]+ team\b)` +
 		`|` + personName + `\s+(?:(?:now|also|still)\s+)?` + personDoes + `\b` +
 		`|` + personName + `,?\s+(?:he|she)\s+(?:cuts|does|owns|runs|handles|manages|maintains|approves|joined|left|is (?:the|our))\b` +
-		`|\bthe\s+(?:[\w-]+\s+){0,2}` + personRole + `\s+(?:(?:at|for|of|on)\s+[\w .-]{1,30}?\s+)?is\s+` + personName))
+		`|\bthe\s+(?:[\w-]+\s+){0,2}` + personRole + `\s+(?:at|for|of|on)\s+[\w .-]{1,30}?\s+is\s+` + personName +
+		// "the level designer is Camila, she keeps…": a person, as what
+		// is said next shows, not a tool ("the tester is Playwright").
+		`|(?:\bthe\s+|^)(?:[\w-]+\s+){0,2}` + personRole + `\s+(?:(?:at|for|of|on)\s+[\w .-]{1,30}?\s+)?is\s+` + personName + `(?:,\s+(?:she|he|they)\b|\s+\()`))
 
 // notPerson are capitalised words a name may not be: the start of a
 // sentence, a month, a day.
@@ -100,7 +103,7 @@ func peopleSaid(s string, cands []Candidate, at time.Time) []Candidate {
 			// "I already rebased on the expo-52 branch and when it's merged
 			// ping Yusuf he cuts the release builds": another clause, said
 			// before the person's and joined to it.
-			if j := strings.LastIndex(clause[:at], " and "); j > 0 && len(strings.Fields(clause[:j])) >= 4 {
+			if j := strings.LastIndex(clause[:at], " and "); j > 0 && len(strings.Fields(clause[:j])) >= 4 && firstPerson(strings.Fields(asciiLower(clause))[0]) {
 				clause = clause[j+len(" and "):]
 			}
 		}

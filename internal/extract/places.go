@@ -48,7 +48,60 @@ var reWhereClause = gate(lazyre.New(`(?i)\b(?:that'?s|thats|this is|it'?s|is|are
 // reKindNamed is a place named after the kind of place it is: "bucket is
 // gatehouse-exports-prod", "page 'ME-GC-Decision-2025'", "pipeline
 // 'wms-ci'", "repo helix/sf-cpq", "pagerduty schedule 'SecOps Primary'".
-var reKindNamed = gate(lazyre.New(`(?i)\b(?:bucket|repo|repository|pipeline|page|board|dashboard|channel|folder|sheet|spreadsheet|space|vault|wiki|doc|queue|topic|workspace|list|schedule|service|namespace|registry|feed|project|layout|mailbox|inbox)\s+(?:is\s+|=\s*|:\s*)?(?:'[^']{2,60}'|"[^"]{2,60}"|\x60[^\x60]{2,60}\x60)|\b(?:bucket|repo|repository|pipeline|registry|feed|namespace|queue|topic|project|vault|workspace)\s+(?:is\s+)?[a-z0-9]+(?:[-.][a-z0-9]+)+(?:/[\w.-]+)*\b|\b(?:repo|repository)\s+(?:is\s+)?[\w.-]+/[\w.-]+`))
+var reKindNamed = gate(lazyre.New(`(?i)\b(?:bucket|repo|repository|pipeline|page|board|dashboard|channel|folder|sheet|spreadsheet|space|vault|wiki|doc|queue|topic|workspace|list|schedule|service|namespace|registry|feed|project|layout|mailbox|inbox)\s+(?:is\s+|=\s*|:\s*)?(?:'[^']{2,60}'|"[^"]{2,60}"|\x60[^\x60]{2,60}\x60)|\b(?:bucket|repo|repository|pipeline|registry|feed|namespace|queue|topic)\s+(?:is\s+)?[a-z0-9]+(?:[-.][a-z0-9]+)+(?:/[\w.-]+)*\b|\b(?:repo|repository)\s+(?:is\s+)?[\w.-]+/[\w.-]+`))
+
+// reKindID is a project, vault or workspace named by its id (group 1:
+// "the Lokalise project peoplepath-web", "firebase, project
+// gemfall-prod"), or a board, page or sheet said to be a named one of a
+// system (group 2: "the on-call board is grafana 'billing-rating'").
+var reKindID = gate(lazyre.New(`(?i)\b(?:project|vault|workspace)\s+([a-z0-9]+(?:-[a-z0-9]+)+)\b|\b(?:board|dashboard|page|doc|docs|sheet|wiki|channel|runbook|spec|folder|space|tracker|calendar)\s+(?:is|are)\s+(?:in\s+|on\s+)?([\w-]+)\s+['"\x60][^'"\x60]{2,40}['"\x60]`))
+
+// kindID reports a place named by reKindID, whose id is not a word that
+// has a hyphen ("the project is read-only", "the workspace set-up").
+func kindID(s string) bool {
+	m := groupOf(reKindID.FindAllStringSubmatch(s, -1), 1)
+	if m == "" {
+		return false
+	}
+	id := asciiLower(m)
+	first, _, _ := strings.Cut(id, "-")
+	switch first {
+	case "re", "self", "non", "co", "pre", "post", "multi", "cross", "sub", "semi", "anti", "de", "un":
+		return false
+	}
+	return !hyphenWords(id)
+}
+
+// hyphenWords reports a word written with a hyphen that names no place.
+func hyphenWords(w string) bool {
+	switch w {
+	case "read-only", "read-write", "set-up", "on-hold", "open-source", "well-known", "long-term", "short-term", "built-in", "follow-up", "sign-off", "check-in", "opt-in", "opt-out", "up-to-date", "end-to-end", "full-time", "part-time", "low-code", "no-code", "in-house", "one-off", "real-time", "on-prem", "on-premise", "day-to-day", "year-end", "month-end", "high-level", "low-level", "top-level", "add-on", "plug-in", "log-in", "sign-up", "clean-up", "roll-out", "write-only":
+		return true
+	}
+	return false
+}
+
+// boardIn reports reKindID's board in a system, whose system is a name
+// and not what the board does ("the dashboard is showing 'No data'",
+// "the sheet is missing 'Q3'").
+func boardIn(s string) bool {
+	m := groupOf(reKindID.FindAllStringSubmatch(s, -1), 2)
+	if m == "" {
+		return false
+	}
+	w := asciiLower(m)
+	return !strings.HasSuffix(w, "ing") && !strings.HasSuffix(w, "ed") && !finiteVerbs()[w] && !stateVerbs(w) && !determiners()[w]
+}
+
+// groupOf is group g of the first of ms that has it; "" when none does.
+func groupOf(ms [][]string, g int) string {
+	for _, m := range ms {
+		if m[g] != "" {
+			return m[g]
+		}
+	}
+	return ""
+}
 
 // reAnyName is a name anywhere: quoted, a channel, an identifier with
 // dashes, dots or slashes.
@@ -341,7 +394,7 @@ func isWhere(s string) bool {
 		named = namedPlace(s[end:]) && !callAt(s[end:min(len(s), end+60)]) && !versionNumber(lastWordOf(reNamedPlace.FindString(s[end:])))
 	}
 	named = named || reIsNamed.MatchString(s) || strings.ContainsAny(s, "-_.") && reIsNamedID.MatchString(s) && !versionAt(lastWordOf(reIsNamedID.FindString(s))) ||
-		reKindNamed.MatchString(s) && !callAt(s)
+		reKindNamed.MatchString(s) && !callAt(s) || kindID(s) || boardIn(s)
 	return named && !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 }
 

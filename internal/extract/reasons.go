@@ -238,3 +238,29 @@ func ruleBefore(head string) bool {
 	w := strings.Fields(h)
 	return len(w) >= 3 || len(w) == 2 && (w[0] == "no" || w[0] == "never") // "no goldens — they break on every upgrade"
 }
+
+// reLaterReason is the reason for a rule said in a later message, naming
+// the rule by its topic: "the jquery thing btw is because of our perf
+// budget", "the no-docker rule is because the CI runners are rootless".
+var reLaterReason = gate(lazyre.New(`(?i)^(?:btw,? |oh and |also,? |fyi,? )?the ([\w.+#-]+(?: [\w.+#-]+)?) (?:thing|rule|ban|bit)(?:,? btw,?)? is (?:because|bc|cuz|due to) (?:of )?(.{8,})$`))
+
+// laterReason gives the latest rule of out without a Why that names the
+// topic sentence s gives a reason for (reLaterReason) that reason, and
+// reports whether s gave one.
+func laterReason(out []Candidate, s string, at time.Time) bool {
+	m := reLaterReason.FindStringSubmatch(strings.TrimRight(s, ".! "))
+	if m == nil {
+		return false
+	}
+	topic := asciiLower(strings.TrimPrefix(asciiLower(m[1]), "no-"))
+	for i := len(out) - 1; i >= 0; i-- {
+		c := &out[i]
+		if c.Type != "feedback" || strings.Contains(c.Body, "**Why:**") || !strings.Contains(asciiLower(c.Body), topic) {
+			continue
+		}
+		rule, _, _ := strings.Cut(c.Body, "\n")
+		c.Body = build("feedback", rule, m[2], at).Body
+		return true
+	}
+	return false
+}

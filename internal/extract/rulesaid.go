@@ -441,18 +441,31 @@ func choice(s string, asked bool) (typ string, told, ok bool) {
 	if at < 0 || at > 12 {
 		return "", false, false
 	}
-	told = imperatives()[w[0]] || len(w) > 2 && (determiners()[w[1]] || w[1] == "w/" || w[1] == "with" || w[1] == "per" || w[1] == "via") && !determiners()[w[0]] && !subjects()[w[0]] && !pronounSubject(w[0]) && !strings.HasSuffix(w[0], "ing")
+	told = imperatives()[w[0]] || len(w) > 2 && (determiners()[w[1]] || w[1] == "w/" || w[1] == "with" || w[1] == "per") && !determiners()[w[0]] && !subjects()[w[0]] && !pronounSubject(w[0]) && !strings.HasSuffix(w[0], "ing")
 	switch {
 	case len(w) > 2 && w[0] == "we" && (w[1] == "stick" || w[1] == "stay" || w[1] == "keep"):
 		return "project", false, true
-	case len(w) > 3 && (w[0] == "we're" || w[0] == "were") && w[1] == "on" && w[at] == "not":
-		return "feedback", false, true // "we're on vue 3 + pinia, NOT vuex": what the code is written with
+	case len(w) > 3 && (w[0] == "we're" && w[1] == "on" || w[0] == "we" && w[1] == "are" && w[2] == "on") && strings.Contains(s, " NOT "):
+		// "we're on vue 3 + pinia, NOT vuex": what the code is written
+		// with, said with the weight of capitals; "we're on the release
+		// branch, not main" is where the work is now.
+		return "feedback", false, true
 	case asked && !(w[0] == "can" || w[0] == "could" || w[0] == "would"):
 		return "feedback", false, true
 	case told && !pointsBack(w[:at]):
 		return "feedback", true, true
 	}
 	return "", false, false
+}
+
+// taskScope reports a word that names what a request covers, not a thing
+// of the project: "typos only, no rewording", "answer only, no code".
+func taskScope(w string) bool {
+	switch w {
+	case "typos", "typo", "edits", "edit", "changes", "change", "fixes", "fix", "answer", "answers", "review", "comments", "comment", "diff", "code", "question", "questions", "opinion", "summary", "feedback":
+		return true
+	}
+	return false
 }
 
 // reOnlyNot is a thing said as the only one, and what is not: "managed
@@ -463,6 +476,17 @@ var reOnlyNot = gate(lazyre.New(`(?i)^([\w.+#/-]+(?: [\w.+#/-]+){0,3}) only,? (?
 // way it always has: "production orders only in plant 1100", "emails
 // always as queued Mailables".
 var reThingOnly = gate(lazyre.New(`(?i)^[\w.+#/-]+(?: [\w.+#/-]+){0,3} (?:only (?:ever )?(?:in|on|with|via|from|through|as|at)|always (?:as|in|on|with|via|through|[\w-]*_[\w-]*)) \S`))
+
+// keepVerb reports an order to keep things as they are, which a
+// redirect makes standing ("keep table materialization"); an order to do
+// something ("add an index", "generate a new one") fixes this task.
+func keepVerb(w string) bool {
+	switch w {
+	case "keep", "stay", "stick", "leave", "use":
+		return true
+	}
+	return false
+}
 
 // orderAfterReason is a sentence that states something and then, in its
 // last clause, tells what to do: "the tables are small, 200 thousand
@@ -476,7 +500,7 @@ func orderAfterReason(s string) (rule, why string, ok bool) {
 	rule = strings.TrimRight(strings.TrimSpace(s[last.at+last.n:]), ".! ")
 	why = strings.TrimSpace(s[:last.at])
 	w := strings.Fields(asciiLower(rule))
-	if len(w) < 2 || len(w) > 10 || !imperatives()[w[0]] || pointsBack(w) || !declarative(why) || reQuestion.MatchString(s) || rePast.MatchString(why) || reAnaphor.MatchString(rule) {
+	if len(w) < 2 || len(w) > 10 || !keepVerb(w[0]) || pointsBack(w) || w[len(w)-1] == "one" || w[len(w)-1] == "ones" || !declarative(why) || reQuestion.MatchString(s) || rePast.MatchString(why) || reAnaphor.MatchString(rule) {
 		return "", "", false
 	}
 	return rule, why, true
@@ -499,7 +523,10 @@ func prohibition(words []string) bool {
 		// signed up got the email", "no tests that we wrote cover this".
 		return !subjects()[words[3]] && !pronounSubject(words[3]) && !rePast.MatchString(strings.Join(words, " "))
 	case "in", "on", "during", "before", "after":
-		return !rePast.MatchString(strings.Join(words, " "))
+		// Where no such things go, not what none there do: "no rows in
+		// the orders table have a null id", "no users on the free tier
+		// can export".
+		return !rePast.MatchString(strings.Join(words, " ")) && !reportsState(strings.Join(words[1:], " "))
 	}
 	return false
 }
@@ -516,5 +543,44 @@ func thingOnly(c string) bool {
 	if j := strings.Index(l, " always "); i < 0 || j >= 0 && j < i {
 		i = j
 	}
-	return i > 0 && verbless(c[:i]) && !determiners()[strings.Fields(l)[0]]
+	return i > 0 && verbless(c[:i]) && !determiners()[strings.Fields(l)[0]] && !reportsState(l)
+}
+
+// reportsState reports a clause naming what happens, not how a thing is
+// to be done: a symptom first ("crashes only on android 14"), or a verb
+// after where it happens ("tests only in the auth package are failing",
+// "users only on the free plan see the banner").
+func reportsState(l string) bool {
+	if head, _, _ := strings.Cut(l, ","); head != "" {
+		l = head
+	}
+	w := strings.Fields(l)
+	if len(w) == 0 || symptoms(w[0]) {
+		return true
+	}
+	for _, x := range w[1:] {
+		x = strings.Trim(x, ".,;:!")
+		if finiteVerbs()[x] || stateVerbs(x) {
+			return true
+		}
+	}
+	return false
+}
+
+// symptoms reports what goes wrong, said as a noun.
+func symptoms(w string) bool {
+	switch w {
+	case "crashes", "crash", "errors", "error", "failures", "bugs", "bug", "issues", "warnings", "problems", "timeouts", "exceptions", "glitches", "leaks":
+		return true
+	}
+	return false
+}
+
+// stateVerbs reports what a thing does or what is seen of it.
+func stateVerbs(w string) bool {
+	switch w {
+	case "see", "sees", "get", "gets", "show", "shows", "fail", "fails", "failing", "break", "breaks", "crash", "happen", "happens", "appear", "appears", "work", "works", "can", "cannot", "can't", "will", "won't", "have", "has":
+		return true
+	}
+	return false
 }

@@ -212,7 +212,7 @@ func ruleLabel(head string) bool {
 // reForAllWork is a head that says what follows holds for all the work:
 // "two things for everything you write", "for anything you touch in
 // infra".
-var reForAllWork = gate(lazyre.New(`(?i)^(?:(?:one|two|three|a few|some) things?,? )?for (?:everything|anything|all(?: the)? (?:code|work|stuff|changes|prs)|every (?:change|pr|file|commit|script|module)) (?:you|we) (?:write|do|touch|ship|build|add|change|make)\b[\w ]{0,20}$`))
+var reForAllWork = gate(lazyre.New(`(?i)^(?:(?:one|two|three|a few|some) things?,? )?for (?:everything|anything|all(?: the)? (?:code|work|stuff|changes|prs)|every (?:change|pr|file|commit|script|module)) (?:you|we) (?:write|do|touch|ship|build|add|change|make)(?: for (?:us|this (?:project|repo|team))| in (?:this|the|our) (?:repo|project|codebase))?$`))
 
 // styleHead reports a label naming a way of doing a kind of work: "for
 // PoC style", "commit message conventions", "test naming".
@@ -487,8 +487,8 @@ var dictationMarks = []struct {
 	drop  bool
 }{
 	{"um", true}, {"umm", true}, {"uh", true}, {"uhh", true}, {"uhm", true}, {"erm", true},
-	{"the thing is", false}, {"so yeah", false}, {"anyway", false}, {"anyways", false}, {"oh and", false},
-	{"and also", false}, {"honestly", false}, {"okay so", false}, {"ok so", false}, {"btw", false}, {"by the way", false},
+	{"the thing is", true}, {"so yeah", false}, {"anyway", false}, {"anyways", false}, {"oh and", false},
+	{"honestly", false}, {"okay so", false}, {"ok so", false}, {"btw", false}, {"and also heads up", false},
 }
 
 // dictatedAll is sents with each one said without stops cut where its
@@ -525,6 +525,13 @@ func dictated(s string) []string {
 	var out []string
 	start := 0 // the word the current piece opens with
 	for i := 1; i < len(w); i++ {
+		if i-start >= 3 && asciiLower(w[i]) == "it" && asciiLower(w[i-1]) == "it" {
+			// "Femi signed off on it it has to ship in 4.14": one
+			// thought's object, the next one's subject.
+			out = append(out, strings.Join(w[start:i], " "))
+			start = i
+			continue
+		}
 		for _, m := range dictationMarks {
 			mw := strings.Fields(m.words)
 			if i+len(mw) > len(w) || i-start < 3 || !sameWords(w[i:i+len(mw)], mw) {
@@ -541,6 +548,23 @@ func dictated(s string) []string {
 	}
 	if start < len(w) {
 		out = append(out, strings.Join(w[start:], " "))
+	}
+	for i, p := range out {
+		// "never commit directly to main and | honestly …": the piece
+		// ends where its thought did.
+		for {
+			l := asciiLower(p)
+			cut := false
+			for _, c := range []string{" and", " so", " but", " or", " because"} {
+				if strings.HasSuffix(l, c) && len(strings.Fields(p)) > 3 {
+					p, cut = strings.TrimSpace(p[:len(p)-len(c)]), true
+				}
+			}
+			if !cut {
+				break
+			}
+		}
+		out[i] = p
 	}
 	return out
 }

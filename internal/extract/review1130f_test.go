@@ -1,0 +1,98 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestHeuristic_Review1130f holds the defects a read-only review found in
+// the readings of b6bf432 (run-ons, rules said of things, redirects, people
+// by role, places by kind), each as the reviewer demonstrated it.
+func TestHeuristic_Review1130f(t *testing.T) {
+	localUTC(t)
+	nothing := []string{
+		// 1 a label scoped to today, this PR or this branch is no rule label
+		"two things for everything you do today: use the staging db and don't push",
+		"for everything you change in this PR: keep the old function names and add a deprecation note",
+		"for anything you touch in this branch: rebase on develop first",
+		// 2 what a request covers, said "X only, no Y"
+		"review only, no edits, I just want your opinion on the approach",
+		"answer only, no code",
+		"fix the failing test only, not the warnings",
+		"typos only, no rewording",
+		"look at the diff only, no commits please",
+		// 3 words with a hyphen after project, vault, workspace
+		"the workspace set-up took me two hours yesterday",
+		"the project is read-only for contractors",
+		"the project is on-hold until the funding comes through",
+		"the vault re-seal happens automatically after a restart",
+		// 4 what a board shows, quoted
+		"the dashboard is showing 'No data' since the deploy",
+		`the page is returning "500 internal error" again`,
+		"the sheet is missing 'Q3' now",
+		// 5 a redirect that fixes this task
+		"hmm no, the token is expired, generate a new one",
+		"no no, the query is slow, add an index on user_id",
+		"no, the api returns 404 for deleted users, return an empty list instead",
+		// 6 findings and where the work is now
+		"duplicates via the webhook, not the cron job, the timestamps match",
+		"orders via the mobile app, not the website, that's where the bug is",
+		"we're on the release branch, not main",
+		"we're on page 3 not page 2 of the docs",
+		// 7 symptoms said with "only"
+		"tests only in the auth package are failing",
+		"crashes only on android 14",
+		"users only on the free plan see the banner",
+		// 8 facts said with "no"
+		"no rows in the orders table have a null customer id, I checked",
+		"no users on the free tier can export pdfs",
+		// 12 tools named like people
+		"the tester is Playwright and the runner is GitHub Actions",
+		"the developer is Apple on the app store listing",
+		"the owner is Unknown in the CODEOWNERS file, fix that",
+	}
+	for _, s := range nothing {
+		for _, c := range reviewRun(t, s) {
+			if c.Type == "feedback" || c.Type == "reference" || c.Type == "project" && strings.Contains(s, " is ") {
+				t.Errorf("%q: want no %s, got %q", s, c.Type, c.Body)
+			}
+		}
+	}
+	// 3 the rule beside a hyphenated word stays, with no place
+	if got := reviewRun(t, "our project is open-source so never commit customer data"); reviewCount(got, "reference") != 0 {
+		t.Errorf("3: a hyphenated word read as a place: %q", got)
+	}
+	// 9 "by the way" and "and also" said as words keep a rule whole
+	for _, tc := range []struct{ s, holds string }{
+		{"always order the rows in the export by the way they were entered in the source system and never alphabetically because the accountants reconcile the export line by line against the paper ledger every month", "never alphabetically"},
+		{"never log the full request body in the payment service and also not the headers because they contain card data and session tokens and the PCI auditors check our logs every quarter for exactly this kind of leak", "not the headers"},
+	} {
+		if _, ok := holding(reviewRun(t, tc.s), tc.holds); !ok {
+			t.Errorf("9 %q: want a memory holding %q", tc.s, tc.holds)
+		}
+	}
+	// 10 a dictated piece does not end on "and" or "so"
+	for _, p := range dictated("please always write tests for new endpoints and check coverage too um and also never commit directly to main and honestly I hate when the build breaks every single morning") {
+		if l := strings.ToLower(p); strings.HasSuffix(l, " and") || strings.HasSuffix(l, " so") {
+			t.Errorf("10: a piece ends on its conjunction: %q", p)
+		}
+	}
+	// 11 the person's clause keeps its subject
+	for _, tc := range []struct{ s, holds string }{
+		{"for anything about refunds and chargebacks ask Hannah (finance controller)", "refunds and chargebacks"},
+		{"questions about the billing code and the invoice templates go to Ravi, our billing lead", "billing code"},
+	} {
+		if _, ok := holding(reviewRun(t, tc.s), tc.holds, "Ravi"); !ok && strings.Contains(tc.s, "Ravi") {
+			t.Errorf("11 %q: want the whole clause", tc.s)
+		}
+		if _, ok := holding(reviewRun(t, tc.s), tc.holds); !ok {
+			t.Errorf("11 %q: want a memory holding %q", tc.s, tc.holds)
+		}
+	}
+	// 14 mm, the unit
+	for _, s := range []string{"mm everywhere in the CAD exports, never inches", "mm for all dimensions, never cm, the machinists hate conversions"} {
+		if _, ok := holding(reviewRun(t, s), "mm "); !ok {
+			t.Errorf("14 %q: the unit was read as a hum", s)
+		}
+	}
+}
