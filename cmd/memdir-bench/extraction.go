@@ -408,7 +408,7 @@ func (k counts) score() typeScore {
 
 // extractionSets are the parts of the labelled set, in the order they were
 // written.
-var extractionSets = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15", "fresh16", "fresh17", "fresh18"}
+var extractionSets = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15", "fresh16", "fresh17", "fresh18", "fresh19"}
 
 // loadExtractionSet reads one part of the set (one of extractionSets).
 func loadExtractionSet(dir, name string) ([]Conversation, error) {
@@ -461,7 +461,7 @@ func (b *bench) extractionCmd() *cobra.Command {
 	var set, engine, dir string
 	var verbose bool
 	cmd := &cobra.Command{
-		Use:   "extraction [--set tune|heldout|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|fresh9|fresh10|fresh11|fresh12|fresh13|fresh14|fresh15|fresh16|fresh17|fresh18|all] [--engine heuristic|anthropic|openai|claude]",
+		Use:   "extraction [--set tune|heldout|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|fresh9|fresh10|fresh11|fresh12|fresh13|fresh14|fresh15|fresh16|fresh17|fresh18|fresh19|all] [--engine heuristic|anthropic|openai|claude]",
 		Short: "Extraction quality on the labelled conversation set (issue 17)",
 		Long: `Extraction runs an extraction engine on each conversation of the labelled set
 (` + extractionDir + `: tune.json to tune rules on, heldout.json to
@@ -485,8 +485,9 @@ sixteenth, asked for talk as typed (rambling, terse, non-native, facts in
 passing), measured once blind: fresh14 then read, fresh15 held out;
 fresh16.json and fresh17.json, a seventeenth and an eighteenth, from
 the same brief in twenty new domains, measured once blind: fresh16 then
-read, fresh17 held out; fresh18.json, a nineteenth, written after the
-pass's first rules and held out)
+read, fresh17 held out; fresh18.json and fresh19.json, a nineteenth and
+a twentieth, written after the pass's first rules: fresh18 held out,
+fresh19 measured once blind and then read)
 and scores what it would save against what a careful colleague
 would: a saved memory matches an expected one when its name, description or
 body holds all the expected phrases (any case).
@@ -591,7 +592,7 @@ ENGINES
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&set, "set", "all", "which part: tune, heldout, fresh, fresh2 … fresh18, or all (each, and together)")
+	f.StringVar(&set, "set", "all", "which part: tune, heldout, fresh, fresh2 … fresh19, or all (each, and together)")
 	f.StringVar(&engine, "engine", "heuristic", "the engine: heuristic, or a model engine (anthropic, openai, claude: see ENGINES)")
 	f.StringVar(&dir, "dir", extractionDir, "the folder holding tune.json and heldout.json")
 	f.BoolVarP(&verbose, "verbose", "v", false, "list forbidden hits, misses and unmatched saves")

@@ -28,7 +28,7 @@ var (
 	// reAlternative is "X, not Y", "instead of", "rather than", "over".
 	reAlternative = gate(lazyre.New(`(?i)(?:,\s*not\b|\bnot on\b|\bnot in\b|\binstead of\b|\brather than\b|\bover (?:the )?\w+ (?:ones?|version)\b)`))
 	// reNotRuleClause is a clause that is about now or the past, or asks.
-	reNotRuleClause = gate(lazyre.New(`(?i)\b(?:is|are) (?:always|never) (?:so |too |really |super )?(?:flaky|red|slow|broken|late|cold|down|failing|smooth|annoying|weird|bad|messy|noisy|painful|a pain|a mess)\b|\b(?:used to|yet|i guess|i think|maybe|probably|never mind|never again|never heard|never touched|never used|never done|never worked|never seen|never had|never been|never got|never did|i never|can you|could you|would you|can we|could we|for now|right now|today|tonight|this (?:time|once|week)|just this|last (?:time|week|year|month|night)|ago|yesterday)\b`))
+	reNotRuleClause = gate(lazyre.New(`(?i)\b(?:is|are) (?:always|never) (?:so |too |really |super )?(?:flaky|red|slow|broken|late|cold|down|failing|smooth|annoying|weird|bad|messy|noisy|painful|a pain|a mess)\b|\b(?:used to|yet|i guess|i think|maybe|probably|never mind|never again|never heard|never touched|never used|never done|never worked|never seen|never had|never been|never got|never did|i never|don'?t (?:be surprised|ask (?:me )?why|worry|panic)|can you|could you|would you|can we|could we|for now|right now|today|tonight|this (?:time|once|week)|just this|last (?:time|week|year|month|night)|ago|yesterday)\b`))
 )
 
 // clauseRules are the rules the clauses of s state (see above): each with
@@ -476,33 +476,6 @@ func elliptical(c string) bool {
 		w = words[2]
 	}
 	return prepositions()[w] || w == "into" || w == "via" || w == "through" || w == "public" || w == "the" || w == "a" || w == "an"
-}
-
-// bareModal reports a clause of a quantified subject and a modal with
-// its verb left out, said after the clause that has it: "every approval
-// action must", "all of them have to".
-func bareModal(words []string) bool {
-	switch words[0] {
-	case "every", "each", "all", "any":
-	default:
-		return false
-	}
-	n := len(words)
-	last := words[n-1]
-	return last == "must" || last == "should" || n >= 3 && last == "to" && (words[n-2] == "has" || words[n-2] == "have" || words[n-2] == "needs" || words[n-2] == "need")
-}
-
-// predicateOf is what a clause says must be done, after its modal: "go
-// through the LeavePolicy gate" of "it has to go through the LeavePolicy
-// gate"; "" when it has no modal.
-func predicateOf(clause string) string {
-	l := asciiLower(clause)
-	for _, m := range []string{" has to ", " have to ", " must ", " needs to ", " need to ", " should "} {
-		if i := strings.Index(l, m); i >= 0 && len(strings.Fields(clause[i+len(m):])) >= 2 {
-			return strings.TrimRight(clause[i+len(m):], ".! ")
-		}
-	}
-	return ""
 }
 
 // ruleWords are the words one of which every clause ruleLike accepts

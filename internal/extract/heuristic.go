@@ -99,7 +99,7 @@ var (
 	reToAgents = gate(lazyre.New(`(?i)\b(?:ai|llms?|coding|language[- ]models?)[ -](?:agents?|assistants?|models?|bots?|tools?)\s*(?::|,|should|must|shall|need to|are (?:required|expected|instructed|asked) to|will|always|never|reading this)|\binstructions? (?:to|for) (?:all )?(?:ai|llms?|agents?|assistants?|bots?|models?)\b|\bnote (?:to|for) (?:ai|agents?|assistants?|llms?|bots?|models?)\b|\b(?:ignore|disregard|forget) (?:all |any )?(?:the )?(?:previous|prior|above|earlier) (?:instructions|rules)\b|\bif you are an? (?:ai|llm|language model|assistant|agent|bot)\b`))
 	// reNowOnly is a statement about the user that holds only now: "I'm
 	// on call this week", "I'm out today".
-	reNowOnly = gate(lazyre.New(`(?i)\b(?:this week|today|tonight|right now|at the moment|for now|this sprint|these days|for the next (?:few )?(?:days|hours)|it'?s (?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:i|we)(?:'ll| will)? stop here)\b`))
+	reNowOnly = gate(lazyre.New(`(?i)\b(?:this week|not now|today|tonight|right now|at the moment|for now|this sprint|these days|for the next (?:few )?(?:days|hours)|it'?s (?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:i|we)(?:'ll| will)? stop here)\b`))
 )
 
 // Heuristic proposes memories from the user's messages of a session.
@@ -129,6 +129,10 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 			s, asideKinds := withoutSecretAsides(s)
 			if len(asideKinds) > 0 {
 				sk.skipSecret(asideKinds) // the aside is never saved; the rest of the sentence may be
+			}
+			if toolOutput(s) {
+				prevSaved = false
+				continue // "change: [-98.41% -98.37%] (p = 0.00 < 0.05)": a line a tool printed, pasted
 			}
 			said := s // what holds a secret stays out, though it was taken back
 			s = unsaid(s)
@@ -378,6 +382,32 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 	return append(cs, clauseFacts(text, cs, at)...)
 }
 
+// fineAsIs reports a thing said to be fine as it is: "gateway is ok".
+func fineAsIs(s string) bool {
+	w := strings.Fields(strings.TrimRight(asciiLower(s), ".! "))
+	n := len(w)
+	if n < 3 || n > 7 || w[n-2] != "is" && w[n-2] != "are" {
+		return false
+	}
+	switch w[n-1] {
+	case "ok", "okay", "fine", "good", "alright":
+		return true
+	}
+	return false
+}
+
+// wentBy reports what went by, said of a scheduled thing: "the release on
+// the 21st went out fine" is history, not a date to plan around.
+func wentBy(clause string) bool {
+	for _, w := range strings.Fields(asciiLower(clause)) {
+		switch strings.Trim(w, ".,;:!") {
+		case "went", "happened", "did", "broke", "failed", "crashed", "yesterday", "ago":
+			return true
+		}
+	}
+	return false
+}
+
 // reasonOpener reports a word a reason said first opens with.
 func reasonOpener(w string) bool {
 	switch w {
@@ -523,7 +553,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 			return cs
 		}
 		return []Candidate{build("project", s, factWhy(s, next, at), at)}
-	case (reProject.MatchString(s) || isScheduled(s, at)) && !reThisWork.MatchString(s):
+	case (reProject.MatchString(s) || isScheduled(s, at)) && !reThisWork.MatchString(s) && !(opensWithRule(s) && reNowOnly.MatchString(s)) && !wentBy(strings.SplitN(s, ",", 2)[0]):
 		if _, dated := AbsoluteDates(s, at); dated || monthEnd(s) || reRecurringDays.MatchString(s) || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") ||
 			(strings.Contains(lower, " to finish before") || strings.Contains(lower, " to land before") || strings.Contains(lower, " to be done before")) && !reOneOff.MatchString(s) {
@@ -569,6 +599,9 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		if why := whyOf(s, next); why != "" || !told {
 			return []Candidate{build(typ, s, why, at)}
 		}
+	}
+	if r.correction && fineAsIs(s) {
+		return nil // "no, gateway is ok": this task's thing left as it is
 	}
 	if rule, why, ok := orderAfterReason(s); ok && r.correction {
 		// "mm no, the tables are small, 200 thousand rows, keep table

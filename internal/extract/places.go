@@ -363,6 +363,9 @@ func opensWithImperative(s string) bool {
 
 // isWhere reports a named place outside the repository.
 func isWhere(s string) bool {
+	if w := strings.Fields(asciiLower(s)); len(w) > 1 && firstPerson(w[0]) && (w[1] == "come" || w[1] == "came") {
+		return false // "I come from java": where the speaker's skills come from
+	}
 	if labelledPlace(s) {
 		return !reInRepo.MatchString(s) && !reDerivable.MatchString(s)
 	}
@@ -576,7 +579,7 @@ func splitFacts(s string, ok func(string) bool) []string {
 		case ok(p):
 			out = append(out, p)
 			named++
-		case len(w) >= 3 && !firstPerson(w[0]) && len(locVerbEnds(p)) > 0 && !reInRepo.MatchString(p):
+		case len(w) >= 3 && !firstPerson(w[0]) && !opensWithImperative(p) && len(locVerbEnds(p)) > 0 && !reInRepo.MatchString(p):
 			// "ios is in sentry project mobile-ios-prod, android is in
 			// firebase crashlytics": a place said like the named one
 			// beside it.

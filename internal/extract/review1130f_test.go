@@ -96,3 +96,44 @@ func TestHeuristic_Review1130f(t *testing.T) {
 		}
 	}
 }
+
+// TestHeuristic_NotMemories holds what fresh19's read showed saved that a
+// colleague would not keep: talk ("dont be surprised"), what went by, a
+// rule for this week, a pasted benchmark line, "this is" once its reason
+// is cut out, a thing left as it is, a person's past, where one's skills
+// come from, a task step after a place.
+func TestHeuristic_NotMemories(t *testing.T) {
+	localUTC(t)
+	for _, tc := range []struct{ s, not string }{
+		{"ok. use staging, the staging db is refreshed every sunday night, so monday morning the data looks different, dont be surprised.", "surprised"},
+		{"month end close for april is on may 5th not the 3rd. dont ask me why finance does it like this", "ask me why"},
+		{"yo. the release on the 21st went out fine. now poland.", "went out fine"},
+		{"and dont commit on friday afternoon this week, the wallet team has a release and the CI is full", "this week"},
+		{"snapshot_read/1000_levels  time: [3.812 us 3.901 us 4.004 us]\n  change: [-98.41% -98.37% -98.33%] (p = 0.00 < 0.05)\nvery nice.", "98.41%"},
+		{"every engine PR needs two approvals. this is because of the incident on the 22nd when a config flag took the ETH markets down.", "This is."},
+		{"ugh marketing wants confetti when a courier finishes 100 deliveries, I hate it but ok, not now tho.", "confetti"},
+		{"I come from java, so please explain python-specific things when they are not obvious.", ""},
+		{"grafana for the transcoders is grafana.halcyon.media/d/transcode-fleet, check the spot eviction panel after this goes in.", ""},
+	} {
+		for _, c := range reviewRun(t, tc.s) {
+			if tc.not != "" && strings.Contains(c.Body, tc.not) {
+				t.Errorf("%q: saved %q", tc.s, c.Body)
+			}
+			if tc.not == "" && c.Type == "reference" && !strings.Contains(c.Body, "grafana.halcyon") {
+				t.Errorf("%q: a place of %q", tc.s, c.Body)
+			}
+		}
+	}
+	// A redirect that leaves this task's thing as it is keeps the rule after it.
+	at := reviewRun(t, "no, gateway is ok. in the engine crate no unwrap or expect, never.")
+	if _, ok := holding(at, "gateway is ok"); ok {
+		t.Errorf("a thing left as it is was saved: %q", at)
+	}
+	if _, ok := holding(at, "no unwrap"); !ok {
+		t.Errorf("the rule after it was lost: %q", at)
+	}
+	// "(dont ask why)" said as an aside leaves the rule around it.
+	if _, ok := holding(reviewRun(t, "oh and pls write commit msgs in plain english from now on, the board treasurer reads the github history (dont ask why) and gets confused by 'chore:'."), "plain english"); !ok {
+		t.Error("an aside's 'dont ask why' took the rule with it")
+	}
+}

@@ -42,7 +42,7 @@ var (
 	// reNotRule is a message that looks like a rule and is not one: "never
 	// mind", a rule someone else keeps saying or a post says, a request
 	// after a day ("tomorrow can you look…").
-	reNotRule = gate(lazyre.New(`(?i)^(?:never ?mind|nvm)\b[.,!—–-]*\s*(?:i |it |found|that|thanks|forget|ok|$)|(?:^|[^i] )(?:saying|says|said|keeps? saying|recommends?|recommended|suggests?|claims?|told me)\b[^.?!]{0,40}?['"]?(?:you should |we should |to )?(?:always|never|don'?t)\b|^(?:(?:tomorrow|today|tonight|later|then|also|and|so|ok)\s*,?\s+)+(?:can|could|would|will) (?:you|u)\b|^first,? (?:show|tell|let me|i want|check|run|look)\b|\b(?:check|run|do|try|test) it once\b|\bjust once\b`))
+	reNotRule = gate(lazyre.New(`(?i)^(?:never ?mind|nvm)\b[.,!—–-]*\s*(?:i |it |found|that|thanks|forget|ok|$)|(?:^|[^i] )(?:saying|says|said|keeps? saying|recommends?|recommended|suggests?|claims?|told me)\b[^.?!]{0,40}?['"]?(?:you should |we should |to )?(?:always|never|don'?t)\b|^(?:(?:tomorrow|today|tonight|later|then|also|and|so|ok)\s*,?\s+)+(?:can|could|would|will) (?:you|u)\b|^first,? (?:show|tell|let me|i want|check|run|look)\b|\b(?:check|run|do|try|test) it once\b|\bjust once\b|^(?:\w+,? )?don'?t (?:be surprised|ask (?:me )?why|worry|panic|get me started|judge me|laugh)\b`))
 	// reWhenYou is the recurring moment an instruction is for: "run go vet
 	// before you push", "double-check timezones when you touch the
 	// scheduler".
@@ -583,4 +583,31 @@ func stateVerbs(w string) bool {
 		return true
 	}
 	return false
+}
+
+// bareModal reports a clause of a quantified subject and a modal with
+// its verb left out, said after the clause that has it: "every approval
+// action must", "all of them have to".
+func bareModal(words []string) bool {
+	switch words[0] {
+	case "every", "each", "all", "any":
+	default:
+		return false
+	}
+	n := len(words)
+	last := words[n-1]
+	return last == "must" || last == "should" || n >= 3 && last == "to" && (words[n-2] == "has" || words[n-2] == "have" || words[n-2] == "needs" || words[n-2] == "need")
+}
+
+// predicateOf is what a clause says must be done, after its modal: "go
+// through the LeavePolicy gate" of "it has to go through the LeavePolicy
+// gate"; "" when it has no modal.
+func predicateOf(clause string) string {
+	l := asciiLower(clause)
+	for _, m := range []string{" has to ", " have to ", " must ", " needs to ", " need to ", " should "} {
+		if i := strings.Index(l, m); i >= 0 && len(strings.Fields(clause[i+len(m):])) >= 2 {
+			return strings.TrimRight(clause[i+len(m):], ".! ")
+		}
+	}
+	return ""
 }

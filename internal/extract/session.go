@@ -205,6 +205,9 @@ var reTalkHow = gate(lazyre.New(`(?i)\b(?:slow(?:er|ly)?|step by step|long versi
 // in shared/src/commonMain/…/SlotRepository.kt": a reference is where
 // something lives outside it).
 func notToKeep(c Candidate) bool {
+	if rule, _, _ := strings.Cut(c.Body, "\n"); len(strings.Fields(rule)) < 3 && pointsBack(append([]string{""}, strings.Fields(asciiLower(rule))...)) {
+		return true // "This is.": what was left once its reason was cut out
+	}
 	switch c.Type {
 	case "feedback":
 		return reDoItMyself.MatchString(c.Description) || wrongThing(c.Description)
