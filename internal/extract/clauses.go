@@ -28,7 +28,7 @@ var (
 	// reAlternative is "X, not Y", "instead of", "rather than", "over".
 	reAlternative = gate(lazyre.New(`(?i)(?:,\s*not\b|\bnot on\b|\bnot in\b|\binstead of\b|\brather than\b|\bover (?:the )?\w+ (?:ones?|version)\b)`))
 	// reNotRuleClause is a clause that is about now or the past, or asks.
-	reNotRuleClause = gate(lazyre.New(`(?i)\b(?:is|are) (?:always|never) (?:so |too |really |super )?(?:flaky|red|slow|broken|late|cold|down|failing|smooth|annoying|weird|bad|messy|noisy|painful|a pain|a mess)\b|\b(?:used to|yet|i guess|i think|maybe|probably|never mind|never again|never heard|never touched|never used|never done|never worked|never seen|never had|never been|never got|never did|i never|don'?t (?:be surprised|ask (?:me )?why|worry|panic)|can you|could you|would you|can we|could we|for now|right now|today|tonight|this (?:time|once|week)|just this|last (?:time|week|year|month|night)|ago|yesterday)\b`))
+	reNotRuleClause = gate(lazyre.New(`(?i)\b(?:is|are) (?:always|never) (?:so |too |really |super )?(?:flaky|red|slow|broken|late|cold|down|failing|smooth|annoying|weird|bad|messy|noisy|painful|a pain|a mess)\b|\b(?:used to|yet|i guess|i think|maybe|probably|never mind|never again|never heard|never touched|never used|never done|never worked|never seen|never had|never been|never got|never did|i never|don'?t (?:be surprised|ask (?:me )?why)|can you|could you|would you|can we|could we|for now|right now|today|tonight|this (?:time|once|week)|just this|last (?:time|week|year|month|night)|ago|yesterday)\b`))
 )
 
 // clauseRules are the rules the clauses of s state (see above): each with
@@ -88,6 +88,9 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 			if prevRule >= 0 {
 				out = out[:prevRule]
 			}
+		} else if bareModal(strings.Fields(asciiLower(strings.TrimRight(c, ".! ")))) {
+			prev, prevRule = "", -1
+			continue // "…, , every PR should": its verb is nowhere
 		} else if elliptical(c) && prev != "" {
 			contrast = true
 			// "applied only from atlantis, never from a laptop": the
@@ -197,6 +200,9 @@ func clauseRules(s, next string, at time.Time) []Candidate {
 			// "… never from a laptop. someone applied from their laptop in
 			// march and wiped half the alert rules."
 			why = strings.TrimRight(n, ".!")
+		}
+		if p := predicateOf(why); p != "" && strings.HasSuffix(asciiLower(c), asciiLower(p)) {
+			why = "" // "it has to go through the gate, every approval action must": the rule took its verb, not a reason
 		}
 		if i := strings.Index(asciiLower(c), asciiLower(why)); i == 0 || i > 0 && len(strings.Fields(c[:i])) < 2 {
 			// A why the rule opens with leaves no rule; one inside it

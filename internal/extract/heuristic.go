@@ -117,7 +117,7 @@ func Heuristic(msgs []Message, session string) ([]Candidate, Skipped) {
 		if m.Role != "user" || m.Meta {
 			continue
 		}
-		text := saidWords(m.Text)
+		text := withoutLogLines(saidWords(m.Text))
 		sents, frags := splitOwners(dictatedAll(sentencesAndFragments(text)))
 		redirected := false // the message opened with a bare redirect ("lol no, way overkill.")
 		lastRule := -1      // out's last rule from this message, which a fragment after it joins
@@ -271,8 +271,11 @@ func classify(raw, next string, at time.Time, redirected bool) []Candidate {
 }
 
 func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
-	if repro(raw) || taskLabel(raw) {
-		return nil // "to repro: --replay 2026-11-20 --speed 10x": this bug's recipe; "issue today: …", "TILDE-231: …": this task
+	if taskLabel(raw) {
+		return placesOfTask(raw, at) // "issue today: …", "TILDE-231: …": this task, and where what it needs lives
+	}
+	if repro(raw) {
+		return nil // "to repro: --replay 2026-11-20 --speed 10x": this bug's recipe
 	}
 	if text := read(raw).text; awayFor(text) {
 		if _, dated := AbsoluteDates(text, at); dated {
@@ -382,32 +385,6 @@ func classifyAll(raw, next string, at time.Time, redirected bool) []Candidate {
 	return append(cs, clauseFacts(text, cs, at)...)
 }
 
-// fineAsIs reports a thing said to be fine as it is: "gateway is ok".
-func fineAsIs(s string) bool {
-	w := strings.Fields(strings.TrimRight(asciiLower(s), ".! "))
-	n := len(w)
-	if n < 3 || n > 7 || w[n-2] != "is" && w[n-2] != "are" {
-		return false
-	}
-	switch w[n-1] {
-	case "ok", "okay", "fine", "good", "alright":
-		return true
-	}
-	return false
-}
-
-// wentBy reports what went by, said of a scheduled thing: "the release on
-// the 21st went out fine" is history, not a date to plan around.
-func wentBy(clause string) bool {
-	for _, w := range strings.Fields(asciiLower(clause)) {
-		switch strings.Trim(w, ".,;:!") {
-		case "went", "happened", "did", "broke", "failed", "crashed", "yesterday", "ago":
-			return true
-		}
-	}
-	return false
-}
-
 // reasonOpener reports a word a reason said first opens with.
 func reasonOpener(w string) bool {
 	switch w {
@@ -458,7 +435,7 @@ func bareRule(s, next string, at time.Time) (Candidate, bool) {
 		// "benchmarks only on lambda3 in the dept cluster", "names always
 		// snake_case with prefix gf_": a thing, and the one way it is done.
 	case reOnlyNot.MatchString(s): // "managed policies only, no inline"
-		if w := strings.Fields(asciiLower(reOnlyNot.FindStringSubmatch(s)[1])); subjects()[w[0]] || pronounSubject(w[0]) || imperatives()[w[0]] || requestVerbs()[w[0]] || taskScope(w[0]) || taskScope(w[len(w)-1]) {
+		if w := strings.Fields(asciiLower(reOnlyNot.FindStringSubmatch(s)[1])); subjects()[w[0]] || pronounSubject(w[0]) || imperatives()[w[0]] || requestVerbs()[w[0]] || taskScope(w[0]) || len(w) == 1 && taskScope(w[0]) {
 			return Candidate{}, false
 		}
 	case words[0] == "no" && !notRule()[strings.Trim(words[1], ",.!")] && !statusNouns()[strings.Trim(words[1], ",.!")] && verbless:
@@ -553,7 +530,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 			return cs
 		}
 		return []Candidate{build("project", s, factWhy(s, next, at), at)}
-	case (reProject.MatchString(s) || isScheduled(s, at)) && !reThisWork.MatchString(s) && !(opensWithRule(s) && reNowOnly.MatchString(s)) && !wentBy(strings.SplitN(s, ",", 2)[0]):
+	case (reProject.MatchString(s) || isScheduled(s, at)) && !reThisWork.MatchString(s) && !(opensWithRule(s) && reNowOnly.MatchString(strings.SplitN(s, ",", 2)[0])) && !wentBy(strings.SplitN(s, ",", 2)[0]):
 		if _, dated := AbsoluteDates(s, at); dated || monthEnd(s) || reRecurringDays.MatchString(s) || strings.Contains(lower, "decid") || strings.Contains(lower, "going with") ||
 			strings.Contains(lower, "deprecat") || strings.Contains(lower, "migrat") || strings.Contains(lower, "sunset") || strings.Contains(lower, "plan is") ||
 			(strings.Contains(lower, " to finish before") || strings.Contains(lower, " to land before") || strings.Contains(lower, " to be done before")) && !reOneOff.MatchString(s) {
@@ -600,8 +577,8 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 			return []Candidate{build(typ, s, why, at)}
 		}
 	}
-	if r.correction && fineAsIs(s) {
-		return nil // "no, gateway is ok": this task's thing left as it is
+	if r.correction && thingOK(s) {
+		return nil // "no, gateway is ok": this task's thing, left as it is
 	}
 	if rule, why, ok := orderAfterReason(s); ok && r.correction {
 		// "mm no, the tables are small, 200 thousand rows, keep table

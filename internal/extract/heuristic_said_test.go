@@ -82,6 +82,20 @@ func TestHeuristic_SaidInPassing(t *testing.T) {
 		{"Contact on Siemens side is Frau Petrović, she answers only emails, not Teams.", "project", []string{"Petrović"}, nil},
 		{"mehdi from QA is out til the 20th so it can't go through QA before that.", "project", []string{"2026-03-20"}, nil},
 		{"cutover slipped so the freeze got extended, it now runs until march 6th.", "project", []string{"2026-03-06", "**Why:** Cutover slipped"}, nil},
+		// places named by kind and a quoted or coded name
+		{"the bench is booked by the team in the \"Bench calendar\" in outlook.", "reference", []string{"Bench calendar"}, nil},
+		{"the risk register is not anymore in polarion, we migrated to Jama in march, project is still VX300-RISK", "reference", []string{"VX300-RISK"}, nil},
+		{"rates come from the ECB table in the FX_RATES share from our treasury vendor", "reference", []string{"FX_RATES"}, nil},
+		{"central IT has to approve any new contrib module, it goes through their ServiceNow form 'Drupal module request' and takes about two weeks.", "reference", []string{"Drupal module request"}, nil},
+		{"And the firm's Python style guide is the Word document 'WP Python Standards v2' on the intranet.", "reference", []string{"WP Python Standards v2"}, nil},
+		{"IT migrated the S: drive to SharePoint, it's now the 'Client Data' library on SharePoint, same folder structure.", "reference", []string{"Client Data"}, nil},
+		// a task's sentence, and where its document lives
+		{"task: driver for the new sensor over SPI, the datasheet is on our sharepoint in Hardware/Datasheets/Sensata_P1J.pdf", "reference", []string{"Hardware/Datasheets/Sensata_P1J.pdf"}, []string{"driver"}},
+		// who is who
+		{"the backend sends a lockerId instead of an address for those, Kasia is our contact on the backend team for that.", "project", []string{"Kasia is our contact"}, nil},
+		{"Wiktor is ops lead, talk to him for windows.", "project", []string{"Wiktor is ops lead"}, nil},
+		{"Stefano is the CCB chair and he is very strict.", "project", []string{"Stefano is the CCB chair"}, nil},
+		{"Hannah from brand approves anything visual before it goes live.", "project", []string{"Hannah from brand approves"}, nil},
 	} {
 		got := reviewRun(t, tc.text)
 		var of []Candidate

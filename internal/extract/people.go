@@ -18,16 +18,16 @@ import (
 // on parental leave until june").
 const (
 	personName = `\b((?:(?:Prof|Dr|Mr|Mrs|Ms)\. )?\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+)?)`
-	personRole = `(?i:manager|lead|director|owner|contact|admin|administrator|engineer|developer|designer|architect|analyst|pm|cto|ceo|cfo|coo|vp|head|person|controller|officer|dpo|maintainer|reviewer|tester|intern|trainee|boss|supervisor|advisor|coordinator|specialist|scientist|consultant|accountant|sre|dba|founder|researcher|professor|guy)`
+	personRole = `(?i:manager|lead|director|owner|contact|admin|administrator|engineer|developer|designer|architect|analyst|pm|cto|ceo|cfo|coo|vp|head|person|controller|officer|dpo|maintainer|reviewer|tester|intern|trainee|boss|supervisor|advisor|coordinator|specialist|scientist|consultant|accountant|sre|dba|founder|researcher|professor|guy|chair|postdoc|author|co-author|student)`
 	personDept = `(?:it|qa|ops|devops|finops|finance|legal|security|secops|hr|marketing|sales|support|design|product|data|platform|infra|compliance|procurement|accounting)`
-	personDoes = `(?:manages|runs|maintains|owns|handles|approves|reviews|cuts|signs off|leads|wrote|built|is the only one|has the (?:login|keys|password|credentials|access)|is on (?:parental |maternity |paternity |sick )?leave|joined|left|took over|is taking over|takes over|is (?:our|the) (?:[\w-]+ ){0,2}` + personRole + `)`
+	personDoes = `(?:manages|runs|maintains|owns|handles|approves|reviews|cuts|signs off|leads|wrote|built|is the only one|has the (?:login|keys|password|credentials|access)|is on (?:parental |maternity |paternity |sick )?leave|joined|left|took over|is taking over|takes over|is (?:our |the )?(?:[\w-]+ ){0,2}` + personRole + `)`
 )
 
 var rePerson = gate(lazyre.New(
 	personName + `\s*\((?:(?:he|she|they)\s+)?[^()]{0,40}?\b(?:` + personRole + `|does|owns|runs|handles|manages)\b[^()]{0,30}\)` +
 		`|` + personName + `,?\s+(?:our|my|their)\s+(?:[\w-]+\s+){0,2}` + personRole + `\b` +
 		`|\b(?:our|my|their)\s+(?:[\w-]+\s+){0,2}` + personRole + `,?\s+` + personName + `\b` +
-		`|` + personName + `\s+from\s+(?:the\s+)?(?:(?i:` + personDept + `)\b|[\w-]+ team\b)` +
+		`|` + personName + `\s+from\s+(?:the\s+)?(?:(?i:` + personDept + `)\b|[\w-]+ team\b|[a-z]+\s+` + personDoes + `\b)` +
 		`|` + personName + `\s+(?:(?:now|also|still)\s+)?` + personDoes + `\b` +
 		`|` + personName + `,?\s+(?:he|she)\s+(?:cuts|does|owns|runs|handles|manages|maintains|approves|joined|left|is (?:the|our))\b` +
 		`|\bthe\s+(?:[\w-]+\s+){0,2}` + personRole + `\s+(?:at|for|of|on)\s+[\w .-]{1,30}?\s+is\s+` + personName +

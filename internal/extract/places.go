@@ -48,13 +48,13 @@ var reWhereClause = gate(lazyre.New(`(?i)\b(?:that'?s|thats|this is|it'?s|is|are
 // reKindNamed is a place named after the kind of place it is: "bucket is
 // gatehouse-exports-prod", "page 'ME-GC-Decision-2025'", "pipeline
 // 'wms-ci'", "repo helix/sf-cpq", "pagerduty schedule 'SecOps Primary'".
-var reKindNamed = gate(lazyre.New(`(?i)\b(?:bucket|repo|repository|pipeline|page|board|dashboard|channel|folder|sheet|spreadsheet|space|vault|wiki|doc|queue|topic|workspace|list|schedule|service|namespace|registry|feed|project|layout|mailbox|inbox)\s+(?:is\s+|=\s*|:\s*)?(?:'[^']{2,60}'|"[^"]{2,60}"|\x60[^\x60]{2,60}\x60)|\b(?:bucket|repo|repository|pipeline|registry|feed|namespace|queue|topic)\s+(?:is\s+)?[a-z0-9]+(?:[-.][a-z0-9]+)+(?:/[\w.-]+)*\b|\b(?:repo|repository)\s+(?:is\s+)?[\w.-]+/[\w.-]+`))
+var reKindNamed = gate(lazyre.New(`(?i)\b(?:bucket|repo|repository|pipeline|page|board|dashboard|channel|folder|sheet|spreadsheet|space|vault|wiki|doc|document|form|calendar|library|table|workbook|notebook|tracker|queue|topic|workspace|list|schedule|service|namespace|registry|feed|project|layout|mailbox|inbox)\s+(?:is\s+|=\s*|:\s*)?(?:'[^']{2,60}'|"[^"]{2,60}"|\x60[^\x60]{2,60}\x60)|\b(?:bucket|repo|repository|pipeline|registry|feed|namespace|queue|topic)\s+(?:is\s+)?[a-z0-9]+(?:[-.][a-z0-9]+)+(?:/[\w.-]+)*\b|\b(?:repo|repository)\s+(?:is\s+)?[\w.-]+/[\w.-]+|\b[a-z][a-z0-9]*_[a-z0-9_]+\s+(?:share|schema|database|dataset|warehouse|stage)\b`))
 
 // reKindID is a project, vault or workspace named by its id (group 1:
 // "the Lokalise project peoplepath-web", "firebase, project
 // gemfall-prod"), or a board, page or sheet said to be a named one of a
 // system (group 2: "the on-call board is grafana 'billing-rating'").
-var reKindID = gate(lazyre.New(`(?i)\b(?:project|vault|workspace)\s+([a-z0-9]+(?:-[a-z0-9]+)+)\b|\b(?:board|dashboard|page|doc|docs|sheet|wiki|channel|runbook|spec|folder|space|tracker|calendar)\s+(?:is|are)\s+(?:in\s+|on\s+)?([\w-]+)\s+['"\x60][^'"\x60]{2,40}['"\x60]`))
+var reKindID = gate(lazyre.New(`(?i)\b(?:project|vault|workspace)\s+((?:is\s+(?:still\s+|now\s+)?)?[a-z0-9]+(?:-[a-z0-9]+)+)\b|\b(?:board|dashboard|page|doc|docs|sheet|wiki|channel|runbook|spec|folder|space|tracker|calendar)\s+(?:is|are)\s+(?:in\s+|on\s+)?([\w-]+)\s+['"\x60][^'"\x60]{2,40}['"\x60]`))
 
 // kindID reports a place named by reKindID, whose id is not a word that
 // has a hyphen ("the project is read-only", "the workspace set-up").
@@ -64,6 +64,14 @@ func kindID(s string) bool {
 		return false
 	}
 	id := asciiLower(m)
+	if rest, ok := strings.CutPrefix(id, "is "); ok {
+		// "project is still VX300-RISK": an id, with its digit; not "the
+		// project is long-running".
+		id = strings.TrimPrefix(strings.TrimPrefix(rest, "still "), "now ")
+		if !strings.ContainsAny(id, "0123456789") {
+			return false
+		}
+	}
 	first, _, _ := strings.Cut(id, "-")
 	switch first {
 	case "re", "self", "non", "co", "pre", "post", "multi", "cross", "sub", "semi", "anti", "de", "un":
@@ -75,7 +83,7 @@ func kindID(s string) bool {
 // hyphenWords reports a word written with a hyphen that names no place.
 func hyphenWords(w string) bool {
 	switch w {
-	case "read-only", "read-write", "set-up", "on-hold", "open-source", "well-known", "long-term", "short-term", "built-in", "follow-up", "sign-off", "check-in", "opt-in", "opt-out", "up-to-date", "end-to-end", "full-time", "part-time", "low-code", "no-code", "in-house", "one-off", "real-time", "on-prem", "on-premise", "day-to-day", "year-end", "month-end", "high-level", "low-level", "top-level", "add-on", "plug-in", "log-in", "sign-up", "clean-up", "roll-out", "write-only":
+	case "read-only", "read-write", "set-up", "on-hold", "open-source", "well-known", "long-term", "short-term", "built-in", "follow-up", "sign-off", "check-in", "opt-in", "opt-out", "up-to-date", "end-to-end", "full-time", "part-time", "low-code", "no-code", "in-house", "one-off", "real-time", "on-prem", "on-premise", "day-to-day", "year-end", "month-end", "go-live", "hand-over", "wrap-up", "stand-up", "kick-off", "cut-over", "high-level", "low-level", "top-level", "add-on", "plug-in", "log-in", "sign-up", "clean-up", "roll-out", "write-only":
 		return true
 	}
 	return false
@@ -90,6 +98,10 @@ func boardIn(s string) bool {
 		return false
 	}
 	w := asciiLower(m)
+	switch w {
+	case "still", "now", "currently", "always", "never", "not", "also", "just":
+		return false // "the board is still 'In Review'": a status
+	}
 	return !strings.HasSuffix(w, "ing") && !strings.HasSuffix(w, "ed") && !finiteVerbs()[w] && !stateVerbs(w) && !determiners()[w]
 }
 
@@ -105,7 +117,7 @@ func groupOf(ms [][]string, g int) string {
 
 // reAnyName is a name anywhere: quoted, a channel, an identifier with
 // dashes, dots or slashes.
-var reAnyName = gate(lazyre.New(`'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+|\b[\w.-]+/[\w.-]+`))
+var reAnyName = gate(lazyre.New(`'[^']{2,40}'|"[^"]{2,40}"|\x60[^\x60]{2,40}\x60|#[a-z0-9][\w-]{2,}|\b[a-z0-9]+(?:[-_.][a-z0-9]+)+|\b[\w.-]+/[\w.-]+|\b[A-Z]:\\[\w\\<>.-]+`))
 
 // splitDated cuts a sentence that puts two things on the calendar into
 // one fact each, or returns nil: "the play store release is 6 july and
@@ -323,7 +335,7 @@ func callAt(s string) bool {
 var (
 	reInSystem = gate(lazyre.New(`(?i)\b(?:is|are|lives?|sits?|kept|stored|documented|tracked|posted|filed|written up)\s+(?:in|on|at|under|through)\s+(?:(?:the|our|their)\s+)?([a-z0-9.]+)` +
 		`|\b(?:our|the|their) ([a-z0-9.]+) (?:project|space|board|team|org|service|file|workspace|dashboard|repo|page|view|list)\s+(?:is\s+|=\s*|:\s*)?(?-i:['"]?[\w.-]*[A-Z0-9_-][\w.-]*)`))
-	reQuotedPlace  = gate(lazyre.New(`(?i)\b(?:is|are)\s+(?:the|our|their)\s+['"‘“][^'"’”]{2,40}['"’”]\s+(?:[\w-]+\s+){0,2}(?:page|base|sheet|spreadsheet|doc|board|folder|channel|space|dashboard|vault|drive|wiki|notebook|workbook|bucket|tracker|form)\b`))
+	reQuotedPlace  = gate(lazyre.New(`(?i)(?:\b(?:is|are)|'s)\s+(?:now\s+)?(?:the|our|their)\s+['"‘“][^'"’”]{2,40}['"’”]\s+(?:[\w-]+\s+){0,2}(?:page|base|sheet|spreadsheet|doc|board|folder|channel|space|dashboard|vault|drive|wiki|notebook|workbook|bucket|tracker|form|library|calendar|list|table)\b|\bin\s+(?:the|our|their)\s+['"‘“][^'"’”]{2,40}['"’”]\s+(?:in|on)\s+[a-z][\w-]+\b`))
 	reDocumentedAt = gate(lazyre.New(`(?i)\b(?:documented|described|written up|specified) (?:at|in|on) https?://`))
 )
 
@@ -588,6 +600,25 @@ func splitFacts(s string, ok func(string) bool) []string {
 	}
 	if len(out) < 2 || named == 0 {
 		return nil
+	}
+	return out
+}
+
+// placesOfTask are the places a sentence that sets this task names, said
+// after its first clause: "task: driver for the new sensor over SPI, the
+// datasheet is on our sharepoint in Hardware/Datasheets/Sensata_P1J.pdf".
+// The task is this session's; where its documents live is not.
+func placesOfTask(s string, at time.Time) []Candidate {
+	var out []Candidate
+	cuts := clauseCuts(s)
+	for k := 1; k < len(cuts); k++ {
+		c, ok := clauseAt(s, cuts, k)
+		c = strings.TrimSpace(c)
+		// Not what the task's thing should do: "it should go in 'wait'
+		// state instead".
+		if ok && len(strings.Fields(c)) >= 4 && !opensWithImperative(c) && !mayHold(c, []string{"should", "instead", "must", "has to"}) && isWhere(c) && !reQuestion.MatchString(c) {
+			out = append(out, build("reference", c, "", at))
+		}
 	}
 	return out
 }

@@ -3,8 +3,10 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/memdir/memdir/internal/lazyre"
 )
@@ -88,6 +90,9 @@ var reNoReason = gate(lazyre.New(`(?i)^(?:thx|thanks|thank you|ty|cheers)\b|^(?:
 func noFactReason(s, clause string, at time.Time) bool {
 	if _, dated := AbsoluteDates(clause, at); dated || reOwnPlan.MatchString(strings.TrimSpace(clause)) || reOwnNeed.MatchString(strings.TrimSpace(clause)) {
 		return true
+	}
+	if mayNamePerson(clause) && rePerson.MatchString(clause) {
+		return true // "…, Kasia is our contact on the backend team for that": who to ask, a memory of its own
 	}
 	head := s[:max(strings.Index(s, clause), 0)]
 	return reSequel.MatchString(clause) || !reBinds.MatchString(head) && !tellsHarm(clause) && !reHarmSaid.MatchString(clause)
@@ -255,12 +260,21 @@ func laterReason(out []Candidate, s string, at time.Time) bool {
 	topic := asciiLower(strings.TrimPrefix(asciiLower(m[1]), "no-"))
 	for i := len(out) - 1; i >= 0; i-- {
 		c := &out[i]
-		if c.Type != "feedback" || strings.Contains(c.Body, "**Why:**") || !strings.Contains(asciiLower(c.Body), topic) {
+		if c.Type != "feedback" || strings.Contains(c.Body, "**Why:**") || !slices.Contains(strings.FieldsFunc(asciiLower(c.Body), notWordRune), topic) {
 			continue
+		}
+		if rePast.MatchString(m[2]) || mayHold(m[2], []string{"typo", "bug", "corrupt", "broken", "outdated"}) {
+			return false // "the ci thing is because the cache got corrupted": a fault, not a reason for a rule
 		}
 		rule, _, _ := strings.Cut(c.Body, "\n")
 		c.Body = build("feedback", rule, m[2], at).Body
 		return true
 	}
 	return false
+}
+
+// notWordRune reports a rune no word of a rule holds: "ci" is no word of
+// "explicit".
+func notWordRune(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' && r != '.' && r != '+' && r != '#'
 }

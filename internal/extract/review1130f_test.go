@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestHeuristic_Review1130f holds the defects a read-only review found in
@@ -114,6 +115,9 @@ func TestHeuristic_NotMemories(t *testing.T) {
 		{"ugh marketing wants confetti when a courier finishes 100 deliveries, I hate it but ok, not now tho.", "confetti"},
 		{"I come from java, so please explain python-specific things when they are not obvious.", ""},
 		{"grafana for the transcoders is grafana.halcyon.media/d/transcode-fleet, check the spot eviction panel after this goes in.", ""},
+		{"task: FB_Filler goes in fault when the capper stops, it should go in 'wait' state instead.", "wait"},
+		{"the project is long-running, the workspace is self-hosted", "long-running"},
+		{"Erik the cluster admin gets angry when gpu-long is full of small jobs", "Erik"},
 	} {
 		for _, c := range reviewRun(t, tc.s) {
 			if tc.not != "" && strings.Contains(c.Body, tc.not) {
@@ -135,5 +139,83 @@ func TestHeuristic_NotMemories(t *testing.T) {
 	// "(dont ask why)" said as an aside leaves the rule around it.
 	if _, ok := holding(reviewRun(t, "oh and pls write commit msgs in plain english from now on, the board treasurer reads the github history (dont ask why) and gets confused by 'chore:'."), "plain english"); !ok {
 		t.Error("an aside's 'dont ask why' took the rule with it")
+	}
+}
+
+// TestHeuristic_Review1130g holds the defects a second read-only review
+// found in the readings of 901efa2 and 255d12f, each as demonstrated.
+func TestHeuristic_Review1130g(t *testing.T) {
+	localUTC(t)
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	wants := []struct{ s, holds string }{
+		// 1 a clause of dots or signs alone panicked
+		{"you must rebase first, ...", "rebase first"},
+		{"you must rebase first, !!!", "rebase first"},
+		{"you must rebase first; ...", "rebase first"},
+		// 2 facts about the future, said beside a past word
+		{"yesterday we decided the launch moves to april 10.", "2026-04-10"},
+		{"the migration to postgres 16 is scheduled for march 20 because the last attempt failed.", "2026-03-20"},
+		{"the retry of the failed migration is scheduled for saturday 2026-03-07.", "2026-03-07"},
+		// 3 "don't worry about X" is a rule
+		{"don't worry about IE11, we dropped support.", "IE11"},
+		// 4 two days in a sentence are talk, not pasted output
+		{"RC is 2026-03-25, GA is 2026-04-01.", "2026-03-25"},
+		{"my on-call weeks are 2026-03-09 and 2026-04-06.", "2026-03-09"},
+		// 6 a practice allowed
+		{"actually, using any in tests is fine.", "any in tests"},
+		{"no, raw SQL is fine.", "raw SQL"},
+		// 9 conventions said with "always" or about comments and answers
+		{"errors always as RFC 7807 problem+json.", "RFC 7807"},
+		{"builds only on the ci box that has the gpu.", "ci box"},
+		{"English comments only, no German.", "English comments"},
+		{"short answers only, no essays.", "short answers"},
+		// 10 a rule label scoped to a language
+		{"for everything you write in python: type hints and a docstring on every public function.", "type hints"},
+		// 13 a redirect's standing preference
+		{"no, the tables are small, 200 thousand rows, prefer full refresh.", "prefer full refresh"},
+	}
+	for _, tc := range wants {
+		if _, ok := holding(reviewRun(t, tc.s), tc.holds); !ok {
+			t.Errorf("%q: want a memory holding %q", tc.s, tc.holds)
+		}
+	}
+	// 5 two rules in one breath stay two
+	if got := reviewRun(t, "ok so we use pnpm not npm for everything in this monorepo and also never bump the major version of react without asking me first because the design system pins it to eighteen"); reviewCount(got, "feedback") != 2 {
+		t.Errorf("5: want two rules, got %q", got)
+	}
+	// 7 a later reason needs the rule's own word, and is no fault
+	for _, pair := range [][2]string{
+		{"always use explicit imports, never wildcard ones.", "the ci thing is because the runner image is outdated"},
+		{"never use the legacy build script.", "the build thing is because the cache got corrupted yesterday"},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: pair[0]}, {Role: "assistant", Time: at, Text: "ok"}, {Role: "user", Time: at, Text: pair[1]}}, "s")
+		for _, c := range got {
+			if c.Type == "feedback" && strings.Contains(c.Body, "**Why:**") {
+				t.Errorf("7 %q: took a Why: %q", pair, c.Body)
+			}
+		}
+	}
+	// 8 "restart it it drops": one reason, not two thoughts
+	if c, ok := holding(reviewRun(t, "never restart the ingest worker during business hours because when you restart it it drops all the in flight messages and the finance team has to reconcile them by hand which takes them a whole day"), "ingest worker"); !ok || !strings.Contains(c.Body, "in flight messages") {
+		t.Errorf("8: the reason was cut: %q", c.Body)
+	}
+	// 11 a date or a status is no place
+	for _, s := range []string{"the project go-live is in june.", "the board is still 'In Review' for that ticket."} {
+		if got := reviewRun(t, s); reviewCount(got, "reference") != 0 {
+			t.Errorf("11 %q: a place of %q", s, got)
+		}
+	}
+	// 14 the clause a rule took its verb from is not its reason
+	if c, ok := holding(reviewRun(t, "it has to go through the LeavePolicy gate, every approval action must."), "every approval action must go through"); !ok || strings.Contains(c.Body, "**Why:**") {
+		t.Errorf("14: want the rule without a Why, got %q", c.Body)
+	}
+	// 15 log lines pasted without a fence
+	for _, s := range []string{
+		"build fails:\nnpm ERR! code ERESOLVE\nnpm ERR! Could not resolve dependency: peer react@\"^17.0.0\" from react-beautiful-dnd@13.1.1",
+		"the log says: 2026-03-02 09:58:11 WARN  [pool-3] HikariPool-1 - Connection is not available, request timed out after 30000ms.",
+	} {
+		if got := reviewRun(t, s); len(got) != 0 {
+			t.Errorf("15 %q: saved %q", s, got)
+		}
 	}
 }

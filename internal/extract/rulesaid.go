@@ -42,7 +42,7 @@ var (
 	// reNotRule is a message that looks like a rule and is not one: "never
 	// mind", a rule someone else keeps saying or a post says, a request
 	// after a day ("tomorrow can you look…").
-	reNotRule = gate(lazyre.New(`(?i)^(?:never ?mind|nvm)\b[.,!—–-]*\s*(?:i |it |found|that|thanks|forget|ok|$)|(?:^|[^i] )(?:saying|says|said|keeps? saying|recommends?|recommended|suggests?|claims?|told me)\b[^.?!]{0,40}?['"]?(?:you should |we should |to )?(?:always|never|don'?t)\b|^(?:(?:tomorrow|today|tonight|later|then|also|and|so|ok)\s*,?\s+)+(?:can|could|would|will) (?:you|u)\b|^first,? (?:show|tell|let me|i want|check|run|look)\b|\b(?:check|run|do|try|test) it once\b|\bjust once\b|^(?:\w+,? )?don'?t (?:be surprised|ask (?:me )?why|worry|panic|get me started|judge me|laugh)\b`))
+	reNotRule = gate(lazyre.New(`(?i)^(?:never ?mind|nvm)\b[.,!—–-]*\s*(?:i |it |found|that|thanks|forget|ok|$)|(?:^|[^i] )(?:saying|says|said|keeps? saying|recommends?|recommended|suggests?|claims?|told me)\b[^.?!]{0,40}?['"]?(?:you should |we should |to )?(?:always|never|don'?t)\b|^(?:(?:tomorrow|today|tonight|later|then|also|and|so|ok)\s*,?\s+)+(?:can|could|would|will) (?:you|u)\b|^first,? (?:show|tell|let me|i want|check|run|look)\b|\b(?:check|run|do|try|test) it once\b|\bjust once\b|^(?:\w+,? )?don'?t (?:be surprised|ask (?:me )?why|get me started|judge me|laugh)\b`))
 	// reWhenYou is the recurring moment an instruction is for: "run go vet
 	// before you push", "double-check timezones when you touch the
 	// scheduler".
@@ -462,7 +462,7 @@ func choice(s string, asked bool) (typ string, told, ok bool) {
 // of the project: "typos only, no rewording", "answer only, no code".
 func taskScope(w string) bool {
 	switch w {
-	case "typos", "typo", "edits", "edit", "changes", "change", "fixes", "fix", "answer", "answers", "review", "comments", "comment", "diff", "code", "question", "questions", "opinion", "summary", "feedback":
+	case "typos", "typo", "edits", "edit", "changes", "change", "fixes", "fix", "answer", "answers", "review", "comments", "comment", "diff", "code", "question", "questions", "opinion", "summary", "feedback", "look", "read", "check", "test":
 		return true
 	}
 	return false
@@ -482,7 +482,7 @@ var reThingOnly = gate(lazyre.New(`(?i)^[\w.+#/-]+(?: [\w.+#/-]+){0,3} (?:only (
 // something ("add an index", "generate a new one") fixes this task.
 func keepVerb(w string) bool {
 	switch w {
-	case "keep", "stay", "stick", "leave", "use":
+	case "keep", "stay", "stick", "leave", "use", "prefer":
 		return true
 	}
 	return false
@@ -555,11 +555,14 @@ func reportsState(l string) bool {
 		l = head
 	}
 	w := strings.Fields(l)
-	if len(w) == 0 || symptoms(w[0]) {
+	if len(w) == 0 || symptoms(w[0]) && strings.Contains(l, " only ") { // not "errors always as RFC 7807 problem+json"
 		return true
 	}
 	for _, x := range w[1:] {
 		x = strings.Trim(x, ".,;:!")
+		if x == "that" || x == "which" || x == "who" {
+			break // "builds only on the ci box that has the gpu": a relative clause's verb
+		}
 		if finiteVerbs()[x] || stateVerbs(x) {
 			return true
 		}
@@ -589,6 +592,9 @@ func stateVerbs(w string) bool {
 // its verb left out, said after the clause that has it: "every approval
 // action must", "all of them have to".
 func bareModal(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
 	switch words[0] {
 	case "every", "each", "all", "any":
 	default:

@@ -213,7 +213,7 @@ func ruleLabel(head string) bool {
 // reForAllWork is a head that says what follows holds for all the work:
 // "two things for everything you write", "for anything you touch in
 // infra".
-var reForAllWork = gate(lazyre.New(`(?i)^(?:(?:one|two|three|a few|some) things?,? )?for (?:everything|anything|all(?: the)? (?:code|work|stuff|changes|prs)|every (?:change|pr|file|commit|script|module)) (?:you|we) (?:write|do|touch|ship|build|add|change|make)(?: for (?:us|this (?:project|repo|team))| in (?:this|the|our) (?:repo|project|codebase))?$`))
+var reForAllWork = gate(lazyre.New(`(?i)^(?:(?:one|two|three|a few|some) things?,? )?for (?:everything|anything|all(?: the)? (?:code|work|stuff|changes|prs)|every (?:change|pr|file|commit|script|module)) (?:you|we) (?:write|do|touch|ship|build|add|change|make)(?: for (?:us|this (?:project|repo|team))| in (?:this|the|our) (?:repo|project|codebase)| in [a-z][\w+#-]*)?$`))
 
 // styleHead reports a label naming a way of doing a kind of work: "for
 // PoC style", "commit message conventions", "test naming".
@@ -526,9 +526,16 @@ func dictated(s string) []string {
 	var out []string
 	start := 0 // the word the current piece opens with
 	for i := 1; i < len(w); i++ {
-		if i-start >= 3 && asciiLower(w[i]) == "it" && asciiLower(w[i-1]) == "it" {
+		if i-start >= 3 && asciiLower(w[i]) == "it" && asciiLower(w[i-1]) == "it" && prepositions()[asciiLower(w[i-2])] {
 			// "Femi signed off on it it has to ship in 4.14": one
 			// thought's object, the next one's subject.
+			out = append(out, strings.Join(w[start:i], " "))
+			start = i
+			continue
+		}
+		if i-start >= 3 && i+2 < len(w) && ruleOpener(w[i+2]) && (sameWords(w[i:i+2], []string{"and", "also"}) || i+3 < len(w) && sameWords(w[i:i+3], []string{"by", "the", "way"}) && ruleOpener(w[i+3])) {
+			// "…for everything in this monorepo and also never bump the
+			// major version of react": another rule, said in one breath.
 			out = append(out, strings.Join(w[start:i], " "))
 			start = i
 			continue
@@ -570,6 +577,15 @@ func dictated(s string) []string {
 	return out
 }
 
+// ruleOpener reports a word a rule opens with.
+func ruleOpener(w string) bool {
+	switch asciiLower(w) {
+	case "never", "always", "dont", "don't", "please", "make":
+		return true
+	}
+	return false
+}
+
 // sameWords reports whether the words of a sentence are marks, any case,
 // the last one with no stop after it.
 func sameWords(ws, marks []string) bool {
@@ -585,6 +601,10 @@ func sameWords(ws, marks []string) bool {
 // print them and people paste them: "change: [-98.41% -98.37% -98.33%]
 // (p = 0.00 < 0.05)", "time: [3.812 us 3.901 us 4.004 us]".
 func toolOutput(s string) bool {
+	if logLine(s) {
+		return true
+	}
+	s = reISODate.ReplaceAllString(s, "day") // "RC is 2026-03-25, GA is 2026-04-01" is talk
 	letters, other := 0, 0
 	for _, r := range s {
 		switch {
@@ -595,6 +615,41 @@ func toolOutput(s string) bool {
 		}
 	}
 	return other >= 12 && letters < other
+}
+
+// withoutLogLines is text less its lines a program logged (logLine),
+// pasted without a fence.
+func withoutLogLines(text string) string {
+	if !strings.Contains(text, "ERR") && !strings.Contains(text, " WARN") && !strings.Contains(text, " INFO ") && !strings.Contains(text, " DEBUG ") && !strings.Contains(text, " FATAL ") && !strings.Contains(text, " TRACE ") {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if logLine(l) {
+			lines[i] = ""
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// logLine reports a line a program logged: "npm ERR! code ERESOLVE",
+// "2026-03-02 09:58:11 WARN [pool-3] HikariPool-1 - Connection is not
+// available": a level in capitals after a time of day, or npm's.
+func logLine(s string) bool {
+	if strings.Contains(s, "npm ERR!") {
+		return true
+	}
+	for _, lvl := range []string{" ERROR ", " WARN ", " WARNING ", " INFO ", " DEBUG ", " FATAL ", " TRACE "} {
+		i := strings.Index(s, lvl)
+		if i < 0 {
+			continue
+		}
+		before := s[:i]
+		if j := strings.LastIndexByte(before, ':'); j >= 2 && j+3 <= len(before) && isDigits(before[j-2:j]) && isDigits(before[j+1:j+3]) {
+			return true // "09:58:11 WARN"
+		}
+	}
+	return false
 }
 
 // splitSentences cuts text after . ! or ? followed by a space or the end,

@@ -461,3 +461,22 @@ func repro(s string) bool {
 	}
 	return false
 }
+
+// thingOK reports one thing said to be ok as it is, "gateway is ok"; not
+// a practice allowed, "using any in tests is fine", "raw SQL is ok".
+func thingOK(s string) bool {
+	w := strings.Fields(strings.TrimRight(asciiLower(s), ".! "))
+	return len(w) == 3 && w[1] == "is" && (w[2] == "ok" || w[2] == "okay")
+}
+
+// wentBy reports what went by, said of a scheduled thing: "the release on
+// the 21st went out fine" is history, not a date to plan around.
+func wentBy(clause string) bool {
+	for _, w := range strings.Fields(asciiLower(clause)) {
+		switch strings.Trim(w, ".,;:!") {
+		case "went", "happened":
+			return true
+		}
+	}
+	return false
+}
