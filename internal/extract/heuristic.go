@@ -266,7 +266,7 @@ func source(session, id string, i int) string {
 func classify(raw, next string, at time.Time, redirected bool) []Candidate {
 	// "can't keep up with the reviews": a complaint, not a rule.
 	return slices.DeleteFunc(classifyAll(raw, next, at, redirected), func(c Candidate) bool {
-		return c.Type == "feedback" && reCantKeepUp.MatchString(c.Description)
+		return c.Type == "feedback" && (reCantKeepUp.MatchString(c.Description) || venting(c.Description))
 	})
 }
 

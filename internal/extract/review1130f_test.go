@@ -219,3 +219,19 @@ func TestHeuristic_Review1130g(t *testing.T) {
 		}
 	}
 }
+
+// TestHeuristic_Venting: venting about a thing is no rule; a dislike of
+// how the agent works, or one followed by what to do instead, is.
+func TestHeuristic_Venting(t *testing.T) {
+	localUTC(t)
+	for _, s := range []string{"ugh I hate Google Fit so much", "i hate jira so much"} {
+		if got := reviewRun(t, s); len(got) != 0 {
+			t.Errorf("%q: saved %q", s, got)
+		}
+	}
+	for _, s := range []string{"also fwiw I hate long explanations after each change, just tell me what changed in a line or two", "I hate when you add comments to every line"} {
+		if got := reviewRun(t, s); reviewCount(got, "feedback") != 1 {
+			t.Errorf("%q: want the rule, got %q", s, got)
+		}
+	}
+}

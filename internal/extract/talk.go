@@ -480,3 +480,36 @@ func wentBy(clause string) bool {
 	}
 	return false
 }
+
+// venting reports a sentence that vents about a thing: "ugh I hate Google
+// Fit so much"; not how the agent should work, "I hate when you add
+// comments to every line".
+func venting(s string) bool {
+	l := strings.TrimRight(asciiLower(s), ".! ")
+	if strings.ContainsAny(l, ",;:—") || !strings.HasPrefix(l, "ugh") && !strings.HasSuffix(l, " so much") && !strings.HasSuffix(l, " lol") {
+		return false // "i hate long preambles, just give me the diff": what to do instead
+	}
+	w := strings.Fields(l)
+	for len(w) > 0 && (strings.HasPrefix(w[0], "ugh") || w[0] == "honestly" || w[0] == "man") {
+		w = w[1:]
+	}
+	if len(w) < 3 || w[0] != "i" {
+		return false
+	}
+	i := 2
+	switch {
+	case w[1] == "hate" || w[1] == "despise":
+	case (w[1] == "can't" || w[1] == "cant") && w[2] == "stand":
+		i = 3
+	default:
+		return false
+	}
+	if i >= len(w) {
+		return false
+	}
+	switch strings.Trim(w[i], ",.!") {
+	case "when", "it", "that", "how", "being", "having", "seeing", "getting", "reading", "you", "your":
+		return false
+	}
+	return true
+}
