@@ -29,8 +29,8 @@ const dreamDir = "internal/consolidate/testdata/dream"
 // dreamTuned those whose misses --verbose lists: the others are scored
 // only.
 var (
-	dreamHalves = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21", "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27", "fresh28", "fresh29", "fresh30", "fresh31", "fresh32", "fresh33", "fresh34", "fresh35", "fresh36", "fresh37", "fresh38", "fresh39"}
-	dreamTuned  = []string{"tune", "fresh3", "fresh8", "fresh9", "fresh12", "fresh13", "fresh16", "fresh18", "fresh19", "fresh22", "fresh23", "fresh24", "fresh25", "fresh28", "fresh29", "fresh32", "fresh33", "fresh36", "fresh37", "m1", "m2", "m3", "m4", "m7", "m8", "m9", "m10", "m11", "m12", "m13", "m14", "m15", "m16"}
+	dreamHalves = []string{"tune", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21", "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27", "fresh28", "fresh29", "fresh30", "fresh31", "fresh32", "fresh33", "fresh34", "fresh35", "fresh36", "fresh37", "fresh38", "fresh39", "fresh40", "fresh41", "fresh42", "fresh43", "fresh44", "fresh45", "fresh46", "fresh47"}
+	dreamTuned  = []string{"tune", "fresh3", "fresh8", "fresh9", "fresh12", "fresh13", "fresh16", "fresh18", "fresh19", "fresh22", "fresh23", "fresh24", "fresh25", "fresh28", "fresh29", "fresh32", "fresh33", "fresh36", "fresh37", "fresh40", "fresh42", "fresh44", "fresh46", "m1", "m2", "m3", "m4", "m7", "m8", "m9", "m10", "m11", "m12", "m13", "m14", "m15", "m16"}
 	mergeSets   = []string{"m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10", "m11", "m12", "m13", "m14", "m15", "m16", "m17", "m18"}
 )
 

@@ -96,8 +96,12 @@ type item struct {
 	// reads them, name included.
 	narrow, exceptText bool
 	words              map[string]bool
-	excepts            bool            // reException in description or body
-	vals               map[string]bool // the values of name, description and body
+	excepts            bool // reException in description or body
+	// routine: it tells of something that comes back ("every timetable
+	// change, the roster freezes 14 days before"); instance: a project
+	// fact on a day written out, which no routine is.
+	routine, instance bool
+	vals              map[string]bool // the values of name, description and body
 }
 
 // move is a change a sentence reports: "moved from X to Y", "X was
@@ -134,7 +138,7 @@ func newPlanner(in Input, model *textclf.Model) *planner {
 		for _, c := range cs {
 			x.ideas[c] = true
 		}
-		for _, s := range sentences(it.Description + "\n" + it.Body) {
+		for _, s := range sentences(it.Description + "\n\n" + it.Body) {
 			s = unlabelled(s)
 			neg, aff := polarity(s)
 			x.sents = append(x.sents, sentence{text: s, terms: termSet(s), neg: neg, aff: aff})
@@ -149,6 +153,8 @@ func newPlanner(in Input, model *textclf.Model) *planner {
 		}
 		x.owns = owners(x)
 		x.subj = subjectOf(x)
+		x.routine = recurs(it.Description + "\n" + it.Body)
+		x.instance = !x.routine && it.Type == "project" && reISODay().MatchString(it.Description+"\n"+it.Body)
 		p.items = append(p.items, x)
 		p.byFile[it.File] = i
 		if it.ReadOnly {
@@ -274,6 +280,39 @@ func sentences(text string) []string {
 		}
 	}
 	return out
+}
+
+// unwrapped joins the lines of a hard-wrapped paragraph: a line that ends
+// mid-sentence and a next that goes on in lower case ("… for the next
+// two\nsprints (we run …"). List items, headings and quotes keep their
+// lines.
+func unwrapped(text string) string {
+	if !strings.Contains(text, "\n") {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	out := lines[:1:1]
+	for _, l := range lines[1:] {
+		prev := strings.TrimRight(out[len(out)-1], " ")
+		t := strings.TrimLeft(l, " ")
+		if prev != "" && t != "" && (t[0] >= 'a' && t[0] <= 'z' || endsOnFunctionWord(prev)) && !strings.ContainsRune(".!?;:", rune(prev[len(prev)-1])) && !strings.HasPrefix(t, "- ") && !strings.HasPrefix(t, "* ") {
+			out[len(out)-1] = prev + " " + t
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// endsOnFunctionWord reports a line that stops on a word no sentence ends
+// with: "… (the" goes on in the next line whatever its case.
+func endsOnFunctionWord(line string) bool {
+	i := strings.LastIndexByte(line, ' ')
+	switch strings.ToLower(strings.TrimLeft(line[i+1:], "(")) {
+	case "the", "a", "an", "of", "to", "in", "on", "at", "for", "with", "and", "or", "by", "from", "is", "are", "was", "our", "your", "their", "its":
+		return true
+	}
+	return false
 }
 
 // unlabelled is a sentence less the label Claude Code opens a feedback

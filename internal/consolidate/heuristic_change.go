@@ -20,7 +20,7 @@ import (
 var (
 	// reChanged is a change said outright.
 	reChanged = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:moved|switched|migrated|changed|went|upgraded|downgraded|renamed|repointed|bumped)\s+(?:[\w.+#/-]+\s+){0,3}?to\b|\bfrom now on\b|\bnowadays\b|\bthese days\b|\bany ?more\b|\bno longer\b|\b(?:took|taken) over\b|\bhanded (?:\w+\s+){0,2}?over\b|\bas of\b|\bis (?:gone|retired|deprecated|replaced)\b|\b(?:ignore|disregard)\s+the\s+(?:old|earlier|previous)\b` +
+		return regexp.MustCompile(`(?i)\b(?:moved|switched|migrated|changed|went|upgraded|downgraded|renamed|repointed|bumped)\s+(?:[\w.+#/'’-]+\s+){0,3}?to\b|\bfrom now on\b|\bnowadays\b|\bthese days\b|\bany ?more\b|\bno longer\b|\b(?:took|taken) over\b|\bhanded (?:\w+\s+){0,2}?over\b|\bas of\b|\bis (?:gone|retired|deprecated|replaced)\b|\b(?:ignore|disregard)\s+the\s+(?:old|earlier|previous)\b` +
 			`|\b(?:since|after)\s+the\s+(?:[\w./-]+\s+){0,3}?(?:refactor|migration|upgrade|switch|move|rewrite|redesign|split|cutover|change|reorg)\b`)
 	})
 	// reNow is "now" as a change ("alerts go to #oncall now"), not as a
@@ -77,7 +77,7 @@ func saidChange(a, b item) (string, []string) {
 		return "", nil // an exception narrows the older memory; it changes none of it
 	}
 	// A line, not a sentence: "`make deploy` is gone; deploy with `ship`".
-	for line := range strings.SplitSeq(b.Description+"\n"+b.Body, "\n") {
+	for line := range strings.SplitSeq(unwrapped(b.Description+"\n\n"+b.Body), "\n") {
 		said, strong := saysNow(line)
 		if !said || reAlso().MatchString(line) {
 			continue // "alerts also go to #oncall now": one more, none changed
@@ -91,6 +91,9 @@ func saidChange(a, b item) (string, []string) {
 			if overlapOf(topicTerms(o.text), lineTerms) < need && !sameSlot(o.text, line) {
 				continue
 			}
+			if staysSo(line, o.text) {
+				continue // "their standup moved to 10:30; ours stays at 9:45": the older's value holds
+			}
 			from := onlyIn(richValues(o.text), bText)
 			to := onlyIn(richValues(line), aText)
 			if len(from) == 0 || len(to) == 0 || mixed(from) && mixed(to) {
@@ -100,6 +103,27 @@ func saidChange(a, b item) (string, []string) {
 		}
 	}
 	return "", nil
+}
+
+// staysSo reports a line that says a value of the older sentence stays
+// as it is, beside what changed: "ours stays at 9:45".
+func staysSo(line, old string) bool {
+	l := strings.ToLower(line)
+	if !strings.Contains(l, "stays") && !strings.Contains(l, "remains") && !strings.Contains(l, "unchanged") && !strings.Contains(l, "still") {
+		return false
+	}
+	// Every number of the older sentence is still there: "targetSdk still
+	// 35" beside "minSdk 29" keeps one of two, and 26 changed.
+	nl, held := values(line), false
+	for v := range values(old) {
+		if strings.ContainsAny(v, "0123456789") {
+			if !nl[v] {
+				return false
+			}
+			held = true
+		}
+	}
+	return held
 }
 
 // reSlot is a number and the word it belongs to: "port 5433",

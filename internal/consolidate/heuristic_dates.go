@@ -310,9 +310,11 @@ func absoluteInOf(s string, it Item) string {
 func absoluteInOfDays(s string, it Item) string {
 	if it.Type == "feedback" || it.Type == "user" {
 		// A rule's weekday is any such day: "if a PR is ready on Friday,
-		// merge on Monday", "Friday merges are fine again".
+		// merge on Monday", "Friday merges are fine again"; and what it
+		// quotes is an example ("irrigate 12 mm tonight").
+		s, quoted := maskWith(s, reQuoted(), quoteMark)
 		s, kept := maskBareWeekdays(s)
-		return unmask(absoluteWith(s, it.Created, false), kept)
+		return unmaskWith(unmask(absoluteWith(s, it.Created, false), kept), quoted, quoteMark)
 	}
 	if it.Type == "project" && weekdaysRecur(it) {
 		// "Prod releases go out on Tuesdays; release/* is cut on Monday
@@ -338,9 +340,52 @@ func absoluteInOfDays(s string, it Item) string {
 	out := absoluteWith(s, it.Created, true)
 	if !recurs(it.Description+"\n"+it.Body) && !reYearly().MatchString(it.Description+"\n"+it.Body) {
 		out = throughMonths(out, it.Created)
+		out = fromEvent(out, it.Body)
 	}
 	return out
 }
+
+// reQuoted is a short span in double quotes.
+var reQuoted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"[^"\n]{1,80}"|“[^”\n]{1,80}”`) })
+
+// reFromEvent is a day told from an event: "two days before the launch".
+var reFromEvent = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,2})\s+(day|week)s?\s+(before|after|ahead of|prior to)\s+the\s+([a-z][a-z-]{3,})\b`)
+})
+
+// fromEvent dates the days s tells from an event that text dates itself
+// ("Winter Fest launches Thu 2026-12-10. Code freeze starts two days
+// before the launch": 2026-12-08). The event's day must be the one ISO
+// date of a sentence that names it (its first five letters).
+func fromEvent(s, text string) string {
+	return reFromEvent().ReplaceAllStringFunc(s, func(m string) string {
+		g := reFromEvent().FindStringSubmatch(m)
+		event := strings.ToLower(g[4])[:min(5, len(g[4]))]
+		var when string
+		for _, sent := range sentences(text) {
+			l := strings.ToLower(sent)
+			if strings.Contains(l, strings.ToLower(m)) || !strings.Contains(l, event) {
+				continue
+			}
+			ds := reISODay().FindAllString(sent, -1)
+			if len(ds) != 1 || when != "" && when != ds[0] {
+				return m
+			}
+			when = ds[0]
+		}
+		t, err := time.Parse(time.DateOnly, when)
+		if err != nil {
+			return m
+		}
+		n := spanDays(g[1], g[2])
+		if strings.EqualFold(g[3], "after") {
+			return t.AddDate(0, 0, n).Format(time.DateOnly) + " (" + m + ")"
+		}
+		return t.AddDate(0, 0, -n).Format(time.DateOnly) + " (" + m + ")"
+	})
+}
+
+var reISODay = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b20\d\d-[01]\d-[0-3]\d\b`) })
 
 // absolute rewrites the relative dates of s as absolute ones, counted from
 // at, as extract.AbsoluteDates does, but leaves alone what is already
@@ -358,6 +403,12 @@ func absoluteWith(s string, at time.Time, periods bool) string {
 	s = dayRanges(pastWeekdays(s, at), at)
 	var kept []string
 	masked := reKeepAsIs().ReplaceAllStringFunc(s, func(m string) string {
+		if i := len(m) - len("2026-12-13"); i > 0 && isoDate.MatchString(m[i:]) {
+			// "Sunday 2026-12-13": its weekday kept, its day left in sight,
+			// for "the Wednesday before" to count from.
+			kept = append(kept, m[:i])
+			return placeholder(len(kept)-1) + m[i:]
+		}
 		kept = append(kept, m)
 		return placeholder(len(kept) - 1)
 	})

@@ -27,8 +27,8 @@ func (p *planner) expire() {
 		if it.dated != "" {
 			body = it.dated
 		}
-		text := isoDates(absoluteIn(it.Description, it.Item) + "\n" + body)
-		if recurs(text) {
+		text := isoDates(absoluteIn(it.Description, it.Item) + "\n\n" + body)
+		if recurs(text) && !boundedFirst(isoDates(absoluteIn(it.Description, it.Item))) {
 			// "Dependency audit happens every three months; the next one is
 			// due by …": its dates come back. ("Engineering owes the quarterly
 			// access review export" names a thing; nothing recurs. A routine
@@ -46,7 +46,7 @@ func (p *planner) expire() {
 			}
 		}
 		if !it.Created.IsZero() {
-			for _, s := range sentences(it.Description + "\n" + it.Body) {
+			for _, s := range sentences(unwrapped(it.Description + "\n\n" + it.Body)) {
 				if reObliges().MatchString(s) {
 					continue
 				}
@@ -57,7 +57,7 @@ func (p *planner) expire() {
 					note(day(it.Created.AddDate(0, 0, spanDays(m[1], m[2]))), s)
 				}
 			}
-			for _, s := range sentences(it.Description + "\n" + it.Body) {
+			for _, s := range sentences(unwrapped(it.Description + "\n\n" + it.Body)) {
 				if reAfterEach().MatchString(s) {
 					continue
 				}
@@ -191,6 +191,23 @@ var reSpanAfter = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,3})\s+(day|week|month)s?\s+(?:after|following|past)\s+(?:the\s+)?(?:(\d{4}-\d{2}-\d{2})|(?:[\w-]+\s+)?(?:launch|go-live|go\s+live|cutover|cut-over|release|rollout|roll-out|migration|switch-?over|upgrade)\b)`)
 })
 
+// boundedFirst reports a (dated) description that gives the while the
+// whole thing holds before any routine in it: "the pilot runs for the next
+// two sprints, weekly check-in" ends with its sprints, "dual-writes until
+// 2026-09-15; compare daily counts" with that day; "every Monday we plan
+// for the next two weeks" recurs.
+func boundedFirst(desc string) bool {
+	f := reForNext().FindStringIndex(desc)
+	if f == nil {
+		f = reUntilDate().FindStringIndex(desc) // "dual-writes until the cutover on 2026-09-15; compare daily counts"
+	}
+	if f == nil {
+		return false
+	}
+	r := reRecurs().FindStringIndex(desc)
+	return r == nil || r[0] > f[1]
+}
+
 // quarterName is a memory's name when it names an allowance for a quarter
 // ("Extra vCPU quota for Q3"), else "": "Q1 GPU spend overrun" names a
 // lesson.
@@ -214,7 +231,7 @@ var reForNextFirst = sync.OnceValue(func() *regexp.Regexp {
 // reQuarterBudget is an allowance for one quarter: "Q3 budget", "this
 // quarter's SMS budget", "the budget for Q3".
 var reQuarterBudget = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:(q[1-4])(?:\s+(\d{4}))?|this\s+quarter)(?:'s)?\s+(?:[\w-]+\s+){0,2}?(?:budget|quota|allowance|spend|headcount|credits?)\b|\b(?:budget|quota|allowance|spend|credits?)\s+(?:for|in|of)\s+(?:this\s+quarter\s+\((q[1-4])(?:\s+(\d{4}))?\)|(q[1-4])(?:\s+(\d{4}))?|this\s+quarter)\b` +
+	return regexp.MustCompile(`(?i)\b(?:(q[1-4])(?:\s+(\d{4}))?|this\s+quarter)(?:'s)?\s+(?:[\w-]+\s+){0,2}?(?:budget|quota|allowance|spend|headcount|credits?)\b|\b(?:budget|quota|allowance|spend|credits?)\s+(?:(?:for|in|of)\s+)?(?:this\s+quarter\s+\((q[1-4])(?:\s+(\d{4}))?\)|(q[1-4])(?:\s+(\d{4}))?|this\s+quarter)\b` +
 		// "approved for Q3 only"
 		`|\bfor\s+(q[1-4])(?:\s+(\d{4}))?\s+only\b`)
 })
@@ -325,7 +342,8 @@ func routineNoun(w string) bool {
 	switch strings.TrimSuffix(w, "s") {
 	case "deploy", "release", "train", "standup", "stand-up", "sync", "meeting", "call", "demo", "review", "retro",
 		"planning", "cut", "build", "report", "digest", "batch", "job", "run", "rota", "shift", "huddle", "check-in",
-		"triage", "backup", "newsletter", "cadence", "rollout", "ship", "board", "cab", "committee", "council", "email", "mail", "mailout", "export", "refresh", "import", "upload":
+		"triage", "backup", "newsletter", "cadence", "rollout", "ship", "board", "cab", "committee", "council", "email", "mail", "mailout", "export", "refresh", "import", "upload",
+		"publication", "payroll", "delivery", "pickup", "handover", "roster":
 		return true
 	}
 	return false

@@ -69,6 +69,7 @@ const (
 	yearMark    = '\uE006' // days of every year: "the last Sunday of March"
 	nextMark    = '\uE007' // each run's next, in a weekly routine
 	monthMark   = '\uE008' // each month's day beside a monthly rate
+	quoteMark   = '\uE009' // what a rule quotes: an example, no day
 )
 
 // maskMonthlyDays hides "the 1st" in a sentence that tells a rate per

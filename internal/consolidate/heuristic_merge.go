@@ -182,7 +182,7 @@ func (p *planner) mergeGroup(g []int, best map[int]pair, unsure bool) {
 			ob = o.dated
 		}
 		var extra []string
-		for _, s := range sentences(o.Description + "\n" + ob) {
+		for _, s := range sentences(o.Description + "\n\n" + ob) {
 			if covered(s, terms) >= factKept && said(s, text) {
 				continue
 			}

@@ -60,7 +60,7 @@ var (
 		return regexp.MustCompile(`(?i)^\s+(?:after|with|when|whenever|if|once|within|every|unless|on\s+(?:merge|close|expiry|shutdown))\b`)
 	})
 	reGone = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:was|is|are|were|has been|have been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off|backed out|ripped out|rolled back|reverted|abandoned|deprecated|sunset|deleted|terminated)\b` +
+		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:was|is|are|were|has been|have been|got)\s+(?:retired|removed|gone|dropped|decommissioned|replaced|shut down|turned off|backed out|ripped out|rolled back|reverted|abandoned|deprecated|sunset|deleted|terminated|end[- ]of[- ]life|EOL|obsolete)\b` +
 			// said of the past only: "#acme-alerts was archived", not "closed
 			// tickets are archived nightly", "debug logging is switched off in prod"
 			`|\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:was|were|has been|have been|got)\s+(?:archived|phased out|discontinued|switched off|shut off|sunsetted)\b`)
@@ -100,7 +100,7 @@ func moves(s string) []saidMove {
 	for i, re := range []func() *regexp.Regexp{reNoLonger, reOff, reGone, reTookOver, reIgnoreOld, reRetired, reNoLongerNeeded, reRuleDropped, reNotAnyMore} {
 		weak := i >= 2 // from reGone on
 		for _, loc := range re().FindAllStringSubmatchIndex(s, -1) {
-			if i == 2 && reOnCondition().MatchString(s[loc[1]:]) {
+			if i == 2 && reOnCondition().MatchString(s[loc[1]:]) && !withRelease(s[loc[1]:]) {
 				continue // "preview environments are deleted after 7 days": a policy, nothing gone
 			}
 			m := func(g int) string {
@@ -113,10 +113,33 @@ func moves(s string) []saidMove {
 			if from == "" {
 				from = m(2) // reRuleDropped's second form
 			}
+			if i == 5 && withRelease(" "+from) {
+				continue // "boards retired with Season 2": when, not what
+			}
 			out = append(out, saidMove{unstop(from), "", weak, i == 7})
 		}
 	}
 	return out
+}
+
+// withRelease reports a clause that opens with the release a thing went
+// with ("was dropped with 3.2", "retired with Season 2"): when it went,
+// not a condition of a policy.
+func withRelease(rest string) bool {
+	w := strings.Fields(strings.ToLower(rest))
+	if len(w) < 2 || w[0] != "with" {
+		return false
+	}
+	v := strings.TrimPrefix(w[1], "v")
+	switch {
+	case v != "" && v[0] >= '0' && v[0] <= '9', len(w) > 3 && w[1] == "the" && strings.Trim(w[3], ".,;") == "release":
+		return true
+	}
+	switch w[1] {
+	case "release", "version", "season", "sprint", "milestone", "phase":
+		return true
+	}
+	return false
 }
 
 // unstop is a name as a move's pattern caught it, less the full stop that

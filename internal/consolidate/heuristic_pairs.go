@@ -134,6 +134,13 @@ func (p *planner) compared() []pair {
 			// are one memory the sameness model weighs; a merge of them is
 			// never applied without a person.
 			pr.contra, pr.quotes, pr.softened = "", nil, true
+			if !pr.twoThings {
+				// "Staging moved to https://staging…; the alias doesn't
+				// resolve any more": no reversal, but a change said outright.
+				if c, q := saidChange(a, b); c != "" {
+					pr.contra, pr.quotes, pr.softened = c, q, false
+				}
+			}
 		case pr.contra == "" && pr.twoThings && !pr.template && saysChanged(b) && pr.jaccard >= leftJaccard:
 			// "Upgraded to Node 22" against "Node 20 runtime": the names differ
 			// in the value that changed, and the newer says it changed.
@@ -279,6 +286,12 @@ func (p *planner) pairs() {
 		a, b := p.items[pr.a], p.items[pr.b]
 		if !pr.template && pr.contra == "" {
 			pr.same = p.sameScore(pr)
+			if a.routine && b.instance || a.instance && b.routine {
+				// "Every timetable change the roster freezes 14 days before"
+				// and "the December change (2026-12-13): diagrams loaded by
+				// the Wednesday before": a routine and one of its days.
+				pr.same = min(pr.same, 0)
+			}
 			if a.Type == b.Type && sameText(a.Item, b.Item) {
 				// Word for word the same description and body: one memory
 				// saved twice under two names, whatever the model weighs.
@@ -296,7 +309,7 @@ func (p *planner) pairs() {
 			pr.contra = fmt.Sprintf("the older was marked wrong %s and the newer, on the same topic, never", times(a.Usage.Wrong))
 			pr.quotes = []string{quote(firstLine(a.Item)), quote(firstLine(b.Item))}
 			sup = append(sup, pr)
-		case pr.same >= mergeScore && !pr.twoThings && a.Type == b.Type && p.amountChanged(&pr):
+		case pr.same >= mergeScore && !pr.twoThings && a.Type == b.Type && (p.amountChanged(&pr) || p.kindChanged(&pr)):
 			// One memory by its words, but the newer gives another amount of
 			// the same unit ("deleted after 30 days", then "delete at 90
 			// days"): a change, not a copy to merge.
@@ -325,7 +338,7 @@ func (p *planner) wrongAndReplaced(pr pair) bool {
 	a, b := p.items[pr.a], p.items[pr.b]
 	// A near copy of a memory marked wrong repeats what was wrong: it is
 	// no replacement.
-	if !(a.Usage.Wrong >= 1 && 4*a.Usage.Wrong >= a.Usage.Helpful && b.Usage.Wrong == 0 && a.Type == b.Type && !pr.template && pr.contain < mergeContained) {
+	if !(a.Usage.Wrong >= 1 && 4*a.Usage.Wrong >= a.Usage.Helpful && b.Usage.Wrong == 0 && a.Type == b.Type && !pr.template && pr.contain < mergeContained) || separate(b.Description+"\n"+b.Body) {
 		return false
 	}
 	// Two things alike by the rules ("10h" and "10h30", "JDK 17" and
@@ -522,6 +535,9 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 			if from, to := valueDiff(o.text, s.text); len(from) > 0 && len(to) > 0 {
 				continue // "write Go tests table-driven"; "in Python, don't": two subjects, no reversal
 			}
+			if strings.HasPrefix(why, "it negates") && forbids(o.text) {
+				continue // "never hard-code a number from the agreement", then "no magic numbers": one prohibition
+			}
 			if sharedProhibition(a, b) {
 				// Both forbid the same thing ("never mock PostgreSQL"; "the real
 				// PostgreSQL, never a mock"): a negation's reach over the words
@@ -546,7 +562,7 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 				continue
 			}
 			for _, o := range a.sents {
-				if o.aff[w] && !o.neg[w] {
+				if o.aff[w] && !o.neg[w] && !forbids(o.text) { // "never hard-code a number" forbids, as "no magic numbers" does
 					return "it negates " + w + ", which the older one affirms", []string{quote(o.text), quote(s.text)}
 				}
 			}
@@ -698,6 +714,18 @@ func sharedProhibition(a, b item) bool {
 			if negates(b, w) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// forbids reports a sentence that says never, don't or avoid: the words
+// after it are what it forbids, whatever polarity read of them.
+func forbids(s string) bool {
+	for _, w := range strings.Fields(strings.ToLower(s)) {
+		switch strings.Trim(w, ".,;:!") {
+		case "never", "don't", "dont", "avoid", "forbidden":
+			return true
 		}
 	}
 	return false

@@ -43,6 +43,11 @@ func (p *planner) pruneRound(cutoff time.Time, superseded bool) {
 		case markedWrong(u):
 			reason = fmt.Sprintf("%s was marked wrong %s (helpful %d): it misleads more than it helps.", it.File, times(u.Wrong), u.Helpful)
 			ev = append(ev, fmt.Sprintf("marked wrong %s, helpful %s", times(u.Wrong), times(u.Helpful)))
+		case it.Type == "feedback" && it.SupersededBy == "" && unused(it.Item, cutoff) && ephemeral(it.Item):
+			// "Bumped that test's timeout to 30s; passes now": a fix told
+			// done, saved as feedback, that states no rule.
+			reason = fmt.Sprintf("%s has not been injected into any prompt in %d days and tells a one-off fix, done, with no rule in it: it no longer changes what an agent does.", it.File, unusedDays)
+			ev = append(ev, usageEvidence(u, cutoff), quote(firstLine(it.Item)))
 		case it.Type == "user" || it.Type == "feedback":
 			continue
 		case it.SupersededBy == "" && neverUsed(it.Item, p.in.Now) && !p.supersedes(it.File) && !breakGlass(it.Item) && !teaches(it.Item) && !elsewhere(it.Item):
@@ -185,7 +190,9 @@ var reTeaches = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // reDoneAtEnd is a note that ends by saying it is done.
-var reDoneAtEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)[.!;]\s+done\s*[.!]?\s*$`) })
+var reDoneAtEnd = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)[.!;]\s+(?:done|(?:it\s+)?(?:passes|works|builds)\s+(?:again|now)|(?:all\s+)?green\s+(?:again|now|since(?:\s+then)?))\s*[.!]?\s*$`)
+})
 
 // reOnlyReport is a sentence that says what "only" a past event touched:
 // "Only that test class was affected", "only the EU cluster went down".
@@ -254,12 +261,12 @@ func usageEvidence(u Usage, cutoff time.Time) string {
 // written. A durable fact nobody happened to recall (a contact, a
 // convention, how to debug a part) is not pruned on usage alone.
 func ephemeral(it Item) bool {
+	text := prose(it.Name + "\n" + it.Description + "\n" + it.Body)
+	if it.Type != "user" && reDoneAtEnd().MatchString(text) && !teaches(it) {
+		return true // a one-off, told done: "Patched the rows by hand. Done.", "bumped its timeout; passes now"
+	}
 	if it.Type != "project" && it.Type != "reference" {
 		return false
-	}
-	text := prose(it.Name + "\n" + it.Description + "\n" + it.Body)
-	if reDoneAtEnd().MatchString(text) && !teaches(it) {
-		return true // a one-off, told done: "Patched the rows by hand. Done."
 	}
 	if rePassing().MatchString(text) || reToDo.MatchString(it.Description+"\n"+firstLine(Item{Body: it.Body})) || fixedSince(it.Description+"\n"+it.Body) {
 		return true

@@ -25,6 +25,7 @@ var valueRE = lazyre.New(`\b[\p{L}_.-]*\d[\p{L}\d_.-]*\b|[^.!?:;\s]\s+(\p{Lu}\p{
 // values lists a sentence's value tokens.
 func values(s string) map[string]bool {
 	out := map[string]bool{}
+	s = withoutThousands(s)
 	for _, m := range valueRE.FindAllStringSubmatch(s, -1) {
 		v := m[0]
 		if m[1] != "" {
@@ -34,6 +35,24 @@ func values(s string) map[string]bool {
 	}
 	return out
 }
+
+// withoutThousands writes "1,000" as "1000": one number, not two.
+func withoutThousands(s string) string {
+	if !strings.Contains(s, ",") {
+		return s
+	}
+	b := []byte(s)
+	out := b[:0:0]
+	for i := 0; i < len(b); i++ {
+		if b[i] == ',' && i > 0 && isDigit(b[i-1]) && i+3 < len(b) && isDigit(b[i+1]) && isDigit(b[i+2]) && isDigit(b[i+3]) && (i+4 == len(b) || !isDigit(b[i+4])) {
+			continue
+		}
+		out = append(out, b[i])
+	}
+	return string(out)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // valueChange says how the newer memory b changes a value the older a
 // states, or "": two sentences that say the same thing (most of their
@@ -114,6 +133,11 @@ func subjectOf(it item) map[string]bool {
 			continue
 		}
 		parts := strings.Split(v, "-")
+		if last := parts[len(parts)-1]; len(parts) > 1 && body[last] && strings.Trim(last, "0123456789") == "" {
+			// "ota-waves-200.md" for "waves of 200 meters": the value, not a name
+			delete(out, v)
+			continue
+		}
 		for i, part := range parts {
 			// "10m", or "25" then "minutes": a quantity, not a name's number ("shard-3")
 			n, u := amountUnit(part)
@@ -458,6 +482,11 @@ func (p *planner) amountChanged(pr *pair) bool {
 				continue
 			}
 			from, to := valueDiff(o.text, s.text)
+			if len(from) != 1 || len(to) != 1 {
+				// "every 15 minutes", then "every 30 minutes — `PERIOD_S=1800`":
+				// the one amount of a unit each gives is what changed.
+				from, to = withUnit(o.text, from), withUnit(s.text, to)
+			}
 			if len(from) != 1 || len(to) != 1 || statesAlready(s, to[0]) || codeSubjects(o.text, s.text, from, to) || stagingBeside(o.text, s.text) {
 				continue
 			}
@@ -471,6 +500,63 @@ func (p *planner) amountChanged(pr *pair) bool {
 		}
 	}
 	return false
+}
+
+// kindChanged reports whether the newer memory of pr, in a sentence on
+// the older one's topic, names another kind of one thing than the older
+// ("squash-merge PRs into main", then "rebase-merge PRs into main"): a
+// compound word of the same head with another first part, each found in
+// one memory only. If so it sets the pair's contradiction to it.
+func (p *planner) kindChanged(pr *pair) bool {
+	a, b := p.items[pr.a], p.items[pr.b]
+	aText, bText := strings.ToLower(a.Name+" "+a.Description+" "+a.Body), strings.ToLower(b.Name+" "+b.Description+" "+b.Body)
+	for _, o := range a.sents {
+		for _, s := range b.sents {
+			if overlapOf(o.terms, s.terms) < amountTopic {
+				continue
+			}
+			for _, x := range compounds(o.text) {
+				for _, y := range compounds(s.text) {
+					if x[1] == y[1] && x[0] != y[0] && !strings.Contains(bText, x[0]+"-") && !strings.Contains(aText, y[0]+"-") {
+						pr.contra = fmt.Sprintf("it changes %s-%s to %s-%s", x[0], x[1], y[0], y[1])
+						pr.quotes = []string{quote(o.text), quote(s.text)}
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// compounds is a sentence's hyphenated words of two letter-only parts,
+// lower-cased and split: "Squash-merge" is {squash, merge}.
+func compounds(s string) [][2]string {
+	var out [][2]string
+	for _, w := range strings.Fields(strings.ToLower(s)) {
+		w = strings.Trim(w, ".,;:()`'\"")
+		x, y, ok := strings.Cut(w, "-")
+		if ok && len(x) > 2 && len(y) > 2 && onlyLetters(x) && onlyLetters(y) {
+			out = append(out, [2]string{x, strings.TrimSuffix(strings.TrimSuffix(y, "d"), "e")})
+		}
+	}
+	return out
+}
+
+func onlyLetters(s string) bool {
+	return !strings.ContainsFunc(s, func(r rune) bool { return r < 'a' || r > 'z' })
+}
+
+// withUnit is the values of vs that are amounts given with a unit in
+// text.
+func withUnit(text string, vs []string) []string {
+	var out []string
+	for _, v := range vs {
+		if unitOf(text, v) != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // amountTopic is how alike two sentences of two memories the model reads
@@ -593,6 +679,9 @@ func mixed(vs []string) bool {
 // opposite rules ("write Go tests table-driven", "in Python, don't use
 // table-driven tests"). Alike, never the same memory.
 func otherThing(a, b item) bool {
+	if saidTwoThings(a, b) {
+		return true
+	}
 	for _, o := range a.sents {
 		for _, s := range b.sents {
 			alike := overlapOf(o.terms, s.terms)
@@ -606,6 +695,37 @@ func otherThing(a, b item) bool {
 			if len(from) > 0 && len(to) > 0 && !(amounts(from) && amounts(to)) && extract.Contradiction(o.text, s.text) != "" {
 				return true // "10 minutes" to "25 minutes" is one thing's value changed
 			}
+		}
+	}
+	return false
+}
+
+// saidTwoThings reports two memories one of which says it is about
+// another thing than the other: "capped separately from personal gifts";
+// "their standup moved to 10:30, ours stays at 9:45". No likeness of
+// their words makes them one.
+func saidTwoThings(a, b item) bool {
+	if separate(a.Description+"\n"+a.Body) || separate(b.Description+"\n"+b.Body) {
+		return true
+	}
+	for _, o := range a.sents {
+		for _, s := range b.sents {
+			if staysSo(s.text, o.text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// separate reports a memory that says it is about another thing than one
+// like it: "separately from personal gifts", "independent of the web
+// limit", "changing the personal limit does not touch this one".
+func separate(text string) bool {
+	l := strings.ToLower(text)
+	for _, w := range []string{"separately from", "separate from", "independent of", "independently of", "distinct from", "not the same as", "does not touch this", "doesn't touch this", "does not affect this", "doesn't affect this"} {
+		if strings.Contains(l, w) {
+			return true
 		}
 	}
 	return false

@@ -62,7 +62,7 @@ const (
 // name different things alike: surer than for others, in a folder large
 // enough for its word weights to mean something.
 func (p *planner) sureOfTwoThings(pr pair) bool {
-	return len(p.items) >= weighedFolder && pr.same >= mergeScore+twoThingsMargin
+	return len(p.items) >= weighedFolder && pr.same >= mergeScore+twoThingsMargin && !saidTwoThings(p.items[pr.a], p.items[pr.b])
 }
 
 // steps names the thresholds of a ladder a value reaches: "j≥0.10" for

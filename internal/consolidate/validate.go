@@ -192,7 +192,7 @@ func validateMerge(items map[string]Item, op Op, fail func(string, ...any) error
 	mergedSents := sentences(merged)
 	for _, f := range op.Files {
 		it := items[f]
-		for _, s := range sentences(it.Description + "\n" + it.Body) {
+		for _, s := range sentences(it.Description + "\n\n" + it.Body) {
 			if c := max(covered(s, terms), covered(absolute(s, it.Created), terms)); c < factKept {
 				return fail("the merged memory loses a fact of %s (%.0f%% of its words kept): %q", f, 100*c, quote(s))
 			}
@@ -310,7 +310,8 @@ func relativeWord(w string) bool {
 	case "today", "tonight", "tomorrow", "yesterday", "next", "this", "coming", "week", "weeks", "day", "days",
 		"month", "months", "quarter", "end", "of", "the", "in", "on", "by", "one", "two", "three", "four", "five", "six",
 		"seven", "eight", "nine", "ten", "eleven", "twelve", "fortnight", "until", "till", "before", "after", "from", "starting",
-		"q1", "q2", "q3", "q4", "eod", "eow", "eom", "eoq", "eoy":
+		"q1", "q2", "q3", "q4", "eod", "eow", "eom", "eoq", "eoy",
+		"mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun": // "Sat 17 Oct"
 		return true
 	}
 	return weekdayOrMonth(w)

@@ -290,11 +290,13 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		}
 		return day(t)
 	}
-	s = gated(s, reMonthDay, monthHints, func(m string) string {
+	s = replaceEach(s, reMonthDay, monthHints, func(s string, m []int) string {
+		if m[1] < len(s) && s[m[1]] == ':' && group(s, m, 3) == "" {
+			return s[m[0]:m[1]] // "Sat 17 Oct 01:00": a time after the day, not the 1st
+		}
 		found = true
-		g := reMonthDay.FindStringSubmatch(m)
-		d, _ := strconv.Atoi(g[2])
-		return monthDay(m, months[strings.ToLower(g[1])], d, g[3])
+		d, _ := strconv.Atoi(group(s, m, 2))
+		return monthDay(s[m[0]:m[1]], months[strings.ToLower(group(s, m, 1))], d, group(s, m, 3))
 	})
 	s = replaceEach(s, reDayMonth, monthHints, func(s string, m []int) string {
 		if m[0] > 0 && s[m[0]-1] == '-' {
@@ -453,7 +455,13 @@ func anchoredWeekdays(s string) string {
 		} else if d := dateSoonAfter(s[m[1]:]); d != "" {
 			anchors = []string{d} // "the friday before 2026-06-08", "the friday before the lab test on 2026-03-16"
 		} else if !clauseEndsAt(s[m[1]:]) {
-			return whole // "friday 2026-03-06 before the demo": counted from the demo, not a date
+			if strings.HasSuffix(asciiLower(s[:m[0]]), "the ") && strings.EqualFold(group(s, m, 3), "before") {
+				// "by the Wednesday before the change": that week's, a day
+				// the text does not give ("the Monday after launch" is the
+				// coming one, launch being this week).
+				return group(s, m, 1) + s[m[5]:m[1]]
+			}
+			return whole // "friday 2026-03-06 before the demo": the coming friday, which is before it
 		}
 		if len(anchors) == 0 {
 			return whole

@@ -1,0 +1,163 @@
+package consolidate
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Rules of the fifth round of blind folders (2026-12-01), each case in
+// words of its own, not the folders'.
+
+// A number changed with no marker, the newer giving a second form of it
+// in a code span: "every 10 minutes", then "every 20 minutes
+// (`SYNC_PERIOD_S=1200`)". Read when the model takes the two for one
+// memory (amountChanged), which would otherwise merge them.
+func TestAmountChanged_BesideItsCode(t *testing.T) {
+	old := Item{File: "old.md", Type: "project", Created: date("2026-03-12"), Name: "Inventory sync", Description: "How the store syncs its inventory with the ERP", Body: "The store syncs its inventory every 10 minutes with one bulk call to the ERP, then sleeps."}
+	new := Item{File: "new.md", Type: "project", Created: date("2026-09-08"), Name: "Inventory sync period", Description: "How often inventory syncs with the ERP, and its setting", Body: "Inventory sync runs every 20 minutes — `SYNC_PERIOD_S=1200`, one bulk call to the ERP."}
+	p := newPlanner(Input{Now: now, Items: []Item{old, new}}, nil)
+	pr := pair{a: 0, b: 1}
+	if !p.amountChanged(&pr) || pr.contra != "it changes 10 to 20" {
+		t.Errorf("amountChanged: %q", pr.contra)
+	}
+}
+
+// One thing of another kind: "squash-merge", then "rebase-merge" (names
+// of one template, "Squash-merge X" and "Rebase-merge X", stay two things:
+// "client-side validation", "server-side validation").
+func TestHeuristic_KindChanged(t *testing.T) {
+	old := Item{Name: "Squash-merge into develop", Description: "Feature branches are squash-merged into develop", Body: "Squash-merge feature branches into develop so each feature is one commit."}
+	new := Item{Name: "Rebase-merge feature branches", Description: "Feature branches are rebase-merged into develop, commits kept", Body: "Rebase-merge feature branches into develop; keep the commits, each one green."}
+	p := r5pair(old, new, r5u(3, 0), r5u(3, 0))
+	if !slices.Contains(ids(p), "supersede:new.md+old.md") {
+		t.Errorf("squash to rebase not read as a change: %v", reasons(p))
+	}
+	if c := compounds("Blue-green deploys and a read-only replica"); len(c) != 2 || c[0] != [2]string{"blue", "green"} {
+		t.Errorf("compounds = %v", c)
+	}
+}
+
+// "1,000" is one number.
+func TestValues_Thousands(t *testing.T) {
+	v := values("a wave is 1,000 meters, then 12,500 by June")
+	for _, want := range []string{"1000", "12500"} {
+		if !v[want] {
+			t.Errorf("values lacks %s: %v", want, v)
+		}
+	}
+	if v["000"] || v["500"] {
+		t.Errorf("a number split at its comma: %v", v)
+	}
+	if got := withoutThousands("lists 1,2,3 and 10,00"); got != "lists 1,2,3 and 10,00" {
+		t.Errorf("withoutThousands changed what is no thousands: %q", got)
+	}
+}
+
+// A tool said end-of-life is gone; a clause after "was dropped" that says
+// with which release is when, not a condition.
+func TestMoves_EndOfLifeAndWithRelease(t *testing.T) {
+	if mv := moves("Flashing uses nrfutil now; nrfjprog is end-of-life."); len(mv) == 0 || mv[0].from != "nrfjprog" {
+		t.Errorf("end-of-life not read as gone: %+v", mv)
+	}
+	if mv := moves("The paper checklist was dropped with 3.2."); len(mv) == 0 {
+		t.Errorf("dropped with 3.2 read as a condition")
+	}
+	if mv := moves("Old preview apps are deleted with two days' notice."); len(mv) != 0 {
+		t.Errorf("a policy's condition read as gone: %+v", mv)
+	}
+	if mv := moves("We retired with Season 4 the weekly reset."); slices.ContainsFunc(mv, func(m saidMove) bool { return strings.HasPrefix(m.from, "with") }) {
+		t.Errorf("'retired with Season 4' read as retiring 'with …': %+v", mv)
+	}
+}
+
+// Another thing, said so: "separately from", "ours stays at".
+func TestHeuristic_SaidTwoThings(t *testing.T) {
+	cap := Item{Name: "Coupon cap", Description: "A customer can redeem at most 3 coupons a month", Body: "At most 3 coupon redemptions per customer per month, checked in CouponService."}
+	gift := Item{Name: "Gift card cap", Description: "Gift cards are capped separately from coupons: 2 a month", Body: "Gift card redemptions are capped separately from coupons: 2 per customer per month. Changing the coupon cap does not touch this one."}
+	if p := r5pair(cap, gift, r5u(1, 2), r5u(3, 0)); slices.Contains(ids(p), "supersede:new.md+old.md") {
+		t.Errorf("a separate cap retired the coupon cap: %v", reasons(p))
+	}
+	ours := Item{Name: "Platform standup", Description: "Platform standup is daily at 9:30", Body: "Platform standup: daily at 9:30 in the Platform room."}
+	theirs := Item{Name: "Mobile team standup", Description: "The mobile team's standup moved to 10:15; ours stays at 9:30", Body: "The mobile team moved their standup to 10:15 (ours stays at 9:30). One of us joins theirs on Thursdays."}
+	p := r5pair(ours, theirs, r5u(3, 0), r5u(3, 0))
+	if slices.ContainsFunc(ids(p), func(id string) bool { return strings.Contains(id, "old.md") && !strings.HasPrefix(id, "date") }) {
+		t.Errorf("our standup retired by another team's: %v", reasons(p))
+	}
+	if !staysSo("ours stays at 9:30", "Platform standup: daily at 9:30") || staysSo("minSdk 29, targetSdk still 35", "minSdk 26, targetSdk 35") {
+		t.Error("staysSo: every number of the older sentence must still be there")
+	}
+}
+
+// A routine and one day of it are two memories.
+func TestHeuristic_RoutineAndItsInstance(t *testing.T) {
+	routine := Item{File: "freeze.md", Name: "Release freeze", Type: "project", Created: date("2026-04-01"), Description: "Every quarterly release, merges to main freeze 7 days before", Body: "Every quarterly release, main is frozen 7 days before the release: only fixes the release manager approves."}
+	one := Item{File: "q4.md", Name: "Q4 release checklist", Type: "project", Created: date("2026-11-10"), Description: "The Q4 release (2026-12-14) needs the freeze announced and the checklist signed", Body: "The Q4 release is on 2026-12-14: announce the merge freeze and get the release checklist signed before main is frozen."}
+	p := Heuristic(Input{Now: now, Items: amongFillers([]Item{routine, one}, "reference", fillerBodies...)})
+	if slices.ContainsFunc(ids(p), func(id string) bool { return strings.HasPrefix(id, "merge:") && strings.Contains(id, "freeze.md") }) {
+		t.Errorf("a routine merged with one of its days: %v", reasons(p))
+	}
+}
+
+// A day told from an event the memory dates: "two days before the launch".
+func TestFromEvent(t *testing.T) {
+	text := "The spring sale launches Thu 2026-04-16. Code freeze starts two days before the launch: config PRs only."
+	if got := fromEvent(text, text); !strings.Contains(got, "2026-04-14 (two days before the launch)") {
+		t.Errorf("fromEvent = %q", got)
+	}
+	// Two dates for the event, or none: left as written.
+	for _, s := range []string{
+		"The sale launches 2026-04-16 in the EU and 2026-04-23 in the US. Freeze starts two days before the launch.",
+		"Freeze starts two days before the launch.",
+	} {
+		if got := fromEvent(s, s); got != s {
+			t.Errorf("fromEvent(%q) = %q", s, got)
+		}
+	}
+}
+
+// A window said first ends the whole memory, its routine included.
+func TestHeuristic_BoundedRoutineExpires(t *testing.T) {
+	for _, it := range []Item{
+		r4it("2026-08-03", "The Hillcrest pilot runs for the next two sprints, free, with a weekly check-in", "Hillcrest pilot: 20 devices, two-week sprints, check-in every Tuesday."),
+		r4it("2026-06-01", "Orders dual-write to both queues until the cutover on 2026-07-15; compare counts daily", "Run compare.py daily during the dual-write."),
+	} {
+		if p := r3plan(it); !slices.Contains(ids(p), "expire:m.md") {
+			t.Errorf("%q: not expired: %v", it.Description, reasons(p))
+		}
+	}
+	if p := r3plan(r4it("2026-08-03", "Every Monday we plan for the next two weeks", "Planning happens every Monday at 10:00.")); slices.Contains(ids(p), "expire:m.md") {
+		t.Errorf("a routine that plans ahead expired: %v", reasons(p))
+	}
+}
+
+// What a rule quotes is an example, no day.
+func TestHeuristic_QuotedExampleNotDated(t *testing.T) {
+	it := Item{Type: "feedback", Created: date("2026-03-01"), Description: "Push notifications must name the action", Body: `Notifications tell the user what to do ("water the tomatoes tonight"), never only what was measured.`}
+	if p := r3plan(it); slices.Contains(ids(p), "date:m.md") {
+		t.Errorf("a quoted example dated: %v", reasons(p))
+	}
+}
+
+// A fix told done is pruned once unused, feedback too; a weekday
+// abbreviation is a date word.
+func TestHeuristic_FixToldDone(t *testing.T) {
+	it := Item{Type: "feedback", Created: date("2026-02-10"), Description: "LoginTest flaked on CI; raised its wait to 20s", Body: "`LoginTest.redirects` flaked on the shared runners. Raised its wait to 20s in `LoginTest.kt`; passes now.",
+		Usage: Usage{Since: date("2026-01-05")}}
+	if p := r3plan(it); !slices.Contains(ids(p), "prune:m.md") {
+		t.Errorf("a done fix not pruned: %v", reasons(p))
+	}
+	if !relativeWord("sat") || !relativeWord("thu") {
+		t.Error("weekday abbreviations are date words")
+	}
+}
+
+// A rule worded two ways, both forbidding: no reversal.
+func TestHeuristic_TwoProhibitionsAgree(t *testing.T) {
+	old := Item{Type: "feedback", Name: "Limits come from config", Description: "Every limit from the contract goes in limits.yaml", Body: "Every limit from the contract goes in limits.yaml, read through LimitsConfig. Never hard-code a number from the contract in a handler."}
+	new := Item{Type: "feedback", Name: "No magic numbers in handlers", Description: "Contract values: limits.yaml + LimitsConfig, not literals", Body: "Contract values go in limits.yaml via LimitsConfig. No magic numbers in handlers."}
+	p := r5pair(old, new, r5u(3, 0), r5u(3, 0))
+	if slices.ContainsFunc(ids(p), func(id string) bool { return strings.HasPrefix(id, "supersede:") }) {
+		t.Errorf("two prohibitions read as a reversal: %v", reasons(p))
+	}
+}
