@@ -114,16 +114,28 @@ func staysSo(line, old string) bool {
 	}
 	// Every number of the older sentence is still there: "targetSdk still
 	// 35" beside "minSdk 29" keeps one of two, and 26 changed.
-	nl, held := values(line), false
-	for v := range values(old) {
+	// Beside it, another of its kind is new: "moved to 10:30; ours stays at
+	// 9:45" tells two things; "still runs at 03:00, now from ops-2" one
+	// that changed.
+	nl, ol := values(line), values(old)
+	clock := func(v string) bool { return strings.Contains(v, ":") }
+	var kept, fresh []string
+	for v := range ol {
 		if strings.ContainsAny(v, "0123456789") {
 			if !nl[v] {
 				return false
 			}
-			held = true
+			kept = append(kept, v)
 		}
 	}
-	return held
+	for v := range nl {
+		if !ol[v] && strings.Trim(v, "0123456789:.") == "" {
+			fresh = append(fresh, v)
+		}
+	}
+	return slices.ContainsFunc(kept, func(k string) bool {
+		return slices.ContainsFunc(fresh, func(f string) bool { return clock(k) == clock(f) })
+	})
 }
 
 // reSlot is a number and the word it belongs to: "port 5433",

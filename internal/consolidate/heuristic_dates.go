@@ -308,6 +308,11 @@ func absoluteInOf(s string, it Item) string {
 
 // absoluteInOfDays is absoluteInOf, weeks' own things hidden.
 func absoluteInOfDays(s string, it Item) string {
+	s, generic := maskGenericDays(s)
+	return unmaskWith(absoluteInOfDaysAll(s, it), generic, genericMark)
+}
+
+func absoluteInOfDaysAll(s string, it Item) string {
 	if it.Type == "feedback" || it.Type == "user" {
 		// A rule's weekday is any such day: "if a PR is ready on Friday,
 		// merge on Monday", "Friday merges are fine again"; and what it
@@ -344,48 +349,6 @@ func absoluteInOfDays(s string, it Item) string {
 	}
 	return out
 }
-
-// reQuoted is a short span in double quotes.
-var reQuoted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"[^"\n]{1,80}"|“[^”\n]{1,80}”`) })
-
-// reFromEvent is a day told from an event: "two days before the launch".
-var reFromEvent = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d{1,2})\s+(day|week)s?\s+(before|after|ahead of|prior to)\s+the\s+([a-z][a-z-]{3,})\b`)
-})
-
-// fromEvent dates the days s tells from an event that text dates itself
-// ("Winter Fest launches Thu 2026-12-10. Code freeze starts two days
-// before the launch": 2026-12-08). The event's day must be the one ISO
-// date of a sentence that names it (its first five letters).
-func fromEvent(s, text string) string {
-	return reFromEvent().ReplaceAllStringFunc(s, func(m string) string {
-		g := reFromEvent().FindStringSubmatch(m)
-		event := strings.ToLower(g[4])[:min(5, len(g[4]))]
-		var when string
-		for _, sent := range sentences(text) {
-			l := strings.ToLower(sent)
-			if strings.Contains(l, strings.ToLower(m)) || !strings.Contains(l, event) {
-				continue
-			}
-			ds := reISODay().FindAllString(sent, -1)
-			if len(ds) != 1 || when != "" && when != ds[0] {
-				return m
-			}
-			when = ds[0]
-		}
-		t, err := time.Parse(time.DateOnly, when)
-		if err != nil {
-			return m
-		}
-		n := spanDays(g[1], g[2])
-		if strings.EqualFold(g[3], "after") {
-			return t.AddDate(0, 0, n).Format(time.DateOnly) + " (" + m + ")"
-		}
-		return t.AddDate(0, 0, -n).Format(time.DateOnly) + " (" + m + ")"
-	})
-}
-
-var reISODay = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b20\d\d-[01]\d-[0-3]\d\b`) })
 
 // absolute rewrites the relative dates of s as absolute ones, counted from
 // at, as extract.AbsoluteDates does, but leaves alone what is already

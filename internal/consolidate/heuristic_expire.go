@@ -197,7 +197,13 @@ var reSpanAfter = sync.OnceValue(func() *regexp.Regexp {
 // 2026-09-15; compare daily counts" with that day; "every Monday we plan
 // for the next two weeks" recurs.
 func boundedFirst(desc string) bool {
+	if strings.Contains(strings.ToLower(desc), "roll") {
+		return false // "the window rolls forward nightly"
+	}
 	f := reForNext().FindStringIndex(desc)
+	if f != nil && plansAhead(desc[:f[0]]) {
+		return false // "can book berths for the next 30 days", "plans capacity for the next two weeks": a window that rolls
+	}
 	if f == nil {
 		f = reUntilDate().FindStringIndex(desc) // "dual-writes until the cutover on 2026-09-15; compare daily counts"
 	}
@@ -206,6 +212,20 @@ func boundedFirst(desc string) bool {
 	}
 	r := reRecurs().FindStringIndex(desc)
 	return r == nil || r[0] > f[1]
+}
+
+// plansAhead reports a clause that ends on a verb of looking ahead, at
+// most two words before the while it names: "book berths", "plans
+// capacity".
+func plansAhead(before string) bool {
+	w := strings.Fields(strings.ToLower(before))
+	for i := max(0, len(w)-3); i < len(w); i++ {
+		switch strings.TrimSuffix(strings.TrimSuffix(w[i], "s"), "ing") {
+		case "book", "plan", "forecast", "schedule", "cover", "show", "list", "look", "reserve", "hold", "predict", "project":
+			return true
+		}
+	}
+	return false
 }
 
 // quarterName is a memory's name when it names an allowance for a quarter
@@ -231,7 +251,7 @@ var reForNextFirst = sync.OnceValue(func() *regexp.Regexp {
 // reQuarterBudget is an allowance for one quarter: "Q3 budget", "this
 // quarter's SMS budget", "the budget for Q3".
 var reQuarterBudget = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:(q[1-4])(?:\s+(\d{4}))?|this\s+quarter)(?:'s)?\s+(?:[\w-]+\s+){0,2}?(?:budget|quota|allowance|spend|headcount|credits?)\b|\b(?:budget|quota|allowance|spend|credits?)\s+(?:(?:for|in|of)\s+)?(?:this\s+quarter\s+\((q[1-4])(?:\s+(\d{4}))?\)|(q[1-4])(?:\s+(\d{4}))?|this\s+quarter)\b` +
+	return regexp.MustCompile(`(?i)\b(?:(q[1-4])(?:\s+(\d{4}))?|this\s+quarter)(?:'s)?\s+(?:[\w-]+\s+){0,2}?(?:budget|quota|allowance|spend|headcount|credits?)\b|\b(?:budget|quota|allowance|spend|credits?)(?:\s+(?:cap|limit|ceiling))?\s+(?:(?:for|in|of)\s+)?(?:this\s+quarter\s+\((q[1-4])(?:\s+(\d{4}))?\)|(q[1-4])(?:\s+(\d{4}))?|this\s+quarter)\b` +
 		// "approved for Q3 only"
 		`|\bfor\s+(q[1-4])(?:\s+(\d{4}))?\s+only\b`)
 })

@@ -70,6 +70,7 @@ const (
 	nextMark    = '\uE007' // each run's next, in a weekly routine
 	monthMark   = '\uE008' // each month's day beside a monthly rate
 	quoteMark   = '\uE009' // what a rule quotes: an example, no day
+	genericMark = '\uE00A' // a kind of day: "Christmas Eve" in a list of peaks, "Monday to Wednesday"
 )
 
 // maskMonthlyDays hides "the 1st" in a sentence that tells a rate per

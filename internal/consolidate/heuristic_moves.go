@@ -28,7 +28,7 @@ var (
 	})
 	// "the fixtures refresh script is no longer needed"
 	reNoLongerNeeded = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:is|are)\s+(?:no\s+longer|not)\s+(?:needed|required|necessary|used|in\s+use|supported|maintained)\b`)
+		return regexp.MustCompile(`(?i)\b((?:[\w.+#-]+\s+){0,2}[\w.+#-]+)` + "`?" + `\s+(?:is|are)\s+(?:no\s+longer|not)\s+(?:needed|required|necessary|used|in\s+use|supported|maintained|held|run|in\s+place|active)\b`)
 	})
 	reNoLonger = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\bno longer\s+(?:use[sd]?\s+|using\s+|runs?\s+(?:on\s+)?|(?:go(?:es)?|goes|pass(?:es)?|routes?|gets?\s+sent|are\s+sent|is\s+sent)\s+(?:to|through|via)\s+(?:the\s+)?|on\s+|in\s+|at\s+)?([\w.+#-]+)`)
@@ -103,6 +103,9 @@ func moves(s string) []saidMove {
 			if i == 2 && reOnCondition().MatchString(s[loc[1]:]) && !withRelease(s[loc[1]:]) {
 				continue // "preview environments are deleted after 7 days": a policy, nothing gone
 			}
+			if i == 2 && reAhead().MatchString(s[loc[1]:]) && presentTense(s[loc[0]:loc[1]]) {
+				continue // "Node 18 is end-of-life in April 2027": not yet
+			}
 			m := func(g int) string {
 				if 2*g+1 >= len(loc) || loc[2*g] < 0 {
 					return ""
@@ -122,6 +125,20 @@ func moves(s string) []saidMove {
 	return out
 }
 
+// reAhead is a time after "is end-of-life" or "is deprecated" that
+// says when, not that it happened: "in April 2027", "next year", "from
+// 2027-04-30".
+var reAhead = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s+(?:in|on|by|from|after|at\s+the\s+end\s+of|next|as\s+of|starting)\s+(?:\w+\s+)?(?:\d{4}\b|next\b|` + monthRE + `\b|q[1-4]\b|\d{4}-\d\d-\d\d)`)
+})
+
+// presentTense reports "X is …" or "X are …": said of now or ahead, not
+// "X was shut down on 2026-07-14".
+func presentTense(m string) bool {
+	l := strings.ToLower(m)
+	return strings.Contains(l, " is ") || strings.Contains(l, " are ")
+}
+
 // withRelease reports a clause that opens with the release a thing went
 // with ("was dropped with 3.2", "retired with Season 2"): when it went,
 // not a condition of a policy.
@@ -130,14 +147,18 @@ func withRelease(rest string) bool {
 	if len(w) < 2 || w[0] != "with" {
 		return false
 	}
-	v := strings.TrimPrefix(w[1], "v")
-	switch {
-	case v != "" && v[0] >= '0' && v[0] <= '9', len(w) > 3 && w[1] == "the" && strings.Trim(w[3], ".,;") == "release":
-		return true
+	version := func(x string) bool {
+		x = strings.TrimRight(strings.TrimPrefix(x, "v"), ".,;:")
+		return x != "" && strings.Trim(x, "0123456789.") == "" && x[0] != '.' && (strings.Contains(x, ".") || strings.HasPrefix(w[1], "v"))
 	}
-	switch w[1] {
-	case "release", "version", "season", "sprint", "milestone", "phase":
+	switch {
+	case version(w[1]): // "with 3.2", "with v4"
 		return true
+	case len(w) > 2 && (w[1] == "release" || w[1] == "version" || w[1] == "season" || w[1] == "sprint" || w[1] == "milestone" || w[1] == "phase"):
+		n := strings.TrimRight(strings.TrimPrefix(w[2], "v"), ".,;:")
+		return n != "" && strings.Trim(n, "0123456789.") == "" // "with Season 2", "with release 4.1"
+	case len(w) > 3 && w[1] == "the" && strings.Trim(w[3], ".,;") == "release":
+		return true // "with the June release"
 	}
 	return false
 }

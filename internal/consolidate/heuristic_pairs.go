@@ -348,7 +348,7 @@ func (p *planner) wrongAndReplaced(pr pair) bool {
 	// Two things by their names ("Local Postgres", "Local Redis") stay
 	// two, unless the newer says it changed.
 	return !pr.twoThings && pr.same >= wrongScore && pr.jaccard >= leftJaccard ||
-		pr.jaccard >= wrongJaccard && (!differentSubjects(a, b) || saysChanged(b))
+		pr.jaccard >= wrongJaccard && (!differentSubjects(a, b) || saysChanged(b) || reChanged().MatchString(b.Body))
 }
 
 // supersede plans the strongest contradicting pairs first; a memory is
@@ -535,7 +535,7 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 			if from, to := valueDiff(o.text, s.text); len(from) > 0 && len(to) > 0 {
 				continue // "write Go tests table-driven"; "in Python, don't": two subjects, no reversal
 			}
-			if strings.HasPrefix(why, "it negates") && forbids(o.text) {
+			if w, ok := negatedWord(why); ok && forbidsWord(o.text, w) {
 				continue // "never hard-code a number from the agreement", then "no magic numbers": one prohibition
 			}
 			if sharedProhibition(a, b) {
@@ -562,7 +562,7 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 				continue
 			}
 			for _, o := range a.sents {
-				if o.aff[w] && !o.neg[w] && !forbids(o.text) { // "never hard-code a number" forbids, as "no magic numbers" does
+				if o.aff[w] && !o.neg[w] && !forbidsWord(o.text, w) { // "never hard-code a number" forbids, as "no magic numbers" does
 					return "it negates " + w + ", which the older one affirms", []string{quote(o.text), quote(s.text)}
 				}
 			}
@@ -719,16 +719,29 @@ func sharedProhibition(a, b item) bool {
 	return false
 }
 
-// forbids reports a sentence that says never, don't or avoid: the words
-// after it are what it forbids, whatever polarity read of them.
-func forbids(s string) bool {
-	for _, w := range strings.Fields(strings.ToLower(s)) {
-		switch strings.Trim(w, ".,;:!") {
+// forbidsWord reports a sentence that forbids stem w: w comes after its
+// "never", "don't" or "avoid" ("never hard-code a number from the
+// agreement" forbids number, as "no magic numbers" does; "mock the
+// gateway, never call the sandbox" forbids no mock).
+func forbidsWord(s string, w string) bool {
+	words := strings.Fields(strings.ToLower(s))
+	for i, x := range words {
+		switch strings.Trim(x, ".,;:!") {
 		case "never", "don't", "dont", "avoid", "forbidden":
-			return true
+			return termSet(strings.Join(words[i+1:], " "))[w]
 		}
 	}
 	return false
+}
+
+// negatedWord is the stem a polarity reason names: "it negates W, …".
+func negatedWord(why string) (string, bool) {
+	rest, ok := strings.CutPrefix(why, "it negates ")
+	if !ok {
+		return "", false
+	}
+	w, _, _ := strings.Cut(rest, ",")
+	return strings.TrimSpace(w), true
 }
 
 // negates reports whether any sentence of a memory negates stem w.

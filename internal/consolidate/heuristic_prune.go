@@ -43,7 +43,7 @@ func (p *planner) pruneRound(cutoff time.Time, superseded bool) {
 		case markedWrong(u):
 			reason = fmt.Sprintf("%s was marked wrong %s (helpful %d): it misleads more than it helps.", it.File, times(u.Wrong), u.Helpful)
 			ev = append(ev, fmt.Sprintf("marked wrong %s, helpful %s", times(u.Wrong), times(u.Helpful)))
-		case it.Type == "feedback" && it.SupersededBy == "" && unused(it.Item, cutoff) && ephemeral(it.Item):
+		case it.Type == "feedback" && it.SupersededBy == "" && unused(it.Item, cutoff) && ephemeral(it.Item) && ruleless(it.Item):
 			// "Bumped that test's timeout to 30s; passes now": a fix told
 			// done, saved as feedback, that states no rule.
 			reason = fmt.Sprintf("%s has not been injected into any prompt in %d days and tells a one-off fix, done, with no rule in it: it no longer changes what an agent does.", it.File, unusedDays)
@@ -75,6 +75,22 @@ func (p *planner) pruneRound(cutoff time.Time, superseded bool) {
 		p.add(Op{Kind: Prune, Files: []string{it.File}, Retire: []string{it.File}, Reason: reason, Evidence: ev})
 	}
 }
+
+// ruleless reports a memory none of whose sentences tells what to do:
+// no order ("Use make test-integration instead"), no always, never or
+// instead.
+func ruleless(it Item) bool {
+	for _, s := range sentences(it.Description + "\n\n" + it.Body) {
+		if extract.Imperative(s) || reRuleWord().MatchString(s) {
+			return false
+		}
+	}
+	return true
+}
+
+var reRuleWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:always|never|instead|must|should|don't|do not|avoid|not plain)\b`)
+})
 
 // neverUsed reports whether usage evidence, kept for at least
 // neverUsedDays, shows a memory last changed before then never injected.

@@ -133,7 +133,7 @@ func subjectOf(it item) map[string]bool {
 			continue
 		}
 		parts := strings.Split(v, "-")
-		if last := parts[len(parts)-1]; len(parts) > 1 && body[last] && strings.Trim(last, "0123456789") == "" {
+		if last := parts[len(parts)-1]; len(parts) > 1 && strings.Trim(last, "0123456789") == "" && (undotted(body)[last] || body[last] && !namesNumber(it.Description+" "+it.Body, parts[:len(parts)-1], last)) {
 			// "ota-waves-200.md" for "waves of 200 meters": the value, not a name
 			delete(out, v)
 			continue
@@ -145,6 +145,31 @@ func subjectOf(it item) map[string]bool {
 				delete(out, v)
 				break
 			}
+		}
+	}
+	return out
+}
+
+// namesNumber reports whether text gives number n after one of the words
+// of a file name ("kafka-broker-3.md" and "Broker 3's disk"): the number
+// of a thing's name, not the memory's value ("waves of 200 meters").
+func namesNumber(text string, words []string, n string) bool {
+	ws := strings.Fields(strings.ToLower(text))
+	for i := 1; i < len(ws); i++ {
+		if strings.TrimRight(strings.Split(ws[i], "'")[0], ".,;:)") == n && slices.Contains(words, strings.Trim(ws[i-1], "(#")) {
+			return true
+		}
+	}
+	return false
+}
+
+// undotted is the numbers of vs written without their dots: "8.2" is the
+// "82" of a file name "prod-php-82.md".
+func undotted(vs map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for v := range vs {
+		if strings.Contains(v, ".") && strings.Trim(v, "0123456789.") == "" {
+			out[strings.ReplaceAll(v, ".", "")] = true
 		}
 	}
 	return out
@@ -215,6 +240,10 @@ func mentionsAny(it item, vs map[string]bool) bool {
 // when the newer names the older's tool, and so are not parallel.
 func parallelNames(a, b item) bool {
 	na, nb := termSet(a.Name), termSet(b.Name)
+	for _, w := range []string{"per", "via", "through"} { // "Passengers per online booking" and "Online booking passenger cap"
+		delete(na, w)
+		delete(nb, w)
+	}
 	amounts := func(n map[string]bool) (out []string) {
 		for t := range n {
 			if _, u := amountUnit(t); unitWord(u) {
@@ -463,8 +492,8 @@ func calendarWord(w string) bool {
 // the pair's contradiction to it.
 func (p *planner) amountChanged(pr *pair) bool {
 	a, b := p.items[pr.a], p.items[pr.b]
-	if oneException(a, b) {
-		return false // "live blogs are the exception: 10 seconds"
+	if oneException(a, b) || narrows(a) || narrows(b) || reOverrideSaid().MatchString(b.Body) {
+		return false // "live blogs are the exception: 10 seconds"; "AgroNorte's retention override: 5 years"
 	}
 	// An amount the older memory states already, of the same thing, is no
 	// new one: "article pages 5 minutes, section fronts 1 minute" has both.
@@ -500,51 +529,6 @@ func (p *planner) amountChanged(pr *pair) bool {
 		}
 	}
 	return false
-}
-
-// kindChanged reports whether the newer memory of pr, in a sentence on
-// the older one's topic, names another kind of one thing than the older
-// ("squash-merge PRs into main", then "rebase-merge PRs into main"): a
-// compound word of the same head with another first part, each found in
-// one memory only. If so it sets the pair's contradiction to it.
-func (p *planner) kindChanged(pr *pair) bool {
-	a, b := p.items[pr.a], p.items[pr.b]
-	aText, bText := strings.ToLower(a.Name+" "+a.Description+" "+a.Body), strings.ToLower(b.Name+" "+b.Description+" "+b.Body)
-	for _, o := range a.sents {
-		for _, s := range b.sents {
-			if overlapOf(o.terms, s.terms) < amountTopic {
-				continue
-			}
-			for _, x := range compounds(o.text) {
-				for _, y := range compounds(s.text) {
-					if x[1] == y[1] && x[0] != y[0] && !strings.Contains(bText, x[0]+"-") && !strings.Contains(aText, y[0]+"-") {
-						pr.contra = fmt.Sprintf("it changes %s-%s to %s-%s", x[0], x[1], y[0], y[1])
-						pr.quotes = []string{quote(o.text), quote(s.text)}
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
-}
-
-// compounds is a sentence's hyphenated words of two letter-only parts,
-// lower-cased and split: "Squash-merge" is {squash, merge}.
-func compounds(s string) [][2]string {
-	var out [][2]string
-	for _, w := range strings.Fields(strings.ToLower(s)) {
-		w = strings.Trim(w, ".,;:()`'\"")
-		x, y, ok := strings.Cut(w, "-")
-		if ok && len(x) > 2 && len(y) > 2 && onlyLetters(x) && onlyLetters(y) {
-			out = append(out, [2]string{x, strings.TrimSuffix(strings.TrimSuffix(y, "d"), "e")})
-		}
-	}
-	return out
-}
-
-func onlyLetters(s string) bool {
-	return !strings.ContainsFunc(s, func(r rune) bool { return r < 'a' || r > 'z' })
 }
 
 // withUnit is the values of vs that are amounts given with a unit in
@@ -695,37 +679,6 @@ func otherThing(a, b item) bool {
 			if len(from) > 0 && len(to) > 0 && !(amounts(from) && amounts(to)) && extract.Contradiction(o.text, s.text) != "" {
 				return true // "10 minutes" to "25 minutes" is one thing's value changed
 			}
-		}
-	}
-	return false
-}
-
-// saidTwoThings reports two memories one of which says it is about
-// another thing than the other: "capped separately from personal gifts";
-// "their standup moved to 10:30, ours stays at 9:45". No likeness of
-// their words makes them one.
-func saidTwoThings(a, b item) bool {
-	if separate(a.Description+"\n"+a.Body) || separate(b.Description+"\n"+b.Body) {
-		return true
-	}
-	for _, o := range a.sents {
-		for _, s := range b.sents {
-			if staysSo(s.text, o.text) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// separate reports a memory that says it is about another thing than one
-// like it: "separately from personal gifts", "independent of the web
-// limit", "changing the personal limit does not touch this one".
-func separate(text string) bool {
-	l := strings.ToLower(text)
-	for _, w := range []string{"separately from", "separate from", "independent of", "independently of", "distinct from", "not the same as", "does not touch this", "doesn't touch this", "does not affect this", "doesn't affect this"} {
-		if strings.Contains(l, w) {
-			return true
 		}
 	}
 	return false

@@ -260,6 +260,9 @@ func validateDate(items map[string]Item, op Op, fail func(string, ...any) error)
 		for _, m := range reOrdinalWeekday.FindAllStringSubmatch(c.before, -1) {
 			withDay[strings.ToLower(m[1])] = true
 		}
+		for _, m := range reShortWeekday.FindAllStringSubmatch(c.before, -1) {
+			withDay[strings.ToLower(m[1])] = true // "Sat 17 Oct": the weekday of a day written out
+		}
 		for _, w := range removed {
 			if !relativeWord(w) && !years[w] && !withDay[w] {
 				return fail("the new %s drops %q, which is no date word", c.field, w)
@@ -310,8 +313,7 @@ func relativeWord(w string) bool {
 	case "today", "tonight", "tomorrow", "yesterday", "next", "this", "coming", "week", "weeks", "day", "days",
 		"month", "months", "quarter", "end", "of", "the", "in", "on", "by", "one", "two", "three", "four", "five", "six",
 		"seven", "eight", "nine", "ten", "eleven", "twelve", "fortnight", "until", "till", "before", "after", "from", "starting",
-		"q1", "q2", "q3", "q4", "eod", "eow", "eom", "eoq", "eoy",
-		"mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun": // "Sat 17 Oct"
+		"q1", "q2", "q3", "q4", "eod", "eow", "eom", "eoq", "eoy":
 		return true
 	}
 	return weekdayOrMonth(w)
@@ -319,6 +321,10 @@ func relativeWord(w string) bool {
 
 // reOrdinalWeekday is an ordinal with its weekday: "the first Monday".
 var reOrdinalWeekday = lazyre.New(`(?i)\b(first|second|third|fourth|last)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend|business\s+day|working\s+day)\b`)
+
+// reShortWeekday is a weekday cut short before the day of a date: "Sat
+// 17 Oct", "Thu 3/12".
+var reShortWeekday = lazyre.New(`(?i)\b(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?,?\s+\d{1,2}\b`)
 
 // absoluteWord reports whether a word may be part of an absolute date as
 // the rewrite writes it ("Friday 2026-03-06", "by 2026-03-16", "the week

@@ -291,7 +291,7 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		return day(t)
 	}
 	s = replaceEach(s, reMonthDay, monthHints, func(s string, m []int) string {
-		if m[1] < len(s) && s[m[1]] == ':' && group(s, m, 3) == "" {
+		if m[1]+1 < len(s) && s[m[1]] == ':' && s[m[1]+1] >= '0' && s[m[1]+1] <= '9' && group(s, m, 3) == "" {
 			return s[m[0]:m[1]] // "Sat 17 Oct 01:00": a time after the day, not the 1st
 		}
 		found = true
