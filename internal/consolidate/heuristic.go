@@ -113,6 +113,7 @@ type move struct {
 	ofSeveral        bool // from is one stem of a name of several words
 	weak             bool // said so that it counts only between memories on one topic
 	rule             bool // a rule dropped: its word need not be rare
+	slug             bool // from is a channel's or a slug's whole name ("hl-deploys"), found as written
 }
 
 // sentence is one sentence of a memory and its content stems.
@@ -145,6 +146,11 @@ func newPlanner(in Input, model *textclf.Model) *planner {
 			for _, mv := range moves(s) {
 				// "ONNX Runtime Mobile was backed out": each stem of a name of
 				// several words may be the one the older memory holds.
+				if slug := slugOf(mv.from); slug != "" {
+					// "#hl-deploys has been archived": one name, not its stems.
+					x.moves = append(x.moves, move{from: slug, to: stem(mv.to), fromText: mv.from, toText: mv.to, sentence: s, weak: mv.weak, slug: true})
+					continue
+				}
 				froms := termSet(mv.from)
 				for _, from := range slices.Sorted(maps.Keys(froms)) {
 					x.moves = append(x.moves, move{from: from, to: stem(mv.to), fromText: mv.from, toText: mv.to, sentence: s, ofSeveral: len(froms) > 1, weak: mv.weak, rule: mv.rule})
@@ -313,6 +319,43 @@ func endsOnFunctionWord(line string) bool {
 		return true
 	}
 	return false
+}
+
+// slugOf is a move's from when it is one name written with dashes or
+// underscores, or a channel ("#hl-deploys", "pfl-rewards"), lower-cased
+// and without its '#'; "" otherwise.
+func slugOf(from string) string {
+	f := strings.ToLower(strings.Trim(from, "`'\"()"))
+	if strings.ContainsAny(f, " \t") || !strings.ContainsAny(f, "-_") {
+		return ""
+	}
+	f = strings.TrimLeft(f, "#@")
+	if len(f) < 4 || strings.Trim(f, "abcdefghijklmnopqrstuvwxyz0123456789-_.") != "" {
+		return ""
+	}
+	return f
+}
+
+// mentionsSlug reports whether text names slug as a whole word.
+func mentionsSlug(text, slug string) bool {
+	l := strings.ToLower(text)
+	for i := strings.Index(l, slug); i >= 0; {
+		end := i + len(slug)
+		before, after := i == 0 || !slugRune(l[i-1]), end == len(l) || !slugRune(l[end])
+		if before && after {
+			return true
+		}
+		j := strings.Index(l[i+1:], slug)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+func slugRune(c byte) bool {
+	return c == '-' || c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
 }
 
 // unlabelled is a sentence less the label Claude Code opens a feedback

@@ -481,11 +481,15 @@ func (p *planner) contradiction(a, b item, sameTopic bool) (string, []string) {
 		// A dropped rule's word counts when rare, or when both names hold it
 		// ("No Friday merges"; "Friday merges are fine again").
 		named := mv.rule && termSet(a.Name)[from] && termSet(b.Name)[from]
-		if from == to || !a.terms[from] || to != "" && a.terms[to] || !p.rare(from) && !named || mv.weak && !sameTopic || !related || stillFor(a, b, from) {
+		if mv.slug {
+			if !mentionsSlug(a.Name+"\n"+a.Description+"\n"+a.Body, from) || mentionsSlug(b.Name+"\n"+b.Description, from) && !mentionsSlug(mv.sentence, from) || mv.weak && !sameTopic || !related {
+				continue
+			}
+		} else if from == to || !a.terms[from] || to != "" && a.terms[to] || !p.rare(from) && !named || mv.weak && !sameTopic || !related || stillFor(a, b, from) {
 			continue
 		}
 		for _, o := range a.sents {
-			if o.terms[from] {
+			if o.terms[from] || mv.slug && mentionsSlug(o.text, from) {
 				why := fmt.Sprintf("it moved from %s to %s", mv.fromText, mv.toText)
 				switch {
 				case mv.weak:

@@ -219,3 +219,22 @@ func TestHeuristic_SpendCapAndNoLongerHeld(t *testing.T) {
 		t.Error("'is no longer held' not read as gone")
 	}
 }
+
+// A channel or a slug said gone is one name, not its stems.
+func TestHeuristic_ChannelArchived(t *testing.T) {
+	old := Item{Name: "Release announcements", Description: "Release announcements go in #web-releases on Slack", Body: "Announce every production release in #web-releases on Slack: what, who, how to roll back."}
+	new := Item{Name: "Where release notes go", Description: "Release notes go in #eng-announce; #web-releases has been archived", Body: "Post release notes in #eng-announce, which the support desk reads too. #web-releases has been archived."}
+	// "web" and "release" are in many memories: no stem of the name is rare.
+	common := []string{"The web app builds with Vite.", "Web fonts load from our CDN.", "Each release gets a tag.", "Release branches are cut on Mondays.",
+		"The web team owns the design system.", "A release needs a green main.", "Web vitals are on the perf dashboard.", "Release notes list every PR.",
+		"The web API has its own release train.", "Hotfix releases skip the web QA pass.", "Web and release docs live in the wiki.", "The web release checklist is in Notion."}
+	if p := r5pair(old, new, r5u(3, 0), r5u(3, 0), common...); !slices.Contains(ids(p), "supersede:new.md+old.md") {
+		t.Errorf("an archived channel not read as gone: %v", reasons(p))
+	}
+	if slugOf("#web-releases") != "web-releases" || slugOf("the old board") != "" || slugOf("web") != "" {
+		t.Error("slugOf")
+	}
+	if !mentionsSlug("post in #web-releases.", "web-releases") || mentionsSlug("post in #web-releases-eu", "web-releases") {
+		t.Error("mentionsSlug reads whole names only")
+	}
+}
