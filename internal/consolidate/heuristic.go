@@ -160,7 +160,7 @@ func newPlanner(in Input, model *textclf.Model) *planner {
 		x.owns = owners(x)
 		x.subj = subjectOf(x)
 		x.routine = recurs(it.Description) // what it is, not an aside ("daily agenda in the offsite doc")
-		x.instance = !x.routine && it.Type == "project" && reISODay().MatchString(it.Description+"\n"+it.Body)
+		x.instance = !x.routine && it.Type == "project" && isoDate.MatchString(it.Description+"\n"+it.Body)
 		p.items = append(p.items, x)
 		p.byFile[it.File] = i
 		if it.ReadOnly {

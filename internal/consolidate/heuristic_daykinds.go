@@ -120,7 +120,7 @@ func fromEvent(s, text string) string {
 			if strings.Contains(l, strings.ToLower(phrase)) || !strings.Contains(l, string(event)) {
 				continue
 			}
-			ds := reISODay().FindAllString(sent, -1)
+			ds := isoDate.FindAllString(sent, -1)
 			if len(ds) != 1 || when != "" && when != ds[0] || rePastPlan().MatchString(sent) {
 				return m
 			}
@@ -143,5 +143,3 @@ func fromEvent(s, text string) string {
 var rePastPlan = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(?:went|was|were|had|slipped|originally|first planned|used to|postponed|moved from)\b`)
 })
-
-var reISODay = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b20\d\d-[01]\d-[0-3]\d\b`) })
