@@ -49,7 +49,7 @@ func (a *app) patternsCmd() *cobra.Command {
 	f.IntVar(&o.MinTasks, "min-tasks", 3, "distinct tasks a lesson must recur in to be a pattern")
 	f.StringVar(&o.Since, "since", "", "only diaries dated on or after YYYY-MM-DD (or today, yesterday, 30d)")
 	f.BoolVar(&o.All, "all", false, "every project's diaries (default: this project's)")
-	f.StringVar(&o.Engine, "engine", "", "heuristic (offline, default), or anthropic, openai, claude: a model regroups the lines by meaning and words the rules")
+	f.StringVar(&o.Engine, "engine", "", "heuristic (offline, default), or anthropic, openai, claude: a model regroups the lines by meaning and words the rules; agent: the agent running the plugin's skill is that model")
 	f.StringVar(&o.Rule, "rule", "", "with --apply of one pattern: the rule in your words, instead of memdir's")
 	f.BoolVar(&apply, "apply", false, "write the proposals of the patterns named")
 	f.StringSliceVar(&o.Kinds, "kind", nil, "with --apply: rule, command, memory (default rule,memory)")

@@ -148,9 +148,11 @@ func ParseGroups(text string, omitted, n int) ([]Group, error) {
 
 // FromGroups builds a Result from a model's groups over docs' lines (in
 // Lines order, as sent), counting tasks as Find does: a group in MinTasks
-// tasks is a pattern, in fewer a candidate. A group with lines that ask
-// opposite things is split as Find splits one. The model's rule replaces
-// the offline wording of its pattern's proposals.
+// tasks is a pattern, in fewer a candidate. A group stays whole: a model
+// is told to put a lesson and its opposite in two groups and to mark the
+// second "opposes", and "use UTC" beside "never trust the server's zone"
+// is one lesson, which the offline split by "never" would cut in two. The
+// model's rule replaces the offline wording of its pattern's proposals.
 func FromGroups(docs []Doc, groups []Group, opt Options) Result {
 	opt, lines, _ := prepare(docs, opt)
 	res := Result{Diaries: len(docs), Lines: len(lines), MinTasks: opt.MinTasks}
@@ -159,16 +161,13 @@ func FromGroups(docs []Doc, groups []Group, opt Options) Result {
 	type made struct {
 		p     Pattern
 		group int
-		whole bool // the group was not split
 	}
 	var all []made
 	for gi, g := range groups {
 		if len(g.Lines) == 0 {
 			continue
 		}
-		for _, side := range splitPolarity(lines, g.Lines, opt.MinTasks) {
-			all = append(all, made{makePattern(lines, side, opt.Known), gi, len(side) == len(g.Lines)})
-		}
+		all = append(all, made{makePattern(lines, g.Lines, opt.Known), gi})
 	}
 	// Only groups that become a pattern or a candidate claim an id.
 	all = slices.DeleteFunc(all, func(m made) bool { return len(m.p.Tasks) < 2 })
@@ -182,11 +181,9 @@ func FromGroups(docs []Doc, groups []Group, opt Options) Result {
 	rules := map[string]string{}
 	ids := make([]string, len(groups)) // the pattern each unsplit group became
 	for _, m := range all {
-		if m.whole {
-			ids[m.group] = m.p.ID
-			if r := groups[m.group].Rule; r != "" {
-				rules[m.p.ID] = sentence(r)
-			}
+		ids[m.group] = m.p.ID
+		if r := groups[m.group].Rule; r != "" {
+			rules[m.p.ID] = sentence(r)
 		}
 		switch n := len(m.p.Tasks); {
 		case n >= opt.MinTasks:

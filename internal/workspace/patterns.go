@@ -25,7 +25,9 @@ type PatternsOptions struct {
 	All      bool   // every project's diaries
 	// Engine is "" or heuristic (offline), or a model engine (anthropic,
 	// openai, claude) that regroups the heuristic engine's lines by meaning
-	// and words the rules; memdir counts the tasks either way.
+	// and words the rules, or the agent engine (PatternsAgent), where the
+	// agent running the plugin's skill is that model; memdir counts the
+	// tasks either way.
 	Engine string
 }
 
@@ -59,7 +61,9 @@ type PatternsReport struct {
 	Conflicts  []patterns.Conflict `json:"conflicts"`
 	// Flags are every review flag, those of records not seen in this run
 	// included.
-	Flags    []patterns.Flag   `json:"flags"`
+	Flags []patterns.Flag `json:"flags"`
+	// Agent is the agent engine's request and grouping files.
+	Agent    *AgentRequest     `json:"agent,omitempty"`
 	Records  []patterns.Record `json:"-"`
 	Warnings []string          `json:"warnings,omitempty"`
 }
@@ -119,7 +123,16 @@ func (d *Diaries) patterns(ctx context.Context, o PatternsOptions, dryRun bool, 
 	if err != nil {
 		return rep, err
 	}
-	res, warnings, err := d.find(ctx, o, docs, patterns.KnownOf(records), dryRun, now)
+	var res patterns.Result
+	var warnings []string
+	if o.Engine == PatternsAgent {
+		res, rep.Agent, warnings, err = d.agentFind(docs, patterns.Options{MinTasks: o.MinTasks, Known: patterns.KnownOf(records)}, now)
+		if rep.Agent == nil || !rep.Agent.Answered {
+			rep.Engine = ExtractHeuristic // its patterns, until the agent answers
+		}
+	} else {
+		res, warnings, err = d.find(ctx, o, docs, patterns.KnownOf(records), dryRun, now)
+	}
 	rep.Warnings = append(rep.Warnings, warnings...)
 	if err != nil {
 		return rep, err

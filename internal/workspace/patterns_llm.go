@@ -23,10 +23,10 @@ const patternsMaxTokens = 8000
 // CheckPatternsEngine refuses an engine `memdir patterns` does not know.
 func CheckPatternsEngine(engine string) error {
 	switch engine {
-	case "", ExtractHeuristic, ExtractAnthropic, ExtractOpenAI, ExtractClaude:
+	case "", ExtractHeuristic, ExtractAnthropic, ExtractOpenAI, ExtractClaude, PatternsAgent:
 		return nil
 	}
-	return hint.With(fmt.Errorf("unknown engine %q", engine), "use --engine heuristic, anthropic, openai or claude")
+	return hint.With(fmt.Errorf("unknown engine %q", engine), "use --engine heuristic, anthropic, openai, claude or agent")
 }
 
 // modelAnswer is the last answer of a model engine, kept in the synthesis

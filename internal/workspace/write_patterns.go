@@ -65,7 +65,11 @@ func WritePatterns(w io.Writer, r PatternsReport) error {
 		ew.printf("warning: %s\n", wn)
 	}
 	if len(r.Patterns) > 0 {
-		ew.printf("\nNothing applied. Apply with 'memdir patterns --apply ID' (--kind rule,command,memory).\n")
+		engine := ""
+		if r.Engine == PatternsAgent {
+			engine = "--engine agent " // the grouping it read, not the offline one
+		}
+		ew.printf("\nNothing applied. Apply with 'memdir patterns %s--apply ID' (--kind rule,command,memory).\n", engine)
 	}
 	return ew.err
 }
