@@ -47,10 +47,10 @@ func TestPatterns_AgentEngine(t *testing.T) {
 	}
 
 	for bad, why := range map[string]string{
-		`{"groups": [{"lines": ["L9"], "rule": "x"}]}`:                                  `names "L9", which is no line`,
-		`{"groups": [{"lines": ["L1", "L2"]}, {"lines": ["L2", "L3"]}]}`:                "line L2 is in two groups",
-		`{"groups": [{"lines": ["L1"], "rule": "a\nb"}]}`:                               "not one line",
-		`the lines L1, L2 and L3 say one thing`:                                         "not valid",
+		`{"groups": [{"lines": ["L9"], "rule": "x"}]}`:                                   `names "L9", which is no line`,
+		`{"groups": [{"lines": ["L1", "L2"]}, {"lines": ["L2", "L3"]}]}`:                 "line L2 is in two groups",
+		`{"groups": [{"lines": ["L1"], "rule": "a\nb"}]}`:                                "not one line",
+		`the lines L1, L2 and L3 say one thing`:                                          "not valid",
 		`{"groups": [{"lines": ["L1", "L2", "L3"], "rule": "UTC", "because": "I say"}]}`: "unknown field",
 	} {
 		if err := os.WriteFile(rep.Agent.GroupsFile, []byte(bad), 0o600); err != nil {
