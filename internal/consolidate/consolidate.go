@@ -105,6 +105,13 @@ type Candidate struct {
 	Kind  Kind     `json:"kind"`
 	Files []string `json:"files"`
 	Why   string   `json:"why"`
+	// odds is the sameness model's log-odds that the files are one
+	// memory, when only that left them undecided (scored): a plan lists
+	// such candidates most likely first, after those left for a reason of
+	// their own, so a model that judges the first MaxJudged reads the
+	// likeliest.
+	odds   float64
+	scored bool
 }
 
 // Plan is a dream's result.

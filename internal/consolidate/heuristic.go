@@ -1,6 +1,7 @@
 package consolidate
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -56,6 +57,15 @@ func (p *planner) plan() Plan {
 	p.ops = slices.DeleteFunc(p.ops, p.refused)
 	slices.SortFunc(p.ops, func(a, b Op) int { return strings.Compare(a.ID, b.ID) })
 	slices.SortFunc(p.left, func(a, b Candidate) int {
+		switch {
+		case a.scored != b.scored:
+			if b.scored {
+				return -1
+			}
+			return 1
+		case a.odds != b.odds:
+			return cmp.Compare(b.odds, a.odds)
+		}
 		return strings.Compare(opID(a.Kind, a.Files), opID(b.Kind, b.Files))
 	})
 	return Plan{Ops: p.ops, LeftForModel: p.left}

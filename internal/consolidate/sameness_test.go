@@ -216,3 +216,23 @@ func TestHeuristic_SoftenedMergeNotSure(t *testing.T) {
 		t.Errorf("ops %v: want the two merged, for a person to confirm", ids(plan))
 	}
 }
+
+// TestPlan_LeftForModelLikeliestFirst: a plan lists what it left for a
+// reason of its own first, then the pairs only the sameness model left
+// undecided, most likely one memory first, so that a model judging the
+// first MaxJudged of a large folder reads the likeliest; ties by id.
+func TestPlan_LeftForModelLikeliestFirst(t *testing.T) {
+	p := &planner{left: []Candidate{
+		{Kind: Merge, Files: []string{"c.md", "d.md"}, odds: -0.5, scored: true},
+		{Kind: Merge, Files: []string{"g.md", "h.md"}, odds: 1.2, scored: true},
+		{Kind: Supersede, Files: []string{"e.md", "f.md"}},
+		{Kind: Merge, Files: []string{"a.md", "b.md"}, odds: 1.2, scored: true},
+	}}
+	var got []string
+	for _, c := range p.plan().LeftForModel {
+		got = append(got, c.Files[0])
+	}
+	if want := []string{"e.md", "a.md", "g.md", "c.md"}; !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
+}

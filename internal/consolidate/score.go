@@ -43,6 +43,9 @@ type KindScore struct {
 	// the plan's LeftForModel candidates join: a model engine is asked to
 	// judge them; the heuristic engine alone does not decide them.
 	Referred int `json:"referred"`
+	// Left counts the plan's LeftForModel candidates of the kind: what a
+	// model (or the agent of the dream skill) is asked to read.
+	Left int `json:"left_for_model"`
 }
 
 // Report is how a plan compares with a labelled expected plan.
@@ -124,6 +127,9 @@ func Score(in Input, p Plan, e Expected) Report {
 	}
 
 	r.Violations = violations(items, p, e)
+	for _, c := range p.LeftForModel {
+		row(c.Kind).Left++
+	}
 
 	var all KindScore
 	for _, k := range kinds {
@@ -144,6 +150,7 @@ func Score(in Input, p Plan, e Expected) Report {
 		all.Produced += ks.Produced
 		all.Matched += ks.Matched
 		all.Referred += ks.Referred
+		all.Left += ks.Left
 	}
 	r.Overall = finish(all)
 	return r
@@ -294,10 +301,10 @@ func describeOp(op Op) string {
 // overall row, for test logs and docs/benchmarks.md.
 func (r Report) Table() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-10s %8s %8s %8s %9s %7s %16s\n", "kind", "expected", "produced", "matched", "precision", "recall", "missed, to model")
+	fmt.Fprintf(&b, "%-10s %8s %8s %8s %9s %7s %16s %14s\n", "kind", "expected", "produced", "matched", "precision", "recall", "missed, to model", "left to model")
 	line := func(name string, k KindScore) {
-		fmt.Fprintf(&b, "%-10s %8d %8d %8d %9.2f %7.2f %16s\n", name, k.Expected, k.Produced, k.Matched, k.Precision, k.Recall,
-			fmt.Sprintf("%d of %d", k.Referred, k.Expected-k.Matched))
+		fmt.Fprintf(&b, "%-10s %8d %8d %8d %9.2f %7.2f %16s %14d\n", name, k.Expected, k.Produced, k.Matched, k.Precision, k.Recall,
+			fmt.Sprintf("%d of %d", k.Referred, k.Expected-k.Matched), k.Left)
 	}
 	for _, k := range r.Kinds {
 		line(string(k.Kind), k)

@@ -181,5 +181,8 @@ func TestScore_Referred(t *testing.T) {
 		if got := row(t, r, Merge).Referred; got != tc.want || r.Overall.Referred != tc.want {
 			t.Errorf("%s: referred %d (overall %d), want %d", tc.name, got, r.Overall.Referred, tc.want)
 		}
+		if got := row(t, r, Merge).Left; got != len(tc.cands) || r.Overall.Left != len(tc.cands) {
+			t.Errorf("%s: %d left to a model (overall %d), want %d", tc.name, got, r.Overall.Left, len(tc.cands))
+		}
 	}
 }
