@@ -386,6 +386,19 @@ var titleDangling = map[string]bool{"before": true, "after": true, "until": true
 	"against": true, "without": true, "about": true, "over": true, "under": true, "through": true, "per": true,
 	"via": true, "across": true, "between": true, "like": true, "all": true, "every": true}
 
+// endsOpen are words a cut title does not end on either, though a phrase
+// may end before them: a subject or a verb that waits for the rest
+// ("Lena wrote it and she", "Rev B boards are still", "This week I am").
+// (A switch, not a map: a package-level map is built at start-up, by
+// every hook.)
+func endsOpen(w string) bool {
+	switch w {
+	case "he", "she", "still", "just", "am", "was", "were", "has", "have", "had", "will", "would", "can", "should", "must":
+		return true
+	}
+	return false
+}
+
 // cutTitle keeps the first n words of s, not ending on a word that leads
 // into the rest, without the characters that would break a learning line.
 func cutTitle(s string, n int) string {
@@ -410,7 +423,7 @@ func cutTitle(s string, n int) string {
 	words = headline(words, n, min)
 	for len(words) > 1 {
 		last := strings.ToLower(strings.Trim(words[len(words)-1], ",;:.!?"))
-		if !danglingWords[last] && !titleDangling[last] && !needsMore()[last] {
+		if !danglingWords[last] && !titleDangling[last] && !needsMore()[last] && !endsOpen(last) {
 			break
 		}
 		words = words[:len(words)-1]

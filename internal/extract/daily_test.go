@@ -619,6 +619,9 @@ func TestLearningTitle(t *testing.T) {
 		{"project", "Sorry I was wrong before, the vendor moved us, the pen test starts 2026-02-23", "Vendor moved us"},
 		{"project", "my bad, the cutover is on 2026-03-01 not the 28th", "Cutover is on 2026-03-01 not 28th"},
 		{"project", "Sorry for the delay in the pipeline", "Sorry for delay in pipeline"},
+		// Not ending on a subject or a verb that waits for the rest.
+		{"feedback", "Legacy v1 clients are still on the old token format and they must keep working", "Legacy v1 clients"},
+		{"feedback", "For PCI DSS 4.0 we must never log the full card number", "For PCI DSS 4.0"},
 	}
 	for _, tt := range tests {
 		if got := learningTitle(tt.typ, tt.rule); got != tt.want {

@@ -29,6 +29,9 @@ type PatternsOptions struct {
 	// agent running the plugin's skill is that model; memdir counts the
 	// tasks either way.
 	Engine string
+	// applying: an apply reads the patterns; the agent engine then writes
+	// no request, and applies only a grouping the agent gave.
+	applying bool
 }
 
 // PatternView is a pattern as reported: the engine's, with the CLAUDE.md
@@ -126,7 +129,8 @@ func (d *Diaries) patterns(ctx context.Context, o PatternsOptions, dryRun bool, 
 	var res patterns.Result
 	var warnings []string
 	if o.Engine == PatternsAgent {
-		res, rep.Agent, warnings, err = d.agentFind(docs, patterns.Options{MinTasks: o.MinTasks, Known: patterns.KnownOf(records)}, now)
+		scope := rep.Project + "\x00" + fmt.Sprint(o.All) + "\x00" + o.Since
+		res, rep.Agent, warnings, err = d.agentFind(scope, docs, patterns.Options{MinTasks: o.MinTasks, Known: patterns.KnownOf(records)}, !o.applying && !dryRun, now)
 		if rep.Agent == nil || !rep.Agent.Answered {
 			rep.Engine = ExtractHeuristic // its patterns, until the agent answers
 		}
@@ -153,6 +157,11 @@ func (d *Diaries) patterns(ctx context.Context, o PatternsOptions, dryRun bool, 
 		scope.Projects = []string{rep.Project}
 	}
 	rep.Records, rep.Flags = patterns.Reconcile(records, res, now.In(time.Local).Format(time.DateOnly), scope)
+	if rep.Agent != nil && !rep.Agent.Answered {
+		// The offline patterns stand in until the agent answers: recorded,
+		// their ids and tasks would be taken over by the agent's patterns.
+		rep.Records = nil
+	}
 	claude, err := d.readClaude()
 	if err != nil {
 		rep.Warnings = append(rep.Warnings, err.Error())

@@ -36,28 +36,37 @@ type AgentRequest struct {
 // maxGroupsFile bounds an agent's grouping: a few hundred groups of ids.
 const maxGroupsFile = 1 << 20
 
-// agentFilesKept is how long a request or grouping the diaries have moved
-// past is kept before a new request removes it.
-const agentFilesKept = 7 * 24 * time.Hour
+// agentFilesKept is how long a request or grouping no run has superseded
+// (another scope's: --all, another project, --since) is kept.
+const agentFilesKept = 90 * 24 * time.Hour
 
-// agentFind is find for the agent engine. The request's file names carry
-// its hash, so a grouping is only ever read against the lines it was
-// made for: a diary added or edited since makes a new request, and the
-// heuristic patterns stand until the agent answers it. A grouping memdir
-// cannot use is an error saying why, for the agent to fix. The caller
-// holds the folder's lock.
-func (d *Diaries) agentFind(docs []patterns.Doc, opt patterns.Options, now time.Time) (patterns.Result, *AgentRequest, []string, error) {
+// agentFind is find for the agent engine. A request's file names carry
+// its scope (the diaries a run reads) and its hash, taken over the request
+// and every line in full, so a grouping is only ever read against the
+// lines it was made for: a diary added or edited since makes a new
+// request, and the heuristic patterns stand until the agent answers it. A
+// grouping memdir cannot use is an error saying why, for the agent to
+// fix. With write false (an apply) nothing is written. The caller holds
+// the folder's lock.
+func (d *Diaries) agentFind(scope string, docs []patterns.Doc, opt patterns.Options, write bool, now time.Time) (patterns.Result, *AgentRequest, []string, error) {
 	heuristic := patterns.Find(docs, opt)
 	if len(docs) == 0 {
 		return heuristic, nil, nil, nil
 	}
 	lines := patterns.Lines(docs)
 	msg, omitted := patterns.GroupRequest(lines, heuristic)
-	msg, _ = redact.String(msg)
-	sum := sha256.Sum256([]byte(PatternsAgent + "\x00" + patterns.GroupPrompt + "\x00" + msg))
-	key := hex.EncodeToString(sum[:8])
-	reqRel := filepath.Join(DraftsDir, "patterns-"+key+".request.md")
-	ansRel := filepath.Join(DraftsDir, "patterns-"+key+".groups.json")
+	msg = redactLines(msg)
+	h := sha256.New()
+	for _, s := range []string{PatternsAgent, patterns.GroupPrompt, msg} {
+		h.Write([]byte(s + "\x00"))
+	}
+	for _, l := range lines {
+		h.Write([]byte(l.Diary + "\x00" + l.Text + "\x00")) // what the request cuts or hides
+	}
+	ss := sha256.Sum256([]byte(scope))
+	prefix := "patterns-" + hex.EncodeToString(ss[:4]) + "-"
+	name := prefix + hex.EncodeToString(h.Sum(nil)[:8])
+	reqRel, ansRel := filepath.Join(DraftsDir, name+".request.md"), filepath.Join(DraftsDir, name+".groups.json")
 	ar := &AgentRequest{Lines: len(lines) - omitted}
 	var err error
 	if ar.RequestFile, err = d.Folder.Path(reqRel); err != nil {
@@ -66,29 +75,42 @@ func (d *Diaries) agentFind(docs []patterns.Doc, opt patterns.Options, now time.
 	if ar.GroupsFile, err = d.Folder.Path(ansRel); err != nil {
 		return heuristic, nil, nil, err
 	}
+	var warnings []string
+	if omitted > 0 {
+		warnings = append(warnings, fmt.Sprintf("the request holds the newest lines only: %d older lines did not fit", omitted))
+	}
 	b, err := d.Folder.ReadFileMax(ansRel, maxGroupsFile)
 	switch {
 	case err == nil:
 		groups, perr := patterns.ParseGroups(string(b), omitted, len(lines))
 		if perr != nil {
-			return heuristic, ar, nil, hint.With(fmt.Errorf("the grouping in %s: %w", ar.GroupsFile, perr),
+			return heuristic, ar, warnings, hint.With(fmt.Errorf("the grouping in %s: %w", ar.GroupsFile, perr),
 				"fix that file as %s asks (one JSON object: {\"groups\": [{\"lines\": [\"L1\", …], \"rule\": \"…\"}]}) and run the command again", ar.RequestFile)
 		}
 		ar.Answered = true
-		return patterns.FromGroups(docs, groups, opt), ar, nil, nil
+		return patterns.FromGroups(docs, groups, opt), ar, warnings, nil
 	case !errors.Is(err, fs.ErrNotExist):
-		return heuristic, ar, nil, fmt.Errorf("the grouping in %s: %w", ar.GroupsFile, err)
-	}
-	var warnings []string
-	if omitted > 0 {
-		warnings = append(warnings, fmt.Sprintf("the request holds the newest lines only: %d older lines did not fit", omitted))
+		return heuristic, ar, warnings, fmt.Errorf("the grouping in %s: %w", ar.GroupsFile, err)
+	case !write:
+		return heuristic, ar, warnings, nil
 	}
 	if err := d.Folder.WriteFile(reqRel, []byte(agentRequestText(ar, msg))); err != nil {
 		return heuristic, nil, warnings, err
 	}
-	d.removeOldAgentFiles(key, now)
+	d.removeOldAgentFiles(prefix, name, now)
 	return heuristic, ar, append(warnings, fmt.Sprintf("no grouping from the agent yet, so these are the heuristic engine's patterns: read %s, write the grouping to %s, and run this command again",
 		ar.RequestFile, ar.GroupsFile)), nil
+}
+
+// redactLines redacts each line of a request on its own: a rule that
+// spans lines (a private key's BEGIN … END) must not swallow the lines
+// between two that each name one marker.
+func redactLines(msg string) string {
+	ls := strings.Split(msg, "\n")
+	for i, l := range ls {
+		ls[i], _ = redact.String(l)
+	}
+	return strings.Join(ls, "\n")
 }
 
 // agentRequestText is the request file: what a model engine is sent, with
@@ -97,16 +119,17 @@ func agentRequestText(ar *AgentRequest, msg string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# A grouping for 'memdir patterns --engine agent'\n\n"+
 		"You are the model of this run. Follow the instructions below over the %d lines after them. Write your answer,\n"+
-		"the ONE JSON object the instructions end with and nothing else, to this file:\n\n    %s\n\n"+
+		"one JSON object of your own groups in the format the instructions end with, and nothing else, to this file:\n\n    %s\n\n"+
 		"then run the same 'memdir patterns --engine agent' command again. memdir checks the grouping, counts the\n"+
 		"distinct tasks of each group and decides what is a pattern; when it refuses the grouping it says why.\n\n"+
 		"## Instructions\n\n%s\n\n## The lines, and the offline engine's groups\n\n%s", ar.Lines, ar.GroupsFile, patterns.GroupPrompt, msg)
 	return b.String()
 }
 
-// removeOldAgentFiles removes the requests and groupings of other keys
-// older than agentFilesKept; what fails to go stays, harmlessly.
-func (d *Diaries) removeOldAgentFiles(key string, now time.Time) {
+// removeOldAgentFiles removes the requests and groupings a new request
+// of the same scope (prefix) supersedes, and those of any scope older than
+// agentFilesKept; what fails to go stays, harmlessly.
+func (d *Diaries) removeOldAgentFiles(prefix, name string, now time.Time) {
 	dir, err := d.Folder.Path(DraftsDir)
 	if err != nil {
 		return
@@ -117,11 +140,15 @@ func (d *Diaries) removeOldAgentFiles(key string, now time.Time) {
 	}
 	for _, e := range ents {
 		n := e.Name()
-		if !strings.HasPrefix(n, "patterns-") || strings.HasPrefix(n, "patterns-"+key+".") ||
+		if !strings.HasPrefix(n, "patterns-") || strings.HasPrefix(n, name+".") ||
 			!(strings.HasSuffix(n, ".request.md") || strings.HasSuffix(n, ".groups.json")) {
 			continue
 		}
-		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && now.Sub(info.ModTime()) > agentFilesKept {
+		info, err := e.Info()
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		if strings.HasPrefix(n, prefix) || now.Sub(info.ModTime()) > agentFilesKept {
 			_ = os.Remove(filepath.Join(dir, n))
 		}
 	}

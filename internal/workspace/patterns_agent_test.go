@@ -95,13 +95,20 @@ func TestPatterns_AgentEngine(t *testing.T) {
 	if rep3.Agent.Answered || rep3.Agent.Lines != 5 || rep3.Agent.GroupsFile == rep2.Agent.GroupsFile || rep3.Engine != ExtractHeuristic {
 		t.Errorf("after a new diary: %+v", rep3.Agent)
 	}
-	if _, err := os.Stat(rep2.Agent.GroupsFile); err != nil {
-		t.Errorf("a grouping younger than a week was removed: %v", err)
+	if _, err := os.Stat(rep2.Agent.GroupsFile); !os.IsNotExist(err) {
+		t.Errorf("the grouping the new request supersedes is still there: %v", err)
+	}
+	// An apply of the pattern shown now refuses: the agent has not
+	// answered the new request, and the offline pattern was not shown.
+	if _, err := d.PatternsApply(ctx, ApplyOptions{PatternsOptions: o, IDs: []string{id}, Kinds: []string{patterns.KindRule}}, day); err == nil || !strings.Contains(err.Error(), "no grouping from the agent") {
+		t.Errorf("apply after a new diary: %v, want it refused", err)
 	}
 }
 
-// TestPatterns_AgentFilesAgeOut: a new request removes other requests and
-// groupings older than a week, and nothing else in the drafts folder.
+// TestPatterns_AgentFilesAgeOut: a new request removes the requests and
+// groupings of its own scope it supersedes, whatever their age, and those
+// of other scopes (another project, --all, --since) only past 90 days;
+// nothing else in the drafts folder.
 func TestPatterns_AgentFilesAgeOut(t *testing.T) {
 	d, _ := diaryEnv(t)
 	paraphrases(t, d)
@@ -112,13 +119,13 @@ func TestPatterns_AgentFilesAgeOut(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	old := time.Now().Add(-10 * 24 * time.Hour)
+	old := time.Now().Add(-100 * 24 * time.Hour)
 	files := map[string]bool{ // name → removed
-		"patterns-0123456789abcdef.request.md":  true,
-		"patterns-0123456789abcdef.groups.json": true,
-		"2026-03-01.md":                         false, // a summary draft
-		"dream-proj.json":                       false,
-		"patterns-notes.txt":                    false,
+		"patterns-0123456789abcdef.request.md":           true,
+		"patterns-01234567-89abcdef01234567.groups.json": true,
+		"2026-03-01.md":      false, // a summary draft
+		"dream-proj.json":    false,
+		"patterns-notes.txt": false,
 	}
 	for n := range files {
 		p := filepath.Join(dir, n)
@@ -129,12 +136,34 @@ func TestPatterns_AgentFilesAgeOut(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	recent := filepath.Join(dir, "patterns-fedcba9876543210.groups.json")
+	recent := filepath.Join(dir, "patterns-fedcba98-76543210fedcba98.groups.json") // another scope's, 10 days old
 	if err := os.WriteFile(recent, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tenDays := time.Now().Add(-10 * 24 * time.Hour)
+	if err := os.Chtimes(recent, tenDays, tenDays); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := d.Patterns(context.Background(), PatternsOptions{Engine: PatternsAgent}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A request of this scope from yesterday's diaries: superseded.
+	same := filepath.Join(dir, filepath.Base(rep.Agent.GroupsFile)[:len("patterns-01234567-")]+"0000000000000000.groups.json")
+	if err := os.WriteFile(same, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(rep.Agent.RequestFile); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := d.Patterns(context.Background(), PatternsOptions{Engine: PatternsAgent}, time.Now()); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(same); !os.IsNotExist(err) {
+		t.Errorf("a superseded grouping of the same scope is still there: %v", err)
+	}
+	if _, err := os.Stat(rep.Agent.RequestFile); err != nil {
+		t.Errorf("the current request is gone: %v", err)
 	}
 	for n, removed := range files {
 		_, err := os.Stat(filepath.Join(dir, n))

@@ -81,9 +81,16 @@ func (d *Diaries) PatternsApply(ctx context.Context, o ApplyOptions, now time.Ti
 		return rep, err
 	}
 	defer unlock()
+	o.applying = true
 	found, err := d.patterns(ctx, o.PatternsOptions, o.DryRun, now)
 	if err != nil {
 		return rep, err
+	}
+	if o.Engine == PatternsAgent && (found.Agent == nil || !found.Agent.Answered) {
+		// The diaries changed since the agent's grouping (or it never
+		// gave one): its patterns are not the ones shown.
+		return rep, hint.With(errors.New("no grouping from the agent for the diaries as they are now: the patterns shown were made from other lines, or were the offline engine's"),
+			"run 'memdir patterns --engine agent' and answer its request again; to apply an offline pattern, leave out --engine agent")
 	}
 	chosen, err := choose(found, o.IDs)
 	if err != nil {

@@ -11,7 +11,6 @@ import (
 	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/llm"
 	"github.com/memdir/memdir/internal/patterns"
-	"github.com/memdir/memdir/internal/redact"
 )
 
 // patternsTimeout bounds one model request of a patterns run.
@@ -55,7 +54,7 @@ func (d *Diaries) find(ctx context.Context, o PatternsOptions, docs []patterns.D
 	}
 	lines := patterns.Lines(docs)
 	msg, omitted := patterns.GroupRequest(lines, heuristic)
-	msg, _ = redact.String(msg)
+	msg = redactLines(msg)
 	var warnings []string
 	if omitted > 0 {
 		warnings = append(warnings, fmt.Sprintf("the %s engine read the newest lines only: %d older lines did not fit its request", o.Engine, omitted))
@@ -63,8 +62,12 @@ func (d *Diaries) find(ctx context.Context, o PatternsOptions, docs []patterns.D
 	// The answer kept is reused only for the same request to the same
 	// model: the engine, its model and endpoint, the prompt, the lines.
 	model := d.Env.getenv("MEMDIR_LLM_MODEL") + "\x00" + d.Env.getenv("MEMDIR_LLM_BASE_URL") + "\x00" + d.Env.getenv("MEMDIR_CLAUDE_BIN")
-	sum := sha256.Sum256([]byte(o.Engine + "\x00" + model + "\x00" + patterns.GroupPrompt + "\x00" + msg))
-	key := hex.EncodeToString(sum[:])
+	h := sha256.New()
+	h.Write([]byte(o.Engine + "\x00" + model + "\x00" + patterns.GroupPrompt + "\x00" + msg))
+	for _, l := range lines {
+		h.Write([]byte("\x00" + l.Diary + "\x00" + l.Text)) // what the request cuts or hides
+	}
+	key := hex.EncodeToString(h.Sum(nil))
 	var cached modelAnswer
 	if found, err := d.Folder.ReadJSON(patternsAnswerFile(o.Engine), &cached); err == nil && found && cached.Key == key {
 		if groups, err := patterns.ParseGroups(cached.Answer, omitted, len(lines)); err == nil {
