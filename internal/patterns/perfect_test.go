@@ -11,8 +11,8 @@ import (
 // grouping (every labelled lesson one group, the second side of each
 // conflict opposing the first), what memdir does after the model (count
 // distinct tasks, split what asks opposite things, name, propose) finds
-// every planted pattern of every labelled set and proposes no
-// coincidence and no one-off. A model or an agent that groups right
+// every planted pattern of every labelled set, proposes no coincidence
+// and no one-off, and reports every planted conflict and no other. A model or an agent that groups right
 // loses nothing on memdir's side.
 func TestFromGroups_PerfectGrouping(t *testing.T) {
 	sets, err := filepath.Glob("testdata/*/labels.json")
@@ -52,9 +52,15 @@ func TestFromGroups_PerfectGrouping(t *testing.T) {
 		for _, c := range key.Conflicts {
 			groups[index[c[1]]].Opposes = index[c[0]]
 		}
-		s := Evaluate(FromGroups(docs, groups, Options{}), key)
+		res := FromGroups(docs, groups, Options{})
+		s := Evaluate(res, key)
 		if s.Found != s.Planted || s.Coincidences != 0 || s.OneOffs != 0 {
 			t.Errorf("%s: found %d of %d, %d coincidences and %d one-offs proposed", filepath.Base(dir), s.Found, s.Planted, s.Coincidences, s.OneOffs)
+		}
+		// Every conflict the model marks is reported, and no other: the
+		// offline check by words finds none among right groups.
+		if s.ConflictsFound != s.ConflictsPlanted || len(res.Conflicts) != s.ConflictsPlanted {
+			t.Errorf("%s: %d conflicts reported, %d of the %d planted", filepath.Base(dir), len(res.Conflicts), s.ConflictsFound, s.ConflictsPlanted)
 		}
 	}
 }
