@@ -421,7 +421,9 @@ func cutTitle(s string, n int) string {
 		}
 	}
 	words = headline(words, n, min)
-	for len(words) > 1 {
+	// Down to one word; to none after "About me: " (min 1), which then
+	// names the rest alone rather than end on "before".
+	for len(words) > min-1 {
 		last := strings.ToLower(strings.Trim(words[len(words)-1], ",;:.!?"))
 		if !danglingWords[last] && !titleDangling[last] && !needsMore()[last] && !endsOpen(last) {
 			break

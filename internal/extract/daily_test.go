@@ -622,6 +622,7 @@ func TestLearningTitle(t *testing.T) {
 		// Not ending on a subject or a verb that waits for the rest.
 		{"feedback", "Legacy v1 clients are still on the old token format and they must keep working", "Legacy v1 clients"},
 		{"feedback", "For PCI DSS 4.0 we must never log the full card number", "For PCI DSS 4.0"},
+		{"user", "Before this I was in sales for six years", "About me"}, // not "About me: before"
 	}
 	for _, tt := range tests {
 		if got := learningTitle(tt.typ, tt.rule); got != tt.want {
