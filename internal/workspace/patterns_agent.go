@@ -116,14 +116,12 @@ func redactLines(msg string) string {
 // agentRequestText is the request file: what a model engine is sent, with
 // where the answer goes instead of "answer with".
 func agentRequestText(ar *AgentRequest, msg string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# A grouping for 'memdir patterns --engine agent'\n\n"+
+	return fmt.Sprintf("# A grouping for 'memdir patterns --engine agent'\n\n"+
 		"You are the model of this run. Follow the instructions below over the %d lines after them. Write your answer,\n"+
 		"one JSON object of your own groups in the format the instructions end with, and nothing else, to this file:\n\n    %s\n\n"+
 		"then run the same 'memdir patterns --engine agent' command again. memdir checks the grouping, counts the\n"+
 		"distinct tasks of each group and decides what is a pattern; when it refuses the grouping it says why.\n\n"+
 		"## Instructions\n\n%s\n\n## The lines, and the offline engine's groups\n\n%s", ar.Lines, ar.GroupsFile, patterns.GroupPrompt, msg)
-	return b.String()
 }
 
 // removeOldAgentFiles removes the requests and groupings a new request
