@@ -134,6 +134,8 @@ func (q *quickstart) patterns(d *Diaries) error {
 		return err
 	}
 	q.sayText("   ", b.String())
+	q.say("   The offline engine groups lessons said in shared words; 'memdir patterns --engine agent' (the\n" +
+		"   /memdir:patterns skill) has your agent group them by meaning, with memdir counting and checking.\n")
 	return q.applyRevert(d, rep.Patterns[0].Pattern, claude, before)
 }
 
