@@ -67,10 +67,13 @@ func GroupRequest(lines []Line, heuristic Result) (msg string, omitted int) {
 		}
 	}
 	for i, l := range lines[start:] {
-		if _, ok := task[l.Diary]; !ok {
-			task[l.Diary] = len(task) + 1
+		// A task as memdir counts them: two diaries of one session's task
+		// (a draft made again) are one task to the model too.
+		k := taskKey(l)
+		if _, ok := task[k]; !ok {
+			task[k] = len(task) + 1
 		}
-		fmt.Fprintf(&b, "L%d [T%d, %s, %s, %s] %s\n", start+i+1, task[l.Diary], l.Project, l.Date, l.Kind, oneLine(l.Text, 400))
+		fmt.Fprintf(&b, "L%d [T%d, %s, %s, %s] %s\n", start+i+1, task[k], l.Project, l.Date, l.Kind, oneLine(l.Text, 400))
 	}
 	b.WriteString("\nThe word-based engine's groups:\n")
 	key := map[string]int{}

@@ -172,6 +172,24 @@ func TestOneSessionIsOneTask(t *testing.T) {
 	}
 }
 
+// TestGroupRequest_OneSessionIsOneTask: a model is told the tasks as
+// memdir counts them: the same task's diary written twice in one session
+// is one T, another task another.
+func TestGroupRequest_OneSessionIsOneTask(t *testing.T) {
+	var docs []Doc
+	for i, task := range []string{"Fix the store test", "Fix the store test", "Add the export"} {
+		e := diary.Entry{Task: task, Session: "s-1", Date: fmt.Sprintf("2026-01-0%d", i+1)}
+		e.Add(diary.Mistakes, fmt.Sprintf("Lesson line %d about the integration tests and make migrate", i+1))
+		docs = append(docs, Doc{ID: fmt.Sprintf("2026-01-0%d-fix", i+1), Entry: e})
+	}
+	msg, _ := GroupRequest(Lines(docs), Result{})
+	for _, want := range []string{"L1 [T1,", "L2 [T1,", "L3 [T2,"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("request lacks %q:\n%s", want, msg)
+		}
+	}
+}
+
 // TestCommandProposalPrefersTheStep: a lesson's command is the step
 // before the check, not the check.
 func TestCommandProposalPrefersTheStep(t *testing.T) {
