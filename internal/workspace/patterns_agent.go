@@ -50,10 +50,10 @@ const agentFilesKept = 90 * 24 * time.Hour
 // the folder's lock.
 func (d *Diaries) agentFind(scope string, docs []patterns.Doc, opt patterns.Options, write bool, now time.Time) (patterns.Result, *AgentRequest, []string, error) {
 	heuristic := patterns.Find(docs, opt)
-	if len(docs) == 0 {
-		return heuristic, nil, nil, nil
-	}
 	lines := patterns.Lines(docs)
+	if len(lines) == 0 {
+		return heuristic, nil, nil, nil // nothing to group: no request
+	}
 	msg, omitted := patterns.GroupRequest(lines, heuristic)
 	msg = redactLines(msg)
 	h := sha256.New()
