@@ -114,6 +114,12 @@ type Candidate struct {
 	scored bool
 }
 
+// lookalike is a merge candidate only the sameness model left undecided,
+// at log-odds same.
+func lookalike(files []string, same float64, why string) Candidate {
+	return Candidate{Kind: Merge, Files: files, Why: why, odds: same, scored: true}
+}
+
 // Plan is a dream's result.
 type Plan struct {
 	Ops          []Op        `json:"ops"`

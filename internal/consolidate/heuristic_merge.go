@@ -46,17 +46,14 @@ func (p *planner) merge(near []pair) {
 		files := []string{a.File, b.File}
 		switch {
 		case pr.same < mergeScore || pr.twoThings && !p.sureOfTwoThings(pr):
-			p.left = append(p.left, Candidate{Kind: Merge, Files: files,
-				Why:  fmt.Sprintf("%s and %s share %.0f%% of their words (sameness %+.1f): maybe one memory, maybe two; a model should read both", a.File, b.File, 100*pr.jaccard, roundScore(pr.same)),
-				odds: pr.same, scored: true})
+			p.left = append(p.left, lookalike(files, pr.same,
+				fmt.Sprintf("%s and %s share %.0f%% of their words (sameness %+.1f): maybe one memory, maybe two; a model should read both", a.File, b.File, 100*pr.jaccard, roundScore(pr.same))))
 		case oneException(a, b) || defaultBeside(a, b):
-			p.left = append(p.left, Candidate{Kind: Merge, Files: files,
-				Why:  fmt.Sprintf("%s and %s look alike (sameness %+.1f), but %s states an exception the other does not: a rule and its exception stay two memories unless a model reads them as one", a.File, b.File, roundScore(pr.same), map[bool]string{true: a.File, false: b.File}[narrows(a)]),
-				odds: pr.same, scored: true})
+			p.left = append(p.left, lookalike(files, pr.same,
+				fmt.Sprintf("%s and %s look alike (sameness %+.1f), but %s states an exception the other does not: a rule and its exception stay two memories unless a model reads them as one", a.File, b.File, roundScore(pr.same), map[bool]string{true: a.File, false: b.File}[narrows(a)])))
 		case a.Type != b.Type || a.Scope != b.Scope:
-			p.left = append(p.left, Candidate{Kind: Merge, Files: files,
-				Why:  fmt.Sprintf("%s (%s) and %s (%s) look alike but differ in type or scope: never merged by the heuristic engine", a.File, kindOf(a.Item), b.File, kindOf(b.Item)),
-				odds: pr.same, scored: true})
+			p.left = append(p.left, lookalike(files, pr.same,
+				fmt.Sprintf("%s (%s) and %s (%s) look alike but differ in type or scope: never merged by the heuristic engine", a.File, kindOf(a.Item), b.File, kindOf(b.Item))))
 		default:
 			ra, rb := find(pr.a), find(pr.b)
 			if ra == rb {
@@ -64,9 +61,8 @@ func (p *planner) merge(near []pair) {
 			}
 			ga, gb := group(members, ra), group(members, rb)
 			if len(ga)+len(gb) > 2 && linkage(ga, gb, p.same) < linkScore {
-				p.left = append(p.left, Candidate{Kind: Merge, Files: files,
-					Why:  fmt.Sprintf("%s and %s look like one memory (sameness %+.1f), but each is already alike with others the other is not: a model should read the group", a.File, b.File, roundScore(pr.same)),
-					odds: pr.same, scored: true})
+				p.left = append(p.left, lookalike(files, pr.same,
+					fmt.Sprintf("%s and %s look like one memory (sameness %+.1f), but each is already alike with others the other is not: a model should read the group", a.File, b.File, roundScore(pr.same))))
 				break
 			}
 			parent[ra] = rb

@@ -330,9 +330,8 @@ func (p *planner) pairs() {
 		case pr.twoThings && pr.jaccard >= leftJaccard:
 			// "Android minSdk 26" and "why Android 7 was dropped" are one
 			// fact told twice, which only a reader can tell from two things.
-			p.left = append(p.left, Candidate{Kind: Merge, Files: []string{a.File, b.File},
-				Why:  fmt.Sprintf("%s and %s share %.0f%% of their words but seem to name different things: two memories, or one told twice; a model should read both", a.File, b.File, 100*pr.jaccard),
-				odds: pr.same, scored: true})
+			p.left = append(p.left, lookalike([]string{a.File, b.File}, pr.same,
+				fmt.Sprintf("%s and %s share %.0f%% of their words but seem to name different things: two memories, or one told twice; a model should read both", a.File, b.File, 100*pr.jaccard)))
 		}
 	}
 	p.supersede(sup)

@@ -182,7 +182,7 @@ func FromGroups(docs []Doc, groups []Group, opt Options) Result {
 		taken[all[i].p.ID] = true
 	}
 	rules := map[string]string{}
-	ids := make([]string, len(groups)) // the pattern each unsplit group became
+	ids := make([]string, len(groups)) // the pattern each group became
 	for _, m := range all {
 		ids[m.group] = m.p.ID
 		if r := groups[m.group].Rule; r != "" {

@@ -50,22 +50,13 @@ const agentFilesKept = 90 * 24 * time.Hour
 // the folder's lock.
 func (d *Diaries) agentFind(scope string, docs []patterns.Doc, opt patterns.Options, write bool, now time.Time) (patterns.Result, *AgentRequest, []string, error) {
 	heuristic := patterns.Find(docs, opt)
-	lines := patterns.Lines(docs)
+	lines, msg, omitted := groupRequest(docs, heuristic)
 	if len(lines) == 0 {
 		return heuristic, nil, nil, nil // nothing to group: no request
 	}
-	msg, omitted := patterns.GroupRequest(lines, heuristic)
-	msg = redactLines(msg)
-	h := sha256.New()
-	for _, s := range []string{PatternsAgent, patterns.GroupPrompt, msg} {
-		h.Write([]byte(s + "\x00"))
-	}
-	for _, l := range lines {
-		h.Write([]byte(l.Diary + "\x00" + l.Text + "\x00")) // what the request cuts or hides
-	}
 	ss := sha256.Sum256([]byte(scope))
 	prefix := "patterns-" + hex.EncodeToString(ss[:4]) + "-"
-	name := prefix + hex.EncodeToString(h.Sum(nil)[:8])
+	name := prefix + hex.EncodeToString(requestHash(PatternsAgent, msg, lines)[:8])
 	reqRel, ansRel := filepath.Join(DraftsDir, name+".request.md"), filepath.Join(DraftsDir, name+".groups.json")
 	ar := &AgentRequest{Lines: len(lines) - omitted}
 	var err error
@@ -100,6 +91,28 @@ func (d *Diaries) agentFind(scope string, docs []patterns.Doc, opt patterns.Opti
 	d.removeOldAgentFiles(prefix, name, now)
 	return heuristic, ar, append(warnings, fmt.Sprintf("no grouping from the agent yet, so these are the heuristic engine's patterns: read %s, write the grouping to %s, and run this command again",
 		ar.RequestFile, ar.GroupsFile)), nil
+}
+
+// groupRequest is what a model engine, or the agent, is asked to group:
+// the lesson lines of docs, and the request message over them with the
+// heuristic engine's groups, each line redacted; omitted older lines did
+// not fit.
+func groupRequest(docs []patterns.Doc, heuristic patterns.Result) (lines []patterns.Line, msg string, omitted int) {
+	lines = patterns.Lines(docs)
+	msg, omitted = patterns.GroupRequest(lines, heuristic)
+	return lines, redactLines(msg), omitted
+}
+
+// requestHash identifies a request to who (an engine and its model): the
+// prompt, the message, and every line in full, since the message cuts
+// long lines and hides secrets, and an edit there is an edit all the same.
+func requestHash(who, msg string, lines []patterns.Line) []byte {
+	h := sha256.New()
+	h.Write([]byte(who + "\x00" + patterns.GroupPrompt + "\x00" + msg))
+	for _, l := range lines {
+		h.Write([]byte("\x00" + l.Diary + "\x00" + l.Text))
+	}
+	return h.Sum(nil)
 }
 
 // redactLines redacts each line of a request on its own: a rule that

@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -52,9 +51,7 @@ func (d *Diaries) find(ctx context.Context, o PatternsOptions, docs []patterns.D
 	if o.Engine == "" || o.Engine == ExtractHeuristic || len(docs) == 0 {
 		return heuristic, nil, nil
 	}
-	lines := patterns.Lines(docs)
-	msg, omitted := patterns.GroupRequest(lines, heuristic)
-	msg = redactLines(msg)
+	lines, msg, omitted := groupRequest(docs, heuristic)
 	var warnings []string
 	if omitted > 0 {
 		warnings = append(warnings, fmt.Sprintf("the %s engine read the newest lines only: %d older lines did not fit its request", o.Engine, omitted))
@@ -62,12 +59,7 @@ func (d *Diaries) find(ctx context.Context, o PatternsOptions, docs []patterns.D
 	// The answer kept is reused only for the same request to the same
 	// model: the engine, its model and endpoint, the prompt, the lines.
 	model := d.Env.getenv("MEMDIR_LLM_MODEL") + "\x00" + d.Env.getenv("MEMDIR_LLM_BASE_URL") + "\x00" + d.Env.getenv("MEMDIR_CLAUDE_BIN")
-	h := sha256.New()
-	h.Write([]byte(o.Engine + "\x00" + model + "\x00" + patterns.GroupPrompt + "\x00" + msg))
-	for _, l := range lines {
-		h.Write([]byte("\x00" + l.Diary + "\x00" + l.Text)) // what the request cuts or hides
-	}
-	key := hex.EncodeToString(h.Sum(nil))
+	key := hex.EncodeToString(requestHash(o.Engine+"\x00"+model, msg, lines))
 	var cached modelAnswer
 	if found, err := d.Folder.ReadJSON(patternsAnswerFile(o.Engine), &cached); err == nil && found && cached.Key == key {
 		if groups, err := patterns.ParseGroups(cached.Answer, omitted, len(lines)); err == nil {
