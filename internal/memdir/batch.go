@@ -75,6 +75,9 @@ type BatchInfo struct {
 	// Kept are the memories a forced undo found changed since the batch,
 	// each as its version in ForgottenDir ('memdir restore' brings it back).
 	Kept []string `json:"kept,omitempty"`
+	// IndexKept counts the lines of MEMORY.md written since the batch (by
+	// hand, or for a memory saved later) that a forced undo kept.
+	IndexKept int `json:"index_lines_kept,omitempty"`
 }
 
 // change is one file a batch touches, by its slash path in the folder, with

@@ -369,3 +369,78 @@ func BenchmarkOpen(b *testing.B) {
 		}
 	}
 }
+
+// TestUndo_ForceKeepsIndexLinesWrittenSince: a forced undo takes the
+// batch's lines out of MEMORY.md and puts back the ones it removed, and
+// keeps what was written there since: a memory saved later, a line by
+// hand.
+func TestUndo_ForceKeepsIndexLinesWrittenSince(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := seedFolder(t, t.TempDir(), 4)
+	before := folderFiles(t, st.Dir())
+	if _, err := st.Apply(ctx, testBatch()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Save(ctx, memdir.Memory{File: "later.md", Name: "Saved later", Description: "saved after the batch", Type: "project", Body: "Later.\n"}, memdir.SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	idx := st.Path(memdir.IndexFile)
+	f, err := os.OpenFile(idx, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const hand = "## My notes (hand-written)\n"
+	if _, err := f.WriteString(hand); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	_, err = st.Undo(ctx, "", false)
+	if !errors.Is(err, memdir.ErrConflict) || strings.Contains(hint.Of(err), "later batches") || !strings.Contains(hint.Of(err), "--force") {
+		t.Fatalf("Undo() = %v (hint %q), want ErrConflict whose hint names --force and no later batch (there is none)", err, hint.Of(err))
+	}
+	info, err := st.Undo(ctx, "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := folderFiles(t, st.Dir())
+	index := after[memdir.IndexFile]
+	for _, want := range []string{hand, "(later.md)"} {
+		if !strings.Contains(index, want) {
+			t.Errorf("MEMORY.md after a forced undo lost %q:\n%s", want, index)
+		}
+	}
+	if info.IndexKept != 2 {
+		t.Errorf("IndexKept = %d, want 2 (the later memory's line, the hand-written one)", info.IndexKept)
+	}
+	// Every line MEMORY.md held before the batch is back, and nothing of
+	// the batch's own is left.
+	for l := range strings.Lines(before[memdir.IndexFile]) {
+		if !strings.Contains(index, l) {
+			t.Errorf("the line %q of before the batch is not back", l)
+		}
+	}
+	want := strings.TrimSuffix(before[memdir.IndexFile], "\n")
+	got := index
+	for _, drop := range []string{hand} {
+		got = strings.Replace(got, drop, "", 1)
+	}
+	var rest []string
+	for l := range strings.Lines(got) {
+		if !strings.Contains(l, "(later.md)") {
+			rest = append(rest, l)
+		}
+	}
+	if g := strings.TrimSuffix(strings.Join(rest, ""), "\n"); g != want {
+		t.Errorf("MEMORY.md less the two later lines =\n%s\nwant as before the batch:\n%s", g, want)
+	}
+	delete(after, memdir.IndexFile)
+	delete(after, "later.md")
+	delete(before, memdir.IndexFile)
+	if d := diffFolders(after, before); d != "" {
+		t.Errorf("a forced undo left the folder unlike before the batch (MEMORY.md aside): %s", d)
+	}
+	if len(info.Kept) != 0 {
+		t.Errorf("Kept = %v, want none: no memory changed since the batch, and MEMORY.md's version is dropped once its lines are back", info.Kept)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memdir/memdir/internal/atomicfile"
 	"github.com/memdir/memdir/internal/hint"
 )
 
@@ -52,6 +53,8 @@ func (s *Store) Undo(ctx context.Context, id string, force bool) (BatchInfo, err
 	}
 	var moved []string
 	later := map[string][]byte{} // memories changed since the batch: what they hold now
+	var index []byte             // MEMORY.md as a forced undo leaves it, when it changed since
+	indexMoved := false
 	for _, c := range changes {
 		cur, ok, err := s.readJournaled(c.Path)
 		if err != nil {
@@ -59,19 +62,36 @@ func (s *Store) Undo(ctx context.Context, id string, force bool) (BatchInfo, err
 		}
 		if ok != c.Exists || !bytes.Equal(cur, c.After) {
 			moved = append(moved, c.Path)
-			if ok && !strings.Contains(c.Path, "/") && !IsIndexName(c.Path) {
+			switch {
+			case ok && IsIndexName(c.Path):
+				index, info.IndexKept = undoIndex(c.Before, c.After, cur)
+				if indexMoved = !bytes.Equal(index, c.Before) && (c.Existed || len(bytes.TrimSpace(index)) > 0); indexMoved {
+					// The undo writes MEMORY.md as it was, then the lines
+					// written since back into it; a crash between the two
+					// finds them in this version.
+					later[c.Path] = cur
+				}
+			case ok && !strings.Contains(c.Path, "/") && !IsIndexName(c.Path):
 				later[c.Path] = cur
 			}
 		}
 	}
 	if len(moved) > 0 && !force {
-		return info, hint.With(fmt.Errorf("%s changed since batch %s: %w", strings.Join(moved, ", "), info.ID, ErrConflict),
-			"undo the later batches first ('memdir dream --undo'), or undo this one anyway with --force: the later versions of those memories are kept ('memdir restore')")
+		h := "those files were edited after the batch: undo it anyway with --force, which keeps the edits (a memory's as a version, 'memdir restore'; MEMORY.md's lines written since stay in it)"
+		if laterBatches(infos, info.ID) {
+			h = "undo the later batches first ('memdir dream --undo'), or " + strings.TrimPrefix(h, "those files were edited after the batch: ")
+		}
+		return info, hint.With(fmt.Errorf("%s changed since batch %s: %w", strings.Join(moved, ", "), info.ID, ErrConflict), "%s", h)
 	}
+	indexKept := ""
 	for _, f := range slices.Sorted(maps.Keys(later)) {
 		kept, err := s.keepVersion(f, later[f])
 		if err != nil {
 			return info, fmt.Errorf("keep the later version of %s: %w (nothing was undone)", f, err)
+		}
+		if IsIndexName(f) {
+			indexKept = kept // not a memory: dropped once the lines are back
+			continue
 		}
 		info.Kept = append(info.Kept, filepath.ToSlash(strings.TrimPrefix(kept, s.Dir()+string(filepath.Separator))))
 	}
@@ -88,9 +108,76 @@ func (s *Store) Undo(ctx context.Context, id string, force bool) (BatchInfo, err
 	if err := s.finishJournal(info.ID, markUndone); err != nil {
 		return info, hint.With(fmt.Errorf("batch %s was undone, but not marked so: %w", info.ID, err), "run 'memdir doctor': the next memdir command finishes it")
 	}
+	info.Undone = true
+	if indexMoved {
+		if err := atomicfile.WriteFile(s.Path(IndexFile), index, FilePerm); err != nil {
+			return info, hint.With(fmt.Errorf("batch %s was undone, but the lines MEMORY.md gained since were not written back: %w", info.ID, err),
+				"they are in %s; 'memdir index --rebuild' writes a line for every memory", indexKept)
+		}
+		_ = os.Remove(indexKept)
+	}
 	// A ForgottenDir the batch made holds nothing now: gone with it, so the
 	// folder is as it was.
 	_ = os.Remove(s.Path(ForgottenDir)) // fails, as it should, when it holds anything
-	info.Undone = true
 	return info, nil
+}
+
+// laterBatches reports a batch applied after id and not undone (infos are
+// newest first).
+func laterBatches(infos []BatchInfo, id string) bool {
+	for _, in := range infos {
+		if in.ID == id {
+			return false
+		}
+		if !in.Undone {
+			return true
+		}
+	}
+	return false
+}
+
+// undoIndex takes a batch's change to MEMORY.md (before → after) back out
+// of what the index holds now (cur), line by line: the lines the batch
+// added go, the lines it removed come back (each after the line it
+// followed), and every line written since (by hand, or for a memory saved
+// later) stays. kept counts those.
+func undoIndex(before, after, cur []byte) (out []byte, kept int) {
+	lines := func(b []byte) []string { return strings.SplitAfter(string(b), "\n") }
+	b, a, c := lines(before), lines(after), lines(cur)
+	inB, inA := lineSet(b), lineSet(a)
+	var res []string
+	for _, l := range c {
+		if inA[l] && !inB[l] && strings.TrimSpace(l) != "" {
+			continue // the batch's line
+		}
+		if !inB[l] && strings.TrimSpace(l) != "" {
+			kept++
+		}
+		res = append(res, l)
+	}
+	for i, l := range b {
+		if inA[l] || slices.Contains(res, l) {
+			continue
+		}
+		at := 0 // after the nearest line before it that is still there, else first
+		for j := i - 1; j >= 0; j-- {
+			if k := slices.Index(res, b[j]); k >= 0 {
+				at = k + 1
+				break
+			}
+		}
+		if at > 0 && !strings.HasSuffix(res[at-1], "\n") {
+			res[at-1] += "\n"
+		}
+		res = slices.Insert(res, at, l)
+	}
+	return []byte(strings.Join(res, "")), kept
+}
+
+func lineSet(lines []string) map[string]bool {
+	m := make(map[string]bool, len(lines))
+	for _, l := range lines {
+		m[l] = true
+	}
+	return m
 }

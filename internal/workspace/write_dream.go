@@ -121,6 +121,9 @@ func WriteUndo(w io.Writer, b memdir.BatchInfo) error {
 	for _, k := range b.Kept {
 		ew.printf("Changed since the batch, kept as a version: %s ('memdir restore' brings it back).\n", k)
 	}
+	if b.IndexKept > 0 {
+		ew.printf("MEMORY.md keeps the %d %s written there since the batch.\n", b.IndexKept, plural(b.IndexKept, "line"))
+	}
 	return ew.err
 }
 
