@@ -209,6 +209,7 @@ type rule struct {
 	// valid, if set, must accept the match. It may shorten the secret.
 	valid func(*match) bool
 
+	once   sync.Once
 	re     *regexp.Regexp
 	groups []int // indices of the secret groups
 	index  int   // position in rules
@@ -246,29 +247,37 @@ func (m *match) tail() string {
 	return rest
 }
 
-// compileRules compiles the rules' patterns and builds their anchor table
-// on first use, not at start-up: most memdir commands never redact, and
-// both take over a millisecond. String calls it before any scan.
+// compileRules readies the rules and builds their anchor table on first
+// use, not at start-up: most memdir commands never redact. A rule's regexp
+// is compiled when an anchor of it is first found (rule.ready): the hook
+// redacts what it injects, and most texts hold the anchors of few rules.
+// String calls it before any scan.
 var compileRules = sync.OnceFunc(func() {
-	compile(rules)
+	prepare(rules)
 	anchors = buildAnchors(rules)
 })
 
-// compile compiles the patterns of rs and resolves their secret group
-// names; it panics on a bad pattern or a name that the pattern lacks.
-func compile(rs []rule) []rule {
+// prepare sets the defaults of rs's key rules.
+func prepare(rs []rule) []rule {
 	for i := range rs {
 		r := &rs[i]
-		if r.whole {
-			r.re = regexp.MustCompile(r.pattern)
-		} else {
-			r.re = regexp.MustCompile(`^(?:` + r.pattern + `)`)
-		}
 		if r.key != nil && r.back == nil {
 			r.back = isNameByte
 		}
 		if r.key != nil && r.lead == nil {
 			r.lead = isKeyByte
+		}
+	}
+	return rs
+}
+
+// ready compiles r's pattern and resolves its secret group names, once.
+func (r *rule) ready() {
+	r.once.Do(func() {
+		if r.whole {
+			r.re = regexp.MustCompile(r.pattern)
+		} else {
+			r.re = regexp.MustCompile(`^(?:` + r.pattern + `)`)
 		}
 		for _, name := range r.secret {
 			g := r.re.SubexpIndex(name)
@@ -277,8 +286,7 @@ func compile(rs []rule) []rule {
 			}
 			r.groups = append(r.groups, g)
 		}
-	}
-	return rs
+	})
 }
 
 // find returns the accepted matches of r in t, in order and with secrets
@@ -288,6 +296,7 @@ func (r *rule) find(t *text) []match {
 	if len(hits) == 0 {
 		return nil
 	}
+	r.ready()
 	var out []match
 	if r.whole {
 		for _, loc := range r.re.FindAllStringSubmatchIndex(t.s, -1) {

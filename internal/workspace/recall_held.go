@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/redact"
 	"github.com/memdir/memdir/internal/snapshot"
 )
 
@@ -64,6 +65,12 @@ func (w *Workspace) RecallParts(ctx context.Context, parts []snapshot.Part, q Qu
 		// What synthesis wrote, ranked on its own and appended in its own
 		// short section, within what the memories left of the budget.
 		out.addLearnings(RecallLearnings(w.Env, w.Layout, q.Text, q.Policy, out.Text, now))
+	}
+	if out.Text != "" {
+		// memdir redacts what it writes, but not every file is its own: a
+		// hand edit, Claude Code's own memory, a teammate's commit. What
+		// goes to the agent (and its model provider) is redacted here.
+		out.Text, _ = redact.String(out.Text)
 	}
 	return out, nil
 }

@@ -136,3 +136,32 @@ func TestRecall_UnknownEngine(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestRecall_RedactsFilesItDidNotWrite: a memory file memdir did not write
+// (a hand edit, Claude Code's own memory, a teammate's commit) may hold a
+// credential; what recall gives the agent never does, for the hook's
+// KeptOnly path and the full ranking alike.
+func TestRecall_RedactsFilesItDidNotWrite(t *testing.T) {
+	ws := recallWorkspace(t, [3]string{"project", "Release train", "the release train leaves every tuesday"})
+	const key, pw = "AKIAIOSFODNN7EXAMPLE", "hunter2secret"
+	file := filepath.Join(ws.Layout.MemoryDir, "deploy-key.md")
+	text := "---\nname: Deploy key\ndescription: the deploy aws key for prod\ntype: reference\n---\nprod deploy key " + key + " and password=" + pw + "\n"
+	if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, keptOnly := range []bool{true, false} {
+		rec, err := ws.Recall(t.Context(), workspace.Query{Text: "what is the deploy aws key for prod?", Policy: recall.DefaultPolicy, KeptOnly: keptOnly})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(rec.Text, "deploy-key.md") {
+			t.Fatalf("KeptOnly %v: the memory was not recalled:\n%s", keptOnly, rec.Text)
+		}
+		if strings.Contains(rec.Text, key) || strings.Contains(rec.Text, pw) || !strings.Contains(rec.Text, "[REDACTED:aws-access-key]") {
+			t.Errorf("KeptOnly %v: a credential reaches the agent:\n%s", keptOnly, rec.Text)
+		}
+	}
+	if b, _ := os.ReadFile(file); string(b) != text {
+		t.Errorf("recall changed the file:\n%s", b)
+	}
+}
