@@ -26,7 +26,7 @@ type Item struct {
 	Scope        string    `json:"scope,omitempty"`
 	Body         string    `json:"body"`
 	Created      time.Time `json:"created"` // the anchor of relative dates: created, else updated, else the file's mtime
-	Updated      time.Time `json:"updated,omitempty"`
+	Updated      time.Time `json:"updated,omitzero"`
 	Pinned       bool      `json:"pinned,omitempty"`
 	SupersededBy string    `json:"superseded_by,omitempty"`
 	Stale        string    `json:"stale,omitempty"`
@@ -40,11 +40,11 @@ type Item struct {
 
 // Usage is the evidence of use kept beside a memory folder.
 type Usage struct {
-	Injected     int       `json:"injected"`                // times recall put the memory in a prompt's context
-	LastInjected time.Time `json:"last_injected,omitempty"` // zero: never
-	Helpful      int       `json:"helpful,omitempty"`       // marked helpful by a person or an agent
-	Wrong        int       `json:"wrong,omitempty"`         // marked wrong
-	Since        time.Time `json:"since,omitempty"`         // when evidence began to be kept for the folder; zero: none kept
+	Injected     int       `json:"injected"`               // times recall put the memory in a prompt's context
+	LastInjected time.Time `json:"last_injected,omitzero"` // zero: never
+	Helpful      int       `json:"helpful,omitempty"`      // marked helpful by a person or an agent
+	Wrong        int       `json:"wrong,omitempty"`        // marked wrong
+	Since        time.Time `json:"since,omitzero"`         // when evidence began to be kept for the folder; zero: none kept
 }
 
 // Index is MEMORY.md as the planner needs it.
@@ -83,7 +83,7 @@ type Edit struct {
 	Name        string    `json:"name,omitempty"`
 	Description string    `json:"description,omitempty"`
 	Body        string    `json:"body,omitempty"`
-	Created     time.Time `json:"created,omitempty"`
+	Created     time.Time `json:"created,omitzero"` // zero: unchanged
 }
 
 // Op is one planned operation.

@@ -612,7 +612,7 @@ func periodEnd(m []string, at time.Time) (string, bool) {
 // every one AbsoluteDates reads holds one of.
 func relativeHint(s string) bool {
 	lower := strings.ToLower(s)
-	for _, w := range []string{"day", "tonight", "tomorrow", "week", "month", "quarter", "the ", "end of", "jan", "feb", "mar",
+	for _, w := range []string{"day", "tonight", "tomorrow", "week", "month", "quarter", "year", "the ", "end of", "jan", "feb", "mar",
 		"apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"} {
 		if strings.Contains(lower, w) {
 			return true

@@ -51,6 +51,9 @@ func (p *planner) merge(near []pair) {
 		case oneException(a, b) || defaultBeside(a, b):
 			p.left = append(p.left, lookalike(files, pr.same,
 				fmt.Sprintf("%s and %s look alike (sameness %+.1f), but %s states an exception the other does not: a rule and its exception stay two memories unless a model reads them as one", a.File, b.File, roundScore(pr.same), map[bool]string{true: a.File, false: b.File}[narrows(a)])))
+		case len(p.items) < weighedFolder && pr.jaccard < smallFolderJaccard:
+			p.left = append(p.left, lookalike(files, pr.same,
+				fmt.Sprintf("%s and %s may be one memory (sameness %+.1f), but they share %.0f%% of their words, and in a folder of %d memories the words' weights say little: a model should read both", a.File, b.File, roundScore(pr.same), 100*pr.jaccard, len(p.items))))
 		case a.Type != b.Type || a.Scope != b.Scope:
 			p.left = append(p.left, lookalike(files, pr.same,
 				fmt.Sprintf("%s (%s) and %s (%s) look alike but differ in type or scope: never merged by the heuristic engine", a.File, kindOf(a.Item), b.File, kindOf(b.Item))))
@@ -182,7 +185,7 @@ func (p *planner) mergeGroup(g []int, best map[int]pair, unsure bool) {
 			ob = o.dated
 		}
 		var extra []string
-		for _, s := range sentences(o.Description + "\n\n" + ob) {
+		for _, s := range sentences(absoluteIn(o.Description, o.Item) + "\n\n" + ob) {
 			if covered(s, terms) >= factKept && said(s, text) {
 				continue
 			}
@@ -205,6 +208,9 @@ func (p *planner) mergeGroup(g []int, best map[int]pair, unsure bool) {
 		body = strings.TrimRight(body, "\n") + "\n\n" + strings.Join(added, "\n\n") + "\n"
 	}
 	edit := &Edit{Body: body}
+	if d := absoluteIn(k.Description, k.Item); d != k.Description {
+		edit.Description = d // dated as its body is: "Offsite next week" says no week once merged
+	}
 	if !created.Equal(k.Created) {
 		edit.Created = created
 	}

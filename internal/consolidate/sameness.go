@@ -56,6 +56,13 @@ const (
 	// few memories every shared word looks rare, and the model is surest
 	// where it knows least. It learned from folders of 50 to 70.
 	weighedFolder = 20
+	// smallFolderJaccard is the share of weighted words two memories of a
+	// folder smaller than weighedFolder must have for the heuristic engine
+	// to merge them: there the model's score rests on weights that mean
+	// little ("The team offsite is next week" and "Quarterly planning is
+	// next month", 9% of their words, scored as one memory in a folder of
+	// five; two rules of one lesson share 29% in a folder of twelve).
+	smallFolderJaccard = 0.2
 )
 
 // sureOfTwoThings reports whether the model may merge two memories that

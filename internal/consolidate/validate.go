@@ -313,7 +313,7 @@ func relativeWord(w string) bool {
 	case "today", "tonight", "tomorrow", "yesterday", "next", "this", "coming", "week", "weeks", "day", "days",
 		"month", "months", "quarter", "end", "of", "the", "in", "on", "by", "one", "two", "three", "four", "five", "six",
 		"seven", "eight", "nine", "ten", "eleven", "twelve", "fortnight", "until", "till", "before", "after", "from", "starting",
-		"q1", "q2", "q3", "q4", "eod", "eow", "eom", "eoq", "eoy":
+		"q1", "q2", "q3", "q4", "eod", "eow", "eom", "eoq", "eoy", "year", "years", "quarters", "a":
 		return true
 	}
 	return weekdayOrMonth(w)
@@ -331,8 +331,12 @@ var reShortWeekday = lazyre.New(`(?i)\b(mon|tue|tues|wed|thu|thur|thurs|fri|sat|
 // of 2026-03-09").
 func absoluteWord(w string) bool {
 	switch w {
-	case "isodate", "by", "the", "week", "of", "on", "to", "starting": // "2026-09-14 to 2026-09-18", "next sprint (starting 2026-11-30)"
+	case "isodate", "by", "the", "week", "of", "on", "to", "starting", // "2026-09-14 to 2026-09-18", "next sprint (starting 2026-11-30)"
+		"in", "q1", "q2", "q3", "q4": // "next month" → "in December 2026", "next quarter" → "in Q1 2027"
 		return true
+	}
+	if len(w) == 4 && allDigits(w) && w >= "2000" && w < "2100" {
+		return true // "next year" → "in 2027"
 	}
 	return weekdayOrMonth(w)
 }

@@ -315,6 +315,7 @@ func absoluteDates(s string, at time.Time) (string, bool) {
 		return monthDay(s[m[0]:m[1]], months[strings.ToLower(group(s, m, 2))], d, group(s, m, 3))
 	})
 	s = outside(s, reRecurringNth, func(s string) string { return nthDates(s, at, &found) })
+	s = coarseDates(s, at) // last: "the first monday of next month" is a day
 	if found {
 		s = offsetDates(s)
 		s = anchoredWeekdays(s)

@@ -236,3 +236,32 @@ func TestAbsoluteDates_RangeEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestAbsoluteDates_Coarse: a month, quarter or year counted from now is
+// written as the one it is, with no day (and the text is not dated for
+// it); a span, a rate and the past are left as said, and a day of next
+// month is still a day.
+func TestAbsoluteDates_Coarse(t *testing.T) {
+	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	for in, want := range map[string]string{
+		"Quarterly planning is next month.":             "Quarterly planning is in December 2026.",
+		"The audit is due by next month":                "The audit is due by December 2026",
+		"We ship next year":                             "We ship in 2027",
+		"next year's budget is frozen":                  "2027's budget is frozen",
+		"The migration lands next quarter.":             "The migration lands in Q1 2027.",
+		"It happens in two months.":                     "It happens in January 2027.",
+		"over the next month we will migrate":           "over the next month we will migrate",
+		"once a month we rotate keys":                   "once a month we rotate keys",
+		"we moved it last month":                        "we moved it last month",
+		"the upgrade is the first monday of next month": "the upgrade is 2026-12-07",
+		"in 30 months":                                  "in 30 months",
+	} {
+		got, _ := AbsoluteDates(in, at)
+		if got != want && !(strings.Contains(want, "2026-12-07") && strings.Contains(got, "2026-12-07")) {
+			t.Errorf("AbsoluteDates(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if _, dated := AbsoluteDates("do not use cloud-only APIs till next year", at); dated {
+		t.Error("a rule that holds till next year is dated: it names no day")
+	}
+}

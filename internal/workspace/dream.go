@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -80,6 +81,9 @@ func (w *Workspace) Dream(ctx context.Context, opt DreamOptions) (DreamReport, e
 	}
 	rep := DreamReport{Folder: w.Store.Dir(), Engine: engine, Command: command,
 		PlanFile: filepath.Join(w.Layout.SynthesisDir, "drafts", "dream-"+key+".json")}
+	// The folder the plan file goes in is there for the agent's Write
+	// (the synthesis folder's, never the memory folder).
+	_ = os.MkdirAll(filepath.Dir(rep.PlanFile), 0o700)
 	st, problems, err := w.dreamState(ctx, now, func(s string) { rep.Warnings = append(rep.Warnings, s) })
 	if err != nil {
 		return rep, err

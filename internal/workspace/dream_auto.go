@@ -23,7 +23,7 @@ const DreamLog = "logs/dream.jsonl"
 type DreamGate struct {
 	Due      bool      `json:"due"`
 	Why      string    `json:"why"`
-	Last     time.Time `json:"last_consolidated,omitempty"` // zero: never
+	Last     time.Time `json:"last_consolidated,omitzero"` // zero: never
 	Sessions int       `json:"sessions_since"`
 }
 
