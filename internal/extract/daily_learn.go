@@ -106,7 +106,7 @@ func (day *dayRead) learnings(in DayInput) ([]learning.Learning, []string) {
 			if ok && c.Type == "feedback" && dl.l.Scope == s.project {
 				// A rule given with a quirk of the data is that quirk's lesson.
 				for i, q := range s.quirks {
-					if !used[i] && q.source == c.Source {
+					if !used[i] && q.source == c.Source && s.ruleAfter(q, rule) {
 						used[i] = true
 						if dl.l.Type != learning.Error { // a correction stays an error
 							dl.l.Type, dl.rank = learning.DataQuirk, q.rank-1
@@ -481,4 +481,29 @@ func vagueTitle(t string) bool {
 		}
 	}
 	return true
+}
+
+// ruleAfter reports whether rule is said right after quirk q, in the
+// sentence that follows it ("Policy IDs are not unique across regions,
+// always join on region and policy_id"): a rule said elsewhere in the
+// message is not that quirk's lesson.
+func (s *sessionRead) ruleAfter(q quirk, rule string) bool {
+	lead := strings.ToLower(rule)
+	if len(lead) > 24 {
+		lead = lead[:24]
+	}
+	for _, p := range s.prompts {
+		if p.source != q.source {
+			continue
+		}
+		said := strings.ToLower(p.said)
+		qi := strings.Index(said, strings.ToLower(q.sentence))
+		if qi < 0 {
+			continue
+		}
+		after := said[qi+len(q.sentence):]
+		ri := strings.Index(after, lead)
+		return ri >= 0 && len(strings.Trim(after[:ri], " .,;:!")) == 0
+	}
+	return false
 }

@@ -85,7 +85,7 @@ func readDay(in DayInput) *dayRead {
 			}
 			day.prompts++
 			prose, pasted := cleanPrompt(m.Text)
-			said := reClauseRule.ReplaceAllString(reOpeners.ReplaceAllString(prose, "$1"), ". $1")
+			said := splitClauseRules(reOpeners.ReplaceAllString(prose, "$1"))
 			msgs[i].Text = said
 			p := prompt{prose: prose, terms: termSet(prose), lead: recall.Default.Terms(prose, nil)}
 			p.lead = p.lead[:min(3, len(p.lead))]
@@ -173,7 +173,8 @@ var (
 	// expect before a rule.
 	reOpeners = lazyre.New(`(?im)(^|[.!?]\s+)(?:(?:(?:no|nope|actually|wait|hmm|well|right|yes|yeah|ok|okay)[,!]|that'?s (?:wrong|not right|not what i (?:meant|asked))[,.:!;]|wrong[,.:!])\s+)+`)
 	// reClauseRule is a rule in the middle of a sentence ("the dates are
-	// UTC, don't convert them"): it starts a sentence of its own.
+	// UTC, don't convert them"): it starts a sentence of its own
+	// (splitClauseRules).
 	reClauseRule = lazyre.New(`(?i)[,;:]\s+((?:please\s+)?(?:don'?t|do not|never|always|avoid)\s)`)
 	// reCorrection opens a prompt that corrects the agent's last step.
 	reCorrection = lazyre.New(`(?i)^\s*(?:(?:no|nope|wrong)[,.!:]|that'?s (?:wrong|not (?:right|it|what i (?:meant|asked)))\b)`)
@@ -490,4 +491,28 @@ func stripLeadIns(s string) string {
 
 func isWordByte(c byte) bool {
 	return c == '\'' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// splitClauseRules starts a sentence at each rule in the middle of one
+// (reClauseRule), unless what comes before it in its sentence only leads
+// into it: "From now on, always run make lint" is one rule, not a "From
+// now on" and a rule.
+func splitClauseRules(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range reClauseRule.FindAllStringSubmatchIndex(s, -1) {
+		head := s[:m[0]]
+		if i := strings.LastIndexAny(head, ".!?\n"); i >= 0 {
+			head = head[i+1:]
+		}
+		if !ruleBefore(head) {
+			continue
+		}
+		b.WriteString(s[last:m[0]])
+		b.WriteString(". ")
+		b.WriteString(s[m[2]:m[3]])
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }

@@ -717,3 +717,35 @@ func FuzzDailySummary(f *testing.F) {
 		}
 	})
 }
+
+// TestDailySummary_LeadIsNoRule: "From now on, always …" is one rule, not
+// a key point and a learning called "From now on"; a data quirk's lesson
+// is the rule said right after it, not another rule of the same message
+// (which took the quirk's title).
+func TestDailySummary_LeadIsNoRule(t *testing.T) {
+	utcLocal(t)
+	d := DailySummary(DayInput{Date: "2026-11-25", Projects: []string{"memdir"}, Sessions: []DaySession{convo("memdir", "s1",
+		"user: From now on, always run make lint before committing. The dates in the export are UTC.",
+		"assistant: Noted.",
+		"user: Policy IDs are not unique across regions, always join on region and policy_id.")}})
+	for _, p := range d.KeyPoints {
+		if strings.TrimSpace(strings.TrimPrefix(p, "memdir:")) == "From now on" {
+			t.Errorf("key point %q", p)
+		}
+	}
+	joined := false
+	for _, l := range d.Learnings {
+		if strings.HasPrefix(l.Title, "From now") || l.Lesson == "From now on" || l.Description == "From now on" {
+			t.Errorf("a learning of the lead alone: %+v", l)
+		}
+		if strings.Contains(l.Lesson, "make lint") && l.Title != "Always run make lint before committing" {
+			t.Errorf("the lint rule took the export's quirk: %+v", l)
+		}
+		if strings.Contains(l.Description, "Policy IDs are not unique") && strings.Contains(l.Lesson, "region and policy_id") {
+			joined = true
+		}
+	}
+	if !joined {
+		t.Errorf("the quirk and the rule said right after it are not one learning: %+v", d.Learnings)
+	}
+}

@@ -524,7 +524,7 @@ func classifySentence(raw, next string, at time.Time, redirected bool) []Candida
 		if i, ok := labelStart(s); ok {
 			s = s[i:] // "PFA the path — model checkpoints: s3://…": the thing and where it is
 		}
-		return []Candidate{build("reference", placeOnly(s), "", at)}
+		return []Candidate{build("reference", placeOnly(s), reasonOf(s, ""), at)}
 	case (reOwner.MatchString(s) || ownerTyped(s) || reLifecycle.MatchString(s)) && !reNotProject.MatchString(s) || projectFact(s):
 		if cs := datedFacts(s, next, at); cs != nil {
 			return cs

@@ -302,10 +302,26 @@ func whyOf(s, next string) string {
 	if newTopic(n) {
 		return "" // "…, never. Also when the solver says…": something else
 	}
-	if len(strings.Fields(n)) >= 4 && (declarative(n) || tellsHarm(n) || reCausal.MatchString(n) && causalSubject(n)) && !isWhere(n) && len(secretKinds(n)) == 0 && !reQuestion.MatchString(n) && !reFeedback.MatchString(n) && !reRuleStart.MatchString(n) && !reToAgents.MatchString(n) && !reYourWork.MatchString(n) {
+	if len(strings.Fields(n)) >= 4 && (declarative(n) || tellsHarm(n) || reCausal.MatchString(n) && causalSubject(n)) && !isWhere(n) && len(secretKinds(n)) == 0 && !reQuestion.MatchString(n) && !reFeedback.MatchString(n) && !reRuleStart.MatchString(n) && !reToAgents.MatchString(n) && !reYourWork.MatchString(n) && !givesRule(n) {
 		return strings.TrimRight(n, ".!")
 	}
 	return ""
+}
+
+// givesRule reports a sentence whose later clause is a rule of its own:
+// "the dates are UTC, don't convert them" is another rule and what it
+// rests on, not the reason of the rule before it.
+func givesRule(s string) bool {
+	if len(s) > maxClauseText {
+		return false
+	}
+	cuts := clauseCuts(s)
+	for k := 1; k < len(cuts); k++ {
+		if c, ok := clauseAt(s, cuts, k); ok && reRuleStart.MatchString(strings.TrimSpace(c)) {
+			return true
+		}
+	}
+	return false
 }
 
 // colonReason is a reason said after a colon, once the rule is whole:
