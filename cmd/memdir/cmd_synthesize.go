@@ -61,12 +61,14 @@ func (a *app) printSynthesis(res workspace.SynthesisResult, err error) error {
 }
 
 func (a *app) prepareCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "prepare [DATE]",
+	var skip []string
+	cmd := &cobra.Command{
+		Use:   "prepare [DATE] [--skip DATE]...",
 		Short: "Give an agent one pending day to summarise, with the rules",
 		Long:  longHelp("prepare"),
 		Example: `  memdir synthesize prepare --json
-  memdir synthesize prepare 2026-11-20 --json`,
+  memdir synthesize prepare 2026-11-20 --json
+  memdir synthesize prepare --skip 2026-11-29 --json   # the next pending day but that one`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			t, err := a.transcriptsEnv()
@@ -79,7 +81,12 @@ func (a *app) prepareCmd() *cobra.Command {
 					return err
 				}
 			}
-			p, err := t.Prepare(a.ctx, a.env(), date, a.now(), a.report())
+			for i, d := range skip {
+				if skip[i], err = t.Day(d); err != nil {
+					return err
+				}
+			}
+			p, err := t.Prepare(a.ctx, a.env(), date, skip, a.now(), a.report())
 			if err != nil {
 				return err
 			}
@@ -95,6 +102,8 @@ func (a *app) prepareCmd() *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().StringArrayVar(&skip, "skip", nil, "pass over this pending day (repeat it for more): it stays pending")
+	return cmd
 }
 
 func (a *app) applyCmd() *cobra.Command {

@@ -367,7 +367,12 @@ func CheckDaily(date, text string, projects []string) []Problem {
 			got, ok, err := ParseLine(l)
 			switch {
 			case err != nil:
-				ps = append(ps, Problem{Line: lineNo, Msg: err.Error()})
+				for _, msg := range strings.Split(err.Error(), "\n") {
+					ps = append(ps, Problem{Line: lineNo, Msg: msg})
+				}
+				if got.Scope != "" && !strings.ContainsAny(got.Scope, "/") && !strings.EqualFold(got.Scope, Global) && len(projects) > 0 && !known[got.Scope] {
+					ps = append(ps, Problem{Line: lineNo, Msg: fmt.Sprintf("learning %q has scope %q: want global or one of the day's projects (%s)", got.Title, got.Scope, strings.Join(projects, ", "))})
+				}
 				continue
 			case !ok && topBullet(l):
 				ps = append(ps, Problem{Line: lineNo, Msg: "not a learning line (want `- **Title** [scope/type] (YYYY-MM-DD): description`)"})
@@ -386,6 +391,10 @@ func CheckDaily(date, text string, projects []string) []Problem {
 				ps = append(ps, Problem{Line: lineNo, Warning: true, Msg: fmt.Sprintf("learning %q has no date: add (%s) after the tag", got.Title, date)})
 			case got.Date > date && checkDate(date) == nil:
 				ps = append(ps, Problem{Line: lineNo, Msg: fmt.Sprintf("learning %q is dated %s, after the day %s", got.Title, got.Date, date)})
+			case got.Date < date && checkDate(date) == nil:
+				// Decay counts a learning's age from its date: one dated a year
+				// back would be archived as soon as it is routed.
+				ps = append(ps, Problem{Line: lineNo, Msg: fmt.Sprintf("learning %q is dated %s, before the day %s: a learning of the day is dated %s", got.Title, got.Date, date, date)})
 			}
 		}
 	}

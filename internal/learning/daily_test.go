@@ -170,6 +170,9 @@ func TestCheckDaily_Content(t *testing.T) {
 		{"FutureDate", strings.Replace(sampleDaily, "[granada/error] (2026-02-03)", "[granada/error] (2026-02-04)", 1), nil, 19, "after the day", false},
 		{"Undated", strings.Replace(sampleDaily, "[granada/error] (2026-02-03)", "[granada/error]", 1), nil, 19, "no date", true},
 		{"BadType", strings.Replace(sampleDaily, "[granada/error]", "[granada/oops]", 1), nil, 19, "unknown type", false},
+		// Decay would archive a learning dated long before its day as soon
+		// as it is routed.
+		{"PastDate", strings.Replace(sampleDaily, "[granada/error] (2026-02-03)", "[granada/error] (2025-01-01)", 1), nil, 19, "before the day", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -235,5 +238,23 @@ func TestCheckDaily_MalformedLearningLines(t *testing.T) {
 	text := strings.Replace(sampleDaily, "## Learnings\n", fine, 1)
 	if ps := CheckDaily("2026-02-03", text, nil); len(ps) != 0 {
 		t.Fatalf("CheckDaily=%+v, want none", ps)
+	}
+}
+
+// TestCheckDaily_EveryProblemOfALine: a learning line with three problems
+// gets three, in one run: an agent fixes them at once rather than spending
+// a refusal on each.
+func TestCheckDaily_EveryProblemOfALine(t *testing.T) {
+	text := strings.Replace(sampleDaily, "[granada/error] (2026-02-03)", "[nowhere/oops] (2026-13-45)", 1)
+	ps := CheckDaily("2026-02-03", text, []string{"granada"})
+	var msgs []string
+	for _, p := range ps {
+		msgs = append(msgs, p.Msg)
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{"unknown type \"oops\"", "impossible date", "scope \"nowhere\""} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no problem saying %q in:\n%s", want, all)
+		}
 	}
 }

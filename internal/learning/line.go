@@ -1,6 +1,7 @@
 package learning
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -39,36 +40,43 @@ func parseLine(line string) (l Learning, tagEnd int, ok bool, err error) {
 	typ := strings.TrimSpace(line[m[6]:m[7]])
 	rest := line[m[8]:m[9]]
 	tagEnd = m[8]
-	if scope == "" {
-		return Learning{}, 0, true, fmt.Errorf("learning %q has an empty scope in its tag (want [global/type] or [project/type])", title)
+	// Every problem of the line, not the first: an agent fixes them in one
+	// go (the synthesize skill allows three refusals a day).
+	var errs []error
+	if title == "" {
+		errs = append(errs, fmt.Errorf("learning has an empty title"))
 	}
-	if strings.ContainsAny(scope, "/") {
-		return Learning{}, 0, true, fmt.Errorf("learning %q has a scope with '/' in its tag", title)
+	switch {
+	case scope == "":
+		errs = append(errs, fmt.Errorf("learning %q has an empty scope in its tag (want [global/type] or [project/type])", title))
+	case strings.ContainsAny(scope, "/"):
+		errs = append(errs, fmt.Errorf("learning %q has a scope with '/' in its tag", title))
 	}
 	t, known := parseType(typ)
 	if !known {
-		return Learning{}, 0, true, fmt.Errorf("learning %q has unknown type %q (want one of %s)", title, typ, typeList())
+		errs = append(errs, fmt.Errorf("learning %q has unknown type %q (want one of %s)", title, typ, typeList()))
 	}
 	l = Learning{Title: title, Scope: scope, Type: t}
 	r := strings.TrimLeft(rest, " \t")
 	if strings.HasPrefix(r, "(") {
 		end := strings.IndexByte(r, ')')
 		if end < 0 {
-			return Learning{}, 0, true, fmt.Errorf("learning %q: unclosed date after the tag", title)
+			return Learning{}, 0, true, errors.Join(append(errs, fmt.Errorf("learning %q: unclosed date after the tag", title))...)
 		}
 		d := strings.TrimSpace(r[1:end])
 		if err := checkDate(d); err != nil {
-			return Learning{}, 0, true, fmt.Errorf("learning %q: %v", title, err)
+			errs = append(errs, fmt.Errorf("learning %q: %v", title, err))
 		}
 		l.Date = d
 		r = strings.TrimLeft(r[end+1:], " \t")
 	}
 	if !strings.HasPrefix(r, ":") {
-		return Learning{}, 0, true, fmt.Errorf("learning %q: want \": description\" after the tag", title)
+		errs = append(errs, fmt.Errorf("learning %q: want \": description\" after the tag", title))
+	} else {
+		l.Description = strings.TrimSpace(r[1:])
 	}
-	l.Description = strings.TrimSpace(r[1:])
-	if title == "" {
-		return Learning{}, 0, true, fmt.Errorf("learning has an empty title")
+	if len(errs) > 0 {
+		return l, 0, true, errors.Join(errs...)
 	}
 	return l, tagEnd, true, nil
 }

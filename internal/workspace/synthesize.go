@@ -113,6 +113,7 @@ type synthesizer struct {
 	// first: pending readies only the oldest day (prepare), and lists
 	// every pending day in listed.
 	first  bool
+	skip   []string // days prepare passes over
 	listed []string
 	seen   []string // the transcripts of the days done
 	// paths are the transcripts holding each pending day's content, those
@@ -289,7 +290,7 @@ func (y *synthesizer) pending() ([]sessions.Day, sessions.ProjectsIndex, error) 
 			// The first day to summarise, after those only excluded
 			// projects worked on (the caller marks them done).
 			for i, d := range days {
-				if len(d.Sessions) > 0 {
+				if len(d.Sessions) > 0 && !slices.Contains(y.skip, d.Date) {
 					days, whole = days[:i+1], whole[:i+1]
 					break
 				}

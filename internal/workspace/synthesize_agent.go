@@ -31,9 +31,11 @@ type Prepared struct {
 
 // Prepare runs the migration if needed, builds the projects index, and
 // readies the day an agent summarises next: date, or the oldest pending
-// day before today when date is "". Its conversation is recorded as
-// shown, so that apply marks done no more than the agent read.
-func (t Transcripts) Prepare(ctx context.Context, env Env, date string, now time.Time, r Report) (Prepared, error) {
+// day before today when date is "", passing over the days of skip (an
+// agent gave up on them: they stay pending, and listed). Its conversation
+// is recorded as shown, so that apply marks done no more than the agent
+// read.
+func (t Transcripts) Prepare(ctx context.Context, env Env, date string, skip []string, now time.Time, r Report) (Prepared, error) {
 	y := &synthesizer{ctx: ctx, t: t, env: env, r: r, o: SynthesizeOptions{Now: cmp0(now)}}
 	y.today = sessions.DateOf(y.o.Now, t.Loc)
 	out := Prepared{PendingDays: []string{}}
@@ -50,15 +52,17 @@ func (t Transcripts) Prepare(ctx context.Context, env Env, date string, now time
 	if date != "" {
 		y.o.Dates = []string{date}
 	}
-	y.first = true
+	y.first, y.skip = true, skip
 	days, ix, err := y.pending()
 	if err != nil {
 		return out, err
 	}
 	out.PendingDays = append(out.PendingDays, y.listed...)
-	for len(days) > 0 && len(days[0].Sessions) == 0 {
-		y.day(days[0], ix) // only excluded projects: done, no summary
-		out.PendingDays = slices.DeleteFunc(out.PendingDays, func(d string) bool { return d == days[0].Date })
+	for len(days) > 0 && (len(days[0].Sessions) == 0 || slices.Contains(skip, days[0].Date)) {
+		if len(days[0].Sessions) == 0 {
+			y.day(days[0], ix) // only excluded projects: done, no summary
+			out.PendingDays = slices.DeleteFunc(out.PendingDays, func(d string) bool { return d == days[0].Date })
+		}
 		days = days[1:]
 	}
 	if len(days) == 0 {
