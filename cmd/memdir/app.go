@@ -124,7 +124,23 @@ func (a *app) rootCmd() *cobra.Command {
 		a.synthesizeCmd(), a.decayCmd(), a.pinCmd(false), a.pinCmd(true), a.dreamCmd(), a.verifyCmd(), a.markCmd(),
 		a.teamCmd(), a.shareCmd(false), a.shareCmd(true), a.diaryCmd(), a.patternsCmd(),
 	)
+	root.InitDefaultCompletionCmd()
+	strictParents(root)
 	return root
+}
+
+// strictParents makes each command that only groups others ("diary",
+// "completion") print its help when run alone and refuse a word it does
+// not know, as "team" does: cobra would print the help and exit 0 for
+// "memdir diary lsit".
+func strictParents(cmd *cobra.Command) {
+	for _, c := range cmd.Commands() {
+		strictParents(c)
+	}
+	if cmd.HasParent() && !cmd.Runnable() && cmd.HasSubCommands() {
+		cmd.Args = cobra.NoArgs
+		cmd.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	}
 }
 
 // addTemplateFuncs gives cobra's templates the build's JSON, made only when
@@ -276,6 +292,9 @@ func wordsArgs(what string) cobra.PositionalArgs {
 // exactArgs is cobra.ExactArgs with an error that says what to type.
 func exactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > n && n == 1 {
+			return withHint(fmt.Errorf("%s takes %s, not %d words", cmd.CommandPath(), what, len(args)), "quote a name of several words (\"%s\"); see '%s --help'", strings.Join(args, " "), cmd.CommandPath())
+		}
 		if len(args) != n {
 			return withHint(fmt.Errorf("%s needs %s", cmd.CommandPath(), what), "see '%s --help'", cmd.CommandPath())
 		}

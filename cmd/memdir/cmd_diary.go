@@ -160,7 +160,10 @@ func (a *app) diaryShowCmd() *cobra.Command {
 				return err
 			}
 			info, err := d.Show(args[0])
-			return a.answer(info, err, func() error { return workspace.WriteDiaryShow(a.stdout, info) })
+			return a.answer(info, err, func() error {
+				fmt.Fprintf(a.stderr, "%s\n", info.Path) // stdout is the diary alone: 'memdir diary edit STEM --from -' takes it back
+				return workspace.WriteDiaryShow(a.stdout, info)
+			})
 		},
 	}
 }

@@ -22,9 +22,9 @@ func (a *app) editCmd() *cobra.Command {
   EDITOR="code --wait" memdir edit "Release freeze"
   memdir edit prefer-tabs --from /tmp/memdir-edit-123-prefer-tabs.md
   memdir edit team/deploy-flow.md`,
-		Args: exactArgs(1, "a memory NAME"),
+		Args: wordsArgs("a memory NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runEdit(scope, args[0], from)
+			return a.runEdit(scope, strings.Join(args, " "), from)
 		},
 	}
 	cmd.Flags().StringVar(&from, "from", "", "take the new version from this file instead of opening an editor")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"strings"
 
 	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/workspace"
@@ -18,9 +19,9 @@ func (a *app) forgetCmd() *cobra.Command {
 		Example: `  memdir forget prefer-tabs
   memdir forget "Release freeze" --purge
   memdir forget --scope team deploy-flow`,
-		Args: exactArgs(1, "a memory NAME"),
+		Args: wordsArgs("a memory NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ws, scope, name, err := a.named(scope, args[0], "forget")
+			ws, scope, name, err := a.named(scope, strings.Join(args, " "), "forget")
 			if err != nil {
 				return err
 			}

@@ -54,6 +54,10 @@ func (a *app) listCmd() *cobra.Command {
 				if a.json {
 					return a.printJSON([]workspace.MemoryJSON{})
 				}
+				if a.global {
+					a.printf("no global memories yet (%s)\n", l.UserDir)
+					return nil
+				}
 				a.printf("no memories yet for %s\n", l.ProjectRoot)
 				return nil
 			}
@@ -137,7 +141,8 @@ func (a *app) show(ws *workspace.Workspace, scope, name string) error {
 		return err
 	}
 	if _, perr := memdir.Parse(file, b); perr != nil {
-		a.warnf("%v (fix it with 'memdir edit %s')", perr, ws.ShownName(strings.TrimSuffix(file, ".md")))
+		// Shown as it is, and an error as with --json: the file is broken.
+		return withHint(perr, "fix it with 'memdir edit %s'", ws.ShownName(strings.TrimSuffix(file, ".md")))
 	}
 	return nil
 }

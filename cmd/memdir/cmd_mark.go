@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/memdir/memdir/internal/workspace"
 	"github.com/spf13/cobra"
 )
@@ -13,11 +15,11 @@ func (a *app) markCmd() *cobra.Command {
 		Short:   "Mark a memory helpful or wrong (evidence that 'list --stats' shows)",
 		Long:    "Mark records that a memory helped or was wrong, with a note, beside the memory folder\n(in .memdir-usage.json, never in the memory file).",
 		Example: "  memdir mark deploy-freeze --wrong --note 'the freeze ended in March'\n  memdir mark team/deploy-flow.md --helpful",
-		Args:    exactArgs(1, "a memory NAME"),
+		Args:    wordsArgs("a memory NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// A team memory (team/<file>, or --scope team) is marked in
 			// the team folder's own usage file, which stays local.
-			ws, scope, name, err := a.named(scope, args[0], "mark")
+			ws, scope, name, err := a.named(scope, strings.Join(args, " "), "mark")
 			if err != nil {
 				return err
 			}

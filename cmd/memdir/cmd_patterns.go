@@ -24,6 +24,9 @@ func (a *app) patternsCmd() *cobra.Command {
 			if len(args) > 0 && !apply && !revert {
 				return withHint(errors.New("pattern ids go with --apply or --revert"), "see 'memdir patterns --help'")
 			}
+			if err := workspace.CheckMinTasks(o.MinTasks); err != nil {
+				return err
+			}
 			if (len(o.Kinds) > 0 || o.DryRun || o.Rule != "") && !apply {
 				return withHint(errors.New("--kind, --rule and --dry-run go with --apply"), "add --apply ID")
 			}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/memdir/memdir/internal/paths"
 	"github.com/spf13/cobra"
 )
@@ -16,9 +18,9 @@ func (a *app) restoreCmd() *cobra.Command {
   memdir restore prefer-tabs --list
   memdir restore prefer-tabs --version 20261125T140000Z
   memdir restore --scope team deploy-flow`,
-		Args: exactArgs(1, "a memory NAME"),
+		Args: wordsArgs("a memory NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ws, scope, name, err := a.named(scope, args[0], "restore")
+			ws, scope, name, err := a.named(scope, strings.Join(args, " "), "restore")
 			if err != nil {
 				return err
 			}

@@ -42,22 +42,26 @@ func (a *app) saveCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.typ, "type", "", "user, feedback, project or reference (required)")
+	f.StringVar(&o.typ, "type", "", "user, feedback, project or reference (required for a new memory)")
 	f.StringVar(&o.name, "name", "", "short name; the file name is its slug (required)")
-	f.StringVar(&o.description, "description", "", "one line saying what the memory is for; recall matches on it (required)")
+	f.StringVar(&o.description, "description", "", "one line saying what the memory is for; recall matches on it (required for a new memory)")
 	f.StringVar(&o.scope, "scope", "", "private (default) or team: the project's .memdir/team, committed and shared with every collaborator (never a user memory, never a secret)")
 	f.StringVar(&o.body, "body", "", "the memory itself, in markdown (default: standard input)")
 	f.StringSliceVar(&o.refs, "refs", nil, "paths or symbols the memory names, comma-separated (checked for staleness)")
 	f.StringVar(&o.source, "source", "", "where the memory came from (default manual; an update keeps the stored one)")
 	f.StringVar(&o.trust, "trust", "", "user, agent or tool-output (default user; an update keeps the stored one)")
 	f.BoolVar(&o.pinned, "pinned", false, "never let consolidation drop this memory")
-	for _, req := range []string{"type", "name", "description"} {
-		cmd.MarkFlagRequired(req)
-	}
+	cmd.MarkFlagRequired("name")
 	return cmd
 }
 
 func (a *app) runSave(o saveOptions) error {
+	if o.typ == "" || o.description == "" {
+		// An update names the memory; what it leaves out is kept.
+		if err := a.fillFromStored(&o); err != nil {
+			return err
+		}
+	}
 	req := workspace.SaveRequest{
 		Type: o.typ, Name: o.name, Description: o.description, Scope: o.scope, Body: o.body,
 		Source: o.source, Trust: o.trust, Refs: o.refs, Pinned: o.pinned, Revive: true, // a person saving a forgotten team memory again means it
@@ -123,6 +127,32 @@ func (a *app) reportSave(res memdir.SaveResult) error {
 	a.printf("%s %s\n  %s\n", verb, res.Path, res.IndexLine)
 	for _, f := range res.Unlisted {
 		a.printf("  (in MEMORY.md in place of %s, which stays a file)\n", f)
+	}
+	return nil
+}
+
+// fillFromStored gives o the type and description of the memory it names
+// when it leaves them out; a new memory needs both.
+func (a *app) fillFromStored(o *saveOptions) error {
+	missing := withHint(fmt.Errorf("--type and --description are needed for a new memory"), "see 'memdir save --help'")
+	ws, err := a.workspace(false)
+	if err != nil {
+		return missing
+	}
+	if o.scope == memdir.ScopeTeam {
+		if ws, err = ws.Team(false); err != nil {
+			return missing
+		}
+	}
+	m, err := ws.Store.Get(o.name)
+	if err != nil {
+		return missing
+	}
+	if o.typ == "" {
+		o.typ = string(m.Type)
+	}
+	if o.description == "" {
+		o.description = m.Description
 	}
 	return nil
 }

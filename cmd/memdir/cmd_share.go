@@ -26,9 +26,9 @@ func (a *app) shareCmd(un bool) *cobra.Command {
 	}
 	cmd := &cobra.Command{
 		Use: use, Short: short, Long: longHelp(help), Example: example,
-		Args: exactArgs(1, "a memory NAME"),
+		Args: wordsArgs("a memory NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runShare(un, args[0], yes, dryRun)
+			return a.runShare(un, strings.Join(args, " "), yes, dryRun)
 		},
 	}
 	cmd.Flags().BoolVar(&yes, "yes", false, "do it without asking (required when standard input is not a terminal)")

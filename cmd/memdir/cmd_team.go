@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
@@ -173,7 +174,7 @@ func (a *app) teamResolveCmd() *cobra.Command {
 		Example: `  memdir team resolve deploy-flow
   memdir team resolve deploy-flow --both
   memdir team resolve old-runbook --drop`,
-		Args: exactArgs(1, "a team memory NAME"),
+		Args: wordsArgs("a team memory NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			choice := ""
 			for _, c := range []struct {
@@ -192,7 +193,7 @@ func (a *app) teamResolveCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := ws.TeamResolve(a.ctx, args[0], choice)
+			res, err := ws.TeamResolve(a.ctx, strings.Join(args, " "), choice)
 			if err != nil {
 				return err
 			}

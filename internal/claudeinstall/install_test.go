@@ -105,3 +105,32 @@ func TestInstallMCP_AnyBinaryName(t *testing.T) {
 		t.Error("an MCP server named memdir that runs something else was taken over")
 	}
 }
+
+// TestUninstallMCP_LocalScopeLeavesNoTrace: the local scope registers the
+// server under projects.<root> of ~/.claude.json; uninstalling takes out
+// the objects install made for it alone, and keeps a project entry that
+// holds anything else.
+func TestUninstallMCP_LocalScopeLeavesNoTrace(t *testing.T) {
+	at := []string{"projects", "/src/app"}
+	for _, tc := range []struct{ before, after string }{
+		{`{"theme":"dark"}`, `{"theme":"dark"}`},
+		{`{}`, `{}`},
+		{`{"projects":{"/src/other":{"allowedTools":[]}}}`, `{"projects":{"/src/other":{"allowedTools":[]}}}`},
+		{`{"projects":{"/src/app":{"allowedTools":[]}}}`, `{"projects":{"/src/app":{"allowedTools":[]}}}`},
+	} {
+		doc, err := Parse([]byte(tc.before))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := InstallMCP(doc, at, "/usr/bin/memdir"); err != nil {
+			t.Fatal(err)
+		}
+		if !UninstallMCP(doc, at) {
+			t.Fatalf("%s: uninstall did not find it", tc.before)
+		}
+		want, _ := Parse([]byte(tc.after))
+		if got := string(Encode(doc)); got != string(Encode(want)) {
+			t.Errorf("%s: after install and uninstall:\n%s\nwant\n%s", tc.before, got, Encode(want))
+		}
+	}
+}

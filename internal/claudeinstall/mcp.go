@@ -61,6 +61,19 @@ func UninstallMCP(doc *Object, at []string) bool {
 	if len(servers.Keys) == 0 {
 		parent.Delete("mcpServers")
 	}
+	// Up the path: an object install made for memdir alone
+	// ({"projects": {"/src/app": {}}}) goes with it.
+	for i := len(at); i > 0; i-- {
+		obj, err := descend(doc, at[:i], false)
+		if err != nil || obj == nil || len(obj.Keys) > 0 {
+			break
+		}
+		up, err := descend(doc, at[:i-1], false)
+		if err != nil || up == nil {
+			break
+		}
+		up.Delete(at[i-1])
+	}
 	return true
 }
 

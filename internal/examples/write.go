@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/atomicfile"
+	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/memdir"
 )
 
@@ -112,6 +113,12 @@ func NewSandbox(dir string) (Sandbox, error) {
 	if dir == "" {
 		dir, err = os.MkdirTemp("", "memdir-quickstart-")
 	} else if dir, err = filepath.Abs(dir); err == nil {
+		if names, _ := os.ReadDir(dir); len(names) > 0 {
+			// A run over an earlier one would stop halfway (its diary is
+			// there already): a throwaway folder starts empty.
+			return Sandbox{}, hint.With(fmt.Errorf("%s is not empty: quickstart makes its throwaway home and project in a new or empty folder", dir),
+				"remove it (rm -r %s), or name another with --dir", dir)
+		}
 		err = os.MkdirAll(dir, memdir.DirPerm)
 	}
 	if err != nil {

@@ -89,15 +89,26 @@ func (d *Diaries) Patterns(ctx context.Context, o PatternsOptions, now time.Time
 	return rep, d.saveRecords(rep.Records)
 }
 
+// CheckMinTasks refuses a --min-tasks below 2 (0 in PatternsOptions
+// means the default, but not when a user types it).
+func CheckMinTasks(n int) error {
+	if n < 2 {
+		return hint.With(fmt.Errorf("--min-tasks %d: a pattern is what recurs, in 2 tasks at the least", n),
+			"use --min-tasks 3 (the default) or 2; what one task says stays in its diary")
+	}
+	return nil
+}
+
 // patterns is Patterns for a caller holding the lock; it writes nothing
 // but a model engine's answer, kept for --apply (not in a dry run).
 func (d *Diaries) patterns(ctx context.Context, o PatternsOptions, dryRun bool, now time.Time) (PatternsReport, error) {
 	if err := CheckPatternsEngine(o.Engine); err != nil {
 		return PatternsReport{}, err
 	}
-	if o.MinTasks != 0 && o.MinTasks < 2 {
-		return PatternsReport{}, hint.With(fmt.Errorf("--min-tasks %d: a pattern is what recurs, in 2 tasks at the least", o.MinTasks),
-			"use --min-tasks 3 (the default) or 2; what one task says stays in its diary")
+	if o.MinTasks != 0 {
+		if err := CheckMinTasks(o.MinTasks); err != nil {
+			return PatternsReport{}, err
+		}
 	}
 	rep := PatternsReport{Since: o.Since, All: o.All, Engine: o.Engine, ClaudeMD: d.claudePath()}
 	if rep.Engine == "" {

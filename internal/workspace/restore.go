@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/memdir/memdir/internal/hint"
 	"github.com/memdir/memdir/internal/memdir"
@@ -13,6 +14,10 @@ import (
 func (w *Workspace) Versions(name string) ([]memdir.Version, error) {
 	vs, err := w.Store.Versions(name)
 	if errors.Is(err, memdir.ErrNotFound) {
+		if m, gerr := w.Store.Get(name); gerr == nil {
+			// The memory is there; it has no version kept yet.
+			return nil, hint.With(fmt.Errorf("%s has no kept version yet: %w", m.File, memdir.ErrNotFound), "versions are kept by 'memdir edit' and 'memdir forget' (not --purge), not by a save that replaces a memory")
+		}
 		return nil, hint.With(err, "versions are kept by 'memdir edit' and 'memdir forget' (not --purge); name the memory by its file or its name")
 	}
 	return vs, err

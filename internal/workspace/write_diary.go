@@ -70,10 +70,11 @@ func WriteDiaryList(w io.Writer, infos []DiaryInfo, bad []BadDiary) error {
 	return ew.err
 }
 
-// WriteDiaryShow prints a diary as its file says it, with its path.
+// WriteDiaryShow prints a diary as its file says it: what 'memdir diary
+// edit STEM --from -' takes back (the path is the caller's to say, on
+// stderr).
 func WriteDiaryShow(w io.Writer, in DiaryInfo) error {
 	ew := &errWriter{w: w}
-	ew.printf("# %s\n", in.Path)
 	ew.printf("%s", diary.Format(in.Entry))
 	return ew.err
 }
