@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/workspace"
@@ -145,7 +146,9 @@ func (a *app) fillFromStored(o *saveOptions) error {
 		}
 	}
 	m, err := ws.Store.Get(o.name)
-	if err != nil {
+	if err != nil || !strings.EqualFold(strings.TrimSpace(m.Title()), strings.TrimSpace(o.name)) {
+		// Get also finds a file by its stem ("tabs" is tabs.md, titled
+		// "Prefer tabs"); a save goes by the name, and would make another.
 		return missing
 	}
 	if o.typ == "" {

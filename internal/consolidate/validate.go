@@ -249,7 +249,13 @@ func validateDate(items map[string]Item, op Op, fail func(string, ...any) error)
 		if c.after == "" {
 			continue
 		}
-		removed, added := wordDiff(isoDate.ReplaceAllString(c.before, " isodate "), isoDate.ReplaceAllString(c.after, " isodate "))
+		// A month, quarter or year counted from the memory's day ("next
+		// month", "in two months", "next year") goes as a whole, and comes
+		// back as one ("in December 2026", "in Q1 2027", "in 2027"): never
+		// "year" alone, nor a year for a span ("for a year" → "for 2027").
+		before := reCoarseSaid.ReplaceAllString(isoDate.ReplaceAllString(c.before, " isodate "), " coarsedate ")
+		after := reCoarseWritten.ReplaceAllString(isoDate.ReplaceAllString(c.after, " isodate "), " coarsedate ")
+		removed, added := wordDiff(before, after)
 		years := map[string]bool{} // of the dates the rewrite writes: "the end of Q1 2027" → 2027-03-31
 		for _, d := range isoDate.FindAllString(c.after, -1) {
 			years[d[:4]] = true
@@ -313,11 +319,18 @@ func relativeWord(w string) bool {
 	case "today", "tonight", "tomorrow", "yesterday", "next", "this", "coming", "week", "weeks", "day", "days",
 		"month", "months", "quarter", "end", "of", "the", "in", "on", "by", "one", "two", "three", "four", "five", "six",
 		"seven", "eight", "nine", "ten", "eleven", "twelve", "fortnight", "until", "till", "before", "after", "from", "starting",
-		"q1", "q2", "q3", "q4", "eod", "eow", "eom", "eoq", "eoy", "year", "years", "quarters", "a":
+		"q1", "q2", "q3", "q4", "eod", "eow", "eom", "eoq", "eoy", "coarsedate":
 		return true
 	}
 	return weekdayOrMonth(w)
 }
+
+// reCoarseSaid is a month, quarter or year counted from now, as extract's
+// dates read it; reCoarseWritten is what they write for it.
+var (
+	reCoarseSaid    = lazyre.New(`(?i)\bnext\s+(?:month|quarter|year)\b|\bin\s+(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+(?:months?|quarters?)\b`)
+	reCoarseWritten = lazyre.New(`(?i)\b(?:in\s+)?(?:(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{4}|q[1-4]\s+\d{4})\b|\bin\s+\d{4}\b|\b\d{4}'s\b`)
+)
 
 // reOrdinalWeekday is an ordinal with its weekday: "the first Monday".
 var reOrdinalWeekday = lazyre.New(`(?i)\b(first|second|third|fourth|last)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend|business\s+day|working\s+day)\b`)
@@ -331,12 +344,8 @@ var reShortWeekday = lazyre.New(`(?i)\b(mon|tue|tues|wed|thu|thur|thurs|fri|sat|
 // of 2026-03-09").
 func absoluteWord(w string) bool {
 	switch w {
-	case "isodate", "by", "the", "week", "of", "on", "to", "starting", // "2026-09-14 to 2026-09-18", "next sprint (starting 2026-11-30)"
-		"in", "q1", "q2", "q3", "q4": // "next month" → "in December 2026", "next quarter" → "in Q1 2027"
+	case "isodate", "coarsedate", "by", "the", "week", "of", "on", "to", "starting": // "2026-09-14 to 2026-09-18", "next sprint (starting 2026-11-30)"
 		return true
-	}
-	if len(w) == 4 && allDigits(w) && w >= "2000" && w < "2100" {
-		return true // "next year" → "in 2027"
 	}
 	return weekdayOrMonth(w)
 }

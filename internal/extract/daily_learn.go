@@ -496,12 +496,12 @@ func (s *sessionRead) ruleAfter(q quirk, rule string) bool {
 		if p.source != q.source {
 			continue
 		}
-		said := strings.ToLower(p.said)
-		qi := strings.Index(said, strings.ToLower(q.sentence))
+		said, sentence := strings.ToLower(p.said), strings.ToLower(q.sentence) // lowered alike: "K" (Kelvin) is shorter lowered
+		qi := strings.Index(said, sentence)
 		if qi < 0 {
 			continue
 		}
-		after := said[qi+len(q.sentence):]
+		after := said[qi+len(sentence):]
 		ri := strings.Index(after, lead)
 		return ri >= 0 && len(strings.Trim(after[:ri], " .,;:!")) == 0
 	}

@@ -39,12 +39,21 @@ func reCoarse() *gatedRe {
 func coarseDates(s string, at time.Time) string {
 	return replaceEach(s, reCoarse(), []string{"month", "quarter", "year"}, func(s string, m []int) string {
 		said := s[m[0]:m[1]]
-		prev := strings.Fields(strings.ToLower(tail(s[:m[0]], 40)))
-		if len(prev) > 0 && group(s, m, 1) == "" {
-			switch prev[len(prev)-1] {
-			case "the", "a", "an", "every", "each", "per", "this", "that", "over", "within", "for", "during":
-				return said // "over the next month": a span, not a month
+		prev := strings.Fields(strings.ToLower(tail(s[:m[0]], 60)))
+		if len(prev) > 0 && group(s, m, 1) == "" && !coarseAfter(prev[len(prev)-1]) {
+			// "over the next month" (a span), "the start of next month", "no
+			// later than next month": rewritten, what leads to it would no
+			// longer read.
+			return said
+		}
+		next := strings.ToLower(s[m[1]:min(len(s), m[1]+12)])
+		for _, w := range []string{" or ", "' time", "'s time", "s' time", " from now", " time"} {
+			if strings.HasPrefix(next, w) {
+				return said // "in a month or two", "in two months' time": how long, roughly
 			}
+		}
+		if group(s, m, 3) != "" && counted(prev) {
+			return said // "three migrations in a month", "1000 calls in a month": a rate
 		}
 		if pastTense(clauseAround(s, m)) {
 			return said
@@ -71,13 +80,45 @@ func coarseDates(s string, at time.Time) string {
 		case "year":
 			when = strconv.Itoa(at.Year() + n)
 		}
+		out := "in " + when
 		switch prep := group(s, m, 1); {
 		case group(s, m, 5) != "":
-			return when + group(s, m, 5) // "next year's budget": 2027's budget
-		case prep == "" || strings.EqualFold(prep, "in"):
-			return "in " + when
-		default:
-			return prep + " " + when // "by December 2026"
+			out = when + group(s, m, 5) // "next year's budget": 2027's budget
+		case prep != "" && !strings.EqualFold(prep, "in"):
+			out = prep + " " + when // "by December 2026"
 		}
+		if said[0] >= 'A' && said[0] <= 'Z' {
+			out = strings.ToUpper(out[:1]) + out[1:] // "Next month we…": "In December 2026 we…"
+		}
+		return out
 	})
+}
+
+// coarseAfter reports a word after which "in December 2026" reads for
+// "next month": a verb or a noun ("is next month", "the audit next
+// month"), not a word that leads into a span or a part of one ("the", "of",
+// "than", "over").
+func coarseAfter(w string) bool {
+	switch strings.Trim(w, ",;:(") {
+	case "the", "a", "an", "every", "each", "per", "this", "that", "over", "within", "for", "during", "of", "than", "since",
+		"mid", "early", "late", "end", "start", "until", "till", "by", "before", "after", "from", "to", "through", "throughout", "until:", "at":
+		return false
+	}
+	return true
+}
+
+// counted reports words before "in a month" that count something (a
+// number, "more than", "at most", "times"): then it is a rate.
+func counted(prev []string) bool {
+	for _, w := range prev[max(0, len(prev)-6):] {
+		w = strings.Trim(w, ",;:()")
+		if smallNumber(w) > 0 || w != "" && strings.IndexFunc(w, func(r rune) bool { return r < '0' || r > '9' }) < 0 {
+			return true
+		}
+		switch w {
+		case "times", "once", "twice", "more", "less", "fewer", "most", "least", "max", "maximum", "minimum":
+			return true
+		}
+	}
+	return false
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/redact"
 	"github.com/memdir/memdir/internal/snapshot"
 	"github.com/memdir/memdir/internal/synthesis"
 	"github.com/memdir/memdir/internal/workspace"
@@ -225,7 +226,10 @@ func (h *hook) sessionStart() error {
 		}
 		s.Due, s.GlobalPath, s.Global = c.Due, c.GlobalPath, c.Global
 	}
-	_, err = h.Stdout.Write(Answer(SessionStart, s.Text()))
+	// Team memories come from teammates' commits, the global memory from
+	// files anyone may edit: what the agent is given holds no credential.
+	text, _ := redact.String(s.Text())
+	_, err = h.Stdout.Write(Answer(SessionStart, text))
 	if team != nil {
 		// The team folder's full check too (a pull rewrites its files in
 		// place as often as it adds them), then its MEMORY.md, derived and

@@ -329,7 +329,7 @@ func (s *Store) recoverLocked() error {
 	case s.has(id, markUndoing) && !s.has(id, markUndone):
 		_, changes, err := s.readJournal(id)
 		if err == nil {
-			err = s.applyChanges(changes, true)
+			err = s.applyChanges(s.undoChanges(id, changes), true)
 		}
 		if err != nil {
 			return hint.With(fmt.Errorf("finish the undo of batch %s, cut short: %w", id, err), giveUp, s.Path(filepath.Join(BatchDir, pendingFile)))

@@ -444,3 +444,36 @@ func TestUndo_ForceKeepsIndexLinesWrittenSince(t *testing.T) {
 		t.Errorf("Kept = %v, want none: no memory changed since the batch, and MEMORY.md's version is dropped once its lines are back", info.Kept)
 	}
 }
+
+// TestUndo_ForceCutShortKeepsIndexLines: a forced undo killed after it
+// began is finished by the next Open with MEMORY.md as the undo leaves it
+// (the lines written since the batch kept), not with its bytes of before
+// the batch. Not parallel: the crash hook is global.
+func TestUndo_ForceCutShortKeepsIndexLines(t *testing.T) {
+	ctx := context.Background()
+	st := seedFolder(t, t.TempDir(), 4)
+	if _, err := st.Apply(ctx, testBatch()); err != nil {
+		t.Fatal(err)
+	}
+	idx := st.Path(memdir.IndexFile)
+	b, err := os.ReadFile(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const hand = "## My notes (hand-written)\n"
+	if err := os.WriteFile(idx, append(b, hand...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	memdir.BatchCrashForTest(t, "undoing")
+	if _, err := st.Undo(ctx, "", true); err == nil {
+		t.Fatal("the crash hook did not stop Undo")
+	}
+	st = openAt(t, st.Dir(), t0) // finishes the undo
+	bs, err := st.Batches()
+	if err != nil || len(bs) == 0 || !bs[0].Undone {
+		t.Fatalf("the undo was not finished: %+v %v", bs, err)
+	}
+	if got, _ := os.ReadFile(idx); !strings.Contains(string(got), hand) {
+		t.Errorf("the undo finished after a crash lost the hand-written line:\n%s", got)
+	}
+}

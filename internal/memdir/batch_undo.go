@@ -55,6 +55,12 @@ func (s *Store) Undo(ctx context.Context, id string, force bool) (BatchInfo, err
 	later := map[string][]byte{} // memories changed since the batch: what they hold now
 	var index []byte             // MEMORY.md as a forced undo leaves it, when it changed since
 	indexMoved := false
+	touched := map[string]bool{} // the memory files the batch changed: the undo decides their lines
+	for _, c := range changes {
+		if !strings.Contains(c.Path, "/") && !IsIndexName(c.Path) {
+			touched[c.Path] = true
+		}
+	}
 	for _, c := range changes {
 		cur, ok, err := s.readJournaled(c.Path)
 		if err != nil {
@@ -64,13 +70,8 @@ func (s *Store) Undo(ctx context.Context, id string, force bool) (BatchInfo, err
 			moved = append(moved, c.Path)
 			switch {
 			case ok && IsIndexName(c.Path):
-				index, info.IndexKept = undoIndex(c.Before, c.After, cur)
-				if indexMoved = !bytes.Equal(index, c.Before) && (c.Existed || len(bytes.TrimSpace(index)) > 0); indexMoved {
-					// The undo writes MEMORY.md as it was, then the lines
-					// written since back into it; a crash between the two
-					// finds them in this version.
-					later[c.Path] = cur
-				}
+				index, info.IndexKept = undoIndex(c.Before, c.After, cur, touched)
+				indexMoved = !bytes.Equal(index, c.Before) && (c.Existed || len(bytes.TrimSpace(index)) > 0)
 			case ok && !strings.Contains(c.Path, "/") && !IsIndexName(c.Path):
 				later[c.Path] = cur
 			}
@@ -83,17 +84,21 @@ func (s *Store) Undo(ctx context.Context, id string, force bool) (BatchInfo, err
 		}
 		return info, hint.With(fmt.Errorf("%s changed since batch %s: %w", strings.Join(moved, ", "), info.ID, ErrConflict), "%s", h)
 	}
-	indexKept := ""
 	for _, f := range slices.Sorted(maps.Keys(later)) {
 		kept, err := s.keepVersion(f, later[f])
 		if err != nil {
 			return info, fmt.Errorf("keep the later version of %s: %w (nothing was undone)", f, err)
 		}
-		if IsIndexName(f) {
-			indexKept = kept // not a memory: dropped once the lines are back
-			continue
-		}
 		info.Kept = append(info.Kept, filepath.ToSlash(strings.TrimPrefix(kept, s.Dir()+string(filepath.Separator))))
+	}
+	if indexMoved {
+		// MEMORY.md as the undo leaves it goes in the journal before the
+		// undo begins: an undo cut short is finished with it, not with
+		// the bytes of before the batch.
+		if err := atomicfile.WriteFile(filepath.Join(s.journalDir(info.ID), journalUndoIndex), index, FilePerm); err != nil {
+			return info, fmt.Errorf("undo batch %s: %w (nothing was changed)", info.ID, err)
+		}
+		changes = withUndoIndex(changes, index)
 	}
 	if err := s.markPending(info.ID); err != nil {
 		return info, err
@@ -102,6 +107,9 @@ func (s *Store) Undo(ctx context.Context, id string, force bool) (BatchInfo, err
 		_ = s.clearPending()
 		return info, fmt.Errorf("undo batch %s: %w (nothing was changed)", info.ID, err)
 	}
+	if testOnlyBatchCrash != nil && testOnlyBatchCrash("undoing") {
+		return info, errCrashedForTest
+	}
 	if err := s.applyChanges(changes, true); err != nil {
 		return info, hint.With(fmt.Errorf("undo batch %s, cut short: %w", info.ID, err), "free the disk or fix the folder's permissions, then run 'memdir doctor': the next memdir command finishes the undo")
 	}
@@ -109,13 +117,6 @@ func (s *Store) Undo(ctx context.Context, id string, force bool) (BatchInfo, err
 		return info, hint.With(fmt.Errorf("batch %s was undone, but not marked so: %w", info.ID, err), "run 'memdir doctor': the next memdir command finishes it")
 	}
 	info.Undone = true
-	if indexMoved {
-		if err := atomicfile.WriteFile(s.Path(IndexFile), index, FilePerm); err != nil {
-			return info, hint.With(fmt.Errorf("batch %s was undone, but the lines MEMORY.md gained since were not written back: %w", info.ID, err),
-				"they are in %s; 'memdir index --rebuild' writes a line for every memory", indexKept)
-		}
-		_ = os.Remove(indexKept)
-	}
 	// A ForgottenDir the batch made holds nothing now: gone with it, so the
 	// folder is as it was.
 	_ = os.Remove(s.Path(ForgottenDir)) // fails, as it should, when it holds anything
@@ -140,8 +141,10 @@ func laterBatches(infos []BatchInfo, id string) bool {
 // of what the index holds now (cur), line by line: the lines the batch
 // added go, the lines it removed come back (each after the line it
 // followed), and every line written since (by hand, or for a memory saved
-// later) stays. kept counts those.
-func undoIndex(before, after, cur []byte) (out []byte, kept int) {
+// later) stays, but for a memory the batch changed (touched): the undo
+// puts that file back as it was, so its line is the one of before, or
+// none. kept counts the lines that stay.
+func undoIndex(before, after, cur []byte, touched map[string]bool) (out []byte, kept int) {
 	lines := func(b []byte) []string { return strings.SplitAfter(string(b), "\n") }
 	b, a, c := lines(before), lines(after), lines(cur)
 	inB, inA := lineSet(b), lineSet(a)
@@ -149,6 +152,9 @@ func undoIndex(before, after, cur []byte) (out []byte, kept int) {
 	for _, l := range c {
 		if inA[l] && !inB[l] && strings.TrimSpace(l) != "" {
 			continue // the batch's line
+		}
+		if !inB[l] && touched[indexLineFile(l)] {
+			continue // a memory the undo puts back (or removes): its line of before, if any, comes back below
 		}
 		if !inB[l] && strings.TrimSpace(l) != "" {
 			kept++
@@ -180,4 +186,43 @@ func lineSet(lines []string) map[string]bool {
 		m[l] = true
 	}
 	return m
+}
+
+// journalUndoIndex is MEMORY.md as a forced undo leaves it (undoIndex), in
+// the batch's journal.
+const journalUndoIndex = "undo-index"
+
+// withUndoIndex is changes with MEMORY.md's content before the batch
+// replaced by index: what an undo writes.
+func withUndoIndex(changes []change, index []byte) []change {
+	out := slices.Clone(changes)
+	for i := range out {
+		if IsIndexName(out[i].Path) {
+			out[i].Before, out[i].Existed = index, true
+		}
+	}
+	return out
+}
+
+// undoChanges is journal id's changes as its undo writes them: with
+// MEMORY.md's merged content when a forced undo put one in the journal.
+func (s *Store) undoChanges(id string, changes []change) []change {
+	if b, err := os.ReadFile(filepath.Join(s.journalDir(id), journalUndoIndex)); err == nil {
+		return withUndoIndex(changes, b)
+	}
+	return changes
+}
+
+// indexLineFile is the memory file an index line links to ("- [Title](file.md) — …"), or "".
+func indexLineFile(l string) string {
+	i := strings.Index(l, "](")
+	if i < 0 {
+		return ""
+	}
+	rest := l[i+2:]
+	j := strings.IndexByte(rest, ')')
+	if j < 0 {
+		return ""
+	}
+	return rest[:j]
 }

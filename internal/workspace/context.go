@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
+	"github.com/memdir/memdir/internal/redact"
 	"github.com/memdir/memdir/internal/safefile"
 	"github.com/memdir/memdir/internal/sessions"
 	"github.com/memdir/memdir/internal/synthesis"
@@ -64,7 +65,7 @@ func (t Transcripts) Context(ix sessions.ProjectsIndex, days int) (ProjectContex
 	c.MemoryIndex = ContextFile{Path: filepath.Join(l.MemoryDir, memdir.IndexFile)}
 	if b, err := safefile.ReadFile(c.MemoryIndex.Path, memdir.MaxIndexSize); err == nil {
 		ld := memdir.Load(string(b))
-		c.MemoryIndex.Exists, c.MemoryIndex.Text, c.MemoryIndex.Warning = true, ld.Text, ld.Warning
+		c.MemoryIndex.Exists, c.MemoryIndex.Text, c.MemoryIndex.Warning = true, redacted(ld.Text), ld.Warning
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return c, err
 	}
@@ -115,8 +116,16 @@ func readContextFile(f *synthesis.Folder, rel string) (ContextFile, error) {
 	case err != nil:
 		return c, err
 	}
-	c.Exists, c.Text = true, string(b)
+	c.Exists, c.Text = true, redacted(string(b))
 	return c, nil
+}
+
+// redacted is s with its credentials replaced: what an agent reads of a
+// file memdir may not have written (a hand edit, Claude Code's own memory,
+// a teammate's commit) never holds one.
+func redacted(s string) string {
+	out, _ := redact.String(s)
+	return out
 }
 
 // KnownProject is a project seen in the transcripts.

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/internal/recall"
-	"github.com/memdir/memdir/internal/redact"
 	"github.com/memdir/memdir/internal/snapshot"
 )
 
@@ -70,7 +69,7 @@ func (w *Workspace) RecallParts(ctx context.Context, parts []snapshot.Part, q Qu
 		// memdir redacts what it writes, but not every file is its own: a
 		// hand edit, Claude Code's own memory, a teammate's commit. What
 		// goes to the agent (and its model provider) is redacted here.
-		out.Text, _ = redact.String(out.Text)
+		out.Text = redacted(out.Text)
 	}
 	return out, nil
 }

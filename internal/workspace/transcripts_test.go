@@ -135,3 +135,35 @@ func TestTranscripts_BuildIndexAndContext(t *testing.T) {
 		t.Errorf("markdown:\n%s", md)
 	}
 }
+
+// TestTranscripts_ContextRedacts: what 'memdir context' gives an agent
+// (MEMORY.md, the long-term memory, the daily summaries) holds no
+// credential, whoever wrote the file.
+func TestTranscripts_ContextRedacts(t *testing.T) {
+	ctx := context.Background()
+	tr, _, day := exampleTranscripts(t)
+	ix, err := tr.BuildIndex(ctx, Report{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const key = "AKIAIOSFODNN7EXAMPLE"
+	if err := os.MkdirAll(tr.Layout.MemoryDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tr.Layout.MemoryDir, "MEMORY.md"), []byte("- [Deploy key](deploy-key.md) — prod key "+key+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(tr.Folder.Dir(), "daily"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tr.Folder.Dir(), "daily", day+".md"), []byte("# "+day+"\n\nThe key is "+key+".\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := tr.Context(ix, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md := c.Markdown(); strings.Contains(md, key) || !strings.Contains(md, "[REDACTED:aws-access-key]") {
+		t.Errorf("context gives a credential:\n%s", md)
+	}
+}
