@@ -9,6 +9,7 @@ import (
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/workspace"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestRecall_Global: memory_recall gives the user's global memories
@@ -113,4 +114,45 @@ func recallJSON(t *testing.T, f liveFixture, query string) RecallOut {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestGet_Redacts: memory_get and the memdir://index resource give the
+// agent no credential, whoever wrote the file (as memory_recall).
+func TestGet_Redacts(t *testing.T) {
+	env := testEnv(t)
+	ws, err := workspace.Open(env, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const key = "AKIAIOSFODNN7EXAMPLE"
+	if err := os.MkdirAll(ws.Store.Dir(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	memory := "---\nname: Deploy key\ndescription: the prod key " + key + "\ntype: reference\n---\nprod deploy key " + key + "\n"
+	if err := os.WriteFile(ws.Store.Path("deploy-key.md"), []byte(memory), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ws.Store.Path(memdir.IndexFile), []byte("- [Deploy key](deploy-key.md) — the prod key "+key+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := newTest(t, env)
+	cs := connect(t, srv.Server)
+	f := liveFixture{cs: cs, srv: srv}
+	r, text := f.call(t, "memory_get", map[string]any{"name": "deploy-key"})
+	if r.IsError || !strings.Contains(text, "[REDACTED:aws-access-key]") {
+		t.Fatalf("memory_get: %s", text)
+	}
+	if b, _ := json.Marshal(r); strings.Contains(string(b), key) {
+		t.Errorf("memory_get gives the key: %s", b)
+	}
+	res, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "memdir://index"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Contents) != 1 || strings.Contains(res.Contents[0].Text, key) || !strings.Contains(res.Contents[0].Text, "[REDACTED:aws-access-key]") {
+		t.Errorf("memdir://index: %+v", res.Contents)
+	}
+	if b, _ := os.ReadFile(ws.Store.Path("deploy-key.md")); string(b) != memory {
+		t.Errorf("reading changed the file:\n%s", b)
+	}
 }

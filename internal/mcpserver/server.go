@@ -21,6 +21,7 @@ import (
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/paths"
 	"github.com/memdir/memdir/internal/recall"
+	"github.com/memdir/memdir/internal/redact"
 	"github.com/memdir/memdir/internal/search"
 	"github.com/memdir/memdir/internal/sessions"
 	"github.com/memdir/memdir/internal/workspace"
@@ -486,6 +487,9 @@ func (h *handlers) get(ctx context.Context, _ *mcp.CallToolRequest, in NameIn) (
 		return nil, MemoryOut{}, h.p.notPrivate(in.Project, scope, name, err)
 	}
 	o := memoryOut(ws, m)
+	// As recall's: a file memdir did not write may hold a credential.
+	o.Description, _ = redact.String(o.Description)
+	o.Body, _ = redact.String(o.Body)
 	by := ""
 	if o.Scope == memdir.ScopeTeam {
 		by = " (team memory, by " + o.Author + ")"
@@ -635,7 +639,7 @@ func (h *handlers) index(ctx context.Context, req *mcp.ReadResourceRequest) (*mc
 	if err != nil {
 		return nil, err
 	}
-	body := ld.Text
+	body, _ := redact.String(ld.Text)
 	if ld.Warning != "" {
 		body += "\n\n" + ld.Warning
 	}
