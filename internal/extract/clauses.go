@@ -749,15 +749,18 @@ func withReasonBefore(c *Candidate, prev, s string, saved bool, at time.Time) {
 	}
 	p := strings.TrimRight(strings.TrimSpace(read(prev).text), ".!")
 	words := strings.Fields(asciiLower(p))
+	// "… we had a strange bug because of that. so no float in the ISR": a
+	// rule said to follow from it has it as its reason, though it reads as
+	// a rule or tells of a bug (not of what was merged: history).
+	so := strings.HasPrefix(asciiLower(strings.TrimSpace(s)), "so ")
 	if len(p) > maxClauseText || len(words) < 4 || !declarative(p) || notAReason(p) || reQuestion.MatchString(p) || reOwnPlan.MatchString(p) ||
-		ruleLike(trimClauseLead(p), false) || aside(p) || len(secretKinds(p)) > 0 || reNowOnly.MatchString(p) ||
-		rePast.MatchString(p) && !mayHold(p, harmWords) || mayHold(p, personalWords()) ||
+		!so && ruleLike(trimClauseLead(p), false) || aside(p) || len(secretKinds(p)) > 0 || reNowOnly.MatchString(p) ||
+		rePast.MatchString(p) && !mayHold(p, harmWords) && !(so && mayHold(p, []string{" bug", "problem"})) || mayHold(p, personalWords()) ||
 		slices.ContainsFunc(words, func(w string) bool { return firstPerson(w) || w == "my" || w == "me" || w == "now" }) {
 		// Not what the speaker is, did or feels, not a status of today,
 		// nothing private, no request: those are no reason for a rule.
 		return
 	}
-	so := strings.HasPrefix(asciiLower(strings.TrimSpace(s)), "so ")
 	if !so && (saved || !aboutRule(p, c.Description)) {
 		return
 	}

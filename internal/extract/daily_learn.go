@@ -332,7 +332,7 @@ func learningTitle(typ, rule string) string {
 			}
 		}
 	}
-	s := rule
+	s := withoutTalkLabel(rule)
 	for changed := true; changed; {
 		changed = false
 		if t := stripLeads(s, titleLeads); t != s {

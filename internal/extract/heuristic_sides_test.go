@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -223,5 +224,97 @@ func TestHeuristic_ReasonsAsSaid(t *testing.T) {
 				t.Errorf("%q: a made-up reason: %q", text, c.Body)
 			}
 		}
+	}
+}
+
+// TestHeuristic_InsteadAfterBan: what to use instead, said right after a
+// rule that forbids in a few words that are no rule on their own, is part
+// of that rule; the rule keeps its reason.
+func TestHeuristic_InsteadAfterBan(t *testing.T) {
+	localUTC(t)
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		text string
+		has  []string
+	}{
+		{"no Process.sleep in tests please, they are flaky on the CI runner. use assert_receive with a timeout", []string{"Process.sleep", "assert_receive", "**Why:** They are flaky"}},
+		{"no exceptions anywhere in engine or tools, we build with exceptions off for console parity. return std::expected. also ignore CMakePresets.json", []string{"No exceptions", "Return std::expected", "**Why:** We build with exceptions off"}},
+		// The way everything of the kind goes, said as a place: the rule
+		// takes it, and the place stays a reference of its own.
+		{"no rake task, we dont run rake in prod, the prod containers have no shell at all. anything one-off goes through the admin ops console as a button, the runbook for adding those is ops.internal/runbooks/ops-console.", []string{"No rake task", "admin ops console", "**Why:** The prod containers"}},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		got = slices.DeleteFunc(got, func(c Candidate) bool {
+			return c.Type == "reference" && strings.Contains(c.Body, "ops.internal/runbooks")
+		})
+		if len(got) != 1 || got[0].Type != "feedback" {
+			t.Errorf("%q: got %+v, want one rule", tc.text, got)
+			continue
+		}
+		for _, h := range tc.has {
+			if !strings.Contains(got[0].Body, h) {
+				t.Errorf("%q: rule %q lacks %q", tc.text, got[0].Body, h)
+			}
+		}
+	}
+	// A step of this task after a ban is no part of it.
+	got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "no mocks in the repository tests, they hid a broken migration last year. use the fixture file I sent you yesterday for this one."}}, "s")
+	for _, c := range got {
+		if strings.Contains(c.Body, "fixture file") {
+			t.Errorf("a step of this task joined the rule: %q", c.Body)
+		}
+	}
+}
+
+// TestHeuristic_TopicOfBareEvent: a dated project fact that names no
+// thing ("launch is end of april", "we have to demo it") keeps what the
+// message said the work is, so that it stands alone months later; a rule
+// or a thing that happened is no topic.
+func TestHeuristic_TopicOfBareEvent(t *testing.T) {
+	localUTC(t)
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		text     string
+		has, not []string // in the project memory's body
+	}{
+		{"back. new thing: we're launching a german version of the site, /de routes. launch is end of april.", []string{"german version", "2026-04-30"}, []string{"New thing"}},
+		{"building a site for a bakery client, Crumb & Co. we never use page builders, block theme only. launch is the 26th, client wants to see staging before that", []string{"Crumb & Co", "launch is 2026-03-26"}, []string{"page builders"}},
+		{"the nordic export went live fine, thanks :) new thing: HR admins want bulk approve for leave requests. we have to demo it to the customer advisory board next thursday.", []string{"bulk approve", "customer advisory board"}, []string{"thanks", "nordic"}},
+		{"I reverted the retry change yesterday. launch is the 26th.", []string{"2026-03-26"}, []string{"reverted"}},
+		{"Go-live with Generali is 1 september.", []string{"Generali", "2026-09-01"}, nil},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		var p *Candidate
+		for i := range got {
+			if got[i].Type == "project" {
+				p = &got[i]
+			}
+		}
+		if p == nil {
+			t.Errorf("%q: no project memory in %+v", tc.text, got)
+			continue
+		}
+		for _, h := range tc.has {
+			if !strings.Contains(p.Body, h) {
+				t.Errorf("%q: body %q lacks %q", tc.text, p.Body, h)
+			}
+		}
+		for _, h := range tc.not {
+			if strings.Contains(p.Body, h) {
+				t.Errorf("%q: body %q holds %q", tc.text, p.Body, h)
+			}
+		}
+	}
+}
+
+// TestHeuristic_SoRuleTakesReasonBefore: a rule opened with "so" follows
+// from the sentence before it, which is its Why though it tells what
+// happened.
+func TestHeuristic_SoRuleTakesReasonBefore(t *testing.T) {
+	localUTC(t)
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "the L4 has a FPU but we dont save the FPU context in our interrupts, in 2024 we had a very strange bug because of that. so no float in the ISR, fixed point Q15 like everywhere else."}}, "s")
+	if len(got) != 1 || got[0].Type != "feedback" || !strings.Contains(whyOfBody(got[0].Body), "FPU context") {
+		t.Errorf("got %+v, want one rule on floats in the ISR with the FPU context as its Why", got)
 	}
 }

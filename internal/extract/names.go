@@ -72,6 +72,34 @@ func withoutTalkClauses(s string) string {
 	return s
 }
 
+// withoutTalkLabel is s less a label that opens it and announces what
+// comes without naming it ("the big one: the line gets the new labeller
+// …", "news just in: go-live slipped …", "deadline wise: the campaign
+// starts …"), which a title would otherwise be made of. A label that
+// names a topic ("crash reports: ios is in sentry") stays.
+func withoutTalkLabel(s string) string {
+	i := strings.IndexAny(s, ":,")
+	if i <= 0 || len(strings.Fields(s[i+1:])) < 3 {
+		return s
+	}
+	w := strings.Fields(asciiLower(s[:i]))
+	if len(w) == 0 || len(w) > 4 {
+		return s
+	}
+	if l := w[len(w)-1]; len(w) <= 2 && (l == "wise" || l == "thing") {
+		return strings.TrimLeft(s[i+1:], " ") // "deadline wise: …", "budget thing: …"
+	}
+	for _, x := range w {
+		switch x {
+		case "the", "a", "one", "more", "big", "news", "tho", "though", "just", "in", "thing", "wise", "timing", "on", "first",
+			"rule", "quick", "another", "last", "also", "actually", "now", "update", "reminder", "important", "re", "ps", "and", "oh":
+		default:
+			return s
+		}
+	}
+	return strings.TrimLeft(s[i+1:], " ")
+}
+
 // talkClause reports a clause that tells of the talk, not of the work:
 // an apology, a correction announced, an "important" before the thing.
 func talkClause(c string) bool {

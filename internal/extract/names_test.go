@@ -26,6 +26,13 @@ func TestTitle_PhraseEnds(t *testing.T) {
 		{"project", "the billing cutover for eu customers lands on 2026-06-03, no merges that week", "Billing cutover for eu customers"},
 		{"feedback", "The api layer must never import ortools directly, all solver code lives in the planner package only", "Api layer must never import ortools"},
 		{"feedback", "always real(wp) from the module par_kind, the compiler on the cluster make problems", "Always real(wp) from the module par_kind"},
+		// a label that announces without naming is no title; a topic is
+		{"project", "the big one: the line gets the new labeller from Krones in the summer shutdown", "Line gets new labeller from Krones"},
+		{"project", "news just in: go-live slipped a week to 2026-06-20", "Go-live slipped a week to 2026-06-20"},
+		{"project", "deadline wise: the spring match campaign starts 2026-03-16", "Spring match campaign starts 2026-03-16"},
+		{"reference", "actually one more: pipeline failures alert in #ingest-alerts on slack", "Pipeline failures alert in #ingest-alerts"},
+		{"project", "holiday freeze: no deploys from 2026-12-19 till 2027-01-04", "Holiday freeze"},
+		{"reference", "crash reports: ios is in sentry project mobile-ios-prod", "Crash reports"},
 		// a condition or scope first: the name is what follows it
 		{"feedback", "for the schema change, add session_source as a new optional field with a default", "Add session_source as new optional field"},
 		{"reference", "if we need more gpu hours, allocation requests go through the hpc-alloc board in jira", "Allocation requests go through hpc-alloc board"},

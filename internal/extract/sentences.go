@@ -46,7 +46,7 @@ func sentencesAndFragments(text string) (out []string, frags [][]string) {
 		}
 		s = strings.TrimSpace(s)
 		switch {
-		case len(strings.Fields(s)) >= 3:
+		case len(strings.Fields(s)) >= 3 || insteadShort(s):
 			out = append(out, s)
 			frags = append(frags, pending)
 			pending = nil
@@ -335,43 +335,6 @@ func foldRules(cands []Candidate) []Candidate {
 		f.Body = strings.TrimRight(head, "\n") + "\n"
 	}
 	return out
-}
-
-// otherSide reports whether rule c, said right after rule prev, is prev
-// from the other side: one forbids, the other asks, and both name one
-// thing ("never backfill from a laptop. backfills go through the airflow
-// dag"), or the first forbids and the second says what to do instead.
-// Two rules of two things ("resources go in the cluster profile. don't
-// clean up the intermediate bams") stay two.
-func otherSide(prev, c Candidate) bool {
-	if prev.Type != "feedback" || c.Type != "feedback" || bannedRule(prev.Description) == bannedRule(c.Description) {
-		return false
-	}
-	// A rule that opens as one ("always run the tests", "never push to
-	// main", "no PII in logs") is another rule, unless the two share more than a word ("use
-	// the staging bucket for fixtures. never write fixtures into the prod
-	// bucket").
-	w := strings.Fields(asciiLower(strings.TrimSpace(c.Description)))
-	shared := sharedStems(prev.Description, c.Description)
-	switch strings.Trim(w[0], ",") {
-	case "always", "never", "don't", "dont", "no":
-		return shared >= 2
-	case "also", "and", "btw", "oh", "plus", "run", "make", "check":
-		return false
-	}
-	if shared > 0 {
-		return true
-	}
-	// "no Process.sleep in tests. use assert_receive with a timeout": what
-	// to do instead, said in a few words ("use …"), as what the team does
-	// ("we write the aeson instances by hand", "everything goes through
-	// argo"), or with "instead"; with no "not", "but" or "only" of its own
-	// ("pg_repack is ok but only inside the maintenance window" is a rule
-	// of its own).
-	neg, _ := Polarity(c.Description)
-	insteadOf := (w[0] == "use" || w[0] == "return" || w[0] == "prefer") && len(w) <= 6 || w[0] == "we" || w[0] == "everything" || w[0] == "all" || w[0] == "anything" ||
-		mayHold(asciiLower(c.Description), []string{"instead"})
-	return bannedRule(prev.Description) && len(neg) == 0 && insteadOf && !mayHold(asciiLower(c.Description), []string{" but ", "only "})
 }
 
 // sharedStems counts the content stems two statements share.

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -154,5 +155,33 @@ func TestGet_Redacts(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(ws.Store.Path("deploy-key.md")); string(b) != memory {
 		t.Errorf("reading changed the file:\n%s", b)
+	}
+}
+
+// TestTranscriptSearch_Redacts: transcript_search gives the agent no
+// credential pasted into an earlier session, in the line it found or the
+// lines around it.
+func TestTranscriptSearch_Redacts(t *testing.T) {
+	env := testEnv(t)
+	const key = "ghp_abcdefghijklmnopqrstuvwxyz0123456789AB"
+	dir := filepath.Join(env.Getenv("HOME"), ".claude", "projects", "-p")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	line := `{"type":"user","uuid":"u1","timestamp":"2026-11-20T10:00:00.000Z","sessionId":"s1","cwd":"/p","message":{"role":"user","content":"the CI token is ` + key + `\nrotate it monthly"}}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "s1.jsonl"), []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := newTest(t, env)
+	f := liveFixture{cs: connect(t, srv.Server), srv: srv}
+	for _, pattern := range []string{"CI token", "rotate it"} {
+		r, text := f.call(t, "transcript_search", map[string]any{"pattern": pattern})
+		b, _ := json.Marshal(r)
+		if r.IsError || strings.Contains(string(b), key) || !strings.Contains(string(b), "[REDACTED:github-token]") && pattern == "CI token" {
+			t.Errorf("transcript_search %q: %s", pattern, b)
+		}
+		if !strings.Contains(text, "s1") {
+			t.Errorf("transcript_search %q found nothing: %s", pattern, text)
+		}
 	}
 }

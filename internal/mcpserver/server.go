@@ -612,6 +612,7 @@ func (h *handlers) searchTranscripts(ctx context.Context, _ *mcp.CallToolRequest
 	files, _ := sessions.Discover(h.p.Transcripts())
 	var b strings.Builder
 	st, err := search.Run(ctx, files, opt, func(r search.Result) error {
+		r = workspace.RedactedResult(r)
 		out.Results = append(out.Results, r)
 		fmt.Fprintf(&b, "%s %s %s (session %s, line %d): %s\n", r.Time.Local().Format("2006-01-02 15:04"), r.Role, r.Project, r.SessionID, r.Line, strings.TrimSpace(r.Text))
 		return nil

@@ -99,7 +99,7 @@ func searchStore(st *memdir.Store, prefix, scope string, m *search.Matcher, limi
 		}
 		for i, line := range strings.Split(string(raw), "\n") {
 			if m.Match(line) {
-				*hits = append(*hits, MemoryHit{File: prefix + f, Scope: scope, Path: st.Path(f), Line: i + 1, Text: line})
+				*hits = append(*hits, MemoryHit{File: prefix + f, Scope: scope, Path: st.Path(f), Line: i + 1, Text: redacted(line)})
 			}
 			if limit > 0 && len(*hits) >= limit {
 				break

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,7 +18,8 @@ import (
 // for opt, handing each result to each in time order (the earliest
 // opt.Limit of them, with a limit); since, when set, is
 // a day (see Day) the messages must be from. A transcript that cannot be
-// read is a warning, not an error.
+// read is a warning, not an error. Credentials in the results are
+// redacted.
 func (t Transcripts) SearchTranscripts(ctx context.Context, opt search.Options, since string, r Report, each func(search.Result) error) (search.Stats, error) {
 	t.WarnHome(r)
 	if since != "" {
@@ -55,7 +57,7 @@ func (t Transcripts) SearchTranscripts(ctx context.Context, opt search.Options, 
 	}
 	stats.Results = len(found)
 	for _, res := range found {
-		if err := each(res); err != nil {
+		if err := each(RedactedResult(res)); err != nil {
 			return stats, err
 		}
 	}
@@ -94,4 +96,20 @@ func (e Env) CheckProject() error {
 		return hint.With(fmt.Errorf("project folder %s does not exist", p), "check the path given to --project (or leave it out: the default is the git root of the working directory)")
 	}
 	return nil
+}
+
+// RedactedResult is r with its credentials replaced, in the matching line
+// and the lines around it: a transcript holds whatever was pasted into
+// the session, and what leaves through a search holds none.
+func RedactedResult(r search.Result) search.Result {
+	r.Text = redacted(r.Text)
+	r.Before = slices.Clone(r.Before)
+	for i := range r.Before {
+		r.Before[i] = redacted(r.Before[i])
+	}
+	r.After = slices.Clone(r.After)
+	for i := range r.After {
+		r.After[i] = redacted(r.After[i])
+	}
+	return r
 }
