@@ -752,10 +752,10 @@ func withReasonBefore(c *Candidate, prev, s string, saved bool, at time.Time) {
 	// "… we had a strange bug because of that. so no float in the ISR": a
 	// rule said to follow from it has it as its reason, though it reads as
 	// a rule or tells of a bug (not of what was merged: history).
-	so := strings.HasPrefix(asciiLower(strings.TrimSpace(s)), "so ")
+	so := strings.HasPrefix(asciiLower(strings.TrimSpace(s)), "so ") && !soMoving(s) // not "so anyway, …"
 	if len(p) > maxClauseText || len(words) < 4 || !declarative(p) || notAReason(p) || reQuestion.MatchString(p) || reOwnPlan.MatchString(p) ||
 		!so && ruleLike(trimClauseLead(p), false) || aside(p) || len(secretKinds(p)) > 0 || reNowOnly.MatchString(p) ||
-		rePast.MatchString(p) && !mayHold(p, harmWords) && !(so && mayHold(p, []string{" bug", "problem"})) || mayHold(p, personalWords()) ||
+		rePast.MatchString(p) && !mayHold(p, harmWords) && !(so && mayHold(p, []string{" bug", "problem"}) && mayHold(p, []string{"because of", "due to", "caused by", "that's why", "thats why"})) || mayHold(p, personalWords()) ||
 		slices.ContainsFunc(words, func(w string) bool { return firstPerson(w) || w == "my" || w == "me" || w == "now" }) {
 		// Not what the speaker is, did or feels, not a status of today,
 		// nothing private, no request: those are no reason for a rule.

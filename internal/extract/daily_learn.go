@@ -35,7 +35,7 @@ var (
 	// statementLeads open a statement without saying anything.
 	statementLeads = []string{"by the way", "btw", "fyi", "heads up", "note that", "just so you know", "also", "ok",
 		"okay", "so", "no", "nope", "actually", "please", "and", "well"}
-	titleLeads = []string{"no need", "in this codebase", "in this repo", "in this project", "by the way", "btw", "fyi", "heads up", "note that", "just so you know", "remember that",
+	titleLeads = []string{"not like that", "not that", "no need", "in this codebase", "in this repo", "in this project", "by the way", "btw", "fyi", "heads up", "note that", "just so you know", "remember that",
 		"remember to", "remember", "from now on", "going forward", "in general", "also", "ok", "okay", "so", "no",
 		"nope", "actually", "please", "and", "i want you to", "i'd like you to", "i want", "i'd like", "i would like",
 		"we've decided to", "we have decided to", "we decided to", "decided to",
@@ -428,10 +428,18 @@ func cutTitle(s string, n int) string {
 		if !danglingWords[last] && !titleDangling[last] && !needsMore()[last] && !endsOpen(last) {
 			break
 		}
+		if len(words) <= 3 && len(words) >= 2 && objectPronoun(last) && !leadsOn(strings.ToLower(words[len(words)-2])) {
+			break // "Lucia maintains it", "Ignore that": a clause, where "Lucia maintains" is cut off
+		}
 		words = words[:len(words)-1]
 	}
 	t := strings.TrimLeft(strings.TrimRight(strings.Join(words, " "), " ,;:.!?—–-"), " ,;:.!?—–-\"'")
 	return capitalize(t)
+}
+
+// objectPronoun reports a pronoun that ends a clause as its object.
+func objectPronoun(w string) bool {
+	return w == "it" || w == "that" || w == "them" || w == "this"
 }
 
 // clauseBreak is where the first clause of s ends, at ";", ":", a dash,

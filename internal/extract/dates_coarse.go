@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
-
-	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // reCoarse is a month, quarter or year counted from now, with the
@@ -17,17 +14,7 @@ import (
 // "next year". No day is named, so none is written: the month, quarter or
 // year is. "In a year" is how long, not which year ("so I can still read
 // it in a year"): left as said.
-var (
-	coarseOnce sync.Once
-	coarseRe   *gatedRe // built on first use: zero values, so start-up allocates nothing for it
-)
-
-func reCoarse() *gatedRe {
-	coarseOnce.Do(func() {
-		coarseRe = gate(lazyre.New(`(?i)\b(?:(by|until|till|before|after|from|during|in|for)\s+)?(?:next\s+(month|quarter|year)|in\s+(a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+(months?|quarters?))\b('s)?`))
-	})
-	return coarseRe
-}
+var reCoarse = onceGate{pattern: `(?i)\b(?:(by|until|till|before|after|from|during|in|for)\s+)?(?:next\s+(month|quarter|year)|in\s+(a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+(months?|quarters?))\b('s)?`} // made on first use: start-up allocates nothing for it
 
 // coarseDates writes reCoarse's months, quarters and years as the ones
 // they are counted from at ("next month" written in November 2026 is
@@ -37,7 +24,7 @@ func reCoarse() *gatedRe {
 // dated for them (AbsoluteDates's found): a rule that holds "till next
 // year" is still a rule, not a dated fact.
 func coarseDates(s string, at time.Time) string {
-	return replaceEach(s, reCoarse(), []string{"month", "quarter", "year"}, func(s string, m []int) string {
+	return replaceEach(s, reCoarse.get(), []string{"month", "quarter", "year"}, func(s string, m []int) string {
 		said := s[m[0]:m[1]]
 		prev := strings.Fields(strings.ToLower(tail(s[:m[0]], 60)))
 		if len(prev) > 0 && group(s, m, 1) == "" && !coarseAfter(prev[len(prev)-1]) {

@@ -36,6 +36,8 @@ type gateTests struct {
 // gate wraps a package regexp; like lazyre.New it is for package-level
 // variables only.
 func gate(re *lazyre.Regexp) *gatedRe {
+	gateMu.Lock() // a onceGate makes its gate on first use, from any goroutine
+	defer gateMu.Unlock()
 	if nGates == len(gatePool) {
 		panic("extract: more gated patterns than gatePool holds; make it bigger")
 	}
@@ -51,7 +53,26 @@ func gate(re *lazyre.Regexp) *gatedRe {
 var gatePool [208]gatedRe
 
 // nGates is how many of gatePool are in use.
-var nGates int
+var (
+	nGates int
+	gateMu sync.Mutex
+)
+
+// A onceGate is a gated pattern made on its first use rather than at
+// start-up: a package-level onceGate{pattern: …} is laid out by the
+// linker and allocates nothing before main (the initialisers' budget,
+// startup_init.txtar), where gate(lazyre.New(…)) allocates a little.
+type onceGate struct {
+	pattern string
+	once    sync.Once
+	re      *gatedRe
+}
+
+// get makes the pattern's gate on first use and returns it.
+func (o *onceGate) get() *gatedRe {
+	o.once.Do(func() { o.re = gate(lazyre.New(o.pattern)) })
+	return o.re
+}
 
 // allGates lists every gatedRe, for the test that holds them to their
 // regexps.

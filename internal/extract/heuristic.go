@@ -684,7 +684,7 @@ func factWhy(s, next string, at time.Time) string {
 // build makes the candidate: dates absolute, a short name, the sentence as
 // description, the body with Why and How to apply when a reason was given.
 func build(typ, s, reason string, at time.Time) Candidate {
-	s, _ = AbsoluteDates(withoutChatAsides(withoutHyperbole(strings.TrimRight(strings.TrimSpace(s), ".!"))), at)
+	s, _ = AbsoluteDates(withoutChatAsides(withoutHyperbole(withoutTalkLabel(strings.TrimRight(strings.TrimSpace(s), ".!")))), at)
 	if typ == "feedback" && reRuleStart.MatchString(s) {
 		s = reOnWeekdayDated.ReplaceAllString(s, "$1") // "never deploy on Friday": every Friday
 	}

@@ -257,12 +257,24 @@ func TestHeuristic_InsteadAfterBan(t *testing.T) {
 			}
 		}
 	}
-	// A step of this task after a ban is no part of it.
-	got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "no mocks in the repository tests, they hid a broken migration last year. use the fixture file I sent you yesterday for this one."}}, "s")
-	for _, c := range got {
-		if strings.Contains(c.Body, "fixture file") {
-			t.Errorf("a step of this task joined the rule: %q", c.Body)
+	// A step of this task after a ban is no part of it, nor is the
+	// reason said after it (the rule's Why, not more of its rule).
+	for _, tc := range []struct{ text, not string }{
+		{"no mocks in the repository tests, they hid a broken migration last year. use the fixture file I sent you yesterday for this one.", "fixture file"},
+		{"no raw SQL in the controllers. use the query I pasted above", "pasted"},
+		{"don't add new npm dependencies without asking. use lodash for this one", "lodash"},
+		{"don't run DDL by hand on prod. all dashboards live in grafana, see https://grafana.example.com", "dashboards"},
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
+		for _, c := range got {
+			if c.Type == "feedback" && strings.Contains(c.Body, tc.not) {
+				t.Errorf("%q: the rule took in %q: %q", tc.text, tc.not, c.Body)
+			}
 		}
+	}
+	got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "don't touch the CI config. the CI config is a mess honestly"}}, "s")
+	if len(got) != 1 || strings.Count(got[0].Body, "mess honestly") != 1 || whyOfBody(got[0].Body) == "" {
+		t.Errorf("got %+v, want the rule with the reason said after it as its Why, once", got)
 	}
 }
 
@@ -282,6 +294,14 @@ func TestHeuristic_TopicOfBareEvent(t *testing.T) {
 		{"the nordic export went live fine, thanks :) new thing: HR admins want bulk approve for leave requests. we have to demo it to the customer advisory board next thursday.", []string{"bulk approve", "customer advisory board"}, []string{"thanks", "nordic"}},
 		{"I reverted the retry change yesterday. launch is the 26th.", []string{"2026-03-26"}, []string{"reverted"}},
 		{"Go-live with Generali is 1 september.", []string{"Generali", "2026-09-01"}, nil},
+		// No topic from a greeting, something private, a task of today or
+		// a sentence that is no statement of the work.
+		{"Good morning Claude, hope you are doing well today. deadline is friday", []string{"2026-03-06"}, []string{"morning"}},
+		{"my wife is pregnant and i'm off from april. the release is 25 march", []string{"2026-03-25"}, []string{"wife"}},
+		{"today's task: rename the userId column in the orders table. launch is end of april", []string{"2026-04-30"}, []string{"rename"}},
+		{"We are launching the android app in brazil. Portuguese translations are done by an agency. launch is 1 may", []string{"android app in brazil", "2026-05-01"}, []string{"Portuguese"}},
+		// A fact that names its thing keeps no topic.
+		{"we are building a slack bot for the support team. the go-live for the dashboard is 1 april", []string{"dashboard", "2026-04-01"}, []string{"slack bot"}},
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
 		var p *Candidate
@@ -316,5 +336,18 @@ func TestHeuristic_SoRuleTakesReasonBefore(t *testing.T) {
 	got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: "the L4 has a FPU but we dont save the FPU context in our interrupts, in 2024 we had a very strange bug because of that. so no float in the ISR, fixed point Q15 like everywhere else."}}, "s")
 	if len(got) != 1 || got[0].Type != "feedback" || !strings.Contains(whyOfBody(got[0].Body), "FPU context") {
 		t.Errorf("got %+v, want one rule on floats in the ISR with the FPU context as its Why", got)
+	}
+	// "so anyway" moves on; a bug that is not said to cause the rule is
+	// no reason for it.
+	for _, text := range []string{
+		"we had a bug in the invoice PDF last week, the logo was missing. so anyway dont use var in the new code",
+		"the PR from Tom needs a review first, it had a problem with the tests. so never squash merge on this repo",
+	} {
+		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: text}}, "s")
+		for _, c := range got {
+			if c.Type == "feedback" && whyOfBody(c.Body) != "" {
+				t.Errorf("%q: the rule took %q as its Why", text, whyOfBody(c.Body))
+			}
+		}
 	}
 }

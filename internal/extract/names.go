@@ -273,7 +273,7 @@ var phraseOpeners = sync.OnceValue(func() map[string]bool {
 		"instead": true, "except": true, "unless": true, "and": true, "or": true, "but": true, "so": true, "because": true,
 		"cause": true, "cuz": true, "as": true, "than": true, "while": true, "whereas": true, "when": true, "whenever": true,
 		"if": true, "once": true, "where": true, "which": true, "who": true, "that": true, "that's": true, "thats": true,
-		"otherwise": true, "then": true, "plus": true, "like": true,
+		"otherwise": true, "then": true, "plus": true, "like": true, "not": true, // "hermite 4th order | not leapfrog"
 		// a verb after its subject: "the perf audit by the security team | starts …"
 		"is": true, "are": true, "was": true, "were": true, "will": true, "would": true, "must": true, "can": true, "cannot": true,
 		"can't": true, "cant": true, "should": true, "has": true, "have": true, "had": true, "needs": true, "gets": true, "goes": true,

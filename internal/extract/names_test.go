@@ -26,6 +26,11 @@ func TestTitle_PhraseEnds(t *testing.T) {
 		{"project", "the billing cutover for eu customers lands on 2026-06-03, no merges that week", "Billing cutover for eu customers"},
 		{"feedback", "The api layer must never import ortools directly, all solver code lives in the planner package only", "Api layer must never import ortools"},
 		{"feedback", "always real(wp) from the module par_kind, the compiler on the cluster make problems", "Always real(wp) from the module par_kind"},
+		// not cut before a contrast's noun is named, nor before a clause's
+		// object: a verb left alone is a sentence cut off
+		{"project", "we stick with hermite 4th order not leapfrog", "We stick with hermite 4th order"},
+		{"project", "Lucia maintains it so if you add a pub_ table tell me and I ask her", "Lucia maintains it"},
+		{"feedback", "don't run it, anything against the ops db i run myself", "Don't run it"},
 		// a label that announces without naming is no title; a topic is
 		{"project", "the big one: the line gets the new labeller from Krones in the summer shutdown", "Line gets new labeller from Krones"},
 		{"project", "news just in: go-live slipped a week to 2026-06-20", "Go-live slipped a week to 2026-06-20"},

@@ -61,8 +61,13 @@ func insteadShort(s string) bool {
 // use assert_receive with a timeout", "no exceptions in the engine.
 // return std::expected."
 func insteadOfBan(rule *Candidate, s string, at time.Time) bool {
-	if w := strings.Fields(s); len(w) < 2 || len(w) > 8 || reQuestion.MatchString(s) || reNowOnly.MatchString(s) {
-		return false
+	w := strings.Fields(asciiLower(strings.TrimRight(s, ".! ")))
+	if len(w) < 2 || len(w) > 8 || w[0] != "use" && w[0] != "return" && w[0] != "prefer" && !slices.Contains(w, "instead") ||
+		reQuestion.MatchString(s) || reNowOnly.MatchString(s) || reOneOff.MatchString(s) || oneOffUse(w) {
+		return false // "use the fixture I sent", "use lodash for this one": this task's
+	}
+	if why := whyOfBody(rule.Body); why != "" && strings.Contains(asciiLower(why), strings.Join(w, " ")) {
+		return false // the reason said after the rule: its Why already
 	}
 	c := build("feedback", s, "", at)
 	if !otherSide(*rule, c) {
@@ -70,6 +75,23 @@ func insteadOfBan(rule *Candidate, s string, at time.Time) bool {
 	}
 	*rule = foldRules([]Candidate{*rule, c})[0]
 	return true
+}
+
+// oneOffUse reports words that tie what to use to this task or to what
+// the speaker made: "use the query I pasted above", "use my sandbox
+// account", "use lodash for this one", "use the new one, thanks".
+func oneOffUse(w []string) bool {
+	for i, x := range w {
+		switch x {
+		case "i", "i've", "ive", "i'd", "my", "me", "thanks", "thx", "today", "above", "pasted", "sent", "attached", "here":
+			return true
+		case "this", "that":
+			if i > 0 && (w[i-1] == "for" || w[i-1] == "in") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // routeAfterBan folds into a rule that forbids (rule) the route said right
@@ -83,7 +105,7 @@ func routeAfterBan(rule *Candidate, cands []Candidate, s string, at time.Time) {
 	}
 	clause, _, _ := strings.Cut(s, ", ")
 	w := strings.Fields(asciiLower(clause))
-	if len(w) < 4 || len(w) > 14 || w[0] != "anything" && w[0] != "everything" && w[0] != "all" {
+	if len(w) < 4 || len(w) > 14 || w[0] != "anything" && w[0] != "everything" { // not "all dashboards live in grafana": a place of its own
 		return
 	}
 	if !slices.ContainsFunc(w[1:4], func(v string) bool {

@@ -2,10 +2,7 @@ package extract
 
 import (
 	"strings"
-	"sync"
 	"time"
-
-	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // This file gives a project fact that names no thing of its own what it
@@ -18,36 +15,56 @@ import (
 // thing named ("launch is the 26th", "go-live is 1 june"), or one that
 // points back at the thing with "it" ("we have to demo it to the board",
 // "the Salzburg clinics go live with it first").
-var (
-	bareEventOnce sync.Once
-	bareEventRe   *gatedRe // built on first use: zero values, so start-up allocates nothing for it
-)
+var reBareEvent = onceGate{pattern: `(?i)(?:^|[,;:]\s*|\band\s+)(?:the\s+|our\s+)?(?:launch|go-?live|go live|release|cutover|rollout|roll-out|kickoff|kick-off|ship date|due date|deadline|demo)\s+(?:is|was|moved|moves|slipped|got moved|will be|has to be|must be|needs to be)\b|\b(?:demo|ship|launch|release|present|show|roll out|go live with|live with|customer on|users on)\s+it\b`}
 
-func reBareEvent() *gatedRe {
-	bareEventOnce.Do(func() {
-		bareEventRe = gate(lazyre.New(`(?i)(?:^|[,;:]\s*|\band\s+)(?:the\s+|our\s+)?(?:launch|go-?live|go live|release|cutover|rollout|roll-out|kickoff|kick-off|ship date|due date|deadline|demo)\s+(?:is|was|moved|moves|slipped|got moved|will be|has to be|must be|needs to be)\b|\b(?:demo|ship|launch|release|present|show|roll out|go live with|live with|customer on|users on)\s+it\b`))
-	})
-	return bareEventRe
-}
-
-// bareEvent reports a project fact that needs the thing it is about.
+// bareEvent reports a project fact that needs the thing it is about: not
+// "the deadline is friday for the bot", "go-live of the portal is 1 june".
 func bareEvent(text string) bool {
-	return reBareEvent().MatchString(text)
+	m := reBareEvent.get().FindStringIndex(text)
+	if m == nil {
+		return false
+	}
+	clause := asciiLower(text[m[0]:])
+	if k := strings.IndexAny(clause[1:], ",;.(—"); k >= 0 {
+		clause = clause[:k+1]
+	}
+	for _, p := range []string{" for the ", " for our ", " for a ", " for this ", " of the ", " of our ", " of this "} {
+		if strings.Contains(clause, p) {
+			return false
+		}
+	}
+	return true
 }
+
+// reWorkShape is a sentence that says what the work is: "we're launching
+// a german version of the site", "building a site for a bakery client",
+// "i'm migrating billing to go".
+var reWorkShape = onceGate{pattern: `(?i)^(?:(?:so|ok|also|and)\s+)?(?:(?:we'?re|we are|i'?m|i am|we'?ll be|the team is|our team is)\s+(?:now\s+)?)?(?:building|adding|launching|migrating|moving|porting|rewriting|shipping|releasing|rolling out|introducing|replacing|redesigning|working on|integrating|developing|making|creating)\b`}
 
 // topicBefore is the sentence, among those said before in the message
-// (nearest first, at most three back), that says what the work is: a
-// statement of a few words or more, not a rule, a question, a greeting or
-// a place, cut at its first sentence end and kept short.
+// (nearest first, at most three back), that says what the work is: one
+// after a label of new work ("new thing: HR admins want bulk approve"), or
+// one shaped as the work ("we're launching a german version of the
+// site"); not a task of today ("today's task: rename the column"), a
+// rule, a question, a place, a secret, something private or what
+// happened. Cut at its first sentence end and kept short.
 func topicBefore(before []string) string {
 	for i := len(before) - 1; i >= 0 && i >= len(before)-3; i-- {
 		t := strings.TrimSpace(read(before[i]).text)
-		if l := reWorkLabel().FindAllStringIndex(t, -1); l != nil {
-			t = t[l[len(l)-1][1]:] // "new thing: we're launching …": the thing
+		labelled := false
+		if l := reWorkLabel.get().FindAllStringIndex(t, -1); l != nil {
+			last := l[len(l)-1]
+			if strings.Contains(asciiLower(t[last[0]:last[1]]), "today") && !strings.HasPrefix(asciiLower(t[last[1]:]), "new ") {
+				continue // "today's task: rename the column": this session's; not "todays thing: new DHL adapter"
+			}
+			t, labelled = t[last[1]:], true // "new thing: we're launching …": the thing
 		}
 		t = strings.TrimRight(t, ".!")
-		w := strings.Fields(t)
-		if len(w) < 4 || reQuestion.MatchString(t) || rePast.MatchString(t) || ruleLike(t, false) || bannedRule(t) || isWhere(t) || len(secretKinds(t)) > 0 {
+		if !labelled && !reWorkShape.get().MatchString(t) {
+			continue
+		}
+		if len(strings.Fields(t)) < 4 || reQuestion.MatchString(t) || rePast.MatchString(t) || ruleLike(t, false) || bannedRule(t) || isWhere(t) ||
+			len(secretKinds(t)) > 0 || mayHold(t, personalWords()) || mayHold(t, chatWords) || bareEvent(t) || toolOutput(t) {
 			continue
 		}
 		if len(t) > 120 {
@@ -64,17 +81,7 @@ func topicBefore(before []string) string {
 
 // reWorkLabel is the label a new piece of work is said after: "new
 // thing: ", "todays task: ", "new feature: ".
-var (
-	workLabelOnce sync.Once
-	workLabelRe   *gatedRe
-)
-
-func reWorkLabel() *gatedRe {
-	workLabelOnce.Do(func() {
-		workLabelRe = gate(lazyre.New(`(?i)\b(?:(?:new|today'?s|todays|next|another|the|this|my)\s+){0,2}(?:thing|feature|task|project|ticket|issue|job|request|story):\s+`))
-	})
-	return workLabelRe
-}
+var reWorkLabel = onceGate{pattern: `(?i)\b(?:(?:new|today'?s|todays|next|another|the|this|my)\s+){0,2}(?:thing|feature|task|project|ticket|issue|job|request|story):\s+`}
 
 // withTopic puts what a project fact is about in front of it.
 func withTopic(c Candidate, topic string, at time.Time) Candidate {
@@ -99,7 +106,7 @@ func withTopics(cands []Candidate, before []string, s string, at time.Time) {
 	}
 	t := topicBefore(before)
 	for i, c := range cands {
-		if c.Type == "project" && t != "" {
+		if c.Type == "project" && t != "" && bareEvent(c.Description) {
 			cands[i] = withTopic(c, t, at)
 		}
 	}
@@ -114,4 +121,18 @@ func lowerCommon(s string) string {
 		return l + s[len(w):]
 	}
 	return s
+}
+
+// soMoving reports a "so" that moves on to another matter rather than
+// draw from what was said: "so anyway", "so another thing", "so also".
+func soMoving(s string) bool {
+	w := strings.Fields(asciiLower(s))
+	if len(w) < 2 || w[0] != "so" {
+		return false
+	}
+	switch strings.Trim(w[1], ",.!") {
+	case "anyway", "anyways", "another", "also", "yeah", "btw", "um", "umm", "uh", "ok", "okay", "next":
+		return true
+	}
+	return false
 }
