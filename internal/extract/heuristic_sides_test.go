@@ -264,6 +264,7 @@ func TestHeuristic_InsteadAfterBan(t *testing.T) {
 		{"no raw SQL in the controllers. use the query I pasted above", "pasted"},
 		{"don't add new npm dependencies without asking. use lodash for this one", "lodash"},
 		{"don't run DDL by hand on prod. all dashboards live in grafana, see https://grafana.example.com", "dashboards"},
+		{"don't push directly to main. use conventional commits", "conventional"}, // an act forbidden, then another rule
 	} {
 		got, _ := Heuristic([]Message{{Role: "user", Time: at, Text: tc.text}}, "s")
 		for _, c := range got {

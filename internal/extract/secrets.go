@@ -124,6 +124,41 @@ func passwordLike(w string) bool {
 	return (digits >= 2 && !strings.Contains(w, "-") || digits >= 1 && symbol) && letters >= 3 && !strings.HasPrefix(strings.ToLower(w), "v")
 }
 
+// mixedCaseSecret reports a word made up as a password of capitals,
+// small letters and a digit, joined by a dash or an underscore: beside a
+// word for a credential, "the borg passphrase … it's Mach3tt-Borg". Not a
+// version, a path, a tracker key, a name of ordinary words ("Q3-Launch",
+// "iPhone-15": one capital, or no small letters beside a digit).
+func mixedCaseSecret(w string) bool {
+	if len(w) < 8 || !strings.ContainsAny(w, "-_") || strings.ContainsAny(w, "/\\.:") || ticketKey(w) {
+		return false
+	}
+	var upper, lower, digit int
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case c >= 'A' && c <= 'Z':
+			upper++
+		case c >= 'a' && c <= 'z':
+			lower++
+		case c >= '0' && c <= '9':
+			digit++
+		}
+	}
+	if upper < 2 || lower < 3 || digit < 1 {
+		return false
+	}
+	// A digit inside a word of letters ("Mach3tt"), as passwords are made,
+	// not one that ends a name ("Sprint-12-Review").
+	for i := 1; i+1 < len(w); i++ {
+		if w[i] >= '0' && w[i] <= '9' && isLetter(w[i-1]) && isLetter(w[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
 // ProseSecret reports whether s states a credential in words.
 func ProseSecret(s string) bool {
 	if reCredPair.MatchString(s) {
@@ -141,7 +176,7 @@ func ProseSecret(s string) bool {
 		// "don't use the old password anymore, the new one is Tr0ub4dor&3":
 		// beside a word for a credential, a word that looks like one.
 		for _, w := range strings.Fields(s) {
-			if passwordLike(strings.Trim(w, ".,;:!?()[]\"'\x60")) {
+			if w = strings.Trim(w, ".,;:!?()[]\"'\x60"); passwordLike(w) || mixedCaseSecret(w) {
 				return true
 			}
 		}

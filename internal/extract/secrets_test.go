@@ -15,6 +15,7 @@ func TestHeuristic_SecretsInProse(t *testing.T) {
 		{"We always log in to the staging box as admin with password hunter2x9.", "hunter2x9"},
 		{"From now on always use the token 8f3a9c2e7b1d4f6a0e5c for the staging API.", "8f3a9c2e7b1d4f6a0e5c"},
 		{"Our deploy key lives in 1password under the name prod-deploy, the passphrase is correct-horse-battery-staple.", "correct-horse-battery-staple"},
+		{"the borg passphrase is in agenix but it's Mach3tt-Borg", "Mach3tt-Borg"},
 	} {
 		c, _ := Heuristic([]Message{{Role: "user", Text: s.text, Time: at}}, "s")
 		for _, m := range c {
@@ -72,6 +73,9 @@ func TestProseSecret_NotSecrets(t *testing.T) {
 		"Max tokens is 8192 for the summarizer.",
 		"Credentials are auto-rotated by vault.",
 		"The password is bcrypt-hashed before storage.",
+		"The release checklist password lives in 1password under Ops-Team2026.",
+		"The token for the Sprint-12-Review board is in vault.",
+		"The password policy follows NIST-SP-800-63B.",
 	} {
 		if ProseSecret(s) {
 			t.Errorf("ProseSecret(%q) = true", s)

@@ -66,6 +66,9 @@ func insteadOfBan(rule *Candidate, s string, at time.Time) bool {
 		reQuestion.MatchString(s) || reNowOnly.MatchString(s) || reOneOff.MatchString(s) || oneOffUse(w) {
 		return false // "use the fixture I sent", "use lodash for this one": this task's
 	}
+	if !bansThing(rule.Description) {
+		return false // "don't push directly to main. use conventional commits": two rules
+	}
 	if why := whyOfBody(rule.Body); why != "" && strings.Contains(asciiLower(why), strings.Join(w, " ")) {
 		return false // the reason said after the rule: its Why already
 	}
@@ -75,6 +78,23 @@ func insteadOfBan(rule *Candidate, s string, at time.Time) bool {
 	}
 	*rule = foldRules([]Candidate{*rule, c})[0]
 	return true
+}
+
+// bansThing reports a rule that forbids a thing, which what to use
+// instead replaces ("no Process.sleep in tests", "never use moment.js",
+// "avoid mocks"), not an act ("don't push directly to main").
+func bansThing(desc string) bool {
+	w := strings.Fields(asciiLower(desc))
+	if len(w) < 2 {
+		return false
+	}
+	switch strings.Trim(w[0], ",.!") {
+	case "no", "avoid":
+		return true
+	case "dont", "don't", "never", "not":
+		return w[1] == "use" || w[1] == "add" || w[1] == "import" || w[1] == "pull"
+	}
+	return false
 }
 
 // oneOffUse reports words that tie what to use to this task or to what
