@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/memdir/memdir/internal/memdir"
 	"github.com/memdir/memdir/internal/workspace"
@@ -57,16 +56,16 @@ func (a *app) saveCmd() *cobra.Command {
 }
 
 func (a *app) runSave(o saveOptions) error {
-	if o.typ == "" || o.description == "" {
-		// An update names the memory; what it leaves out is kept.
-		if err := a.fillFromStored(&o); err != nil {
-			return err
-		}
-	}
 	req := workspace.SaveRequest{
 		Type: o.typ, Name: o.name, Description: o.description, Scope: o.scope, Body: o.body,
 		Source: o.source, Trust: o.trust, Refs: o.refs, Pinned: o.pinned, Revive: true, // a person saving a forgotten team memory again means it
 		Defaults: memdir.Memory{Source: "manual", Trust: memdir.TrustUser},
+	}
+	if req.Type == "" || req.Description == "" {
+		// An update names the memory; what it leaves out is kept.
+		if ws, err := a.workspace(false); err != nil || !ws.FillFromStored(&req) {
+			return withHint(fmt.Errorf("--type and --description are needed for a new memory"), "see 'memdir save --help'")
+		}
 	}
 	if err := req.Check(); err != nil {
 		return err // before the folder is made
@@ -128,34 +127,6 @@ func (a *app) reportSave(res memdir.SaveResult) error {
 	a.printf("%s %s\n  %s\n", verb, res.Path, res.IndexLine)
 	for _, f := range res.Unlisted {
 		a.printf("  (in MEMORY.md in place of %s, which stays a file)\n", f)
-	}
-	return nil
-}
-
-// fillFromStored gives o the type and description of the memory it names
-// when it leaves them out; a new memory needs both.
-func (a *app) fillFromStored(o *saveOptions) error {
-	missing := withHint(fmt.Errorf("--type and --description are needed for a new memory"), "see 'memdir save --help'")
-	ws, err := a.workspace(false)
-	if err != nil {
-		return missing
-	}
-	if o.scope == memdir.ScopeTeam {
-		if ws, err = ws.Team(false); err != nil {
-			return missing
-		}
-	}
-	m, err := ws.Store.Get(o.name)
-	if err != nil || !strings.EqualFold(strings.TrimSpace(m.Title()), strings.TrimSpace(o.name)) {
-		// Get also finds a file by its stem ("tabs" is tabs.md, titled
-		// "Prefer tabs"); a save goes by the name, and would make another.
-		return missing
-	}
-	if o.typ == "" {
-		o.typ = string(m.Type)
-	}
-	if o.description == "" {
-		o.description = m.Description
 	}
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 
 // TestReview1201b_SaveByNameNeverCopiesAnotherMemory: 'memdir save --name
 // N' without --type and --description updates the memory called N, and
-// "a new memory needs both". fillFromStored looks N up with Resolve, which
+// "a new memory needs both". FillFromStored (workspace) looks N up with Resolve, which
 // also finds the file N.md whatever its title, while the save writes the
 // memory titled N: with tabs.md titled "Prefer tabs", 'save --name tabs'
 // makes a new memory tabs-2.md with tabs.md's type and description.

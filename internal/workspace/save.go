@@ -236,3 +236,27 @@ func withNewline(body string) string {
 	}
 	return body
 }
+
+// FillFromStored gives r the type and description of the memory it names
+// when it leaves them out: an update keeps what it does not change. It
+// reports whether r names a stored memory (in the team folder for scope
+// team) by its exact name; a file found by its stem ("tabs" is tabs.md,
+// titled "Prefer tabs") is not that memory, and a save by the name would
+// make another.
+func (w *Workspace) FillFromStored(r *SaveRequest) bool {
+	ws := w
+	if r.Scope == memdir.ScopeTeam {
+		t, err := w.Team(false)
+		if err != nil {
+			return false
+		}
+		ws = t
+	}
+	m, err := ws.Store.Get(r.Name)
+	if err != nil || !strings.EqualFold(strings.TrimSpace(m.Title()), strings.TrimSpace(r.Name)) {
+		return false
+	}
+	r.Type = cmp.Or(r.Type, string(m.Type))
+	r.Description = cmp.Or(r.Description, m.Description)
+	return true
+}
